@@ -1,0 +1,66 @@
+/**
+ * Interface strings: one flat JSON dictionary per locale, read through i18next.
+ * zh-CN is the reference shape: a key missing there is a type error everywhere, and
+ * tests/unit/i18n.test.ts fails when any locale misses a key another has.
+ * Used at build time (pages) and by the server; islands get only the messages they need
+ * as props (see `pick`), so no dictionary is shipped to the browser whole.
+ */
+import i18next, { type TOptions } from 'i18next';
+import zhCN from './messages/zh-CN.json' with { type: 'json' };
+import enUS from './messages/en-US.json' with { type: 'json' };
+import zhTW from './messages/zh-TW.json' with { type: 'json' };
+import idID from './messages/id-ID.json' with { type: 'json' };
+import ptBR from './messages/pt-BR.json' with { type: 'json' };
+import { defaultLocale, type Locale } from './locales.ts';
+
+export * from './locales.ts';
+
+export type MessageKey = keyof typeof zhCN;
+export type Messages = Record<MessageKey, string>;
+export type MessageVars = Record<string, string | number>;
+
+export const dictionaries: Record<Locale, Messages> = {
+  'zh-CN': zhCN,
+  'en-US': enUS,
+  'zh-TW': zhTW,
+  'id-ID': idID,
+  'pt-BR': ptBR,
+};
+
+const i18n = i18next.createInstance();
+void i18n.init({
+  resources: Object.fromEntries(
+    Object.entries(dictionaries).map(([locale, translation]) => [locale, { translation }]),
+  ),
+  lng: defaultLocale,
+  fallbackLng: defaultLocale,
+  // Keys are flat strings with dots in them, not nested paths.
+  keySeparator: false,
+  nsSeparator: false,
+  // `{label}` placeholders, as in the spec's validation messages; output is escaped by the renderer.
+  interpolation: { escapeValue: false, prefix: '{', suffix: '}' },
+  initAsync: false,
+});
+
+/** Translates one key for one locale, filling `{name}` placeholders from `vars`. */
+export function t(locale: Locale, key: MessageKey, vars?: MessageVars): string {
+  return i18n.t(key, { lng: locale, ...vars } as TOptions);
+}
+
+/** A translator bound to one locale, for pages and request handlers. */
+export function translator(locale: Locale): (key: MessageKey, vars?: MessageVars) => string {
+  return (key, vars) => t(locale, key, vars);
+}
+
+/** The subset of one locale's messages an island needs, passed to it as a prop. */
+export function pick<K extends MessageKey>(locale: Locale, keys: readonly K[]): Record<K, string> {
+  const dictionary = dictionaries[locale];
+  return Object.fromEntries(keys.map((key) => [key, dictionary[key]])) as Record<K, string>;
+}
+
+/** Fills `{name}` placeholders in an already-picked message (used by islands, without i18next). */
+export function format(message: string, vars: MessageVars = {}): string {
+  return message.replace(/\{(\w+)\}/g, (whole, name: string) =>
+    name in vars ? String(vars[name]) : whole,
+  );
+}

@@ -1,0 +1,56 @@
+/** The interface languages, zh-CN first: it is the default and the only unprefixed one. */
+export const locales = ['zh-CN', 'en-US', 'zh-TW', 'id-ID', 'pt-BR'] as const;
+export type Locale = (typeof locales)[number];
+export const defaultLocale: Locale = 'zh-CN';
+
+/** Key under which the visitor's explicit language choice is kept (localStorage and cookie). */
+export const localeStorageKey = 'locale';
+
+export function isLocale(value: unknown): value is Locale {
+  return typeof value === 'string' && (locales as readonly string[]).includes(value);
+}
+
+/**
+ * Maps one BCP 47 tag to a supported locale, or undefined.
+ * @example matchLocale('zh-Hant-HK') // 'zh-TW'; matchLocale('pt') // 'pt-BR'
+ */
+export function matchLocale(tag: string): Locale | undefined {
+  const lower = tag.trim().toLowerCase();
+  if (!lower) return undefined;
+  const exact = locales.find((l) => l.toLowerCase() === lower);
+  if (exact) return exact;
+  const [language, ...rest] = lower.split(/[-_]/);
+  if (language === 'zh') {
+    return rest.some((part) => ['tw', 'hk', 'mo', 'hant'].includes(part)) ? 'zh-TW' : 'zh-CN';
+  }
+  if (language === 'en') return 'en-US';
+  if (language === 'id' || language === 'in') return 'id-ID';
+  if (language === 'pt') return 'pt-BR';
+  return undefined;
+}
+
+/** First supported locale among the tags, in order; the spec's fallback is zh-CN. */
+export function pickLocale(tags: readonly string[]): Locale {
+  for (const tag of tags) {
+    const match = matchLocale(tag);
+    if (match) return match;
+  }
+  return defaultLocale;
+}
+
+/** Parses an Accept-Language header by its q-values and picks the best supported locale. */
+export function negotiateLocale(acceptLanguage: string | null | undefined): Locale {
+  if (!acceptLanguage) return defaultLocale;
+  const tags = acceptLanguage
+    .split(',')
+    .map((part, index) => {
+      const [tag = '', ...params] = part.trim().split(';');
+      const q = params.map((p) => p.trim()).find((p) => p.startsWith('q='));
+      const weight = q ? Number(q.slice(2)) : 1;
+      return { tag, weight: Number.isFinite(weight) ? weight : 0, index };
+    })
+    .filter((entry) => entry.tag && entry.tag !== '*' && entry.weight > 0)
+    .sort((a, b) => b.weight - a.weight || a.index - b.index)
+    .map((entry) => entry.tag);
+  return pickLocale(tags);
+}

@@ -1,0 +1,97 @@
+/**
+ * The spec's route table (section 2): every page, its layout and its title, and every redirect.
+ * Pages, the header navigation, the server's redirects and the route tests all read this one list.
+ */
+import type { MessageKey } from './i18n/index.ts';
+
+export type LayoutName = 'base' | 'user' | 'setting' | 'person' | 'certify' | 'handle' | 'partner';
+
+/** Who may open a page; protected pages check the session in the browser (901 → login). */
+export type Access = 'public' | 'session';
+
+export interface PageRoute {
+  /** Path without locale prefix and without trailing slash. */
+  path: string;
+  /** Page key: `page.<key>.title` and `page.<key>.lead` in the dictionaries. */
+  key: PageKey;
+  layout: LayoutName;
+  access: Access;
+}
+
+export type PageKey =
+  | 'home' | 'welcomeDetail' | 'welcomeForm' | 'business' | 'products' | 'newsList' | 'newsDetail'
+  | 'help' | 'login' | 'modify' | 'register' | 'binding' | 'overview' | 'enterprise' | 'order'
+  | 'account' | 'settlement' | 'statistics' | 'institution' | 'trend' | 'organization'
+  | 'orderDetail' | 'certifyEnterprise' | 'certificate' | 'usbkey' | 'handleOrder';
+
+export const pageRoutes: readonly PageRoute[] = [
+  { path: '/welcome/home', key: 'home', layout: 'base', access: 'public' },
+  { path: '/welcome/detail', key: 'welcomeDetail', layout: 'base', access: 'public' },
+  { path: '/welcome/form', key: 'welcomeForm', layout: 'base', access: 'public' },
+  { path: '/business', key: 'business', layout: 'base', access: 'public' },
+  { path: '/products', key: 'products', layout: 'base', access: 'public' },
+  { path: '/infomation/list', key: 'newsList', layout: 'base', access: 'public' },
+  { path: '/infomation/detail', key: 'newsDetail', layout: 'base', access: 'public' },
+  { path: '/assistance', key: 'help', layout: 'base', access: 'public' },
+  { path: '/user/login', key: 'login', layout: 'user', access: 'public' },
+  { path: '/setting/modify', key: 'modify', layout: 'setting', access: 'public' },
+  { path: '/setting/register', key: 'register', layout: 'setting', access: 'public' },
+  { path: '/setting/binding', key: 'binding', layout: 'setting', access: 'session' },
+  { path: '/person/overview', key: 'overview', layout: 'person', access: 'session' },
+  { path: '/person/enterprise', key: 'enterprise', layout: 'person', access: 'session' },
+  { path: '/person/order', key: 'order', layout: 'person', access: 'session' },
+  { path: '/person/account', key: 'account', layout: 'person', access: 'session' },
+  { path: '/partner/query/settlement', key: 'settlement', layout: 'partner', access: 'session' },
+  { path: '/partner/analysis/statistics', key: 'statistics', layout: 'partner', access: 'session' },
+  { path: '/partner/analysis/institution', key: 'institution', layout: 'partner', access: 'session' },
+  { path: '/partner/analysis/trend', key: 'trend', layout: 'partner', access: 'session' },
+  { path: '/partner/organization', key: 'organization', layout: 'partner', access: 'session' },
+  { path: '/certify/order/detail', key: 'orderDetail', layout: 'certify', access: 'session' },
+  { path: '/certify/enterprise', key: 'certifyEnterprise', layout: 'certify', access: 'session' },
+  { path: '/certify/enterprise/certificate', key: 'certificate', layout: 'certify', access: 'session' },
+  { path: '/certify/enterprise/usbkey', key: 'usbkey', layout: 'certify', access: 'session' },
+  { path: '/handle/order', key: 'handleOrder', layout: 'handle', access: 'session' },
+];
+
+/**
+ * Redirects, source → final target in one hop (the spec chains `/` → /welcome → /welcome/home;
+ * we go straight to the end). Our server answers them with 301; the build also writes a small
+ * redirect page at each source so a plain static host with no rewrite rules behaves the same.
+ */
+export const redirects: Readonly<Record<string, string>> = {
+  '/': '/welcome/home',
+  '/welcome': '/welcome/home',
+  '/infomation': '/infomation/list',
+  '/user': '/user/login',
+  '/person': '/person/overview',
+  '/partner': '/partner/query/settlement',
+  '/partner/query': '/partner/query/settlement',
+  '/partner/analysis': '/partner/analysis/statistics',
+  '/certify': '/certify/enterprise',
+  '/handle': '/handle/order',
+};
+
+/** `/index.html` is the file behind `/` on a static host, so it needs no page of its own. */
+export const serverOnlyRedirects: Readonly<Record<string, string>> = {
+  '/index.html': '/welcome/home',
+};
+
+export function findPageRoute(path: string): PageRoute | undefined {
+  return pageRoutes.find((route) => route.path === path);
+}
+
+/** Top navigation of the public site, in order. */
+export const mainNav: readonly { path: string; label: MessageKey }[] = [
+  { path: '/welcome/home', label: 'nav.home' },
+  { path: '/business', label: 'nav.business' },
+  { path: '/products', label: 'nav.products' },
+  { path: '/infomation/list', label: 'nav.news' },
+  { path: '/assistance', label: 'nav.help' },
+];
+
+/** Section menus of the layouts that have one. */
+export const sectionNav: Partial<Record<LayoutName, readonly PageKey[]>> = {
+  person: ['overview', 'enterprise', 'order', 'account'],
+  partner: ['settlement', 'statistics', 'institution', 'trend', 'organization'],
+  certify: ['certifyEnterprise', 'certificate', 'usbkey'],
+};
