@@ -1,0 +1,23 @@
+/**
+ * Finds the Chromium the browser tests drive: CHROMIUM_PATH, else Debian's /usr/bin/chromium.
+ * Where none is installed and we run as root, installs Debian's `chromium` package; a browser is
+ * never downloaded from anywhere else.
+ */
+import { existsSync } from 'node:fs';
+import { run } from './run.ts';
+
+export async function ensureChromium(): Promise<string> {
+  const candidate = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+  if (existsSync(candidate)) return candidate;
+  if (process.env.CHROMIUM_PATH) throw new Error(`CHROMIUM_PATH=${candidate} does not exist`);
+  if (process.getuid?.() !== 0) {
+    throw new Error('Chromium is not installed: run `sudo apt-get install -y chromium` or set CHROMIUM_PATH.');
+  }
+  console.log('Installing Debian\'s chromium package for the browser tests…');
+  const env = { DEBIAN_FRONTEND: 'noninteractive' };
+  if ((await run('apt-get', ['update', '-qq'], env)) !== 0 || (await run('apt-get', ['install', '-y', '-qq', 'chromium'], env)) !== 0) {
+    throw new Error('apt-get could not install chromium');
+  }
+  if (!existsSync(candidate)) throw new Error(`chromium installed but ${candidate} is missing`);
+  return candidate;
+}

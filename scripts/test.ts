@@ -1,0 +1,46 @@
+/**
+ * `npm test`: unit and API tests (Vitest, real PGlite database), the static build, the page-weight
+ * budgets, then the browser tests (Playwright in Debian's Chromium against the real server).
+ * Ends with one line that counts every test: `tests: N passed, N failed`.
+ */
+import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
+import { ensureChromium } from './chromium.ts';
+import { buildIfStale, run } from './run.ts';
+
+const results = 'test-results';
+rmSync(results, { recursive: true, force: true });
+mkdirSync(results, { recursive: true });
+const vitestJson = `${results}/vitest.json`;
+const e2eJson = `${results}/e2e.json`;
+
+const steps: { name: string; ok: boolean }[] = [];
+const step = async (name: string, action: () => Promise<number>) => {
+  const code = await action().catch((error: unknown) => {
+    console.error(`${name}: ${error instanceof Error ? error.message : String(error)}`);
+    return 1;
+  });
+  steps.push({ name, ok: code === 0 });
+};
+
+await step('unit + api', () => run('vitest', ['run', '--reporter=default', '--reporter=json', `--outputFile.json=${vitestJson}`]));
+await step('build', async () => (await buildIfStale(), 0));
+await step('budgets', () => run('node', ['scripts/check-budgets.ts']));
+await step('browser', async () => {
+  const chromium = await ensureChromium();
+  return run('playwright', ['test'], { CHROMIUM_PATH: chromium, PLAYWRIGHT_JSON_OUTPUT_NAME: e2eJson });
+});
+
+const readJson = (file: string): Record<string, unknown> | undefined =>
+  existsSync(file) ? (JSON.parse(readFileSync(file, 'utf8')) as Record<string, unknown>) : undefined;
+const vitest = readJson(vitestJson) as { numPassedTests?: number; numFailedTests?: number; numPendingTests?: number } | undefined;
+const e2e = (readJson(e2eJson) as { stats?: { expected?: number; unexpected?: number; flaky?: number; skipped?: number } } | undefined)?.stats;
+
+const passed = (vitest?.numPassedTests ?? 0) + (e2e?.expected ?? 0) + (e2e?.flaky ?? 0);
+const failedSteps = steps.filter((s) => !s.ok);
+const failed = (vitest?.numFailedTests ?? 0) + (e2e?.unexpected ?? 0);
+const skipped = (vitest?.numPendingTests ?? 0) + (e2e?.skipped ?? 0);
+
+for (const s of steps) console.log(`${s.ok ? '✓' : '✗'} ${s.name}`);
+// A failed step with no failed test in it (a build error, a budget overrun) still counts as a failure.
+console.log(`tests: ${passed} passed, ${failed || failedSteps.length ? Math.max(failed, failedSteps.length) : 0} failed, ${skipped} skipped`);
+process.exitCode = failedSteps.length ? 1 : 0;

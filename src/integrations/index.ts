@@ -1,0 +1,56 @@
+import type { AstroIntegration } from 'astro';
+import { fileURLToPath } from 'node:url';
+
+/** Registers `client:intent` (see intent-directive.ts). */
+export function intentDirective(): AstroIntegration {
+  return {
+    name: 'hgd:intent-directive',
+    hooks: {
+      'astro:config:setup': ({ addClientDirective }) => {
+        addClientDirective({
+          name: 'intent',
+          entrypoint: fileURLToPath(new URL('./intent-directive.ts', import.meta.url)),
+        });
+      },
+    },
+  };
+}
+
+/** Writes `.br` and `.gz` beside every compressible file of the build, for the server to send as they are. */
+export function precompress(): AstroIntegration {
+  return {
+    name: 'hgd:precompress',
+    hooks: {
+      'astro:build:done': async ({ dir, logger }) => {
+        const { compressTree } = await import('./compress.ts');
+        const count = await compressTree(fileURLToPath(dir));
+        logger.info(`precompressed ${count} files (br + gzip)`);
+      },
+    },
+  };
+}
+
+/**
+ * In `astro dev`, answers `/api/*` with the real Hono app, loaded through Vite so edits to the
+ * server reload too. One command, one port, live reload for both halves.
+ */
+export function devApi(): AstroIntegration {
+  return {
+    name: 'hgd:dev-api',
+    hooks: {
+      'astro:server:setup': ({ server }) => {
+        server.middlewares.use(async (req, res, next) => {
+          if (!req.url?.startsWith('/api/') && req.url !== '/api') return next();
+          try {
+            const { getRequestListener } = await import('@hono/node-server');
+            const { createDevApp } = (await server.ssrLoadModule('/src/server/main.ts')) as typeof import('../server/main.ts');
+            const app = await createDevApp();
+            await getRequestListener(app.fetch)(req, res);
+          } catch (error) {
+            next(error);
+          }
+        });
+      },
+    },
+  };
+}

@@ -1,0 +1,75 @@
+/**
+ * `client:intent` — hydrate an island on the first sign that the visitor is about to use it
+ * (pointer over it, touch, focus, a key), never before. Public pages therefore load no
+ * framework code until someone reaches for a header control.
+ *
+ * A click that lands before hydration is held and replayed once the island says it has mounted
+ * (it dispatches `island:mounted`, see src/islands/useMountedSignal.ts); hydration may replace the
+ * island's nodes, so the replay targets the node at the same position, not the original node.
+ */
+import type { ClientDirective } from 'astro';
+
+/** How long after hydration a held click may wait for the island's mount signal. */
+const mountSignalGraceMs = 5000;
+
+const intentEvents = ['pointerenter', 'pointerdown', 'touchstart', 'focusin', 'keydown'] as const;
+
+/** Child-index path from `root` to `node`, to find "the same" node after re-rendering. */
+function pathTo(root: Element, node: Element): number[] {
+  const path: number[] = [];
+  let current: Element | null = node;
+  while (current && current !== root) {
+    const parent: Element | null = current.parentElement;
+    if (!parent) return [];
+    path.unshift(Array.prototype.indexOf.call(parent.children, current));
+    current = parent;
+  }
+  return path;
+}
+
+function nodeAt(root: Element, path: number[]): HTMLElement | null {
+  let current: Element | undefined = root;
+  for (const index of path) current = current?.children[index];
+  return current instanceof HTMLElement ? current : null;
+}
+
+const intent: ClientDirective = (load, _options, el) => {
+  let started = false;
+  let pendingClick: number[] | null = null;
+  let focusPath: number[] | null = null;
+
+  const onClick = (event: Event) => {
+    if (!(event.target instanceof Element)) return;
+    event.preventDefault();
+    event.stopPropagation();
+    pendingClick = pathTo(el, event.target);
+    void start();
+  };
+
+  const onIntent = (event: Event) => {
+    if (event.type === 'focusin' && event.target instanceof Element) focusPath = pathTo(el, event.target);
+    void start();
+  };
+
+  el.addEventListener('island:mounted', () => {
+    el.removeEventListener('click', onClick, true);
+    if (focusPath) nodeAt(el, focusPath)?.focus();
+    if (pendingClick) nodeAt(el, pendingClick)?.click();
+    pendingClick = null;
+  }, { once: true });
+
+  async function start() {
+    if (started) return;
+    started = true;
+    for (const type of intentEvents) el.removeEventListener(type, onIntent);
+    const hydrate = await load();
+    await hydrate();
+    // An island that never signals would swallow clicks for good; stop holding them after a while.
+    setTimeout(() => el.removeEventListener('click', onClick, true), mountSignalGraceMs);
+  }
+
+  el.addEventListener('click', onClick, true);
+  for (const type of intentEvents) el.addEventListener(type, onIntent, { passive: true });
+};
+
+export default intent;

@@ -1,0 +1,12 @@
+/** Static paths of a page that exists once per locale, under `src/pages/[...locale]/`. */
+import { defaultLocale, isLocale, locales, type Locale } from './i18n/locales.ts';
+
+export function localeStaticPaths() {
+  return locales.map((locale) => ({
+    params: { locale: locale === defaultLocale ? undefined : locale },
+  }));
+}
+
+export function localeOf(params: { locale?: string | undefined }): Locale {
+  return isLocale(params.locale) ? params.locale : defaultLocale;
+}
