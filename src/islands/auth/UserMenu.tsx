@@ -1,7 +1,8 @@
 import { useStore } from '@nanostores/react';
 import { useEffect, useId, useRef, useState } from 'react';
 import type { Locale } from '../../lib/i18n/locales.ts';
-import { loginStatus, logout } from '../../stores/session.ts';
+import { loginStatus } from '../../stores/loginStatus.ts';
+import { logout } from '../../stores/session.ts';
 import { useMountedSignal } from '../useMountedSignal.ts';
 import { userMenuItems, type UserMenuMessages } from './userMenu.ts';
 
@@ -42,7 +43,7 @@ export default function UserMenu({ locale, messages }: Props) {
 
   // Rendered only when open: the server-rendered closed state is the same for every visitor,
   // so hydration never mismatches whatever the login status.
-  const items = userMenuItems(status.status === 'ok', locale, messages);
+  const items = userMenuItems(status?.status === 'ok', locale, messages);
 
   return (
     <div ref={rootRef} className="relative">
