@@ -17,6 +17,8 @@ export default defineConfig({
           name: 'api',
           include: ['tests/api/**/*.test.ts'],
           environment: 'node',
+          // Migrates + seeds one database per run; each file opens an in-memory copy of it.
+          globalSetup: ['tests/api/globalSetup.ts'],
           // Each file opens its own in-memory database from the migrated snapshot.
           testTimeout: 20_000,
           hookTimeout: 60_000,

@@ -5,5 +5,5 @@
 import { buildIfStale } from './run.ts';
 
 await buildIfStale();
-const { startServer } = await import('../src/server/main.ts');
-await startServer();
+const { runServer } = await import('../src/server/main.ts');
+await runServer();

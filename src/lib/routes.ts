@@ -76,8 +76,8 @@ export const serverOnlyRedirects: Readonly<Record<string, string>> = {
   '/index.html': '/welcome/home',
 };
 
-export function findPageRoute(path: string): PageRoute | undefined {
-  return pageRoutes.find((route) => route.path === path);
+export function findPageKey(key: PageKey): PageRoute | undefined {
+  return pageRoutes.find((route) => route.key === key);
 }
 
 /** Top navigation of the public site, in order. */

@@ -1,0 +1,99 @@
+/**
+ * `npm run bench [-- build|pages|api]`: figures, not pass/fail.
+ * - build: a clean static build, its time and page count;
+ * - pages: bytes per public page (HTML, CSS, JS before interaction; raw and gzip);
+ * - api: throughput of a database-backed read call on the real server next to a bare Hono
+ *   hello-world, measured in the same run with the same load, and their ratio.
+ * Servers run in their own processes so the load generator does not share their event loop.
+ */
+import autocannon from 'autocannon';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { pageRoutes } from '../src/lib/routes.ts';
+import { locales } from '../src/lib/i18n/locales.ts';
+import { localePath } from '../src/lib/paths.ts';
+import { distDir, markBuilt } from '../scripts/build-state.ts';
+import { kb, measurePage } from '../scripts/page-weight.ts';
+import { run } from '../scripts/run.ts';
+
+const selected = new Set(process.argv.slice(2));
+const wants = (name: string) => selected.size === 0 || selected.has(name);
+
+async function benchBuild() {
+  rmSync(distDir, { recursive: true, force: true });
+  const started = performance.now();
+  const code = await run('astro', ['build', '--silent']);
+  if (code !== 0) throw new Error('build failed');
+  markBuilt();
+  const seconds = (performance.now() - started) / 1000;
+  const pages = readdirSync(distDir, { recursive: true }).filter((f) => String(f).endsWith('.html')).length;
+  console.log(`\n## build\n${pages} pages in ${seconds.toFixed(1)} s (${((seconds * 1000) / pages).toFixed(1)} ms per page)`);
+}
+
+function benchPages() {
+  console.log('\n## page weight (zh-CN; bytes raw / gzip; JS = loaded before any interaction)');
+  console.log('page'.padEnd(28) + 'HTML'.padStart(16) + 'CSS'.padStart(16) + 'JS'.padStart(14));
+  for (const route of pageRoutes.filter((r) => r.access === 'public')) {
+    const w = measurePage(distDir, route.path);
+    const cell = (x: { raw: number; gzip: number }) => `${kb(x.raw)}/${kb(x.gzip)} KB`;
+    console.log(route.path.padEnd(28) + cell(w.html).padStart(16) + cell(w.css).padStart(16) + cell(w.js).padStart(14));
+  }
+  const all = locales.flatMap((l) => pageRoutes.filter((r) => r.access === 'public').map((r) => measurePage(distDir, localePath(l, r.path))));
+  const max = (part: 'html' | 'css' | 'js') => kb(Math.max(...all.map((w) => w[part].gzip)));
+  console.log(`largest over all ${all.length} public pages × locales (gzip): HTML ${max('html')} KB, CSS ${max('css')} KB, JS ${max('js')} KB`);
+}
+
+function startProcess(args: string[], env: Record<string, string>): ChildProcess {
+  return spawn('node', args, { env: { ...process.env, ...env }, stdio: ['ignore', 'ignore', 'inherit'] });
+}
+
+async function waitFor(url: string, timeoutMs = 30_000) {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    try {
+      if ((await fetch(url)).ok) return;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+  throw new Error(`${url} did not answer within ${timeoutMs} ms`);
+}
+
+async function load(url: string, duration = 8) {
+  // Warm up, then measure.
+  await autocannon({ url, connections: 20, duration: 2 });
+  const result = await autocannon({ url, connections: 50, pipelining: 1, duration });
+  if (result.non2xx || result.errors) throw new Error(`${url}: ${result.non2xx} non-2xx, ${result.errors} errors`);
+  return result;
+}
+
+async function benchApi() {
+  const dataDir = mkdtempSync(join(tmpdir(), 'hgd-bench-'));
+  const portal = startProcess(['src/server/main.ts'], { HOST: '127.0.0.1', PORT: '4481', DATA_DIR: dataDir, LOG_LEVEL: 'silent' });
+  const hello = startProcess(['bench/hello.ts'], { PORT: '4482' });
+  try {
+    const readUrl = 'http://127.0.0.1:4481/api/front/hgdsys/hgdClient/getProvinceList';
+    await Promise.all([waitFor(readUrl), waitFor('http://127.0.0.1:4482/hello')]);
+    const baseline = await load('http://127.0.0.1:4482/hello');
+    const read = await load(readUrl);
+    const line = (name: string, r: autocannon.Result) =>
+      `${name.padEnd(40)} ${r.requests.average.toFixed(0).padStart(7)} req/s   p50 ${r.latency.p50} ms   p99 ${r.latency.p99} ms`;
+    console.log('\n## API throughput (50 connections, 8 s, servers in their own processes)');
+    console.log(line('bare Hono hello-world', baseline));
+    console.log(line('GET getProvinceList (PGlite read)', read));
+    console.log(`ratio read call / hello-world: ${(read.requests.average / baseline.requests.average).toFixed(2)}`);
+  } finally {
+    portal.kill('SIGTERM');
+    hello.kill('SIGTERM');
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+if (wants('build')) await benchBuild();
+if (wants('pages')) benchPages();
+if (wants('api')) await benchApi();

@@ -1,0 +1,11 @@
+/** Inputs of the system, area and user calls (spec §7, "System, user, area, third party"). */
+import { z } from 'zod';
+import { areaCodeSchema, phoneSchema } from './fields.ts';
+
+/** GET /api/front/system/checkphonenum */
+export const checkPhoneQuery = z.object({ phone: phoneSchema });
+export type CheckPhoneQuery = z.infer<typeof checkPhoneQuery>;
+
+/** POST /api/front/hgdsys/hgdClient/setProvince */
+export const setProvinceBody = z.object({ areaCode: areaCodeSchema });
+export type SetProvinceBody = z.infer<typeof setProvinceBody>;

@@ -1,0 +1,45 @@
+/**
+ * The Hono application: `/api` (envelope, validation, sessions, CSRF) and, when `staticDir` is
+ * given, the built static site. Middleware order:
+ *   every request  request id + log line → security headers → locale
+ *   /api/*         no-store → CSRF → body limit → session → the modules of routes/index.ts
+ *   /api unknown   HTTP 404 envelope
+ *   everything else  static files (or 404)
+ */
+import { Hono } from 'hono';
+import { handleError, isApiPath, unknownPath } from './envelope.ts';
+import { apiBodyLimit } from './middleware/bodyLimit.ts';
+import { csrfGuard } from './middleware/csrf.ts';
+import { localeMiddleware } from './middleware/locale.ts';
+import { noStore } from './middleware/noStore.ts';
+import { requestLog } from './middleware/requestLog.ts';
+import { securityHeaders } from './middleware/secureHeaders.ts';
+import { loadSession } from './middleware/session.ts';
+import { apiModules } from './routes/index.ts';
+import { createStaticHandler } from './static.ts';
+import type { AppDeps, AppEnv } from './types.ts';
+
+export type { AppDeps, AppEnv } from './types.ts';
+
+export function createApp(deps: AppDeps): Hono<AppEnv> {
+  const app = new Hono<AppEnv>();
+
+  app.use('*', requestLog(deps.logger));
+  app.use('*', securityHeaders());
+  app.use('*', localeMiddleware);
+
+  app.use('/api/*', noStore);
+  app.use('/api/*', csrfGuard(deps.config));
+  app.use('/api/*', apiBodyLimit(deps.config));
+  app.use('/api/*', loadSession(deps));
+
+  for (const module of apiModules) app.route(module.base, module.create(deps));
+  app.all('/api', unknownPath);
+  app.all('/api/*', unknownPath);
+
+  if (deps.staticDir) app.use('*', createStaticHandler({ root: deps.staticDir }));
+
+  app.notFound((c) => (isApiPath(c.req.path) ? unknownPath(c) : c.text('Not Found', 404)));
+  app.onError(handleError);
+  return app;
+}

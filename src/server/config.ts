@@ -1,0 +1,125 @@
+/**
+ * Server configuration, read from the environment once and validated: a bad value stops the start
+ * with a message that names the variable. Embedded default: PGlite under DATA_DIR; set
+ * DATABASE_URL for a PostgreSQL server. Every variable is listed in docs/api-plumbing.md.
+ */
+import path from 'node:path';
+import { z } from 'zod';
+
+const MiB = 1024 * 1024;
+
+const flag = z
+  .enum(['1', '0', 'true', 'false', 'yes', 'no', 'on', 'off'])
+  .transform((value) => ['1', 'true', 'yes', 'on'].includes(value));
+
+const positiveInt = z.coerce.number().int().positive();
+
+const origin = z.url({ protocol: /^https?$/ }).transform((value, context) => {
+  const parsed = new URL(value);
+  if (parsed.pathname !== '/' || parsed.search || parsed.hash) {
+    context.addIssue({ code: 'custom', message: 'must be an origin only, e.g. https://portal.example.com' });
+    return z.NEVER;
+  }
+  return parsed.origin;
+});
+
+const envSchema = z.object({
+  HOST: z.string().min(1).default('localhost'),
+  PORT: z.coerce.number().int().min(0).max(65535).default(4321),
+  DATA_DIR: z.string().min(1).default('./data'),
+  DATABASE_URL: z
+    .string()
+    .regex(/^postgres(ql)?:\/\//, 'must start with postgres:// or postgresql://')
+    .optional(),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  STATIC_DIR: z.string().min(1).default('./dist'),
+  BODY_LIMIT_BYTES: positiveInt.default(1 * MiB),
+  UPLOAD_LIMIT_BYTES: positiveInt.default(11 * MiB),
+  COOKIE_SECURE: z.enum(['auto', 'true', 'false']).default('auto'),
+  TRUST_PROXY: flag.default(false),
+  SESSION_IDLE_MINUTES: positiveInt.default(30),
+  SESSION_ABSOLUTE_HOURS: positiveInt.default(12),
+  PUBLIC_ORIGIN: origin.optional(),
+  DB_STATEMENT_TIMEOUT_MS: positiveInt.default(15_000),
+  DB_POOL_MAX: positiveInt.default(10),
+  SEED_DEMO_ACCOUNTS: flag.default(true),
+});
+
+export interface Config {
+  host: string;
+  port: number;
+  /** Absolute; PGlite keeps its files in `<dataDir>/pglite`. */
+  dataDir: string;
+  /** PostgreSQL server URL; undefined means embedded PGlite. */
+  databaseUrl: string | undefined;
+  logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
+  /** Absolute path of the Astro build output. */
+  staticDir: string;
+  /** Limit for JSON and form bodies. */
+  bodyLimitBytes: number;
+  /** Limit for multipart bodies (uploads: 10 MB files plus the form). */
+  uploadLimitBytes: number;
+  /** `auto`: Secure when the request came over https (or X-Forwarded-Proto https behind a trusted proxy). */
+  cookieSecure: 'auto' | 'always' | 'never';
+  /** Believe X-Forwarded-For / -Proto / -Host (only behind a proxy that sets them). */
+  trustProxy: boolean;
+  sessionIdleMinutes: number;
+  sessionAbsoluteHours: number;
+  /** Extra origin accepted by the CSRF check besides the request's own, e.g. the public URL behind a proxy. */
+  publicOrigin: string | undefined;
+  dbStatementTimeoutMs: number;
+  dbPoolMax: number;
+  /** Seed the four demo accounts into an empty database (off for production). */
+  seedDemoAccounts: boolean;
+}
+
+export class ConfigError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'ConfigError';
+  }
+}
+
+/** Reads and validates the configuration from `env` (blank values count as unset). */
+export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
+  const present = Object.fromEntries(
+    Object.keys(envSchema.shape)
+      .map((name) => [name, env[name]?.trim()])
+      .filter(([, value]) => value !== undefined && value !== ''),
+  );
+  const parsed = envSchema.safeParse(present);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((issue) => {
+      const name = String(issue.path[0] ?? '?');
+      return `  ${name}=${JSON.stringify(present[name] ?? '')}: ${issue.message}`;
+    });
+    throw new ConfigError(`Invalid server configuration:\n${lines.join('\n')}`);
+  }
+  const e = parsed.data;
+  return {
+    host: e.HOST,
+    port: e.PORT,
+    dataDir: path.resolve(e.DATA_DIR),
+    databaseUrl: e.DATABASE_URL,
+    logLevel: e.LOG_LEVEL,
+    staticDir: path.resolve(e.STATIC_DIR),
+    bodyLimitBytes: e.BODY_LIMIT_BYTES,
+    uploadLimitBytes: e.UPLOAD_LIMIT_BYTES,
+    cookieSecure: e.COOKIE_SECURE === 'auto' ? 'auto' : e.COOKIE_SECURE === 'true' ? 'always' : 'never',
+    trustProxy: e.TRUST_PROXY,
+    sessionIdleMinutes: e.SESSION_IDLE_MINUTES,
+    sessionAbsoluteHours: e.SESSION_ABSOLUTE_HOURS,
+    publicOrigin: e.PUBLIC_ORIGIN,
+    dbStatementTimeoutMs: e.DB_STATEMENT_TIMEOUT_MS,
+    dbPoolMax: e.DB_POOL_MAX,
+    seedDemoAccounts: e.SEED_DEMO_ACCOUNTS,
+  };
+}
+
+let cached: Config | undefined;
+
+/** The process configuration, read on first use. */
+export function getConfig(): Config {
+  cached ??= loadConfig();
+  return cached;
+}

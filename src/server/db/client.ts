@@ -1,0 +1,96 @@
+/**
+ * Opens the database: PGlite (PostgreSQL in WebAssembly, file-backed under DATA_DIR) by default,
+ * a PostgreSQL server through postgres-js when DATABASE_URL is set. Both give the same drizzle
+ * `Database` type, so services never know which one they talk to.
+ *
+ * PGlite is a single connection: it already serialises queries and transactions with its own
+ * mutex, so inside `db.transaction(async (tx) => …)` use `tx` only — a query on `db` from inside a
+ * transaction callback would wait for the transaction to finish, i.e. forever.
+ */
+import { mkdir } from 'node:fs/promises';
+import path from 'node:path';
+import { PGlite, type PGliteOptions } from '@electric-sql/pglite';
+import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
+import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
+import { drizzle as drizzlePostgres } from 'drizzle-orm/postgres-js';
+import postgres, { type Sql } from 'postgres';
+import type { Config } from '../config.ts';
+import * as schema from './schema.ts';
+
+export type Schema = typeof schema;
+/** The drizzle database, whichever driver is underneath; a transaction (`tx`) has the same API. */
+export type Database = PgDatabase<PgQueryResultHKT, Schema>;
+export type DatabaseKind = 'pglite' | 'postgres';
+
+interface HandleBase {
+  db: Database;
+  close(): Promise<void>;
+}
+export interface PgliteHandle extends HandleBase {
+  kind: 'pglite';
+  client: PGlite;
+}
+export interface PostgresHandle extends HandleBase {
+  kind: 'postgres';
+  client: Sql;
+  url: string;
+}
+export type DatabaseHandle = PgliteHandle | PostgresHandle;
+
+export type DatabaseConfig = Pick<Config, 'dataDir' | 'databaseUrl' | 'dbStatementTimeoutMs' | 'dbPoolMax'>;
+
+export async function openDatabase(config: DatabaseConfig): Promise<DatabaseHandle> {
+  if (config.databaseUrl) return openPostgres(config.databaseUrl, config);
+  const dir = path.join(config.dataDir, 'pglite');
+  await mkdir(dir, { recursive: true });
+  return openPglite({ dataDir: dir }, config);
+}
+
+/** PGlite from options: a data directory, or `{ loadDataDir }` for an in-memory copy of a snapshot. */
+export async function openPglite(
+  options: PGliteOptions,
+  config: Pick<Config, 'dbStatementTimeoutMs'>,
+): Promise<PgliteHandle> {
+  const client = await PGlite.create(options);
+  // PGlite runs queries synchronously inside WebAssembly, so the timeout is advisory there;
+  // it is set anyway so that the same session settings hold on both drivers.
+  await client.exec(`set statement_timeout = ${Math.trunc(config.dbStatementTimeoutMs)}`);
+  return wrapPglite(client);
+}
+
+export function wrapPglite(client: PGlite): PgliteHandle {
+  const db: Database = drizzlePglite({ client, schema });
+  return {
+    kind: 'pglite',
+    client,
+    db,
+    close: async () => {
+      if (!client.closed) await client.close();
+    },
+  };
+}
+
+export function openPostgres(
+  url: string,
+  config: Pick<Config, 'dbStatementTimeoutMs' | 'dbPoolMax'>,
+): PostgresHandle {
+  const client = postgres(url, {
+    max: config.dbPoolMax,
+    onnotice: () => {},
+    connection: {
+      application_name: 'hgd-portal',
+      statement_timeout: config.dbStatementTimeoutMs,
+      idle_in_transaction_session_timeout: config.dbStatementTimeoutMs * 4,
+    },
+  });
+  const db: Database = drizzlePostgres({ client, schema });
+  return {
+    kind: 'postgres',
+    client,
+    url,
+    db,
+    close: async () => {
+      await client.end({ timeout: 5 });
+    },
+  };
+}

@@ -1,0 +1,117 @@
+/**
+ * The database schema (drizzle, PostgreSQL dialect). Names: snake_case columns, camelCase fields,
+ * plural table names; times are `timestamptz`; ids are identity integers except where the id is
+ * itself meaningful (a region's area code, a session's token hash).
+ * Changing it: edit this file, run `npm run db:generate`, commit the new migration
+ * (docs/api-plumbing.md). Later issues add enterprises, orders, notices… as new tables here.
+ */
+import { sql } from 'drizzle-orm';
+import {
+  bigint,
+  boolean,
+  char,
+  check,
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  text,
+  timestamp,
+  uniqueIndex,
+  varchar,
+} from 'drizzle-orm/pg-core';
+
+export const userRoles = ['individual', 'enterprise', 'partner', 'operator'] as const;
+export type UserRole = (typeof userRoles)[number];
+
+export const userStatuses = ['active', 'locked'] as const;
+export type UserStatus = (typeof userStatuses)[number];
+
+const createdAt = () => timestamp('created_at', { withTimezone: true }).notNull().defaultNow();
+const updatedAt = () =>
+  timestamp('updated_at', { withTimezone: true })
+    .notNull()
+    .defaultNow()
+    .$onUpdate(() => new Date());
+
+export const users = pgTable(
+  'users',
+  {
+    id: integer('id').primaryKey().generatedAlwaysAsIdentity(),
+    userName: varchar('user_name', { length: 32 }).notNull(),
+    mobile: varchar('mobile', { length: 11 }).notNull(),
+    name: varchar('name', { length: 64 }).notNull().default(''),
+    email: varchar('email', { length: 128 }).notNull().default(''),
+    avatar: text('avatar').notNull().default(''),
+    passwordHash: text('password_hash').notNull(),
+    status: text('status').$type<UserStatus>().notNull().default('active'),
+    roles: text('roles').array().$type<UserRole[]>().notNull().default(sql`'{individual}'::text[]`),
+    /** Set after repeated login failures; login is refused until then. */
+    lockedUntil: timestamp('locked_until', { withTimezone: true }),
+    failedLogins: integer('failed_logins').notNull().default(0),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    // Login names are unique regardless of case ("Demo" and "demo" are one account).
+    uniqueIndex('users_user_name_key').on(sql`lower(${t.userName})`),
+    uniqueIndex('users_mobile_key').on(t.mobile),
+    check('users_status_check', sql`${t.status} in ('active', 'locked')`),
+    check(
+      'users_roles_check',
+      sql`${t.roles} <@ array['individual', 'enterprise', 'partner', 'operator']::text[]`,
+    ),
+  ],
+);
+
+export const sessions = pgTable(
+  'sessions',
+  {
+    /** sha256 (hex) of the cookie's random token; the raw token is never stored. */
+    id: char('id', { length: 64 }).primaryKey(),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    createdAt: createdAt(),
+    lastSeenAt: timestamp('last_seen_at', { withTimezone: true }).notNull().defaultNow(),
+    /** Absolute end of life, fixed at creation. */
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+    ip: text('ip'),
+    userAgent: text('user_agent'),
+    revokedAt: timestamp('revoked_at', { withTimezone: true }),
+  },
+  (t) => [index('sessions_user_id_idx').on(t.userId)],
+);
+
+export const regions = pgTable('regions', {
+  /** GB/T 2260 six-digit code, e.g. 440000. */
+  areaCode: char('area_code', { length: 6 }).primaryKey(),
+  name: varchar('name', { length: 64 }).notNull(),
+  shortName: varchar('short_name', { length: 16 }).notNull(),
+  enabled: boolean('enabled').notNull().default(true),
+  sort: integer('sort').notNull().default(0),
+  hotline: varchar('hotline', { length: 32 }).notNull().default(''),
+});
+
+export const auditLog = pgTable(
+  'audit_log',
+  {
+    id: bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
+    at: timestamp('at', { withTimezone: true }).notNull().defaultNow(),
+    /** Who acted; null for anonymous actions (a failed login of an unknown name). */
+    userId: integer('user_id').references(() => users.id, { onDelete: 'set null' }),
+    /** Dotted verb, e.g. `session.login`, `session.logout`, `order.accept`. */
+    action: varchar('action', { length: 64 }).notNull(),
+    /** What was acted on, e.g. `user:12`, `order:HGD20250101001`. */
+    target: varchar('target', { length: 128 }),
+    detail: jsonb('detail').$type<Record<string, unknown>>().notNull().default({}),
+    ip: text('ip'),
+  },
+  (t) => [index('audit_log_user_id_at_idx').on(t.userId, t.at), index('audit_log_action_at_idx').on(t.action, t.at)],
+);
+
+export type UserRow = typeof users.$inferSelect;
+export type NewUserRow = typeof users.$inferInsert;
+export type SessionRow = typeof sessions.$inferSelect;
+export type RegionRow = typeof regions.$inferSelect;
+export type AuditRow = typeof auditLog.$inferSelect;

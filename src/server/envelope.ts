@@ -1,0 +1,125 @@
+/**
+ * Every /api answer is `{ code, message, data }` (DOMAIN.md, API conventions): HTTP 200 for business
+ * outcomes, whatever their code; HTTP 404 / 413 / 500 only for transport faults. Services throw
+ * `ApiError`; the app's error handler turns it into an envelope in the caller's locale.
+ */
+import type { Context } from 'hono';
+import { HTTPException } from 'hono/http-exception';
+import type { ContentfulStatusCode } from 'hono/utils/http-status';
+import { ApiCode, type ApiEnvelope } from '../lib/apiCodes.ts';
+import { defaultLocale, dictionaries, t, type MessageKey, type MessageVars } from '../lib/i18n/index.ts';
+import type { AppEnv } from './types.ts';
+
+/** Any context of this app, whatever its path and the variables its middleware added. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- Hono contexts are invariant in their env
+export type AnyContext = Context<any>;
+
+export function isMessageKey(key: string): key is MessageKey {
+  return Object.hasOwn(dictionaries[defaultLocale], key);
+}
+
+function localeOf(c: AnyContext): AppEnv['Variables']['locale'] {
+  return (c as Context<AppEnv>).get('locale') ?? defaultLocale;
+}
+
+/** Localizes a message key for this request. */
+export function message(c: AnyContext, key: MessageKey, vars?: MessageVars): string {
+  return t(localeOf(c), key, vars);
+}
+
+/** Answers an envelope; `data` null or undefined becomes `{}` (spec §3). */
+export function envelope<T>(
+  c: AnyContext,
+  code: number,
+  text: string,
+  data?: T | null,
+  status: ContentfulStatusCode = 200,
+): Response {
+  const body: ApiEnvelope<T | Record<string, never>> = { code, message: text, data: data ?? {} };
+  return c.json(body, status);
+}
+
+/** Success: HTTP 200 `{ code: 200, message, data }`; message defaults to `api.ok`. */
+export function ok<T>(c: AnyContext, data?: T | null, messageKey: MessageKey = 'api.ok', vars?: MessageVars): Response {
+  return envelope(c, ApiCode.OK, message(c, messageKey, vars), data);
+}
+
+/**
+ * A business outcome other than success, thrown by services and handlers.
+ * `key` names the message in the dictionaries (localized when answered); `text` carries a message
+ * that is already localized (validation builds its own).
+ * @example throw new ApiError(ApiCode.NOT_FOUND, 'area.unknown')
+ */
+export class ApiError extends Error {
+  readonly code: number;
+  readonly key: MessageKey;
+  readonly vars: MessageVars | undefined;
+  readonly data: unknown;
+  readonly text: string | undefined;
+
+  constructor(code: number, key: MessageKey, vars?: MessageVars, data?: unknown, text?: string) {
+    super(text ?? key);
+    this.name = 'ApiError';
+    this.code = code;
+    this.key = key;
+    this.vars = vars;
+    this.data = data;
+    this.text = text;
+  }
+
+  static badRequest(key: MessageKey = 'validation.default', vars?: MessageVars): ApiError {
+    return new ApiError(ApiCode.BAD_REQUEST, key, vars);
+  }
+  static forbidden(key: MessageKey = 'api.forbidden'): ApiError {
+    return new ApiError(ApiCode.FORBIDDEN, key);
+  }
+  static notFound(key: MessageKey = 'api.notFound', vars?: MessageVars): ApiError {
+    return new ApiError(ApiCode.NOT_FOUND, key, vars);
+  }
+  static conflict(key: MessageKey = 'api.conflict', vars?: MessageVars): ApiError {
+    return new ApiError(ApiCode.CONFLICT, key, vars);
+  }
+  static tooManyRequests(key: MessageKey = 'api.tooManyRequests'): ApiError {
+    return new ApiError(ApiCode.TOO_MANY_REQUESTS, key);
+  }
+  static sessionExpired(): ApiError {
+    return new ApiError(ApiCode.SESSION_EXPIRED, 'api.sessionExpired');
+  }
+}
+
+export function apiErrorResponse(c: AnyContext, error: ApiError): Response {
+  return envelope(c, error.code, error.text ?? message(c, error.key, error.vars), error.data);
+}
+
+export function isApiPath(pathname: string): boolean {
+  return pathname === '/api' || pathname.startsWith('/api/');
+}
+
+/** Unknown /api path: HTTP 404 with an envelope. */
+export function unknownPath(c: AnyContext): Response {
+  return envelope(c, ApiCode.NOT_FOUND, message(c, 'api.unknownPath'), {}, 404);
+}
+
+/** Body over the limit: HTTP 413 with an envelope. */
+export function bodyTooLarge(c: AnyContext): Response {
+  return envelope(c, ApiCode.PAYLOAD_TOO_LARGE, message(c, 'api.bodyTooLarge'), {}, 413);
+}
+
+/**
+ * The app's error handler: ApiError → its envelope (HTTP 200); anything else is logged with its
+ * stack and answered HTTP 500 with a localized envelope (never the stack) under /api, plain text
+ * elsewhere.
+ */
+export function handleError(error: Error, c: Context<AppEnv>): Response {
+  if (error instanceof ApiError) return apiErrorResponse(c, error);
+  if (error instanceof HTTPException && error.status < 500) {
+    if (error.status === 413) return bodyTooLarge(c);
+    return error.getResponse();
+  }
+  const log = c.get('log');
+  log?.error({ err: error, path: c.req.path }, 'unhandled error');
+  if (isApiPath(c.req.path)) {
+    return envelope(c, ApiCode.SERVER_ERROR, message(c, 'api.serverError'), {}, 500);
+  }
+  return c.text('Internal Server Error', 500);
+}

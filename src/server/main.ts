@@ -1,0 +1,160 @@
+/**
+ * The production server: one Node process serving the built site and /api (ARCHITECTURE.md).
+ * `npx node src/server/main.ts` (or `npm start` after `npm run build`) starts it.
+ * `createDevApp()` is the API alone for Astro's dev server, which serves the pages itself.
+ */
+import { existsSync } from 'node:fs';
+import type { AddressInfo } from 'node:net';
+import { fileURLToPath } from 'node:url';
+import { serve, type ServerType } from '@hono/node-server';
+import type { Hono } from 'hono';
+import { createApp } from './app.ts';
+import { getConfig, loadConfig, type Config } from './config.ts';
+import { demoAccounts } from './db/seed.ts';
+import { createLogger, type Logger } from './logger.ts';
+import { openRuntime, type Runtime } from './runtime.ts';
+import type { AppEnv } from './types.ts';
+
+export interface RunningServer {
+  server: ServerType;
+  url: string;
+  runtime: Runtime;
+  /** Stops accepting, waits for open requests (up to 10 s), then closes the database. */
+  close(): Promise<void>;
+}
+
+/** Address to print: `http://localhost:4321` for the usual wildcard and loopback hosts. */
+export function displayUrl(host: string, port: number): string {
+  const local = ['localhost', '0.0.0.0', '::', '127.0.0.1', '::1'].includes(host);
+  const name = local ? 'localhost' : host.includes(':') ? `[${host}]` : host;
+  return `http://${name}:${port}`;
+}
+
+/** The demo accounts as a printable table. */
+export function demoAccountTable(): string {
+  const rows = [
+    ['user name', 'mobile', 'password', 'role', 'who'],
+    ...demoAccounts.map((a) => [a.userName, a.mobile, a.password, a.role, a.description]),
+  ];
+  const widths = rows[0]?.map((_, column) => Math.max(...rows.map((row) => (row[column] ?? '').length))) ?? [];
+  return rows
+    .map((row) => row.map((cell, column) => cell.padEnd(widths[column] ?? 0)).join('  ').trimEnd())
+    .join('\n');
+}
+
+export async function startServer(config: Config = getConfig()): Promise<RunningServer> {
+  const logger = createLogger(config);
+  const runtime = await openRuntime(config);
+  const app = createApp({ db: runtime.db, config, logger, staticDir: config.staticDir, dbKind: runtime.kind });
+
+  const server = await new Promise<ServerType>((resolve, reject) => {
+    const started = serve({ fetch: app.fetch, hostname: config.host, port: config.port }, () => resolve(started));
+    started.once('error', reject);
+  });
+  const address = server.address() as AddressInfo | null;
+  const url = displayUrl(config.host, address?.port ?? config.port);
+
+  let closing: Promise<void> | undefined;
+  const close = () => {
+    closing ??= (async () => {
+      await new Promise<void>((resolve) => {
+        const force = setTimeout(() => {
+          if ('closeAllConnections' in server) server.closeAllConnections();
+          resolve();
+        }, 10_000);
+        force.unref();
+        server.close(() => {
+          clearTimeout(force);
+          resolve();
+        });
+        if ('closeIdleConnections' in server) server.closeIdleConnections();
+      });
+      await runtime.close();
+    })();
+    return closing;
+  };
+
+  return { server, url, runtime, close };
+}
+
+function printBanner(running: RunningServer, config: Config, logger: Logger): void {
+  const lines = [
+    '',
+    `  汇购电 portal listening on ${running.url}`,
+    `  database: ${running.runtime.kind}${running.runtime.seeded ? ' (new, seeded)' : ''}`,
+    `  static files: ${config.staticDir}${existsSync(config.staticDir) ? '' : ' (missing: run `npm run build` first)'}`,
+  ];
+  if (config.seedDemoAccounts) {
+    lines.push('', '  Demo accounts:', ...demoAccountTable().split('\n').map((line) => `    ${line}`));
+  }
+  process.stdout.write(`${lines.join('\n')}\n\n`);
+  logger.info({ url: running.url, db: running.runtime.kind }, 'server started');
+}
+
+/** Starts the server and stops it cleanly on SIGINT / SIGTERM. */
+export async function runServer(): Promise<RunningServer> {
+  const config = loadConfig();
+  const logger = createLogger(config);
+  const running = await startServer(config);
+  printBanner(running, config, logger);
+  const stop = (signal: NodeJS.Signals) => {
+    logger.info({ signal }, 'shutting down');
+    running.close().then(
+      () => process.exit(0),
+      (error: unknown) => {
+        logger.error({ err: error }, 'shutdown failed');
+        process.exit(1);
+      },
+    );
+  };
+  process.once('SIGINT', stop);
+  process.once('SIGTERM', stop);
+  return running;
+}
+
+interface DevState {
+  runtime?: Promise<Runtime> | undefined;
+}
+const devKey = Symbol.for('hgd.devRuntime');
+
+/** Module-level on purpose: when Vite reloads this module after an edit, a new app is built. */
+let devApp: Promise<Hono<AppEnv>> | undefined;
+
+/**
+ * The API for Astro's dev server (mount with `getRequestListener(app.fetch)`): no static files.
+ * Cheap to call per request: the app is built once per module instance, and the database is
+ * opened once per process and kept on globalThis, so module reloads reuse it.
+ */
+export function createDevApp(config: Config = getConfig()): Promise<Hono<AppEnv>> {
+  devApp ??= (async () => {
+    const state = ((globalThis as Record<symbol, DevState | undefined>)[devKey] ??= {});
+    state.runtime ??= openRuntime(config).catch((error: unknown) => {
+      state.runtime = undefined;
+      throw error;
+    });
+    const runtime = await state.runtime;
+    return createApp({ db: runtime.db, config, logger: createLogger(config), dbKind: runtime.kind });
+  })().catch((error: unknown) => {
+    devApp = undefined;
+    throw error;
+  });
+  return devApp;
+}
+
+/** Closes the dev runtime's database (tests, or an integration's server shutdown hook). */
+export async function closeDevApp(): Promise<void> {
+  devApp = undefined;
+  const state = (globalThis as Record<symbol, DevState | undefined>)[devKey];
+  const pending = state?.runtime;
+  if (!state || !pending) return;
+  state.runtime = undefined;
+  await (await pending).close();
+}
+
+const isMain = process.argv[1] !== undefined && fileURLToPath(import.meta.url) === process.argv[1];
+if (isMain) {
+  runServer().catch((error: unknown) => {
+    process.stderr.write(`${error instanceof Error ? error.message : String(error)}\n`);
+    process.exit(1);
+  });
+}

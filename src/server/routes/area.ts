@@ -1,0 +1,22 @@
+/** /api/front/hgdsys/hgdClient/*: the province list and the check of the visitor's area choice. */
+import { Hono } from 'hono';
+import { setProvinceBody } from '../../lib/schemas/system.ts';
+import { ok } from '../envelope.ts';
+import { listProvinces, requireEnabledRegion } from '../services/regions.ts';
+import type { AppDeps, AppEnv } from '../types.ts';
+import { validate } from '../validate.ts';
+
+export function createAreaRoutes(deps: AppDeps): Hono<AppEnv> {
+  const { db } = deps;
+  const routes = new Hono<AppEnv>();
+
+  routes.get('/getProvinceList', async (c) => ok(c, await listProvinces(db)));
+
+  /** Checks the chosen area; the browser then stores areaCode and areaName itself (spec §1). */
+  routes.post('/setProvince', async (c) => {
+    const { areaCode } = await validate(c, setProvinceBody, 'body');
+    return ok(c, await requireEnabledRegion(db, areaCode));
+  });
+
+  return routes;
+}

@@ -1,0 +1,286 @@
+/**
+ * Serves the Astro build (`build.format: 'directory'`: `/a/b` is `a/b/index.html`).
+ *
+ * - Redirects of src/lib/routes.ts answered with 301, unprefixed and locale-prefixed, query kept.
+ * - Precompressed files written beside each file at build (`x.js.br`, `x.js.gz`) chosen by
+ *   Accept-Encoding (br, then gzip), with `Vary: Accept-Encoding`.
+ * - `/_astro/*` (hashed names) cached for a year, immutable; HTML `no-cache` with ETag and
+ *   Last-Modified, answered 304 when unchanged; other files an hour.
+ * - File metadata is looked up once per path and kept in memory (small bodies too); the editors'
+ *   rebuild swaps the whole dist at once and then calls `resetStaticCache()`.
+ * - Unknown path: the not-found page of the path's locale (prefix, else locale cookie or
+ *   Accept-Language, else zh-CN) with status 404. Traversal attempts: 400.
+ */
+import { createReadStream } from 'node:fs';
+import { readFile, stat } from 'node:fs/promises';
+import path from 'node:path';
+import { Readable } from 'node:stream';
+import type { MiddlewareHandler } from 'hono';
+import { defaultLocale, type Locale } from '../lib/i18n/index.ts';
+import { localePath, splitLocale } from '../lib/paths.ts';
+import { redirects, serverOnlyRedirects } from '../lib/routes.ts';
+import { requestLocale } from './middleware/locale.ts';
+import type { AnyContext } from './envelope.ts';
+import type { AppEnv } from './types.ts';
+
+export const contentTypes: Readonly<Record<string, string>> = {
+  '.html': 'text/html; charset=utf-8',
+  '.css': 'text/css; charset=utf-8',
+  '.js': 'text/javascript; charset=utf-8',
+  '.mjs': 'text/javascript; charset=utf-8',
+  '.json': 'application/json; charset=utf-8',
+  '.map': 'application/json; charset=utf-8',
+  '.webmanifest': 'application/manifest+json; charset=utf-8',
+  '.xml': 'application/xml; charset=utf-8',
+  '.txt': 'text/plain; charset=utf-8',
+  '.svg': 'image/svg+xml',
+  '.png': 'image/png',
+  '.jpg': 'image/jpeg',
+  '.jpeg': 'image/jpeg',
+  '.gif': 'image/gif',
+  '.webp': 'image/webp',
+  '.avif': 'image/avif',
+  '.ico': 'image/x-icon',
+  '.woff': 'font/woff',
+  '.woff2': 'font/woff2',
+  '.ttf': 'font/ttf',
+  '.otf': 'font/otf',
+  '.pdf': 'application/pdf',
+  '.wasm': 'application/wasm',
+};
+
+export const cacheControl = {
+  immutable: 'public, max-age=31536000, immutable',
+  html: 'no-cache',
+  other: 'public, max-age=3600',
+  redirect: 'public, max-age=3600',
+} as const;
+
+type Encoding = 'br' | 'gzip';
+
+interface Representation {
+  file: string;
+  size: number;
+  encoding: Encoding | null;
+  etag: string;
+}
+
+interface FileEntry {
+  contentType: string;
+  cacheControl: string;
+  lastModified: string;
+  mtimeSeconds: number;
+  identity: Representation;
+  /** Precompressed siblings, best first. */
+  variants: Representation[];
+}
+
+/** Bodies up to this size are kept in memory after the first read. */
+const maxCachedBody = 64 * 1024;
+const maxCachedBytes = 32 * 1024 * 1024;
+const maxMissEntries = 5000;
+
+const caches = new Set<() => void>();
+
+/** Forgets every cached lookup and body (call after the build output was replaced). */
+export function resetStaticCache(): void {
+  for (const reset of caches) reset();
+}
+
+/** A safe relative path from a URL pathname, or null for traversal and other tricks. */
+export function safeRelativePath(pathname: string): string | null {
+  let decoded: string;
+  try {
+    decoded = decodeURIComponent(pathname);
+  } catch {
+    return null;
+  }
+  if (decoded.includes('\0') || decoded.includes('\\') || !decoded.startsWith('/')) return null;
+  const segments = decoded.split('/');
+  if (segments.some((segment) => segment === '..' || segment === '.')) return null;
+  return decoded;
+}
+
+/** The redirect target of a path (either table, any locale prefix), query not included. */
+export function redirectTarget(pathname: string): string | undefined {
+  const { locale, path: route } = splitLocale(pathname);
+  const target = redirects[route] ?? serverOnlyRedirects[route];
+  return target === undefined ? undefined : localePath(locale, target);
+}
+
+function preferredEncodings(header: string | undefined): Encoding[] {
+  if (!header) return [];
+  const accepted = new Map<string, number>();
+  for (const part of header.toLowerCase().split(',')) {
+    const [name = '', ...params] = part.trim().split(';');
+    const q = params.map((p) => p.trim()).find((p) => p.startsWith('q='));
+    const weight = q ? Number(q.slice(2)) : 1;
+    accepted.set(name.trim(), Number.isFinite(weight) ? weight : 0);
+  }
+  const wildcard = accepted.get('*') ?? 0;
+  return (['br', 'gzip'] as const).filter((encoding) => (accepted.get(encoding) ?? wildcard) > 0);
+}
+
+function etagMatches(header: string, etag: string): boolean {
+  if (header.trim() === '*') return true;
+  const bare = (tag: string) => tag.trim().replace(/^W\//, '');
+  return header.split(',').some((tag) => bare(tag) === bare(etag));
+}
+
+export interface StaticHandler extends MiddlewareHandler<AppEnv> {
+  reset(): void;
+}
+
+export function createStaticHandler(options: { root: string }): StaticHandler {
+  const root = path.resolve(options.root);
+  const entries = new Map<string, FileEntry>();
+  const misses = new Set<string>();
+  const bodies = new Map<string, Uint8Array>();
+  let cachedBytes = 0;
+
+  const reset = () => {
+    entries.clear();
+    misses.clear();
+    bodies.clear();
+    cachedBytes = 0;
+  };
+  caches.add(reset);
+
+  async function statFile(file: string) {
+    try {
+      const info = await stat(file);
+      return info.isFile() ? info : null;
+    } catch {
+      return null;
+    }
+  }
+
+  /** Looks a relative file up once: entry, or undefined when it is not a file. */
+  async function lookup(relative: string): Promise<FileEntry | undefined> {
+    const known = entries.get(relative);
+    if (known) return known;
+    if (misses.has(relative)) return undefined;
+    const file = path.join(root, relative);
+    const info = file.startsWith(root + path.sep) ? await statFile(file) : null;
+    if (!info) {
+      if (misses.size >= maxMissEntries) misses.clear();
+      misses.add(relative);
+      return undefined;
+    }
+    const tag = `${info.size.toString(16)}-${Math.trunc(info.mtimeMs).toString(16)}`;
+    const variants: Representation[] = [];
+    for (const [encoding, suffix] of [['br', '.br'], ['gzip', '.gz']] as const) {
+      const variant = await statFile(file + suffix);
+      if (variant) variants.push({ file: file + suffix, size: variant.size, encoding, etag: `W/"${tag}-${encoding}"` });
+    }
+    const extension = path.extname(file).toLowerCase();
+    const contentType = contentTypes[extension] ?? 'application/octet-stream';
+    const entry: FileEntry = {
+      contentType,
+      cacheControl: relative.startsWith('/_astro/')
+        ? cacheControl.immutable
+        : extension === '.html'
+          ? cacheControl.html
+          : cacheControl.other,
+      lastModified: info.mtime.toUTCString(),
+      mtimeSeconds: Math.floor(info.mtimeMs / 1000),
+      identity: { file, size: info.size, encoding: null, etag: `W/"${tag}"` },
+      variants,
+    };
+    entries.set(relative, entry);
+    return entry;
+  }
+
+  /** The file behind a URL path: the file itself, its directory's index.html, or `<path>.html`. */
+  async function resolve(relative: string): Promise<FileEntry | undefined> {
+    if (relative.endsWith('/')) return lookup(`${relative}index.html`);
+    return (await lookup(relative)) ?? (await lookup(`${relative}/index.html`)) ?? (await lookup(`${relative}.html`));
+  }
+
+  async function notFoundEntry(locale: Locale): Promise<FileEntry | undefined> {
+    const candidates =
+      locale === defaultLocale
+        ? ['/404.html', '/404/index.html']
+        : [`/${locale}/404.html`, `/${locale}/404/index.html`, '/404.html', '/404/index.html'];
+    for (const candidate of candidates) {
+      const entry = await lookup(candidate);
+      if (entry) return entry;
+    }
+    return undefined;
+  }
+
+  async function body(representation: Representation): Promise<BodyInit> {
+    const cached = bodies.get(representation.file);
+    if (cached) return cached.slice();
+    if (representation.size <= maxCachedBody && cachedBytes + representation.size <= maxCachedBytes) {
+      const data = new Uint8Array(await readFile(representation.file));
+      bodies.set(representation.file, data);
+      cachedBytes += data.byteLength;
+      return data.slice();
+    }
+    return Readable.toWeb(createReadStream(representation.file)) as ReadableStream<Uint8Array>;
+  }
+
+  async function respond(c: AnyContext, entry: FileEntry, status: 200 | 404): Promise<Response> {
+    const wanted = entry.variants.length ? preferredEncodings(c.req.header('accept-encoding')) : [];
+    const chosen = entry.variants.find((variant) => variant.encoding && wanted.includes(variant.encoding)) ?? entry.identity;
+    const headers = new Headers({
+      'Content-Type': entry.contentType,
+      'Cache-Control': status === 404 ? cacheControl.html : entry.cacheControl,
+      'Last-Modified': entry.lastModified,
+      ETag: chosen.etag,
+    });
+    if (entry.variants.length) headers.set('Vary', 'Accept-Encoding');
+    if (chosen.encoding) headers.set('Content-Encoding', chosen.encoding);
+
+    if (status === 200 && isNotModified(c, chosen.etag, entry.mtimeSeconds)) {
+      headers.delete('Content-Type');
+      headers.delete('Content-Encoding');
+      return new Response(null, { status: 304, headers });
+    }
+    headers.set('Content-Length', String(chosen.size));
+    if (c.req.method === 'HEAD') return new Response(null, { status, headers });
+    return new Response(await body(chosen), { status, headers });
+  }
+
+  function isNotModified(c: AnyContext, etag: string, mtimeSeconds: number): boolean {
+    const ifNoneMatch = c.req.header('if-none-match');
+    if (ifNoneMatch !== undefined) return etagMatches(ifNoneMatch, etag);
+    const ifModifiedSince = c.req.header('if-modified-since');
+    if (ifModifiedSince === undefined) return false;
+    const since = Date.parse(ifModifiedSince);
+    return Number.isFinite(since) && mtimeSeconds <= Math.floor(since / 1000);
+  }
+
+  const handler: MiddlewareHandler<AppEnv> = async (c) => {
+    const method = c.req.method;
+    if (method !== 'GET' && method !== 'HEAD') {
+      return c.text('Method Not Allowed', 405, { Allow: 'GET, HEAD' });
+    }
+    const pathname = c.req.path;
+    const relative = safeRelativePath(pathname);
+    if (relative === null) return c.text('Bad Request', 400);
+
+    const target = redirectTarget(relative);
+    if (target !== undefined) {
+      const url = c.req.url;
+      const query = url.includes('?') ? url.slice(url.indexOf('?')).split('#')[0] : '';
+      return new Response(null, {
+        status: 301,
+        headers: { Location: `${target}${query}`, 'Cache-Control': cacheControl.redirect },
+      });
+    }
+
+    const hidden = relative.split('/').some((segment) => segment.startsWith('.') && segment !== '.well-known');
+    const entry = hidden ? undefined : await resolve(relative);
+    if (entry) return respond(c, entry, 200);
+
+    const prefixed = splitLocale(relative).locale;
+    const locale = prefixed !== defaultLocale ? prefixed : requestLocale(c);
+    const page = await notFoundEntry(locale);
+    if (page) return respond(c, page, 404);
+    return c.text('Not Found', 404, { 'Cache-Control': cacheControl.html });
+  };
+
+  return Object.assign(handler, { reset });
+}

@@ -1,0 +1,56 @@
+/** Types shared by the app, its middleware and its routes. */
+import type { Locale } from '../lib/i18n/index.ts';
+import type { Config } from './config.ts';
+import type { Database, DatabaseKind } from './db/client.ts';
+import type { UserRole, UserStatus } from './db/schema.ts';
+import type { Logger } from './logger.ts';
+
+/** What the app is built from; tests pass their own (in-memory database, silent logger). */
+export interface AppDeps {
+  db: Database;
+  config: Config;
+  logger: Logger;
+  /** The Astro build output to serve; omitted in the dev server (Astro serves pages there). */
+  staticDir?: string;
+  /** Reported by /api/health; derived from config.databaseUrl when omitted. */
+  dbKind?: DatabaseKind;
+}
+
+/** The logged-in user as the request sees it (never the password hash). */
+export interface SessionUser {
+  id: number;
+  userName: string;
+  name: string;
+  mobile: string;
+  email: string;
+  avatar: string;
+  roles: UserRole[];
+  status: UserStatus;
+}
+
+export interface SessionState {
+  /** sha256 hex of the cookie token (the sessions table's primary key). */
+  id: string;
+  userId: number;
+  createdAt: Date;
+  lastSeenAt: Date;
+  expiresAt: Date;
+}
+
+export interface AppVariables {
+  requestId: string;
+  locale: Locale;
+  /** Child logger carrying the request id. */
+  log: Logger;
+  session: SessionState | null;
+  user: SessionUser | null;
+}
+
+export interface AppEnv {
+  Variables: AppVariables;
+}
+
+/** The environment after `requireSession`: a user is present. */
+export interface AuthedEnv {
+  Variables: AppVariables & { session: SessionState; user: SessionUser };
+}

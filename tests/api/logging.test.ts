@@ -1,0 +1,73 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createLogger } from '../../src/server/logger.ts';
+import { apiHeaders, createTestApp, type TestApp } from './harness.ts';
+
+const lines: string[] = [];
+let t: TestApp;
+beforeAll(async () => {
+  const logger = createLogger({ logLevel: 'debug' }, { write: (line: string) => void lines.push(line) });
+  t = await createTestApp({ logger });
+});
+afterAll(async () => {
+  await t.close();
+});
+
+const entries = () => lines.map((line) => JSON.parse(line) as Record<string, unknown>);
+
+describe('request log', () => {
+  it('writes one line per request with method, path, status, duration, request id and user id', async () => {
+    lines.length = 0;
+    const cookie = await t.login('demo_person');
+    const res = await t.app.request('/api/front/user/currentUser', { headers: { Cookie: cookie } });
+    const requestLines = entries().filter((e) => e['msg'] === 'request');
+    expect(requestLines).toHaveLength(1);
+    expect(requestLines[0]).toMatchObject({
+      method: 'GET',
+      path: '/api/front/user/currentUser',
+      status: 200,
+      reqId: res.headers.get('x-request-id'),
+      userId: expect.any(Number),
+    });
+    expect(requestLines[0]?.['ms']).toEqual(expect.any(Number));
+  });
+
+  it('never logs cookies, session tokens, phones or codes', async () => {
+    lines.length = 0;
+    const cookie = await t.login('demo_person');
+    const token = cookie.split('=')[1] ?? '';
+    await t.app.request('/api/front/system/checkphonenum?phone=13800138001&code=654321', {
+      headers: { Cookie: cookie, Authorization: 'Bearer secret-token-value' },
+    });
+    await t.app.request('/api/front/system/logout', {
+      method: 'POST',
+      headers: apiHeaders({ Cookie: cookie, 'Content-Type': 'application/x-www-form-urlencoded' }),
+      body: 'password=Secret123&code=654321',
+    });
+    const text = lines.join('\n');
+    expect(text).toContain('/api/front/system/checkphonenum');
+    // Not even the parameter names under /api/front/system.
+    const line = entries().find((e) => e['path'] === '/api/front/system/checkphonenum');
+    expect(line).toBeDefined();
+    expect(line?.['query']).toBeUndefined();
+    for (const secret of [token, '13800138001', '654321', 'Secret123', 'secret-token-value']) {
+      expect(text).not.toContain(secret);
+    }
+  });
+
+  it('logs query parameter names (not values) outside /api/front/system', async () => {
+    lines.length = 0;
+    await t.app.request('/api/front/hgdsys/hgdClient/getProvinceList?areaCode=440000&t=1');
+    const [line] = entries().filter((e) => e['msg'] === 'request');
+    expect(line?.['query']).toEqual(['areaCode', 't']);
+    expect(lines.join('\n')).not.toContain('440000');
+  });
+
+  it('redacts secret keys in anything else that is logged', () => {
+    lines.length = 0;
+    const logger = createLogger({ logLevel: 'info' }, { write: (line: string) => void lines.push(line) });
+    logger.info({ password: 'p4ssword', user: { mobile: '13800138001', code: '123456' }, ok: 'visible' }, 'x');
+    const text = lines.join('\n');
+    expect(text).toContain('visible');
+    for (const secret of ['p4ssword', '13800138001', '123456']) expect(text).not.toContain(secret);
+  });
+});
