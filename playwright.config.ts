@@ -13,6 +13,8 @@ const executablePath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 
 export default defineConfig({
   testDir: 'tests/e2e',
+  // Playwright empties its output folder at start: keep it apart from the other reports.
+  outputDir: 'test-results/playwright',
   fullyParallel: true,
   workers: 2,
   retries: process.env.CI ? 1 : 0,

@@ -32,3 +32,35 @@ test('the account menu works from the keyboard alone', async ({ page }) => {
   await page.keyboard.press('Enter');
   await expect(page.getByRole('link', { name: zh['header.register'] })).toBeVisible();
 });
+
+test.describe('request client in the browser', () => {
+  test.beforeEach(async ({ page }) => {
+    await page.addInitScript(() => window.localStorage.setItem('locale', 'zh-CN'));
+  });
+
+  test('an HTTP error shows a notification titled with the status and the address', async ({ page }) => {
+    await page.route('**/api/front/user/currentUser', (route) =>
+      route.fulfill({ status: 502, contentType: 'text/plain', body: 'Bad Gateway' }),
+    );
+    await page.goto('/person/overview');
+    const alert = page.getByRole('alert').filter({ hasText: '请求错误 502: /api/front/user/currentUser' });
+    await expect(alert).toBeVisible();
+    await expect(alert).toContainText(zh['http.502']);
+    // The page stays put and keeps saying it is waiting for the session.
+    await expect(page).toHaveURL(/\/person\/overview$/);
+  });
+
+  test('a business error shows the server\'s message in a toast', async ({ page }) => {
+    await page.route('**/api/front/user/currentUser', (route) =>
+      route.fulfill({ status: 200, contentType: 'application/json', body: JSON.stringify({ code: 403, message: '没有权限执行此操作', data: {} }) }),
+    );
+    await page.goto('/person/overview');
+    await expect(page.getByRole('alert').filter({ hasText: '没有权限执行此操作' })).toBeVisible();
+  });
+
+  test('no response at all shows the service-verification message', async ({ page }) => {
+    await page.route('**/api/front/user/currentUser', (route) => route.abort('connectionrefused'));
+    await page.goto('/person/account');
+    await expect(page.getByRole('alert').filter({ hasText: zh['request.noResponse'] })).toBeVisible();
+  });
+});
