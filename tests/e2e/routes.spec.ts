@@ -1,4 +1,6 @@
 import { expect, test } from '@playwright/test';
+import { readFileSync } from 'node:fs';
+import { htmlFileFor } from '../../scripts/page-weight.ts';
 import { dictionaries, locales, type Locale } from '../../src/lib/i18n/index.ts';
 import { localePath } from '../../src/lib/paths.ts';
 import { pageRoutes, redirects, serverOnlyRedirects } from '../../src/lib/routes.ts';
@@ -72,6 +74,18 @@ test('the built redirect pages work on a static host with no rewrite rules', asy
   await page.goto('/infomation/index.html?newsTypeCode=1');
   await expect(page).toHaveURL(/\/infomation\/list\?newsTypeCode=1$/);
   await expect(page.locator('h1')).toHaveText(dictionaries['zh-CN']['page.newsList.title']);
+});
+
+test('every redirect source has a built redirect page for static hosts, in every locale', () => {
+  for (const locale of locales) {
+    for (const [source, target] of Object.entries(redirects)) {
+      const html = readFileSync(htmlFileFor('dist', localePath(locale, source)), 'utf8');
+      const to = localePath(locale, target);
+      expect(html, `${locale} ${source}`).toContain(`<meta http-equiv="refresh" content="0;url=${to}">`);
+      expect(html, `${locale} ${source}`).toContain(`location.replace(target + location.search + location.hash)`);
+      expect(html).toContain(`lang="${locale}"`);
+    }
+  }
 });
 
 test('an unmatched path shows the not-found page with status 404, in the path\'s locale', async ({ page }) => {
