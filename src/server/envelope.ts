@@ -18,7 +18,8 @@ export function isMessageKey(key: string): key is MessageKey {
   return Object.hasOwn(dictionaries[defaultLocale], key);
 }
 
-function localeOf(c: AnyContext): AppEnv['Variables']['locale'] {
+/** The caller's message locale (set by the locale middleware; zh-CN before it ran). */
+export function localeOf(c: AnyContext): AppEnv['Variables']['locale'] {
   return (c as Context<AppEnv>).get('locale') ?? defaultLocale;
 }
 

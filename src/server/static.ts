@@ -18,6 +18,7 @@ import { Readable } from 'node:stream';
 import type { MiddlewareHandler } from 'hono';
 import { defaultLocale, type Locale } from '../lib/i18n/index.ts';
 import { localePath, splitLocale } from '../lib/paths.ts';
+import { parseQualityList } from '../lib/qualityValues.ts';
 import { redirects, serverOnlyRedirects } from '../lib/routes.ts';
 import { requestLocale } from './middleware/locale.ts';
 import type { AnyContext } from './envelope.ts';
@@ -109,14 +110,7 @@ export function redirectTarget(pathname: string): string | undefined {
 }
 
 function preferredEncodings(header: string | undefined): Encoding[] {
-  if (!header) return [];
-  const accepted = new Map<string, number>();
-  for (const part of header.toLowerCase().split(',')) {
-    const [name = '', ...params] = part.trim().split(';');
-    const q = params.map((p) => p.trim()).find((p) => p.startsWith('q='));
-    const weight = q ? Number(q.slice(2)) : 1;
-    accepted.set(name.trim(), Number.isFinite(weight) ? weight : 0);
-  }
+  const accepted = new Map(parseQualityList(header?.toLowerCase()).map((entry) => [entry.token, entry.q]));
   const wildcard = accepted.get('*') ?? 0;
   return (['br', 'gzip'] as const).filter((encoding) => (accepted.get(encoding) ?? wildcard) > 0);
 }

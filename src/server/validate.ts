@@ -4,14 +4,12 @@
  * with one message — the first issue, in the caller's locale — and every issue in `data.errors`.
  * @example const { phone } = await validate(c, checkPhoneQuery, 'query');
  */
-import type { Context } from 'hono';
 import type { z } from 'zod';
 import { ApiCode, type ValidationErrorData } from '../lib/apiCodes.ts';
-import { defaultLocale, translator } from '../lib/i18n/index.ts';
+import { translator } from '../lib/i18n/index.ts';
 import { localizeIssues } from '../lib/schemas/issues.ts';
-import { ApiError, isMessageKey, type AnyContext } from './envelope.ts';
+import { ApiError, isMessageKey, localeOf, type AnyContext } from './envelope.ts';
 import { formDataToObject, parseQueryString, type ParsedObject } from './queryString.ts';
-import type { AppEnv } from './types.ts';
 
 export type InputSource = 'query' | 'body';
 
@@ -63,14 +61,14 @@ export async function validate<S extends z.ZodType>(
   const input = source === 'query' ? readQuery(c) : await readBody(c);
   const result = await schema.safeParseAsync(input);
   if (result.success) return result.data;
-  const locale = (c as Context<AppEnv>).get('locale') ?? defaultLocale;
+  const t = translator(localeOf(c));
   const errors = localizeIssues(result.error.issues, {
     input,
     schema,
-    t: translator(locale),
+    t,
     hasKey: isMessageKey,
   });
   const data: ValidationErrorData = { errors };
-  const first = errors[0]?.message ?? translator(locale)('validation.default', { label: '' });
+  const first = errors[0]?.message ?? t('validation.default', { label: '' });
   throw new ApiError(ApiCode.BAD_REQUEST, 'validation.default', undefined, data, first);
 }

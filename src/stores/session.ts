@@ -5,9 +5,8 @@
  */
 import { atom } from 'nanostores';
 import { OK, SESSION_EXPIRED } from '../lib/apiCodes.ts';
-import { get, post } from '../lib/api/client.ts';
+import { get, goToLogin, post } from '../lib/api/client.ts';
 import { message } from '../lib/api/notify.ts';
-import { loginUrlFor } from '../lib/loginRedirect.ts';
 import { loginStatus, markLoggedOut } from './loginStatus.ts';
 
 export {
@@ -145,8 +144,7 @@ export async function logout(): Promise<boolean> {
   if (answer.message) message.success(answer.message);
   markLoggedOut();
   currentUser.set({});
-  const target = loginUrlFor(window.location.href);
-  if (target !== null) window.location.assign(target);
+  goToLogin();
   return true;
 }
 

@@ -203,7 +203,8 @@ function displayUrl(url: string): string {
   return url.split(/[?#]/, 1)[0] ?? url;
 }
 
-function goToLogin(): void {
+/** Sends the browser to the login page with the current address as `redirect` (unless already there). */
+export function goToLogin(): void {
   const target = loginUrlFor(window.location.href);
   if (target !== null) window.location.assign(target);
 }

@@ -8,6 +8,7 @@
 export {
   request,
   get,
+  goToLogin,
   post,
   upload,
   download,

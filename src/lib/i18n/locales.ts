@@ -1,3 +1,5 @@
+import { parseQualityList } from '../qualityValues.ts';
+
 /** The interface languages, zh-CN first: it is the default and the only unprefixed one. */
 export const locales = ['zh-CN', 'en-US', 'zh-TW', 'id-ID', 'pt-BR'] as const;
 export type Locale = (typeof locales)[number];
@@ -40,17 +42,8 @@ export function pickLocale(tags: readonly string[]): Locale {
 
 /** Parses an Accept-Language header by its q-values and picks the best supported locale. */
 export function negotiateLocale(acceptLanguage: string | null | undefined): Locale {
-  if (!acceptLanguage) return defaultLocale;
-  const tags = acceptLanguage
-    .split(',')
-    .map((part, index) => {
-      const [tag = '', ...params] = part.trim().split(';');
-      const q = params.map((p) => p.trim()).find((p) => p.startsWith('q='));
-      const weight = q ? Number(q.slice(2)) : 1;
-      return { tag, weight: Number.isFinite(weight) ? weight : 0, index };
-    })
-    .filter((entry) => entry.tag && entry.tag !== '*' && entry.weight > 0)
-    .sort((a, b) => b.weight - a.weight || a.index - b.index)
-    .map((entry) => entry.tag);
+  const tags = parseQualityList(acceptLanguage)
+    .filter((entry) => entry.token !== '*' && entry.q > 0)
+    .map((entry) => entry.token);
   return pickLocale(tags);
 }
