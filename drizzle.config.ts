@@ -4,7 +4,7 @@ import { defineConfig } from 'drizzle-kit';
 // applies them at start (src/server/db/migrate.ts). Commit the generated files.
 export default defineConfig({
   dialect: 'postgresql',
-  schema: './src/server/db/schema.ts',
+  schema: './src/server/db/schema/index.ts',
   out: './src/server/db/migrations',
   strict: true,
   verbose: false,

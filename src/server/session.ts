@@ -12,7 +12,7 @@ import { deleteCookie, getCookie, setCookie } from 'hono/cookie';
 import { sessionCookieName } from '../lib/apiCodes.ts';
 import type { Config } from './config.ts';
 import type { Database } from './db/client.ts';
-import { sessions, users } from './db/schema.ts';
+import { sessions, users } from './db/schema/index.ts';
 import type { AnyContext } from './envelope.ts';
 import { secureCookies } from './request.ts';
 import type { SessionState, SessionUser } from './types.ts';

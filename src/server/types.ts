@@ -2,7 +2,7 @@
 import type { Locale } from '../lib/i18n/index.ts';
 import type { Config } from './config.ts';
 import type { Database, DatabaseKind } from './db/client.ts';
-import type { UserRole, UserStatus } from './db/schema.ts';
+import type { UserRole, UserStatus } from './db/schema/index.ts';
 import type { Logger } from './logger.ts';
 
 /** What the app is built from; tests pass their own (in-memory database, silent logger). */

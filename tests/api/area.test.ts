@@ -1,6 +1,6 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { regions } from '../../src/server/db/schema.ts';
+import { regions } from '../../src/server/db/schema/index.ts';
 import { apiHeaders, createTestApp, type TestApp } from './harness.ts';
 
 let t: TestApp;

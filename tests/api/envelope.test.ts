@@ -49,7 +49,7 @@ describe('envelope', () => {
       headers: { Cookie: 'locale=pt-BR', 'Accept-Language': 'en-US' },
     });
     expect(((await res.json()) as { message: string }).message).toBe(
-      (await import('../../src/lib/i18n/messages/pt-BR.json', { with: { type: 'json' } })).default['api.unknownPath'],
+      (await import('../../src/lib/i18n/messages/core/pt-BR.json', { with: { type: 'json' } })).default['api.unknownPath'],
     );
   });
 

@@ -1,7 +1,7 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { passwordSchema, phoneSchema, userNameSchema } from '../../src/lib/schemas/fields.ts';
-import { regions, users } from '../../src/server/db/schema.ts';
+import { regions, users } from '../../src/server/db/schema/index.ts';
 import { demoAccounts, seedIfEmpty, seedRegions } from '../../src/server/db/seed.ts';
 import { verifyPassword } from '../../src/server/password.ts';
 import { createTestApp, type TestApp } from './harness.ts';

@@ -1,7 +1,7 @@
 import { desc, eq } from 'drizzle-orm';
 import { Hono } from 'hono';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { auditLog, sessions, users } from '../../src/server/db/schema.ts';
+import { auditLog, sessions, users } from '../../src/server/db/schema/index.ts';
 import { handleError, ok } from '../../src/server/envelope.ts';
 import { createLogger } from '../../src/server/logger.ts';
 import { localeMiddleware } from '../../src/server/middleware/locale.ts';

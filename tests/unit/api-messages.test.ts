@@ -2,7 +2,7 @@
 import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeEach, describe, expect, test } from 'vitest';
-import zhCN from '../../src/lib/i18n/messages/zh-CN.json' with { type: 'json' };
+import zhCN from '../../src/lib/i18n/messages/core/zh-CN.json' with { type: 'json' };
 import {
   fallbackMessages,
   format,

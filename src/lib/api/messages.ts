@@ -13,11 +13,11 @@ export type MessageVars = Readonly<Record<string, string | number>>;
 
 /** One dynamic import per locale: the bundler emits one chunk each, loaded on demand. */
 const loaders: Record<Locale, () => Promise<Messages>> = {
-  'zh-CN': () => import('../i18n/messages/zh-CN.json').then((m) => m.default),
-  'en-US': () => import('../i18n/messages/en-US.json').then((m) => m.default),
-  'zh-TW': () => import('../i18n/messages/zh-TW.json').then((m) => m.default),
-  'id-ID': () => import('../i18n/messages/id-ID.json').then((m) => m.default),
-  'pt-BR': () => import('../i18n/messages/pt-BR.json').then((m) => m.default),
+  'zh-CN': () => import('../i18n/messages/core/zh-CN.json').then((m) => m.default),
+  'en-US': () => import('../i18n/messages/core/en-US.json').then((m) => m.default),
+  'zh-TW': () => import('../i18n/messages/core/zh-TW.json').then((m) => m.default),
+  'id-ID': () => import('../i18n/messages/core/id-ID.json').then((m) => m.default),
+  'pt-BR': () => import('../i18n/messages/core/pt-BR.json').then((m) => m.default),
 };
 
 /**

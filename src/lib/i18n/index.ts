@@ -1,31 +1,32 @@
 /**
- * Interface strings: one flat JSON dictionary per locale, read through i18next.
+ * Interface strings: flat JSON dictionaries per feature and locale, read through i18next.
  * zh-CN is the reference shape: a key missing there is a type error everywhere, and
  * tests/unit/i18n.test.ts fails when any locale misses a key another has.
  * Used at build time (pages) and by the server; islands get only the messages they need
  * as props (see `pick`), so no dictionary is shipped to the browser whole.
  */
 import i18next, { type TOptions } from 'i18next';
-import zhCN from './messages/zh-CN.json' with { type: 'json' };
-import enUS from './messages/en-US.json' with { type: 'json' };
-import zhTW from './messages/zh-TW.json' with { type: 'json' };
-import idID from './messages/id-ID.json' with { type: 'json' };
-import ptBR from './messages/pt-BR.json' with { type: 'json' };
-import { defaultLocale, type Locale } from './locales.ts';
+import core from './messages/core/index.ts';
+import { defaultLocale, locales, type Locale } from './locales.ts';
 
 export * from './locales.ts';
 
-export type MessageKey = keyof typeof zhCN;
+/**
+ * One namespace per feature (`messages/<namespace>/<locale>.json` + an index.ts beside them),
+ * merged into one flat dictionary per locale. Keys carry their namespace as a prefix
+ * (`login.title`), so namespaces never collide. A new namespace: one import, one entry here.
+ */
+const namespaces = [core] as const;
+
+type Namespace = (typeof namespaces)[number];
+type KeysOf<N> = N extends { 'zh-CN': infer D } ? keyof D : never;
+export type MessageKey = KeysOf<Namespace>;
 export type Messages = Record<MessageKey, string>;
 export type MessageVars = Record<string, string | number>;
 
-export const dictionaries: Record<Locale, Messages> = {
-  'zh-CN': zhCN,
-  'en-US': enUS,
-  'zh-TW': zhTW,
-  'id-ID': idID,
-  'pt-BR': ptBR,
-};
+export const dictionaries = Object.fromEntries(
+  locales.map((locale) => [locale, Object.assign({}, ...namespaces.map((namespace) => namespace[locale])) as Messages]),
+) as Record<Locale, Messages>;
 
 const i18n = i18next.createInstance();
 void i18n.init({

@@ -15,7 +15,7 @@ import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { drizzle as drizzlePostgres } from 'drizzle-orm/postgres-js';
 import postgres, { type Sql } from 'postgres';
 import type { Config } from '../config.ts';
-import * as schema from './schema.ts';
+import * as schema from './schema/index.ts';
 
 export type Schema = typeof schema;
 /** The drizzle database, whichever driver is underneath; a transaction (`tx`) has the same API. */

@@ -8,7 +8,7 @@ import { count, sql } from 'drizzle-orm';
 import { hashPassword } from '../password.ts';
 import type { Database } from './client.ts';
 import { schemaLockKey } from './migrate.ts';
-import { regions, users, type UserRole } from './schema.ts';
+import { regions, users, type UserRole } from './schema/index.ts';
 
 export interface SeedRegion {
   areaCode: string;

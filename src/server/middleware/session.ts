@@ -7,7 +7,7 @@ import { createMiddleware } from 'hono/factory';
 import { ApiCode } from '../../lib/apiCodes.ts';
 import type { Config } from '../config.ts';
 import type { Database } from '../db/client.ts';
-import type { UserRole } from '../db/schema.ts';
+import type { UserRole } from '../db/schema/index.ts';
 import { ApiError } from '../envelope.ts';
 import { clearSessionCookie, readSessionToken, resolveSession, sessionPolicy } from '../session.ts';
 import type { AppEnv, AuthedEnv } from '../types.ts';

@@ -1,6 +1,6 @@
 /** The audit log (DOMAIN.md, Security): logins, logouts, certification and order transitions, exports. */
 import type { Database } from '../db/client.ts';
-import { auditLog } from '../db/schema.ts';
+import { auditLog } from '../db/schema/index.ts';
 
 export interface AuditEntry {
   userId: number | null;

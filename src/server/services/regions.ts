@@ -2,7 +2,7 @@
 import { asc, eq } from 'drizzle-orm';
 import { ApiCode } from '../../lib/apiCodes.ts';
 import type { Database } from '../db/client.ts';
-import { regions } from '../db/schema.ts';
+import { regions } from '../db/schema/index.ts';
 import { ApiError } from '../envelope.ts';
 
 export interface ProvinceView {

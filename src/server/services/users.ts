@@ -1,7 +1,7 @@
 /** Users: lookups and the current-user view the client maps (spec §3, "Current user"). */
 import { eq, sql } from 'drizzle-orm';
 import type { Database } from '../db/client.ts';
-import { users, type UserRole } from '../db/schema.ts';
+import { users, type UserRole } from '../db/schema/index.ts';
 import type { SessionUser } from '../types.ts';
 
 export async function isMobileRegistered(db: Database, mobile: string): Promise<boolean> {

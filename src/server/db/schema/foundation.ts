@@ -1,10 +1,4 @@
-/**
- * The database schema (drizzle, PostgreSQL dialect). Names: snake_case columns, camelCase fields,
- * plural table names; times are `timestamptz`; ids are identity integers except where the id is
- * itself meaningful (a region's area code, a session's token hash).
- * Changing it: edit this file, run `npm run db:generate`, commit the new migration
- * (docs/api-plumbing.md). Later issues add enterprises, orders, notices… as new tables here.
- */
+/** Foundation tables: users, sessions, regions, the audit log and rate-limit counters. */
 import { sql } from 'drizzle-orm';
 import {
   bigint,
@@ -108,6 +102,23 @@ export const auditLog = pgTable(
     ip: text('ip'),
   },
   (t) => [index('audit_log_user_id_at_idx').on(t.userId, t.at), index('audit_log_action_at_idx').on(t.action, t.at)],
+);
+
+/**
+ * Fixed-window counters behind every rate limit (services/rateLimit.ts). Kept in the database, not
+ * in memory, so that N API processes behind a load balancer share one count.
+ */
+export const rateLimits = pgTable(
+  'rate_limits',
+  {
+    /** `<rule>:<subject>`, e.g. `login.ip:203.0.113.7`, `sms.phone:13800138000`. */
+    key: varchar('key', { length: 160 }).primaryKey(),
+    windowStart: timestamp('window_start', { withTimezone: true }).notNull().defaultNow(),
+    hits: integer('hits').notNull().default(0),
+    /** End of the window; rows past it are stale and may be deleted at any time. */
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+  },
+  (t) => [index('rate_limits_expires_at_idx').on(t.expiresAt)],
 );
 
 export type UserRow = typeof users.$inferSelect;
