@@ -11,6 +11,8 @@ export const ApiCode = {
   NOT_FOUND: 404,
   CONFLICT: 409,
   TOO_MANY_REQUESTS: 429,
+  /** An outside service the call depends on (SMS gateway, bank) failed or timed out; nothing changed. */
+  UPSTREAM_UNAVAILABLE: 503,
   /** Transport-level codes, also sent with the matching HTTP status. */
   PAYLOAD_TOO_LARGE: 413,
   SERVER_ERROR: 500,

@@ -16,8 +16,9 @@ import { requestLog } from './middleware/requestLog.ts';
 import { securityHeaders } from './middleware/secureHeaders.ts';
 import { loadSession } from './middleware/session.ts';
 import { apiModules } from './routes/index.ts';
+import { createOutboxProvider } from './sms/provider.ts';
 import { createStaticHandler } from './static.ts';
-import type { AppDeps, AppEnv } from './types.ts';
+import type { AppDeps, AppEnv, RouteDeps } from './types.ts';
 
 export type { AppDeps, AppEnv } from './types.ts';
 
@@ -33,7 +34,8 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
   app.use('/api/*', apiBodyLimit(deps.config));
   app.use('/api/*', loadSession(deps));
 
-  for (const module of apiModules) app.route(module.base, module.create(deps));
+  const routeDeps: RouteDeps = { ...deps, sms: deps.sms ?? createOutboxProvider(deps.db, deps.logger) };
+  for (const module of apiModules) app.route(module.base, module.create(routeDeps));
   app.all('/api', unknownPath);
   app.all('/api/*', unknownPath);
 

@@ -80,8 +80,11 @@ export class ApiError extends Error {
   static conflict(key: MessageKey = 'api.conflict', vars?: MessageVars): ApiError {
     return new ApiError(ApiCode.CONFLICT, key, vars);
   }
-  static tooManyRequests(key: MessageKey = 'api.tooManyRequests'): ApiError {
-    return new ApiError(ApiCode.TOO_MANY_REQUESTS, key);
+  static tooManyRequests(key: MessageKey = 'api.tooManyRequests', vars?: MessageVars): ApiError {
+    return new ApiError(ApiCode.TOO_MANY_REQUESTS, key, vars);
+  }
+  static upstreamUnavailable(key: MessageKey, vars?: MessageVars): ApiError {
+    return new ApiError(ApiCode.UPSTREAM_UNAVAILABLE, key, vars);
   }
   static sessionExpired(): ApiError {
     return new ApiError(ApiCode.SESSION_EXPIRED, 'api.sessionExpired');

@@ -4,6 +4,7 @@ import type { Config } from './config.ts';
 import type { Database, DatabaseKind } from './db/client.ts';
 import type { UserRole, UserStatus } from './db/schema/index.ts';
 import type { Logger } from './logger.ts';
+import type { SmsProvider } from './sms/provider.ts';
 
 /** What the app is built from; tests pass their own (in-memory database, silent logger). */
 export interface AppDeps {
@@ -14,7 +15,12 @@ export interface AppDeps {
   staticDir?: string;
   /** Reported by /api/health; derived from config.databaseUrl when omitted. */
   dbKind?: DatabaseKind;
+  /** The SMS gateway; omitted means the outbox provider on `db` (sms/provider.ts). */
+  sms?: SmsProvider;
 }
+
+/** What route modules receive: AppDeps with every default filled in. */
+export type RouteDeps = AppDeps & { sms: SmsProvider };
 
 /** The logged-in user as the request sees it (never the password hash). */
 export interface SessionUser {

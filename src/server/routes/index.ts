@@ -3,7 +3,7 @@
  * A new module: write routes/<module>.ts exporting `create…Routes(deps)`, add one line here.
  */
 import type { Hono } from 'hono';
-import type { AppDeps, AppEnv } from '../types.ts';
+import type { AppEnv, RouteDeps } from '../types.ts';
 import { createAreaRoutes } from './area.ts';
 import { createHealthRoutes } from './health.ts';
 import { createSystemRoutes } from './system.ts';
@@ -11,7 +11,7 @@ import { createUserRoutes } from './user.ts';
 
 export interface ApiModule {
   base: string;
-  create: (deps: AppDeps) => Hono<AppEnv>;
+  create: (deps: RouteDeps) => Hono<AppEnv>;
 }
 
 export const apiModules: readonly ApiModule[] = [

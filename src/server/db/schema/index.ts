@@ -6,3 +6,4 @@
  * `npm run db:generate`, commit the new migration (docs/api-plumbing.md).
  */
 export * from './foundation.ts';
+export * from './sms.ts';
