@@ -6,7 +6,7 @@
  * be shown. i18next is not used in the browser — `format` below fills `{name}` placeholders.
  */
 import { defaultLocale, isLocale, matchLocale, type Locale } from '../i18n/locales.ts';
-import type { MessageKey } from '../i18n/index.ts';
+import type { CoreMessageKey as MessageKey } from '../i18n/index.ts';
 
 export type Messages = Readonly<Record<MessageKey, string>>;
 export type MessageVars = Readonly<Record<string, string | number>>;

@@ -22,6 +22,8 @@ const namespaces = [core, sms] as const;
 type Namespace = (typeof namespaces)[number];
 type KeysOf<N> = N extends { 'zh-CN': infer D } ? keyof D : never;
 export type MessageKey = KeysOf<Namespace>;
+/** Site-wide keys only: what the request client loads in the browser (src/lib/api/messages.ts). */
+export type CoreMessageKey = KeysOf<typeof core>;
 export type Messages = Record<MessageKey, string>;
 export type MessageVars = Record<string, string | number>;
 
