@@ -7,3 +7,4 @@
  */
 export * from './foundation.ts';
 export * from './sms.ts';
+export * from './content.ts';

@@ -1,0 +1,49 @@
+/** Tables of the public site: visitors' requirements and the editors' site rebuilds. */
+import { check, index, integer, pgTable, text, timestamp, varchar } from 'drizzle-orm/pg-core';
+import { sql } from 'drizzle-orm';
+
+/** A visitor's requirement (submitRequirement): a retail company calls them back. */
+export const requirements = pgTable(
+  'requirements',
+  {
+    id: integer('id').primaryKey().generatedAlwaysAsIdentity(),
+    contactName: varchar('contact_name', { length: 32 }).notNull(),
+    phone: varchar('phone', { length: 11 }).notNull(),
+    company: varchar('company', { length: 100 }).notNull().default(''),
+    areaCode: varchar('area_code', { length: 6 }).notNull(),
+    bizTypeId: varchar('biz_type_id', { length: 32 }).notNull().default(''),
+    content: text('content').notNull(),
+    ip: text('ip'),
+    /** new → contacted → closed, handled by operators. */
+    status: text('status').notNull().default('new'),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    index('requirements_created_at_idx').on(t.createdAt),
+    check('requirements_status_check', sql`${t.status} in ('new', 'contacted', 'closed')`),
+  ],
+);
+
+export const siteBuildStatuses = ['running', 'succeeded', 'failed'] as const;
+export type SiteBuildStatus = (typeof siteBuildStatuses)[number];
+
+/** One editors' rebuild of the static site (POST /api/admin/site/rebuild) and how it ended. */
+export const siteBuilds = pgTable(
+  'site_builds',
+  {
+    id: integer('id').primaryKey().generatedAlwaysAsIdentity(),
+    status: text('status').$type<SiteBuildStatus>().notNull().default('running'),
+    startedAt: timestamp('started_at', { withTimezone: true }).notNull().defaultNow(),
+    finishedAt: timestamp('finished_at', { withTimezone: true }),
+    /** Pages written by a successful build. */
+    pages: integer('pages'),
+    /** Why a build failed (the build's last error lines); the published site is unchanged then. */
+    error: text('error'),
+    /** The directory published by this build, relative to DATA_DIR. */
+    outputDir: text('output_dir'),
+  },
+  (t) => [check('site_builds_status_check', sql`${t.status} in ('running', 'succeeded', 'failed')`)],
+);
+
+export type RequirementRow = typeof requirements.$inferSelect;
+export type SiteBuildRow = typeof siteBuilds.$inferSelect;
