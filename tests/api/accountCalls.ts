@@ -5,7 +5,7 @@
 import { desc, eq, sql } from 'drizzle-orm';
 import { captchas, smsOutbox } from '../../src/server/db/schema/index.ts';
 import { hashCaptchaAnswer, hashCaptchaToken } from '../../src/server/services/captcha.ts';
-import { apiHeaders, sessionCookieFrom, type TestApp } from './harness.ts';
+import { apiHeaders, type TestApp } from './harness.ts';
 
 export interface Envelope<T = Record<string, unknown>> {
   code: number;
@@ -54,10 +54,17 @@ export async function get<T = Record<string, unknown>>(t: TestApp, path: string,
   return (await (await t.app.request(path, { headers: headersOf(options) })).json()) as Envelope<T>;
 }
 
-/** The session cookie header a response set (`hgd_sid=…`), or undefined. */
+/**
+ * The session cookie a response leaves in the browser (`hgd_sid=…`), or undefined. As in a
+ * browser the last Set-Cookie wins: a dead cookie is cleared before login sets the new one.
+ */
 export function sessionCookie(response: Response): string | undefined {
-  const cookie = sessionCookieFrom(response);
-  return cookie && cookie.value ? `hgd_sid=${cookie.value}` : undefined;
+  let value: string | undefined;
+  for (const line of response.headers.getSetCookie()) {
+    const [name, rest = ''] = (line.split(';')[0] ?? '').split('=');
+    if (name?.trim() === 'hgd_sid') value = rest;
+  }
+  return value ? `hgd_sid=${value}` : undefined;
 }
 
 /** The code of the newest outbox message to a phone, or undefined when none was sent. */

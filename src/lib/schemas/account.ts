@@ -44,8 +44,8 @@ export const changeUserInfoBody = z
     appCode: appCodeSchema,
   })
   .refine((body) => body.name !== undefined || body.email !== undefined || body.mobile !== undefined, {
+    // On the form as a whole: the field-level "required" message would name one field only.
     message: 'auth.nothingToChange',
-    path: ['name'],
   })
   .refine((body) => body.mobile === undefined || body.code !== undefined, {
     message: 'validation.required',
