@@ -14,6 +14,7 @@ import { USER_INFO_URL, storeUserInfo } from '../person/personData.ts';
 import { BIND_URL, type BindingMessages } from './settingForms.ts';
 import { focusFirstError } from './signIn.ts';
 import { sendCodeToOwnPhone } from './smsFlow.ts';
+import { useSessionReady } from '../useSessionReady.ts';
 
 interface Props {
   locale: Locale;
@@ -46,9 +47,10 @@ export default function BindingForm({ locale, messages, validation }: Props) {
     setLoaded(answer?.ok ? { state: 'ready', info: answer.data } : { state: 'failed' });
   }, []);
 
+  const ready = useSessionReady();
   useEffect(() => {
-    void load();
-  }, [load]);
+    if (ready) void load();
+  }, [ready, load]);
 
   if (loaded.state === 'loading') {
     return (

@@ -224,12 +224,14 @@ export default function NoticeBell({ locale, messages }: Props) {
         aria-label={label}
         onClick={() => setOpen((value) => !value)}
       >
-        <svg aria-hidden="true" viewBox="0 0 24 24" className="size-5" fill="none" stroke="currentColor" strokeWidth="2">
+        {/* pointer-events-none: a click before hydration must land on the button itself; the
+            client:intent directive replays held clicks on HTML elements only, not on SVG parts. */}
+        <svg aria-hidden="true" viewBox="0 0 24 24" className="pointer-events-none size-5" fill="none" stroke="currentColor" strokeWidth="2">
           <path d="M6 8a6 6 0 0 1 12 0c0 7 3 9 3 9H3s3-2 3-9" />
           <path d="M10.3 21a1.94 1.94 0 0 0 3.4 0" />
         </svg>
         {unread > 0 && (
-          <span aria-hidden="true" className="badge badge-error badge-xs absolute -right-1 -top-1">{badgeText(unread)}</span>
+          <span aria-hidden="true" className="pointer-events-none badge badge-error badge-xs absolute -right-1 -top-1">{badgeText(unread)}</span>
         )}
       </button>
       {open && (

@@ -9,6 +9,7 @@ import ProfileForm from './ProfileForm.tsx';
 import SessionList from './SessionList.tsx';
 import type { AccountMessages } from './accountSettings.ts';
 import { USER_INFO_URL, storeUserInfo } from './personData.ts';
+import { useSessionReady } from '../useSessionReady.ts';
 
 interface Props {
   locale: Locale;
@@ -30,9 +31,10 @@ export default function AccountSettings({ locale, messages, validation }: Props)
     setLoaded(answer?.ok ? { state: 'ready', info: answer.data } : { state: 'failed' });
   }, []);
 
+  const ready = useSessionReady();
   useEffect(() => {
-    void load();
-  }, [load]);
+    if (ready) void load();
+  }, [ready, load]);
 
   const saved = (info: UserInfoData) => {
     storeUserInfo(info);

@@ -8,6 +8,7 @@ import { getForm } from '../auth/formCall.ts';
 import { labelCase } from '../auth/formValidation.ts';
 import { OVERVIEW_NOTICE_COUNT, type OverviewMessages } from './overview.ts';
 import { USER_INFO_URL, authStatusLabel, formatDateTime, roleKeys, storeUserInfo } from './personData.ts';
+import { useSessionReady } from '../useSessionReady.ts';
 
 interface Props {
   locale: Locale;
@@ -62,9 +63,10 @@ export default function Overview({ locale, messages }: Props) {
     setLoaded(answer?.ok ? { state: 'ready', info: answer.data } : { state: 'failed' });
   }, []);
 
+  const ready = useSessionReady();
   useEffect(() => {
-    void load();
-  }, [load]);
+    if (ready) void load();
+  }, [ready, load]);
 
   if (loaded.state === 'loading') {
     return (
