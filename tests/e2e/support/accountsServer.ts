@@ -16,7 +16,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { and, desc, eq, isNull, sql } from 'drizzle-orm';
 import { loadConfig } from '../../../src/server/config.ts';
-import { captchas, rateLimits, smsOutbox, users } from '../../../src/server/db/schema/index.ts';
+import { captchas, rateLimits, smsOutbox, users, type SmsPurpose } from '../../../src/server/db/schema/index.ts';
 import type { Database } from '../../../src/server/db/client.ts';
 import { startServer } from '../../../src/server/main.ts';
 
@@ -24,8 +24,8 @@ export interface AccountsServer {
   url: string;
   db: Database;
   close(): Promise<void>;
-  /** The 6-digit code of the newest SMS sent to `phone` after `after` (waits for it briefly). */
-  smsCode(phone: string, after?: Date): Promise<string>;
+  /** The 6-digit code of the newest SMS sent to `phone` (for `purpose`, when given); waits for it briefly. */
+  smsCode(phone: string, purpose?: SmsPurpose): Promise<string>;
   /** The text of the newest captcha image not yet used. */
   captchaAnswer(): Promise<string>;
   /** The user name of the account with this mobile number. */
@@ -84,12 +84,12 @@ export async function startAccountsServer(): Promise<AccountsServer> {
       await running.close();
       await rm(dataDir, { recursive: true, force: true });
     },
-    smsCode: (phone, after = new Date(0)) =>
+    smsCode: (phone, purpose) =>
       poll(async () => {
         const [row] = await db
           .select({ text: smsOutbox.text })
           .from(smsOutbox)
-          .where(and(eq(smsOutbox.phone, phone), sql`${smsOutbox.createdAt} >= ${after.toISOString()}`))
+          .where(and(eq(smsOutbox.phone, phone), purpose === undefined ? undefined : eq(smsOutbox.purpose, purpose)))
           .orderBy(desc(smsOutbox.id))
           .limit(1);
         return row?.text.match(/\d{6}/)?.[0];
