@@ -59,8 +59,8 @@ function decoy(): Promise<string> {
   return decoyHash;
 }
 
-async function captchaRequired(db: Database, name: string, ip: string | null): Promise<boolean> {
-  if ((await peekLimit(db, loginRules.failuresPerName, name)) >= loginRules.captchaAfterNameFailures) return true;
+async function captchaRequired(db: Database, nameFailures: number, ip: string | null): Promise<boolean> {
+  if (nameFailures >= loginRules.captchaAfterNameFailures) return true;
   return ip !== null && (await peekLimit(db, loginRules.failuresPerIp, ip)) >= loginRules.captchaAfterIpFailures;
 }
 
@@ -90,18 +90,20 @@ export async function checkAccountLogin(db: Database, input: AccountLoginInput):
     });
   }
 
+  const nameFailures = await peekLimit(db, loginRules.failuresPerName, name);
   if (input.captcha) {
     // Given: always checked, and used up whatever the answer.
     if (!(await consumeCaptcha(db, input.captchaToken, input.captcha))) {
       throw refusal(ApiCode.BAD_REQUEST, 'auth.captchaInvalid', true);
     }
-  } else if (await captchaRequired(db, name, input.ip)) {
+  } else if (await captchaRequired(db, nameFailures, input.ip)) {
     throw refusal(ApiCode.BAD_REQUEST, 'auth.captchaRequired', true);
   }
 
   const passwordOk = await verifyPassword(user?.passwordHash ?? (await decoy()), input.password);
   if (user && passwordOk) {
-    await resetLimit(db, loginRules.failuresPerName, name);
+    // Most logins follow no failure: skip the write then (every statement counts at login rates).
+    if (nameFailures > 0) await resetLimit(db, loginRules.failuresPerName, name);
     if (user.failedLogins !== 0 || user.lockedUntil !== null) {
       await db.update(users).set({ failedLogins: 0, lockedUntil: null }).where(eq(users.id, user.id));
     }
