@@ -1,5 +1,5 @@
 // @vitest-environment happy-dom
-import { describe, expect, test } from 'vitest';
+import { describe, expect, test, vi } from 'vitest';
 import { secondsLeft } from '../../src/islands/auth/countdown.ts';
 import { labelCase, serverFieldErrors, validateForm, withFieldError } from '../../src/islands/auth/formValidation.ts';
 import { validationMessages } from '../../src/islands/auth/formMessages.ts';
@@ -101,5 +101,38 @@ describe('notice bell and overview', () => {
   test('certification status 0–3 as words, anything else a dash', () => {
     const messages = { ...dictionaries['zh-CN'] };
     expect([0, 1, 2, 3, 7, null].map((status) => authStatusLabel(status, messages))).toEqual(['未认证', '审核中', '已认证', '已退回', '-', '-']);
+  });
+});
+
+describe('form calls', () => {
+  function answer(code: number, message: string, data: unknown = {}): Response {
+    return new Response(JSON.stringify({ code, message, data }), { status: 200, headers: { 'content-type': 'application/json' } });
+  }
+
+  test('a validation answer lands on its fields with no toast; another refusal is a toast; 901 stops the flow', async () => {
+    document.body.innerHTML = '';
+    document.documentElement.lang = 'zh-CN';
+    const assign = vi.spyOn(window.location, 'assign').mockImplementation(() => {});
+    const fetchMock = vi.fn<() => Promise<Response>>();
+    globalThis.fetch = fetchMock as unknown as typeof fetch;
+    const { postForm } = await import('../../src/islands/auth/formCall.ts');
+
+    fetchMock.mockResolvedValueOnce(answer(400, '请输入手机号', { errors: [{ field: 'phone', message: '请输入手机号' }] }));
+    const invalid = await postForm('/api/front/system/register', {});
+    expect(invalid).toMatchObject({ ok: false, code: 400, errors: { phone: '请输入手机号' } });
+    expect(document.querySelector('[data-hgd-toasts] .alert-error')).toBeNull();
+
+    fetchMock.mockResolvedValueOnce(answer(409, '该手机号已注册'));
+    const taken = await postForm('/api/front/system/register', {});
+    expect(taken).toMatchObject({ ok: false, code: 409, errors: {} });
+    expect(document.querySelector('[data-hgd-toasts] .alert-error')?.textContent).toContain('该手机号已注册');
+
+    fetchMock.mockResolvedValueOnce(answer(901, '登录已失效'));
+    expect(await postForm('/api/front/user/changePwd', {})).toBeUndefined();
+    expect(assign).toHaveBeenCalledTimes(1);
+
+    fetchMock.mockResolvedValueOnce(answer(200, '注册成功', { userName: 'x' }));
+    expect(await postForm('/api/front/system/register', {})).toEqual({ ok: true, data: { userName: 'x' }, message: '注册成功' });
+    vi.restoreAllMocks();
   });
 });
