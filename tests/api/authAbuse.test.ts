@@ -7,6 +7,7 @@
 import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sessions, smsCodes, users } from '../../src/server/db/schema/index.ts';
+import { checkPhoneRule } from '../../src/server/routes/system.ts';
 import { loginRules } from '../../src/server/services/login.ts';
 import { smsRules } from '../../src/server/sms/codes.ts';
 import { get, knownCaptcha, lastSmsCode, outboxCount, post, postForm, sessionCookie, skipResendPause, smsCodeFor, type Envelope } from './accountCalls.ts';
@@ -209,6 +210,17 @@ describe('answers that do not tell whether a phone or a name is registered', () 
     // Only the registered phone got messages.
     expect(await outboxCount(t, '13912360001')).toBe(0);
     expect(await lastSmsCode(t, '13800138004')).toMatch(/^\d{6}$/);
+  });
+
+  it('limits how fast one address may ask whether phones are registered', async () => {
+    const ip = '192.0.2.90';
+    for (let i = 0; i < checkPhoneRule.limit; i++) {
+      expect((await get(t, `/api/front/system/checkphonenum?phone=139126${String(i).padStart(5, '0')}`, { ip })).code).toBe(200);
+    }
+    expect(await get(t, '/api/front/system/checkphonenum?phone=13800138001', { ip })).toMatchObject({ code: 429 });
+    // sendSMS register answers "registered" too, so it shares the budget.
+    expect((await post(t, '/api/front/system/sendSMS', { phone: '13800138001', type: 'register' }, { ip })).code).toBe(429);
+    expect((await get(t, '/api/front/system/checkphonenum?phone=13800138001', { ip: '192.0.2.91' })).code).toBe(200);
   });
 
   it('the limits count for unregistered phones too', async () => {

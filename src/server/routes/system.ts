@@ -176,7 +176,13 @@ export function createSystemRoutes(deps: RouteDeps): Hono<AppEnv> {
 
   routes.post('/sendSMS', async (c) => {
     const body = await validate(c, sendSmsBody, 'body');
-    await sendCodeAfterCheck(deps, { phone: body.phone, type: body.type, ip: clientIp(c, config) });
+    const ip = clientIp(c, config);
+    if (ip) {
+      // The phone check inside answers "registered" for register and mobile: the same budget as checkphonenum.
+      const verdict = await hitLimit(db, checkPhoneRule, ip);
+      if (!verdict.allowed) throw tooManyAttempts(verdict.retryAfterSeconds);
+    }
+    await sendCodeAfterCheck(deps, { phone: body.phone, type: body.type, ip });
     return ok(c, smsSent, 'sms.sent');
   });
 
