@@ -178,3 +178,21 @@ test('the login page in English, from the keyboard, with no hydration errors', a
   await expect(page.getByText(/mobile number/i).and(page.locator('.text-error'))).toBeVisible();
   expect(problems).toEqual([]);
 });
+
+test('a visitor sent to log in who registers first still ends where they were going', async ({ page, accounts }) => {
+  const phone = freshPhone();
+  await page.goto('/person/order');
+  await expect(page).toHaveURL(/\/user\/login\?redirect=/);
+  await page.getByRole('link', { name: zh['account.login.toRegister'] }).click();
+  await expect(page).toHaveURL(/\/setting\/register\?redirect=/);
+
+  await page.getByLabel(zh['field.phone'], { exact: true }).fill(phone);
+  await page.getByRole('button', { name: zh['account.sms.send'] }).click();
+  await page.getByLabel(zh['field.smsCode'], { exact: true }).fill(await accounts.smsCode(phone, 'register'));
+  await page.getByLabel(zh['field.name'], { exact: true }).fill('下单用户');
+  await page.getByLabel(zh['field.password'], { exact: true }).fill('Order2025x');
+  await page.getByLabel(zh['account.password.confirm'], { exact: true }).fill('Order2025x');
+  await page.getByRole('button', { name: zh['account.register.submit'], exact: true }).click();
+  await expect(page).toHaveURL(/\/person\/order$/);
+  await expect(toast(page, zh['auth.registerOk'])).toBeVisible();
+});

@@ -4,6 +4,7 @@ import { localePath } from '../../lib/paths.ts';
 import { appCode, loginAppCode, webDeviceId, type CurrentUserData } from '../../lib/schemas/auth.ts';
 import { useMountedSignal } from '../useMountedSignal.ts';
 import CaptchaImage from './CaptchaImage.tsx';
+import KeepRedirectLink from './KeepRedirectLink.tsx';
 import PhoneCodeFields from './PhoneCodeFields.tsx';
 import SubmitButton from './SubmitButton.tsx';
 import TextField from './TextField.tsx';
@@ -179,10 +180,10 @@ export default function LoginForm({ locale, messages, validation }: Props) {
       </div>
 
       <div className="mt-4 flex flex-wrap justify-between gap-2 text-sm">
-        <a className="link link-primary" href={localePath(locale, '/setting/modify')}>{messages['account.login.forgot']}</a>
+        <KeepRedirectLink href={localePath(locale, '/setting/modify')}>{messages['account.login.forgot']}</KeepRedirectLink>
         <span>
           {messages['account.login.noAccount']}{' '}
-          <a className="link link-primary" href={localePath(locale, '/setting/register')}>{messages['account.login.toRegister']}</a>
+          <KeepRedirectLink href={localePath(locale, '/setting/register')}>{messages['account.login.toRegister']}</KeepRedirectLink>
         </span>
       </div>
     </div>

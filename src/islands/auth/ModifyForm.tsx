@@ -6,6 +6,7 @@ import { localePath } from '../../lib/paths.ts';
 import { appCode, resetPasswordBody, webDeviceId } from '../../lib/schemas/auth.ts';
 import { markLoggedOut } from '../../stores/session.ts';
 import { useMountedSignal } from '../useMountedSignal.ts';
+import KeepRedirectLink from './KeepRedirectLink.tsx';
 import PhoneCodeFields from './PhoneCodeFields.tsx';
 import SubmitButton from './SubmitButton.tsx';
 import TextField from './TextField.tsx';
@@ -13,7 +14,7 @@ import { postForm } from './formCall.ts';
 import { formValues, validateForm, withFieldError, type FieldErrors, type ValidationMessages } from './formValidation.ts';
 import { CONFIRM_FIELD, confirmError } from './passwordPair.ts';
 import { RESET_PASSWORD_URL, type ModifyMessages } from './settingForms.ts';
-import { focusFirstError } from './signIn.ts';
+import { focusFirstError, redirectQuery } from './signIn.ts';
 
 interface Props {
   locale: Locale;
@@ -50,7 +51,7 @@ export default function ModifyForm({ locale, messages, validation }: Props) {
     if (answer?.ok) {
       markLoggedOut();
       flashOnNextPage('success', answer.message || messages['account.modify.ok']);
-      window.location.assign(localePath(locale, loginPath));
+      window.location.assign(`${localePath(locale, loginPath)}${redirectQuery(window.location.href)}`);
       return;
     }
     setBusy(false);
@@ -88,7 +89,7 @@ export default function ModifyForm({ locale, messages, validation }: Props) {
         <SubmitButton busy={busy} label={messages['account.modify.submit']} busyLabel={messages['account.common.submitting']} />
       </form>
       <p className="mt-4 text-sm">
-        <a className="link link-primary" href={localePath(locale, loginPath)}>{messages['account.modify.toLogin']}</a>
+        <KeepRedirectLink href={localePath(locale, loginPath)}>{messages['account.modify.toLogin']}</KeepRedirectLink>
       </p>
     </div>
   );

@@ -4,6 +4,7 @@ import { loginPath } from '../../lib/loginRedirect.ts';
 import { localePath } from '../../lib/paths.ts';
 import { appCode, registerBody, webDeviceId, type CurrentUserData } from '../../lib/schemas/auth.ts';
 import { useMountedSignal } from '../useMountedSignal.ts';
+import KeepRedirectLink from './KeepRedirectLink.tsx';
 import PhoneCodeFields from './PhoneCodeFields.tsx';
 import SubmitButton from './SubmitButton.tsx';
 import TextField from './TextField.tsx';
@@ -92,7 +93,7 @@ export default function RegisterForm({ locale, messages, validation }: Props) {
       </form>
       <p className="mt-4 text-sm">
         {messages['account.register.haveAccount']}{' '}
-        <a className="link link-primary" href={localePath(locale, loginPath)}>{messages['account.register.toLogin']}</a>
+        <KeepRedirectLink href={localePath(locale, loginPath)}>{messages['account.register.toLogin']}</KeepRedirectLink>
       </p>
     </div>
   );

@@ -40,3 +40,10 @@ export function focusFirstError(form: HTMLFormElement | null, errors: Readonly<R
   const field = form.elements.namedItem(first);
   if (field instanceof HTMLElement) field.focus();
 }
+
+/** `?redirect=…` of an address when it has one, else ''. */
+export function redirectQuery(href: string): string {
+  const redirect = new URL(href).searchParams.get('redirect');
+  return redirect ? `?${new URLSearchParams({ redirect })}` : '';
+}
+
