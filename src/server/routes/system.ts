@@ -14,6 +14,7 @@ import {
   registerBody,
   resetPasswordBody,
   sendSmsBody,
+  type SmsSendType,
   type SmsSentData,
 } from '../../lib/schemas/auth.ts';
 import { checkPhoneQuery } from '../../lib/schemas/system.ts';
@@ -62,9 +63,9 @@ export function tooManyAttempts(retryAfterSeconds: number): ApiError {
 }
 
 /** Sends a code to a phone after the spec's phone check (§4); see sendSmsBody for the rules per type. */
-export async function sendCodeAfterCheck(
+async function sendCodeAfterCheck(
   deps: { db: RouteDeps['db']; sms: SmsProvider },
-  input: { phone: string; type: 'login' | 'modify' | 'register' | 'binding' | 'mobile'; ip: string | null },
+  input: { phone: string; type: SmsSendType; ip: string | null },
 ): Promise<void> {
   const registered = await isMobileRegistered(deps.db, input.phone);
   if (input.type === 'register' || input.type === 'mobile') {
