@@ -3,7 +3,8 @@
  * - build: a clean static build, its time and page count;
  * - pages: bytes per public page (HTML, CSS, JS before interaction; raw and gzip);
  * - api: throughput of a database-backed read call on the real server next to a bare Hono
- *   hello-world, measured in the same run with the same load, and their ratio.
+ *   hello-world, measured in the same run with the same load, and their ratio;
+ * - accounts: login throughput and latency (argon2-bound) and a session-checked read (accounts.ts).
  * Servers run in their own processes so the load generator does not share their event loop.
  */
 import autocannon from 'autocannon';
@@ -18,6 +19,7 @@ import { localePath } from '../src/lib/paths.ts';
 import { distDir, markBuilt } from '../scripts/build-state.ts';
 import { kb, measurePage } from '../scripts/page-weight.ts';
 import { run } from '../scripts/run.ts';
+import { benchAccounts } from './accounts.ts';
 
 const selected = new Set(process.argv.slice(2));
 const wants = (name: string) => selected.size === 0 || selected.has(name);
@@ -97,3 +99,4 @@ async function benchApi() {
 if (wants('build')) await benchBuild();
 if (wants('pages')) benchPages();
 if (wants('api')) await benchApi();
+if (wants('accounts')) await benchAccounts();

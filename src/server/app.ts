@@ -16,6 +16,7 @@ import { requestLog } from './middleware/requestLog.ts';
 import { securityHeaders } from './middleware/secureHeaders.ts';
 import { loadSession } from './middleware/session.ts';
 import { apiModules } from './routes/index.ts';
+import { httpProviderFromConfig } from './sms/http.ts';
 import { createOutboxProvider } from './sms/provider.ts';
 import { createStaticHandler } from './static.ts';
 import type { AppDeps, AppEnv, RouteDeps } from './types.ts';
@@ -34,7 +35,8 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
   app.use('/api/*', apiBodyLimit(deps.config));
   app.use('/api/*', loadSession(deps));
 
-  const routeDeps: RouteDeps = { ...deps, sms: deps.sms ?? createOutboxProvider(deps.db, deps.logger) };
+  const sms = deps.sms ?? httpProviderFromConfig(deps.config, deps.logger) ?? createOutboxProvider(deps.db, deps.logger);
+  const routeDeps: RouteDeps = { ...deps, sms };
   for (const module of apiModules) app.route(module.base, module.create(routeDeps));
   app.all('/api', unknownPath);
   app.all('/api/*', unknownPath);

@@ -43,7 +43,12 @@ const envSchema = z.object({
   DB_STATEMENT_TIMEOUT_MS: positiveInt.default(15_000),
   DB_POOL_MAX: positiveInt.default(10),
   SEED_DEMO_ACCOUNTS: flag.default(true),
+  SMS_HTTP_URL: z.url({ protocol: /^https?$/ }).optional(),
+  SMS_HTTP_KEY: z.string().min(8).optional(),
+  SMS_HTTP_TIMEOUT_MS: positiveInt.default(5_000),
 });
+
+const secretVariables = new Set(['SMS_HTTP_KEY']);
 
 export interface Config {
   host: string;
@@ -71,6 +76,11 @@ export interface Config {
   dbPoolMax: number;
   /** Seed the four demo accounts into an empty database (off for production). */
   seedDemoAccounts: boolean;
+  /** SMS gateway (sms/http.ts); unset means the outbox provider (database + log). */
+  smsHttpUrl: string | undefined;
+  /** Sent as `Authorization: Bearer <key>`; never logged. */
+  smsHttpKey: string | undefined;
+  smsHttpTimeoutMs: number;
 }
 
 export class ConfigError extends Error {
@@ -91,7 +101,9 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   if (!parsed.success) {
     const lines = parsed.error.issues.map((issue) => {
       const name = String(issue.path[0] ?? '?');
-      return `  ${name}=${JSON.stringify(present[name] ?? '')}: ${issue.message}`;
+      // A secret's value stays out of the message (it is printed and logged at start).
+      const shown = secretVariables.has(name) ? '[hidden]' : JSON.stringify(present[name] ?? '');
+      return `  ${name}=${shown}: ${issue.message}`;
     });
     throw new ConfigError(`Invalid server configuration:\n${lines.join('\n')}`);
   }
@@ -113,6 +125,9 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     dbStatementTimeoutMs: e.DB_STATEMENT_TIMEOUT_MS,
     dbPoolMax: e.DB_POOL_MAX,
     seedDemoAccounts: e.SEED_DEMO_ACCOUNTS,
+    smsHttpUrl: e.SMS_HTTP_URL,
+    smsHttpKey: e.SMS_HTTP_KEY,
+    smsHttpTimeoutMs: e.SMS_HTTP_TIMEOUT_MS,
   };
 }
 

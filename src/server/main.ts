@@ -11,6 +11,7 @@ import type { Hono } from 'hono';
 import { createApp } from './app.ts';
 import { getConfig, loadConfig, type Config } from './config.ts';
 import { demoAccounts } from './db/seed.ts';
+import { startHousekeeping } from './housekeeping.ts';
 import { createLogger, type Logger } from './logger.ts';
 import { openRuntime, type Runtime } from './runtime.ts';
 import type { AppEnv } from './types.ts';
@@ -46,6 +47,7 @@ export async function startServer(config: Config = getConfig()): Promise<Running
   const logger = createLogger(config);
   const runtime = await openRuntime(config);
   const app = createApp({ db: runtime.db, config, logger, staticDir: config.staticDir, dbKind: runtime.kind });
+  const stopHousekeeping = startHousekeeping(runtime.db, logger);
 
   const server = await new Promise<ServerType>((resolve, reject) => {
     const started = serve({ fetch: app.fetch, hostname: config.host, port: config.port }, () => resolve(started));
@@ -57,6 +59,7 @@ export async function startServer(config: Config = getConfig()): Promise<Running
   let closing: Promise<void> | undefined;
   const close = () => {
     closing ??= (async () => {
+      stopHousekeeping();
       await new Promise<void>((resolve) => {
         const force = setTimeout(() => {
           if ('closeAllConnections' in server) server.closeAllConnections();

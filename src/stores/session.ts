@@ -7,6 +7,8 @@ import { atom } from 'nanostores';
 import { OK, SESSION_EXPIRED } from '../lib/apiCodes.ts';
 import { get, goToLogin, post } from '../lib/api/client.ts';
 import { message } from '../lib/api/notify.ts';
+import { flashOnNextPage } from '../lib/flash.ts';
+import { loginUrlFor } from '../lib/loginRedirect.ts';
 import { loginStatus, markLoggedOut } from './loginStatus.ts';
 
 export {
@@ -125,9 +127,9 @@ export async function loadCurrentUser(options: { required?: boolean } = {}): Pro
 }
 
 /**
- * Logs out: posts to logout, shows the server's message as a success toast, clears the login
- * status and the current user, then goes to the login page (with the current address as
- * `redirect`, unless already there). Resolves true when logged out.
+ * Logs out: posts to logout, clears the login status and the current user, then goes to the
+ * login page (with the current address as `redirect`, unless already there), which shows the
+ * server's message (安全退出！) as a success toast. Resolves true when logged out.
  */
 export async function logout(): Promise<boolean> {
   const answer = await post(LOGOUT_URL, undefined, { quiet: true });
@@ -141,9 +143,13 @@ export async function logout(): Promise<boolean> {
     message.error(answer.message || String(answer.code));
     return false;
   }
-  if (answer.message) message.success(answer.message);
   markLoggedOut();
   currentUser.set({});
+  if (answer.message) {
+    // A toast shown now would die with this page: the login page shows it instead (flash.ts).
+    if (loginUrlFor(window.location.href) === null) message.success(answer.message);
+    else flashOnNextPage('success', answer.message);
+  }
   goToLogin();
   return true;
 }

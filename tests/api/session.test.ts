@@ -46,7 +46,7 @@ describe('currentUser', () => {
       orgName: '李华',
       userName: 'demo_company',
       telephone: '13800138002',
-      enterpriseName: '',
+      enterpriseName: '广州明珠精密制造有限公司',
       avatar: '',
       email: '',
       roles: ['enterprise'],

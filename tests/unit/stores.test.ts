@@ -206,7 +206,7 @@ describe('loadCurrentUser and logout', () => {
     expect(currentUser.get()).toEqual({});
   });
 
-  test('logout posts, shows the server message as a success toast, clears the status, goes to login', async () => {
+  test('logout posts, keeps the server message for the login page, clears the status, goes to login', async () => {
     fetchMock.mockResolvedValue(envelope(200, '安全退出！'));
     const { logout, markLoggedIn, currentUser, loginStatus } = await import('../../src/stores/session.ts');
     markLoggedIn('account');
@@ -215,12 +215,23 @@ describe('loadCurrentUser and logout', () => {
     const [input, init] = fetchMock.mock.calls[0] ?? [];
     expect(String(input)).toBe('/api/front/system/logout');
     expect(init?.method).toBe('POST');
-    const toast = document.querySelector('[data-hgd-toasts="message"] .alert-success');
-    expect(toast?.textContent).toContain('安全退出！');
+    // A toast here would die with the page; the login page shows the kept message (flash.ts).
+    expect(document.querySelector('[data-hgd-toasts="message"] .alert-success')).toBeNull();
+    expect(JSON.parse(sessionStorage.getItem('hgd.flash') ?? 'null')).toEqual({ kind: 'success', text: '安全退出！' });
     expect(sessionStorage.getItem('loginStatus')).toBeNull();
     expect(loginStatus.get()).toBeNull();
     expect(currentUser.get()).toEqual({});
     expect(assign).toHaveBeenCalledWith(`/user/login?redirect=${encodeURIComponent('http://localhost:4321/person/overview')}`);
+  });
+
+  test('logout on the login page itself shows the message at once (no navigation to wait for)', async () => {
+    setURL('http://localhost:4321/user/login');
+    fetchMock.mockResolvedValue(envelope(200, '安全退出！'));
+    const { logout } = await import('../../src/stores/session.ts');
+    expect(await logout()).toBe(true);
+    expect(document.querySelector('[data-hgd-toasts="message"] .alert-success')?.textContent).toContain('安全退出！');
+    expect(sessionStorage.getItem('hgd.flash')).toBeNull();
+    expect(assign).not.toHaveBeenCalled();
   });
 
   test('a refused logout changes nothing and says why', async () => {

@@ -27,6 +27,7 @@ export const fieldLabelAliases: Readonly<Record<string, string>> = {
   telephone: 'phone',
   phoneNumber: 'phone',
   code: 'smsCode',
+  verifyCode: 'smsCode',
 };
 
 /** `a.b.0` style name of the issue's field; `value` for the root. */

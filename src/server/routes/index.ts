@@ -6,6 +6,7 @@ import type { Hono } from 'hono';
 import type { AppEnv, RouteDeps } from '../types.ts';
 import { createAreaRoutes } from './area.ts';
 import { createHealthRoutes } from './health.ts';
+import { createNoticeRoutes } from './notices.ts';
 import { createSystemRoutes } from './system.ts';
 import { createUserRoutes } from './user.ts';
 
@@ -19,4 +20,5 @@ export const apiModules: readonly ApiModule[] = [
   { base: '/api/front/system', create: createSystemRoutes },
   { base: '/api/front/hgdsys/hgdClient', create: createAreaRoutes },
   { base: '/api/front/user', create: createUserRoutes },
+  { base: '/api/notices', create: createNoticeRoutes },
 ];

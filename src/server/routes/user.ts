@@ -1,14 +1,92 @@
-/** /api/front/user/*: calls of the logged-in user. Every route here requires a session. */
+/**
+ * /api/front/user/*: calls of the logged-in user (spec §7) — current user and user info,
+ * password and profile changes, a code to the account's own phone, enterprise binding, and the
+ * session list. Every route requires a session (901 otherwise). Answers: docs/accounts.md.
+ */
 import { Hono } from 'hono';
+import {
+  bindBody,
+  changePasswordBody,
+  changeUserInfoBody,
+  endSessionBody,
+  sendSmsByDefaultPhoneBody,
+} from '../../lib/schemas/account.ts';
 import { ok } from '../envelope.ts';
 import { requireSession } from '../middleware/session.ts';
-import { currentUserView } from '../services/users.ts';
-import type { AppDeps, AppEnv } from '../types.ts';
+import { clientIp } from '../request.ts';
+import { changePassword, changeUserInfo } from '../services/accounts.ts';
+import { bindEnterprise } from '../services/enterprises.ts';
+import { endSession, listSessions } from '../services/sessionList.ts';
+import { loadCurrentUserView, userInfoView } from '../services/users.ts';
+import { clearSessionCookie, sessionPolicy } from '../session.ts';
+import { signIn } from '../signIn.ts';
+import { sendSmsCode } from '../sms/codes.ts';
+import { maskPhone } from '../sms/provider.ts';
+import type { AppEnv, RouteDeps } from '../types.ts';
+import { validate } from '../validate.ts';
+import { smsSent } from './system.ts';
 
-export function createUserRoutes(_deps: AppDeps): Hono<AppEnv> {
+export function createUserRoutes(deps: RouteDeps): Hono<AppEnv> {
+  const { db, config } = deps;
+  const policy = sessionPolicy(config);
   const routes = new Hono<AppEnv>();
 
-  routes.get('/currentUser', requireSession, (c) => ok(c, currentUserView(c.var.user)));
+  routes.get('/currentUser', requireSession, async (c) => ok(c, await loadCurrentUserView(db, c.var.user)));
+
+  // The spec lists it among the POST calls with no body; GET reads the same.
+  routes.on(['GET', 'POST'], '/getUserInfo', requireSession, async (c) => ok(c, await userInfoView(db, c.var.user.id)));
+
+  /** Other sessions end; this browser gets a new session id (a changed credential, a new session). */
+  routes.post('/changePwd', requireSession, async (c) => {
+    const body = await validate(c, changePasswordBody, 'body');
+    await changePassword(db, { userId: c.var.user.id, oldPassword: body.oldPassword, newPassword: body.newPassword, ip: clientIp(c, config) });
+    await signIn(c, deps, c.var.user.id, 'passwordChange', body.deviceId);
+    return ok(c, {}, 'auth.passwordChanged');
+  });
+
+  routes.post('/changeUserInfo', requireSession, async (c) => {
+    const body = await validate(c, changeUserInfoBody, 'body');
+    await changeUserInfo(db, {
+      userId: c.var.user.id,
+      name: body.name,
+      email: body.email,
+      mobile: body.mobile,
+      code: body.code,
+      verifyCode: body.verifyCode,
+      ip: clientIp(c, config),
+    });
+    return ok(c, await userInfoView(db, c.var.user.id), 'auth.infoChanged');
+  });
+
+  /** A code to the account's own phone (before a sensitive change, or for binding). */
+  routes.post('/sendSMSByDefaultPhone', requireSession, async (c) => {
+    const body = await validate(c, sendSmsByDefaultPhoneBody, 'body');
+    const phone = c.var.user.mobile;
+    await sendSmsCode(db, deps.sms, { phone, purpose: body.type, ip: clientIp(c, config) });
+    return ok(c, { ...smsSent, phone: maskPhone(phone) }, 'sms.sent');
+  });
+
+  routes.post('/bind', requireSession, async (c) => {
+    const body = await validate(c, bindBody, 'body');
+    await bindEnterprise(db, c.var.user, { ...body, ip: clientIp(c, config) });
+    return ok(c, await userInfoView(db, c.var.user.id), 'auth.bindOk');
+  });
+
+  routes.get('/sessions', requireSession, async (c) => ok(c, await listSessions(db, c.var.user.id, c.var.session.id, policy)));
+
+  routes.post('/endSession', requireSession, async (c) => {
+    const { id } = await validate(c, endSessionBody, 'body');
+    const { endedCurrent } = await endSession(
+      db,
+      { userId: c.var.user.id, publicId: id, currentId: c.var.session.id, ip: clientIp(c, config) },
+      policy,
+    );
+    if (endedCurrent) {
+      clearSessionCookie(c, config);
+      return ok(c, [], 'auth.sessionEnded');
+    }
+    return ok(c, await listSessions(db, c.var.user.id, c.var.session.id, policy), 'auth.sessionEnded');
+  });
 
   return routes;
 }

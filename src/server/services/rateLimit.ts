@@ -64,6 +64,19 @@ export async function peekLimit(db: Database, rule: RateRule, subject: string): 
   return Number(row?.hits ?? 0);
 }
 
+/** The current count and the seconds left in its window, without counting a hit (e.g. a lock's time left). */
+export async function peekWindow(db: Database, rule: RateRule, subject: string): Promise<{ hits: number; remainingSeconds: number }> {
+  const [row] = await db
+    .select({
+      hits: rateLimits.hits,
+      remaining: sql<number>`greatest(0, ceil(extract(epoch from ${rateLimits.expiresAt} - now())))::int`,
+    })
+    .from(rateLimits)
+    .where(sql`${rateLimits.key} = ${keyOf(rule, subject)} and ${rateLimits.expiresAt} > now()`)
+    .limit(1);
+  return { hits: Number(row?.hits ?? 0), remainingSeconds: Number(row?.remaining ?? 0) };
+}
+
 /** Forgets a subject's count (e.g. the per-account failure count after a successful login). */
 export async function resetLimit(db: Database, rule: RateRule, subject: string): Promise<void> {
   await db.delete(rateLimits).where(sql`${rateLimits.key} = ${keyOf(rule, subject)}`);

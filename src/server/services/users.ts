@@ -1,7 +1,8 @@
 /** Users: lookups and the current-user view the client maps (spec §3, "Current user"). */
 import { eq, sql } from 'drizzle-orm';
+import type { BoundEnterprise, UserInfoData } from '../../lib/schemas/account.ts';
 import type { Database } from '../db/client.ts';
-import { users, type UserRole } from '../db/schema/index.ts';
+import { enterprises, users, type UserRole, type UserRow } from '../db/schema/index.ts';
 import type { SessionUser } from '../types.ts';
 
 export async function isMobileRegistered(db: Database, mobile: string): Promise<boolean> {
@@ -21,7 +22,7 @@ export async function findUserIdByUserName(db: Database, userName: string): Prom
 
 /**
  * What GET /api/front/user/currentUser answers. The client maps orgId → id, orgName → name,
- * telephone → phone, enterpriseName → group. `enterpriseName` stays '' until enterprises exist.
+ * telephone → phone, enterpriseName → group. `enterpriseName` is '' for a user without an enterprise.
  */
 export interface CurrentUserView {
   orgId: string;
@@ -44,5 +45,74 @@ export function currentUserView(user: SessionUser, enterpriseName = ''): Current
     avatar: user.avatar,
     email: user.email,
     roles: user.roles,
+  };
+}
+
+/** The user row of a login name (case-insensitive), with what login needs. */
+export async function findUserByUserName(db: Database, userName: string): Promise<UserRow | undefined> {
+  const [row] = await db
+    .select()
+    .from(users)
+    .where(sql`lower(${users.userName}) = lower(${userName})`)
+    .limit(1);
+  return row;
+}
+
+export async function findUserByMobile(db: Database, mobile: string): Promise<UserRow | undefined> {
+  const [row] = await db.select().from(users).where(eq(users.mobile, mobile)).limit(1);
+  return row;
+}
+
+export async function findUserById(db: Database, id: number): Promise<UserRow | undefined> {
+  const [row] = await db.select().from(users).where(eq(users.id, id)).limit(1);
+  return row;
+}
+
+/** The enterprise a user owns (binding), or null. */
+export async function findBoundEnterprise(db: Database, userId: number): Promise<BoundEnterprise | null> {
+  const [row] = await db
+    .select({
+      id: enterprises.id,
+      enterpriseName: enterprises.enterpriseName,
+      clearanceAccount: enterprises.clearanceAccount,
+      authStatus: enterprises.authStatus,
+    })
+    .from(enterprises)
+    .where(eq(enterprises.ownerUserId, userId))
+    .limit(1);
+  return row ?? null;
+}
+
+/** The current-user view of a user, with their enterprise's name. */
+export async function loadCurrentUserView(db: Database, user: SessionUser): Promise<CurrentUserView> {
+  const enterprise = await findBoundEnterprise(db, user.id);
+  return currentUserView(user, enterprise?.enterpriseName ?? '');
+}
+
+export function sessionUserOf(row: UserRow): SessionUser {
+  return {
+    id: row.id,
+    userName: row.userName,
+    name: row.name,
+    mobile: row.mobile,
+    email: row.email,
+    avatar: row.avatar,
+    roles: row.roles,
+    status: row.status,
+  };
+}
+
+/** What getUserInfo answers: the current-user fields, `mobile`, the enterprise and the creation time. */
+export async function userInfoView(db: Database, userId: number): Promise<UserInfoData> {
+  const row = await findUserById(db, userId);
+  if (!row) throw new Error(`user ${userId} vanished`);
+  const enterprise = await findBoundEnterprise(db, userId);
+  return {
+    ...currentUserView(sessionUserOf(row), enterprise?.enterpriseName ?? ''),
+    userId: row.id,
+    name: row.name,
+    mobile: row.mobile,
+    enterprise,
+    createdAt: row.createdAt.toISOString(),
   };
 }

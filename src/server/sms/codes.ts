@@ -28,11 +28,12 @@ export const smsRules = {
 
 /** Text of the message per purpose, in the portal's language (SMS go to mainland phones). */
 const smsText: Record<SmsPurpose, (code: string, minutes: number) => string> = {
-  login: (code, m) => `【华电售电】您的登录验证码为 ${code}，${m} 分钟内有效。如非本人操作，请忽略本短信。`,
-  register: (code, m) => `【华电售电】您正在注册账户，验证码为 ${code}，${m} 分钟内有效，请勿泄露给他人。`,
-  modify: (code, m) => `【华电售电】您正在重置密码，验证码为 ${code}，${m} 分钟内有效。如非本人操作，请尽快联系客服。`,
-  verify: (code, m) => `【华电售电】您正在进行账户安全验证，验证码为 ${code}，${m} 分钟内有效，请勿泄露给他人。`,
-  binding: (code, m) => `【华电售电】您正在绑定企业，验证码为 ${code}，${m} 分钟内有效，请勿泄露给他人。`,
+  login: (code, m) => `【汇购电】您的登录验证码为 ${code}，${m} 分钟内有效。如非本人操作，请忽略本短信。`,
+  register: (code, m) => `【汇购电】您正在注册账户，验证码为 ${code}，${m} 分钟内有效，请勿泄露给他人。`,
+  modify: (code, m) => `【汇购电】您正在重置密码，验证码为 ${code}，${m} 分钟内有效。如非本人操作，请尽快联系客服。`,
+  verify: (code, m) => `【汇购电】您正在进行账户安全验证，验证码为 ${code}，${m} 分钟内有效，请勿泄露给他人。`,
+  binding: (code, m) => `【汇购电】您正在绑定企业，验证码为 ${code}，${m} 分钟内有效，请勿泄露给他人。`,
+  mobile: (code, m) => `【汇购电】您正在将此号码设为账户手机号，验证码为 ${code}，${m} 分钟内有效，请勿泄露给他人。`,
 };
 
 function hashCode(purpose: SmsPurpose, phone: string, code: string): string {
@@ -44,6 +45,12 @@ export interface SendCodeInput {
   phone: string;
   purpose: SmsPurpose;
   ip: string | null;
+  /**
+   * False where the flow must answer alike whether or not the phone is registered (login,
+   * modify, binding to an unknown number): the limits are counted and a code row is written as
+   * usual, but no message leaves, so the answer and its timing tell nothing. Default true.
+   */
+  deliver?: boolean;
 }
 
 /**
@@ -80,6 +87,7 @@ export async function sendSmsCode(db: Database, provider: SmsProvider, input: Se
     return row!.id;
   });
 
+  if (input.deliver === false) return;
   try {
     await provider.send({ phone: input.phone, purpose: input.purpose, text: smsText[input.purpose](code, smsRules.codeTtlSeconds / 60) });
   } catch (error) {

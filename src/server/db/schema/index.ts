@@ -8,3 +8,4 @@
 export * from './foundation.ts';
 export * from './sms.ts';
 export * from './content.ts';
+export * from './accounts.ts';

@@ -2,8 +2,11 @@
 import { sql } from 'drizzle-orm';
 import { char, check, index, integer, pgTable, text, timestamp, varchar } from 'drizzle-orm/pg-core';
 
-/** What a code is for; a code only proves the phone for the purpose it was sent for. */
-export const smsPurposes = ['login', 'register', 'modify', 'verify', 'binding'] as const;
+/**
+ * What a code is for; a code only proves the phone for the purpose it was sent for.
+ * `mobile` proves a new number before it replaces an account's own.
+ */
+export const smsPurposes = ['login', 'register', 'modify', 'verify', 'binding', 'mobile'] as const;
 export type SmsPurpose = (typeof smsPurposes)[number];
 
 export const smsCodes = pgTable(
@@ -23,7 +26,7 @@ export const smsCodes = pgTable(
   },
   (t) => [
     index('sms_codes_phone_purpose_idx').on(t.phone, t.purpose, t.createdAt),
-    check('sms_codes_purpose_check', sql`${t.purpose} in ('login', 'register', 'modify', 'verify', 'binding')`),
+    check('sms_codes_purpose_check', sql`${t.purpose} in ('login', 'register', 'modify', 'verify', 'binding', 'mobile')`),
   ],
 );
 

@@ -1,0 +1,139 @@
+import { useCallback, useEffect, useRef, useState, type SubmitEvent } from 'react';
+import { format } from '../../lib/api/messages.ts';
+import { flashOnNextPage } from '../../lib/flash.ts';
+import type { Locale } from '../../lib/i18n/locales.ts';
+import { localePath } from '../../lib/paths.ts';
+import { bindBody, type UserInfoData } from '../../lib/schemas/account.ts';
+import { appCode, webDeviceId } from '../../lib/schemas/auth.ts';
+import SmsCodeButton from './SmsCodeButton.tsx';
+import SubmitButton from './SubmitButton.tsx';
+import TextField from './TextField.tsx';
+import { getForm, postForm } from './formCall.ts';
+import { formValues, validateForm, type FieldErrors, type ValidationMessages } from './formValidation.ts';
+import { USER_INFO_URL, storeUserInfo } from '../person/personData.ts';
+import { BIND_URL, type BindingMessages } from './settingForms.ts';
+import { focusFirstError } from './signIn.ts';
+import { sendCodeToOwnPhone } from './smsFlow.ts';
+import { useSessionReady } from '../useSessionReady.ts';
+
+interface Props {
+  locale: Locale;
+  messages: BindingMessages;
+  validation: ValidationMessages;
+}
+
+type Loaded = { state: 'loading' } | { state: 'failed' } | { state: 'ready'; info: UserInfoData };
+
+/** Masks the middle of a mainland number as the server does in its answers: 138****8002. */
+function masked(phone: string): string {
+  return phone.length === 11 ? `${phone.slice(0, 3)}****${phone.slice(7)}` : phone;
+}
+
+/**
+ * Binding (/setting/binding): links the logged-in account to an enterprise by its clearance
+ * account and name, which gives it the enterprise role. The call takes the spec's six fields;
+ * userId, userName and mobile are the account's own (the server refuses any other), so they are
+ * shown read-only, and the code goes to the account's own phone.
+ */
+export default function BindingForm({ locale, messages, validation }: Props) {
+  const formRef = useRef<HTMLFormElement>(null);
+  const [loaded, setLoaded] = useState<Loaded>({ state: 'loading' });
+  const [errors, setErrors] = useState<FieldErrors>({});
+  const [busy, setBusy] = useState(false);
+
+  const load = useCallback(async () => {
+    setLoaded({ state: 'loading' });
+    const answer = await getForm<UserInfoData>(USER_INFO_URL);
+    setLoaded(answer?.ok ? { state: 'ready', info: answer.data } : { state: 'failed' });
+  }, []);
+
+  const ready = useSessionReady();
+  useEffect(() => {
+    if (ready) void load();
+  }, [ready, load]);
+
+  if (loaded.state === 'loading') {
+    return (
+      <p role="status" className="flex items-center gap-2 text-base-content/70">
+        <span className="loading loading-spinner loading-sm" aria-hidden="true" />
+        {messages['common.loading']}
+      </p>
+    );
+  }
+  if (loaded.state === 'failed') {
+    return (
+      <div role="alert" className="alert alert-error">
+        <span>{messages['account.common.loadFailed']}</span>
+        <button type="button" className="btn btn-sm" onClick={() => void load()}>{messages['account.common.retry']}</button>
+      </div>
+    );
+  }
+
+  const { info } = loaded;
+  const overview = localePath(locale, '/person/overview');
+  if (info.enterprise) {
+    return (
+      <div role="status" className="alert alert-info">
+        <span>{format(messages['account.binding.alreadyBound'], { name: info.enterprise.enterpriseName })}</span>
+        <a className="btn btn-sm" href={overview}>{messages['account.binding.toOverview']}</a>
+      </div>
+    );
+  }
+
+  const fail = (next: FieldErrors) => {
+    setErrors(next);
+    focusFirstError(formRef.current, next);
+  };
+
+  const submit = async (event: SubmitEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    if (busy) return;
+    const values = {
+      ...formValues(event.currentTarget),
+      userId: String(info.userId),
+      userName: info.userName,
+      mobile: info.mobile,
+      deviceId: webDeviceId,
+      appCode,
+    };
+    const checked = validateForm(bindBody, values, validation);
+    if (!checked.ok) return fail(checked.errors);
+    setErrors({});
+    setBusy(true);
+    const answer = await postForm<UserInfoData>(BIND_URL, checked.data);
+    if (answer?.ok) {
+      storeUserInfo(answer.data);
+      flashOnNextPage('success', answer.message || messages['account.binding.ok']);
+      window.location.assign(overview);
+      return;
+    }
+    setBusy(false);
+    if (answer) fail(answer.errors);
+  };
+
+  return (
+    <form ref={formRef} noValidate onSubmit={(event) => void submit(event)}>
+      <TextField name="userName" label={messages['field.userName']} value={info.userName} readOnly error={errors['userName']} />
+      <TextField
+        name="mobile"
+        label={messages['field.phone']}
+        value={masked(info.mobile)}
+        readOnly
+        error={errors['mobile']}
+        hint={format(messages['account.binding.codeNote'], { phone: masked(info.mobile) })}
+      />
+      <TextField
+        name="code"
+        inputMode="numeric"
+        label={messages['field.smsCode']}
+        autoComplete="one-time-code"
+        maxLength={6}
+        error={errors['code']}
+        addon={<SmsCodeButton messages={messages} onSend={() => sendCodeToOwnPhone('binding')} />}
+      />
+      <TextField name="enterpriseName" label={messages['field.enterpriseName']} autoComplete="organization" maxLength={100} error={errors['enterpriseName']} />
+      <TextField name="clearanceAccount" label={messages['field.clearanceAccount']} maxLength={32} error={errors['clearanceAccount']} />
+      <SubmitButton busy={busy} label={messages['account.binding.submit']} busyLabel={messages['account.common.submitting']} />
+    </form>
+  );
+}

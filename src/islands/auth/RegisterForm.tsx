@@ -1,0 +1,100 @@
+import { useRef, useState, type SubmitEvent } from 'react';
+import type { Locale } from '../../lib/i18n/locales.ts';
+import { loginPath } from '../../lib/loginRedirect.ts';
+import { localePath } from '../../lib/paths.ts';
+import { appCode, registerBody, webDeviceId, type CurrentUserData } from '../../lib/schemas/auth.ts';
+import { useMountedSignal } from '../useMountedSignal.ts';
+import KeepRedirectLink from './KeepRedirectLink.tsx';
+import PhoneCodeFields from './PhoneCodeFields.tsx';
+import SubmitButton from './SubmitButton.tsx';
+import TextField from './TextField.tsx';
+import { postForm } from './formCall.ts';
+import { formValues, validateForm, withFieldError, type FieldErrors, type ValidationMessages } from './formValidation.ts';
+import { CONFIRM_FIELD, confirmError } from './passwordPair.ts';
+import { REGISTER_URL, type RegisterMessages } from './settingForms.ts';
+import { completeSignIn, focusFirstError, signInTarget } from './signIn.ts';
+
+interface Props {
+  locale: Locale;
+  messages: RegisterMessages;
+  validation: ValidationMessages;
+}
+
+/**
+ * Registration (/setting/register): phone, SMS code, name, password → "注册成功". The new account
+ * is logged in at once and goes on to the redirect target, else to its overview.
+ */
+export default function RegisterForm({ locale, messages, validation }: Props) {
+  const rootRef = useRef<HTMLDivElement>(null);
+  const formRef = useRef<HTMLFormElement>(null);
+  const [errors, setErrors] = useState<FieldErrors>({});
+  const [busy, setBusy] = useState(false);
+  useMountedSignal(rootRef);
+
+  const fail = (next: FieldErrors) => {
+    setErrors(next);
+    focusFirstError(formRef.current, next);
+  };
+
+  const submit = async (event: SubmitEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    if (busy) return;
+    const values = formValues(event.currentTarget);
+    const checked = validateForm(registerBody, { ...values, deviceId: webDeviceId, appCode }, validation);
+    const mismatch = confirmError(values, 'password', messages['account.password.mismatch']);
+    if (!checked.ok || Object.keys(mismatch).length) return fail({ ...(checked.ok ? {} : checked.errors), ...mismatch });
+    setErrors({});
+    setBusy(true);
+    const answer = await postForm<CurrentUserData>(REGISTER_URL, checked.data);
+    if (answer?.ok) {
+      completeSignIn(
+        'mobile',
+        answer.data,
+        answer.message || messages['account.register.ok'],
+        signInTarget(window.location.href, locale, '/person/overview'),
+      );
+      return;
+    }
+    setBusy(false);
+    if (answer) fail(answer.errors);
+  };
+
+  return (
+    <div ref={rootRef}>
+      <form ref={formRef} noValidate onSubmit={(event) => void submit(event)}>
+        <PhoneCodeFields
+          type="register"
+          formRef={formRef}
+          errors={errors}
+          onPhoneError={(text) => setErrors((current) => withFieldError(current, 'phone', text))}
+          messages={messages}
+          validation={validation}
+        />
+        <TextField name="name" label={messages['field.name']} autoComplete="name" maxLength={64} error={errors['name']} />
+        <TextField
+          name="password"
+          type="password"
+          label={messages['field.password']}
+          hint={messages['account.password.hint']}
+          autoComplete="new-password"
+          maxLength={64}
+          error={errors['password']}
+        />
+        <TextField
+          name={CONFIRM_FIELD}
+          type="password"
+          label={messages['account.password.confirm']}
+          autoComplete="new-password"
+          maxLength={64}
+          error={errors[CONFIRM_FIELD]}
+        />
+        <p className="mt-2 text-sm text-base-content/70">{messages['account.register.userNameNote']}</p>
+        <SubmitButton busy={busy} label={messages['account.register.submit']} busyLabel={messages['account.common.submitting']} />
+      </form>
+      <p className="mt-4 text-sm">
+        {messages['account.register.haveAccount']}{' '}
+        <KeepRedirectLink href={localePath(locale, loginPath)}>{messages['account.register.toLogin']}</KeepRedirectLink>
+      </p>
+    </div>
+  );
+}

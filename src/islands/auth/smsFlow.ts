@@ -1,0 +1,68 @@
+/**
+ * Asking for an SMS code, in the spec's order (§4): the phone is checked with checkphonenum,
+ * then sendSMS sends the code. Shared by login (mobile mode), registration, password reset and
+ * the new number of the account page.
+ *
+ * What the check decides: registration and a new number need an unregistered phone, so a
+ * registered one stops there with a clear message. For login and reset the server answers the
+ * same whether or not the phone is registered (docs/accounts.md), and the form does the same: it
+ * never tells a stranger which numbers have accounts.
+ */
+import { z } from 'zod';
+import { message } from '../../lib/api/notify.ts';
+import { appCode, webDeviceId, type SmsSendType, type SmsSentData } from '../../lib/schemas/auth.ts';
+import type { defaultPhoneSmsTypes } from '../../lib/schemas/account.ts';
+import { phoneSchema } from '../../lib/schemas/fields.ts';
+import { getForm, postForm } from './formCall.ts';
+import { validateForm, type ValidationMessages } from './formValidation.ts';
+import { SMS_RESEND_SECONDS } from './countdown.ts';
+
+export const CHECK_PHONE_URL = '/api/front/system/checkphonenum';
+export const SEND_SMS_URL = '/api/front/system/sendSMS';
+
+type DefaultPhoneSmsType = (typeof defaultPhoneSmsTypes)[number];
+
+const phoneOnly = z.object({ phone: phoneSchema });
+
+/** Flows in which the phone must not have an account yet. */
+const needsFreePhone: ReadonlySet<SmsSendType> = new Set(['register', 'mobile']);
+
+export interface SmsFlowResult {
+  /** Seconds before another code may be asked for; absent when no code was sent. */
+  seconds?: number;
+  /** What to show under the phone field when the phone itself is the problem. */
+  phoneError?: string;
+}
+
+export async function sendSmsCode(
+  phone: string,
+  type: SmsSendType,
+  messages: ValidationMessages & { 'account.sms.phoneTaken': string },
+): Promise<SmsFlowResult> {
+  const checked = validateForm(phoneOnly, { phone }, messages);
+  if (!checked.ok) return { phoneError: checked.errors['phone'] ?? '' };
+
+  const check = await getForm<{ registered: boolean }>(CHECK_PHONE_URL, { phone: checked.data.phone });
+  if (!check) return {};
+  if (!check.ok) return { phoneError: check.errors['phone'] ?? '' };
+  if (needsFreePhone.has(type) && check.data.registered) return { phoneError: messages['account.sms.phoneTaken'] };
+
+  const sent = await postForm<SmsSentData>(SEND_SMS_URL, { phone: checked.data.phone, type, deviceId: webDeviceId, appCode });
+  if (!sent) return {};
+  if (!sent.ok) return sent.errors['phone'] ? { phoneError: sent.errors['phone'] } : {};
+  message.success(sent.message);
+  return { seconds: sent.data.resendSeconds || SMS_RESEND_SECONDS };
+}
+
+export const SEND_SMS_DEFAULT_PHONE_URL = '/api/front/user/sendSMSByDefaultPhone';
+
+/**
+ * A code to the logged-in account's own phone (sendSMSByDefaultPhone): verification before a
+ * sensitive change, or the binding code. Resolves the seconds to wait, or undefined.
+ */
+export async function sendCodeToOwnPhone(type: DefaultPhoneSmsType): Promise<number | undefined> {
+  const sent = await postForm<SmsSentData>(SEND_SMS_DEFAULT_PHONE_URL, { type, deviceId: webDeviceId, appCode });
+  if (!sent?.ok) return undefined;
+  message.success(sent.message);
+  return sent.data.resendSeconds || SMS_RESEND_SECONDS;
+}

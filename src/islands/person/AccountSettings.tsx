@@ -1,0 +1,68 @@
+import { useCallback, useEffect, useState } from 'react';
+import type { Locale } from '../../lib/i18n/locales.ts';
+import type { UserInfoData } from '../../lib/schemas/account.ts';
+import { getForm } from '../auth/formCall.ts';
+import type { ValidationMessages } from '../auth/formValidation.ts';
+import PasswordForm from './PasswordForm.tsx';
+import PhoneForm from './PhoneForm.tsx';
+import ProfileForm from './ProfileForm.tsx';
+import SessionList from './SessionList.tsx';
+import type { AccountMessages } from './accountSettings.ts';
+import { USER_INFO_URL, storeUserInfo } from './personData.ts';
+import { useSessionReady } from '../useSessionReady.ts';
+
+interface Props {
+  locale: Locale;
+  messages: AccountMessages;
+  validation: ValidationMessages;
+}
+
+type Loaded = { state: 'loading' } | { state: 'failed' } | { state: 'ready'; info: UserInfoData };
+
+/** Account settings (/person/account): profile, password, phone and the list of sessions. */
+export default function AccountSettings({ locale, messages, validation }: Props) {
+  const [loaded, setLoaded] = useState<Loaded>({ state: 'loading' });
+  const [sessionsVersion, setSessionsVersion] = useState(0);
+
+  const load = useCallback(async () => {
+    setLoaded({ state: 'loading' });
+    const answer = await getForm<UserInfoData>(USER_INFO_URL);
+    if (answer?.ok) storeUserInfo(answer.data);
+    setLoaded(answer?.ok ? { state: 'ready', info: answer.data } : { state: 'failed' });
+  }, []);
+
+  const ready = useSessionReady();
+  useEffect(() => {
+    if (ready) void load();
+  }, [ready, load]);
+
+  const saved = (info: UserInfoData) => {
+    storeUserInfo(info);
+    setLoaded({ state: 'ready', info });
+  };
+
+  if (loaded.state === 'loading') {
+    return (
+      <p role="status" className="flex items-center gap-2 text-base-content/70">
+        <span className="loading loading-spinner loading-sm" aria-hidden="true" />
+        {messages['common.loading']}
+      </p>
+    );
+  }
+  if (loaded.state === 'failed') {
+    return (
+      <div role="alert" className="alert alert-error">
+        <span>{messages['account.common.loadFailed']}</span>
+        <button type="button" className="btn btn-sm" onClick={() => void load()}>{messages['account.common.retry']}</button>
+      </div>
+    );
+  }
+  return (
+    <div className="grid gap-4">
+      <ProfileForm info={loaded.info} messages={messages} validation={validation} onSaved={saved} />
+      <PasswordForm messages={messages} validation={validation} onChanged={() => setSessionsVersion((n) => n + 1)} />
+      <PhoneForm info={loaded.info} messages={messages} validation={validation} onSaved={saved} />
+      <SessionList locale={locale} messages={messages} version={sessionsVersion} />
+    </div>
+  );
+}

@@ -1,0 +1,172 @@
+import { useStore } from '@nanostores/react';
+import { useCallback, useEffect, useState, type ReactNode } from 'react';
+import type { Locale } from '../../lib/i18n/locales.ts';
+import { localePath } from '../../lib/paths.ts';
+import type { UserInfoData } from '../../lib/schemas/account.ts';
+import { loadNotices, notices } from '../../stores/notices.ts';
+import { getForm } from '../auth/formCall.ts';
+import { labelCase } from '../auth/formValidation.ts';
+import { OVERVIEW_NOTICE_COUNT, type OverviewMessages } from './overview.ts';
+import { USER_INFO_URL, authStatusLabel, formatDateTime, roleKeys, storeUserInfo } from './personData.ts';
+import { useSessionReady } from '../useSessionReady.ts';
+
+interface Props {
+  locale: Locale;
+  messages: OverviewMessages;
+}
+
+type Loaded = { state: 'loading' } | { state: 'failed' } | { state: 'ready'; info: UserInfoData };
+
+function Card({ title, action, children }: { title: string; action?: ReactNode; children: ReactNode }) {
+  return (
+    <section className="card border border-base-300 bg-base-100" aria-label={title}>
+      <div className="card-body gap-3">
+        <div className="flex items-center justify-between gap-2">
+          <h2 className="card-title text-base">{title}</h2>
+          {action}
+        </div>
+        {children}
+      </div>
+    </section>
+  );
+}
+
+function Row({ label, value }: { label: string; value: string }) {
+  return (
+    <div className="flex gap-3 text-sm">
+      <dt className="w-24 shrink-0 text-base-content/60">{labelCase(label)}</dt>
+      <dd className="min-w-0 break-words">{value}</dd>
+    </div>
+  );
+}
+
+/** Certification needs doing (not certified) or redoing (returned). */
+const certifiable = new Set([0, 3]);
+
+/**
+ * The personal overview (/person/overview): who I am, my enterprise and its certification status,
+ * my latest orders and my latest notices.
+ */
+export default function Overview({ locale, messages }: Props) {
+  const [loaded, setLoaded] = useState<Loaded>({ state: 'loading' });
+  const [noticesState, setNoticesState] = useState<'loading' | 'failed' | 'ready'>('loading');
+  const list = useStore(notices);
+  const dash = messages['account.common.dash'];
+
+  const load = useCallback(async () => {
+    setLoaded({ state: 'loading' });
+    const [answer] = await Promise.all([
+      getForm<UserInfoData>(USER_INFO_URL),
+      loadNotices().then((answer) => setNoticesState(answer ? 'ready' : 'failed')),
+    ]);
+    if (answer?.ok) storeUserInfo(answer.data);
+    setLoaded(answer?.ok ? { state: 'ready', info: answer.data } : { state: 'failed' });
+  }, []);
+
+  const ready = useSessionReady();
+  useEffect(() => {
+    if (ready) void load();
+  }, [ready, load]);
+
+  if (loaded.state === 'loading') {
+    return (
+      <p role="status" className="flex items-center gap-2 text-base-content/70">
+        <span className="loading loading-spinner loading-sm" aria-hidden="true" />
+        {messages['common.loading']}
+      </p>
+    );
+  }
+  if (loaded.state === 'failed') {
+    return (
+      <div role="alert" className="alert alert-error">
+        <span>{messages['account.common.loadFailed']}</span>
+        <button type="button" className="btn btn-sm" onClick={() => void load()}>{messages['account.common.retry']}</button>
+      </div>
+    );
+  }
+
+  const { info } = loaded;
+  const enterprise = info.enterprise;
+  const latest = list.slice(0, OVERVIEW_NOTICE_COUNT);
+  const typeLabel = (type: string) =>
+    type === 'notification' || type === 'message' || type === 'event' ? messages[`account.notices.type.${type}`] : type;
+
+  return (
+    <div className="grid gap-4 lg:grid-cols-2">
+      <Card
+        title={messages['account.overview.meTitle']}
+        action={<a className="link link-primary text-sm" href={localePath(locale, '/person/account')}>{messages['account.overview.editAccount']}</a>}
+      >
+        <dl className="grid gap-2">
+          <Row label={messages['field.name']} value={info.name || dash} />
+          <Row label={messages['field.userName']} value={info.userName || dash} />
+          <Row label={messages['field.phone']} value={info.mobile || dash} />
+          <Row label={messages['field.email']} value={info.email || dash} />
+          <Row label={messages['account.overview.roles']} value={info.roles.map((role) => messages[roleKeys[role]]).join('、') || dash} />
+          <Row label={messages['account.overview.memberSince']} value={info.createdAt ? formatDateTime(info.createdAt, locale) : dash} />
+        </dl>
+      </Card>
+
+      <Card title={messages['account.overview.enterpriseTitle']}>
+        {enterprise ? (
+          <>
+            <dl className="grid gap-2">
+              <Row label={messages['field.enterpriseName']} value={enterprise.enterpriseName} />
+              <Row label={messages['field.clearanceAccount']} value={enterprise.clearanceAccount} />
+              <Row label={messages['account.overview.certStatus']} value={authStatusLabel(enterprise.authStatus, messages)} />
+            </dl>
+            <div className="card-actions">
+              {certifiable.has(enterprise.authStatus) && (
+                <a className="btn btn-primary btn-sm" href={localePath(locale, '/certify/enterprise')}>{messages['account.overview.certify']}</a>
+              )}
+              <a className="btn btn-ghost btn-sm" href={localePath(locale, '/person/enterprise')}>{messages['account.overview.enterpriseDetail']}</a>
+            </div>
+          </>
+        ) : (
+          <>
+            <p className="text-sm text-base-content/70">{messages['account.overview.noEnterprise']}</p>
+            <div className="card-actions">
+              <a className="btn btn-primary btn-sm" href={localePath(locale, '/setting/binding')}>{messages['account.overview.bind']}</a>
+            </div>
+          </>
+        )}
+      </Card>
+
+      <Card
+        title={messages['account.overview.ordersTitle']}
+        action={<a className="link link-primary text-sm" href={localePath(locale, '/person/order')}>{messages['account.overview.allOrders']}</a>}
+      >
+        {/* Orders arrive with the ordering issue; until an enterprise has placed one, this is
+            the true state of every account. */}
+        <p className="text-sm text-base-content/70">{messages['account.overview.ordersEmpty']}</p>
+        <div className="card-actions">
+          <a className="btn btn-ghost btn-sm" href={localePath(locale, '/products')}>{messages['account.overview.browseProducts']}</a>
+        </div>
+      </Card>
+
+      <Card title={messages['account.overview.noticesTitle']}>
+        {noticesState === 'loading' ? (
+          <p role="status" className="text-sm text-base-content/70">{messages['common.loading']}</p>
+        ) : noticesState === 'failed' ? (
+          <p className="text-sm text-error">{messages['account.common.loadFailed']}</p>
+        ) : latest.length === 0 ? (
+          <p className="text-sm text-base-content/70">{messages['account.overview.noticesEmpty']}</p>
+        ) : (
+          <ul className="divide-y divide-base-200">
+            {latest.map((notice) => (
+              <li key={notice.id} className="py-2">
+                <p className="flex items-center gap-2 text-sm font-medium">
+                  <span className="badge badge-ghost badge-sm">{typeLabel(notice.type)}</span>
+                  <span className="min-w-0 flex-1 truncate">{notice.title}</span>
+                  {!notice.read && <span className="badge badge-primary badge-sm">{messages['account.notices.unread']}</span>}
+                </p>
+                {notice.description && <p className="mt-1 text-sm text-base-content/70">{notice.description}</p>}
+                {notice.datetime && <p className="mt-1 text-xs text-base-content/50">{formatDateTime(notice.datetime, locale)}</p>}
+              </li>
+            ))}
+          </ul>
+        )}
+      </Card>
+    </div>
+  );
+}

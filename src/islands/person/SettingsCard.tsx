@@ -1,0 +1,15 @@
+import { useId, type ReactNode } from 'react';
+
+/** One titled section of the account settings page (a landmark named by its heading). */
+export default function SettingsCard({ title, lead, children }: { title: string; lead?: string; children: ReactNode }) {
+  const headingId = useId();
+  return (
+    <section className="card border border-base-300 bg-base-100" aria-labelledby={headingId}>
+      <div className="card-body gap-2">
+        <h2 id={headingId} className="card-title text-base">{title}</h2>
+        {lead && <p className="text-sm text-base-content/70">{lead}</p>}
+        {children}
+      </div>
+    </section>
+  );
+}

@@ -1,0 +1,55 @@
+/**
+ * Shared by the personal-area islands: the user-info call, its messages, and how its values are
+ * shown (roles, certification status, times).
+ */
+import type { MessageKey } from '../../lib/i18n/index.ts';
+import type { Locale } from '../../lib/i18n/locales.ts';
+import type { UserInfoData } from '../../lib/schemas/account.ts';
+import { applyUserInfo, currentUser, mapCurrentUser } from '../../stores/session.ts';
+
+export const USER_INFO_URL = '/api/front/user/getUserInfo';
+
+export const roleKeys = {
+  individual: 'account.role.individual',
+  enterprise: 'account.role.enterprise',
+  partner: 'account.role.partner',
+  operator: 'account.role.operator',
+} as const satisfies Record<UserInfoData['roles'][number], MessageKey>;
+
+export const authStatusKeys = ['authStatus.0', 'authStatus.1', 'authStatus.2', 'authStatus.3'] as const satisfies readonly MessageKey[];
+
+/** The certification status as words (spec §4): 0–3, any other value a dash. */
+export function authStatusLabel(
+  status: number | null | undefined,
+  messages: Record<(typeof authStatusKeys)[number] | 'account.common.dash', string>,
+): string {
+  switch (status) {
+    case 0:
+      return messages['authStatus.0'];
+    case 1:
+      return messages['authStatus.1'];
+    case 2:
+      return messages['authStatus.2'];
+    case 3:
+      return messages['authStatus.3'];
+    default:
+      return messages['account.common.dash'];
+  }
+}
+
+/** A date and time in the page's language; the raw text when it is not a date. */
+export function formatDateTime(iso: string, locale: Locale): string {
+  const date = new Date(iso);
+  if (Number.isNaN(date.getTime())) return iso;
+  return new Intl.DateTimeFormat(locale, { dateStyle: 'medium', timeStyle: 'short' }).format(date);
+}
+
+/** Keeps the shared current user in step with a user-info answer (mobile → telephone, spec §3). */
+export function storeUserInfo(info: UserInfoData): void {
+  const counts = currentUser.get();
+  currentUser.set({
+    ...applyUserInfo(mapCurrentUser(info), info),
+    ...(counts.notifyCount === undefined ? {} : { notifyCount: counts.notifyCount }),
+    ...(counts.unreadCount === undefined ? {} : { unreadCount: counts.unreadCount }),
+  });
+}

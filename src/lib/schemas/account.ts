@@ -1,0 +1,164 @@
+/**
+ * Inputs and answers of the logged-in user's calls under /api/front/user and /api/notices
+ * (spec §7): user info, password and profile changes, the verification code to the account's own
+ * phone, enterprise binding, the session list, and notices. Forms and server share them.
+ */
+import { z } from 'zod';
+import {
+  emailSchema,
+  passwordSchema,
+  personNameSchema,
+  phoneSchema,
+  smsCodeSchema,
+  userNameSchema,
+} from './fields.ts';
+import { appCodeSchema, deviceIdSchema, loginPasswordSchema, type CurrentUserData } from './auth.ts';
+
+/** POST /api/front/user/changePwd — the current password is required; other sessions end. */
+export const changePasswordBody = z
+  .object({
+    oldPassword: loginPasswordSchema,
+    newPassword: passwordSchema,
+    deviceId: deviceIdSchema,
+    appCode: appCodeSchema,
+  })
+  .refine((body) => body.oldPassword !== body.newPassword, {
+    message: 'auth.samePassword',
+    path: ['newPassword'],
+  });
+export type ChangePasswordBody = z.input<typeof changePasswordBody>;
+
+/**
+ * POST /api/front/user/changeUserInfo — any of name and email; a new mobile number needs
+ * `mobile` + `code` (sent to the new number by sendSMS type `mobile`) + `verifyCode` (sent to the
+ * current number by sendSMSByDefaultPhone type `verify`). An empty email clears it.
+ */
+export const changeUserInfoBody = z
+  .object({
+    name: personNameSchema.optional(),
+    email: z.union([emailSchema, z.literal('')]).optional(),
+    mobile: phoneSchema.optional(),
+    code: smsCodeSchema.optional(),
+    verifyCode: smsCodeSchema.optional(),
+    deviceId: deviceIdSchema,
+    appCode: appCodeSchema,
+  })
+  .refine((body) => body.name !== undefined || body.email !== undefined || body.mobile !== undefined, {
+    // On the form as a whole: the field-level "required" message would name one field only.
+    message: 'auth.nothingToChange',
+  })
+  .refine((body) => body.mobile === undefined || body.code !== undefined, {
+    message: 'validation.required',
+    path: ['code'],
+  })
+  .refine((body) => body.mobile === undefined || body.verifyCode !== undefined, {
+    message: 'validation.required',
+    path: ['verifyCode'],
+  });
+export type ChangeUserInfoBody = z.input<typeof changeUserInfoBody>;
+
+/** What a code sent to the account's own phone proves. */
+export const defaultPhoneSmsTypes = ['verify', 'binding'] as const;
+
+/** POST /api/front/user/sendSMSByDefaultPhone — a code to the logged-in user's own phone. */
+export const sendSmsByDefaultPhoneBody = z.object({
+  type: z.enum(defaultPhoneSmsTypes).default('verify'),
+  deviceId: deviceIdSchema,
+  appCode: appCodeSchema,
+});
+export type SendSmsByDefaultPhoneBody = z.input<typeof sendSmsByDefaultPhoneBody>;
+
+/** Clearance account (结算户号): 6–32 letters or digits. */
+export const clearanceAccountSchema = z
+  .string()
+  .trim()
+  .regex(/^[A-Za-z0-9]{6,32}$/);
+
+/** An enterprise's registered name. */
+export const enterpriseNameSchema = z.string().trim().min(2).max(100);
+
+/**
+ * POST /api/front/user/bind — links the logged-in user to an enterprise (found by its clearance
+ * account, or created) and gives the `enterprise` role. `userId` and `userName` must be the
+ * logged-in account's own; `mobile` its own number with a code of type `binding`.
+ */
+export const bindBody = z.object({
+  userId: z.coerce.number().int().positive(),
+  mobile: phoneSchema,
+  code: smsCodeSchema,
+  userName: userNameSchema,
+  clearanceAccount: clearanceAccountSchema,
+  enterpriseName: enterpriseNameSchema,
+  deviceId: deviceIdSchema,
+  appCode: appCodeSchema,
+});
+export type BindBody = z.input<typeof bindBody>;
+
+/** POST /api/front/user/endSession — ends one of the user's sessions by its public id. */
+export const endSessionBody = z.object({ id: z.string().regex(/^[0-9a-f]{16}$/) });
+export type EndSessionBody = z.input<typeof endSessionBody>;
+
+/** Notice types (DOMAIN.md, Notice). */
+export const noticeTypes = ['notification', 'message', 'event'] as const;
+export type NoticeTypeName = (typeof noticeTypes)[number];
+
+/** GET /api/notices — optionally one type. */
+export const noticesQuery = z.object({ type: z.enum(noticeTypes).optional() });
+
+/** POST /api/notices/read — marks one notice read. */
+export const noticeReadBody = z.object({ id: z.coerce.number().int().positive() });
+
+/** POST /api/notices/clear — removes every notice of one type. */
+export const noticeClearBody = z.object({ type: z.enum(noticeTypes) });
+
+// ---- Answers (`data` of the envelope) ----------------------------------------------------------
+
+/** The enterprise a user is bound to, as the account pages show it. */
+export interface BoundEnterprise {
+  id: number;
+  enterpriseName: string;
+  clearanceAccount: string;
+  /** 0 not certified, 1 under review, 2 certified, 3 returned (spec §4). */
+  authStatus: number;
+}
+
+/** getUserInfo: the current-user fields plus `mobile` (copied into telephone by the client). */
+export interface UserInfoData extends CurrentUserData {
+  userId: number;
+  name: string;
+  mobile: string;
+  enterprise: BoundEnterprise | null;
+  createdAt: string;
+}
+
+/** One entry of GET /api/front/user/sessions. */
+export interface SessionData {
+  /** Public id (16 hex), for endSession; not the cookie, not the stored key. */
+  id: string;
+  current: boolean;
+  createdAt: string;
+  lastSeenAt: string;
+  expiresAt: string;
+  ip: string | null;
+  /** e.g. "Chrome 156 · Linux"; '' when unknown. */
+  device: string;
+  userAgent: string | null;
+}
+
+/** One notice of GET /api/notices (the store's Notice). */
+export interface NoticeData {
+  id: number;
+  type: NoticeTypeName;
+  title: string;
+  description: string;
+  /** ISO time the notice was created. */
+  datetime: string;
+  read: boolean;
+}
+
+/** GET /api/notices/counts and the answer of read / clear. */
+export interface NoticeCountsData {
+  totalCount: number;
+  unreadCount: number;
+  byType: Record<NoticeTypeName, { totalCount: number; unreadCount: number }>;
+}

@@ -1,0 +1,62 @@
+/**
+ * Deleting rows whose life is over, so the tables that grow with every login and SMS stay small:
+ * ended rate-limit windows, captchas and SMS codes an hour / a day past their expiry, and sessions
+ * a week after they ended (the audit log keeps the logins themselves). Safe on N processes at once
+ * (plain deletes by time), cheap when there is nothing to do.
+ */
+import { and, isNotNull, lt, or, sql } from 'drizzle-orm';
+import type { Database } from './db/client.ts';
+import { captchas, sessions, smsCodes } from './db/schema/index.ts';
+import type { Logger } from './logger.ts';
+import { pruneLimits } from './services/rateLimit.ts';
+
+export interface Pruned {
+  rateLimits: number;
+  captchas: number;
+  smsCodes: number;
+  sessions: number;
+}
+
+export async function pruneExpired(db: Database): Promise<Pruned> {
+  const rateLimits = await pruneLimits(db);
+  const oldCaptchas = await db
+    .delete(captchas)
+    .where(lt(captchas.expiresAt, sql`now() - interval '1 hour'`))
+    .returning({ id: captchas.id });
+  const oldCodes = await db
+    .delete(smsCodes)
+    .where(lt(smsCodes.expiresAt, sql`now() - interval '1 day'`))
+    .returning({ id: smsCodes.id });
+  const oldSessions = await db
+    .delete(sessions)
+    .where(
+      or(
+        lt(sessions.expiresAt, sql`now() - interval '7 days'`),
+        and(isNotNull(sessions.revokedAt), lt(sessions.revokedAt, sql`now() - interval '7 days'`)),
+        // Idle-expired sessions are dead too, whatever their absolute end.
+        lt(sessions.lastSeenAt, sql`now() - interval '8 days'`),
+      ),
+    )
+    .returning({ id: sessions.id });
+  return { rateLimits, captchas: oldCaptchas.length, smsCodes: oldCodes.length, sessions: oldSessions.length };
+}
+
+/** Runs pruneExpired now and then every `intervalMs`; the timer never keeps the process alive. */
+export function startHousekeeping(db: Database, logger: Logger, intervalMs = 10 * 60_000): () => void {
+  const run = () => {
+    pruneExpired(db).then(
+      (pruned) => {
+        if (Object.values(pruned).some((n) => n > 0)) logger.info({ pruned }, 'housekeeping');
+      },
+      (error: unknown) => logger.warn({ err: error }, 'housekeeping failed'),
+    );
+  };
+  const first = setTimeout(run, 5_000);
+  const timer = setInterval(run, intervalMs);
+  first.unref();
+  timer.unref();
+  return () => {
+    clearTimeout(first);
+    clearInterval(timer);
+  };
+}

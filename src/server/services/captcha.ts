@@ -1,0 +1,80 @@
+/**
+ * Login captchas (DOMAIN.md, Security): a server-made SVG image (svg-captcha draws the glyphs as
+ * paths with noise lines, so the text is not in the markup), single use, short-lived. The browser
+ * holds a random token in an HttpOnly cookie; the table keeps sha256(token) as the id and
+ * sha256(answer) — nothing that answers a captcha if the table leaks.
+ *
+ * The text is drawn from `crypto.randomInt`, not svg-captcha's Math.random, so it cannot be
+ * predicted from earlier images.
+ */
+import { createHash, randomBytes, randomInt, timingSafeEqual } from 'node:crypto';
+import { and, eq, gt, isNull, lt, sql } from 'drizzle-orm';
+import svgCaptcha from 'svg-captcha';
+import type { Database } from '../db/client.ts';
+import { captchas } from '../db/schema/index.ts';
+import type { RateRule } from './rateLimit.ts';
+
+export const captchaRules = {
+  ttlSeconds: 120,
+  length: 4,
+  /** Images one address may ask for per 10 minutes. */
+  perIp: { name: 'captcha.ip', limit: 120, windowSeconds: 600 },
+} as const satisfies Record<string, RateRule | number>;
+
+/** No look-alikes (0/O/o, 1/l/I, 2/Z, 5/S, 8/B…): a person reads it at the first try. */
+const alphabet = 'ACDEFGHJKMNPQRTUVWXYabdefghjkmnpqrtuwxy3467';
+
+type RenderOptions = { width: number; height: number; fontSize: number; noise: number; color: boolean; background: string };
+// svg-captcha's module is itself the function that renders a given text; its typings only
+// describe the helpers hanging off it.
+const renderCaptcha = svgCaptcha as unknown as (text: string, options: RenderOptions) => string;
+
+export function captchaText(length: number = captchaRules.length): string {
+  let text = '';
+  for (let i = 0; i < length; i++) text += alphabet[randomInt(alphabet.length)];
+  return text;
+}
+
+export function hashCaptchaToken(token: string): string {
+  return createHash('sha256').update(`captcha:${token}`).digest('hex');
+}
+
+/** Answers are case-insensitive. */
+export function hashCaptchaAnswer(answer: string): string {
+  return createHash('sha256').update(`captcha-answer:${answer.trim().toLowerCase()}`).digest('hex');
+}
+
+const tokenPattern = /^[A-Za-z0-9_-]{43}$/;
+
+/** Makes a captcha: stores its hashes, returns the cookie token and the SVG. Prunes expired ones. */
+export async function createCaptcha(db: Database, ip: string | null): Promise<{ token: string; svg: string }> {
+  const token = randomBytes(32).toString('base64url');
+  const text = captchaText();
+  const svg = renderCaptcha(text, { width: 120, height: 40, fontSize: 44, noise: 3, color: true, background: '#f4f6f8' });
+  await db.transaction(async (tx) => {
+    // Images nobody answered: cheap to drop here, keeps the table at a few minutes' worth.
+    await tx.delete(captchas).where(lt(captchas.expiresAt, sql`now() - interval '1 hour'`));
+    await tx.insert(captchas).values({
+      id: hashCaptchaToken(token),
+      answerHash: hashCaptchaAnswer(text),
+      expiresAt: sql`now() + make_interval(secs => ${captchaRules.ttlSeconds})`,
+      ip,
+    });
+  });
+  return { token, svg };
+}
+
+/**
+ * Uses the captcha up (whatever the answer: one image, one try) and says whether the answer was
+ * right. False for an unknown, expired or already used token.
+ */
+export async function consumeCaptcha(db: Database, token: string | undefined, answer: string): Promise<boolean> {
+  if (!token || !tokenPattern.test(token)) return false;
+  const [row] = await db
+    .update(captchas)
+    .set({ usedAt: sql`now()` })
+    .where(and(eq(captchas.id, hashCaptchaToken(token)), isNull(captchas.usedAt), gt(captchas.expiresAt, sql`now()`)))
+    .returning({ answerHash: captchas.answerHash });
+  if (!row) return false;
+  return timingSafeEqual(Buffer.from(row.answerHash), Buffer.from(hashCaptchaAnswer(answer)));
+}

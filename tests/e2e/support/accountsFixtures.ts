@@ -1,0 +1,66 @@
+/**
+ * Playwright fixtures of the account tests: one real server per worker (accountsServer.ts), the
+ * pages' base URL pointing at it, and a login through the API for tests whose subject is not
+ * the login form.
+ */
+import { test as base, type APIRequestContext } from '@playwright/test';
+import { startAccountsServer, type AccountsServer } from './accountsServer.ts';
+
+export { expect } from '@playwright/test';
+
+export const test = base.extend<object, { accounts: AccountsServer }>({
+  accounts: [
+    async ({}, use) => {
+      const server = await startAccountsServer();
+      await use(server);
+      await server.close();
+    },
+    // A new embedded database (migrate + seed with argon2 hashes) on a busy 2-core machine.
+    { scope: 'worker', timeout: 180_000 },
+  ],
+  baseURL: async ({ accounts }, use) => {
+    await use(accounts.url);
+  },
+});
+
+/** Logs a demo account in through the API with the browser context's cookies (a fresh session). */
+export async function apiLogin(request: APIRequestContext, origin: string, userName: string, password: string): Promise<void> {
+  const response = await request.post(`${origin}/api/front/system/login`, {
+    form: { userName, password, deviceId: 'hgdweb', appCode: 'hgd' },
+    headers: { 'X-Requested-With': 'XMLHttpRequest', Origin: origin },
+  });
+  const body = (await response.json()) as { code: number; message: string };
+  if (body.code !== 200) throw new Error(`login of ${userName} refused: ${body.code} ${body.message}`);
+}
+
+export interface RegisteredUser {
+  phone: string;
+  password: string;
+  name: string;
+}
+
+let phoneSequence = 0;
+
+/** A mobile number no other test of this run uses. */
+export function freshPhone(): string {
+  phoneSequence += 1;
+  return `137${String(Date.now() % 1e6).padStart(6, '0')}${String(phoneSequence % 100).padStart(2, '0')}`;
+}
+
+/**
+ * Registers a new account through the API (sendSMS, the outbox, register), which also logs the
+ * request context in: tests that are not about registration get a user of their own.
+ */
+export async function registerThroughApi(request: APIRequestContext, accounts: AccountsServer): Promise<RegisteredUser> {
+  const origin = accounts.url;
+  const headers = { 'X-Requested-With': 'XMLHttpRequest', Origin: origin };
+  const user = { phone: freshPhone(), password: 'Fresh2025x', name: '测试企业联系人' };
+  const sent = (await (await request.post(`${origin}/api/front/system/sendSMS`, { form: { phone: user.phone, type: 'register' }, headers })).json()) as { code: number };
+  if (sent.code !== 200) throw new Error(`sendSMS refused: ${sent.code}`);
+  const code = await accounts.smsCode(user.phone);
+  const registered = (await (
+    await request.post(`${origin}/api/front/system/register`, { form: { phone: user.phone, code, name: user.name, password: user.password }, headers })
+  ).json()) as { code: number; message: string };
+  if (registered.code !== 200) throw new Error(`register refused: ${registered.code} ${registered.message}`);
+  return user;
+}
