@@ -1,7 +1,8 @@
 /**
  * Serves the Astro build (`build.format: 'directory'`: `/a/b` is `a/b/index.html`).
  *
- * - Redirects of src/lib/routes.ts answered with 301, unprefixed and locale-prefixed, query kept.
+ * - Redirects of src/lib/routes.ts answered with 301, unprefixed and locale-prefixed, query kept;
+ *   the spec's query forms (`/products?id=id3`) answered with 301 to their path form.
  * - Precompressed files written beside each file at build (`x.js.br`, `x.js.gz`) chosen by
  *   Accept-Encoding (br, then gzip), with `Vary: Accept-Encoding`.
  * - `/_astro/*` (hashed names) cached for a year, immutable; HTML `no-cache` with ETag and
@@ -17,7 +18,7 @@ import path from 'node:path';
 import { Readable } from 'node:stream';
 import type { MiddlewareHandler } from 'hono';
 import { defaultLocale, type Locale } from '../lib/i18n/index.ts';
-import { localePath, splitLocale } from '../lib/paths.ts';
+import { localePath, queryFormTarget, splitLocale } from '../lib/paths.ts';
 import { parseQualityList } from '../lib/qualityValues.ts';
 import { redirects, serverOnlyRedirects } from '../lib/routes.ts';
 import { requestLocale } from './middleware/locale.ts';
@@ -263,6 +264,16 @@ export function createStaticHandler(options: { root: string }): StaticHandler {
         status: 301,
         headers: { Location: `${target}${query}`, 'Cache-Control': cacheControl.redirect },
       });
+    }
+
+    // The spec's query forms (`/products?id=id3`) live at path forms now (`/products/id3`).
+    const queryIndex = c.req.url.indexOf('?');
+    if (queryIndex !== -1) {
+      const search = c.req.url.slice(queryIndex).split('#')[0] ?? '';
+      const pathForm = queryFormTarget(relative, search);
+      if (pathForm !== undefined) {
+        return new Response(null, { status: 301, headers: { Location: pathForm, 'Cache-Control': cacheControl.redirect } });
+      }
     }
 
     const hidden = relative.split('/').some((segment) => segment.startsWith('.') && segment !== '.well-known');
