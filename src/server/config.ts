@@ -43,6 +43,9 @@ const envSchema = z.object({
   DB_STATEMENT_TIMEOUT_MS: positiveInt.default(15_000),
   DB_POOL_MAX: positiveInt.default(10),
   SEED_DEMO_ACCOUNTS: flag.default(true),
+  // Long and random, because it is the only thing guarding a call that rebuilds and republishes the site.
+  REBUILD_TOKEN: z.string().min(32, 'must be at least 32 characters (e.g. `openssl rand -hex 32`)').optional(),
+  REBUILD_TIMEOUT_MINUTES: positiveInt.default(20),
 });
 
 export interface Config {
@@ -71,6 +74,10 @@ export interface Config {
   dbPoolMax: number;
   /** Seed the four demo accounts into an empty database (off for production). */
   seedDemoAccounts: boolean;
+  /** Bearer token of POST/GET /api/admin/site/rebuild; undefined disables those calls (404). */
+  rebuildToken: string | undefined;
+  /** An editors' rebuild running longer is stopped and recorded as failed. */
+  rebuildTimeoutMinutes: number;
 }
 
 export class ConfigError extends Error {
@@ -91,7 +98,9 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   if (!parsed.success) {
     const lines = parsed.error.issues.map((issue) => {
       const name = String(issue.path[0] ?? '?');
-      return `  ${name}=${JSON.stringify(present[name] ?? '')}: ${issue.message}`;
+      // A secret is never echoed into logs, even a wrong one.
+      const shown = /TOKEN/.test(name) ? '(hidden)' : JSON.stringify(present[name] ?? '');
+      return `  ${name}=${shown}: ${issue.message}`;
     });
     throw new ConfigError(`Invalid server configuration:\n${lines.join('\n')}`);
   }
@@ -113,6 +122,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     dbStatementTimeoutMs: e.DB_STATEMENT_TIMEOUT_MS,
     dbPoolMax: e.DB_POOL_MAX,
     seedDemoAccounts: e.SEED_DEMO_ACCOUNTS,
+    rebuildToken: e.REBUILD_TOKEN,
+    rebuildTimeoutMinutes: e.REBUILD_TIMEOUT_MINUTES,
   };
 }
 

@@ -7,8 +7,10 @@
  *   Accept-Encoding (br, then gzip), with `Vary: Accept-Encoding`.
  * - `/_astro/*` (hashed names) cached for a year, immutable; HTML `no-cache` with ETag and
  *   Last-Modified, answered 304 when unchanged; other files an hour.
- * - File metadata is looked up once per path and kept in memory (small bodies too); the editors'
- *   rebuild swaps the whole dist at once and then calls `resetStaticCache()`.
+ * - The root may be a function: the directory published now (site/publication.ts). The editors'
+ *   rebuild publishes a new directory at once; the first request after that sees the new root and
+ *   forgets every cached lookup. Published directories are never written to afterwards.
+ * - File metadata is looked up once per path and kept in memory (small bodies too).
  * - Unknown path: the not-found page of the path's locale (prefix, else locale cookie or
  *   Accept-Language, else zh-CN) with status 404. Traversal attempts: 400.
  */
@@ -126,20 +128,36 @@ export interface StaticHandler extends MiddlewareHandler<AppEnv> {
   reset(): void;
 }
 
-export function createStaticHandler(options: { root: string }): StaticHandler {
-  const root = path.resolve(options.root);
+export function createStaticHandler(options: { root: string | (() => string) }): StaticHandler {
+  const rootOf = typeof options.root === 'function' ? options.root : () => options.root as string;
+  let root = path.resolve(rootOf());
   const entries = new Map<string, FileEntry>();
   const misses = new Set<string>();
   const bodies = new Map<string, Uint8Array>();
   let cachedBytes = 0;
+  /**
+   * Bumped by every reset: a lookup that started before a reset (e.g. under the previous root)
+   * must not store its result after it, or an old file would be served from the cache.
+   */
+  let generation = 0;
 
   const reset = () => {
+    generation += 1;
     entries.clear();
     misses.clear();
     bodies.clear();
     cachedBytes = 0;
   };
   caches.add(reset);
+
+  /** Follows a change of the published directory. */
+  function syncRoot(): void {
+    const next = path.resolve(rootOf());
+    if (next !== root) {
+      root = next;
+      reset();
+    }
+  }
 
   async function statFile(file: string) {
     try {
@@ -155,11 +173,15 @@ export function createStaticHandler(options: { root: string }): StaticHandler {
     const known = entries.get(relative);
     if (known) return known;
     if (misses.has(relative)) return undefined;
-    const file = path.join(root, relative);
-    const info = file.startsWith(root + path.sep) ? await statFile(file) : null;
+    const started = generation;
+    const base = root;
+    const file = path.join(base, relative);
+    const info = file.startsWith(base + path.sep) ? await statFile(file) : null;
     if (!info) {
-      if (misses.size >= maxMissEntries) misses.clear();
-      misses.add(relative);
+      if (started === generation) {
+        if (misses.size >= maxMissEntries) misses.clear();
+        misses.add(relative);
+      }
       return undefined;
     }
     const tag = `${info.size.toString(16)}-${Math.trunc(info.mtimeMs).toString(16)}`;
@@ -182,7 +204,7 @@ export function createStaticHandler(options: { root: string }): StaticHandler {
       identity: { file, size: info.size, encoding: null, etag: `W/"${tag}"` },
       variants,
     };
-    entries.set(relative, entry);
+    if (started === generation) entries.set(relative, entry);
     return entry;
   }
 
@@ -208,9 +230,12 @@ export function createStaticHandler(options: { root: string }): StaticHandler {
     const cached = bodies.get(representation.file);
     if (cached) return cached.slice();
     if (representation.size <= maxCachedBody && cachedBytes + representation.size <= maxCachedBytes) {
+      const started = generation;
       const data = new Uint8Array(await readFile(representation.file));
-      bodies.set(representation.file, data);
-      cachedBytes += data.byteLength;
+      if (started === generation) {
+        bodies.set(representation.file, data);
+        cachedBytes += data.byteLength;
+      }
       return data.slice();
     }
     return Readable.toWeb(createReadStream(representation.file)) as ReadableStream<Uint8Array>;
@@ -252,6 +277,7 @@ export function createStaticHandler(options: { root: string }): StaticHandler {
     if (method !== 'GET' && method !== 'HEAD') {
       return c.text('Method Not Allowed', 405, { Allow: 'GET, HEAD' });
     }
+    syncRoot();
     const pathname = c.req.path;
     const relative = safeRelativePath(pathname);
     if (relative === null) return c.text('Bad Request', 400);

@@ -8,6 +8,7 @@
 import i18next, { type TOptions } from 'i18next';
 import core from './messages/core/index.ts';
 import sms from './messages/sms/index.ts';
+import rebuild from './messages/rebuild/index.ts';
 import content from './messages/content/index.ts';
 import site from './messages/site/index.ts';
 import { defaultLocale, locales, type Locale } from './locales.ts';
@@ -19,7 +20,7 @@ export * from './locales.ts';
  * merged into one flat dictionary per locale. Keys carry their namespace as a prefix
  * (`login.title`), so namespaces never collide. A new namespace: one import, one entry here.
  */
-const namespaces = [core, sms, site, content] as const;
+const namespaces = [core, sms, site, content, rebuild] as const;
 
 type Namespace = (typeof namespaces)[number];
 type KeysOf<N> = N extends { 'zh-CN': infer D } ? keyof D : never;

@@ -14,6 +14,7 @@ import { createIndustryRoutes } from './industry.ts';
 import { createRequirementRoutes } from './requirement.ts';
 import { createSetRoutes } from './set.ts';
 import { createHealthRoutes } from './health.ts';
+import { createSiteAdminRoutes } from './siteAdmin.ts';
 import { createSystemRoutes } from './system.ts';
 import { createUserRoutes } from './user.ts';
 
@@ -27,6 +28,7 @@ export const apiModules: readonly ApiModule[] = [
   { base: '/api/front/system', create: createSystemRoutes },
   { base: '/api/front/hgdsys/hgdClient', create: createAreaRoutes },
   { base: '/api/front/user', create: createUserRoutes },
+  { base: '/api/admin/site', create: createSiteAdminRoutes },
   // Content calls (docs/content-api.md): answered from the content store.
   { base: '/api/front/hgdsys/hgdClient', create: createAreaSettingsRoutes },
   { base: '/api/front/system', create: createIndustryRoutes },
