@@ -93,6 +93,17 @@ describe('business', () => {
     expect(area.data.map((b) => b.bizTypeId)).toEqual(bizTypesOfArea(content, '450000').map((b) => b.bizTypeId));
   });
 
+  it('treats empty optional parameters as absent', async () => {
+    const body = await getJson<{ bizTypeId: string }[]>(t, `${business}/getBizTypeList`, { areaCode: '', toTop: '' });
+    expect(body.data.map((b) => b.bizTypeId)).toEqual(content.bizTypes.map((b) => b.bizTypeId));
+    const s = someSet();
+    const sets = await getJson<{ setId: string }[]>(t, `${set}/getSetByAreaCode`, { areaCode: s.areaCode, productId: '' });
+    expect(sets.data.length).toBe(listSets(content, s.areaCode).length);
+    const params = await getJson<unknown[]>(t, `${set}/getSetSchemeParamBySetFilter`, { setId: s.setId, voltageLevel: '', annualConsumption: '', industry: '' });
+    expect(params.code).toBe(s.online ? 200 : 404);
+    expect((await getJson(t, `${banner}/getHomePageBannerList`, { areaCode: '' })).code).toBe(200);
+  });
+
   it('rejects a bad toTop or area', async () => {
     expect((await getJson(t, `${business}/getBizTypeList`, { toTop: '2' })).code).toBe(400);
     expect((await getJson(t, `${business}/getBizTypeList`, { areaCode: '999999' })).code).toBe(404);

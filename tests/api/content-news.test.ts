@@ -79,9 +79,15 @@ describe('news', () => {
     expect(body.data.data.map((n) => n.newsId)).toEqual(listNews(content).slice(0, 2).map((n) => n.newsId));
   });
 
+  it('treats empty parameters as absent, as a form sends them', async () => {
+    const body = await getJson<Paged<NewsRow>>(t, `${hny}/searchPageNews`, { newsTypeCode: '', pageNo: '', pageSize: '' });
+    expect(body.code).toBe(200);
+    expect(body.data).toMatchObject({ pageNo: 1, pageSize: 5, recordsTotal: content.news.length });
+  });
+
   it('rejects bad paging and unknown types', async () => {
     const path = `${hny}/searchPageNews`;
-    expect(await getJson(t, path, { pageNo: '0' })).toMatchObject({ code: 400, message: '页码须在1到10000之间' });
+    expect(await getJson(t, path, { pageNo: '0' })).toMatchObject({ code: 400, message: '页码最小值为1' });
     expect((await getJson(t, path, { pageNo: 'two' })).code).toBe(400);
     expect((await getJson(t, path, { pageNo: '1.5' })).code).toBe(400);
     expect((await getJson(t, path, { pageSize: '51' })).code).toBe(400);

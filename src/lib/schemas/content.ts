@@ -13,13 +13,26 @@ export const productIdSchema = z.enum(['id1', 'id2', 'id3', 'id4', 'id5']);
 /** Dictionary codes and category codes. */
 export const dictionaryCodeSchema = z.string().regex(/^[A-Za-z0-9_-]{1,32}$/);
 
+/**
+ * An optional query parameter: an empty value (`?productId=`, as a form sends an unset select)
+ * counts as absent rather than malformed.
+ */
+function optional<S extends z.ZodType>(schema: S) {
+  return z.preprocess((value) => (value === '' ? undefined : value), schema.optional());
+}
+
+/** An optional parameter with a default, empty counting as absent. */
+function withDefault<S extends z.ZodType>(schema: S, fallback: z.input<S>) {
+  return z.preprocess((value) => (value === '' || value === undefined ? fallback : value), schema);
+}
+
 /** Spec §9: page number 1 first; news and problem guides 5 to a page. */
-export const pageNoSchema = z.coerce.number().int().min(1).max(10_000).default(1);
+export const pageNoSchema = withDefault(z.coerce.number().int().min(1).max(10_000), 1);
 export const maxPageSize = 50;
-const pageSizeSchema = z.coerce.number().int().min(1).max(maxPageSize).default(5);
+const pageSizeSchema = withDefault(z.coerce.number().int().min(1).max(maxPageSize), 5);
 
 /** Calls whose region is optional fall back to the spec's default region (440000). */
-const areaQuery = z.object({ areaCode: areaCodeSchema.default(defaultAreaCode) });
+const areaQuery = z.object({ areaCode: withDefault(areaCodeSchema, defaultAreaCode) });
 
 /** GET banner/client/getHomePageBannerList, getHomePageRotationChat, getHomeNotices; hgdClient/getAreaSettings */
 export const areaContentQuery = areaQuery;
@@ -27,8 +40,8 @@ export type AreaContentQuery = z.infer<typeof areaContentQuery>;
 
 /** GET /api/front/business/getBizTypeList — `toTop=0` gives the menu's types; `areaCode` those a region offers. */
 export const bizTypeListQuery = z.object({
-  areaCode: areaCodeSchema.optional(),
-  toTop: z.enum(['0', '1']).transform((value) => (value === '0' ? 0 : 1) as 0 | 1).optional(),
+  areaCode: optional(areaCodeSchema),
+  toTop: optional(z.enum(['0', '1']).transform((value) => (value === '0' ? 0 : 1) as 0 | 1)),
 });
 export type BizTypeListQuery = z.infer<typeof bizTypeListQuery>;
 
@@ -48,24 +61,24 @@ export const productListQuery = areaQuery;
 export const productQuery = z.object({ productId: productIdSchema });
 
 /** GET set/getSetByAreaCode — every set of a region, optionally of one product. */
-export const setsByAreaQuery = z.object({ areaCode: areaCodeSchema, productId: productIdSchema.optional() });
+export const setsByAreaQuery = z.object({ areaCode: areaCodeSchema, productId: optional(productIdSchema) });
 /** GET set/getSetDetailListByProductId */
-export const setDetailListQuery = z.object({ productId: productIdSchema, areaCode: areaCodeSchema.default(defaultAreaCode) });
+export const setDetailListQuery = z.object({ productId: productIdSchema, areaCode: withDefault(areaCodeSchema, defaultAreaCode) });
 /** GET set/getSetById, set/getSetOnlineBySet, set/getSetFilterBySetOnline */
 export const setQuery = z.object({ setId: contentIdSchema });
 /** GET set/getSellingSetByArea — what can be ordered in a region today (optionally of one set). */
-export const sellingSetsQuery = z.object({ areaCode: areaCodeSchema, setId: contentIdSchema.optional() });
+export const sellingSetsQuery = z.object({ areaCode: areaCodeSchema, setId: optional(contentIdSchema) });
 /** GET set/getOrgComBySellingSetId, set/getSellingSetById */
 export const sellingSetQuery = z.object({ sellingSetId: contentIdSchema });
 
 /** GET set/getSetSchemeParamBySetFilter — the scheme parameters a customer profile may choose. */
 export const schemeParamQuery = z.object({
   setId: contentIdSchema,
-  voltageLevel: dictionaryCodeSchema.optional(),
+  voltageLevel: optional(dictionaryCodeSchema),
   /** MWh per year. */
-  annualConsumption: z.coerce.number().min(0).max(100_000_000).optional(),
+  annualConsumption: optional(z.coerce.number().min(0).max(100_000_000)),
   /** GB/T 4754 section letter. */
-  industry: z.string().regex(/^[A-T]$/).optional(),
+  industry: optional(z.string().regex(/^[A-T]$/)),
 });
 export type SchemeParamQuery = z.infer<typeof schemeParamQuery>;
 
@@ -74,7 +87,7 @@ export const dictionaryQuery = z.object({ categoryCode: dictionaryCodeSchema });
 
 /** GET hnyData/searchPageNews — `newsTypeCode` omitted = every type. */
 export const newsPageQuery = z.object({
-  newsTypeCode: dictionaryCodeSchema.optional(),
+  newsTypeCode: optional(dictionaryCodeSchema),
   pageNo: pageNoSchema,
   pageSize: pageSizeSchema,
 });
