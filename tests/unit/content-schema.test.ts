@@ -50,6 +50,31 @@ describe('the real content', () => {
     expect(content.industries.map((i) => i.code)).toContain('C');
   });
 
+  it('holds the minimums of issue 3', () => {
+    const content = loadContent(realDir);
+    expect(content.bizTypes.length).toBeGreaterThanOrEqual(4);
+    for (const region of content.regions) {
+      const items = content.bizItems.filter((item) => item.areaCode === region.areaCode);
+      expect(items.length, `business items of ${region.areaCode}`).toBeGreaterThan(0);
+      expect(items.every((item) => item.descList.length > 0)).toBe(true);
+      for (const productId of region.productIds) {
+        const sets = content.sets.filter((set) => set.areaCode === region.areaCode && set.productId === productId);
+        expect(sets.length, `sets of ${productId} in ${region.areaCode}`).toBeGreaterThanOrEqual(2);
+      }
+      expect(content.sellingSets.some((selling) => selling.areaCode === region.areaCode)).toBe(true);
+    }
+    expect(content.dictionaries['newsType']?.length).toBeGreaterThanOrEqual(3);
+    expect(content.news.length).toBeGreaterThanOrEqual(30);
+    for (const type of content.dictionaries['newsType'] ?? []) {
+      expect(content.news.some((n) => n.newsTypeCode === type.code), `news of ${type.code}`).toBe(true);
+    }
+    expect(content.helpSections.length).toBeGreaterThanOrEqual(3);
+    expect(content.helpDocuments.length).toBeGreaterThanOrEqual(12);
+    expect(content.problemGuides.length).toBeGreaterThanOrEqual(10);
+    expect(content.customerNotices.length).toBeGreaterThanOrEqual(5);
+    expect(content.industries.map((i) => i.code).join('')).toBe('ABCDEFGHIJKLMNOPQRST');
+  });
+
   it('renders Markdown to HTML', () => {
     const content = loadContent(realDir);
     expect(content.news[0]?.body).toMatch(/^<p>/);
