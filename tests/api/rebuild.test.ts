@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { loadContent } from '../../src/content/load.ts';
+import { ConfigError, loadConfig } from '../../src/server/config.ts';
 import { siteBuilds } from '../../src/server/db/schema/index.ts';
 import { tokenMatches, rebuildTokenRule } from '../../src/server/routes/siteAdmin.ts';
 import { contentStore } from '../../src/server/services/contentStore.ts';
@@ -110,6 +111,19 @@ beforeEach(() => {
 });
 
 describe('the token', () => {
+  it('must be at least 32 characters, and a bad one is never echoed', () => {
+    const attempt = () => loadConfig({ REBUILD_TOKEN: 'short-secret' });
+    expect(attempt).toThrow(ConfigError);
+    expect(() => attempt()).toThrow(/REBUILD_TOKEN=\(hidden\): must be at least 32 characters/);
+    try {
+      attempt();
+    } catch (error) {
+      expect(String(error)).not.toContain('short-secret');
+    }
+    expect(loadConfig({}).rebuildToken).toBeUndefined();
+    expect(loadConfig({ REBUILD_TOKEN: token }).rebuildTimeoutMinutes).toBe(20);
+  });
+
   it('is compared in constant time and only an exact match passes', () => {
     expect(tokenMatches(token, token)).toBe(true);
     expect(tokenMatches(`${token}x`, token)).toBe(false);
