@@ -9,6 +9,7 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import lighthouse from 'lighthouse';
@@ -35,11 +36,23 @@ const chromiumFlags = [
   '--disable-sync',
   '--disable-quic',
   '--no-first-run',
+  // The audience's browser language. Otherwise Chromium's en-US makes the pages' pre-paint
+  // locale rule move the visitor to /en-US/… first, and Lighthouse would measure two page loads.
+  '--lang=zh-CN',
+  '--accept-lang=zh-CN',
 ];
 
-/** Ports of this worktree's range (PLAN.md: 4411–4419). */
-const serverPort = 4417;
-const devtoolsPort = 4418;
+/** A port free right now (the OS picks it), so parallel runs and other servers never collide. */
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = createServer();
+    probe.once('error', reject);
+    probe.listen(0, '127.0.0.1', () => {
+      const { port } = probe.address() as AddressInfo;
+      probe.close(() => resolve(port));
+    });
+  });
+}
 
 /** A fresh server migrates and seeds a new database first: allow for a busy machine. */
 async function waitFor(url: string, timeoutMs = 120_000): Promise<void> {
@@ -73,6 +86,8 @@ export interface LighthouseRow {
 
 export async function benchLighthouse(distDir: string): Promise<LighthouseRow[]> {
   const chromium = await ensureChromium();
+  const serverPort = await freePort();
+  const devtoolsPort = await freePort();
   const dataDir = mkdtempSync(join(tmpdir(), 'hgd-lighthouse-'));
   const profile = mkdtempSync(join(tmpdir(), 'hgd-lighthouse-profile-'));
   const server = spawn(process.execPath, ['src/server/main.ts'], {
