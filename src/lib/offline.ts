@@ -114,15 +114,17 @@ export const unregisterScript =
 
 /**
  * Inline lines on every page when offline mode is on: register /sw.js, show the offline warning
- * while the network is down, and the new-content prompt when a new build's worker is waiting.
+ * while the network is down, and the new-content prompt when a new build's worker is waiting. The
+ * page reloads only after the visitor asked for it (the first worker's `clients.claim()` changes
+ * the controller too, and must not reload a page being read).
  * Elements: `[data-offline-warning]`, `[data-update-prompt]` with a `button` inside.
  */
 export const registerScript = `(function(n,d,w){if(!("serviceWorker"in n))return;
 var off=d.querySelector("[data-offline-warning]"),up=d.querySelector("[data-update-prompt]");
 function net(){if(off)off.hidden=n.onLine}w.addEventListener("online",net);w.addEventListener("offline",net);net();
-var reloading=false;n.serviceWorker.addEventListener("controllerchange",function(){if(reloading)return;reloading=true;w.location.reload()});
+var asked=false;n.serviceWorker.addEventListener("controllerchange",function(){if(!asked)return;asked=false;w.location.reload()});
 function offer(reg){if(!up||!reg.waiting||!n.serviceWorker.controller)return;up.hidden=false;
-up.querySelector("button").onclick=function(){if(reg.waiting)reg.waiting.postMessage("skip-waiting")}}
+up.querySelector("button").onclick=function(){if(reg.waiting){asked=true;reg.waiting.postMessage("skip-waiting")}}}
 n.serviceWorker.register("/sw.js").then(function(reg){offer(reg);
 reg.addEventListener("updatefound",function(){var s=reg.installing;if(s)s.addEventListener("statechange",function(){if(s.state==="installed")offer(reg)})});
 d.addEventListener("visibilitychange",function(){if(d.visibilityState==="visible")reg.update().catch(function(){})})}).catch(function(){})})(navigator,document,window)`.replace(/\n/g, '');

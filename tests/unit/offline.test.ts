@@ -109,15 +109,21 @@ describe('page lines', () => {
     const posted: unknown[] = [];
     const windowListeners = new Map<string, () => void>();
     const registration = { waiting: { postMessage: (m: unknown) => posted.push(m) }, addEventListener: () => undefined, update: async () => undefined };
+    const workerListeners = new Map<string, () => void>();
     const navigator = {
       onLine: false,
-      serviceWorker: { controller: {}, addEventListener: () => undefined, register: async () => registration },
+      serviceWorker: {
+        controller: {},
+        addEventListener: (type: string, listener: () => void) => workerListeners.set(type, listener),
+        register: async () => registration,
+      },
     };
     const document = {
       querySelector: (selector: string) => (selector === '[data-offline-warning]' ? warning : prompt),
       addEventListener: () => undefined,
     };
-    const window = { addEventListener: (type: string, listener: () => void) => windowListeners.set(type, listener), location: { reload: () => undefined } };
+    let reloads = 0;
+    const window = { addEventListener: (type: string, listener: () => void) => windowListeners.set(type, listener), location: { reload: () => (reloads += 1) } };
     runInNewContext(registerScript, { navigator, document, window });
     expect(warning.hidden).toBe(false);
     navigator.onLine = true;
@@ -125,7 +131,13 @@ describe('page lines', () => {
     expect(warning.hidden).toBe(true);
     await new Promise((resolve) => setTimeout(resolve, 0));
     expect(prompt.hidden).toBe(false);
+    // The first worker taking control must not reload the page being read…
+    workerListeners.get('controllerchange')?.();
+    expect(reloads).toBe(0);
+    // …the new build's worker does, once the visitor asked for it.
     prompt.button.onclick?.();
     expect(posted).toEqual(['skip-waiting']);
+    workerListeners.get('controllerchange')?.();
+    expect(reloads).toBe(1);
   });
 });

@@ -1,6 +1,7 @@
-import { useRef, useState, type ReactNode } from 'react';
+import { useEffect, useRef, useState, type ReactNode } from 'react';
 import { post } from '../../lib/api/index.ts';
 import type { FieldError, ValidationErrorData } from '../../lib/apiCodes.ts';
+import { areaCode as storedAreaCode } from '../../stores/area.ts';
 import { useMountedSignal } from '../useMountedSignal.ts';
 import { validateRequirement, valuesOf, type RequirementField, type RequirementMessages } from './requirementForm.ts';
 
@@ -35,6 +36,13 @@ export default function RequirementForm({ messages, areas, bizTypes, contentLang
   const [busy, setBusy] = useState(false);
   const [success, setSuccess] = useState<string | null>(null);
   useMountedSignal(rootRef);
+
+  // The region defaults to the visitor's stored choice (the static HTML cannot know it).
+  useEffect(() => {
+    const select = rootRef.current?.querySelector<HTMLSelectElement>('select[name="areaCode"]');
+    const stored = storedAreaCode.get();
+    if (select && select.value === defaultAreaCode && areas.some((area) => area.value === stored)) select.value = stored;
+  }, [areas, defaultAreaCode]);
 
   const errorOf = (name: RequirementField) => errors.find((error) => error.field === name)?.message;
 
