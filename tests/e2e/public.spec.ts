@@ -4,6 +4,7 @@ import {
   bizItemsOfArea,
   firstHelpDocument,
   getAreaSettings,
+  getRegion,
   latestNews,
   listCustomerNotices,
   listNewsTypes,
@@ -199,26 +200,42 @@ for (const locale of ['zh-CN', 'pt-BR'] as const) {
 }
 
 test.describe('area selection', () => {
+  const shortName = (areaCode: string) => must(getRegion(content, areaCode), `region ${areaCode}`).shortName;
   test('choosing a province moves to that region\'s page, and the choice survives a reload', async ({ page }) => {
     await visitor(page, 'zh-CN');
     const t = dictionaries['zh-CN'];
     await page.goto('/products/id1');
     const button = page.getByRole('button', { name: new RegExp(t['site.area.button']) });
-    await expect(button).toContainText('广东省');
+    await expect(button).toContainText(shortName('440000'));
     await button.click();
     await page.getByRole('button', { name: '云南省' }).click();
     await expect(page).toHaveURL(/\/yn\/products\/id1$/);
     expect(await page.evaluate(() => [localStorage.getItem('areaCode'), localStorage.getItem('areaName')])).toEqual(['530000', '云南省']);
     await page.reload();
     await expect(page).toHaveURL(/\/yn\/products\/id1$/);
-    await expect(page.getByRole('button', { name: new RegExp(t['site.area.button']) })).toContainText('云南省');
+    await expect(page.getByRole('button', { name: new RegExp(t['site.area.button']) })).toContainText(shortName('530000'));
     // Another region's page sends the visitor to their own region before anything is drawn.
     await page.goto('/welcome/home');
     await expect(page).toHaveURL(/\/yn\/welcome\/home$/);
     // A shared page stays, and its selector shows the stored choice.
     await page.goto('/infomation/list');
     await expect(page).toHaveURL(/\/infomation\/list$/);
-    await expect(page.getByRole('button', { name: new RegExp(t['site.area.button']) })).toContainText('云南省');
+    await expect(page.getByRole('button', { name: new RegExp(t['site.area.button']) })).toContainText(shortName('530000'));
+  });
+
+  test('the selector works from the keyboard alone', async ({ page }) => {
+    await visitor(page, 'zh-TW', '520000');
+    const t = dictionaries['zh-TW'];
+    await page.goto('/zh-TW/gz/business');
+    const button = page.getByRole('button', { name: new RegExp(t['site.area.button']) });
+    await button.focus();
+    await page.keyboard.press('Enter');
+    await expect(button).toHaveAttribute('aria-expanded', 'true');
+    // The list opens on the current region.
+    await expect(page.getByRole('button', { name: must(getRegion(content, '520000'), 'region 520000').name })).toBeFocused();
+    await page.keyboard.press('Escape');
+    await expect(button).toHaveAttribute('aria-expanded', 'false');
+    await expect(button).toBeFocused();
   });
 
   test('an item that exists only in one region leads to its type page in another', async ({ page }) => {

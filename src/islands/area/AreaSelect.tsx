@@ -3,12 +3,12 @@ import { useEffect, useId, useRef, useState } from 'react';
 import { areaCode as storedCode, areaName as storedName } from '../../stores/area.ts';
 import { format } from '../../lib/api/index.ts';
 import { useMountedSignal } from '../useMountedSignal.ts';
-import { chooseArea, destinationFor, type AreaSelectMessages, type Province } from './areaSelect.ts';
+import { chooseArea, destinationFor, type AreaSelectMessages, type Province, type ProvinceOption } from './areaSelect.ts';
 
 interface Props {
   /** The region the page shows (region-varying pages) or the default one (shared pages). */
-  current: Province;
-  provinces: readonly Province[];
+  current: ProvinceOption;
+  provinces: readonly ProvinceOption[];
   /** The page's counterpart in every region; absent on pages that are the same everywhere. */
   regionLinks?: Readonly<Record<string, string>> | undefined;
   messages: AreaSelectMessages;
@@ -64,13 +64,13 @@ export default function AreaSelect({ current, provinces, regionLinks, messages }
   // one); shared pages show the stored choice.
   const stored = { areaCode: useStore(storedCode), areaName: useStore(storedName) };
   const active = regionLinks ? current : stored;
-  const shown = active.areaName;
+  const shown = provinces.find((province) => province.areaCode === active.areaCode)?.shortName ?? active.areaName;
   return (
     <div ref={rootRef} className="relative">
       <button
         ref={buttonRef}
         type="button"
-        className="btn btn-ghost btn-sm gap-1"
+        className="btn btn-ghost btn-sm gap-1 whitespace-nowrap"
         aria-expanded={open}
         aria-controls={open ? listId : undefined}
         data-area-button
@@ -84,7 +84,7 @@ export default function AreaSelect({ current, provinces, regionLinks, messages }
         <span data-area-name suppressHydrationWarning>{shown}</span>
       </button>
       {open && (
-        <div id={listId} className="absolute left-0 z-20 mt-1 w-56 rounded-box bg-base-100 p-2 shadow-lg">
+        <div id={listId} className="absolute right-0 z-20 mt-1 w-56 rounded-box bg-base-100 p-2 shadow-lg">
           <p className="px-2 pb-1 text-xs text-base-content/70" id={`${listId}-label`}>{messages['site.area.listLabel']}</p>
           <ul className="menu w-full p-0" aria-labelledby={`${listId}-label`}>
             {provinces.map((province) => (

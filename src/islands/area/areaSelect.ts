@@ -21,6 +21,11 @@ export interface Province {
   areaName: string;
 }
 
+/** A province as the selector lists it: its short name (广西) fits a phone's header. */
+export interface ProvinceOption extends Province {
+  shortName: string;
+}
+
 export const setProvinceUrl = '/api/front/hgdsys/hgdClient/setProvince';
 
 /**

@@ -46,9 +46,19 @@ export default function RequirementForm({ messages, areas, bizTypes, contentLang
 
   const errorOf = (name: RequirementField) => errors.find((error) => error.field === name)?.message;
 
+  // Each failed submit moves the focus to the error summary, each success to its heading, once the
+  // new state is on screen.
+  const [attempt, setAttempt] = useState(0);
+  useEffect(() => {
+    if (attempt > 0) summaryRef.current?.focus();
+  }, [attempt]);
+  useEffect(() => {
+    if (success !== null) successRef.current?.focus();
+  }, [success]);
+
   function showErrors(found: FieldError[]) {
     setErrors(found);
-    requestAnimationFrame(() => summaryRef.current?.focus());
+    setAttempt((count) => count + 1);
   }
 
   async function submit(form: HTMLFormElement) {
@@ -63,7 +73,6 @@ export default function RequirementForm({ messages, areas, bizTypes, contentLang
     if (answer.code === 200) {
       setErrors([]);
       setSuccess(answer.message);
-      requestAnimationFrame(() => successRef.current?.focus());
       return;
     }
     const fieldErrors = 'errors' in answer.data ? answer.data.errors : [];
