@@ -2,7 +2,7 @@
 import { defineConfig } from 'astro/config';
 import react from '@astrojs/react';
 import tailwindcss from '@tailwindcss/vite';
-import { devApi, intentDirective, precompress } from './src/integrations/index.ts';
+import { devApi, intentDirective, precompress, sitemap } from './src/integrations/index.ts';
 
 // Fully static output (no adapter): the server in src/server serves dist/ and the API.
 export default defineConfig({
@@ -15,7 +15,7 @@ export default defineConfig({
     defaultLocale: 'zh-CN',
     routing: { prefixDefaultLocale: false },
   },
-  integrations: [react(), intentDirective(), precompress(), devApi()],
+  integrations: [react(), intentDirective(), sitemap(), precompress(), devApi()],
   vite: {
     plugins: [tailwindcss()],
   },

@@ -1,10 +1,12 @@
 /**
- * `npm run bench [-- build|pages|api]`: figures, not pass/fail.
+ * `npm run bench [-- build|pages|api|lighthouse]`: figures; only Lighthouse has thresholds.
  * - build: a clean static build, its time and page count;
  * - pages: bytes per public page (HTML, CSS, JS before interaction; raw and gzip);
  * - api: throughput of a database-backed read call on the real server next to a bare Hono
  *   hello-world, measured in the same run with the same load, and their ratio;
  * - accounts: login throughput and latency (argon2-bound) and a session-checked read (accounts.ts).
+ * - lighthouse: mobile scores of home, news list and help against issue 3's thresholds
+ *   (bench/lighthouse.ts); a page below them sets a non-zero exit code.
  * Servers run in their own processes so the load generator does not share their event loop.
  */
 import autocannon from 'autocannon';
@@ -18,8 +20,9 @@ import { locales } from '../src/lib/i18n/locales.ts';
 import { localePath } from '../src/lib/paths.ts';
 import { distDir, markBuilt } from '../scripts/build-state.ts';
 import { kb, measurePage } from '../scripts/page-weight.ts';
-import { run } from '../scripts/run.ts';
+import { buildIfStale, run } from '../scripts/run.ts';
 import { benchAccounts } from './accounts.ts';
+import { benchLighthouse, printLighthouse } from './lighthouse.ts';
 
 const selected = new Set(process.argv.slice(2));
 const wants = (name: string) => selected.size === 0 || selected.has(name);
@@ -100,3 +103,9 @@ if (wants('build')) await benchBuild();
 if (wants('pages')) benchPages();
 if (wants('api')) await benchApi();
 if (wants('accounts')) await benchAccounts();
+if (wants('lighthouse')) {
+  await buildIfStale();
+  const rows = await benchLighthouse(distDir);
+  printLighthouse(rows);
+  if (rows.some((row) => !row.passed)) process.exitCode = 1;
+}

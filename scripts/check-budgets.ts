@@ -1,7 +1,11 @@
 /**
  * Page-weight budgets of public pages (foundation issue): HTML ≤ 14 KB gzip, CSS ≤ 17 KB gzip,
  * JavaScript before any interaction ≤ 15 KB gzip. Reads the built dist/; exits 1 on any overrun.
+ * Checks the public routes of the route table in every locale, plus every page the sitemap lists
+ * (each region × locale page of the public site: details, news pages, help documents…).
  */
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { locales } from '../src/lib/i18n/locales.ts';
 import { localePath } from '../src/lib/paths.ts';
 import { pageRoutes } from '../src/lib/routes.ts';
@@ -11,7 +15,12 @@ import { kb, measurePage } from './page-weight.ts';
 export const budgets = { html: 14 * 1024, css: 17 * 1024, js: 15 * 1024 } as const;
 
 const publicPaths = pageRoutes.filter((route) => route.access === 'public').map((route) => route.path);
-const rows = locales.flatMap((locale) => publicPaths.map((path) => measurePage(distDir, localePath(locale, path))));
+const sitemapFile = join(distDir, 'sitemap.xml');
+const sitemapPaths = existsSync(sitemapFile)
+  ? [...readFileSync(sitemapFile, 'utf8').matchAll(/<loc>([^<]+)<\/loc>/g)].map(([, loc]) => new URL(loc ?? '/').pathname)
+  : [];
+const pages = new Set([...locales.flatMap((locale) => publicPaths.map((path) => localePath(locale, path))), ...sitemapPaths]);
+const rows = [...pages].map((path) => measurePage(distDir, path));
 
 let failures = 0;
 for (const row of rows) {

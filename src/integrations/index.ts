@@ -16,6 +16,24 @@ export function intentDirective(): AstroIntegration {
   };
 }
 
+/** Writes `sitemap.xml` from the built pages (see sitemap.ts); runs before `precompress`. */
+export function sitemap(): AstroIntegration {
+  let site = new URL('http://localhost:4321');
+  return {
+    name: 'hgd:sitemap',
+    hooks: {
+      'astro:config:done': ({ config }) => {
+        if (config.site) site = new URL(config.site);
+      },
+      'astro:build:done': async ({ dir, pages, logger }) => {
+        const { writeSitemap } = await import('./sitemap.ts');
+        const count = await writeSitemap(fileURLToPath(dir), site, pages.map((page) => page.pathname));
+        logger.info(`sitemap.xml lists ${count} indexable pages`);
+      },
+    },
+  };
+}
+
 /** Writes `.br` and `.gz` beside every compressible file of the build, for the server to send as they are. */
 export function precompress(): AstroIntegration {
   return {

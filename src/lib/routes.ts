@@ -76,6 +76,21 @@ export const serverOnlyRedirects: Readonly<Record<string, string>> = {
   '/index.html': '/welcome/home',
 };
 
+/**
+ * The spec's query forms of the public pages (`/products?id=id3`, `/infomation/detail?newsId=…`)
+ * and the path form each one now lives at (`/products/id3`). Our server answers them with 301;
+ * the static page at `path` carries a few inline lines doing the same on a plain static host.
+ */
+export const queryForms: readonly { path: string; param: string }[] = [
+  { path: '/products', param: 'id' },
+  { path: '/infomation/detail', param: 'newsId' },
+  { path: '/welcome/detail', param: 'noticeId' },
+  { path: '/assistance', param: 'documentId' },
+];
+
+/** What an id in a query form may look like before it becomes a path segment (no open redirect). */
+export const queryFormIdPattern = /^[A-Za-z0-9_-]{1,64}$/;
+
 export function findPageKey(key: PageKey): PageRoute | undefined {
   return pageRoutes.find((route) => route.key === key);
 }

@@ -4,9 +4,10 @@
  *   every request  request id + log line → security headers → locale
  *   /api/*         no-store → CSRF → body limit → session → the modules of routes/index.ts
  *   /api unknown   HTTP 404 envelope
- *   everything else  static files (or 404)
+ *   everything else  static files of the published directory (or 404)
  */
 import { Hono } from 'hono';
+import { defaultContentDir } from '../content/load.ts';
 import { handleError, isApiPath, unknownPath } from './envelope.ts';
 import { apiBodyLimit } from './middleware/bodyLimit.ts';
 import { csrfGuard } from './middleware/csrf.ts';
@@ -18,6 +19,7 @@ import { loadSession } from './middleware/session.ts';
 import { apiModules } from './routes/index.ts';
 import { httpProviderFromConfig } from './sms/http.ts';
 import { createOutboxProvider } from './sms/provider.ts';
+import { createPublishedSite } from './site/publication.ts';
 import { createStaticHandler } from './static.ts';
 import type { AppDeps, AppEnv, RouteDeps } from './types.ts';
 
@@ -36,12 +38,17 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
   app.use('/api/*', loadSession(deps));
 
   const sms = deps.sms ?? httpProviderFromConfig(deps.config, deps.logger) ?? createOutboxProvider(deps.db, deps.logger);
-  const routeDeps: RouteDeps = { ...deps, sms };
+  // The published directory can change while the app runs (an editors' rebuild publishes a new one).
+  const site = createPublishedSite(
+    deps.publication ?? (deps.staticDir ? { staticDir: deps.staticDir, contentDir: defaultContentDir(), buildId: null } : undefined),
+  );
+  const routeDeps: RouteDeps = { ...deps, sms, site };
   for (const module of apiModules) app.route(module.base, module.create(routeDeps));
   app.all('/api', unknownPath);
   app.all('/api/*', unknownPath);
 
-  if (deps.staticDir) app.use('*', createStaticHandler({ root: deps.staticDir }));
+  const servedAtStart = site.staticDir();
+  if (servedAtStart) app.use('*', createStaticHandler({ root: () => site.staticDir() ?? servedAtStart }));
 
   app.notFound((c) => (isApiPath(c.req.path) ? unknownPath(c) : c.text('Not Found', 404)));
   app.onError(handleError);

@@ -46,9 +46,12 @@ const envSchema = z.object({
   SMS_HTTP_URL: z.url({ protocol: /^https?$/ }).optional(),
   SMS_HTTP_KEY: z.string().min(8).optional(),
   SMS_HTTP_TIMEOUT_MS: positiveInt.default(5_000),
+  // Long and random, because it is the only thing guarding a call that rebuilds and republishes the site.
+  REBUILD_TOKEN: z.string().min(32, 'must be at least 32 characters (e.g. `openssl rand -hex 32`)').optional(),
+  REBUILD_TIMEOUT_MINUTES: positiveInt.default(20),
 });
 
-const secretVariables = new Set(['SMS_HTTP_KEY']);
+const secretVariables = new Set(['SMS_HTTP_KEY', 'REBUILD_TOKEN']);
 
 export interface Config {
   host: string;
@@ -81,6 +84,10 @@ export interface Config {
   /** Sent as `Authorization: Bearer <key>`; never logged. */
   smsHttpKey: string | undefined;
   smsHttpTimeoutMs: number;
+  /** Bearer token of POST/GET /api/admin/site/rebuild; undefined disables those calls (404). */
+  rebuildToken: string | undefined;
+  /** An editors' rebuild running longer is stopped and recorded as failed. */
+  rebuildTimeoutMinutes: number;
 }
 
 export class ConfigError extends Error {
@@ -128,6 +135,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     smsHttpUrl: e.SMS_HTTP_URL,
     smsHttpKey: e.SMS_HTTP_KEY,
     smsHttpTimeoutMs: e.SMS_HTTP_TIMEOUT_MS,
+    rebuildToken: e.REBUILD_TOKEN,
+    rebuildTimeoutMinutes: e.REBUILD_TIMEOUT_MINUTES,
   };
 }
 

@@ -8,18 +8,22 @@ import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { serve, type ServerType } from '@hono/node-server';
 import type { Hono } from 'hono';
+import { defaultContentDir } from '../content/load.ts';
 import { createApp } from './app.ts';
 import { getConfig, loadConfig, type Config } from './config.ts';
 import { demoAccounts } from './db/seed.ts';
 import { startHousekeeping } from './housekeeping.ts';
 import { createLogger, type Logger } from './logger.ts';
 import { openRuntime, type Runtime } from './runtime.ts';
+import { initialPublication, type Publication } from './site/publication.ts';
 import type { AppEnv } from './types.ts';
 
 export interface RunningServer {
   server: ServerType;
   url: string;
   runtime: Runtime;
+  /** What was published at start (it changes in memory after an editors' rebuild). */
+  publication: Publication;
   /** Stops accepting, waits for open requests (up to 10 s), then closes the database. */
   close(): Promise<void>;
 }
@@ -45,8 +49,11 @@ export function demoAccountTable(): string {
 
 export async function startServer(config: Config = getConfig()): Promise<RunningServer> {
   const logger = createLogger(config);
-  const runtime = await openRuntime(config);
-  const app = createApp({ db: runtime.db, config, logger, staticDir: config.staticDir, dbKind: runtime.kind });
+  // The newer of `npm run build`'s output and the last editors' rebuild; the API answers from the
+  // content that publication was built from, so that pages and API agree after a restart.
+  const publication = initialPublication({ dataDir: config.dataDir, staticDir: config.staticDir, contentDir: defaultContentDir() });
+  const runtime = await openRuntime(config, publication.contentDir);
+  const app = createApp({ db: runtime.db, config, logger, staticDir: publication.staticDir, publication, dbKind: runtime.kind });
   const stopHousekeeping = startHousekeeping(runtime.db, logger);
 
   const server = await new Promise<ServerType>((resolve, reject) => {
@@ -77,7 +84,7 @@ export async function startServer(config: Config = getConfig()): Promise<Running
     return closing;
   };
 
-  return { server, url, runtime, close };
+  return { server, url, runtime, publication, close };
 }
 
 function printBanner(running: RunningServer, config: Config, logger: Logger): void {
@@ -85,7 +92,7 @@ function printBanner(running: RunningServer, config: Config, logger: Logger): vo
     '',
     `  汇购电 portal listening on ${running.url}`,
     `  database: ${running.runtime.kind}${running.runtime.seeded ? ' (new, seeded)' : ''}`,
-    `  static files: ${config.staticDir}${existsSync(config.staticDir) ? '' : ' (missing: run `npm run build` first)'}`,
+    `  static files: ${running.publication.staticDir}${existsSync(running.publication.staticDir) ? '' : ' (missing: run `npm run build` first)'}`,
   ];
   if (config.seedDemoAccounts) {
     lines.push('', '  Demo accounts:', ...demoAccountTable().split('\n').map((line) => `    ${line}`));

@@ -5,6 +5,8 @@ import type { Config } from './config.ts';
 import { openDatabase, type Database, type DatabaseHandle, type DatabaseKind } from './db/client.ts';
 import { migrateDatabase } from './db/migrate.ts';
 import { seedIfEmpty } from './db/seed.ts';
+import { loadContent } from '../content/load.ts';
+import { publishContent } from './services/contentStore.ts';
 
 export interface Runtime {
   db: Database;
@@ -15,11 +17,15 @@ export interface Runtime {
   handle: DatabaseHandle;
 }
 
-export async function openRuntime(config: Config): Promise<Runtime> {
+/** `contentDir`: the content the API answers from (the published build's snapshot, else CONTENT_DIR). */
+export async function openRuntime(config: Config, contentDir?: string): Promise<Runtime> {
   const handle = await openDatabase(config);
   try {
     await migrateDatabase(handle);
     const seeded = await seedIfEmpty(handle.db, { demoAccounts: config.seedDemoAccounts });
+    // The content is loaded now, so a broken content directory stops the start, and
+    // the regions table is synced from it (regions/*.yaml is the one source of regions).
+    await publishContent(handle.db, loadContent(contentDir));
     return { db: handle.db, kind: handle.kind, close: handle.close, seeded, handle };
   } catch (error) {
     await handle.close().catch(() => {});

@@ -1,13 +1,16 @@
 /**
  * Serves the Astro build (`build.format: 'directory'`: `/a/b` is `a/b/index.html`).
  *
- * - Redirects of src/lib/routes.ts answered with 301, unprefixed and locale-prefixed, query kept.
+ * - Redirects of src/lib/routes.ts answered with 301, unprefixed and locale-prefixed, query kept;
+ *   the spec's query forms (`/products?id=id3`) answered with 301 to their path form.
  * - Precompressed files written beside each file at build (`x.js.br`, `x.js.gz`) chosen by
  *   Accept-Encoding (br, then gzip), with `Vary: Accept-Encoding`.
  * - `/_astro/*` (hashed names) cached for a year, immutable; HTML `no-cache` with ETag and
  *   Last-Modified, answered 304 when unchanged; other files an hour.
- * - File metadata is looked up once per path and kept in memory (small bodies too); the editors'
- *   rebuild swaps the whole dist at once and then calls `resetStaticCache()`.
+ * - The root may be a function: the directory published now (site/publication.ts). The editors'
+ *   rebuild publishes a new directory at once; the first request after that sees the new root and
+ *   forgets every cached lookup. Published directories are never written to afterwards.
+ * - File metadata is looked up once per path and kept in memory (small bodies too).
  * - Unknown path: the not-found page of the path's locale (prefix, else locale cookie or
  *   Accept-Language, else zh-CN) with status 404. Traversal attempts: 400.
  */
@@ -17,7 +20,7 @@ import path from 'node:path';
 import { Readable } from 'node:stream';
 import type { MiddlewareHandler } from 'hono';
 import { defaultLocale, type Locale } from '../lib/i18n/index.ts';
-import { localePath, splitLocale } from '../lib/paths.ts';
+import { localePath, queryFormTarget, splitLocale } from '../lib/paths.ts';
 import { parseQualityList } from '../lib/qualityValues.ts';
 import { redirects, serverOnlyRedirects } from '../lib/routes.ts';
 import { requestLocale } from './middleware/locale.ts';
@@ -125,20 +128,36 @@ export interface StaticHandler extends MiddlewareHandler<AppEnv> {
   reset(): void;
 }
 
-export function createStaticHandler(options: { root: string }): StaticHandler {
-  const root = path.resolve(options.root);
+export function createStaticHandler(options: { root: string | (() => string) }): StaticHandler {
+  const rootOf = typeof options.root === 'function' ? options.root : () => options.root as string;
+  let root = path.resolve(rootOf());
   const entries = new Map<string, FileEntry>();
   const misses = new Set<string>();
   const bodies = new Map<string, Uint8Array>();
   let cachedBytes = 0;
+  /**
+   * Bumped by every reset: a lookup that started before a reset (e.g. under the previous root)
+   * must not store its result after it, or an old file would be served from the cache.
+   */
+  let generation = 0;
 
   const reset = () => {
+    generation += 1;
     entries.clear();
     misses.clear();
     bodies.clear();
     cachedBytes = 0;
   };
   caches.add(reset);
+
+  /** Follows a change of the published directory. */
+  function syncRoot(): void {
+    const next = path.resolve(rootOf());
+    if (next !== root) {
+      root = next;
+      reset();
+    }
+  }
 
   async function statFile(file: string) {
     try {
@@ -154,11 +173,15 @@ export function createStaticHandler(options: { root: string }): StaticHandler {
     const known = entries.get(relative);
     if (known) return known;
     if (misses.has(relative)) return undefined;
-    const file = path.join(root, relative);
-    const info = file.startsWith(root + path.sep) ? await statFile(file) : null;
+    const started = generation;
+    const base = root;
+    const file = path.join(base, relative);
+    const info = file.startsWith(base + path.sep) ? await statFile(file) : null;
     if (!info) {
-      if (misses.size >= maxMissEntries) misses.clear();
-      misses.add(relative);
+      if (started === generation) {
+        if (misses.size >= maxMissEntries) misses.clear();
+        misses.add(relative);
+      }
       return undefined;
     }
     const tag = `${info.size.toString(16)}-${Math.trunc(info.mtimeMs).toString(16)}`;
@@ -181,7 +204,7 @@ export function createStaticHandler(options: { root: string }): StaticHandler {
       identity: { file, size: info.size, encoding: null, etag: `W/"${tag}"` },
       variants,
     };
-    entries.set(relative, entry);
+    if (started === generation) entries.set(relative, entry);
     return entry;
   }
 
@@ -207,9 +230,12 @@ export function createStaticHandler(options: { root: string }): StaticHandler {
     const cached = bodies.get(representation.file);
     if (cached) return cached.slice();
     if (representation.size <= maxCachedBody && cachedBytes + representation.size <= maxCachedBytes) {
+      const started = generation;
       const data = new Uint8Array(await readFile(representation.file));
-      bodies.set(representation.file, data);
-      cachedBytes += data.byteLength;
+      if (started === generation) {
+        bodies.set(representation.file, data);
+        cachedBytes += data.byteLength;
+      }
       return data.slice();
     }
     return Readable.toWeb(createReadStream(representation.file)) as ReadableStream<Uint8Array>;
@@ -251,6 +277,7 @@ export function createStaticHandler(options: { root: string }): StaticHandler {
     if (method !== 'GET' && method !== 'HEAD') {
       return c.text('Method Not Allowed', 405, { Allow: 'GET, HEAD' });
     }
+    syncRoot();
     const pathname = c.req.path;
     const relative = safeRelativePath(pathname);
     if (relative === null) return c.text('Bad Request', 400);
@@ -263,6 +290,16 @@ export function createStaticHandler(options: { root: string }): StaticHandler {
         status: 301,
         headers: { Location: `${target}${query}`, 'Cache-Control': cacheControl.redirect },
       });
+    }
+
+    // The spec's query forms (`/products?id=id3`) live at path forms now (`/products/id3`).
+    const queryIndex = c.req.url.indexOf('?');
+    if (queryIndex !== -1) {
+      const search = c.req.url.slice(queryIndex).split('#')[0] ?? '';
+      const pathForm = queryFormTarget(relative, search);
+      if (pathForm !== undefined) {
+        return new Response(null, { status: 301, headers: { Location: pathForm, 'Cache-Control': cacheControl.redirect } });
+      }
     }
 
     const hidden = relative.split('/').some((segment) => segment.startsWith('.') && segment !== '.well-known');

@@ -4,6 +4,8 @@ import type { Config } from './config.ts';
 import type { Database, DatabaseKind } from './db/client.ts';
 import type { UserRole, UserStatus } from './db/schema/index.ts';
 import type { Logger } from './logger.ts';
+import type { BuildCommand } from './site/buildCommand.ts';
+import type { Publication, PublishedSite } from './site/publication.ts';
 import type { SmsProvider } from './sms/provider.ts';
 
 /** What the app is built from; tests pass their own (in-memory database, silent logger). */
@@ -17,10 +19,17 @@ export interface AppDeps {
   dbKind?: DatabaseKind;
   /** The SMS gateway; omitted means the outbox provider on `db` (sms/provider.ts). */
   sms?: SmsProvider;
+  /**
+   * What is published at start (site/publication.ts: the newer of STATIC_DIR and the last editors'
+   * rebuild); omitted means `staticDir` with CONTENT_DIR.
+   */
+  publication?: Publication;
+  /** The editors' rebuild: its build command (`astro build` by default) and the content it snapshots. */
+  siteBuild?: { command?: BuildCommand; sourceContentDir?: string };
 }
 
 /** What route modules receive: AppDeps with every default filled in. */
-export type RouteDeps = AppDeps & { sms: SmsProvider };
+export type RouteDeps = AppDeps & { sms: SmsProvider; site: PublishedSite };
 
 /** The logged-in user as the request sees it (never the password hash). */
 export interface SessionUser {

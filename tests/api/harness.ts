@@ -17,7 +17,7 @@ import { seedIfEmpty } from '../../src/server/db/seed.ts';
 import { createLogger, type Logger } from '../../src/server/logger.ts';
 import { createSession, hashSessionToken, sessionCookieName, sessionPolicy } from '../../src/server/session.ts';
 import { findUserIdByUserName } from '../../src/server/services/users.ts';
-import type { AppEnv } from '../../src/server/types.ts';
+import type { AppDeps, AppEnv } from '../../src/server/types.ts';
 import { buildPgliteSnapshot, databaseUrl, dropDatabase, randomDatabaseName, testConfigEnv } from './snapshot.ts';
 
 export interface TestAppOptions {
@@ -26,6 +26,8 @@ export interface TestAppOptions {
   /** Environment overrides, as the server would read them (e.g. `{ PUBLIC_ORIGIN: … }`). */
   env?: Record<string, string>;
   logger?: Logger;
+  /** Further app dependencies (e.g. the editors' rebuild with an injected build command). */
+  deps?: Pick<AppDeps, 'siteBuild' | 'publication'>;
 }
 
 export interface TestApp {
@@ -106,6 +108,7 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
     logger,
     dbKind: handle.kind,
     ...(options.staticDir === undefined ? {} : { staticDir: options.staticDir }),
+    ...options.deps,
   });
   const policy = sessionPolicy(config);
   return {

@@ -163,6 +163,29 @@ describe('redirects', () => {
   });
 });
 
+describe('query forms of the spec', () => {
+  it('answers 301 to the path form, keeping locale, region and the rest of the query', async () => {
+    const cases: [string, string][] = [
+      ['/products?id=id3', '/products/id3'],
+      ['/en-US/gx/products?id=id2&from=menu', '/en-US/gx/products/id2?from=menu'],
+      ['/infomation/detail?newsId=n1', '/infomation/detail/n1'],
+      ['/zh-TW/welcome/detail?noticeId=c2', '/zh-TW/welcome/detail/c2'],
+      ['/assistance?documentId=d4', '/assistance/d4'],
+    ];
+    for (const [from, to] of cases) {
+      const res = await get(from);
+      expect(res.status, from).toBe(301);
+      expect(res.headers.get('location'), from).toBe(to);
+    }
+  });
+
+  it('leaves unsafe ids and other pages alone', async () => {
+    for (const url of ['/products?id=%2F%2Fevil.example', '/welcome/home?id=id3', '/products?id=']) {
+      expect((await get(url)).status, url).not.toBe(301);
+    }
+  });
+});
+
 describe('path traversal', () => {
   it('never serves a file outside the root', async () => {
     const name = `${path.basename(dist)}-outside.txt`;

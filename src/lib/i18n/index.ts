@@ -10,6 +10,9 @@ import core from './messages/core/index.ts';
 import sms from './messages/sms/index.ts';
 import auth from './messages/auth/index.ts';
 import account from './messages/account/index.ts';
+import rebuild from './messages/rebuild/index.ts';
+import content from './messages/content/index.ts';
+import site from './messages/site/index.ts';
 import { defaultLocale, locales, type Locale } from './locales.ts';
 
 export * from './locales.ts';
@@ -19,7 +22,7 @@ export * from './locales.ts';
  * merged into one flat dictionary per locale. Keys carry their namespace as a prefix
  * (`login.title`), so namespaces never collide. A new namespace: one import, one entry here.
  */
-const namespaces = [core, sms, auth, account] as const;
+const namespaces = [core, sms, auth, account, site, content, rebuild] as const;
 
 type Namespace = (typeof namespaces)[number];
 type KeysOf<N> = N extends { 'zh-CN': infer D } ? keyof D : never;

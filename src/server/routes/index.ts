@@ -5,8 +5,17 @@
 import type { Hono } from 'hono';
 import type { AppEnv, RouteDeps } from '../types.ts';
 import { createAreaRoutes } from './area.ts';
+import { createAreaSettingsRoutes } from './areaSettings.ts';
+import { createBannerRoutes } from './banner.ts';
+import { createBusinessRoutes } from './business.ts';
+import { createHelpRoutes } from './help.ts';
+import { createHnyDataRoutes } from './hnyData.ts';
+import { createIndustryRoutes } from './industry.ts';
+import { createRequirementRoutes } from './requirement.ts';
+import { createSetRoutes } from './set.ts';
 import { createHealthRoutes } from './health.ts';
 import { createNoticeRoutes } from './notices.ts';
+import { createSiteAdminRoutes } from './siteAdmin.ts';
 import { createSystemRoutes } from './system.ts';
 import { createUserRoutes } from './user.ts';
 
@@ -21,4 +30,14 @@ export const apiModules: readonly ApiModule[] = [
   { base: '/api/front/hgdsys/hgdClient', create: createAreaRoutes },
   { base: '/api/front/user', create: createUserRoutes },
   { base: '/api/notices', create: createNoticeRoutes },
+  { base: '/api/admin/site', create: createSiteAdminRoutes },
+  // Content calls (docs/content-api.md): answered from the content store.
+  { base: '/api/front/hgdsys/hgdClient', create: createAreaSettingsRoutes },
+  { base: '/api/front/system', create: createIndustryRoutes },
+  { base: '/api/front/hgdbiz/banner/client', create: createBannerRoutes },
+  { base: '/api/front/business', create: createBusinessRoutes },
+  { base: '/api/front/hgdsel/set', create: createSetRoutes },
+  { base: '/api/front/external/hnyData', create: createHnyDataRoutes },
+  { base: '/api/front/help/document/client', create: createHelpRoutes },
+  { base: '/api/front/requirement', create: createRequirementRoutes },
 ];

@@ -1,0 +1,388 @@
+/**
+ * Zod schemas of every content collection: what an editor may write in `src/content`, and (through
+ * each schema's output type) what the pages and the content API read after loading.
+ *
+ * Layout of `src/content` (CONTENT_DIR). Ids written as `<…>` come from the file or folder name,
+ * never from inside the file, so an entry cannot disagree with its own path:
+ *
+ *   regions/<areaCode>.yaml                region + area settings (hotline, offered business types
+ *                                          and products, banners, text banners, home notices)
+ *   business-types.yaml                    list of business types
+ *   business/<areaCode>/<bizItemId>.yaml   a business item of a region (descList tabs in Markdown)
+ *   products.yaml                          the five products id1…id5
+ *   org-coms.yaml                          retail electricity companies (orgCom)
+ *   sets/<areaCode>/<setId>.yaml           a package (set) of a product in a region, with its scheme
+ *                                          parameters, set filters and its selling sets
+ *   dictionaries.yaml                      dictionaries by categoryCode (newsType, voltageLevel, …)
+ *   industries.yaml                        the industry list (GB/T 4754-2017 sections A–T)
+ *   news/<newsId>.md                       a news item: YAML front matter + Markdown body
+ *   help/catalogue.yaml                    help catalogue: sections listing their documents
+ *   help/<documentId>.md                   a help document: front matter + Markdown content
+ *   problem-guides.yaml                    problem guides (Q&A), answers in Markdown
+ *   notices/<noticeId>.md                  a customer notice (公告): front matter + Markdown content
+ *
+ * File-name ids (`bizItemId`, `setId`, `newsId`, `documentId`, `noticeId`) are lower-case slugs
+ * (`a-z`, `0-9`, `-`) because they appear in URLs; each is unique across the whole content, not
+ * only within its folder (the API looks them up without a region). Dates are `YYYY-MM-DD`.
+ * Markdown fields are rendered to HTML by the schema itself (`marked`, GFM), so the loaded value
+ * of `desc`, `body`, `content`, `answer` and `description` is HTML.
+ *
+ * Cross-references (a region's business types, a set's product, a selling set's orgCom, a news
+ * item's type, …) are checked by `load.ts` after every file has passed its schema.
+ */
+import { marked } from 'marked';
+import { z } from 'zod';
+
+/** GB/T 2260 province-level code. */
+export const areaCodeField = z.string().regex(/^\d{6}$/, 'must be a six-digit GB/T 2260 code');
+
+/** Ids that appear in URLs. */
+export const slugPattern = /^[a-z0-9](?:[a-z0-9-]{0,62}[a-z0-9])?$/;
+export const slugField = z.string().regex(slugPattern, 'must be a lower-case slug (a-z, 0-9, -)');
+
+/** A calendar date written `YYYY-MM-DD` that exists. */
+export const dateField = z
+  .string()
+  .regex(/^\d{4}-\d{2}-\d{2}$/, 'must be a date written YYYY-MM-DD')
+  .refine((value) => {
+    const date = new Date(`${value}T00:00:00Z`);
+    return !Number.isNaN(date.getTime()) && date.toISOString().startsWith(value);
+  }, 'is not a real date');
+
+/** Text shown as is: trimmed, not empty. */
+const text = (max: number) => z.string().trim().min(1).max(max);
+
+/** Markdown written by an editor, loaded as HTML. Content is the editors' own, so it is trusted. */
+export const markdownField = z
+  .string()
+  .trim()
+  .min(1, 'must not be empty')
+  .transform((source) => marked.parse(source, { async: false, gfm: true }));
+
+/** A link: a site path (`/welcome/detail/…`) or an absolute http(s) URL. */
+export const linkField = z
+  .string()
+  .regex(/^(\/(?!\/)[^\s]*|https?:\/\/[^\s]+)$/, 'must be a site path starting with / or an http(s) URL');
+
+/** An image under `public/` (path starting with /) or an absolute http(s) URL. */
+export const imageField = linkField;
+
+// ---------------------------------------------------------------------------------------------
+// Regions and area settings: regions/<areaCode>.yaml
+
+export const bannerSchema = z.strictObject({
+  bannerId: slugField,
+  image: imageField,
+  /** Alternative text: what the image says, for screen readers and when it fails to load. */
+  alt: text(120),
+  /** Optional heading drawn over the image. */
+  title: text(60).optional(),
+  link: linkField.optional(),
+});
+
+export const textBannerSchema = z.strictObject({
+  textBannerId: slugField,
+  text: text(120),
+  link: linkField.optional(),
+});
+
+export const homeNoticeSchema = z.strictObject({
+  homeNoticeId: slugField,
+  title: text(120),
+  date: dateField,
+  /** A customer notice shown on click (notices/<noticeId>.md); else `link`, else plain text. */
+  noticeId: slugField.optional(),
+  link: linkField.optional(),
+});
+
+export const regionFileSchema = z.strictObject({
+  name: text(64),
+  shortName: text(16),
+  /** ISO 3166-2:CN subdivision code in lower case (gd, gx, hi, gz, yn): the URL prefix of the region. */
+  isoCode: z.string().regex(/^[a-z]{2}$/, 'must be two lower-case letters (ISO 3166-2:CN)'),
+  sort: z.number().int().min(0),
+  enabled: z.boolean().default(true),
+  hotline: z.string().regex(/^[0-9-]{5,20}$/, 'must be a phone number of digits and dashes'),
+  /** Business types offered here, in menu order (business-types.yaml ids). */
+  bizTypeIds: z.array(slugField).min(1),
+  /** Products offered here, in menu order (id1…id5). */
+  productIds: z.array(z.enum(['id1', 'id2', 'id3', 'id4', 'id5'])).min(1),
+  banners: z.array(bannerSchema).default([]),
+  textBanners: z.array(textBannerSchema).default([]),
+  homeNotices: z.array(homeNoticeSchema).default([]),
+});
+export const regionSchema = regionFileSchema.extend({ areaCode: areaCodeField });
+export type Region = z.output<typeof regionSchema>;
+export type Banner = z.output<typeof bannerSchema>;
+export type TextBanner = z.output<typeof textBannerSchema>;
+export type HomeNotice = z.output<typeof homeNoticeSchema>;
+
+// ---------------------------------------------------------------------------------------------
+// Business types and items: business-types.yaml, business/<areaCode>/<bizItemId>.yaml
+
+export const bizTypeSchema = z.strictObject({
+  bizTypeId: slugField,
+  name: text(32),
+  /** 0 = shown in the menu (spec: menu data with toTop 0); 1 = not in the menu. */
+  toTop: z.union([z.literal(0), z.literal(1)]),
+  sort: z.number().int().min(0),
+  summary: text(200).optional(),
+});
+export const bizTypesFileSchema = z.array(bizTypeSchema).min(1);
+export type BizType = z.output<typeof bizTypeSchema>;
+
+export const bizItemDescSchema = z.strictObject({
+  /** Unique across all items: getBizItemDescById looks it up alone. */
+  bizItemDescId: slugField,
+  /** The tab's id inside the item; the page's panel id is `{tabId}--{bizItemId}` (spec §9). */
+  tabId: slugField,
+  title: text(32),
+  desc: markdownField,
+});
+
+export const bizItemProductSchema = z.strictObject({
+  bizItemProductId: slugField,
+  productId: z.enum(['id1', 'id2', 'id3', 'id4', 'id5']),
+  /** A set of that product in the same region, when the item recommends one. */
+  setId: slugField.optional(),
+});
+
+export const bizItemFileSchema = z.strictObject({
+  bizTypeId: slugField,
+  title: text(60),
+  summary: text(300),
+  sort: z.number().int().min(0).default(0),
+  descList: z.array(bizItemDescSchema).min(1),
+  bizItemProducts: z.array(bizItemProductSchema).default([]),
+});
+export const bizItemSchema = bizItemFileSchema.extend({ bizItemId: slugField, areaCode: areaCodeField });
+export type BizItem = z.output<typeof bizItemSchema>;
+export type BizItemDesc = z.output<typeof bizItemDescSchema>;
+export type BizItemProduct = z.output<typeof bizItemProductSchema>;
+
+// ---------------------------------------------------------------------------------------------
+// Products, retail companies, sets and selling sets
+
+export const productIds = ['id1', 'id2', 'id3', 'id4', 'id5'] as const;
+export type ProductId = (typeof productIds)[number];
+
+export const productSchema = z.strictObject({
+  productId: z.enum(productIds),
+  name: text(32),
+  summary: text(200),
+  description: markdownField,
+  sort: z.number().int().min(0),
+});
+export const productsFileSchema = z.array(productSchema).length(5);
+export type Product = z.output<typeof productSchema>;
+
+export const orgComSchema = z.strictObject({
+  orgComId: slugField,
+  name: text(80),
+  shortName: text(24),
+  /** 统一社会信用代码: 18 characters (digits and upper-case letters without I, O, S, V, Z). */
+  creditCode: z.string().regex(/^[0-9A-HJ-NP-RTUWXY]{18}$/, 'must be an 18-character unified social credit code'),
+  hotline: z.string().regex(/^[0-9-]{5,20}$/, 'must be a phone number of digits and dashes'),
+  address: text(120),
+  /** Regions where it may sell. */
+  areaCodes: z.array(areaCodeField).min(1),
+});
+export const orgComsFileSchema = z.array(orgComSchema).min(1);
+export type OrgCom = z.output<typeof orgComSchema>;
+
+/**
+ * One priced option of a set. Fixed-price style products give an energy price in 元/kWh;
+ * price-difference products give the retail company's share of the difference in %.
+ */
+export const schemeParamSchema = z
+  .strictObject({
+    schemeParamId: slugField,
+    name: text(40),
+    priceType: z.enum(['energyPrice', 'shareRatio']),
+    /** 元/kWh, when priceType is energyPrice. */
+    energyPrice: z.number().positive().max(5).optional(),
+    /** %, the retail company's share of the price difference, when priceType is shareRatio. */
+    shareRatio: z.number().min(0).max(100).optional(),
+    /** Contract lengths offered, in months. */
+    contractMonths: z.array(z.number().int().min(1).max(120)).min(1),
+    /** voltageLevel dictionary codes this option applies to. */
+    voltageLevels: z.array(z.string().min(1)).min(1),
+    /** Annual consumption range in MWh (max omitted = no upper bound). */
+    consumptionMin: z.number().min(0).default(0),
+    consumptionMax: z.number().positive().optional(),
+    remark: text(200).optional(),
+  })
+  .refine((p) => (p.priceType === 'energyPrice' ? p.energyPrice !== undefined : p.shareRatio !== undefined), {
+    message: 'energyPrice is required when priceType is energyPrice, shareRatio when it is shareRatio',
+    path: ['priceType'],
+  })
+  .refine((p) => p.consumptionMax === undefined || p.consumptionMax > p.consumptionMin, {
+    message: 'consumptionMax must be greater than consumptionMin',
+    path: ['consumptionMax'],
+  });
+export type SchemeParam = z.output<typeof schemeParamSchema>;
+
+/** Who a set is for: the customer must match every listed criterion (an empty list = any). */
+export const setFilterSchema = z
+  .strictObject({
+    /** voltageLevel dictionary codes. */
+    voltageLevels: z.array(z.string().min(1)).default([]),
+    /** Annual consumption range in MWh. */
+    consumptionMin: z.number().min(0).default(0),
+    consumptionMax: z.number().positive().optional(),
+    /** GB/T 4754 section codes (industries.yaml). */
+    industries: z.array(z.string().regex(/^[A-T]$/, 'must be a GB/T 4754 section letter A–T')).default([]),
+  })
+  .refine((f) => f.consumptionMax === undefined || f.consumptionMax > f.consumptionMin, {
+    message: 'consumptionMax must be greater than consumptionMin',
+    path: ['consumptionMax'],
+  });
+export type SetFilter = z.output<typeof setFilterSchema>;
+
+export const sellingSetSchema = z
+  .strictObject({
+    /** Unique across all content; orders refer to it (`/handle/order?sellingSetId=…`). */
+    sellingSetId: slugField,
+    orgComId: slugField,
+    validFrom: dateField,
+    validTo: dateField,
+  })
+  .refine((s) => s.validTo >= s.validFrom, { message: 'validTo must not be before validFrom', path: ['validTo'] });
+
+export const setFileSchema = z.strictObject({
+  productId: z.enum(productIds),
+  name: text(60),
+  summary: text(200),
+  description: markdownField,
+  sort: z.number().int().min(0).default(0),
+  /** Whether the set is on the shelf (可在线办理); offline sets are shown but cannot be ordered. */
+  online: z.boolean(),
+  schemeParams: z.array(schemeParamSchema).min(1),
+  filter: setFilterSchema,
+  sellingSets: z.array(sellingSetSchema).default([]),
+});
+export const setSchema = setFileSchema.omit({ sellingSets: true }).extend({ setId: slugField, areaCode: areaCodeField });
+export type ProductSet = z.output<typeof setSchema>;
+/** A selling set as loaded: its set and region attached. */
+export type SellingSet = z.output<typeof sellingSetSchema> & { setId: string; areaCode: string };
+
+// ---------------------------------------------------------------------------------------------
+// Dictionaries and the industry list
+
+export const dictionaryEntrySchema = z.strictObject({
+  code: z.string().regex(/^[A-Za-z0-9_-]{1,32}$/, 'must be 1–32 letters, digits, _ or -'),
+  name: text(40),
+  sort: z.number().int().min(0).default(0),
+});
+/** categoryCode → entries. `newsType` (≥ 1 entry) and `voltageLevel` are required. */
+export const dictionariesFileSchema = z
+  .record(z.string().regex(/^[A-Za-z][A-Za-z0-9]{0,31}$/, 'must be a camelCase category code'), z.array(dictionaryEntrySchema).min(1))
+  .refine((d) => 'newsType' in d, { message: 'the newsType dictionary is required' })
+  .refine((d) => 'voltageLevel' in d, { message: 'the voltageLevel dictionary is required' });
+export type DictionaryEntry = z.output<typeof dictionaryEntrySchema>;
+
+export const industrySchema = z.strictObject({
+  /** GB/T 4754-2017 section letter. */
+  code: z.string().regex(/^[A-T]$/, 'must be a GB/T 4754 section letter A–T'),
+  name: text(40),
+});
+export const industriesFileSchema = z.array(industrySchema).min(1);
+export type Industry = z.output<typeof industrySchema>;
+
+// ---------------------------------------------------------------------------------------------
+// News, help, problem guides, customer notices
+
+export const newsFrontSchema = z.strictObject({
+  newsTypeCode: z.string().min(1),
+  title: text(80),
+  date: dateField,
+  source: text(40),
+  summary: text(300),
+  /** Pinned items come first in their type's list. */
+  pinned: z.boolean().default(false),
+});
+export const newsSchema = newsFrontSchema.extend({ newsId: slugField, body: markdownField });
+export type News = z.output<typeof newsSchema>;
+
+export const helpSectionSchema = z.strictObject({
+  /** The section's key (spec: helpCatalog items carry `key`). */
+  key: slugField,
+  title: text(32),
+  sort: z.number().int().min(0),
+  /** Document ids (help/<documentId>.md) in display order. */
+  documents: z.array(slugField).min(1),
+});
+export const helpCatalogueFileSchema = z.strictObject({ sections: z.array(helpSectionSchema).min(1) });
+export type HelpSection = z.output<typeof helpSectionSchema>;
+
+export const helpDocumentFrontSchema = z.strictObject({
+  title: text(60),
+  updated: dateField,
+});
+export const helpDocumentSchema = helpDocumentFrontSchema.extend({ documentId: slugField, content: markdownField });
+export type HelpDocument = z.output<typeof helpDocumentSchema>;
+
+export const problemGuideSchema = z.strictObject({
+  problemGuideId: slugField,
+  question: text(120),
+  answer: markdownField,
+  sort: z.number().int().min(0),
+});
+export const problemGuidesFileSchema = z.array(problemGuideSchema).min(1);
+export type ProblemGuide = z.output<typeof problemGuideSchema>;
+
+export const customerNoticeFrontSchema = z.strictObject({
+  title: text(80),
+  date: dateField,
+  source: text(40),
+});
+export const customerNoticeSchema = customerNoticeFrontSchema.extend({ noticeId: slugField, content: markdownField });
+export type CustomerNotice = z.output<typeof customerNoticeSchema>;
+
+// ---------------------------------------------------------------------------------------------
+
+/** Everything in `src/content`, loaded, validated, cross-checked and sorted for display. */
+export interface SiteContent {
+  /** Sorted by `sort`, then area code. */
+  regions: Region[];
+  /** Sorted by `sort`. */
+  bizTypes: BizType[];
+  /** Sorted by region, type, `sort`, id. */
+  bizItems: BizItem[];
+  /** Sorted by `sort` (id1…id5 normally). */
+  products: Product[];
+  orgComs: OrgCom[];
+  /** Sorted by region, product, `sort`, id. */
+  sets: ProductSet[];
+  /** In their sets' order. */
+  sellingSets: SellingSet[];
+  /** Entries sorted by `sort`, then code. */
+  dictionaries: Record<string, DictionaryEntry[]>;
+  industries: Industry[];
+  /** Newest first (date descending, then id). */
+  news: News[];
+  /** Sorted by `sort`. */
+  helpSections: HelpSection[];
+  helpDocuments: HelpDocument[];
+  /** Sorted by `sort`. */
+  problemGuides: ProblemGuide[];
+  /** Newest first. */
+  customerNotices: CustomerNotice[];
+}
+
+/** The collection names, as registered with Astro (content.config.ts). */
+export const collectionNames = [
+  'regions',
+  'bizTypes',
+  'bizItems',
+  'products',
+  'orgComs',
+  'sets',
+  'sellingSets',
+  'industries',
+  'news',
+  'helpSections',
+  'helpDocuments',
+  'problemGuides',
+  'customerNotices',
+] as const satisfies readonly (keyof SiteContent)[];

@@ -1,0 +1,59 @@
+/**
+ * `sitemap.xml`, written after the build from the pages actually built: every page a search
+ * engine may index — not the redirect and not-found pages (they say `noindex`), not the
+ * signed-in pages (static shells that show nothing without a session). Each entry lists its
+ * locale alternates, as the pages' own `hreflang` links do.
+ */
+import { readFile, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { defaultLocale, locales } from '../lib/i18n/locales.ts';
+import { localePath, splitLocale } from '../lib/paths.ts';
+import { pageRoutes } from '../lib/routes.ts';
+
+const sessionPaths = pageRoutes.filter((route) => route.access === 'session').map((route) => route.path);
+
+function isSessionPage(path: string): boolean {
+  return sessionPaths.some((session) => path === session || path.startsWith(`${session}/`));
+}
+
+const escapeXml = (value: string) => value.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+
+/** Site paths (`/en-US/gx/welcome/home`) of the indexable pages under `distDir`, sorted. */
+export async function indexablePaths(distDir: string, pathnames: readonly string[]): Promise<string[]> {
+  const paths: string[] = [];
+  for (const pathname of pathnames) {
+    const path = `/${pathname.replace(/^\/+|\/+$/g, '')}`;
+    if (isSessionPage(splitLocale(path).path)) continue;
+    let html: string;
+    try {
+      html = await readFile(join(distDir, path, 'index.html'), 'utf8');
+    } catch {
+      continue; // not an HTML page (an endpoint such as robots.txt)
+    }
+    if (/<meta name="robots" content="[^"]*noindex/.test(html)) continue;
+    paths.push(path);
+  }
+  return paths.sort();
+}
+
+export function sitemapXml(site: URL, paths: readonly string[]): string {
+  const known = new Set(paths);
+  const entries = paths.map((path) => {
+    const route = splitLocale(path).path;
+    const alternates = locales
+      .map((locale) => ({ locale, href: localePath(locale, route) }))
+      .filter((alternate) => known.has(alternate.href));
+    const links = [...alternates, { locale: 'x-default', href: localePath(defaultLocale, route) }]
+      .filter((alternate) => known.has(alternate.href))
+      .map((alternate) => `<xhtml:link rel="alternate" hreflang="${alternate.locale}" href="${escapeXml(new URL(alternate.href, site).href)}"/>`)
+      .join('');
+    return `<url><loc>${escapeXml(new URL(path, site).href)}</loc>${links}</url>`;
+  });
+  return `<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9" xmlns:xhtml="http://www.w3.org/1999/xhtml">\n${entries.join('\n')}\n</urlset>\n`;
+}
+
+export async function writeSitemap(distDir: string, site: URL, pathnames: readonly string[]): Promise<number> {
+  const paths = await indexablePaths(distDir, pathnames);
+  await writeFile(join(distDir, 'sitemap.xml'), sitemapXml(site, paths));
+  return paths.length;
+}

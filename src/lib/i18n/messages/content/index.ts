@@ -1,0 +1,11 @@
+/**
+ * Content calls: unknown ids, offers a region lacks, the requirement form's answers, and the
+ * labels (`field.*`) of the content calls' parameters, used by validation messages.
+ */
+import zhCN from './zh-CN.json' with { type: 'json' };
+import enUS from './en-US.json' with { type: 'json' };
+import zhTW from './zh-TW.json' with { type: 'json' };
+import idID from './id-ID.json' with { type: 'json' };
+import ptBR from './pt-BR.json' with { type: 'json' };
+
+export default { 'zh-CN': zhCN, 'en-US': enUS, 'zh-TW': zhTW, 'id-ID': idID, 'pt-BR': ptBR };

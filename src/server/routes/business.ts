@@ -1,0 +1,46 @@
+/**
+ * /api/front/business/*: business types (the menu: `toTop=0`), business items of a region and
+ * type, one item, and one description tab (spec §7, "Banners, business, requirement").
+ */
+import { Hono } from 'hono';
+import { bizTypesOfArea, listBizItems, listBizTypes } from '../../content/query.ts';
+import { bizItemDescQuery, bizItemQuery, bizItemsQuery, bizTypeListQuery } from '../../lib/schemas/content.ts';
+import { ok } from '../envelope.ts';
+import { requireBizItem, requireBizItemDesc, requireBizTypeOfArea, requireRegion } from '../services/contentLookup.ts';
+import { contentStore } from '../services/contentStore.ts';
+import { bizItemView } from '../services/contentViews.ts';
+import type { AppDeps, AppEnv } from '../types.ts';
+import { validate } from '../validate.ts';
+
+export function createBusinessRoutes(_deps: AppDeps): Hono<AppEnv> {
+  const routes = new Hono<AppEnv>();
+
+  /** Every type, or those a region offers (in its order); `toTop=0` keeps the menu's. */
+  routes.get('/getBizTypeList', async (c) => {
+    const { areaCode, toTop } = await validate(c, bizTypeListQuery, 'query');
+    const content = contentStore.current();
+    if (areaCode === undefined) return ok(c, listBizTypes(content, toTop === undefined ? {} : { toTop }));
+    requireRegion(content, areaCode);
+    return ok(c, bizTypesOfArea(content, areaCode).filter((type) => toTop === undefined || type.toTop === toTop));
+  });
+
+  routes.get('/getBizItemByAreaCodeAndBizTypeId', async (c) => {
+    const { areaCode, bizTypeId } = await validate(c, bizItemsQuery, 'query');
+    const content = contentStore.current();
+    requireBizTypeOfArea(content, areaCode, bizTypeId);
+    return ok(c, listBizItems(content, areaCode, bizTypeId).map((item) => bizItemView(content, item)));
+  });
+
+  routes.get('/getBizItemById', async (c) => {
+    const { bizItemId } = await validate(c, bizItemQuery, 'query');
+    const content = contentStore.current();
+    return ok(c, bizItemView(content, requireBizItem(content, bizItemId)));
+  });
+
+  routes.get('/getBizItemDescById', async (c) => {
+    const { bizItemDescId } = await validate(c, bizItemDescQuery, 'query');
+    return ok(c, requireBizItemDesc(contentStore.current(), bizItemDescId));
+  });
+
+  return routes;
+}

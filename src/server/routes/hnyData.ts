@@ -1,0 +1,65 @@
+/**
+ * /api/front/external/hnyData/*: news (type tabs from the `newsType` dictionary, pages of 5),
+ * dictionaries, customer notices (公告) and problem guides (spec §7, "Notices, news, help").
+ * Paged answers carry `data` and `recordsTotal` (spec §3) inside the envelope's data.
+ */
+import { Hono } from 'hono';
+import { getDictionary, listCustomerNotices, pageNews, pageProblemGuides } from '../../content/query.ts';
+import {
+  customerNoticeQuery,
+  dictionaryQuery,
+  newsPageQuery,
+  newsQuery,
+  problemGuidePageQuery,
+} from '../../lib/schemas/content.ts';
+import { ApiCode } from '../../lib/apiCodes.ts';
+import { ApiError, ok } from '../envelope.ts';
+import { requireCustomerNotice, requireDictionary, requireNews } from '../services/contentLookup.ts';
+import { contentStore } from '../services/contentStore.ts';
+import { newsDetail, newsListItem } from '../services/contentViews.ts';
+import type { AppDeps, AppEnv } from '../types.ts';
+import { validate } from '../validate.ts';
+
+export function createHnyDataRoutes(_deps: AppDeps): Hono<AppEnv> {
+  const routes = new Hono<AppEnv>();
+
+  routes.get('/getDictionaryByCategoryCode', async (c) => {
+    const { categoryCode } = await validate(c, dictionaryQuery, 'query');
+    return ok(c, requireDictionary(contentStore.current(), categoryCode));
+  });
+
+  routes.get('/searchPageNews', async (c) => {
+    const { newsTypeCode, pageNo, pageSize } = await validate(c, newsPageQuery, 'query');
+    const content = contentStore.current();
+    if (newsTypeCode !== undefined && !(getDictionary(content, 'newsType') ?? []).some((type) => type.code === newsTypeCode)) {
+      throw new ApiError(ApiCode.NOT_FOUND, 'content.newsTypeUnknown');
+    }
+    const page = pageNews(content, newsTypeCode === undefined ? { pageNo, pageSize } : { newsTypeCode, pageNo, pageSize });
+    return ok(c, { ...page, data: page.data.map((item) => newsListItem(content, item)) });
+  });
+
+  routes.get('/getNewsById', async (c) => {
+    const { newsId } = await validate(c, newsQuery, 'query');
+    const content = contentStore.current();
+    return ok(c, newsDetail(content, requireNews(content, newsId)));
+  });
+
+  routes.get('/getCustomerNoticesTitle', (c) =>
+    ok(
+      c,
+      listCustomerNotices(contentStore.current()).map(({ noticeId, title, date, source }) => ({ noticeId, title, date, source })),
+    ),
+  );
+
+  routes.get('/getCustomerNoticeById', async (c) => {
+    const { noticeId } = await validate(c, customerNoticeQuery, 'query');
+    return ok(c, requireCustomerNotice(contentStore.current(), noticeId));
+  });
+
+  routes.get('/getProblemGuidePage', async (c) => {
+    const { pageNo, pageSize } = await validate(c, problemGuidePageQuery, 'query');
+    return ok(c, pageProblemGuides(contentStore.current(), { pageNo, pageSize }));
+  });
+
+  return routes;
+}

@@ -1,0 +1,15 @@
+/**
+ * GET /api/front/system/getIndustryList: the GB/T 4754 sections (industries.yaml). Mounted on the
+ * same base as system.ts, which holds the account calls of that group.
+ */
+import { Hono } from 'hono';
+import { listIndustries } from '../../content/query.ts';
+import { ok } from '../envelope.ts';
+import { contentStore } from '../services/contentStore.ts';
+import type { AppDeps, AppEnv } from '../types.ts';
+
+export function createIndustryRoutes(_deps: AppDeps): Hono<AppEnv> {
+  const routes = new Hono<AppEnv>();
+  routes.get('/getIndustryList', (c) => ok(c, listIndustries(contentStore.current())));
+  return routes;
+}

@@ -1,0 +1,134 @@
+/**
+ * /api/front/hgdsel/set/*: the products-and-services catalogue — products, the sets (套餐) of a
+ * product in a region with their scheme parameters and filters, and the selling sets with their
+ * retail companies (spec §7, "Order and set"; getEnterpriseUserByOrgId belongs to the orders issue).
+ */
+import { Hono } from 'hono';
+import { chinaDate, getDictionary, listSellingSets, listSets, productsOfArea, schemeParamsForProfile } from '../../content/query.ts';
+import {
+  productListQuery,
+  productQuery,
+  schemeParamQuery,
+  sellingSetQuery,
+  sellingSetsQuery,
+  setDetailListQuery,
+  setQuery,
+  setsByAreaQuery,
+} from '../../lib/schemas/content.ts';
+import { ApiCode } from '../../lib/apiCodes.ts';
+import { ApiError, message, ok } from '../envelope.ts';
+import {
+  requireOnlineSet,
+  requireProductOfArea,
+  requireRegion,
+  requireSellingSet,
+  requireSet,
+} from '../services/contentLookup.ts';
+import { contentStore } from '../services/contentStore.ts';
+import { productSummary, sellingSetView, setDetailView, setFilterView, setView } from '../services/contentViews.ts';
+import type { AppDeps, AppEnv } from '../types.ts';
+import { validate } from '../validate.ts';
+
+export function createSetRoutes(_deps: AppDeps): Hono<AppEnv> {
+  const routes = new Hono<AppEnv>();
+
+  /** The products a region offers (the products menu), without their long descriptions. */
+  routes.get('/getProductList', async (c) => {
+    const { areaCode } = await validate(c, productListQuery, 'query');
+    const content = contentStore.current();
+    requireRegion(content, areaCode);
+    return ok(c, productsOfArea(content, areaCode).map(productSummary));
+  });
+
+  routes.get('/getProductById', async (c) => {
+    const { productId } = await validate(c, productQuery, 'query');
+    const content = contentStore.current();
+    // productId is one of id1…id5, all of which exist (products.yaml holds exactly five).
+    return ok(c, content.products.find((product) => product.productId === productId));
+  });
+
+  routes.get('/getSetByAreaCode', async (c) => {
+    const { areaCode, productId } = await validate(c, setsByAreaQuery, 'query');
+    const content = contentStore.current();
+    requireRegion(content, areaCode);
+    return ok(c, listSets(content, areaCode, productId).map((set) => setView(content, set)));
+  });
+
+  /** The sets of a product in a region, each with its selling sets. */
+  routes.get('/getSetDetailListByProductId', async (c) => {
+    const { productId, areaCode } = await validate(c, setDetailListQuery, 'query');
+    const content = contentStore.current();
+    requireProductOfArea(content, areaCode, productId);
+    return ok(c, listSets(content, areaCode, productId).map((set) => setDetailView(content, set)));
+  });
+
+  routes.get('/getSetById', async (c) => {
+    const { setId } = await validate(c, setQuery, 'query');
+    const content = contentStore.current();
+    return ok(c, setDetailView(content, requireSet(content, setId)));
+  });
+
+  /** Whether a set is online, and its selling sets that can be ordered today. */
+  routes.get('/getSetOnlineBySet', async (c) => {
+    const { setId } = await validate(c, setQuery, 'query');
+    const content = contentStore.current();
+    const set = requireSet(content, setId);
+    const today = chinaDate();
+    return ok(c, {
+      setId: set.setId,
+      online: set.online,
+      sellingSets: listSellingSets(content, set.areaCode, { setId, today }).map((s) => sellingSetView(content, s, today)),
+    });
+  });
+
+  /** Who an online set is for (voltage levels, consumption range, industries). */
+  routes.get('/getSetFilterBySetOnline', async (c) => {
+    const { setId } = await validate(c, setQuery, 'query');
+    const content = contentStore.current();
+    return ok(c, { setId, ...setFilterView(content, requireOnlineSet(content, setId)) });
+  });
+
+  /** The scheme parameters an online set offers to a customer profile; an empty profile gets all. */
+  routes.get('/getSetSchemeParamBySetFilter', async (c) => {
+    const { setId, voltageLevel, annualConsumption, industry } = await validate(c, schemeParamQuery, 'query');
+    const content = contentStore.current();
+    const set = requireOnlineSet(content, setId);
+    if (voltageLevel !== undefined) {
+      const levels = getDictionary(content, 'voltageLevel') ?? [];
+      if (!levels.some((level) => level.code === voltageLevel)) {
+        const label = message(c, 'field.voltageLevel');
+        throw new ApiError(ApiCode.BAD_REQUEST, 'validation.enum', { label, enum: levels.map((level) => level.code).join(', ') });
+      }
+    }
+    const profile = {
+      ...(voltageLevel === undefined ? {} : { voltageLevel }),
+      ...(annualConsumption === undefined ? {} : { annualConsumption }),
+      ...(industry === undefined ? {} : { industry }),
+    };
+    return ok(c, schemeParamsForProfile(set, profile));
+  });
+
+  /** What can be ordered in a region today (optionally of one set), with the retail companies. */
+  routes.get('/getSellingSetByArea', async (c) => {
+    const { areaCode, setId } = await validate(c, sellingSetsQuery, 'query');
+    const content = contentStore.current();
+    requireRegion(content, areaCode);
+    if (setId !== undefined) requireSet(content, setId);
+    const today = chinaDate();
+    const options = setId === undefined ? { today } : { setId, today };
+    return ok(c, listSellingSets(content, areaCode, options).map((s) => sellingSetView(content, s, today)));
+  });
+
+  routes.get('/getSellingSetById', async (c) => {
+    const { sellingSetId } = await validate(c, sellingSetQuery, 'query');
+    const content = contentStore.current();
+    return ok(c, sellingSetView(content, requireSellingSet(content, sellingSetId)));
+  });
+
+  routes.get('/getOrgComBySellingSetId', async (c) => {
+    const { sellingSetId } = await validate(c, sellingSetQuery, 'query');
+    return ok(c, requireSellingSet(contentStore.current(), sellingSetId).orgCom);
+  });
+
+  return routes;
+}

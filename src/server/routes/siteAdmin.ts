@@ -1,0 +1,81 @@
+/**
+ * /api/admin/site/*: the editors' rebuild (docs/editing-content.md).
+ *
+ *   POST /rebuild   starts a rebuild in the background → the new `site_builds` row (status running);
+ *                   409 `rebuild.running` while one runs
+ *   GET  /rebuild   the latest rebuild (status, times, pages, why it failed), `{}` before the first
+ *
+ * Both need `Authorization: Bearer $REBUILD_TOKEN`. Without REBUILD_TOKEN the calls do not exist
+ * (HTTP 404, as an unknown path), so an unconfigured server offers nothing to guess at. A missing
+ * or wrong token answers 403 `rebuild.forbidden`; wrong tokens are rate limited per IP.
+ */
+import { createHash, timingSafeEqual } from 'node:crypto';
+import { Hono } from 'hono';
+import { createMiddleware } from 'hono/factory';
+import { defaultContentDir } from '../../content/load.ts';
+import { ApiError, ok, unknownPath } from '../envelope.ts';
+import { clientIp } from '../request.ts';
+import { contentStore } from '../services/contentStore.ts';
+import { hitLimit, peekLimit, type RateRule } from '../services/rateLimit.ts';
+import { astroBuildCommand } from '../site/buildCommand.ts';
+import { createSiteRebuilder } from '../site/rebuild.ts';
+import type { AppEnv, RouteDeps } from '../types.ts';
+
+/** Wrong tokens allowed per IP before the calls answer 429 for the rest of the window. */
+export const rebuildTokenRule: RateRule = { name: 'rebuild.token.ip', limit: 10, windowSeconds: 15 * 60 };
+
+function digest(value: string): Buffer {
+  return createHash('sha256').update(value, 'utf8').digest();
+}
+
+/** Constant-time comparison: both sides hashed to equal length first, so neither length nor content leaks through timing. */
+export function tokenMatches(presented: string, expected: string): boolean {
+  return timingSafeEqual(digest(presented), digest(expected));
+}
+
+function bearerToken(header: string | undefined): string {
+  const match = /^Bearer\s+(\S+)\s*$/i.exec(header ?? '');
+  return match?.[1] ?? '';
+}
+
+export function createSiteAdminRoutes(deps: RouteDeps): Hono<AppEnv> {
+  const { config, db } = deps;
+  const routes = new Hono<AppEnv>();
+  const expected = config.rebuildToken;
+  if (expected === undefined) {
+    routes.all('*', unknownPath);
+    return routes;
+  }
+
+  const rebuilder = createSiteRebuilder({
+    db,
+    logger: deps.logger,
+    dataDir: config.dataDir,
+    sourceContentDir: deps.siteBuild?.sourceContentDir ?? defaultContentDir(),
+    site: deps.site,
+    store: contentStore,
+    build: deps.siteBuild?.command ?? astroBuildCommand(),
+    timeoutMs: config.rebuildTimeoutMinutes * 60_000,
+  });
+
+  const requireToken = createMiddleware<AppEnv>(async (c, next) => {
+    const subject = clientIp(c, config) ?? 'unknown';
+    if ((await peekLimit(db, rebuildTokenRule, subject)) >= rebuildTokenRule.limit) {
+      throw ApiError.tooManyRequests();
+    }
+    if (!tokenMatches(bearerToken(c.req.header('authorization')), expected)) {
+      c.get('log').warn({ ip: subject }, 'rebuild call with a missing or wrong token');
+      await hitLimit(db, rebuildTokenRule, subject);
+      throw ApiError.forbidden('rebuild.forbidden');
+    }
+    await next();
+  });
+
+  routes.use('/rebuild', requireToken);
+  routes.post('/rebuild', async (c) => ok(c, await rebuilder.start(), 'rebuild.started'));
+  routes.get('/rebuild', async (c) => {
+    const latest = await rebuilder.latest();
+    return latest ? ok(c, latest) : ok(c, {}, 'rebuild.none');
+  });
+  return routes;
+}

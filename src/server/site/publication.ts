@@ -1,0 +1,107 @@
+/**
+ * The published site: which built directory the server serves and which content directory the API
+ * answers from. The two always change together, so a visitor's page and the content API never
+ * disagree.
+ *
+ * Editors' rebuilds (rebuild.ts) live under `DATA_DIR/site/`:
+ *
+ *   builds/<id>/content   the snapshot of the content the build read (CONTENT_DIR of the build)
+ *   builds/<id>/dist      the build output
+ *   current -> builds/<id>  symbolic link to the published build, replaced by an atomic rename
+ *
+ * The link is what a restarted server (or a static host pointed at `current/dist`) finds; the
+ * running server switches in memory (`PublishedSite.publish`) in the same step.
+ */
+import { existsSync, readlinkSync, statSync } from 'node:fs';
+import { rename, rm, symlink } from 'node:fs/promises';
+import path from 'node:path';
+
+export interface SiteLayout {
+  /** `DATA_DIR/site` */
+  root: string;
+  /** `DATA_DIR/site/builds` */
+  buildsDir: string;
+  /** `DATA_DIR/site/current` */
+  currentLink: string;
+}
+
+export function siteLayout(dataDir: string): SiteLayout {
+  const root = path.join(path.resolve(dataDir), 'site');
+  return { root, buildsDir: path.join(root, 'builds'), currentLink: path.join(root, 'current') };
+}
+
+/** A build's directory name: the `site_builds` id, zero-padded so that names sort by age. */
+export function buildDirName(buildId: number): string {
+  return String(buildId).padStart(6, '0');
+}
+
+export interface Publication {
+  /** Absolute directory of the built pages. */
+  staticDir: string;
+  /** Absolute content directory the pages were built from. */
+  contentDir: string;
+  /** The `site_builds` id, or null for `npm run build`'s STATIC_DIR. */
+  buildId: number | null;
+}
+
+function modifiedMs(dir: string): number {
+  try {
+    return statSync(dir).mtimeMs;
+  } catch {
+    return Number.NEGATIVE_INFINITY;
+  }
+}
+
+/** The build `current` points at, when it is a complete build directory. */
+export function currentBuild(layout: SiteLayout): Publication | undefined {
+  let target: string;
+  try {
+    target = path.resolve(layout.root, readlinkSync(layout.currentLink));
+  } catch {
+    return undefined;
+  }
+  const staticDir = path.join(target, 'dist');
+  const contentDir = path.join(target, 'content');
+  if (!existsSync(staticDir) || !existsSync(contentDir)) return undefined;
+  const buildId = Number.parseInt(path.basename(target), 10);
+  return { staticDir, contentDir, buildId: Number.isSafeInteger(buildId) ? buildId : null };
+}
+
+/**
+ * What to serve at start: the newer of the last published rebuild and `npm run build`'s output.
+ * A developer who runs `npm run build` and restarts gets their build; a server restarted after an
+ * editors' rebuild keeps serving that rebuild (and its content snapshot) instead of an older dist.
+ */
+export function initialPublication(options: { dataDir: string; staticDir: string; contentDir: string }): Publication {
+  const fromBuild = { staticDir: path.resolve(options.staticDir), contentDir: path.resolve(options.contentDir), buildId: null };
+  const rebuilt = currentBuild(siteLayout(options.dataDir));
+  if (!rebuilt) return fromBuild;
+  return modifiedMs(rebuilt.staticDir) > modifiedMs(fromBuild.staticDir) ? rebuilt : fromBuild;
+}
+
+/** Points `current` at a build directory: a new link renamed over the old one, so it is never missing. */
+export async function pointCurrentAt(layout: SiteLayout, buildDir: string): Promise<void> {
+  const temporary = `${layout.currentLink}.next-${process.pid}`;
+  await rm(temporary, { force: true });
+  await symlink(path.relative(layout.root, buildDir), temporary, 'dir');
+  await rename(temporary, layout.currentLink);
+}
+
+/** The directory the server serves now, switched in memory at the moment of a publication. */
+export interface PublishedSite {
+  current(): Publication | undefined;
+  /** The static directory of the current publication (read by the static handler per request). */
+  staticDir(): string | undefined;
+  publish(publication: Publication): void;
+}
+
+export function createPublishedSite(initial: Publication | undefined): PublishedSite {
+  let publication = initial;
+  return {
+    current: () => publication,
+    staticDir: () => publication?.staticDir,
+    publish(next) {
+      publication = next;
+    },
+  };
+}

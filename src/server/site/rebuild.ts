@@ -1,0 +1,184 @@
+/**
+ * The editors' rebuild (POST /api/admin/site/rebuild): snapshot the content, build the site from
+ * the snapshot into a fresh directory in the background, and publish both at once.
+ *
+ *   start()   records a `site_builds` row (running) and returns it; a second start while one runs
+ *             is refused (409 `rebuild.running`), in this process and, through the table, in others
+ *   run       copy CONTENT_DIR → builds/<id>/content; load it (a bad file fails here, naming the
+ *             file and the field, before any build); build into builds/<id>/dist; count its pages;
+ *             sync the regions table; point `current` at the build; then, in one synchronous step,
+ *             replace the content store and the served directory; record success
+ *   failure   any step before the publication throws: the old site and content stay published,
+ *             the row records `failed` and why, the half-made build directory is removed
+ *
+ * Old builds are removed except the published one and the one before it (requests still
+ * streaming a file of the previous build finish undisturbed).
+ */
+import { cp, mkdir, readdir, rm } from 'node:fs/promises';
+import path from 'node:path';
+import { and, desc, eq, lt, sql } from 'drizzle-orm';
+import { loadContent } from '../../content/load.ts';
+import type { SiteContent } from '../../content/schemas.ts';
+import type { Database } from '../db/client.ts';
+import { siteBuilds, type SiteBuildRow } from '../db/schema/index.ts';
+import { ApiError } from '../envelope.ts';
+import type { Logger } from '../logger.ts';
+import type { ContentStore } from '../services/contentStore.ts';
+import { syncRegions } from '../services/regionSync.ts';
+import { countPages, type BuildCommand } from './buildCommand.ts';
+import { buildDirName, pointCurrentAt, siteLayout, type PublishedSite, type SiteLayout } from './publication.ts';
+
+/** Longest failure reason kept in the table. */
+const maxErrorLength = 4000;
+/** Advisory lock id of the rebuild claim (any constant unique within this database). */
+const rebuildLockKey = 4_400_003;
+/** Builds kept on disk: the published one and its predecessor. */
+const keptBuilds = 2;
+
+export interface SiteBuildView {
+  buildId: number;
+  status: SiteBuildRow['status'];
+  startedAt: string;
+  finishedAt: string | null;
+  pages: number | null;
+  error: string | null;
+  /** The published directory, relative to DATA_DIR (set on success). */
+  outputDir: string | null;
+}
+
+export function siteBuildView(row: SiteBuildRow): SiteBuildView {
+  return {
+    buildId: row.id,
+    status: row.status,
+    startedAt: row.startedAt.toISOString(),
+    finishedAt: row.finishedAt?.toISOString() ?? null,
+    pages: row.pages,
+    error: row.error,
+    outputDir: row.outputDir,
+  };
+}
+
+export interface SiteRebuilderOptions {
+  db: Database;
+  logger: Logger;
+  dataDir: string;
+  /** The editors' content directory that each rebuild snapshots (CONTENT_DIR or src/content). */
+  sourceContentDir: string;
+  site: PublishedSite;
+  store: ContentStore;
+  build: BuildCommand;
+  /** A build running longer is stopped and recorded as failed. */
+  timeoutMs: number;
+  /** Loads and validates a content directory (load.ts by default). */
+  load?: (dir: string) => SiteContent;
+}
+
+export interface SiteRebuilder {
+  /** Starts a rebuild in the background; 409 while one runs. */
+  start(): Promise<SiteBuildView>;
+  /** The latest rebuild, or undefined before the first. */
+  latest(): Promise<SiteBuildView | undefined>;
+  /** Settles when the rebuild running now (if any) has finished, whatever its outcome. */
+  idle(): Promise<void>;
+}
+
+function reasonOf(error: unknown): string {
+  const text = error instanceof Error ? error.message : String(error);
+  return text.length > maxErrorLength ? `…${text.slice(-maxErrorLength)}` : text;
+}
+
+export function createSiteRebuilder(options: SiteRebuilderOptions): SiteRebuilder {
+  const { db, logger, site, store, build, timeoutMs } = options;
+  const load = options.load ?? loadContent;
+  const layout: SiteLayout = siteLayout(options.dataDir);
+  let running: Promise<void> | undefined;
+
+  /** Claims the one rebuild slot in a transaction: rows left `running` past the time limit (a crashed process) are closed first. */
+  async function claim(): Promise<SiteBuildRow> {
+    return db.transaction(async (tx) => {
+      // Serialises claims of every process sharing the database (released at commit).
+      await tx.execute(sql`select pg_advisory_xact_lock(${rebuildLockKey})`);
+      const staleBefore = new Date(Date.now() - timeoutMs);
+      await tx
+        .update(siteBuilds)
+        .set({ status: 'failed', finishedAt: new Date(), error: 'interrupted: the build did not finish within its time limit (server stopped?)' })
+        .where(and(eq(siteBuilds.status, 'running'), lt(siteBuilds.startedAt, staleBefore)));
+      const [other] = await tx.select({ id: siteBuilds.id }).from(siteBuilds).where(eq(siteBuilds.status, 'running')).limit(1);
+      if (other) throw ApiError.conflict('rebuild.running');
+      const [row] = await tx.insert(siteBuilds).values({ status: 'running' }).returning();
+      if (!row) throw new Error('site_builds insert returned no row');
+      return row;
+    });
+  }
+
+  async function finish(buildId: number, values: Partial<SiteBuildRow>): Promise<void> {
+    await db.update(siteBuilds).set({ finishedAt: new Date(), ...values }).where(eq(siteBuilds.id, buildId));
+  }
+
+  async function pruneOldBuilds(): Promise<void> {
+    const names = (await readdir(layout.buildsDir).catch(() => [] as string[])).filter((name) => /^\d+$/.test(name)).sort();
+    const published = site.current()?.buildId;
+    const keep = new Set(names.slice(-keptBuilds));
+    if (published != null) keep.add(buildDirName(published));
+    for (const name of names) {
+      if (!keep.has(name)) await rm(path.join(layout.buildsDir, name), { recursive: true, force: true });
+    }
+  }
+
+  async function run(row: SiteBuildRow): Promise<void> {
+    const log = logger.child({ buildId: row.id });
+    const buildDir = path.join(layout.buildsDir, buildDirName(row.id));
+    const contentDir = path.join(buildDir, 'content');
+    const outDir = path.join(buildDir, 'dist');
+    const started = Date.now();
+    try {
+      await rm(buildDir, { recursive: true, force: true });
+      await mkdir(outDir, { recursive: true });
+      // Data files only: the schemas and loader (.ts) stay the server's own.
+      await cp(options.sourceContentDir, contentDir, { recursive: true, filter: (source) => !source.endsWith('.ts') });
+      const content = load(contentDir);
+
+      const signal = AbortSignal.timeout(timeoutMs);
+      await build({ contentDir, outDir, signal });
+      const pages = await countPages(outDir);
+      if (pages === 0) throw new Error('the build finished but wrote no pages');
+
+      await syncRegions(db, content);
+      await pointCurrentAt(layout, buildDir);
+      // One synchronous step: no request can see the new pages with the old content or back.
+      store.replace(content);
+      site.publish({ staticDir: outDir, contentDir, buildId: row.id });
+
+      // Before the success is recorded, so that a finished rebuild has also tidied up.
+      await pruneOldBuilds().catch((error: unknown) => log.warn({ err: error }, 'old builds not removed'));
+      await finish(row.id, { status: 'succeeded', pages, outputDir: path.relative(path.dirname(layout.root), outDir) });
+      log.info({ pages, seconds: (Date.now() - started) / 1000 }, 'site rebuilt and published');
+    } catch (error) {
+      const reason = reasonOf(error);
+      log.error({ reason }, 'site rebuild failed; the published site is unchanged');
+      await rm(buildDir, { recursive: true, force: true }).catch(() => {});
+      await finish(row.id, { status: 'failed', error: reason }).catch((dbError: unknown) =>
+        log.error({ err: dbError }, 'failed rebuild could not be recorded'),
+      );
+    }
+  }
+
+  return {
+    async start() {
+      if (running) throw ApiError.conflict('rebuild.running');
+      // The slot is taken synchronously, before the first await, so two calls cannot both pass.
+      const claimed = claim();
+      running = claimed
+        .then(run, () => {})
+        .finally(() => {
+          running = undefined;
+        });
+      return siteBuildView(await claimed);
+    },
+    async latest() {
+      const [row] = await db.select().from(siteBuilds).orderBy(desc(siteBuilds.id)).limit(1);
+      return row ? siteBuildView(row) : undefined;
+    },
+    idle: () => running ?? Promise.resolve(),
+  };
+}
