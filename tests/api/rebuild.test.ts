@@ -114,7 +114,7 @@ describe('the token', () => {
   it('must be at least 32 characters, and a bad one is never echoed', () => {
     const attempt = () => loadConfig({ REBUILD_TOKEN: 'short-secret' });
     expect(attempt).toThrow(ConfigError);
-    expect(() => attempt()).toThrow(/REBUILD_TOKEN=\(hidden\): must be at least 32 characters/);
+    expect(() => attempt()).toThrow(/REBUILD_TOKEN=\[hidden\]: must be at least 32 characters/);
     try {
       attempt();
     } catch (error) {

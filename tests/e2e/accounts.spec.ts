@@ -197,3 +197,11 @@ test('the notice bell: unread counts, mark one read, clear a type after confirmi
   await page.getByRole('region', { name: zh['account.notices.panelLabel'] }).getByRole('tab', { name: /^待办/ }).click();
   await expect(page.getByRole('region', { name: zh['account.notices.panelLabel'] })).toContainText('暂无待办');
 });
+
+test('on a signed-in page the bell shows the unread count without being touched', async ({ page, accounts, context }) => {
+  await apiLogin(context.request, accounts.url, 'demo_company', 'Company2025');
+  await page.goto('/person/overview');
+  await expect(page.getByRole('button', { name: /^通知/ })).toHaveAccessibleName(
+    zh['account.notices.bellUnread'].replace('{count}', '2'),
+  );
+});

@@ -76,6 +76,14 @@ test('the built redirect pages work on a static host with no rewrite rules', asy
   await expect(page.locator('h1')).toHaveText(dictionaries['zh-CN']['page.newsList.title']);
 });
 
+test('a region\'s root leads to that region\'s home page, like / does', async ({ page }) => {
+  await storeLocale(page, 'en-US');
+  await page.goto('/en-US/gx');
+  await expect(page).toHaveURL(/\/en-US\/gx\/welcome\/home$/);
+  await page.goto('/en-US/gx/welcome');
+  await expect(page).toHaveURL(/\/en-US\/gx\/welcome\/home$/);
+});
+
 test('every redirect source has a built redirect page for static hosts, in every locale', () => {
   for (const locale of locales) {
     for (const [source, target] of Object.entries(redirects)) {

@@ -3,6 +3,7 @@ import { useEffect, useId, useRef, useState } from 'react';
 import { areaCode as storedCode, areaName as storedName } from '../../stores/area.ts';
 import { format } from '../../lib/api/index.ts';
 import { useMountedSignal } from '../useMountedSignal.ts';
+import { useDismiss } from '../useDismiss.ts';
 import { chooseArea, destinationFor, type AreaSelectMessages, type Province, type ProvinceOption } from './areaSelect.ts';
 
 interface Props {
@@ -29,23 +30,10 @@ export default function AreaSelect({ current, provinces, regionLinks, messages }
   const [failed, setFailed] = useState(false);
   useMountedSignal(rootRef);
 
+  useDismiss(open, setOpen, rootRef, buttonRef);
+  // Opening the list puts focus on the current region.
   useEffect(() => {
-    if (!open) return;
-    const onPointer = (event: PointerEvent) => {
-      if (!rootRef.current?.contains(event.target as Node)) setOpen(false);
-    };
-    const onKey = (event: KeyboardEvent) => {
-      if (event.key !== 'Escape') return;
-      setOpen(false);
-      buttonRef.current?.focus();
-    };
-    document.addEventListener('pointerdown', onPointer);
-    document.addEventListener('keydown', onKey);
-    rootRef.current?.querySelector<HTMLButtonElement>('[aria-current="true"]')?.focus();
-    return () => {
-      document.removeEventListener('pointerdown', onPointer);
-      document.removeEventListener('keydown', onKey);
-    };
+    if (open) rootRef.current?.querySelector<HTMLButtonElement>('[aria-current="true"]')?.focus();
   }, [open]);
 
   async function choose(province: Province) {

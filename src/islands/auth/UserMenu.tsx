@@ -1,9 +1,10 @@
 import { useStore } from '@nanostores/react';
-import { useEffect, useId, useRef, useState } from 'react';
+import { useId, useRef, useState } from 'react';
 import type { Locale } from '../../lib/i18n/locales.ts';
 import { loginStatus } from '../../stores/loginStatus.ts';
 import { logout } from '../../stores/session.ts';
 import { useMountedSignal } from '../useMountedSignal.ts';
+import { useDismiss } from '../useDismiss.ts';
 import { userMenuItems, type UserMenuMessages } from './userMenu.ts';
 
 interface Props {
@@ -23,23 +24,7 @@ export default function UserMenu({ locale, messages }: Props) {
   const status = useStore(loginStatus);
   useMountedSignal(rootRef);
 
-  useEffect(() => {
-    if (!open) return;
-    const onPointer = (event: PointerEvent) => {
-      if (!rootRef.current?.contains(event.target as Node)) setOpen(false);
-    };
-    const onKey = (event: KeyboardEvent) => {
-      if (event.key !== 'Escape') return;
-      setOpen(false);
-      buttonRef.current?.focus();
-    };
-    document.addEventListener('pointerdown', onPointer);
-    document.addEventListener('keydown', onKey);
-    return () => {
-      document.removeEventListener('pointerdown', onPointer);
-      document.removeEventListener('keydown', onKey);
-    };
-  }, [open]);
+  useDismiss(open, setOpen, rootRef, buttonRef);
 
   // Rendered only when open: the server-rendered closed state is the same for every visitor,
   // so hydration never mismatches whatever the login status.

@@ -10,6 +10,7 @@ import { currentUser, loginStatus } from '../../stores/session.ts';
 import ConfirmDialog from '../ConfirmDialog.tsx';
 import { postForm } from '../auth/formCall.ts';
 import { useMountedSignal } from '../useMountedSignal.ts';
+import { useDismiss } from '../useDismiss.ts';
 import { NOTICE_CLEAR_URL, NOTICE_READ_URL, badgeText, noticeTypes, noticesOfType, type NoticeBellMessages } from './noticeBell.ts';
 
 interface Props {
@@ -58,24 +59,8 @@ export default function NoticeBell({ locale, messages }: Props) {
     });
   }, []);
 
-  useEffect(() => {
-    if (!open) return;
-    const onPointer = (event: PointerEvent) => {
-      if (!rootRef.current?.contains(event.target as Node)) setOpen(false);
-    };
-    const onKey = (event: globalThis.KeyboardEvent) => {
-      // Escape in the confirmation closes the confirmation only.
-      if (event.key !== 'Escape' || confirming) return;
-      setOpen(false);
-      buttonRef.current?.focus();
-    };
-    document.addEventListener('pointerdown', onPointer);
-    document.addEventListener('keydown', onKey);
-    return () => {
-      document.removeEventListener('pointerdown', onPointer);
-      document.removeEventListener('keydown', onKey);
-    };
-  }, [open, confirming]);
+  // Escape in the confirmation closes the confirmation only.
+  useDismiss(open, setOpen, rootRef, buttonRef, !confirming);
 
   // Counts live on the current user (spec §3, §4); the store recalculates them on every change.
   // Rendered only after mounting: the server-rendered bell has no badge, whoever looks at it.

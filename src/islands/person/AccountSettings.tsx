@@ -10,6 +10,7 @@ import SessionList from './SessionList.tsx';
 import type { AccountMessages } from './accountSettings.ts';
 import { USER_INFO_URL, storeUserInfo } from './personData.ts';
 import { useSessionReady } from '../useSessionReady.ts';
+import { LoadFailed, Loading } from '../LoadStatus.tsx';
 
 interface Props {
   locale: Locale;
@@ -43,18 +44,12 @@ export default function AccountSettings({ locale, messages, validation }: Props)
 
   if (loaded.state === 'loading') {
     return (
-      <p role="status" className="flex items-center gap-2 text-base-content/70">
-        <span className="loading loading-spinner loading-sm" aria-hidden="true" />
-        {messages['common.loading']}
-      </p>
+      <Loading label={messages['common.loading']} />
     );
   }
   if (loaded.state === 'failed') {
     return (
-      <div role="alert" className="alert alert-error">
-        <span>{messages['account.common.loadFailed']}</span>
-        <button type="button" className="btn btn-sm" onClick={() => void load()}>{messages['account.common.retry']}</button>
-      </div>
+      <LoadFailed message={messages['account.common.loadFailed']} retryLabel={messages['account.common.retry']} onRetry={() => void load()} />
     );
   }
   return (

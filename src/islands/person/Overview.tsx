@@ -9,6 +9,7 @@ import { labelCase } from '../auth/formValidation.ts';
 import { OVERVIEW_NOTICE_COUNT, type OverviewMessages } from './overview.ts';
 import { USER_INFO_URL, authStatusLabel, formatDateTime, roleKeys, storeUserInfo } from './personData.ts';
 import { useSessionReady } from '../useSessionReady.ts';
+import { LoadFailed, Loading } from '../LoadStatus.tsx';
 
 interface Props {
   locale: Locale;
@@ -70,18 +71,12 @@ export default function Overview({ locale, messages }: Props) {
 
   if (loaded.state === 'loading') {
     return (
-      <p role="status" className="flex items-center gap-2 text-base-content/70">
-        <span className="loading loading-spinner loading-sm" aria-hidden="true" />
-        {messages['common.loading']}
-      </p>
+      <Loading label={messages['common.loading']} />
     );
   }
   if (loaded.state === 'failed') {
     return (
-      <div role="alert" className="alert alert-error">
-        <span>{messages['account.common.loadFailed']}</span>
-        <button type="button" className="btn btn-sm" onClick={() => void load()}>{messages['account.common.retry']}</button>
-      </div>
+      <LoadFailed message={messages['account.common.loadFailed']} retryLabel={messages['account.common.retry']} onRetry={() => void load()} />
     );
   }
 

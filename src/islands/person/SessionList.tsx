@@ -10,6 +10,7 @@ import { getForm, postForm } from '../auth/formCall.ts';
 import SettingsCard from './SettingsCard.tsx';
 import { END_SESSION_URL, SESSIONS_URL, type AccountMessages } from './accountSettings.ts';
 import { formatDateTime } from './personData.ts';
+import { LoadFailed, Loading } from '../LoadStatus.tsx';
 
 interface Props {
   locale: Locale;
@@ -59,16 +60,10 @@ export default function SessionList({ locale, messages, version }: Props) {
   return (
     <SettingsCard title={messages['account.sessions.title']} lead={messages['account.sessions.lead']}>
       {loaded.state === 'loading' && (
-        <p role="status" className="flex items-center gap-2 text-sm text-base-content/70">
-          <span className="loading loading-spinner loading-sm" aria-hidden="true" />
-          {messages['common.loading']}
-        </p>
+        <Loading label={messages['common.loading']} className="text-sm" />
       )}
       {loaded.state === 'failed' && (
-        <div role="alert" className="alert alert-error">
-          <span>{messages['account.common.loadFailed']}</span>
-          <button type="button" className="btn btn-sm" onClick={() => void load()}>{messages['account.common.retry']}</button>
-        </div>
+        <LoadFailed message={messages['account.common.loadFailed']} retryLabel={messages['account.common.retry']} onRetry={() => void load()} />
       )}
       {loaded.state === 'ready' &&
         (loaded.sessions.length === 0 ? (
