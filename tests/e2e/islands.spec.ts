@@ -15,13 +15,13 @@ test('a public page loads no framework code until the visitor reaches for an isl
 
   // One click on the closed account menu: it hydrates and the held click opens it.
   await page.getByRole('button', { name: zh['header.accountMenu'] }).click();
-  await expect(page.getByRole('link', { name: zh['header.login'] })).toBeVisible();
+  await expect(page.getByRole('link', { name: zh['header.login'], exact: true })).toBeVisible();
   expect(scripts.length).toBeGreaterThan(0);
   await expect(page.getByRole('button', { name: zh['header.accountMenu'] })).toHaveAttribute('aria-expanded', 'true');
 
   // Escape closes it and gives focus back to the button.
   await page.keyboard.press('Escape');
-  await expect(page.getByRole('link', { name: zh['header.login'] })).toBeHidden();
+  await expect(page.getByRole('link', { name: zh['header.login'], exact: true })).toBeHidden();
   await expect(page.getByRole('button', { name: zh['header.accountMenu'] })).toBeFocused();
 });
 
@@ -30,7 +30,7 @@ test('the account menu works from the keyboard alone', async ({ page }) => {
   await page.goto('/assistance');
   await page.getByRole('button', { name: zh['header.accountMenu'] }).focus();
   await page.keyboard.press('Enter');
-  await expect(page.getByRole('link', { name: zh['header.register'] })).toBeVisible();
+  await expect(page.getByRole('link', { name: zh['header.register'], exact: true })).toBeVisible();
 });
 
 test.describe('request client in the browser', () => {
