@@ -12,6 +12,8 @@ rmSync(results, { recursive: true, force: true });
 mkdirSync(results, { recursive: true });
 const vitestJson = `${results}/vitest.json`;
 const e2eJson = `${results}/e2e.json`;
+/** A second build with offline mode on (the spec's `pwa` setting), for tests/e2e/public-offline.spec.ts. */
+const offlineDist = `${results}/pwa-dist`;
 
 const steps: { name: string; ok: boolean }[] = [];
 const step = async (name: string, action: () => Promise<number>) => {
@@ -25,9 +27,10 @@ const step = async (name: string, action: () => Promise<number>) => {
 await step('unit + api', () => run('vitest', ['run', '--reporter=default', '--reporter=json', `--outputFile.json=${vitestJson}`]));
 await step('build', async () => (await buildIfStale(), 0));
 await step('budgets', () => run('node', ['scripts/check-budgets.ts']));
+await step('offline build', () => run('astro', ['build', '--silent', '--outDir', offlineDist], { PWA: 'true' }));
 await step('browser', async () => {
   const chromium = await ensureChromium();
-  return run('playwright', ['test'], { CHROMIUM_PATH: chromium, PLAYWRIGHT_JSON_OUTPUT_NAME: e2eJson });
+  return run('playwright', ['test'], { CHROMIUM_PATH: chromium, PLAYWRIGHT_JSON_OUTPUT_NAME: e2eJson, E2E_PWA_DIST: offlineDist });
 });
 
 const readJson = (file: string): Record<string, unknown> | undefined =>
