@@ -140,6 +140,10 @@ describe('SMS limits', () => {
     const again = await post(t, '/api/front/system/sendSMS', { phone, type: 'register' }, { ip: '192.0.2.2' });
     expect(again.code).toBe(429);
     expect(again.message).toMatch(/^发送过于频繁，请 \d+ 秒后再试$/);
+    const { retryAfterSeconds } = again.data as { retryAfterSeconds: number };
+    expect(retryAfterSeconds).toBeGreaterThan(0);
+    expect(retryAfterSeconds).toBeLessThanOrEqual(60);
+    expect(again.message).toContain(` ${retryAfterSeconds} 秒`);
     expect(await outboxCount(t, phone)).toBe(1);
   });
 

@@ -135,4 +135,25 @@ describe('form calls', () => {
     expect(await postForm('/api/front/system/register', {})).toEqual({ ok: true, data: { userName: 'x' }, message: '注册成功' });
     vi.restoreAllMocks();
   });
+
+  test('asking for a code too soon counts down the seconds the server gives, after its message', async () => {
+    document.body.innerHTML = '';
+    document.documentElement.lang = 'zh-CN';
+    const fetchMock = vi.fn<() => Promise<Response>>();
+    globalThis.fetch = fetchMock as unknown as typeof fetch;
+    const { sendSmsCode } = await import('../../src/islands/auth/smsFlow.ts');
+    const messages = { ...zh, 'account.sms.phoneTaken': dictionaries['zh-CN']['account.sms.phoneTaken'] };
+
+    fetchMock
+      .mockResolvedValueOnce(answer(200, '操作成功', { registered: true }))
+      .mockResolvedValueOnce(answer(429, '发送过于频繁，请 42 秒后再试', { retryAfterSeconds: 42 }));
+    expect(await sendSmsCode('13800138001', 'login', messages)).toEqual({ seconds: 42 });
+    expect(document.querySelector('[data-hgd-toasts] .alert-error')?.textContent).toContain('42 秒');
+
+    // A daily cap has no countdown to offer: the message alone.
+    fetchMock
+      .mockResolvedValueOnce(answer(200, '操作成功', { registered: true }))
+      .mockResolvedValueOnce(answer(429, '今日发送次数已达上限，请明天再试'));
+    expect(await sendSmsCode('13800138001', 'login', messages)).toEqual({});
+  });
 });

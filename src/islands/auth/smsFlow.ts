@@ -10,7 +10,8 @@
  */
 import { z } from 'zod';
 import { message } from '../../lib/api/notify.ts';
-import { appCode, webDeviceId, type SmsSendType, type SmsSentData } from '../../lib/schemas/auth.ts';
+import { TOO_MANY_REQUESTS } from '../../lib/apiCodes.ts';
+import { appCode, webDeviceId, type SmsSendType, type SmsSentData, type SmsTooSoonData } from '../../lib/schemas/auth.ts';
 import type { defaultPhoneSmsTypes } from '../../lib/schemas/account.ts';
 import { phoneSchema } from '../../lib/schemas/fields.ts';
 import { getForm, postForm } from './formCall.ts';
@@ -28,7 +29,7 @@ const phoneOnly = z.object({ phone: phoneSchema });
 const needsFreePhone: ReadonlySet<SmsSendType> = new Set(['register', 'mobile']);
 
 export interface SmsFlowResult {
-  /** Seconds before another code may be asked for; absent when no code was sent. */
+  /** Seconds before another code may be asked for (after a send, or a refusal for coming too soon). */
   seconds?: number;
   /** What to show under the phone field when the phone itself is the problem. */
   phoneError?: string;
@@ -49,9 +50,20 @@ export async function sendSmsCode(
 
   const sent = await postForm<SmsSentData>(SEND_SMS_URL, { phone: checked.data.phone, type, deviceId: webDeviceId, appCode });
   if (!sent) return {};
-  if (!sent.ok) return sent.errors['phone'] ? { phoneError: sent.errors['phone'] } : {};
+  if (!sent.ok) {
+    if (sent.errors['phone']) return { phoneError: sent.errors['phone'] };
+    const wait = waitAfterRefusal(sent);
+    return wait ? { seconds: wait } : {};
+  }
   message.success(sent.message);
   return { seconds: sent.data.resendSeconds || SMS_RESEND_SECONDS };
+}
+
+/** A "too soon" refusal carries the seconds left: the button counts them down. */
+function waitAfterRefusal(refusal: { code: number; data: unknown }): number | undefined {
+  if (refusal.code !== TOO_MANY_REQUESTS) return undefined;
+  const seconds = (refusal.data as Partial<SmsTooSoonData> | null)?.retryAfterSeconds;
+  return typeof seconds === 'number' && seconds > 0 ? seconds : undefined;
 }
 
 export const SEND_SMS_DEFAULT_PHONE_URL = '/api/front/user/sendSMSByDefaultPhone';
@@ -62,7 +74,8 @@ export const SEND_SMS_DEFAULT_PHONE_URL = '/api/front/user/sendSMSByDefaultPhone
  */
 export async function sendCodeToOwnPhone(type: DefaultPhoneSmsType): Promise<number | undefined> {
   const sent = await postForm<SmsSentData>(SEND_SMS_DEFAULT_PHONE_URL, { type, deviceId: webDeviceId, appCode });
-  if (!sent?.ok) return undefined;
+  if (!sent) return undefined;
+  if (!sent.ok) return waitAfterRefusal(sent);
   message.success(sent.message);
   return sent.data.resendSeconds || SMS_RESEND_SECONDS;
 }

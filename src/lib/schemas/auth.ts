@@ -138,3 +138,8 @@ export interface SmsSentData {
   resendSeconds: number;
   expiresSeconds: number;
 }
+
+/** `data` of a sendSMS refused for coming too soon after the last code (code 429). */
+export interface SmsTooSoonData {
+  retryAfterSeconds: number;
+}

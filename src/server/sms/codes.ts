@@ -14,6 +14,8 @@ import { createHash, randomInt, timingSafeEqual } from 'node:crypto';
 import { and, desc, eq, gt, isNull, sql } from 'drizzle-orm';
 import type { Database } from '../db/client.ts';
 import { smsCodes, type SmsPurpose } from '../db/schema/index.ts';
+import { ApiCode } from '../../lib/apiCodes.ts';
+import type { SmsTooSoonData } from '../../lib/schemas/auth.ts';
 import { ApiError } from '../envelope.ts';
 import { hitLimit, type RateRule } from '../services/rateLimit.ts';
 import type { SmsProvider } from './provider.ts';
@@ -60,7 +62,11 @@ export interface SendCodeInput {
  */
 export async function sendSmsCode(db: Database, provider: SmsProvider, input: SendCodeInput): Promise<void> {
   const interval = await hitLimit(db, smsRules.resendInterval, input.phone);
-  if (!interval.allowed) throw ApiError.tooManyRequests('sms.tooSoon', { seconds: interval.retryAfterSeconds });
+  if (!interval.allowed) {
+    // The seconds travel as data too, so the form can count down instead of just saying so.
+    const retryAfterSeconds = interval.retryAfterSeconds;
+    throw new ApiError(ApiCode.TOO_MANY_REQUESTS, 'sms.tooSoon', { seconds: retryAfterSeconds }, { retryAfterSeconds } satisfies SmsTooSoonData);
+  }
   const perPhone = await hitLimit(db, smsRules.dailyPerPhone, input.phone);
   if (!perPhone.allowed) throw ApiError.tooManyRequests('sms.dailyLimit');
   if (input.ip) {
