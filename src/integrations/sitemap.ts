@@ -1,13 +1,13 @@
 /**
  * `sitemap.xml`, written after the build from the pages actually built: every page a search
- * engine may index — not the redirect and not-found pages (they say `noindex`), not the
- * signed-in pages (static shells that show nothing without a session). Each entry lists its
+ * engine may index — not the redirect and not-found pages (they say `noindex`), not a page whose
+ * canonical is another page, not the signed-in pages (static shells that show nothing without a session). Each entry lists its
  * locale alternates, as the pages' own `hreflang` links do.
  */
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { defaultLocale, locales } from '../lib/i18n/locales.ts';
-import { localePath, splitLocale } from '../lib/paths.ts';
+import { localePath, splitLocale, trimTrailingSlash } from '../lib/paths.ts';
 import { pageRoutes } from '../lib/routes.ts';
 
 const sessionPaths = pageRoutes.filter((route) => route.access === 'session').map((route) => route.path);
@@ -31,6 +31,9 @@ export async function indexablePaths(distDir: string, pathnames: readonly string
       continue; // not an HTML page (an endpoint such as robots.txt)
     }
     if (/<meta name="robots" content="[^"]*noindex/.test(html)) continue;
+    // A page that names another as its canonical (a catalogue's first type) is left to that one.
+    const canonical = /<link rel="canonical" href="([^"]+)"/.exec(html)?.[1];
+    if (canonical && trimTrailingSlash(new URL(canonical).pathname) !== path) continue;
     paths.push(path);
   }
   return paths.sort();

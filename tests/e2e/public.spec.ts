@@ -293,6 +293,16 @@ test.describe('search engines and scripts', () => {
     expect(scripts, 'scripts loaded before any interaction').toEqual([]);
   });
 
+  test('a catalogue\'s first type names the entry page as canonical, so only the entry is indexed', async ({ page, request }) => {
+    await visitor(page, 'en-US');
+    const firstNewsType = listNewsTypes(content)[0]?.code;
+    await page.goto(`/en-US/infomation/list/${firstNewsType}`);
+    await expect(page.locator('link[rel="canonical"]')).toHaveAttribute('href', /\/en-US\/infomation\/list$/);
+    const sitemap = await (await request.get('/sitemap.xml')).text();
+    expect(sitemap).toContain('/en-US/infomation/list</loc>');
+    expect(sitemap).not.toContain(`/en-US/infomation/list/${firstNewsType}</loc>`);
+  });
+
   test('sitemap.xml lists the public pages in every locale and region; robots.txt points to it', async ({ request }) => {
     const sitemap = await (await request.get('/sitemap.xml')).text();
     for (const path of ['/welcome/home', '/en-US/gx/welcome/home', '/pt-BR/yn/products/id5', '/zh-TW/infomation/list', '/id-ID/assistance']) {

@@ -15,12 +15,18 @@ page('gx/welcome/home');
 page('en-US/gx/welcome/home');
 page('welcome', '<meta name="robots" content="noindex" />');
 page('person/overview');
+page('gx/business', '<link rel="canonical" href="https://portal.example/gx/business" />');
+page('gx/business/retail-purchase', '<link rel="canonical" href="https://portal.example/gx/business" />');
 afterAll(() => rmSync(dist, { recursive: true, force: true }));
 
 describe('sitemap', () => {
   it('lists the indexable pages only: no redirect pages, no signed-in pages, no endpoints', async () => {
     const pathnames = ['welcome/home/', 'en-US/welcome/home/', 'gx/welcome/home/', 'en-US/gx/welcome/home/', 'welcome/', 'person/overview/', 'robots.txt'];
     expect(await indexablePaths(dist, pathnames)).toEqual(['/en-US/gx/welcome/home', '/en-US/welcome/home', '/gx/welcome/home', '/welcome/home']);
+  });
+
+  it('leaves out a page whose canonical is another page', async () => {
+    expect(await indexablePaths(dist, ['gx/business/', 'gx/business/retail-purchase/'])).toEqual(['/gx/business']);
   });
 
   it('gives each page its built locale alternates and x-default, with absolute addresses', () => {
