@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useRef, useState, type SubmitEvent } from 'react';
+import { useCallback, useEffect, useState, type SubmitEvent } from 'react';
 import { format } from '../../lib/api/messages.ts';
 import { flashOnNextPage } from '../../lib/flash.ts';
 import type { Locale } from '../../lib/i18n/locales.ts';
@@ -9,13 +9,13 @@ import SmsCodeButton from './SmsCodeButton.tsx';
 import SubmitButton from './SubmitButton.tsx';
 import TextField from './TextField.tsx';
 import { getForm, postForm } from './formCall.ts';
-import { formValues, validateForm, type FieldErrors, type ValidationMessages } from './formValidation.ts';
+import { formValues, validateForm, type ValidationMessages } from './formValidation.ts';
 import { USER_INFO_URL, storeUserInfo } from '../person/personData.ts';
 import { BIND_URL, type BindingMessages } from './settingForms.ts';
-import { focusFirstError } from './signIn.ts';
 import { sendCodeToOwnPhone } from './smsFlow.ts';
 import { useSessionReady } from '../useSessionReady.ts';
 import { LoadFailed, Loading } from '../LoadStatus.tsx';
+import { useFormErrors } from './useFormErrors.ts';
 
 interface Props {
   locale: Locale;
@@ -37,10 +37,8 @@ function masked(phone: string): string {
  * shown read-only, and the code goes to the account's own phone.
  */
 export default function BindingForm({ locale, messages, validation }: Props) {
-  const formRef = useRef<HTMLFormElement>(null);
   const [loaded, setLoaded] = useState<Loaded>({ state: 'loading' });
-  const [errors, setErrors] = useState<FieldErrors>({});
-  const [busy, setBusy] = useState(false);
+  const { formRef, errors, setErrors, busy, setBusy, fail } = useFormErrors();
 
   const load = useCallback(async () => {
     setLoaded({ state: 'loading' });
@@ -74,11 +72,6 @@ export default function BindingForm({ locale, messages, validation }: Props) {
       </div>
     );
   }
-
-  const fail = (next: FieldErrors) => {
-    setErrors(next);
-    focusFirstError(formRef.current, next);
-  };
 
   const submit = async (event: SubmitEvent<HTMLFormElement>) => {
     event.preventDefault();

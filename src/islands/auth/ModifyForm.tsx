@@ -1,4 +1,4 @@
-import { useRef, useState, type SubmitEvent } from 'react';
+import { useRef, type SubmitEvent } from 'react';
 import { flashOnNextPage } from '../../lib/flash.ts';
 import type { Locale } from '../../lib/i18n/locales.ts';
 import { loginPath } from '../../lib/loginRedirect.ts';
@@ -11,10 +11,11 @@ import PhoneCodeFields from './PhoneCodeFields.tsx';
 import SubmitButton from './SubmitButton.tsx';
 import TextField from './TextField.tsx';
 import { postForm } from './formCall.ts';
-import { formValues, validateForm, withFieldError, type FieldErrors, type ValidationMessages } from './formValidation.ts';
+import { formValues, validateForm, withFieldError, type ValidationMessages } from './formValidation.ts';
 import { CONFIRM_FIELD, confirmError } from './passwordPair.ts';
 import { RESET_PASSWORD_URL, type ModifyMessages } from './settingForms.ts';
-import { focusFirstError, redirectQuery } from './signIn.ts';
+import { redirectQuery } from './signIn.ts';
+import { useFormErrors } from './useFormErrors.ts';
 
 interface Props {
   locale: Locale;
@@ -28,15 +29,8 @@ interface Props {
  */
 export default function ModifyForm({ locale, messages, validation }: Props) {
   const rootRef = useRef<HTMLDivElement>(null);
-  const formRef = useRef<HTMLFormElement>(null);
-  const [errors, setErrors] = useState<FieldErrors>({});
-  const [busy, setBusy] = useState(false);
+  const { formRef, errors, setErrors, busy, setBusy, fail } = useFormErrors();
   useMountedSignal(rootRef);
-
-  const fail = (next: FieldErrors) => {
-    setErrors(next);
-    focusFirstError(formRef.current, next);
-  };
 
   const submit = async (event: SubmitEvent<HTMLFormElement>) => {
     event.preventDefault();

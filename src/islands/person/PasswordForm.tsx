@@ -1,15 +1,15 @@
-import { useRef, useState, type SubmitEvent } from 'react';
+import type { SubmitEvent } from 'react';
 import { message } from '../../lib/api/notify.ts';
 import { changePasswordBody } from '../../lib/schemas/account.ts';
 import { appCode, webDeviceId } from '../../lib/schemas/auth.ts';
 import SubmitButton from '../auth/SubmitButton.tsx';
 import TextField from '../auth/TextField.tsx';
 import { postForm } from '../auth/formCall.ts';
-import { formValues, validateForm, type FieldErrors, type ValidationMessages } from '../auth/formValidation.ts';
+import { formValues, validateForm, type ValidationMessages } from '../auth/formValidation.ts';
 import { CONFIRM_FIELD, confirmError } from '../auth/passwordPair.ts';
-import { focusFirstError } from '../auth/signIn.ts';
 import SettingsCard from './SettingsCard.tsx';
 import { CHANGE_PASSWORD_URL, type AccountMessages } from './accountSettings.ts';
+import { useFormErrors } from '../auth/useFormErrors.ts';
 
 interface Props {
   messages: AccountMessages;
@@ -20,14 +20,7 @@ interface Props {
 
 /** Password change with the current password (changePwd); other devices are logged out. */
 export default function PasswordForm({ messages, validation, onChanged }: Props) {
-  const formRef = useRef<HTMLFormElement>(null);
-  const [errors, setErrors] = useState<FieldErrors>({});
-  const [busy, setBusy] = useState(false);
-
-  const fail = (next: FieldErrors) => {
-    setErrors(next);
-    focusFirstError(formRef.current, next);
-  };
+  const { formRef, errors, setErrors, busy, setBusy, fail } = useFormErrors();
 
   const submit = async (event: SubmitEvent<HTMLFormElement>) => {
     event.preventDefault();

@@ -1,4 +1,4 @@
-import { useRef, useState, type SubmitEvent } from 'react';
+import type { SubmitEvent } from 'react';
 import { format } from '../../lib/api/messages.ts';
 import { message } from '../../lib/api/notify.ts';
 import { changeUserInfoBody, type UserInfoData } from '../../lib/schemas/account.ts';
@@ -8,11 +8,11 @@ import SmsCodeButton from '../auth/SmsCodeButton.tsx';
 import SubmitButton from '../auth/SubmitButton.tsx';
 import TextField from '../auth/TextField.tsx';
 import { postForm } from '../auth/formCall.ts';
-import { formValues, validateForm, withFieldError, type FieldErrors, type ValidationMessages } from '../auth/formValidation.ts';
-import { focusFirstError } from '../auth/signIn.ts';
+import { formValues, validateForm, withFieldError, type ValidationMessages } from '../auth/formValidation.ts';
 import { sendCodeToOwnPhone } from '../auth/smsFlow.ts';
 import SettingsCard from './SettingsCard.tsx';
 import { CHANGE_USER_INFO_URL, type AccountMessages } from './accountSettings.ts';
+import { useFormErrors } from '../auth/useFormErrors.ts';
 
 interface Props {
   info: UserInfoData;
@@ -27,14 +27,7 @@ interface Props {
  * to the new one (sendSMS, type `mobile`, which also checks the new number is free).
  */
 export default function PhoneForm({ info, messages, validation, onSaved }: Props) {
-  const formRef = useRef<HTMLFormElement>(null);
-  const [errors, setErrors] = useState<FieldErrors>({});
-  const [busy, setBusy] = useState(false);
-
-  const fail = (next: FieldErrors) => {
-    setErrors(next);
-    focusFirstError(formRef.current, next);
-  };
+  const { formRef, errors, setErrors, busy, setBusy, fail } = useFormErrors();
 
   const submit = async (event: SubmitEvent<HTMLFormElement>) => {
     event.preventDefault();
