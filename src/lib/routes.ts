@@ -4,7 +4,7 @@
  */
 import type { MessageKey } from './i18n/index.ts';
 
-export type LayoutName = 'base' | 'user' | 'setting' | 'person' | 'certify' | 'handle' | 'partner';
+export type LayoutName = 'base' | 'user' | 'setting' | 'person' | 'certify' | 'handle' | 'partner' | 'ops';
 
 /** Who may open a page; protected pages check the session in the browser (901 → login). */
 export type Access = 'public' | 'session';
@@ -22,7 +22,8 @@ export type PageKey =
   | 'home' | 'welcomeDetail' | 'welcomeForm' | 'business' | 'products' | 'newsList' | 'newsDetail'
   | 'help' | 'login' | 'modify' | 'register' | 'binding' | 'overview' | 'enterprise' | 'order'
   | 'account' | 'settlement' | 'statistics' | 'institution' | 'trend' | 'organization'
-  | 'orderDetail' | 'certifyEnterprise' | 'certificate' | 'usbkey' | 'handleOrder';
+  | 'orderDetail' | 'certifyEnterprise' | 'certificate' | 'usbkey' | 'handleOrder'
+  | 'opsCertifications' | 'opsOrders' | 'opsAudit';
 
 export const pageRoutes: readonly PageRoute[] = [
   { path: '/welcome/home', key: 'home', layout: 'base', access: 'public' },
@@ -51,6 +52,10 @@ export const pageRoutes: readonly PageRoute[] = [
   { path: '/certify/enterprise/certificate', key: 'certificate', layout: 'certify', access: 'session' },
   { path: '/certify/enterprise/usbkey', key: 'usbkey', layout: 'certify', access: 'session' },
   { path: '/handle/order', key: 'handleOrder', layout: 'handle', access: 'session' },
+  // The operator console (运营审核): hidden from every menu but its own; operators only (the API checks).
+  { path: '/ops/certifications', key: 'opsCertifications', layout: 'ops', access: 'session' },
+  { path: '/ops/orders', key: 'opsOrders', layout: 'ops', access: 'session' },
+  { path: '/ops/audit', key: 'opsAudit', layout: 'ops', access: 'session' },
 ];
 
 /**
@@ -69,6 +74,7 @@ export const redirects: Readonly<Record<string, string>> = {
   '/partner/analysis': '/partner/analysis/statistics',
   '/certify': '/certify/enterprise',
   '/handle': '/handle/order',
+  '/ops': '/ops/certifications',
 };
 
 /** `/index.html` is the file behind `/` on a static host, so it needs no page of its own. */
@@ -109,4 +115,5 @@ export const sectionNav: Partial<Record<LayoutName, readonly PageKey[]>> = {
   person: ['overview', 'enterprise', 'order', 'account'],
   partner: ['settlement', 'statistics', 'institution', 'trend', 'organization'],
   certify: ['certifyEnterprise', 'certificate', 'usbkey'],
+  ops: ['opsCertifications', 'opsOrders', 'opsAudit'],
 };

@@ -56,7 +56,6 @@ export const notices = pgTable(
   ],
 );
 
-export const authStatuses = [0, 1, 2, 3] as const;
 export const authTypes = ['certificate', 'usbkey'] as const;
 export type AuthType = (typeof authTypes)[number];
 
@@ -94,6 +93,10 @@ export const enterprises = pgTable(
     reviewComment: text('review_comment').notNull().default(''),
     /** A certification form saved with temporarySave and not submitted. */
     draft: boolean('draft').notNull().default(false),
+    /** When it last went to review (status 1): the operator's queue is oldest first. */
+    submittedAt: timestamp('submitted_at', { withTimezone: true }),
+    /** When an operator last approved or returned it, or the bank confirmed it. */
+    reviewedAt: timestamp('reviewed_at', { withTimezone: true }),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp('updated_at', { withTimezone: true })
       .notNull()
@@ -103,6 +106,7 @@ export const enterprises = pgTable(
   (t) => [
     uniqueIndex('enterprises_clearance_account_key').on(t.clearanceAccount),
     uniqueIndex('enterprises_owner_user_id_key').on(t.ownerUserId),
+    index('enterprises_auth_status_submitted_at_idx').on(t.authStatus, t.submittedAt),
     check('enterprises_auth_status_check', sql`${t.authStatus} in (0, 1, 2, 3)`),
     check('enterprises_auth_type_check', sql`${t.authType} is null or ${t.authType} in ('certificate', 'usbkey')`),
   ],

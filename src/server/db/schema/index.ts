@@ -9,3 +9,4 @@ export * from './foundation.ts';
 export * from './sms.ts';
 export * from './content.ts';
 export * from './accounts.ts';
+export * from './orders.ts';
