@@ -4,7 +4,7 @@
  */
 import { Hono } from 'hono';
 import { noticeClearBody, noticeReadBody, noticesQuery } from '../../lib/schemas/account.ts';
-import { ok } from '../envelope.ts';
+import { localeOf, ok } from '../envelope.ts';
 import { requireSession } from '../middleware/session.ts';
 import { clearNoticeType, countNotices, listNotices, markNoticeRead } from '../services/notices.ts';
 import type { AppEnv, RouteDeps } from '../types.ts';
@@ -17,7 +17,7 @@ export function createNoticeRoutes(deps: RouteDeps): Hono<AppEnv> {
   /** An array (the store's `loadNotices` reads it as it is), newest first. */
   routes.get('/', requireSession, async (c) => {
     const { type } = await validate(c, noticesQuery, 'query');
-    return ok(c, await listNotices(db, c.var.user.id, type));
+    return ok(c, await listNotices(db, c.var.user.id, { ...(type ? { type } : {}), locale: localeOf(c) }));
   });
 
   routes.get('/counts', requireSession, async (c) => ok(c, await countNotices(db, c.var.user.id)));

@@ -7,20 +7,38 @@ import { noticeTypes, type NoticeCountsData, type NoticeData } from '../../lib/s
 import type { Database } from '../db/client.ts';
 import { notices, type NoticeType } from '../db/schema/index.ts';
 import { ApiError } from '../envelope.ts';
+import { defaultLocale, t, type Locale, type MessageKey, type MessageVars } from '../../lib/i18n/index.ts';
 
-/** Newest first; at most `limit` (the bell shows a page, the list page asks for more). */
-export async function listNotices(db: Database, userId: number, type?: NoticeType, limit = 200): Promise<NoticeData[]> {
+export interface NoticeListOptions {
+  type?: NoticeType;
+  /** Only the notices about one thing (`order:HGD…`). */
+  ref?: string;
+  /** At most this many (the bell shows a page, the list page asks for more). */
+  limit?: number;
+  /** The reader's locale, for system notices. */
+  locale?: Locale;
+}
+
+/** Newest first. */
+export async function listNotices(db: Database, userId: number, options: NoticeListOptions = {}): Promise<NoticeData[]> {
+  const { type, ref, limit = 200, locale = defaultLocale } = options;
   const rows = await db
     .select()
     .from(notices)
-    .where(type ? and(eq(notices.userId, userId), eq(notices.type, type)) : eq(notices.userId, userId))
+    .where(
+      and(
+        eq(notices.userId, userId),
+        type ? eq(notices.type, type) : undefined,
+        ref === undefined ? undefined : eq(notices.ref, ref),
+      ),
+    )
     .orderBy(desc(notices.createdAt), desc(notices.id))
     .limit(limit);
   return rows.map((row) => ({
     id: row.id,
     type: row.type,
-    title: row.title,
-    description: row.description,
+    title: row.messageKey ? t(locale, `${row.messageKey}.title` as MessageKey, row.messageVars) : row.title,
+    description: row.messageKey ? t(locale, `${row.messageKey}.description` as MessageKey, row.messageVars) : row.description,
     datetime: row.createdAt.toISOString(),
     read: row.readAt !== null,
   }));
@@ -74,18 +92,43 @@ export async function clearNoticeType(db: Database, userId: number, type: Notice
   return removed.length;
 }
 
-export interface NewNotice {
+export type NewNotice = {
   userId: number;
   type: NoticeType;
-  title: string;
-  description?: string;
-}
+  /** What it is about (`order:HGD…`, `enterprise:7`), so a detail page can list its notices. */
+  ref?: string;
+} & (
+  | {
+      /** A system notice: `<messageKey>.title` and `<messageKey>.description` in the dictionaries. */
+      messageKey: NoticeMessageKey;
+      vars?: MessageVars;
+    }
+  | { title: string; description?: string }
+);
 
-/** Creates a notice; later issues call it from order and certification changes (inside their transaction). */
+/** Keys `K` for which both `K.title` and `K.description` exist. */
+export type NoticeMessageKey = {
+  [K in MessageKey]: K extends `${infer Base}.title` ? (`${Base}.description` extends MessageKey ? Base : never) : never;
+}[MessageKey];
+
+/**
+ * Creates a notice; order and certification changes call it inside their transaction. A system
+ * notice keeps its key and variables so each reader sees it in their own locale; the stored
+ * title and description are its zh-CN text.
+ */
 export async function createNotice(db: Database, notice: NewNotice): Promise<number> {
+  const text =
+    'messageKey' in notice
+      ? {
+          title: t(defaultLocale, `${notice.messageKey}.title` as MessageKey, notice.vars),
+          description: t(defaultLocale, `${notice.messageKey}.description` as MessageKey, notice.vars),
+          messageKey: notice.messageKey,
+          messageVars: notice.vars ?? {},
+        }
+      : { title: notice.title, description: notice.description ?? '' };
   const [row] = await db
     .insert(notices)
-    .values({ userId: notice.userId, type: notice.type, title: notice.title, description: notice.description ?? '' })
+    .values({ userId: notice.userId, type: notice.type, ref: notice.ref ?? null, ...text, title: text.title.slice(0, 100) })
     .returning({ id: notices.id });
   return row!.id;
 }

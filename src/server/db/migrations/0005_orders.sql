@@ -76,6 +76,9 @@ CREATE TABLE "orders" (
 --> statement-breakpoint
 ALTER TABLE "enterprises" ADD COLUMN "submitted_at" timestamp with time zone;--> statement-breakpoint
 ALTER TABLE "enterprises" ADD COLUMN "reviewed_at" timestamp with time zone;--> statement-breakpoint
+ALTER TABLE "notices" ADD COLUMN "message_key" varchar(64);--> statement-breakpoint
+ALTER TABLE "notices" ADD COLUMN "message_vars" jsonb DEFAULT '{}'::jsonb NOT NULL;--> statement-breakpoint
+ALTER TABLE "notices" ADD COLUMN "ref" varchar(64);--> statement-breakpoint
 ALTER TABLE "bank_bindings" ADD CONSTRAINT "bank_bindings_enterprise_id_enterprises_id_fk" FOREIGN KEY ("enterprise_id") REFERENCES "public"."enterprises"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "bank_bindings" ADD CONSTRAINT "bank_bindings_bound_by_user_id_users_id_fk" FOREIGN KEY ("bound_by_user_id") REFERENCES "public"."users"("id") ON DELETE set null ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "bank_challenges" ADD CONSTRAINT "bank_challenges_enterprise_id_enterprises_id_fk" FOREIGN KEY ("enterprise_id") REFERENCES "public"."enterprises"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
@@ -94,4 +97,5 @@ CREATE UNIQUE INDEX "orders_order_no_key" ON "orders" USING btree ("order_no");-
 CREATE INDEX "orders_enterprise_id_created_at_idx" ON "orders" USING btree ("enterprise_id","created_at" DESC NULLS LAST);--> statement-breakpoint
 CREATE INDEX "orders_status_created_at_idx" ON "orders" USING btree ("status","created_at" DESC NULLS LAST);--> statement-breakpoint
 CREATE INDEX "orders_created_at_idx" ON "orders" USING btree ("created_at" DESC NULLS LAST);--> statement-breakpoint
-CREATE INDEX "enterprises_auth_status_submitted_at_idx" ON "enterprises" USING btree ("auth_status","submitted_at");
+CREATE INDEX "enterprises_auth_status_submitted_at_idx" ON "enterprises" USING btree ("auth_status","submitted_at");--> statement-breakpoint
+CREATE INDEX "notices_user_id_ref_idx" ON "notices" USING btree ("user_id","ref");

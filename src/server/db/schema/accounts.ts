@@ -6,6 +6,7 @@ import {
   check,
   index,
   integer,
+  jsonb,
   numeric,
   pgTable,
   text,
@@ -47,11 +48,20 @@ export const notices = pgTable(
     type: text('type').$type<NoticeType>().notNull(),
     title: varchar('title', { length: 100 }).notNull(),
     description: text('description').notNull().default(''),
+    /**
+     * Dictionary key of a notice the system wrote (`<key>.title`, `<key>.description`) and its
+     * variables: the bell shows it in the reader's locale; title/description keep the zh-CN text.
+     */
+    messageKey: varchar('message_key', { length: 64 }),
+    messageVars: jsonb('message_vars').$type<Record<string, string | number>>().notNull().default({}),
+    /** What the notice is about, e.g. `order:HGD20261122000042`, `enterprise:7`. */
+    ref: varchar('ref', { length: 64 }),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     readAt: timestamp('read_at', { withTimezone: true }),
   },
   (t) => [
     index('notices_user_id_created_at_idx').on(t.userId, t.createdAt),
+    index('notices_user_id_ref_idx').on(t.userId, t.ref),
     check('notices_type_check', sql`${t.type} in ('notification', 'message', 'event')`),
   ],
 );
