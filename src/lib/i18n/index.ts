@@ -13,6 +13,7 @@ import account from './messages/account/index.ts';
 import rebuild from './messages/rebuild/index.ts';
 import content from './messages/content/index.ts';
 import site from './messages/site/index.ts';
+import table from './messages/table/index.ts';
 import order from './messages/order/index.ts';
 import ordering from './messages/ordering/index.ts';
 import ops from './messages/ops/index.ts';
@@ -25,7 +26,7 @@ export * from './locales.ts';
  * merged into one flat dictionary per locale. Keys carry their namespace as a prefix
  * (`login.title`), so namespaces never collide. A new namespace: one import, one entry here.
  */
-const namespaces = [core, sms, auth, account, site, content, rebuild, order, ordering, ops] as const;
+const namespaces = [core, sms, auth, account, site, content, rebuild, order, table, ordering, ops] as const;
 
 type Namespace = (typeof namespaces)[number];
 type KeysOf<N> = N extends { 'zh-CN': infer D } ? keyof D : never;
