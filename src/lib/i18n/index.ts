@@ -14,6 +14,7 @@ import rebuild from './messages/rebuild/index.ts';
 import content from './messages/content/index.ts';
 import site from './messages/site/index.ts';
 import table from './messages/table/index.ts';
+import enterprise from './messages/enterprise/index.ts';
 import order from './messages/order/index.ts';
 import ordering from './messages/ordering/index.ts';
 import ops from './messages/ops/index.ts';
@@ -26,7 +27,7 @@ export * from './locales.ts';
  * merged into one flat dictionary per locale. Keys carry their namespace as a prefix
  * (`login.title`), so namespaces never collide. A new namespace: one import, one entry here.
  */
-const namespaces = [core, sms, auth, account, site, content, rebuild, order, table, ordering, ops] as const;
+const namespaces = [core, sms, auth, account, site, content, rebuild, order, enterprise, table, ordering, ops] as const;
 
 type Namespace = (typeof namespaces)[number];
 type KeysOf<N> = N extends { 'zh-CN': infer D } ? keyof D : never;
