@@ -1,0 +1,103 @@
+import type { Locale } from '../../lib/i18n/locales.ts';
+import { localePath } from '../../lib/paths.ts';
+import type { OrderRowData } from '../../lib/schemas/order.ts';
+import DataTable, { type Column } from '../table/DataTable.tsx';
+import { useUrlTable } from '../table/useUrlTable.ts';
+import { useSessionReady } from '../useSessionReady.ts';
+import OrderFilters from './OrderFilters.tsx';
+import { createdDaysAsInstants, isFiltered, newestFirst, type OrderListMessages } from './orderList.ts';
+import { ORDER_API, formatDateTime, formatNumber, orderDetailHref, orderStatusBadge, orderStatusLabel } from './orderView.ts';
+
+interface Props {
+  locale: Locale;
+  messages: OrderListMessages;
+}
+
+const query = { sort: newestFirst };
+const build = { searchFields: ['orderNo', 'setName', 'orgComName'] };
+
+/**
+ * My orders (/person/order): the enterprise's orders, filtered by status, keyword and order
+ * date, sorted and paged on the server, with the whole state in the address.
+ */
+export default function OrderList({ locale, messages }: Props) {
+  const ready = useSessionReady();
+  const table = useUrlTable<OrderRowData>({ url: `${ORDER_API}/getAntTable`, query, build, toRequest: createdDaysAsInstants, ready });
+  const { state } = table;
+
+  const columns: Column<OrderRowData>[] = [
+    {
+      key: 'orderNo',
+      label: messages['ordering.col.orderNo'],
+      sortable: true,
+      className: 'whitespace-nowrap',
+      render: (row) => <a className="link link-primary font-mono" href={orderDetailHref(locale, row.orderNo)}>{row.orderNo}</a>,
+    },
+    { key: 'setName', label: messages['ordering.col.setName'] },
+    { key: 'orgComName', label: messages['ordering.col.orgComName'] },
+    { key: 'contractStart', label: messages['ordering.col.contractStart'], sortable: true, className: 'whitespace-nowrap' },
+    { key: 'contractMonths', label: messages['ordering.col.contractMonths'], className: 'text-right' },
+    {
+      key: 'estimatedConsumption',
+      label: messages['ordering.col.estimatedConsumption'],
+      sortable: true,
+      className: 'text-right',
+      render: (row) => formatNumber(row.estimatedConsumption, locale),
+    },
+    {
+      key: 'status',
+      label: messages['ordering.col.status'],
+      sortable: true,
+      render: (row) => <span className={`badge badge-sm whitespace-nowrap ${orderStatusBadge(row.status)}`}>{orderStatusLabel(row.status, messages)}</span>,
+    },
+    {
+      key: 'createdAt',
+      label: messages['ordering.col.createdAt'],
+      sortable: true,
+      className: 'whitespace-nowrap',
+      render: (row) => formatDateTime(row.createdAt, locale),
+    },
+  ];
+
+  const empty = isFiltered(state) ? (
+    messages['ordering.list.emptyFiltered']
+  ) : (
+    <span className="inline-flex flex-wrap items-center justify-center gap-3">
+      {messages['ordering.list.empty']}
+      <a className="btn btn-primary btn-sm" href={localePath(locale, '/handle/order')}>{messages['ordering.list.newOrder']}</a>
+    </span>
+  );
+
+  return (
+    <div className="grid gap-4">
+      <div className="flex flex-wrap items-end justify-between gap-3">
+        <OrderFilters
+          label={messages['ordering.filter.label']}
+          keywordHint={messages['ordering.filter.keywordHint']}
+          state={state}
+          messages={messages}
+          onApply={table.patch}
+        />
+        <a className="btn btn-outline btn-sm" href={localePath(locale, '/handle/order')}>{messages['ordering.list.newOrder']}</a>
+      </div>
+      <DataTable
+        caption={messages['page.order.title']}
+        columns={columns}
+        rowKey={(row) => row.orderNo}
+        load={table.load}
+        rows={table.rows}
+        totalCount={table.totalCount}
+        page={state.page}
+        pageSize={state.size}
+        sort={state.sort[0]}
+        failure={table.failure}
+        emptyMessage={empty}
+        messages={messages}
+        onSort={table.sortBy}
+        onPage={(page) => table.patch({ page })}
+        onPageSize={(size) => table.patch({ size })}
+        onRetry={table.retry}
+      />
+    </div>
+  );
+}

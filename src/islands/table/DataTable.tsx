@@ -1,0 +1,171 @@
+import { useId, type ReactNode } from 'react';
+import { format } from '../../lib/api/messages.ts';
+import { LoadFailed } from '../LoadStatus.tsx';
+import type { TableSort } from '../../lib/tableRequest.ts';
+import { PAGE_SIZES, type DataTableMessages } from './dataTable.ts';
+
+export interface Column<Row> {
+  /** The table's field name: the sort key sent to the server. */
+  key: string;
+  label: string;
+  sortable?: boolean;
+  /** How a cell shows its row; the field's raw value when absent. */
+  render?: (row: Row) => ReactNode;
+  /** Right-aligned numbers, nowrap codes… */
+  className?: string;
+}
+
+export type TableLoad = 'loading' | 'failed' | 'ready';
+
+interface Props<Row> {
+  /** The table's accessible name (its caption, read but not shown: the page heading says it). */
+  caption: string;
+  columns: readonly Column<Row>[];
+  rowKey: (row: Row) => string;
+  load: TableLoad;
+  rows: readonly Row[];
+  totalCount: number;
+  page: number;
+  pageSize: number;
+  /** The primary order (the first of the URL's sorts). */
+  sort: TableSort | undefined;
+  /** The server's refusal, shown instead of the generic failure text. */
+  failure?: string;
+  /** What an empty answer means here ("no orders yet" differs from "nothing matches"). */
+  emptyMessage: ReactNode;
+  messages: DataTableMessages;
+  /** A header was activated: the island toggles asc → desc → default (tableRequest.toggleSort). */
+  onSort: (key: string) => void;
+  onPage: (page: number) => void;
+  onPageSize: (size: number) => void;
+  onRetry: () => void;
+}
+
+/**
+ * The data table every list of the signed-in area uses (my orders, the operator's queues, the
+ * audit trail). Server-side paging and sorting: the island above it keeps page, size and sort in
+ * the URL and loads; this component only shows and asks. Sortable headers are buttons inside
+ * the header cells with `aria-sort` on the cell (WAI-ARIA sortable table pattern). While a page
+ * loads the previous rows stay (greyed, `aria-busy`) so the layout does not jump; one polite
+ * live region says "loading", the range shown or "empty", so each state is announced once.
+ */
+export default function DataTable<Row>(props: Props<Row>) {
+  const { caption, columns, rowKey, load, rows, totalCount, page, pageSize, sort, failure, emptyMessage, messages, onSort, onPage, onPageSize, onRetry } = props;
+  const sizeId = useId();
+  const pages = Math.max(1, Math.ceil(totalCount / pageSize));
+  const from = totalCount === 0 ? 0 : (page - 1) * pageSize + 1;
+  const to = Math.min(totalCount, page * pageSize);
+  const busy = load === 'loading';
+
+  const status =
+    load === 'loading'
+      ? messages['common.loading']
+      : load === 'ready' && rows.length > 0
+        ? format(messages['ordering.table.summary'], { from, to, total: totalCount })
+        : '';
+
+  return (
+    <div className="grid gap-3">
+      <p role="status" className="flex min-h-6 items-center gap-2 text-sm text-base-content/70">
+        {busy && <span className="loading loading-spinner loading-xs" aria-hidden="true" />}
+        {status}
+      </p>
+      {load === 'failed' && (
+        <LoadFailed message={failure || messages['ordering.table.loadFailed']} retryLabel={messages['ordering.table.retry']} onRetry={onRetry} />
+      )}
+      {load !== 'failed' && (
+        <div className="overflow-x-auto rounded-box border border-base-300">
+          <table className={`table table-sm ${busy ? 'opacity-60' : ''}`} aria-busy={busy}>
+            <caption className="sr-only">{caption}</caption>
+            <thead>
+              <tr>
+                {columns.map((column) => {
+                  const sorted = sort?.key === column.key ? sort.order : undefined;
+                  return (
+                    <th
+                      key={column.key}
+                      scope="col"
+                      className={column.className}
+                      aria-sort={column.sortable ? (sorted === 'asc' ? 'ascending' : sorted === 'desc' ? 'descending' : 'none') : undefined}
+                    >
+                      {column.sortable ? (
+                        <button
+                          type="button"
+                          className="inline-flex items-center gap-1 font-semibold hover:underline focus-visible:underline"
+                          onClick={() => onSort(column.key)}
+                          title={format(messages['ordering.table.sortBy'], { column: column.label })}
+                        >
+                          {column.label}
+                          <span aria-hidden="true" className="text-xs">{sorted === 'asc' ? '▲' : sorted === 'desc' ? '▼' : '↕'}</span>
+                          {sorted && (
+                            <span className="sr-only">
+                              {sorted === 'asc' ? messages['ordering.table.sortedAsc'] : messages['ordering.table.sortedDesc']}
+                            </span>
+                          )}
+                        </button>
+                      ) : (
+                        column.label
+                      )}
+                    </th>
+                  );
+                })}
+              </tr>
+            </thead>
+            <tbody>
+              {rows.map((row) => (
+                <tr key={rowKey(row)} className="hover:bg-base-200/50">
+                  {columns.map((column) => (
+                    <td key={column.key} className={column.className}>
+                      {column.render ? column.render(row) : String((row as Record<string, unknown>)[column.key] ?? '')}
+                    </td>
+                  ))}
+                </tr>
+              ))}
+              {load === 'ready' && rows.length === 0 && (
+                <tr>
+                  <td colSpan={columns.length} className="py-8 text-center text-base-content/70">{emptyMessage}</td>
+                </tr>
+              )}
+              {load === 'loading' && rows.length === 0 && (
+                <tr>
+                  <td colSpan={columns.length} className="py-8 text-center">
+                    <span className="loading loading-spinner loading-md" aria-hidden="true" />
+                  </td>
+                </tr>
+              )}
+            </tbody>
+          </table>
+        </div>
+      )}
+      {load !== 'failed' && totalCount > 0 && (
+        <nav aria-label={messages['ordering.table.pagination']} className="flex flex-wrap items-center justify-between gap-3">
+          <div className="flex items-center gap-2 text-sm">
+            <label htmlFor={sizeId}>{messages['ordering.table.pageSize']}</label>
+            <select
+              id={sizeId}
+              className="select select-sm w-20"
+              value={pageSize}
+              disabled={busy}
+              onChange={(event) => onPageSize(Number(event.currentTarget.value))}
+            >
+              {PAGE_SIZES.map((size) => (
+                <option key={size} value={size}>{size}</option>
+              ))}
+            </select>
+          </div>
+          <div className="join">
+            <button type="button" className="btn btn-sm join-item" disabled={busy || page <= 1} onClick={() => onPage(page - 1)}>
+              {messages['ordering.table.prev']}
+            </button>
+            <span className="btn btn-sm join-item pointer-events-none btn-ghost" aria-current="page">
+              {format(messages['ordering.table.pageOf'], { page, pages })}
+            </span>
+            <button type="button" className="btn btn-sm join-item" disabled={busy || page >= pages} onClick={() => onPage(page + 1)}>
+              {messages['ordering.table.next']}
+            </button>
+          </div>
+        </nav>
+      )}
+    </div>
+  );
+}

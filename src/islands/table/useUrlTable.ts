@@ -1,0 +1,101 @@
+import { useCallback, useEffect, useRef, useState } from 'react';
+import {
+  buildAntTable,
+  defaultTableQuery,
+  readTableQuery,
+  toggleSort,
+  updateTableQuery,
+  writeTableQuery,
+  type BuildOptions,
+  type TableQueryOptions,
+  type TableQueryState,
+} from '../../lib/tableRequest.ts';
+import { callQuiet } from '../quietCall.ts';
+import type { TableLoad } from './DataTable.tsx';
+
+interface Options {
+  /** The table call (POST, `antTable` form field). */
+  url: string;
+  /** Defaults of the address (page size, default sort, prefix). */
+  query?: TableQueryOptions;
+  /** Keyword fields and columns of the request. */
+  build?: BuildOptions;
+  /** Turns the address's state into the state sent (e.g. whole days into China-time instants). */
+  toRequest?: (state: TableQueryState) => TableQueryState;
+  /** False until the session gate has confirmed the user. */
+  ready: boolean;
+}
+
+interface Page<Row> {
+  result: Row[];
+  totalCount: number;
+}
+
+/**
+ * A server-paged table whose state lives in the URL query (src/lib/tableRequest.ts): read at
+ * load and on back/forward, written with pushState on every change, so reload, back and a
+ * shared link show the same rows. Answers that arrive after a newer request are dropped.
+ */
+export function useUrlTable<Row>({ url, query, build, toRequest, ready }: Options) {
+  const [state, setState] = useState<TableQueryState>(() => defaultTableQuery(query));
+  const [fromUrl, setFromUrl] = useState(false);
+  const [load, setLoad] = useState<TableLoad>('loading');
+  const [page, setPage] = useState<Page<Row>>({ result: [], totalCount: 0 });
+  const [failure, setFailure] = useState('');
+  const [attempt, setAttempt] = useState(0);
+  const latest = useRef(0);
+  // The options are the caller's constants; keep them out of the effects' dependencies.
+  const config = useRef({ url, query, build, toRequest });
+  config.current = { url, query, build, toRequest };
+
+  useEffect(() => {
+    const read = () => setState(readTableQuery(new URLSearchParams(window.location.search), config.current.query));
+    read();
+    setFromUrl(true);
+    window.addEventListener('popstate', read);
+    return () => window.removeEventListener('popstate', read);
+  }, []);
+
+  useEffect(() => {
+    if (!ready || !fromUrl) return;
+    const id = ++latest.current;
+    setLoad('loading');
+    const { url: target, build: buildOptions, toRequest: convert } = config.current;
+    void callQuiet<Page<Row>>('POST', target, { antTable: buildAntTable(convert ? convert(state) : state, buildOptions) }).then((answer) => {
+      if (id !== latest.current) return;
+      if (answer?.ok) {
+        setPage(answer.data);
+        setFailure('');
+        setLoad('ready');
+      } else {
+        setFailure(answer?.message ?? '');
+        setLoad('failed');
+      }
+    });
+  }, [state, ready, fromUrl, attempt]);
+
+  const change = useCallback((next: TableQueryState) => {
+    const params = writeTableQuery(next, new URLSearchParams(window.location.search), config.current.query).toString();
+    window.history.pushState(null, '', `${window.location.pathname}${params ? `?${params}` : ''}${window.location.hash}`);
+    setState(next);
+  }, []);
+
+  // A page emptied under the reader (the last order of it deleted elsewhere): show the last page.
+  useEffect(() => {
+    if (load === 'ready' && page.result.length === 0 && page.totalCount > 0 && state.page > 1) {
+      change(updateTableQuery(state, { page: Math.max(1, Math.ceil(page.totalCount / state.size)) }));
+    }
+  }, [load, page, state, change]);
+
+  return {
+    state,
+    load,
+    rows: page.result,
+    totalCount: page.totalCount,
+    failure,
+    change,
+    patch: (patch: Partial<TableQueryState>) => change(updateTableQuery(state, patch)),
+    sortBy: (key: string) => change(toggleSort(state, key)),
+    retry: () => setAttempt((n) => n + 1),
+  };
+}
