@@ -15,6 +15,8 @@ import { createRequirementRoutes } from './requirement.ts';
 import { createSetRoutes } from './set.ts';
 import { createHealthRoutes } from './health.ts';
 import { createNoticeRoutes } from './notices.ts';
+import { createOpsRoutes } from './ops.ts';
+import { createOrderRoutes } from './order.ts';
 import { createSiteAdminRoutes } from './siteAdmin.ts';
 import { createSystemRoutes } from './system.ts';
 import { createUserRoutes } from './user.ts';
@@ -40,4 +42,7 @@ export const apiModules: readonly ApiModule[] = [
   { base: '/api/front/external/hnyData', create: createHnyDataRoutes },
   { base: '/api/front/help/document/client', create: createHelpRoutes },
   { base: '/api/front/requirement', create: createRequirementRoutes },
+  // Orders (docs/orders.md): the enterprise's, and the operator's queue and audit trail.
+  { base: '/api/front/hgdsel/order', create: createOrderRoutes },
+  { base: '/api/ops', create: createOpsRoutes },
 ];
