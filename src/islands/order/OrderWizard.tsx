@@ -62,13 +62,10 @@ export default function OrderWizard({ locale, messages }: Props) {
   }, [ready, attempt]);
 
   const sellingSetId = wizard?.sellingSetId ?? '';
-  const profile = orderer?.kind === 'ready' ? orderer.profile : undefined;
   useEffect(() => {
-    if (!sellingSetId || !profile) return;
+    if (!sellingSetId || orderer?.kind !== 'ready') return;
     setChoice(null);
-    void loadChoice(sellingSetId, profile).then((result) => result && setChoice({ sellingSetId, result }));
-    // profile is stable once loaded; reloading on its identity would loop.
-    // eslint-disable-next-line react-hooks/exhaustive-deps
+    void loadChoice(sellingSetId, orderer.profile).then((result) => result && setChoice({ sellingSetId, result }));
   }, [sellingSetId, orderer, attempt]);
 
   // After a step change by the reader, focus the step's heading so a screen reader starts there.

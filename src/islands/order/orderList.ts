@@ -2,6 +2,7 @@
 import type { MessageKey } from '../../lib/i18n/index.ts';
 import type { TableQueryState, TableSort } from '../../lib/tableRequest.ts';
 import { dataTableMessageKeys } from '../table/dataTable.ts';
+import { daysAsInstants } from '../table/dayRange.ts';
 import { orderStatusKeys } from './orderView.ts';
 
 /** Newest first until the reader sorts otherwise. */
@@ -46,24 +47,8 @@ export const orderListMessageKeys = [
 
 export type OrderListMessages = Record<(typeof orderListMessageKeys)[number], string>;
 
-/**
- * The order-date filter holds whole days (the date inputs); the server compares instants, so a
- * day becomes its first and last instant in China time: "to 22 Nov" includes orders of 22 Nov.
- */
-export function createdDaysAsInstants(state: TableQueryState): TableQueryState {
-  const created = state.ranges.createdAt;
-  if (!created) return state;
-  return {
-    ...state,
-    ranges: {
-      ...state.ranges,
-      createdAt: {
-        ...(created.start ? { start: `${created.start}T00:00:00.000+08:00` } : {}),
-        ...(created.end ? { end: `${created.end}T23:59:59.999+08:00` } : {}),
-      },
-    },
-  };
-}
+/** The order-date filter's whole days as China-time instants (see dayRange.ts). */
+export const createdDaysAsInstants = daysAsInstants('createdAt');
 
 /** Whether the reader has narrowed the table (an empty answer then means "nothing matches"). */
 export function isFiltered(state: TableQueryState): boolean {

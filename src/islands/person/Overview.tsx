@@ -10,6 +10,7 @@ import { OVERVIEW_NOTICE_COUNT, type OverviewMessages } from './overview.ts';
 import { USER_INFO_URL, authStatusLabel, formatDateTime, roleKeys, storeUserInfo } from './personData.ts';
 import { useSessionReady } from '../useSessionReady.ts';
 import { LoadFailed, Loading } from '../LoadStatus.tsx';
+import LatestOrders from './LatestOrders.tsx';
 
 interface Props {
   locale: Locale;
@@ -131,10 +132,12 @@ export default function Overview({ locale, messages }: Props) {
         title={messages['account.overview.ordersTitle']}
         action={<a className="link link-primary text-sm" href={localePath(locale, '/person/order')}>{messages['account.overview.allOrders']}</a>}
       >
-        {/* Orders arrive with the ordering issue; until an enterprise has placed one, this is
-            the true state of every account. */}
-        <p className="text-sm text-base-content/70">{messages['account.overview.ordersEmpty']}</p>
+        {/* Only an enterprise has orders; anyone else sees the empty state and where to start. */}
+        {enterprise ? <LatestOrders locale={locale} messages={messages} /> : <p className="text-sm text-base-content/70">{messages['account.overview.ordersEmpty']}</p>}
         <div className="card-actions">
+          {enterprise?.authStatus === 2 && (
+            <a className="btn btn-primary btn-sm" href={localePath(locale, '/handle/order')}>{messages['ordering.list.newOrder']}</a>
+          )}
           <a className="btn btn-ghost btn-sm" href={localePath(locale, '/products')}>{messages['account.overview.browseProducts']}</a>
         </div>
       </Card>

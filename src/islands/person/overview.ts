@@ -1,12 +1,17 @@
-/** The overview island's messages (its data: getUserInfo and /api/notices). */
+/** The overview island's messages (its data: getUserInfo, /api/notices and the latest orders). */
 import type { MessageKey } from '../../lib/i18n/index.ts';
+import { orderStatusKeys } from '../order/orderView.ts';
 import { authStatusKeys } from './personData.ts';
 
 /** How many of the newest notices the overview lists. */
 export const OVERVIEW_NOTICE_COUNT = 5;
+/** How many of the enterprise's newest orders it lists. */
+export const OVERVIEW_ORDER_COUNT = 5;
 
 export const overviewMessageKeys = [
   ...authStatusKeys,
+  ...orderStatusKeys,
+  'ordering.list.newOrder',
   'account.common.dash',
   'account.common.loadFailed',
   'account.common.retry',

@@ -1,0 +1,101 @@
+import { useId, type FormEvent } from 'react';
+import type { Locale } from '../../lib/i18n/locales.ts';
+import type { AuditRowData } from '../../lib/schemas/order.ts';
+import type { TableSort } from '../../lib/tableRequest.ts';
+import { OPS_API, formatDateTime } from '../order/orderView.ts';
+import DataTable, { type Column } from '../table/DataTable.tsx';
+import { daysAsInstants } from '../table/dayRange.ts';
+import { useUrlTable } from '../table/useUrlTable.ts';
+import { useSessionReady } from '../useSessionReady.ts';
+import type { OpsAuditMessages } from './opsAudit.ts';
+
+interface Props {
+  locale: Locale;
+  messages: OpsAuditMessages;
+}
+
+const query = { sort: [{ key: 'at', order: 'desc' }] as TableSort[] };
+/** The keyword box searches the target (order:HGD…, enterprise:12, user:3). */
+const build = { searchFields: ['target'] };
+const toRequest = daysAsInstants('at');
+
+/** The detail object in one line: `key=value` pairs, nested values as JSON. */
+function detailText(detail: Record<string, unknown>): string {
+  return Object.entries(detail)
+    .map(([key, value]) => `${key}=${typeof value === 'string' ? value : JSON.stringify(value)}`)
+    .join(', ');
+}
+
+/**
+ * The audit trail (/ops/audit): who did what to which record, when and from where; filtered by
+ * action, target and time, newest first, with the state in the address.
+ */
+export default function OpsAudit({ locale, messages }: Props) {
+  const ready = useSessionReady();
+  const table = useUrlTable<AuditRowData>({ url: `${OPS_API}/audit/getAntTable`, query, build, toRequest, ready });
+  const { state } = table;
+  const id = useId();
+  const at = state.ranges.at ?? {};
+
+  const submit = (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    const data = new FormData(event.currentTarget);
+    const text = (name: string) => String(data.get(name) ?? '').trim();
+    table.patch({
+      keyword: text('target'),
+      filters: { action: text('action') ? [text('action')] : [] },
+      ranges: { at: { ...(text('from') ? { start: text('from') } : {}), ...(text('to') ? { end: text('to') } : {}) } },
+    });
+  };
+
+  const columns: Column<AuditRowData>[] = [
+    { key: 'at', label: messages['ops.audit.col.at'], sortable: true, className: 'whitespace-nowrap', render: (row) => formatDateTime(row.at, locale) },
+    { key: 'userName', label: messages['ops.audit.col.userName'], sortable: true, render: (row) => row.userName ?? messages['ops.audit.system'] },
+    { key: 'action', label: messages['ops.audit.col.action'], sortable: true, className: 'font-mono text-xs' },
+    { key: 'target', label: messages['ops.audit.col.target'], className: 'font-mono text-xs', render: (row) => row.target ?? '-' },
+    { key: 'detail', label: messages['ops.audit.col.detail'], className: 'max-w-md text-xs break-words', render: (row) => detailText(row.detail) || '-' },
+    { key: 'ip', label: messages['ops.audit.col.ip'], className: 'whitespace-nowrap text-xs', render: (row) => row.ip ?? '-' },
+  ];
+
+  const field = (name: string, label: string, props: { type?: string; placeholder?: string; defaultValue: string; className: string }) => (
+    <div className="fieldset py-0">
+      <label htmlFor={`${id}-${name}`} className="fieldset-legend pb-1 text-sm">{label}</label>
+      <input id={`${id}-${name}`} name={name} type={props.type ?? 'text'} maxLength={100} className={`input input-sm ${props.className}`} placeholder={props.placeholder} defaultValue={props.defaultValue} />
+    </div>
+  );
+
+  return (
+    <div className="grid gap-4">
+      <form key={JSON.stringify([state.keyword, state.filters, state.ranges])} role="search" aria-label={messages['ops.audit.filterLabel']} className="flex flex-wrap items-end gap-3" onSubmit={submit}>
+        {field('action', messages['ops.audit.action'], { placeholder: messages['ops.audit.actionHint'], defaultValue: state.filters.action?.[0] ?? '', className: 'w-44' })}
+        {field('target', messages['ops.audit.target'], { type: 'search', placeholder: messages['ops.audit.targetHint'], defaultValue: state.keyword, className: 'w-64' })}
+        {field('from', messages['ops.audit.from'], { type: 'date', defaultValue: at.start ?? '', className: 'w-40' })}
+        {field('to', messages['ops.audit.to'], { type: 'date', defaultValue: at.end ?? '', className: 'w-40' })}
+        <div className="flex gap-2">
+          <button type="submit" className="btn btn-primary btn-sm">{messages['ordering.filter.search']}</button>
+          <button type="button" className="btn btn-ghost btn-sm" onClick={() => table.patch({ keyword: '', filters: {}, ranges: {}, likes: {} })}>
+            {messages['ordering.filter.reset']}
+          </button>
+        </div>
+      </form>
+      <DataTable
+        caption={messages['page.opsAudit.title']}
+        columns={columns}
+        rowKey={(row) => String(row.id)}
+        load={table.load}
+        rows={table.rows}
+        totalCount={table.totalCount}
+        page={state.page}
+        pageSize={state.size}
+        sort={state.sort[0]}
+        failure={table.failure}
+        emptyMessage={messages['ops.audit.empty']}
+        messages={messages}
+        onSort={table.sortBy}
+        onPage={(page) => table.patch({ page })}
+        onPageSize={(size) => table.patch({ size })}
+        onRetry={table.retry}
+      />
+    </div>
+  );
+}

@@ -1,0 +1,121 @@
+import { useEffect, useState } from 'react';
+import { format } from '../../lib/api/messages.ts';
+import type { Locale } from '../../lib/i18n/locales.ts';
+import type { OpsOrderRowData } from '../../lib/schemas/order.ts';
+import OrderFilters from '../order/OrderFilters.tsx';
+import { createdDaysAsInstants, newestFirst } from '../order/orderList.ts';
+import { OPS_API, formatDateTime, orderStatusBadge, orderStatusLabel } from '../order/orderView.ts';
+import DataTable, { type Column } from '../table/DataTable.tsx';
+import { useUrlTable } from '../table/useUrlTable.ts';
+import { useSessionReady } from '../useSessionReady.ts';
+import OpsOrderPanel from './OpsOrderPanel.tsx';
+import type { OpsOrdersMessages } from './opsOrders.ts';
+
+interface Props {
+  locale: Locale;
+  messages: OpsOrdersMessages;
+}
+
+const query = { sort: newestFirst };
+const build = { searchFields: ['orderNo', 'enterpriseName', 'setName', 'orgComName'] };
+
+/** The order being handled is in the address too (`order=`), so a reload or a link reopens it. */
+function openOrderFromLocation(): string {
+  return new URLSearchParams(window.location.search).get('order')?.trim() ?? '';
+}
+
+function setOpenOrder(orderNo: string): void {
+  const params = new URLSearchParams(window.location.search);
+  if (orderNo) params.set('order', orderNo);
+  else params.delete('order');
+  const search = params.toString();
+  window.history.pushState(null, '', `${window.location.pathname}${search ? `?${search}` : ''}`);
+}
+
+/**
+ * The operator's order queue (/ops/orders): every enterprise's orders, filtered, searched, sorted
+ * and paged on the server with the state in the address; one order at a time opened below the
+ * table to move it on (accept, confirm, complete, cancel, reject).
+ */
+export default function OpsOrders({ locale, messages }: Props) {
+  const ready = useSessionReady();
+  const table = useUrlTable<OpsOrderRowData>({ url: `${OPS_API}/order/getAntTable`, query, build, toRequest: createdDaysAsInstants, ready });
+  const [open, setOpen] = useState('');
+  const { state } = table;
+
+  useEffect(() => {
+    const read = () => setOpen(openOrderFromLocation());
+    read();
+    window.addEventListener('popstate', read);
+    return () => window.removeEventListener('popstate', read);
+  }, []);
+
+  const show = (orderNo: string) => {
+    setOpenOrder(orderNo);
+    setOpen(orderNo);
+  };
+
+  const columns: Column<OpsOrderRowData>[] = [
+    { key: 'orderNo', label: messages['ordering.col.orderNo'], sortable: true, className: 'whitespace-nowrap font-mono' },
+    {
+      key: 'enterpriseName',
+      label: messages['field.enterpriseName'],
+      sortable: true,
+    },
+    { key: 'setName', label: messages['ordering.col.setName'] },
+    { key: 'orgComName', label: messages['ordering.col.orgComName'] },
+    { key: 'contractStart', label: messages['ordering.col.contractStart'], sortable: true, className: 'whitespace-nowrap' },
+    {
+      key: 'status',
+      label: messages['ordering.col.status'],
+      sortable: true,
+      render: (row) => (
+        <span className="flex flex-wrap gap-1">
+          <span className={`badge badge-sm whitespace-nowrap ${orderStatusBadge(row.status)}`}>{orderStatusLabel(row.status, messages)}</span>
+          {row.deleted && <span className="badge badge-sm badge-ghost whitespace-nowrap">{messages['ops.orders.deleted']}</span>}
+        </span>
+      ),
+    },
+    { key: 'createdAt', label: messages['ordering.col.createdAt'], sortable: true, className: 'whitespace-nowrap', render: (row) => formatDateTime(row.createdAt, locale) },
+    {
+      key: 'open',
+      label: messages['ordering.detail.actions'],
+      render: (row) => (
+        <button
+          type="button"
+          className="btn btn-outline btn-xs"
+          aria-label={format(messages['ops.orders.openLabel'], { orderNo: row.orderNo })}
+          aria-pressed={open === row.orderNo}
+          onClick={() => show(row.orderNo)}
+        >
+          {messages['ops.orders.open']}
+        </button>
+      ),
+    },
+  ];
+
+  return (
+    <div className="grid gap-4">
+      <OrderFilters label={messages['ops.orders.filterLabel']} keywordHint={messages['ops.orders.keywordHint']} state={state} messages={messages} onApply={table.patch} />
+      <DataTable
+        caption={messages['page.opsOrders.title']}
+        columns={columns}
+        rowKey={(row) => row.orderNo}
+        load={table.load}
+        rows={table.rows}
+        totalCount={table.totalCount}
+        page={state.page}
+        pageSize={state.size}
+        sort={state.sort[0]}
+        failure={table.failure}
+        emptyMessage={messages['ops.orders.empty']}
+        messages={messages}
+        onSort={table.sortBy}
+        onPage={(page) => table.patch({ page })}
+        onPageSize={(size) => table.patch({ size })}
+        onRetry={table.retry}
+      />
+      {open && <OpsOrderPanel key={open} orderNo={open} locale={locale} messages={messages} onClose={() => show('')} onChanged={table.retry} />}
+    </div>
+  );
+}
