@@ -1,4 +1,4 @@
-import { useId, type FormEvent } from 'react';
+import { useId, type SubmitEvent } from 'react';
 import type { Locale } from '../../lib/i18n/locales.ts';
 import type { AuditRowData } from '../../lib/schemas/order.ts';
 import type { TableSort } from '../../lib/tableRequest.ts';
@@ -37,7 +37,7 @@ export default function OpsAudit({ locale, messages }: Props) {
   const id = useId();
   const at = state.ranges.at ?? {};
 
-  const submit = (event: FormEvent<HTMLFormElement>) => {
+  const submit = (event: SubmitEvent<HTMLFormElement>) => {
     event.preventDefault();
     const data = new FormData(event.currentTarget);
     const text = (name: string) => String(data.get(name) ?? '').trim();

@@ -1,4 +1,4 @@
-import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
+import { useEffect, useId, useRef, useState, type SubmitEvent } from 'react';
 import { reasonMaxLength } from '../../lib/schemas/order.ts';
 
 interface Props {
@@ -34,7 +34,7 @@ export default function ReasonDialog({ open, title, body, reasonRequired, labels
     if (!open && dialog.open) dialog.close();
   }, [open]);
 
-  const submit = (event: FormEvent<HTMLFormElement>) => {
+  const submit = (event: SubmitEvent<HTMLFormElement>) => {
     event.preventDefault();
     const field = event.currentTarget.elements.namedItem('reason') as HTMLTextAreaElement;
     const reason = field.value.trim();

@@ -1,4 +1,4 @@
-import { useId, type FormEvent } from 'react';
+import { useId, type SubmitEvent } from 'react';
 import { format } from '../../lib/api/messages.ts';
 import type { Locale } from '../../lib/i18n/locales.ts';
 import { createOrderBody, type OrderSchemeParamSnapshot } from '../../lib/schemas/order.ts';
@@ -51,7 +51,7 @@ export default function ContractStep({ locale, scheme, values, serverErrors, mes
   const shown = Object.keys(errors).length > 0 ? errors : serverErrors;
   const months = startMonths();
 
-  const submit = (event: FormEvent<HTMLFormElement>) => {
+  const submit = (event: SubmitEvent<HTMLFormElement>) => {
     event.preventDefault();
     const entered = formValues(event.currentTarget);
     const checked = validateForm(contractSchema, entered, messages);

@@ -1,4 +1,4 @@
-import { useId, type FormEvent } from 'react';
+import { useId, type SubmitEvent } from 'react';
 import type { TableQueryState } from '../../lib/tableRequest.ts';
 import type { OrderFilterMessages } from './orderList.ts';
 import { orderStatusLabel, statusOptions } from './orderView.ts';
@@ -20,7 +20,7 @@ export default function OrderFilters({ label, keywordHint, state, messages, onAp
   const id = useId();
   const created = state.ranges.createdAt ?? {};
 
-  const submit = (event: FormEvent<HTMLFormElement>) => {
+  const submit = (event: SubmitEvent<HTMLFormElement>) => {
     event.preventDefault();
     const data = new FormData(event.currentTarget);
     const text = (name: string) => String(data.get(name) ?? '').trim();

@@ -1,4 +1,4 @@
-import { useId, useState, type FormEvent } from 'react';
+import { useId, useState, type SubmitEvent } from 'react';
 import { format } from '../../lib/api/messages.ts';
 import type { Locale } from '../../lib/i18n/locales.ts';
 import type { OrderSchemeParamSnapshot } from '../../lib/schemas/order.ts';
@@ -21,7 +21,7 @@ export default function SchemeStep({ locale, selling, schemes, chosen, messages,
   const id = useId();
   const [error, setError] = useState('');
 
-  const submit = (event: FormEvent<HTMLFormElement>) => {
+  const submit = (event: SubmitEvent<HTMLFormElement>) => {
     event.preventDefault();
     const value = new FormData(event.currentTarget).get('schemeParamId');
     if (typeof value !== 'string' || !value) {

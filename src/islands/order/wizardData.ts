@@ -2,6 +2,7 @@
  * What the ordering steps load: who orders (gate and profile), the chosen package on sale and
  * its plan parameters that fit the enterprise (content calls, docs/content-api.md).
  */
+import { ApiCode } from '../../lib/apiCodes.ts';
 import type { BoundEnterprise, UserInfoData } from '../../lib/schemas/account.ts';
 import type { EnterpriseData } from '../../lib/schemas/enterprise.ts';
 import type { OrderSchemeParamSnapshot } from '../../lib/schemas/order.ts';
@@ -69,10 +70,13 @@ export async function loadChoice(sellingSetId: string, profile: Profile): Promis
   if (!selling) return undefined;
   if (!selling.ok) return { kind: 'failed', message: selling.message };
   if (!selling.data.orderable) return { kind: 'ready', selling: selling.data, schemes: [] };
-  const schemes = await callQuiet<OrderSchemeParamSnapshot[]>('GET', `${SET_API}/getSetSchemeParamBySetFilter`, {
-    setId: selling.data.setId,
-    ...profile,
-  });
+  const url = `${SET_API}/getSetSchemeParamBySetFilter`;
+  let schemes = await callQuiet<OrderSchemeParamSnapshot[]>('GET', url, { setId: selling.data.setId, ...profile });
+  // A profile value the catalogue does not know (400) must not stop the order: every plan is
+  // listed then, and the server still checks the chosen one when the order is placed.
+  if (schemes && !schemes.ok && schemes.code === ApiCode.BAD_REQUEST) {
+    schemes = await callQuiet<OrderSchemeParamSnapshot[]>('GET', url, { setId: selling.data.setId });
+  }
   if (!schemes) return undefined;
   if (!schemes.ok) return { kind: 'failed', message: schemes.message };
   return { kind: 'ready', selling: selling.data, schemes: schemes.data };

@@ -1,0 +1,187 @@
+/**
+ * Ordering in the browser (docs/orders-ui.md): a certified enterprise orders a package from its
+ * set page, the operator accepts and confirms it, and the enterprise sees it in force; cancel and
+ * delete follow their rules; a user without an enterprise is told why they cannot order.
+ * Each worker runs its own server and database (support/accountsFixtures.ts).
+ */
+import type { Browser, Page } from '@playwright/test';
+import { dictionaries, type MessageKey } from '../../src/lib/i18n/index.ts';
+import { apiLogin, expect, test } from './support/accountsFixtures.ts';
+
+const zh = dictionaries['zh-CN'];
+
+function say(key: MessageKey, vars: Record<string, string | number> = {}): string {
+  return zh[key].replace(/\{(\w+)\}/g, (whole, name: string) => (name in vars ? String(vars[name]) : whole));
+}
+
+/** A toast (role status or alert) with this text. */
+function toast(page: Page, text: string) {
+  return page.locator('[data-hgd-toasts] [role="status"], [data-hgd-toasts] [role="alert"]').filter({ hasText: text });
+}
+
+const SET_NAME = '2027 年度固定价格套餐';
+
+test.describe.configure({ timeout: 150_000 });
+
+test.beforeEach(async ({ page }) => {
+  await page.addInitScript(() => window.localStorage.setItem('locale', 'zh-CN'));
+});
+
+/**
+ * Steps 1–3 of /handle/order once a package on sale is chosen; returns the new order's number
+ * from the detail page the wizard lands on.
+ */
+async function completeOrder(page: Page, consumption: string): Promise<string> {
+  await expect(page.getByRole('heading', { name: zh['ordering.step.set'], level: 2 })).toBeVisible();
+  await expect(page.getByRole('navigation', { name: zh['ordering.steps.label'] })).toContainText(zh['ordering.step.confirm']);
+  await page.getByRole('radio', { name: /10千伏用户/ }).check();
+  await page.getByRole('button', { name: zh['ordering.next'] }).click();
+
+  await expect(page.getByRole('heading', { name: zh['ordering.step.contract'], level: 2 })).toBeFocused();
+  const consumptionField = page.getByLabel(/预计年用电量/);
+  // The shared schema's rule, checked before anything is sent.
+  await consumptionField.fill('12.3456');
+  await page.getByRole('button', { name: zh['ordering.next'] }).click();
+  await expect(page.getByText(say('order.consumptionDecimals', { label: zh['field.estimatedConsumption'] }))).toBeVisible();
+  await expect(consumptionField).toBeFocused();
+  await consumptionField.fill(consumption);
+  await expect(page.getByLabel(zh['field.contractMonths'])).toHaveValue('12');
+  await page.getByRole('button', { name: zh['ordering.next'] }).click();
+
+  await expect(page.getByRole('heading', { name: zh['ordering.step.confirm'], level: 2 })).toBeVisible();
+  // Back keeps what was entered (the steps live in the address).
+  await page.goBack();
+  await expect(page.getByLabel(/预计年用电量/)).toHaveValue(consumption);
+  await page.goForward();
+  await expect(page.getByText(SET_NAME)).toBeVisible();
+  await page.getByRole('button', { name: zh['ordering.submit'] }).click();
+
+  await expect(page).toHaveURL(/\/certify\/order\/detail\?orderNo=HGD\d{14}$/);
+  await expect(toast(page, zh['ordering.created'])).toBeVisible();
+  const orderNo = new URL(page.url()).searchParams.get('orderNo') ?? '';
+  await expect(page.getByRole('heading', { name: orderNo, level: 2 })).toBeVisible();
+  return orderNo;
+}
+
+/** The operator moves an order on from /ops/orders, in their own browser context. */
+async function operatorActs(browser: Browser, origin: string, orderNo: string, actions: { label: string; status: string }[]): Promise<void> {
+  const context = await browser.newContext({ baseURL: origin, locale: 'zh-CN' });
+  try {
+    await apiLogin(context.request, origin, 'demo_operator', 'Operator2025');
+    const ops = await context.newPage();
+    await ops.goto(`/ops/orders?q=${orderNo}`);
+    await ops.getByRole('button', { name: say('ops.orders.openLabel', { orderNo }) }).click();
+    const panel = ops.getByRole('region', { name: say('ops.orders.detailTitle', { orderNo }) });
+    await expect(panel.getByRole('heading', { name: zh['ordering.detail.history'] })).toBeVisible();
+    for (const { label, status } of actions) {
+      await panel.getByRole('button', { name: label, exact: true }).click();
+      const dialog = ops.getByRole('dialog', { name: say('ops.action.title', { action: label, orderNo }) });
+      await expect(dialog.getByRole('textbox', { name: zh['ops.action.reason'] })).toBeFocused();
+      await dialog.getByRole('button', { name: zh['ops.action.submit'] }).click();
+      await expect(toast(ops, say('ops.action.done', { status }))).toBeVisible();
+      await expect(dialog).toBeHidden();
+    }
+    // Nothing is left to do with an order in force but wait for its end.
+    await expect(panel.getByRole('button', { name: zh['ops.action.accept'], exact: true })).toHaveCount(0);
+  } finally {
+    await context.close();
+  }
+}
+
+test('order from the set page → operator accepts and confirms → in force in my orders', async ({ page, context, accounts, browser }) => {
+  await apiLogin(context.request, accounts.url, 'demo_company', 'Company2025');
+
+  let orderNo = '';
+  await test.step('order the package from its set page', async () => {
+    await page.goto('/products/id1/gd-fixed-2027');
+    await page.getByRole('link', { name: say('site.set.orderLabel', { orgCom: '粤汇电能', set: SET_NAME }) }).click();
+    await expect(page).toHaveURL(/\/handle\/order\?sellingSetId=gd-fixed-2027-yuehui$/);
+    orderNo = await completeOrder(page, '8600');
+    await expect(page.getByText(zh['orderStatus.10']).first()).toBeVisible();
+    await expect(page.getByRole('button', { name: zh['ordering.detail.cancel'] })).toBeVisible();
+  });
+
+  await test.step('the operator accepts, then confirms the signed contract', async () => {
+    await operatorActs(browser, accounts.url, orderNo, [
+      { label: zh['ops.action.accept'], status: zh['orderStatus.20'] },
+      { label: zh['ops.action.confirm'], status: zh['orderStatus.30'] },
+    ]);
+  });
+
+  await test.step('my orders shows it in force, and the filter survives a reload', async () => {
+    await page.goto('/person/order');
+    const row = page.getByRole('row').filter({ has: page.getByRole('link', { name: orderNo }) });
+    await expect(row).toContainText(zh['orderStatus.30']);
+    await expect(row).toContainText(SET_NAME);
+
+    const filters = page.getByRole('search', { name: zh['ordering.filter.label'] });
+    await filters.getByLabel(zh['ordering.filter.status']).selectOption({ label: zh['orderStatus.30'] });
+    await filters.getByRole('button', { name: zh['ordering.filter.search'] }).click();
+    await expect(page).toHaveURL(/filter\.status=30/);
+    await page.reload();
+    await expect(page.getByRole('search', { name: zh['ordering.filter.label'] }).getByLabel(zh['ordering.filter.status'])).toHaveValue('30');
+    const table = page.getByRole('table', { name: zh['page.order.title'] });
+    await expect(table.getByRole('link', { name: orderNo })).toBeVisible();
+    // Every row shown is in force (the first row is the header).
+    const rows = table.getByRole('row');
+    const count = await rows.count();
+    for (let index = 1; index < count; index++) await expect(rows.nth(index)).toContainText(zh['orderStatus.30']);
+
+    // In force: neither cancel nor delete is offered, and the history lists each step.
+    await table.getByRole('link', { name: orderNo }).click();
+    await expect(page.getByRole('heading', { name: orderNo, level: 2 })).toBeVisible();
+    await expect(page.getByRole('button', { name: zh['ordering.detail.cancel'] })).toHaveCount(0);
+    await expect(page.getByRole('button', { name: zh['ordering.detail.delete'] })).toHaveCount(0);
+    const history = page.getByRole('region', { name: zh['ordering.detail.history'] });
+    await expect(history).toContainText(`${zh['orderStatus.10']} → ${zh['orderStatus.20']}`);
+    await expect(history).toContainText(`${zh['orderStatus.20']} → ${zh['orderStatus.30']}`);
+  });
+});
+
+test('cancel while submitted, no delete before, delete after cancel', async ({ page, context, accounts }) => {
+  await apiLogin(context.request, accounts.url, 'demo_company', 'Company2025');
+
+  // Without a package chosen, the guide lists what is on sale in the enterprise's area.
+  await page.goto('/handle/order');
+  await expect(page.getByRole('heading', { name: zh['ordering.guide.title'], level: 2 })).toBeVisible();
+  await page.getByRole('button', { name: say('ordering.guide.chooseLabel', { orgCom: '南方汇能售电有限公司', set: SET_NAME }) }).click();
+  await expect(page).toHaveURL(/sellingSetId=gd-fixed-2027-nanfang/);
+  const orderNo = await completeOrder(page, '2000');
+
+  const cancel = page.getByRole('button', { name: zh['ordering.detail.cancel'] });
+  const remove = page.getByRole('button', { name: zh['ordering.detail.delete'] });
+  await expect(remove).toHaveCount(0);
+
+  // Changing one's mind in the dialog changes nothing.
+  await cancel.click();
+  const cancelDialog = page.getByRole('dialog', { name: say('ordering.detail.cancelTitle', { orderNo }) });
+  await expect(cancelDialog.getByRole('button', { name: zh['ordering.detail.keep'] })).toBeFocused();
+  await page.keyboard.press('Escape');
+  await expect(cancelDialog).toBeHidden();
+  await expect(cancel).toBeFocused();
+
+  await cancel.click();
+  await cancelDialog.getByRole('button', { name: zh['ordering.detail.cancelConfirm'] }).click();
+  await expect(toast(page, zh['ordering.detail.cancelled'])).toBeVisible();
+  await expect(page.getByRole('region', { name: zh['ordering.detail.info'] })).toContainText(zh['orderStatus.90']);
+  await expect(cancel).toHaveCount(0);
+
+  await remove.click();
+  await page.getByRole('dialog', { name: say('ordering.detail.deleteTitle', { orderNo }) }).getByRole('button', { name: zh['ordering.detail.deleteConfirm'] }).click();
+  await expect(page).toHaveURL(/\/person\/order$/);
+  await expect(toast(page, zh['ordering.detail.deleted'])).toBeVisible();
+  await expect(page.getByRole('table', { name: zh['page.order.title'] })).toBeVisible();
+  await expect(page.getByRole('link', { name: orderNo })).toHaveCount(0);
+
+  // The deleted order is gone for its owner: its address answers "not found".
+  await page.goto(`/certify/order/detail?orderNo=${orderNo}`);
+  await expect(page.getByRole('alert')).toBeVisible();
+  await expect(page.getByRole('button', { name: zh['ordering.retry'] })).toBeVisible();
+});
+
+test('a user without an enterprise is told why and where to bind one', async ({ page, context, accounts }) => {
+  await apiLogin(context.request, accounts.url, 'demo_person', 'Person2025');
+  await page.goto('/handle/order?sellingSetId=gd-fixed-2027-yuehui');
+  await expect(page.getByRole('alert')).toContainText(zh['ordering.gate.noEnterprise']);
+  await expect(page.getByRole('link', { name: zh['ordering.gate.bind'] })).toHaveAttribute('href', '/setting/binding');
+});
