@@ -74,7 +74,12 @@ export default function OrderWizard({ locale, messages }: Props) {
     moved.current = false;
   }, [wizard?.step, wizard?.sellingSetId]);
 
-  const go = useCallback((next: WizardState) => {
+  /**
+   * A new step: `keep` first writes what was entered into the current history entry, so Back
+   * returns to this step with its values; then the next step gets an entry of its own.
+   */
+  const go = useCallback((next: WizardState, keep?: WizardState) => {
+    if (keep) window.history.replaceState(null, '', `${window.location.pathname}${writeWizard(keep)}`);
     window.history.pushState(null, '', `${window.location.pathname}${writeWizard(next)}`);
     moved.current = true;
     setRefusal('');
@@ -159,7 +164,7 @@ export default function OrderWizard({ locale, messages }: Props) {
         chosen={wizard.schemeParamId}
         messages={messages}
         onChange={() => go({ ...wizard, sellingSetId: '', schemeParamId: '', step: 'set' })}
-        onNext={(schemeParamId) => go({ ...wizard, schemeParamId, step: 'contract' })}
+        onNext={(schemeParamId) => go({ ...wizard, schemeParamId, step: 'contract' }, { ...wizard, schemeParamId })}
       />
     );
   } else if (current === 'contract') {
@@ -173,7 +178,7 @@ export default function OrderWizard({ locale, messages }: Props) {
         onBack={() => go({ ...wizard, step: 'set' })}
         onNext={(next) => {
           setServerErrors({});
-          go({ ...wizard, ...next, step: 'confirm' });
+          go({ ...wizard, ...next, step: 'confirm' }, { ...wizard, ...next });
         }}
       />
     );
