@@ -18,6 +18,7 @@ import { isSameOriginRequest } from '../middleware/csrf.ts';
 import { requireSession } from '../middleware/session.ts';
 import { clientIp } from '../request.ts';
 import { contentStore } from '../services/contentStore.ts';
+import { ownOrdersPage } from '../services/orderTables.ts';
 import {
   createOrder,
   deleteOrder,
@@ -29,6 +30,7 @@ import {
   transitionOrder,
   type OrderCaller,
 } from '../services/orders.ts';
+import { readTableRequest } from '../table/antTable.ts';
 import type { AppEnv, AuthedEnv, RouteDeps } from '../types.ts';
 import { validate } from '../validate.ts';
 
@@ -84,6 +86,13 @@ export function createOrderRoutes(deps: RouteDeps): Hono<AppEnv> {
     const enterprise = await requireOwnEnterprise(db, caller.userId);
     await deleteOrder(db, caller, enterprise.id, orderNo);
     return ok(c, {}, 'order.deletedOk');
+  });
+
+  /** The enterprise's own orders that it has not deleted (`antTable`: docs/tables.md). */
+  routes.post('/getAntTable', requireSession, async (c) => {
+    const request = await readTableRequest(c);
+    const enterprise = await requireOwnEnterprise(db, c.var.user.id);
+    return ok(c, await ownOrdersPage(db, request, enterprise.id));
   });
 
   routes.get('/getOrderDetail', requireSession, async (c) => {

@@ -9,7 +9,7 @@
  */
 import { and, asc, eq, inArray, isNull, sql } from 'drizzle-orm';
 import { ApiCode } from '../../lib/apiCodes.ts';
-import { t, type Locale, type MessageKey, type MessageVars } from '../../lib/i18n/index.ts';
+import { defaultLocale, t, type Locale, type MessageKey, type MessageVars } from '../../lib/i18n/index.ts';
 import {
   allowedActions,
   canDeleteOrder,
@@ -462,7 +462,7 @@ export async function deleteOrder(db: Database, caller: OrderCaller, enterpriseI
  * Safe on N processes at once: the row is locked and re-checked, so a second process finds it
  * completed and skips it. Returns how many it completed.
  */
-export async function completeEndedOrders(db: Database, locale: Locale, now: Date = new Date()): Promise<number> {
+export async function completeEndedOrders(db: Database, now: Date = new Date()): Promise<number> {
   const firstOfMonth = `${chinaMonth(now)}-01`;
   const due = await db
     .select({ orderNo: orders.orderNo })
@@ -478,7 +478,7 @@ export async function completeEndedOrders(db: Database, locale: Locale, now: Dat
   let completed = 0;
   for (const { orderNo } of due) {
     try {
-      await transitionOrder(db, { userId: null, ip: null, locale }, { role: 'system' }, { orderNo, action: 'complete' });
+      await transitionOrder(db, { userId: null, ip: null, locale: defaultLocale }, { role: 'system' }, { orderNo, action: 'complete' });
       completed += 1;
     } catch (error) {
       // Completed meanwhile by an operator or another process: nothing to do for this one.
