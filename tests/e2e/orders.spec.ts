@@ -83,6 +83,17 @@ async function operatorActs(browser: Browser, origin: string, orderNo: string, a
     }
     // Nothing is left to do with an order in force but wait for its end.
     await expect(panel.getByRole('button', { name: zh['ops.action.accept'], exact: true })).toHaveCount(0);
+
+    // The audit trail has each step, found by the order as its target.
+    await ops.goto('/ops/audit');
+    const search = ops.getByRole('search', { name: zh['ops.audit.filterLabel'] });
+    await search.getByLabel(zh['ops.audit.target']).fill(`order:${orderNo}`);
+    await search.getByRole('button', { name: zh['ordering.filter.search'] }).click();
+    await expect(ops).toHaveURL(/q=order%3AHGD\d{14}/);
+    const trail = ops.getByRole('table', { name: zh['page.opsAudit.title'] });
+    for (const action of ['order.create', 'order.accept', 'order.confirm']) {
+      await expect(trail.getByRole('row').filter({ hasText: action })).toHaveCount(1);
+    }
   } finally {
     await context.close();
   }
@@ -127,6 +138,19 @@ test('order from the set page → operator accepts and confirms → in force in 
     const count = await rows.count();
     for (let index = 1; index < count; index++) await expect(rows.nth(index)).toContainText(zh['orderStatus.30']);
 
+    // Sorting by a header is announced on the header and kept in the address.
+    const orderNoHeader = table.getByRole('columnheader', { name: new RegExp(zh['ordering.col.orderNo']) });
+    await orderNoHeader.getByRole('button').click();
+    await expect(orderNoHeader).toHaveAttribute('aria-sort', 'ascending');
+    await expect(page).toHaveURL(/sort=orderNo%3Aasc/);
+
+    // The overview lists it among the latest orders.
+    await page.goto('/person/overview');
+    const latest = page.getByRole('region', { name: zh['account.overview.ordersTitle'] });
+    await expect(latest.getByRole('link', { name: orderNo })).toBeVisible();
+    await expect(latest).toContainText(zh['orderStatus.30']);
+
+    await page.goto(`/person/order?filter.status=30`);
     // In force: neither cancel nor delete is offered, and the history lists each step.
     await table.getByRole('link', { name: orderNo }).click();
     await expect(page.getByRole('heading', { name: orderNo, level: 2 })).toBeVisible();
