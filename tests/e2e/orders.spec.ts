@@ -209,3 +209,64 @@ test('a user without an enterprise is told why and where to bind one', async ({ 
   await expect(page.getByRole('alert')).toContainText(zh['ordering.gate.noEnterprise']);
   await expect(page.getByRole('link', { name: zh['ordering.gate.bind'] })).toHaveAttribute('href', '/setting/binding');
 });
+
+test('a refusal is shown where it happened; the operator must give a reason to cancel', async ({ page, context, accounts, browser }) => {
+  const origin = accounts.url;
+  const headers = { 'X-Requested-With': 'XMLHttpRequest', Origin: origin };
+  await apiLogin(context.request, origin, 'demo_company', 'Company2025');
+  const [year, month] = new Date(Date.now() + 8 * 3600_000).toISOString().slice(0, 7).split('-').map(Number) as [number, number];
+  const nextMonth = month === 12 ? `${year + 1}-01` : `${year}-${String(month + 1).padStart(2, '0')}`;
+  const created = (await (
+    await context.request.post(`${origin}/api/front/hgdsel/order/createCustomerOrder`, {
+      form: { sellingSetId: 'gd-green-30-2027-yuehui', schemeParamId: 'gd-green-30-2027-10kv', contractStart: nextMonth, contractMonths: '12', estimatedConsumption: '3000' },
+      headers,
+    })
+  ).json()) as { code: number; message: string; data: { orderNo: string } };
+  expect(created.code, created.message).toBe(200);
+  const { orderNo } = created.data;
+
+  await page.goto(`/certify/order/detail?orderNo=${orderNo}`);
+  const cancel = page.getByRole('button', { name: zh['ordering.detail.cancel'] });
+  await expect(cancel).toBeVisible();
+
+  const operator = await browser.newContext({ baseURL: origin, locale: 'zh-CN' });
+  try {
+    await apiLogin(operator.request, origin, 'demo_operator', 'Operator2025');
+    // The operator accepts while the enterprise still has the page open.
+    const accepted = (await (await operator.request.post(`${origin}/api/ops/order/transition`, { form: { orderNo, action: 'accept' }, headers })).json()) as { code: number };
+    expect(accepted.code).toBe(200);
+
+    await cancel.click();
+    await page.getByRole('dialog', { name: say('ordering.detail.cancelTitle', { orderNo }) }).getByRole('button', { name: zh['ordering.detail.cancelConfirm'] }).click();
+    const actions = page.getByRole('region', { name: zh['ordering.detail.actions'] });
+    await expect(actions.getByRole('alert')).toContainText(zh['orderStatus.20']);
+    // The page now shows the order as it is: accepted, nothing for the enterprise to do.
+    await expect(cancel).toHaveCount(0);
+    await expect(actions).toContainText(say('ordering.detail.noActions', { status: zh['orderStatus.20'] }));
+
+    const ops = await operator.newPage();
+    await ops.goto(`/ops/orders?order=${orderNo}`);
+    const panel = ops.getByRole('region', { name: say('ops.orders.detailTitle', { orderNo }) });
+    // Reject is for submitted orders only: not offered once accepted.
+    await expect(panel.getByRole('button', { name: zh['ops.action.confirm'], exact: true })).toBeVisible();
+    await expect(panel.getByRole('button', { name: zh['ops.action.reject'], exact: true })).toHaveCount(0);
+    await panel.getByRole('button', { name: zh['ops.action.cancel'], exact: true }).click();
+    const dialog = ops.getByRole('dialog', { name: say('ops.action.title', { action: zh['ops.action.cancel'], orderNo }) });
+    await expect(dialog).toContainText(`${zh['orderStatus.20']}”变为“${zh['orderStatus.90']}`);
+    await dialog.getByRole('button', { name: zh['ops.action.submit'] }).click();
+    const reason = dialog.getByRole('textbox', { name: zh['ops.action.reason'] });
+    await expect(reason).toHaveAccessibleDescription(zh['ops.action.reasonRequired']);
+    await expect(reason).toBeFocused();
+    await reason.fill('企业用电计划调整，双方协商取消');
+    await dialog.getByRole('button', { name: zh['ops.action.submit'] }).click();
+    await expect(toast(ops, say('ops.action.done', { status: zh['orderStatus.90'] }))).toBeVisible();
+  } finally {
+    await operator.close();
+  }
+
+  await page.reload();
+  const info = page.getByRole('region', { name: zh['ordering.detail.info'] });
+  await expect(info).toContainText(zh['orderStatus.90']);
+  await expect(info).toContainText('企业用电计划调整，双方协商取消');
+  await expect(page.getByRole('button', { name: zh['ordering.detail.delete'] })).toBeVisible();
+});
