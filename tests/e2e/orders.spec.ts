@@ -203,11 +203,15 @@ test('cancel while submitted, no delete before, delete after cancel', async ({ p
   await expect(page.getByRole('button', { name: zh['ordering.retry'] })).toBeVisible();
 });
 
-test('a user without an enterprise is told why and where to bind one', async ({ page, context, accounts }) => {
+test('a user without an enterprise is told why and where to bind one, when ordering and in my orders', async ({ page, context, accounts }) => {
   await apiLogin(context.request, accounts.url, 'demo_person', 'Person2025');
   await page.goto('/handle/order?sellingSetId=gd-fixed-2027-yuehui');
   await expect(page.getByRole('alert')).toContainText(zh['ordering.gate.noEnterprise']);
   await expect(page.getByRole('link', { name: zh['ordering.gate.bind'] })).toHaveAttribute('href', '/setting/binding');
+  // My orders says the same instead of offering to retry a list that cannot exist.
+  await page.goto('/person/order');
+  await expect(page.getByRole('alert')).toContainText(zh['ordering.gate.noEnterprise']);
+  await expect(page.getByRole('button', { name: zh['ordering.table.retry'] })).toHaveCount(0);
 });
 
 test('a refusal is shown where it happened; the operator must give a reason to cancel', async ({ page, context, accounts, browser }) => {

@@ -1,3 +1,4 @@
+import { ApiCode } from '../../lib/apiCodes.ts';
 import type { Locale } from '../../lib/i18n/locales.ts';
 import { localePath } from '../../lib/paths.ts';
 import type { OrderRowData } from '../../lib/schemas/order.ts';
@@ -67,6 +68,16 @@ export default function OrderList({ locale, messages }: Props) {
       <a className="btn btn-primary btn-sm" href={localePath(locale, '/handle/order')}>{messages['ordering.list.newOrder']}</a>
     </span>
   );
+
+  // Orders belong to an enterprise: a user without one is told where to start, not "retry".
+  if (table.failureCode === ApiCode.FORBIDDEN) {
+    return (
+      <div role="alert" className="alert alert-info">
+        <span>{messages['ordering.gate.noEnterprise']}</span>
+        <a className="btn btn-primary btn-sm" href={localePath(locale, '/setting/binding')}>{messages['ordering.gate.bind']}</a>
+      </div>
+    );
+  }
 
   return (
     <div className="grid gap-4">

@@ -43,6 +43,8 @@ export const orderListMessageKeys = [
   'ordering.list.empty',
   'ordering.list.emptyFiltered',
   'ordering.list.newOrder',
+  'ordering.gate.noEnterprise',
+  'ordering.gate.bind',
 ] as const satisfies readonly MessageKey[];
 
 export type OrderListMessages = Record<(typeof orderListMessageKeys)[number], string>;

@@ -41,7 +41,7 @@ export function useUrlTable<Row>({ url, query, build, toRequest, ready }: Option
   const [fromUrl, setFromUrl] = useState(false);
   const [load, setLoad] = useState<TableLoad>('loading');
   const [page, setPage] = useState<Page<Row>>({ result: [], totalCount: 0 });
-  const [failure, setFailure] = useState('');
+  const [failure, setFailure] = useState({ code: 0, message: '' });
   const [attempt, setAttempt] = useState(0);
   const latest = useRef(0);
   // The options are the caller's constants; keep them out of the effects' dependencies.
@@ -65,10 +65,10 @@ export function useUrlTable<Row>({ url, query, build, toRequest, ready }: Option
       if (id !== latest.current) return;
       if (answer?.ok) {
         setPage(answer.data);
-        setFailure('');
+        setFailure({ code: 0, message: '' });
         setLoad('ready');
       } else {
-        setFailure(answer?.message ?? '');
+        setFailure(answer ? { code: answer.code, message: answer.message } : { code: 0, message: '' });
         setLoad('failed');
       }
     });
@@ -92,7 +92,10 @@ export function useUrlTable<Row>({ url, query, build, toRequest, ready }: Option
     load,
     rows: page.result,
     totalCount: page.totalCount,
-    failure,
+    /** The server's refusal of the last load (its message), '' when none. */
+    failure: failure.message,
+    /** Its code (403: the caller may not see this table at all), 0 when none. */
+    failureCode: failure.code,
     change,
     patch: (patch: Partial<TableQueryState>) => change(updateTableQuery(state, patch)),
     sortBy: (key: string) => change(toggleSort(state, key)),
