@@ -282,7 +282,7 @@ describe('POST createCustomerOrder', () => {
 
 describe('GET getOrderDetail and ownership', () => {
   it("answers the owner's order and 404 for another enterprise's, exactly like a missing one", async () => {
-    const created = await create({ ...goodOrder, sellingSetId: 'gd-tou-2027-yuehui', schemeParamId: 'gd-tou-2027-flat' });
+    const created = await create({ ...goodOrder, sellingSetId: 'gd-green-30-2027-yuehui', schemeParamId: 'gd-green-30-2027-10kv' });
     expect(created.code).toBe(200);
     const orderNo = created.data.orderNo;
     const own = await get<OrderDetailData>(t, `${base}/getOrderDetail?orderNo=${orderNo}`, { cookie: company });

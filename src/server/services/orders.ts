@@ -130,7 +130,8 @@ export function guideAreaOf(enterprise: EnterpriseRow | undefined): string {
 // ---------------------------------------------------------------------------------------------
 // Placing an order
 
-function snapshotOf(param: SchemeParam): OrderSchemeParamSnapshot {
+/** The plan parameter as the order keeps it (the catalogue may change later). */
+export function schemeParamSnapshot(param: SchemeParam): OrderSchemeParamSnapshot {
   return {
     schemeParamId: param.schemeParamId,
     name: param.name,
@@ -156,7 +157,7 @@ export function consumptionRange(param: SchemeParam, filter: { consumptionMin: n
  * The next order number, made by the insert itself: `HGD` + China date + 6 digits of
  * order_no_seq (wrapping at a million, so a number repeats only after a million orders a day).
  */
-function orderNoExpression(at: Date) {
+export function orderNoExpression(at: Date) {
   return sql<string>`${'HGD' + chinaDate(at).replaceAll('-', '')} || lpad((nextval('order_no_seq') % 1000000)::text, 6, '0')`;
 }
 
@@ -238,7 +239,7 @@ export async function createOrder(db: Database, caller: OrderCaller, content: Si
         orgComId: selling.orgComId,
         orgComName: selling.orgCom.name,
         schemeParamId: param.schemeParamId,
-        schemeParam: { ...snapshotOf(param) },
+        schemeParam: { ...schemeParamSnapshot(param) },
         contractStart: `${input.contractStart}-01`,
         contractMonths: input.contractMonths,
         estimatedConsumption: input.estimatedConsumption.toFixed(3),
