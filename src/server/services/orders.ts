@@ -166,9 +166,10 @@ export function orderNoExpression(at: Date) {
  * an enterprise (403), certified (409), the selling set on sale today in its area with its set
  * online (409), the scheme parameter the set's (400), fitting the enterprise's voltage level and
  * the set's filter (400), the months offered (400), the consumption within range (400), and no
- * open order of the enterprise for the same selling set (409). Returns the new order number.
+ * open order of the enterprise for the same selling set (409). Returns the new order's number and
+ * its enterprise.
  */
-export async function createOrder(db: Database, caller: OrderCaller, content: SiteContent, input: CreateOrderInput, now: Date = new Date()): Promise<string> {
+export async function createOrder(db: Database, caller: OrderCaller, content: SiteContent, input: CreateOrderInput, now: Date = new Date()): Promise<{ orderNo: string; enterpriseId: number }> {
   const { locale } = caller;
   const enterprise = await requireOwnEnterprise(db, caller.userId);
   if (enterprise.authStatus !== 2) throw ApiError.conflict('order.notCertified');
@@ -276,7 +277,7 @@ export async function createOrder(db: Database, caller: OrderCaller, content: Si
       },
       ip: caller.ip,
     });
-    return orderNo;
+    return { orderNo, enterpriseId: enterprise.id };
   });
 }
 
@@ -311,6 +312,8 @@ export async function orderDetail(db: Database, orderNo: string, viewer: OrderVi
     .from(enterprises)
     .where(eq(enterprises.id, order.enterpriseId))
     .limit(1);
+  // The foreign key restricts deleting an enterprise that has orders: a missing one is a broken database.
+  if (!enterprise) throw new Error(`order ${order.orderNo} has no enterprise ${order.enterpriseId}`);
   const history = await db
     .select()
     .from(orderStatusHistory)
@@ -323,8 +326,7 @@ export async function orderDetail(db: Database, orderNo: string, viewer: OrderVi
     orderNo: order.orderNo,
     status: order.status as OrderStatus,
     statusReason: order.statusReason,
-    // The enterprise row is kept while it has orders (restrict), so it is always there.
-    enterprise: enterprise ?? { id: order.enterpriseId, enterpriseName: '', clearanceAccount: '' },
+    enterprise,
     areaCode: order.areaCode,
     areaName: getRegion(content, order.areaCode)?.name ?? order.areaCode,
     productId: order.productId,
