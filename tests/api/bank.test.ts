@@ -8,6 +8,7 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { EnterpriseData, IcbcAccountInfoData, UsbKeySignatureData } from '../../src/lib/schemas/enterprise.ts';
 import { sandboxAccounts, sandboxPin, sandboxTrialEnterpriseName, type SandboxBehaviour } from '../../src/server/bank/sandbox.ts';
+import { bankLookupRule } from '../../src/server/services/bankCertification.ts';
 import { bankBindings, bankChallenges, enterprises, orders } from '../../src/server/db/schema/index.ts';
 import { addEnterprise, auditActions, createEnterpriseTestApp, enterpriseRow, getJson, newUser, noticeKeys, postJson, type EnterpriseTestApp } from './enterpriseCalls.ts';
 
@@ -299,5 +300,17 @@ describe('removeIcbcAuth refusals', () => {
     const before = await snapshot(owner.enterprise.id);
     expect((await postJson(t, remove, {}, owner.cookie)).code).toBe(503);
     expect(await snapshot(owner.enterprise.id)).toEqual(before);
+  });
+});
+
+describe('lookup limit', () => {
+  it('allows 20 account lookups per user and hour, then 429 without asking the bank', async () => {
+    const owner = await trialOwner();
+    for (let i = 0; i < bankLookupRule.limit; i += 1) {
+      expect((await getJson(t, `${info}?accountNo=6222021001999999999`, owner.cookie)).code).toBe(400);
+    }
+    const refused = await getJson(t, `${info}?accountNo=${account('normal')}`, owner.cookie);
+    expect(refused).toMatchObject({ code: 429, message: expect.stringMatching(/^银行账户查询过于频繁，请 \d+ 分钟后再试$/) });
+    expect(await t.db.$count(bankChallenges, eq(bankChallenges.enterpriseId, owner.enterprise.id))).toBe(0);
   });
 });
