@@ -274,3 +274,36 @@ test('a refusal is shown where it happened; the operator must give a reason to c
   await expect(info).toContainText('企业用电计划调整，双方协商取消');
   await expect(page.getByRole('button', { name: zh['ordering.detail.delete'] })).toBeVisible();
 });
+
+test('my orders in English, sorted from the keyboard, with no console errors', async ({ page, context, accounts }) => {
+  const en = dictionaries['en-US'];
+  const problems: string[] = [];
+  page.on('console', (message) => {
+    if (message.type() === 'error') problems.push(message.text());
+  });
+  page.on('pageerror', (error) => problems.push(error.message));
+  await apiLogin(context.request, accounts.url, 'demo_company', 'Company2025');
+  await page.addInitScript(() => window.localStorage.setItem('locale', 'en-US'));
+
+  await page.goto('/en-US/person/order');
+  const table = page.getByRole('table', { name: en['page.order.title'] });
+  // The demo enterprise's orders, each status in words of the page's language.
+  await expect(table.getByRole('row').filter({ hasText: en['orderStatus.30'] }).first()).toBeVisible();
+  await expect(table.getByRole('row').filter({ hasText: en['orderStatus.91'] })).toHaveCount(1);
+  await expect(page.getByRole('status').filter({ hasText: /of \d+$/ })).toBeVisible();
+
+  const header = table.getByRole('columnheader', { name: new RegExp(en['ordering.col.createdAt']) });
+  await expect(header).toHaveAttribute('aria-sort', 'descending');
+  // Tab to the header's button and sort with the keyboard: ascending, then descending again, then the default.
+  await header.getByRole('button').focus();
+  await page.keyboard.press('Enter');
+  await expect(header).toHaveAttribute('aria-sort', 'ascending');
+  await expect(page).toHaveURL(/sort=createdAt%3Aasc/);
+  await page.goBack();
+  await expect(header).toHaveAttribute('aria-sort', 'descending');
+
+  await table.getByRole('link').first().click();
+  await expect(page).toHaveURL(/\/en-US\/certify\/order\/detail\?orderNo=HGD\d{14}$/);
+  await expect(page.getByRole('region', { name: en['ordering.detail.history'] })).toBeVisible();
+  expect(problems).toEqual([]);
+});

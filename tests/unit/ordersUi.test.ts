@@ -4,6 +4,7 @@ import { orderStatusLabel, orderStatusKeys } from '../../src/islands/order/order
 import { isFiltered } from '../../src/islands/order/orderList.ts';
 import { readWizard, startMonths, writeWizard } from '../../src/islands/order/orderWizard.ts';
 import { daysAsInstants } from '../../src/islands/table/dayRange.ts';
+import { nextSort } from '../../src/islands/table/useUrlTable.ts';
 import { pick } from '../../src/lib/i18n/index.ts';
 import { defaultTableQuery, updateTableQuery } from '../../src/lib/tableRequest.ts';
 
@@ -69,5 +70,19 @@ describe('status words', () => {
       expect(orderStatusLabel(77, messages)).toBe('77');
     }
     expect(orderStatusLabel(30, pick('zh-CN', orderStatusKeys))).toBe('已生效');
+  });
+});
+
+describe('sorting by a header', () => {
+  const newest = [{ key: 'createdAt', order: 'desc' as const }];
+  it('another column: ascending, descending, then the default order', () => {
+    expect(nextSort(newest, newest, 'orderNo')).toEqual([{ key: 'orderNo', order: 'asc' }]);
+    expect(nextSort([{ key: 'orderNo', order: 'asc' }], newest, 'orderNo')).toEqual([{ key: 'orderNo', order: 'desc' }]);
+    expect(nextSort([{ key: 'orderNo', order: 'desc' }], newest, 'orderNo')).toEqual(newest);
+  });
+  it('the default column flips between its directions', () => {
+    expect(nextSort(newest, newest, 'createdAt')).toEqual([{ key: 'createdAt', order: 'asc' }]);
+    expect(nextSort([], newest, 'createdAt')).toEqual([{ key: 'createdAt', order: 'asc' }]);
+    expect(nextSort([{ key: 'createdAt', order: 'asc' }], newest, 'createdAt')).toEqual(newest);
   });
 });

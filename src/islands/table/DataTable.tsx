@@ -34,7 +34,7 @@ interface Props<Row> {
   /** What an empty answer means here ("no orders yet" differs from "nothing matches"). */
   emptyMessage: ReactNode;
   messages: DataTableMessages;
-  /** A header was activated: the island toggles asc → desc → default (tableRequest.toggleSort). */
+  /** A header was activated: the island picks the next order (useUrlTable's nextSort). */
   onSort: (key: string) => void;
   onPage: (page: number) => void;
   onPageSize: (size: number) => void;

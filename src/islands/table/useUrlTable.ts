@@ -3,12 +3,12 @@ import {
   buildAntTable,
   defaultTableQuery,
   readTableQuery,
-  toggleSort,
   updateTableQuery,
   writeTableQuery,
   type BuildOptions,
   type TableQueryOptions,
   type TableQueryState,
+  type TableSort,
 } from '../../lib/tableRequest.ts';
 import { callQuiet } from '../quietCall.ts';
 import type { TableLoad } from './DataTable.tsx';
@@ -24,6 +24,19 @@ interface Options {
   toRequest?: (state: TableQueryState) => TableQueryState;
   /** False until the session gate has confirmed the user. */
   ready: boolean;
+}
+
+/**
+ * The order after a header is activated: another column starts ascending, then descending, then
+ * the table's default order; the default column itself (newest first) flips between its two
+ * directions, so activating it always visibly does something.
+ */
+export function nextSort(current: readonly TableSort[], defaults: readonly TableSort[], key: string): TableSort[] {
+  const shown = (current.length ? current : defaults)[0];
+  const order = shown?.key === key ? shown.order : undefined;
+  if (order === undefined) return [{ key, order: 'asc' }];
+  if (order === 'asc') return [{ key, order: 'desc' }];
+  return defaults[0]?.key === key ? [{ key, order: 'asc' }] : [...defaults];
 }
 
 interface Page<Row> {
@@ -98,7 +111,7 @@ export function useUrlTable<Row>({ url, query, build, toRequest, ready }: Option
     failureCode: failure.code,
     change,
     patch: (patch: Partial<TableQueryState>) => change(updateTableQuery(state, patch)),
-    sortBy: (key: string) => change(toggleSort(state, key)),
+    sortBy: (key: string) => change(updateTableQuery(state, { sort: nextSort(state.sort, config.current.query?.sort ?? [], key) })),
     retry: () => setAttempt((n) => n + 1),
   };
 }
