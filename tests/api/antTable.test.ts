@@ -160,6 +160,20 @@ describe('answers', () => {
     expect((await run(request)).totalCount).toBe(fixture.rows.filter((row) => row.id % 4 === 1 || row.id % 4 === 2).length);
   });
 
+  it('puts nulls last only for nullable columns, so a plain index serves the others', async () => {
+    const orderBy = (request: TableRequest) => dialect.sqlToQuery(buildTableQueries(fixtureTable, request).page).sql.split(' order by ')[1];
+    expect(orderBy({ sorter: [{ key: 'at', sort: 'descend' }] })).toMatch(/^\("?f"?\.?"?at"?\) desc, /);
+    expect(orderBy({ sorter: [{ key: 'at', sort: 'descend' }] })).not.toContain('nulls');
+    expect(orderBy({ sorter: [{ key: 'qty', sort: 'descend' }] })).toContain('desc nulls last');
+    // Nullable values trail in both directions.
+    for (const sort of ['asc', 'desc'] as const) {
+      const answer = await run({ select: ['id', 'qty'], sorter: [{ key: 'qty', sort }], pager: { pageSize: 100 } });
+      const firstNull = answer.result.findIndex((row) => row.qty === null);
+      expect(firstNull).toBeGreaterThan(0);
+      expect(answer.result.slice(firstNull).every((row) => row.qty === null)).toBe(true);
+    }
+  });
+
   it('answers a page past the end with no rows and the full count', async () => {
     expect(await run({ pager: { current: 99, pageSize: 10 } })).toEqual({ result: [], totalCount: 60 });
   });

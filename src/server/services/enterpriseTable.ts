@@ -17,15 +17,15 @@ import { isOperator } from './enterpriseView.ts';
 const columns = {
   id: { sql: sql`e.id`, type: 'int', filter: true, sort: true },
   enterpriseName: { sql: sql`e.enterprise_name`, type: 'text', search: true, like: true, sort: true },
-  creditCode: { sql: sql`e.credit_code`, type: 'text', search: true, like: true, sort: true },
+  creditCode: { sql: sql`e.credit_code`, type: 'text', nullable: true, search: true, like: true, sort: true },
   clearanceAccount: { sql: sql`e.clearance_account`, type: 'text', search: true, like: true, sort: true },
-  areaCode: { sql: sql`e.area_code`, type: 'text', filter: true, sort: true },
+  areaCode: { sql: sql`e.area_code`, type: 'text', nullable: true, filter: true, sort: true },
   industry: { sql: sql`e.industry`, type: 'text', filter: true },
   contactName: { sql: sql`e.contact_name`, type: 'text', search: true, like: true },
   authStatus: { sql: sql`e.auth_status`, type: 'int', filter: true, sort: true },
-  authType: { sql: sql`e.auth_type`, type: 'text', filter: true, sort: true },
-  submittedAt: { sql: sql`e.submitted_at`, type: 'timestamp', range: true, sort: true },
-  reviewedAt: { sql: sql`e.reviewed_at`, type: 'timestamp', range: true, sort: true },
+  authType: { sql: sql`e.auth_type`, type: 'text', nullable: true, filter: true, sort: true },
+  submittedAt: { sql: sql`e.submitted_at`, type: 'timestamp', nullable: true, range: true, sort: true },
+  reviewedAt: { sql: sql`e.reviewed_at`, type: 'timestamp', nullable: true, range: true, sort: true },
   createdAt: { sql: sql`e.created_at`, type: 'timestamp', range: true, sort: true },
 } as const satisfies Record<EnterpriseTableColumn, ColumnDefinition>;
 

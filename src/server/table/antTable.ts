@@ -70,6 +70,12 @@ export interface ColumnDefinition {
   sort?: boolean;
   /** The definition's `joins` this column reads from (added to a query only when it is used). */
   join?: string | readonly string[];
+  /**
+   * The column may hold null: it is then sorted NULLS LAST both ways, so empty values trail. A
+   * column without it is sorted in PostgreSQL's own null order, which is what lets a plain index
+   * on it (`created_at desc`) serve the sort in either direction.
+   */
+  nullable?: boolean;
 }
 
 export interface SortSpec<Field extends string = string> {
@@ -485,10 +491,10 @@ function compile(table: TableDefinition, request: TableRequest, options: RunOpti
   }
   for (const field of fields) for (const name of joinNames(table.columns[field]?.join)) pageJoins.add(name);
   const lastDirection = sorters[sorters.length - 1]?.direction ?? 'asc';
-  // NULLS LAST both ways: empty values trail, whichever way a column is sorted.
+  // Nullable columns: NULLS LAST both ways, so empty values trail whichever way a column is sorted.
   const orderBy = sql.join(
     [
-      ...sorters.map(({ column, direction }) => sql`${comparable(column)} ${sql.raw(direction)} nulls last`),
+      ...sorters.map(({ column, direction }) => sql`${comparable(column)} ${sql.raw(direction)}${sql.raw(column.nullable ? ' nulls last' : '')}`),
       sql`${table.tieBreaker} ${sql.raw(lastDirection)}`,
     ],
     sql`, `,
