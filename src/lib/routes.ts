@@ -3,6 +3,7 @@
  * Pages, the header navigation, the server's redirects and the route tests all read this one list.
  */
 import type { MessageKey } from './i18n/index.ts';
+import type { UserRole } from './roles.ts';
 
 export type LayoutName = 'base' | 'user' | 'setting' | 'person' | 'certify' | 'handle' | 'partner' | 'ops';
 
@@ -16,6 +17,8 @@ export interface PageRoute {
   key: PageKey;
   layout: LayoutName;
   access: Access;
+  /** The role a signed-in user needs besides a session (the page's island calls check it too). */
+  role?: UserRole;
 }
 
 export type PageKey =
@@ -53,9 +56,9 @@ export const pageRoutes: readonly PageRoute[] = [
   { path: '/certify/enterprise/usbkey', key: 'usbkey', layout: 'certify', access: 'session' },
   { path: '/handle/order', key: 'handleOrder', layout: 'handle', access: 'session' },
   // The operator console (运营审核): hidden from every menu but its own; operators only (the API checks).
-  { path: '/ops/certifications', key: 'opsCertifications', layout: 'ops', access: 'session' },
-  { path: '/ops/orders', key: 'opsOrders', layout: 'ops', access: 'session' },
-  { path: '/ops/audit', key: 'opsAudit', layout: 'ops', access: 'session' },
+  { path: '/ops/certifications', key: 'opsCertifications', layout: 'ops', access: 'session', role: 'operator' },
+  { path: '/ops/orders', key: 'opsOrders', layout: 'ops', access: 'session', role: 'operator' },
+  { path: '/ops/audit', key: 'opsAudit', layout: 'ops', access: 'session', role: 'operator' },
 ];
 
 /**

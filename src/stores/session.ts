@@ -69,6 +69,13 @@ export interface CurrentUser {
 
 export const currentUser = atom<CurrentUser>({});
 
+/**
+ * What the page's session gate (src/components/SessionGate.astro) decided: still checking, the
+ * user may see the page, or they are signed in without the role the page needs (the operator
+ * console). Islands wait for `ready` before their own calls.
+ */
+export const sessionGate = atom<'pending' | 'ready' | 'forbidden'>('pending');
+
 /** Maps the current-user response; an empty (or missing) response gives `{}`. */
 export function mapCurrentUser(resp: CurrentUserResponse | null | undefined): CurrentUser {
   if (!resp) return {};

@@ -14,9 +14,9 @@ import {
   uniqueIndex,
   varchar,
 } from 'drizzle-orm/pg-core';
+import { userRoles, type UserRole } from '../../../lib/roles.ts';
 
-export const userRoles = ['individual', 'enterprise', 'partner', 'operator'] as const;
-export type UserRole = (typeof userRoles)[number];
+export { userRoles, type UserRole };
 
 export const userStatuses = ['active', 'locked'] as const;
 export type UserStatus = (typeof userStatuses)[number];
