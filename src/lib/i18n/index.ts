@@ -13,6 +13,9 @@ import account from './messages/account/index.ts';
 import rebuild from './messages/rebuild/index.ts';
 import content from './messages/content/index.ts';
 import site from './messages/site/index.ts';
+import table from './messages/table/index.ts';
+import enterprise from './messages/enterprise/index.ts';
+import order from './messages/order/index.ts';
 import certify from './messages/certify/index.ts';
 import { defaultLocale, locales, type Locale } from './locales.ts';
 
@@ -23,7 +26,7 @@ export * from './locales.ts';
  * merged into one flat dictionary per locale. Keys carry their namespace as a prefix
  * (`login.title`), so namespaces never collide. A new namespace: one import, one entry here.
  */
-const namespaces = [core, sms, auth, account, site, content, rebuild, certify] as const;
+const namespaces = [core, sms, auth, account, site, content, rebuild, order, enterprise, table, certify] as const;
 
 type Namespace = (typeof namespaces)[number];
 type KeysOf<N> = N extends { 'zh-CN': infer D } ? keyof D : never;
