@@ -1,6 +1,6 @@
 import type { Locale } from '../../lib/i18n/locales.ts';
 import { format } from '../../lib/api/messages.ts';
-import type { AuthFileData, EnterpriseData } from '../../lib/schemas/enterprise.ts';
+import type { AuthFileData, BankBindingData, EnterpriseData } from '../../lib/schemas/enterprise.ts';
 import { labelCase } from '../auth/formValidation.ts';
 import type { Option } from './SelectField.tsx';
 import type { CertifyMessages } from './certifyMessages.ts';
@@ -13,7 +13,8 @@ interface Props {
   voltageLevels: readonly Option[];
 }
 
-function Row({ label, value }: { label: string; value: string }) {
+/** One label and its value in a record's `<dl>`. */
+export function Row({ label, value }: { label: string; value: string }) {
   return (
     <div className="flex gap-3 text-sm">
       <dt className="w-36 shrink-0 text-base-content/60">{labelCase(label)}</dt>
@@ -79,5 +80,18 @@ export function AuthFileList({ files, locale, messages: m, previews = false }: F
         );
       })}
     </ul>
+  );
+}
+
+/** The bank account an enterprise certified with by USB key (the number masked by the server). */
+export function BankBindingDetails({ binding, locale, messages: m }: { binding: BankBindingData; locale: Locale; messages: CertifyMessages }) {
+  return (
+    <dl className="grid gap-2 md:grid-cols-2">
+      <Row label={m['certify.record.bank']} value={binding.bank} />
+      <Row label={m['certify.record.accountNo']} value={binding.accountNoMasked} />
+      <Row label={m['certify.record.accountName']} value={binding.accountName} />
+      <Row label={m['certify.record.empName']} value={binding.empName} />
+      <Row label={m['certify.record.boundAt']} value={shownTime(binding.boundAt, locale, m)} />
+    </dl>
   );
 }

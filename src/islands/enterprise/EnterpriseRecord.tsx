@@ -9,11 +9,11 @@ import { LoadFailed, Loading } from '../LoadStatus.tsx';
 import { useSessionReady } from '../useSessionReady.ts';
 import { postForm } from '../auth/formCall.ts';
 import type { ValidationMessages } from '../auth/formValidation.ts';
-import EnterpriseDetails, { AuthFileList } from './EnterpriseDetails.tsx';
+import EnterpriseDetails, { AuthFileList, BankBindingDetails } from './EnterpriseDetails.tsx';
 import EnterpriseForm, { type EnterpriseOptions } from './EnterpriseForm.tsx';
 import Section from './Section.tsx';
 import type { CertifyMessages } from './certifyMessages.ts';
-import { ENTERPRISE_DELETE_URL, authStatusWord, certificateOpen, loadEnterprise, shownTime, type EnterpriseLoad } from './enterpriseCalls.ts';
+import { ENTERPRISE_DELETE_URL, authStatusWord, certificateOpen, loadEnterprise, type EnterpriseLoad } from './enterpriseCalls.ts';
 
 interface Props {
   locale: Locale;
@@ -139,13 +139,7 @@ export default function EnterpriseRecord({ locale, messages: m, validation, opti
 
       <Section title={m['certify.record.bankTitle']}>
         {binding ? (
-          <dl className="grid gap-2 text-sm md:grid-cols-2">
-            <div className="flex gap-3"><dt className="w-36 shrink-0 text-base-content/60">{m['certify.record.bank']}</dt><dd>{binding.bank}</dd></div>
-            <div className="flex gap-3"><dt className="w-36 shrink-0 text-base-content/60">{m['certify.record.accountNo']}</dt><dd>{binding.accountNoMasked}</dd></div>
-            <div className="flex gap-3"><dt className="w-36 shrink-0 text-base-content/60">{m['certify.record.accountName']}</dt><dd>{binding.accountName}</dd></div>
-            <div className="flex gap-3"><dt className="w-36 shrink-0 text-base-content/60">{m['certify.record.empName']}</dt><dd>{binding.empName}</dd></div>
-            <div className="flex gap-3"><dt className="w-36 shrink-0 text-base-content/60">{m['certify.record.boundAt']}</dt><dd>{shownTime(binding.boundAt, locale, m)}</dd></div>
-          </dl>
+          <BankBindingDetails binding={binding} locale={locale} messages={m} />
         ) : (
           <p className="text-sm text-base-content/70">{m['certify.record.bankNone']}</p>
         )}

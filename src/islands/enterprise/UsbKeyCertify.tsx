@@ -18,6 +18,7 @@ import SubmitButton from '../auth/SubmitButton.tsx';
 import TextField from '../auth/TextField.tsx';
 import { formValues, validateForm, type ValidationMessages } from '../auth/formValidation.ts';
 import { useFormErrors } from '../auth/useFormErrors.ts';
+import { BankBindingDetails } from './EnterpriseDetails.tsx';
 import Section from './Section.tsx';
 import { bankGet, bankPost, type BankOutcome } from './bankCall.ts';
 import type { CertifyMessages } from './certifyMessages.ts';
@@ -176,20 +177,7 @@ export default function UsbKeyCertify({ locale, messages: m, validation }: Props
     return (
       <Section title={m['certify.usbkey.boundTitle']}>
         {status}
-        <dl className="grid gap-2 text-sm md:grid-cols-2">
-          {([
-            ['certify.record.bank', binding.bank],
-            ['certify.record.accountNo', binding.accountNoMasked],
-            ['certify.record.accountName', binding.accountName],
-            ['certify.record.empName', binding.empName],
-            ['certify.record.boundAt', shownTime(binding.boundAt, locale, m)],
-          ] as const).map(([label, value]) => (
-            <div key={label} className="flex gap-3">
-              <dt className="w-36 shrink-0 text-base-content/60">{m[label]}</dt>
-              <dd className="break-words">{value}</dd>
-            </div>
-          ))}
-        </dl>
+        <BankBindingDetails binding={binding} locale={locale} messages={m} />
         {refused && <Refusal outcome={refused} messages={m} />}
         <div className="card-actions">
           <button type="button" className="btn btn-error btn-outline btn-sm" onClick={() => setConfirming(true)}>{m['certify.usbkey.remove']}</button>
