@@ -16,6 +16,7 @@ import { noStore } from './middleware/noStore.ts';
 import { requestLog } from './middleware/requestLog.ts';
 import { securityHeaders } from './middleware/secureHeaders.ts';
 import { loadSession } from './middleware/session.ts';
+import { bankProviderFromConfig } from './bank/fromConfig.ts';
 import { apiModules } from './routes/index.ts';
 import { httpProviderFromConfig } from './sms/http.ts';
 import { createOutboxProvider } from './sms/provider.ts';
@@ -42,7 +43,8 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
   const site = createPublishedSite(
     deps.publication ?? (deps.staticDir ? { staticDir: deps.staticDir, contentDir: defaultContentDir(), buildId: null } : undefined),
   );
-  const routeDeps: RouteDeps = { ...deps, sms, site };
+  const bank = deps.bank ?? bankProviderFromConfig(deps.config);
+  const routeDeps: RouteDeps = { ...deps, sms, site, bank };
   for (const module of apiModules) app.route(module.base, module.create(routeDeps));
   app.all('/api', unknownPath);
   app.all('/api/*', unknownPath);

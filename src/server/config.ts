@@ -49,6 +49,11 @@ const envSchema = z.object({
   // Long and random, because it is the only thing guarding a call that rebuilds and republishes the site.
   REBUILD_TOKEN: z.string().min(32, 'must be at least 32 characters (e.g. `openssl rand -hex 32`)').optional(),
   REBUILD_TIMEOUT_MINUTES: positiveInt.default(20),
+  // Only the sandbox bank is built in; a production bank adds its name here (docs/enterprises.md).
+  BANK_PROVIDER: z.enum(['sandbox']).default('sandbox'),
+  BANK_TIMEOUT_MS: positiveInt.default(10_000),
+  BANK_SANDBOX_LATENCY_MS: z.coerce.number().int().min(0).max(60_000).default(300),
+  BANK_SANDBOX_SEED: z.string().min(16, 'must be at least 16 characters').default('hgd-sandbox-bank-demo-seed'),
 });
 
 const secretVariables = new Set(['SMS_HTTP_KEY', 'REBUILD_TOKEN']);
@@ -88,6 +93,14 @@ export interface Config {
   rebuildToken: string | undefined;
   /** An editors' rebuild running longer is stopped and recorded as failed. */
   rebuildTimeoutMinutes: number;
+  /** The bank behind USB-key certification (bank/provider.ts); `sandbox` is the local stand-in. */
+  bankProvider: 'sandbox';
+  /** A bank call that takes longer is abandoned (503) and nothing changes. */
+  bankTimeoutMs: number;
+  /** How long each sandbox bank call takes, to make waiting visible. */
+  bankSandboxLatencyMs: number;
+  /** The sandbox derives each account's USB-key signing key from this (demo only, not a secret). */
+  bankSandboxSeed: string;
 }
 
 export class ConfigError extends Error {
@@ -137,6 +150,10 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     smsHttpTimeoutMs: e.SMS_HTTP_TIMEOUT_MS,
     rebuildToken: e.REBUILD_TOKEN,
     rebuildTimeoutMinutes: e.REBUILD_TIMEOUT_MINUTES,
+    bankProvider: e.BANK_PROVIDER,
+    bankTimeoutMs: e.BANK_TIMEOUT_MS,
+    bankSandboxLatencyMs: e.BANK_SANDBOX_LATENCY_MS,
+    bankSandboxSeed: e.BANK_SANDBOX_SEED,
   };
 }
 

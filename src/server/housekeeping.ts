@@ -2,12 +2,14 @@
  * Deleting rows whose life is over, so the tables that grow with every login and SMS stay small:
  * ended rate-limit windows, captchas and SMS codes an hour / a day past their expiry, and sessions
  * a week after they ended (the audit log keeps the logins themselves). Safe on N processes at once
- * (plain deletes by time), cheap when there is nothing to do.
+ * (plain deletes by time), cheap when there is nothing to do. The same timer completes the orders
+ * whose contract has ended (services/orders.ts, completeEndedOrders).
  */
 import { and, isNotNull, lt, or, sql } from 'drizzle-orm';
 import type { Database } from './db/client.ts';
 import { captchas, sessions, smsCodes } from './db/schema/index.ts';
 import type { Logger } from './logger.ts';
+import { completeEndedOrders } from './services/orders.ts';
 import { pruneLimits } from './services/rateLimit.ts';
 
 export interface Pruned {
@@ -49,6 +51,13 @@ export function startHousekeeping(db: Database, logger: Logger, intervalMs = 10 
         if (Object.values(pruned).some((n) => n > 0)) logger.info({ pruned }, 'housekeeping');
       },
       (error: unknown) => logger.warn({ err: error }, 'housekeeping failed'),
+    );
+    // Orders in force whose contract has ended become completed, by `system` (DOMAIN.md, States).
+    completeEndedOrders(db).then(
+      (completedOrders) => {
+        if (completedOrders > 0) logger.info({ completedOrders }, 'housekeeping');
+      },
+      (error: unknown) => logger.warn({ err: error }, 'housekeeping: completing ended orders failed'),
     );
   };
   const first = setTimeout(run, 5_000);

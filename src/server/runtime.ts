@@ -7,6 +7,7 @@ import { migrateDatabase } from './db/migrate.ts';
 import { seedIfEmpty } from './db/seed.ts';
 import { loadContent } from '../content/load.ts';
 import { publishContent } from './services/contentStore.ts';
+import { uploadsDirOf } from './uploads/storage.ts';
 
 export interface Runtime {
   db: Database;
@@ -22,7 +23,7 @@ export async function openRuntime(config: Config, contentDir?: string): Promise<
   const handle = await openDatabase(config);
   try {
     await migrateDatabase(handle);
-    const seeded = await seedIfEmpty(handle.db, { demoAccounts: config.seedDemoAccounts });
+    const seeded = await seedIfEmpty(handle.db, { demoAccounts: config.seedDemoAccounts, uploadsDir: uploadsDirOf(config) });
     // The content is loaded now, so a broken content directory stops the start, and
     // the regions table is synced from it (regions/*.yaml is the one source of regions).
     await publishContent(handle.db, loadContent(contentDir));

@@ -1,5 +1,6 @@
 /** Types shared by the app, its middleware and its routes. */
 import type { Locale } from '../lib/i18n/index.ts';
+import type { BankProvider } from './bank/provider.ts';
 import type { Config } from './config.ts';
 import type { Database, DatabaseKind } from './db/client.ts';
 import type { UserRole, UserStatus } from './db/schema/index.ts';
@@ -26,10 +27,12 @@ export interface AppDeps {
   publication?: Publication;
   /** The editors' rebuild: its build command (`astro build` by default) and the content it snapshots. */
   siteBuild?: { command?: BuildCommand; sourceContentDir?: string };
+  /** The bank of USB-key certification; omitted means the one BANK_PROVIDER names (bank/fromConfig.ts). */
+  bank?: BankProvider;
 }
 
 /** What route modules receive: AppDeps with every default filled in. */
-export type RouteDeps = AppDeps & { sms: SmsProvider; site: PublishedSite };
+export type RouteDeps = AppDeps & { sms: SmsProvider; site: PublishedSite; bank: BankProvider };
 
 /** The logged-in user as the request sees it (never the password hash). */
 export interface SessionUser {

@@ -2,7 +2,7 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { passwordSchema, phoneSchema, userNameSchema } from '../../src/lib/schemas/fields.ts';
 import { regions, users } from '../../src/server/db/schema/index.ts';
-import { demoAccounts, seedIfEmpty, seedRegions } from '../../src/server/db/seed.ts';
+import { demoAccounts, demoReviewEnterprises, seedIfEmpty, seedRegions } from '../../src/server/db/seed.ts';
 import { verifyPassword } from '../../src/server/password.ts';
 import { createTestApp, type TestApp } from './harness.ts';
 
@@ -50,7 +50,8 @@ describe('seed', () => {
 
   it('does nothing on a database that has data', async () => {
     expect(await seedIfEmpty(t.db, { demoAccounts: true })).toBe(false);
-    expect(await t.db.$count(users)).toBe(4);
+    // The four role accounts and the owners of the two enterprises under review.
+    expect(await t.db.$count(users)).toBe(demoAccounts.length + demoReviewEnterprises.length);
   });
 
   it('enforces case-insensitive unique user names and valid roles', async () => {

@@ -97,6 +97,7 @@ export const createOrderBody = z.object({
   estimatedConsumption: estimatedConsumptionSchema,
 });
 export type CreateOrderBody = z.input<typeof createOrderBody>;
+export type CreateOrderInput = z.output<typeof createOrderBody>;
 
 /** GET order/cancelOrder — a GET by the spec, yet guarded like a POST (CSRF headers). */
 export const cancelOrderQuery = z.object({

@@ -5,11 +5,23 @@
  * (no regions), all in one transaction, under the schema advisory lock so that two processes
  * starting together cannot both seed.
  */
+import { createHash, randomBytes } from 'node:crypto';
 import { count, sql } from 'drizzle-orm';
 import { hashPassword } from '../password.ts';
+import { storeFile } from '../uploads/storage.ts';
 import type { Database } from './client.ts';
+import { demoPdf, demoPng } from './demoFiles.ts';
 import { schemaLockKey } from './migrate.ts';
-import { enterprises, notices, regions, users, type NoticeType, type UserRole } from './schema/index.ts';
+import {
+  enterpriseAuthFiles,
+  enterprises,
+  notices,
+  regions,
+  users,
+  type AuthFileKind,
+  type NoticeType,
+  type UserRole,
+} from './schema/index.ts';
 
 export interface SeedRegion {
   areaCode: string;
@@ -81,15 +93,94 @@ export const demoEnterprise = {
   creditCode: '91440101MA59K3R2XE',
   legalPerson: '陈志远',
   address: '广州市黄埔区科学大道 188 号',
-  industry: '通用设备制造业',
+  // GB/T 4754 section C (制造业) and a `voltageLevel` dictionary code, as the enterprise form stores them.
+  industry: 'C',
   areaCode: '440000',
   clearanceAccount: '0300012345678',
   electricityAccounts: ['0300012345678001'],
-  voltageLevel: '10kV',
+  voltageLevel: 'kv10',
   annualConsumption: '8600.000',
   authStatus: 2,
   authType: 'certificate',
 } as const;
+
+interface DemoAuthFile {
+  kind: AuthFileKind;
+  originalName: string;
+  contentType: 'application/pdf' | 'image/png';
+  bytes: () => Uint8Array;
+}
+
+export interface DemoReviewEnterprise {
+  owner: Omit<DemoAccount, 'role' | 'description'>;
+  enterpriseName: string;
+  creditCode: string;
+  legalPerson: string;
+  address: string;
+  industry: string;
+  areaCode: string;
+  clearanceAccount: string;
+  electricityAccounts: readonly string[];
+  voltageLevel: string;
+  annualConsumption: string;
+  /** Hours before the seeding it was submitted: the operator's queue is oldest first. */
+  submittedHoursAgo: number;
+  files: readonly DemoAuthFile[];
+}
+
+/**
+ * Two enterprises under review (status 1) with both certification files, so the operator's queue
+ * (/ops/certifications) has work on first start. Their owners can log in too (docs/enterprises.md);
+ * the sandbox bank holds an account in each name (bank/sandbox.ts).
+ */
+export const demoReviewEnterprises: readonly DemoReviewEnterprise[] = [
+  {
+    owner: { userName: 'demo_foshan', mobile: '13800138005', password: 'Foshan2025', name: '周婷' },
+    enterpriseName: '佛山华瑞新材料有限公司',
+    creditCode: '91440606MA4WK7P3QE',
+    legalPerson: '周建国',
+    address: '佛山市顺德区大良街道新城路 66 号',
+    industry: 'C',
+    areaCode: '440000',
+    clearanceAccount: '0300023456789',
+    electricityAccounts: ['0300023456789001', '0300023456789002'],
+    voltageLevel: 'kv10',
+    annualConsumption: '5200.000',
+    submittedHoursAgo: 26,
+    files: [
+      { kind: 'businessLicence', originalName: '营业执照.png', contentType: 'image/png', bytes: () => demoPng(1) },
+      {
+        kind: 'authLetter',
+        originalName: '授权委托书.pdf',
+        contentType: 'application/pdf',
+        bytes: () => demoPdf(['Letter of authorisation (demo)', 'Foshan Huarui New Materials Co., Ltd.', 'USCC 91440606MA4WK7P3QE', 'Authorised: Zhou Ting, 13800138005']),
+      },
+    ],
+  },
+  {
+    owner: { userName: 'demo_shenzhen', mobile: '13800138006', password: 'Shenzhen2025', name: '黄磊' },
+    enterpriseName: '深圳蓝海国际物流有限公司',
+    creditCode: '91440300MA5FT8L2N2',
+    legalPerson: '林海',
+    address: '深圳市南山区前海深港合作区前湾一路 1 号',
+    industry: 'G',
+    areaCode: '440000',
+    clearanceAccount: '0300034567890',
+    electricityAccounts: ['0300034567890001'],
+    voltageLevel: 'kv0_4',
+    annualConsumption: '1800.000',
+    submittedHoursAgo: 5,
+    files: [
+      {
+        kind: 'businessLicence',
+        originalName: '营业执照.pdf',
+        contentType: 'application/pdf',
+        bytes: () => demoPdf(['Business licence (demo)', 'Shenzhen Lanhai International Logistics Co., Ltd.', 'USCC 91440300MA5FT8L2N2', 'Legal representative: Lin Hai']),
+      },
+      { kind: 'authLetter', originalName: '授权委托书.png', contentType: 'image/png', bytes: () => demoPng(2) },
+    ],
+  },
+];
 
 interface DemoNotice {
   userName: string;
@@ -117,6 +208,8 @@ export const demoNotices: readonly DemoNotice[] = [
 export interface SeedOptions {
   /** Insert the demo accounts too (SEED_DEMO_ACCOUNTS; default on). */
   demoAccounts: boolean;
+  /** Where the demo certification files' bytes go (DATA_DIR/uploads); omitted: rows only (tests). */
+  uploadsDir?: string;
 }
 
 /** Seeds an empty database; returns whether it did. */
@@ -125,7 +218,7 @@ export async function seedIfEmpty(db: Database, options: SeedOptions): Promise<b
   // Hash outside the transaction: argon2 takes ~26 ms each and needs no lock.
   const accounts = options.demoAccounts
     ? await Promise.all(
-        demoAccounts.map(async (account) => ({
+        [...demoAccounts, ...demoReviewEnterprises.map((enterprise) => ({ ...enterprise.owner, role: 'enterprise' as const }))].map(async (account) => ({
           userName: account.userName,
           mobile: account.mobile,
           name: account.name,
@@ -134,7 +227,16 @@ export async function seedIfEmpty(db: Database, options: SeedOptions): Promise<b
         })),
       )
     : [];
-  return db.transaction(async (tx) => {
+  // The demo files' bytes, with their generated names; written to disk once the rows are committed.
+  const demoFiles = options.demoAccounts
+    ? demoReviewEnterprises.map((enterprise) =>
+        enterprise.files.map((file) => {
+          const bytes = file.bytes();
+          return { ...file, bytes, storedName: randomBytes(16).toString('hex'), sha256: createHash('sha256').update(bytes).digest('hex') };
+        }),
+      )
+    : [];
+  const seeded = await db.transaction(async (tx) => {
     await tx.execute(sql`select pg_advisory_xact_lock(${schemaLockKey})`);
     if (!(await isEmpty(tx))) return false;
     await tx.insert(regions).values(seedRegions.map((region) => ({ ...region, enabled: true })));
@@ -161,9 +263,50 @@ export async function seedIfEmpty(db: Database, options: SeedOptions): Promise<b
         return [{ userId, type: notice.type, title: notice.title, description: notice.description, createdAt, readAt: notice.read ? createdAt : null }];
       });
       if (rows.length) await tx.insert(notices).values(rows);
+      for (const [i, review] of demoReviewEnterprises.entries()) {
+        const reviewOwnerId = idOf.get(review.owner.userName);
+        if (reviewOwnerId === undefined) continue;
+        const [created] = await tx
+          .insert(enterprises)
+          .values({
+            ownerUserId: reviewOwnerId,
+            enterpriseName: review.enterpriseName,
+            creditCode: review.creditCode,
+            legalPerson: review.legalPerson,
+            contactName: review.owner.name,
+            contactPhone: review.owner.mobile,
+            address: review.address,
+            industry: review.industry,
+            areaCode: review.areaCode,
+            clearanceAccount: review.clearanceAccount,
+            electricityAccounts: [...review.electricityAccounts],
+            voltageLevel: review.voltageLevel,
+            annualConsumption: review.annualConsumption,
+            authStatus: 1,
+            authType: 'certificate',
+            submittedAt: new Date(now - review.submittedHoursAgo * 3_600_000),
+          })
+          .returning({ id: enterprises.id });
+        await tx.insert(enterpriseAuthFiles).values(
+          (demoFiles[i] ?? []).map((file) => ({
+            enterpriseId: created!.id,
+            kind: file.kind,
+            originalName: file.originalName,
+            storedName: file.storedName,
+            contentType: file.contentType,
+            size: file.bytes.length,
+            sha256: file.sha256,
+            uploadedByUserId: reviewOwnerId,
+          })),
+        );
+      }
     }
     return true;
   });
+  if (seeded && options.uploadsDir) {
+    for (const file of demoFiles.flat()) await storeFile(options.uploadsDir, file.storedName, file.bytes);
+  }
+  return seeded;
 }
 
 async function isEmpty(db: Database): Promise<boolean> {

@@ -15,9 +15,18 @@ import { createRequirementRoutes } from './requirement.ts';
 import { createSetRoutes } from './set.ts';
 import { createHealthRoutes } from './health.ts';
 import { createNoticeRoutes } from './notices.ts';
+import { createOpsRoutes } from './ops.ts';
+import { createOrderRoutes } from './order.ts';
 import { createSiteAdminRoutes } from './siteAdmin.ts';
 import { createSystemRoutes } from './system.ts';
 import { createUserRoutes } from './user.ts';
+import { createBankSandboxRoutes } from './bankSandbox.ts';
+import { createEnterpriseAuthFileRoutes } from './enterpriseAuthFile.ts';
+import { createEnterpriseByOrgRoutes } from './enterpriseByOrg.ts';
+import { createEnterpriseUserRoutes } from './enterpriseUser.ts';
+import { createIcbcAuthRoutes } from './icbcAuth.ts';
+import { createOpsCertificationRoutes } from './opsCertification.ts';
+import { createThirdpartyRoutes } from './thirdparty.ts';
 
 export interface ApiModule {
   base: string;
@@ -40,4 +49,15 @@ export const apiModules: readonly ApiModule[] = [
   { base: '/api/front/external/hnyData', create: createHnyDataRoutes },
   { base: '/api/front/help/document/client', create: createHelpRoutes },
   { base: '/api/front/requirement', create: createRequirementRoutes },
+  // Orders (docs/orders.md): the enterprise's, and the operator's queue and audit trail.
+  { base: '/api/front/hgdsel/order', create: createOrderRoutes },
+  { base: '/api/ops', create: createOpsRoutes },
+  // Enterprises and their certification (docs/enterprises.md).
+  { base: '/api/front/hgdarc/enterpriseuser', create: createEnterpriseUserRoutes },
+  { base: '/api/front/hgdarc/enterpriseauthfile', create: createEnterpriseAuthFileRoutes },
+  { base: '/api/front/hgdsel/set', create: createEnterpriseByOrgRoutes },
+  { base: '/api/front/thirdparty', create: createThirdpartyRoutes },
+  { base: '/api/front/user', create: createIcbcAuthRoutes },
+  { base: '/api/sandbox/icbc', create: createBankSandboxRoutes },
+  { base: '/api/ops/certification', create: createOpsCertificationRoutes },
 ];

@@ -1,0 +1,58 @@
+/**
+ * /api/front/hgdarc/enterpriseauthfile/*: the certification files (docs/enterprises.md). Upload
+ * and delete act on the caller's own enterprise; download answers the bytes to their owner or an
+ * operator, with headers that keep a browser from running anything in them.
+ */
+import { Hono } from 'hono';
+import { authFileIdBody, authFileUploadBody } from '../../lib/schemas/enterprise.ts';
+import { ok } from '../envelope.ts';
+import { requireSession } from '../middleware/session.ts';
+import { deleteAuthFile, readAuthFile, uploadAuthFile } from '../services/authFiles.ts';
+import type { AppEnv, RouteDeps } from '../types.ts';
+import { extensionOf } from '../uploads/fileType.ts';
+import { uploadsDirOf } from '../uploads/storage.ts';
+import { validate } from '../validate.ts';
+import { enterpriseActor } from './enterpriseActor.ts';
+
+/** `inline; filename="a.pdf"; filename*=UTF-8''…`: an ASCII fallback and the real name (RFC 6266). */
+export function inlineDisposition(name: string, contentType: keyof typeof extensionOf): string {
+  const ascii = name.replace(/[^\x20-\x7e]|["\\%]/g, '_');
+  const fallback = /[A-Za-z0-9]/.test(ascii) ? ascii : `file${extensionOf[contentType]}`;
+  const encoded = encodeURIComponent(name).replace(/['()*]/g, (ch) => `%${ch.charCodeAt(0).toString(16).toUpperCase()}`);
+  return `inline; filename="${fallback}"; filename*=UTF-8''${encoded}`;
+}
+
+export function createEnterpriseAuthFileRoutes(deps: RouteDeps): Hono<AppEnv> {
+  const { db, config } = deps;
+  const uploadsDir = uploadsDirOf(config);
+  const routes = new Hono<AppEnv>();
+
+  /** multipart: `kind` (businessLicence | authLetter) and `file`. */
+  routes.post('/upload', requireSession, async (c) => {
+    const { kind, file } = await validate(c, authFileUploadBody, 'body');
+    return ok(c, await uploadAuthFile(db, enterpriseActor(c, config), uploadsDir, { kind, file }), 'enterprise.fileUploaded');
+  });
+
+  routes.post('/deleteElectricity', requireSession, async (c) => {
+    const { id } = await validate(c, authFileIdBody, 'body');
+    await deleteAuthFile(db, enterpriseActor(c, config), uploadsDir, id);
+    return ok(c, {}, 'enterprise.fileDeleted');
+  });
+
+  routes.get('/download', requireSession, async (c) => {
+    const { id } = await validate(c, authFileIdBody, 'query');
+    const { row, bytes } = await readAuthFile(db, enterpriseActor(c, config), uploadsDir, id);
+    const contentType = row.contentType as keyof typeof extensionOf;
+    return c.body(new Uint8Array(bytes), 200, {
+      'Content-Type': contentType,
+      'Content-Length': String(bytes.length),
+      'Content-Disposition': inlineDisposition(row.originalName, contentType),
+      'X-Content-Type-Options': 'nosniff',
+      // Opened in a tab, a PDF or image still runs no script and reaches no origin.
+      'Content-Security-Policy': "sandbox; default-src 'none'; img-src 'self'; style-src 'unsafe-inline'",
+      'Cache-Control': 'private, no-store',
+    });
+  });
+
+  return routes;
+}

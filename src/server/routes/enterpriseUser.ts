@@ -1,0 +1,97 @@
+/**
+ * /api/front/hgdarc/enterpriseuser/*: the enterprise record (docs/enterprises.md). Every call needs
+ * a session (901); the owner reaches only their own enterprise, an operator reads any (get and the
+ * table). Another user's id is 404, as if it did not exist.
+ */
+import { Hono } from 'hono';
+import { ApiCode } from '../../lib/apiCodes.ts';
+import { translator } from '../../lib/i18n/index.ts';
+import {
+  enterpriseAddBody,
+  enterpriseDraftBody,
+  enterpriseEditBody,
+  enterpriseEditFieldBody,
+  enterpriseFieldValue,
+  enterpriseGetQuery,
+  enterpriseIdBody,
+} from '../../lib/schemas/enterprise.ts';
+import { localizeIssues } from '../../lib/schemas/issues.ts';
+import { ApiError, isMessageKey, localeOf, ok } from '../envelope.ts';
+import { requireSession } from '../middleware/session.ts';
+import {
+  addEnterprise,
+  deleteEnterprise,
+  editEnterprise,
+  editEnterpriseField,
+  saveEnterpriseDraft,
+  submitForReview,
+  type EnterpriseChanges,
+} from '../services/enterpriseRecords.ts';
+import { enterpriseById, enterpriseData, enterpriseDataById, isOperator, ownEnterpriseOrFail, ownedEnterprise } from '../services/enterpriseView.ts';
+import type { AppEnv, RouteDeps } from '../types.ts';
+import { uploadsDirOf } from '../uploads/storage.ts';
+import { validate } from '../validate.ts';
+import { enterpriseActor } from './enterpriseActor.ts';
+
+export function createEnterpriseUserRoutes(deps: RouteDeps): Hono<AppEnv> {
+  const { db, config } = deps;
+  const uploadsDir = uploadsDirOf(config);
+  const routes = new Hono<AppEnv>();
+
+  /** Without id: the user's own (404 when none). With id: the owner's, or any for an operator. */
+  routes.get('/get', requireSession, async (c) => {
+    const { id } = await validate(c, enterpriseGetQuery, 'query');
+    const user = c.var.user;
+    if (id === undefined) return ok(c, await enterpriseData(db, await ownEnterpriseOrFail(db, user.id)));
+    const row = isOperator(user) ? await enterpriseById(db, id) : await ownedEnterprise(db, user.id, id);
+    return ok(c, await enterpriseData(db, row));
+  });
+
+  routes.post('/add', requireSession, async (c) => {
+    const record = await validate(c, enterpriseAddBody, 'body');
+    const id = await addEnterprise(db, enterpriseActor(c, config), record);
+    return ok(c, await enterpriseDataById(db, id), 'enterprise.saved');
+  });
+
+  routes.post('/edit', requireSession, async (c) => {
+    const { id, ...record } = await validate(c, enterpriseEditBody, 'body');
+    await editEnterprise(db, enterpriseActor(c, config), id, record);
+    return ok(c, await enterpriseDataById(db, id), 'enterprise.saved');
+  });
+
+  routes.post('/temporarySave', requireSession, async (c) => {
+    const draft = await validate(c, enterpriseDraftBody, 'body');
+    const id = await saveEnterpriseDraft(db, enterpriseActor(c, config), draft);
+    return ok(c, await enterpriseDataById(db, id), 'enterprise.draftSaved');
+  });
+
+  routes.post('/editfield', requireSession, async (c) => {
+    const { id, field, value } = await validate(c, enterpriseEditFieldBody, 'body');
+    // The value by its field's own rule, so the message names that field.
+    const input = { [field]: value };
+    const parsed = enterpriseFieldValue(field).safeParse(input);
+    if (!parsed.success) {
+      const t = translator(localeOf(c));
+      const errors = localizeIssues(parsed.error.issues, { input, schema: enterpriseFieldValue(field), t, hasKey: isMessageKey });
+      throw new ApiError(ApiCode.BAD_REQUEST, 'validation.default', undefined, { errors }, errors[0]?.message);
+    }
+    const checked = (parsed.data as EnterpriseChanges)[field];
+    await editEnterpriseField(db, enterpriseActor(c, config), id, field, checked);
+    return ok(c, await enterpriseDataById(db, id), 'enterprise.saved');
+  });
+
+  /** Submit for certificate review. */
+  routes.post('/editAuthInfo', requireSession, async (c) => {
+    const { id } = await validate(c, enterpriseIdBody, 'body');
+    await submitForReview(db, enterpriseActor(c, config), id);
+    return ok(c, await enterpriseDataById(db, id), 'enterprise.submitted');
+  });
+
+  routes.post('/del', requireSession, async (c) => {
+    const { id } = await validate(c, enterpriseIdBody, 'body');
+    await deleteEnterprise(db, enterpriseActor(c, config), id, uploadsDir);
+    return ok(c, {}, 'enterprise.deleted');
+  });
+
+  return routes;
+}

@@ -1,0 +1,34 @@
+/**
+ * /api/ops/certification/*: the operator's certificate review (docs/enterprises.md). Operators
+ * only (901 without a session, 403 without the role). The queue itself is
+ * enterpriseuser/getAntTable filtered to status 1; the record with its files is enterpriseuser/get.
+ */
+import { Hono } from 'hono';
+import { certificationApproveBody, certificationReturnBody } from '../../lib/schemas/enterprise.ts';
+import { ok } from '../envelope.ts';
+import { requireRole } from '../middleware/session.ts';
+import { reviewCertification } from '../services/certificationReview.ts';
+import { enterpriseDataById } from '../services/enterpriseView.ts';
+import type { AppEnv, RouteDeps } from '../types.ts';
+import { validate } from '../validate.ts';
+import { enterpriseActor } from './enterpriseActor.ts';
+
+export function createOpsCertificationRoutes(deps: RouteDeps): Hono<AppEnv> {
+  const { db, config } = deps;
+  const operator = requireRole('operator');
+  const routes = new Hono<AppEnv>();
+
+  routes.post('/approve', operator, async (c) => {
+    const { id } = await validate(c, certificationApproveBody, 'body');
+    await reviewCertification(db, enterpriseActor(c, config), id, { decision: 'approve' });
+    return ok(c, await enterpriseDataById(db, id), 'enterprise.approved');
+  });
+
+  routes.post('/return', operator, async (c) => {
+    const { id, comment } = await validate(c, certificationReturnBody, 'body');
+    await reviewCertification(db, enterpriseActor(c, config), id, { decision: 'return', comment });
+    return ok(c, await enterpriseDataById(db, id), 'enterprise.returned');
+  });
+
+  return routes;
+}

@@ -1,0 +1,105 @@
+/**
+ * /api/front/hgdsel/order/*: the enterprise's orders (spec §7 "Order and set"; docs/orders.md).
+ * Every call needs a session (901) and, except the guide, the caller's own enterprise (403);
+ * an order number of another enterprise answers 404 like one that does not exist.
+ */
+import { Hono, type Context } from 'hono';
+import { createMiddleware } from 'hono/factory';
+import { ApiCode } from '../../lib/apiCodes.ts';
+import {
+  cancelOrderQuery,
+  createOrderBody,
+  deleteOrderBody,
+  orderDetailQuery,
+  orderGuideQuery,
+} from '../../lib/schemas/order.ts';
+import { ApiError, localeOf, ok } from '../envelope.ts';
+import { isSameOriginRequest } from '../middleware/csrf.ts';
+import { requireSession } from '../middleware/session.ts';
+import { clientIp } from '../request.ts';
+import { contentStore } from '../services/contentStore.ts';
+import { ownOrdersPage } from '../services/orderTables.ts';
+import {
+  createOrder,
+  deleteOrder,
+  findOwnEnterprise,
+  guideAreaOf,
+  orderDetail,
+  orderGuide,
+  requireOwnEnterprise,
+  transitionOrder,
+  type OrderCaller,
+} from '../services/orders.ts';
+import { readTableRequest } from '../table/antTable.ts';
+import type { AppEnv, AuthedEnv, RouteDeps } from '../types.ts';
+import { validate } from '../validate.ts';
+
+export function createOrderRoutes(deps: RouteDeps): Hono<AppEnv> {
+  const { db, config } = deps;
+  const routes = new Hono<AppEnv>();
+
+  const callerOf = (c: Context<AuthedEnv>): OrderCaller => ({
+    userId: c.var.user.id,
+    ip: clientIp(c, config),
+    locale: localeOf(c),
+  });
+
+  /**
+   * The spec makes cancelOrder a GET, yet it changes state: it gets the same CSRF check as every
+   * POST (the app's guard passes GETs through), so a link or an <img> on another site cannot
+   * cancel an order.
+   */
+  const requireSameOrigin = createMiddleware<AppEnv>(async (c, next) => {
+    if (!isSameOriginRequest(c, config)) throw new ApiError(ApiCode.FORBIDDEN, 'api.csrf');
+    await next();
+  });
+
+  /** Without an area: the enterprise's area, else the default region. Signed-in users without an enterprise may look too. */
+  routes.get('/getListByGuideType', requireSession, async (c) => {
+    const { areaCode, productId } = await validate(c, orderGuideQuery, 'query');
+    const area = areaCode ?? guideAreaOf(await findOwnEnterprise(db, c.var.user.id));
+    return ok(c, orderGuide(contentStore.current(), area, productId));
+  });
+
+  routes.post('/createCustomerOrder', requireSession, async (c) => {
+    const body = await validate(c, createOrderBody, 'body');
+    const content = contentStore.current();
+    const caller = callerOf(c);
+    const orderNo = await createOrder(db, caller, content, body);
+    const enterprise = await requireOwnEnterprise(db, caller.userId);
+    const detail = await orderDetail(db, orderNo, { role: 'enterprise', enterpriseId: enterprise.id }, caller.locale, content);
+    return ok(c, detail, 'order.createdOk');
+  });
+
+  routes.get('/cancelOrder', requireSameOrigin, requireSession, async (c) => {
+    const { orderNo, reason } = await validate(c, cancelOrderQuery, 'query');
+    const caller = callerOf(c);
+    const enterprise = await requireOwnEnterprise(db, caller.userId);
+    const viewer = { role: 'enterprise', enterpriseId: enterprise.id } as const;
+    await transitionOrder(db, caller, viewer, { orderNo, action: 'cancel', reason });
+    return ok(c, await orderDetail(db, orderNo, viewer, caller.locale, contentStore.current()), 'order.cancelledOk');
+  });
+
+  routes.post('/del', requireSession, async (c) => {
+    const { orderNo } = await validate(c, deleteOrderBody, 'body');
+    const caller = callerOf(c);
+    const enterprise = await requireOwnEnterprise(db, caller.userId);
+    await deleteOrder(db, caller, enterprise.id, orderNo);
+    return ok(c, {}, 'order.deletedOk');
+  });
+
+  /** The enterprise's own orders that it has not deleted (`antTable`: docs/tables.md). */
+  routes.post('/getAntTable', requireSession, async (c) => {
+    const request = await readTableRequest(c);
+    const enterprise = await requireOwnEnterprise(db, c.var.user.id);
+    return ok(c, await ownOrdersPage(db, request, enterprise.id));
+  });
+
+  routes.get('/getOrderDetail', requireSession, async (c) => {
+    const { orderNo } = await validate(c, orderDetailQuery, 'query');
+    const enterprise = await requireOwnEnterprise(db, c.var.user.id);
+    return ok(c, await orderDetail(db, orderNo, { role: 'enterprise', enterpriseId: enterprise.id }, localeOf(c), contentStore.current()));
+  });
+
+  return routes;
+}

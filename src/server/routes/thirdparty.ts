@@ -1,0 +1,33 @@
+/**
+ * /api/front/thirdparty/*: bank USB-key certification (docs/enterprises.md) — the account lookup
+ * that hands out the challenge, and saveEmp with the key's signature. The caller's own enterprise
+ * only; the bank behind them is BANK_PROVIDER's (bank/provider.ts).
+ */
+import { Hono } from 'hono';
+import { icbcAccountInfoQuery, saveEmpBody } from '../../lib/schemas/enterprise.ts';
+import { ok } from '../envelope.ts';
+import { requireSession } from '../middleware/session.ts';
+import { lookupIcbcAccount, saveIcbcEmp } from '../services/bankCertification.ts';
+import { enterpriseDataById } from '../services/enterpriseView.ts';
+import type { AppEnv, RouteDeps } from '../types.ts';
+import { validate } from '../validate.ts';
+import { enterpriseActor } from './enterpriseActor.ts';
+
+export function createThirdpartyRoutes(deps: RouteDeps): Hono<AppEnv> {
+  const { db, config } = deps;
+  const bank = { bank: deps.bank, timeoutMs: config.bankTimeoutMs };
+  const routes = new Hono<AppEnv>();
+
+  routes.get('/getIcbcAccountInfo', requireSession, async (c) => {
+    const { accountNo } = await validate(c, icbcAccountInfoQuery, 'query');
+    return ok(c, await lookupIcbcAccount(db, bank, enterpriseActor(c, config), accountNo));
+  });
+
+  routes.post('/saveEmp', requireSession, async (c) => {
+    const body = await validate(c, saveEmpBody, 'body');
+    const id = await saveIcbcEmp(db, bank, enterpriseActor(c, config), body);
+    return ok(c, await enterpriseDataById(db, id), 'bank.certified');
+  });
+
+  return routes;
+}

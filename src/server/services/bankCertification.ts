@@ -1,0 +1,233 @@
+/**
+ * Bank USB-key certification (U盾认证; docs/enterprises.md):
+ *
+ * 1. getIcbcAccountInfo: the bank confirms the account, that it is not frozen and that it is held
+ *    under the enterprise's exact name; the portal hands out a one-time challenge (5 minutes,
+ *    only its sha256 stored in bank_challenges).
+ * 2. The USB key signs the account and the challenge (at a real bank: its browser driver; here the
+ *    sandbox signer).
+ * 3. saveEmp: the bank verifies the signature and records the authorisation of the key holder;
+ *    then, in one transaction, the challenge is used up, the binding row written and the enterprise
+ *    certified (2, usbkey), with an audit row and a notice.
+ *
+ * removeIcbcAuth withdraws it at the bank, then deletes the binding; an enterprise certified by
+ * its key goes back to not certified (0). Refused while it has open orders (10, 20, 30).
+ *
+ * The bank is called before the transaction and never inside it (no lock is held while waiting on
+ * the bank); a bank failure or timeout answers 503 and nothing has been written.
+ */
+import { createHash, randomBytes } from 'node:crypto';
+import { and, eq, gt, isNull, lt, or } from 'drizzle-orm';
+import { ApiCode } from '../../lib/apiCodes.ts';
+import { AuthStatusCode } from '../../lib/authStatus.ts';
+import { t, type MessageKey } from '../../lib/i18n/index.ts';
+import { OrderStatusCode } from '../../lib/orderStatus.ts';
+import { bankChallengeSeconds, type IcbcAccountInfoData, type SaveEmpBody } from '../../lib/schemas/enterprise.ts';
+import { BankUnavailableError, callBank, usbKeySignedText, type BankAccount, type BankProvider } from '../bank/provider.ts';
+import type { Database } from '../db/client.ts';
+import { bankBindings, bankChallenges, enterprises, type EnterpriseRow } from '../db/schema/index.ts';
+import { ApiError } from '../envelope.ts';
+import { writeAudit } from './audit.ts';
+import { maskAccountNo, orderCount, ownEnterpriseOrFail, type EnterpriseActor } from './enterpriseView.ts';
+import { createNotice } from './notices.ts';
+
+export interface BankContext {
+  bank: BankProvider;
+  timeoutMs: number;
+}
+
+/** Orders that still bind the enterprise to its certification. */
+const openOrderStatuses = [OrderStatusCode.SUBMITTED, OrderStatusCode.ACCEPTED, OrderStatusCode.IN_FORCE] as const;
+
+function fieldError(actor: EnterpriseActor, field: string, key: MessageKey): ApiError {
+  const text = t(actor.locale, key);
+  return new ApiError(ApiCode.BAD_REQUEST, key, undefined, { errors: [{ field, message: text }] }, text);
+}
+
+function hashChallenge(challenge: string): string {
+  return createHash('sha256').update(challenge).digest('hex');
+}
+
+/** One bank call under the deadline; its failure or timeout becomes a 503 that changed nothing. */
+async function askBank<T>(context: BankContext, call: (signal: AbortSignal) => Promise<T>): Promise<T> {
+  try {
+    return await callBank(context.timeoutMs, call);
+  } catch (error) {
+    if (error instanceof BankUnavailableError) {
+      throw ApiError.upstreamUnavailable(error.reason === 'timeout' ? 'bank.error.timeout' : 'bank.error.unavailable');
+    }
+    throw error;
+  }
+}
+
+/** Only an enterprise not yet certified and not under review may certify by key. */
+function checkMayCertify(row: EnterpriseRow): void {
+  if (row.authStatus === AuthStatusCode.UNDER_REVIEW) throw ApiError.conflict('bank.error.underReview');
+  if (row.authStatus === AuthStatusCode.CERTIFIED) throw ApiError.conflict('bank.error.alreadyCertified');
+}
+
+/** The bank's account, usable by this enterprise: known, not frozen, held under its exact name. */
+async function usableAccount(context: BankContext, actor: EnterpriseActor, row: EnterpriseRow, accountNo: string): Promise<BankAccount> {
+  const account = await askBank(context, (signal) => context.bank.lookupAccount(accountNo, signal));
+  if (!account) throw fieldError(actor, 'accountNo', 'bank.error.accountNotFound');
+  if (account.frozen) throw ApiError.conflict('bank.error.accountFrozen');
+  if (account.accountName.trim() !== row.enterpriseName.trim()) throw ApiError.conflict('bank.error.nameMismatch');
+  return account;
+}
+
+/** GET /api/front/thirdparty/getIcbcAccountInfo */
+export async function lookupIcbcAccount(
+  db: Database,
+  context: BankContext,
+  actor: EnterpriseActor,
+  accountNo: string,
+): Promise<IcbcAccountInfoData> {
+  const row = await ownEnterpriseOrFail(db, actor.user.id);
+  checkMayCertify(row);
+  const account = await usableAccount(context, actor, row, accountNo);
+  const challenge = randomBytes(32).toString('hex');
+  const expiresAt = new Date(Date.now() + bankChallengeSeconds * 1000);
+  await db.transaction(async (tx) => {
+    // The enterprise's spent and stale challenges go as a new one is made: the table stays small.
+    await tx
+      .delete(bankChallenges)
+      .where(and(eq(bankChallenges.enterpriseId, row.id), or(lt(bankChallenges.expiresAt, new Date()), gt(bankChallenges.usedAt, new Date(0)))));
+    await tx.insert(bankChallenges).values({ id: hashChallenge(challenge), enterpriseId: row.id, accountNo: account.accountNo, expiresAt });
+  });
+  return {
+    accountNo: account.accountNo,
+    accountName: account.accountName,
+    bankName: account.bankName,
+    branchName: account.branchName,
+    challenge,
+    expiresAt: expiresAt.toISOString(),
+  };
+}
+
+/** POST /api/front/thirdparty/saveEmp; answers the enterprise id. */
+export async function saveIcbcEmp(db: Database, context: BankContext, actor: EnterpriseActor, body: SaveEmpBody & { accountNo: string }): Promise<number> {
+  const row = await ownEnterpriseOrFail(db, actor.user.id);
+  checkMayCertify(row);
+  const challengeId = hashChallenge(body.challenge);
+  const live = and(
+    eq(bankChallenges.id, challengeId),
+    eq(bankChallenges.enterpriseId, row.id),
+    eq(bankChallenges.accountNo, body.accountNo),
+    isNull(bankChallenges.usedAt),
+    gt(bankChallenges.expiresAt, new Date()),
+  );
+  const [challenge] = await db.select({ id: bankChallenges.id }).from(bankChallenges).where(live).limit(1);
+  if (!challenge) throw fieldError(actor, 'challenge', 'bank.error.challengeInvalid');
+
+  const signedText = usbKeySignedText(body.accountNo, body.challenge);
+  const verified = await askBank(context, (signal) =>
+    context.bank.verifySignature({ accountNo: body.accountNo, signedText, signature: body.signature, certSerial: body.certSerial }, signal),
+  );
+  if (!verified) throw fieldError(actor, 'signature', 'bank.error.signatureInvalid');
+  // Asked again: the account may have been frozen, or the enterprise renamed, since the challenge.
+  const account = await usableAccount(context, actor, row, body.accountNo);
+  const empName = body.empName.trim();
+  const empNo = body.empNo.trim();
+  const { reference } = await askBank(context, (signal) =>
+    context.bank.saveEmp({ accountNo: account.accountNo, accountName: account.accountName, empName, empNo, certSerial: body.certSerial }, signal),
+  );
+
+  try {
+    return await db.transaction(async (tx) => {
+      const current = await ownEnterpriseOrFail(tx, actor.user.id, true);
+      checkMayCertify(current);
+      if (current.id !== row.id || current.enterpriseName !== row.enterpriseName) throw fieldError(actor, 'challenge', 'bank.error.challengeInvalid');
+      // Single use: of two requests with one challenge, only the first finds it unused.
+      const claimed = await tx
+        .update(bankChallenges)
+        .set({ usedAt: new Date() })
+        .where(and(eq(bankChallenges.id, challengeId), isNull(bankChallenges.usedAt), gt(bankChallenges.expiresAt, new Date())))
+        .returning({ id: bankChallenges.id });
+      if (claimed.length === 0) throw fieldError(actor, 'challenge', 'bank.error.challengeInvalid');
+      const now = new Date();
+      // A binding left from an earlier key certification (later reviewed again) is replaced.
+      await tx.delete(bankBindings).where(eq(bankBindings.enterpriseId, current.id));
+      await tx.insert(bankBindings).values({
+        enterpriseId: current.id,
+        bank: context.bank.bank,
+        accountNo: account.accountNo,
+        accountName: account.accountName,
+        empName,
+        empNo,
+        bankReference: reference,
+        boundByUserId: actor.user.id,
+      });
+      await tx
+        .update(enterprises)
+        .set({
+          authStatus: AuthStatusCode.CERTIFIED,
+          authType: 'usbkey',
+          reviewComment: '',
+          reviewedAt: now,
+          draft: false,
+          updatedAt: now,
+        })
+        .where(eq(enterprises.id, current.id));
+      const accountNoMasked = maskAccountNo(account.accountNo);
+      await writeAudit(tx, {
+        userId: actor.user.id,
+        action: 'certification.usbkey',
+        target: `enterprise:${current.id}`,
+        detail: { bank: context.bank.bank, accountNoMasked, certSerial: body.certSerial, bankReference: reference, from: current.authStatus },
+        ip: actor.ip,
+      });
+      await createNotice(tx, {
+        userId: current.ownerUserId,
+        type: 'notification',
+        messageKey: 'enterprise.notice.bankCertified',
+        vars: { enterpriseName: current.enterpriseName, accountNoMasked },
+        ref: `enterprise:${current.id}`,
+      });
+      return current.id;
+    });
+  } catch (error) {
+    // The bank recorded an authorisation the portal did not keep: withdraw it, as far as the bank lets us.
+    await callBank(context.timeoutMs, (signal) => context.bank.revokeEmp({ accountNo: account.accountNo, reference }, signal)).catch(() => {});
+    throw error;
+  }
+}
+
+/** POST /api/front/user/removeIcbcAuth; answers the enterprise id. */
+export async function removeIcbcAuth(db: Database, context: BankContext, actor: EnterpriseActor): Promise<number> {
+  const row = await ownEnterpriseOrFail(db, actor.user.id);
+  const [binding] = await db.select().from(bankBindings).where(eq(bankBindings.enterpriseId, row.id)).limit(1);
+  if (!binding) throw ApiError.conflict('bank.error.notBound');
+  if ((await orderCount(db, row.id, openOrderStatuses)) > 0) throw ApiError.conflict('bank.error.openOrders');
+  await askBank(context, (signal) => context.bank.revokeEmp({ accountNo: binding.accountNo, reference: binding.bankReference }, signal));
+
+  return db.transaction(async (tx) => {
+    const current = await ownEnterpriseOrFail(tx, actor.user.id, true);
+    // Checked again under the lock: an order placed meanwhile keeps the certification.
+    if ((await orderCount(tx, current.id, openOrderStatuses)) > 0) throw ApiError.conflict('bank.error.openOrders');
+    const removed = await tx.delete(bankBindings).where(eq(bankBindings.enterpriseId, current.id)).returning({ id: bankBindings.id });
+    if (removed.length === 0) throw ApiError.conflict('bank.error.notBound');
+    const byKey = current.authType === 'usbkey' && current.authStatus === AuthStatusCode.CERTIFIED;
+    if (byKey) {
+      await tx
+        .update(enterprises)
+        .set({ authStatus: AuthStatusCode.NOT_CERTIFIED, authType: null, updatedAt: new Date() })
+        .where(eq(enterprises.id, current.id));
+    }
+    const accountNoMasked = maskAccountNo(binding.accountNo);
+    await writeAudit(tx, {
+      userId: actor.user.id,
+      action: 'certification.usbkeyRemove',
+      target: `enterprise:${current.id}`,
+      detail: { bank: binding.bank, accountNoMasked, bankReference: binding.bankReference, uncertified: byKey },
+      ip: actor.ip,
+    });
+    await createNotice(tx, {
+      userId: current.ownerUserId,
+      type: 'notification',
+      messageKey: 'enterprise.notice.bankRemoved',
+      vars: { enterpriseName: current.enterpriseName, accountNoMasked },
+      ref: `enterprise:${current.id}`,
+    });
+    return current.id;
+  });
+}

@@ -1,0 +1,448 @@
+/**
+ * The table-request engine against a real PGlite database: examples of every part and error, then
+ * property tests — random valid requests answer exactly what an in-memory reference computes;
+ * random and hostile requests answer 200 or a localized 400, never a 500, never SQL made from
+ * their text, and the table is still there afterwards.
+ */
+import fc from 'fast-check';
+import { sql } from 'drizzle-orm';
+import { PgDialect } from 'drizzle-orm/pg-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ApiError } from '../../src/server/envelope.ts';
+import {
+  buildTableQueries,
+  containsPattern,
+  countTable,
+  defineTable,
+  parseTableRequest,
+  runTable,
+  streamTable,
+} from '../../src/server/table/antTable.ts';
+import { tableRequestSchema, type TableRequest } from '../../src/lib/schemas/table.ts';
+import { locales } from '../../src/lib/i18n/locales.ts';
+import { fixtureNames, fixtureTable, openFixture, reference, type Fixture, type FixtureField } from './tableFixture.ts';
+
+let fixture: Fixture;
+beforeAll(async () => {
+  fixture = await openFixture();
+});
+afterAll(async () => {
+  await fixture.close();
+});
+
+interface Envelope {
+  code: number;
+  message: string;
+  data: { result?: Record<string, unknown>[]; totalCount?: number };
+}
+
+async function call(antTable: unknown, options: { json?: boolean; locale?: string } = {}): Promise<{ status: number; body: Envelope }> {
+  const headers: Record<string, string> = { 'Accept-Language': options.locale ?? 'zh-CN' };
+  let body: string;
+  if (options.json) {
+    headers['Content-Type'] = 'application/json';
+    body = JSON.stringify({ antTable });
+  } else {
+    headers['Content-Type'] = 'application/x-www-form-urlencoded';
+    body = new URLSearchParams({ antTable: typeof antTable === 'string' ? antTable : JSON.stringify(antTable) }).toString();
+  }
+  const response = await fixture.app.request('/t', { method: 'POST', headers, body });
+  return { status: response.status, body: (await response.json()) as Envelope };
+}
+
+const run = (request: TableRequest) => runTable(fixture.handle.db, fixtureTable, request);
+const expected = (request: TableRequest) => reference(fixture.rows, request);
+
+async function tableStillThere(): Promise<void> {
+  const result = await fixture.handle.client.query<{ n: number }>('select count(*)::int as n from table_fixture');
+  expect(result.rows[0]?.n).toBe(fixture.rows.length);
+}
+
+describe('answers', () => {
+  it('gives the first page in the default order with every selectable column', async () => {
+    const answer = await run({});
+    expect(answer).toEqual(expected({}));
+    expect(answer.result).toHaveLength(10);
+    expect(answer.totalCount).toBe(60);
+    expect(Object.keys(answer.result[0] ?? {}).sort()).toEqual(['amount', 'at', 'code', 'day', 'flag', 'id', 'month', 'name', 'note', 'qty']);
+    expect(answer.result[0]?.['at']).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/);
+    expect(answer.result[0]?.['month']).toMatch(/^\d{4}-\d{2}$/);
+  });
+
+  it('returns only the selected columns', async () => {
+    const answer = await run({ select: ['name', 'id', 'name'] });
+    expect(Object.keys(answer.result[0] ?? {}).sort()).toEqual(['id', 'name']);
+  });
+
+  it('arrives as a form field, as a JSON string in JSON and as an object in JSON', async () => {
+    const request = { pager: { current: 2, pageSize: 7 }, filter: { flag: [true] }, sorter: [{ key: 'id', sort: 'ascend' as const }] };
+    const want = expected(request);
+    for (const answer of [await call(request), await call(JSON.stringify(request), { json: true }), await call(request, { json: true })]) {
+      expect(answer.status).toBe(200);
+      expect(answer.body.code).toBe(200);
+      expect(answer.body.data).toEqual(want);
+    }
+  });
+
+  it('treats LIKE wildcards and the escape character as text', async () => {
+    for (const text of ['%', '_', '\\', "'", 'a%b', 'A_B']) {
+      const answer = await run({ liker: { name: text }, pager: { pageSize: 100 } });
+      expect(answer).toEqual(expected({ liker: { name: text }, pager: { pageSize: 100 } }));
+      for (const row of answer.result) expect(String(row['name']).toLowerCase()).toContain(text.toLowerCase());
+    }
+    expect(containsPattern('50%_\\')).toBe('%50\\%\\_\\\\%');
+  });
+
+  it('searches the keyword over the listed or all searchable fields', async () => {
+    const all = await run({ search: { keyword: ' alpha ' }, pager: { pageSize: 100 } });
+    expect(all.totalCount).toBeGreaterThan(0);
+    expect(all).toEqual(expected({ search: { keyword: ' alpha ' }, pager: { pageSize: 100 } }));
+    const code = await run({ search: { keyword: 'hgd', select: ['code'] }, pager: { pageSize: 100 } });
+    expect(code.totalCount).toBe(60);
+    expect((await run({ search: { keyword: 'hgd', select: ['name'] } })).totalCount).toBe(0);
+  });
+
+  it('reads a plain date on a timestamp as the whole China day', async () => {
+    const request = { range: { at: { start: '2026-11-20', end: '2026-11-20' } }, pager: { pageSize: 100 } };
+    const answer = await run(request);
+    expect(answer).toEqual(expected(request));
+    const start = Date.parse('2026-11-20T00:00:00+08:00');
+    for (const row of answer.result) {
+      const at = Date.parse(String(row['at']));
+      expect(at >= start && at < start + 86_400_000).toBe(true);
+    }
+    const exclusive = { range: { at: { start: '2026-11-19', end: '2026-11-21', self: false } }, pager: { pageSize: 100 } };
+    expect(await run(exclusive)).toEqual(answer);
+  });
+
+  it('sorts empty values last in both directions and pages without overlap', async () => {
+    const descending = await run({ sorter: [{ key: 'qty', sort: 'desc' }], pager: { pageSize: 100 } });
+    const ascending = await run({ sorter: [{ key: 'qty', sort: 'asc' }], pager: { pageSize: 100 } });
+    expect(descending.result.at(-1)?.['qty']).toBeNull();
+    expect(ascending.result.at(-1)?.['qty']).toBeNull();
+    // Many rows share a flag: only the tie-breaker makes pages of 7 add up to the whole list.
+    const pages = [];
+    for (let current = 1; current <= 9; current++) {
+      pages.push(...(await run({ sorter: [{ key: 'flag', sort: 'ascend' }], pager: { current, pageSize: 7 } })).result);
+    }
+    const whole = await run({ sorter: [{ key: 'flag', sort: 'ascend' }], pager: { pageSize: 100 } });
+    expect(pages.map((row) => row['id'])).toEqual(whole.result.map((row) => row['id']));
+    expect(new Set(pages.map((row) => row['id'])).size).toBe(60);
+  });
+
+  it('ANDs the caller’s scope and the table’s own condition', async () => {
+    const scoped = defineTable({ ...fixtureTable, where: sql`f.qty is not null` });
+    const answer = await runTable(fixture.handle.db, scoped, { pager: { pageSize: 100 } }, { scope: sql`f.id <= ${30}` });
+    const want = fixture.rows.filter((row) => row.qty !== null && row.id <= 30);
+    expect(answer.totalCount).toBe(want.length);
+    expect(new Set(answer.result.map((row) => row.id))).toEqual(new Set(want.map((row) => row.id)));
+  });
+
+  it('answers a page past the end with no rows and the full count', async () => {
+    expect(await run({ pager: { current: 99, pageSize: 10 } })).toEqual({ result: [], totalCount: 60 });
+  });
+
+  it('streams every matching row in order, in chunks, up to the cap', async () => {
+    const request: TableRequest = { filter: { flag: [false] }, sorter: [{ key: 'amount', sort: 'descend' }], pager: { current: 3, pageSize: 2 } };
+    const chunks = [];
+    for await (const chunk of streamTable(fixture.handle.db, fixtureTable, request, { cap: 1000, chunkSize: 4 })) chunks.push(chunk);
+    const all = expected({ ...request, pager: { current: 1, pageSize: 1000 } });
+    expect(chunks.flat()).toEqual(all.result);
+    expect(chunks.every((chunk) => chunk.length <= 4)).toBe(true);
+    expect(await countTable(fixture.handle.db, fixtureTable, request)).toBe(all.totalCount);
+    const capped = [];
+    for await (const chunk of streamTable(fixture.handle.db, fixtureTable, request, { cap: 5, chunkSize: 4 })) capped.push(...chunk);
+    expect(capped).toEqual(all.result.slice(0, 5));
+    expect(() => streamTable(fixture.handle.db, fixtureTable, { sorter: [{ key: 'note', sort: 'asc' }] }, { cap: 10 })).toThrow(ApiError);
+  });
+});
+
+describe('refusals (400, localized, naming the field)', () => {
+  const cases: [string, unknown, RegExp][] = [
+    ['malformed JSON', '{"pager":', /不是有效的 JSON/],
+    ['not an object', '[1,2]', /必须是一个对象/],
+    ['an unknown part', { pagination: {} }, /未知的键“pagination”/],
+    ['an unknown key in a part', { pager: { page: 1 } }, /pager 中有未知的键“page”/],
+    ['page size over 100', { pager: { pageSize: 101 } }, /1 到 100 之间/],
+    ['page 0', { pager: { current: 0 } }, /页码/],
+    ['an unknown field', { filter: { nope: [1] } }, /没有字段“nope”/],
+    ['a prototype key', JSON.parse('{"liker":{"__proto__":"x"}}') as unknown, /“__proto__”不是有效的字段名/],
+    ['constructor', { sorter: [{ key: 'constructor', sort: 'asc' }] }, /没有字段“constructor”/],
+    ['a hidden column in select', { select: ['secret'] }, /“secret”不能用于 select/],
+    ['an unsortable column', { sorter: [{ key: 'note', sort: 'asc' }] }, /“note”不能用于 sorter/],
+    ['a timestamp filter', { filter: { at: ['2026-11-20'] } }, /“at”不能用于 filter/],
+    ['a bad direction', { sorter: [{ key: 'id', sort: 'up' }] }, /排序方向/],
+    ['a word for a number', { filter: { qty: ['ten'] } }, /filter 中“qty”的值必须是整数/],
+    ['a number beyond int4', { range: { qty: { start: 2_147_483_648 } } }, /必须是整数/],
+    ['an impossible date', { range: { day: { start: '2026-02-30' } } }, /日期（YYYY-MM-DD）/],
+    ['month 13', { filter: { month: ['2026-13'] } }, /月份（YYYY-MM）/],
+    ['a time without zone', { range: { at: { start: '2026-11-20T10:00' } } }, /时间（ISO 8601）/],
+    ['a word for a boolean', { filter: { flag: ['yes'] } }, /true 或 false/],
+    ['an empty filter', { filter: { qty: [] } }, /至少需要一个值/],
+    ['a keyword over 100 characters', { search: { keyword: 'x'.repeat(101) } }, /超过 100 个字符/],
+    ['six sorters', { sorter: Array.from({ length: 6 }, () => ({ key: 'id', sort: 'asc' })) }, /最多 5 项/],
+    ['an array for an object', { liker: ['name'] }, /无效/],
+    ['a huge number', '{"pager":{"current":1e400}}', /页码/],
+  ];
+  for (const [name, input, pattern] of cases) {
+    it(`refuses ${name}`, async () => {
+      const answer = await call(input);
+      expect(answer.status).toBe(200);
+      expect(answer.body.code).toBe(400);
+      expect(answer.body.message).toMatch(pattern);
+      expect(answer.body.data).toEqual({});
+    });
+  }
+
+  it('says it in each of the five locales', async () => {
+    const messages = new Set<string>();
+    for (const locale of locales) {
+      const answer = await call({ filter: { qty: ['ten'] } }, { locale });
+      expect(answer.body.code).toBe(400);
+      expect(answer.body.message).toContain('qty');
+      expect(answer.body.message).not.toMatch(/[{}]|table\./);
+      messages.add(answer.body.message);
+    }
+    expect(messages.size).toBe(locales.length);
+  });
+
+  it('holds a table to its own smaller page size', async () => {
+    const small = defineTable({ ...fixtureTable, maxPageSize: 20 });
+    await expect(runTable(fixture.handle.db, small, { pager: { pageSize: 21 } })).rejects.toMatchObject({ key: 'table.pageSize', vars: { max: 20 } });
+    expect((await runTable(fixture.handle.db, small, { pager: { pageSize: 20 } })).result).toHaveLength(20);
+  });
+
+  it('refuses broken definitions at start-up', () => {
+    expect(() => defineTable({ ...fixtureTable, maxPageSize: 500 })).toThrow();
+    expect(() => defineTable({ ...fixtureTable, defaultSort: [] })).toThrow();
+    expect(() => defineTable({ ...fixtureTable, columns: { 'a b': { sql: sql`1`, type: 'int' } }, defaultSort: [] })).toThrow();
+    expect(() => defineTable({ ...fixtureTable, columns: { at: { sql: sql`f.at`, type: 'timestamp', filter: true } }, defaultSort: [{ key: 'at', sort: 'asc' }] })).toThrow();
+  });
+});
+
+/* ------------------------------------------------------------------ properties */
+
+const fields = Object.keys(fixtureTable.columns) as FixtureField[];
+const allowed = (flag: 'select' | 'search' | 'like' | 'range' | 'filter' | 'sort') =>
+  fields.filter((field) => {
+    const column = fixtureTable.columns[field] as { select?: boolean } & Record<string, unknown>;
+    return flag === 'select' ? column.select !== false : column[flag] === true;
+  });
+
+/** Text the oracle can fold like PostgreSQL on any locale: ASCII, the fixture's CJK, wildcards. */
+const keywordArb = fc.oneof(
+  fc.constantFrom(...fixtureNames.filter((name) => !/[^\x20-\x7e峰谷电价广州力]/.test(name)), 'al', 'A', '%', '_', '\\', "'", '峰', 'hgd00', 'note', ' '),
+  fc.string({ unit: fc.constantFrom('a', 'B', '%', '_', '\\', "'", ' ', '峰', '1', ';', '-') , maxLength: 6 }),
+);
+
+const dayArb = fc.date({ min: new Date(Date.UTC(2026, 8, 25)), max: new Date(Date.UTC(2027, 0, 5)), noInvalidDate: true }).map((date) => date.toISOString().slice(0, 10));
+const instantArb = fc.oneof(
+  dayArb.filter((day) => day >= '2026-11-10' && day <= '2026-11-30'),
+  fc.integer({ min: Date.UTC(2026, 10, 17), max: Date.UTC(2026, 10, 26) }).map((ms) => new Date(ms - (ms % 1000)).toISOString()),
+  fc.integer({ min: Date.UTC(2026, 10, 17), max: Date.UTC(2026, 10, 26) }),
+  fc.integer({ min: Date.UTC(2026, 10, 17), max: Date.UTC(2026, 10, 26) }).map((ms) => new Date(ms).toISOString().replace('Z', '+08:00')),
+);
+
+function valueArb(field: FixtureField): fc.Arbitrary<string | number | boolean> {
+  switch (fixtureTable.columns[field].type) {
+    case 'int':
+      return fc.oneof(fc.integer({ min: -6, max: 62 }), fc.integer({ min: -6, max: 62 }).map(String));
+    case 'number':
+      return fc.oneof(fc.constantFrom(...fixture.rows.flatMap((row) => (row.amount === null ? [] : [row.amount]))), fc.integer({ min: 0, max: 100_000 }).map((n) => n / 1000));
+    case 'date':
+      return dayArb;
+    case 'month':
+      return fc.oneof(dayArb.map((day) => day.slice(0, 7)), dayArb);
+    case 'timestamp':
+      return instantArb;
+    case 'boolean':
+      return fc.constantFrom(true, false, 'true', 'false', 1, 0, '1', '0');
+    case 'text':
+      return field === 'secret'
+        ? fc.integer({ min: 0, max: 70 }).map((n) => `s${n}`)
+        : fc.oneof(fc.constantFrom(...fixtureNames), fc.constantFrom(...fixture.rows.map((row) => row.code)), keywordArb);
+  }
+}
+
+function fieldDictionary<T>(names: FixtureField[], value: (field: FixtureField) => fc.Arbitrary<T>): fc.Arbitrary<Record<string, T>> {
+  return fc
+    .subarray(names, { maxLength: 3 })
+    .chain((chosen) => fc.tuple(...chosen.map((field) => value(field).map((v): [string, T] => [field, v]))))
+    .map((entries) => Object.fromEntries(entries));
+}
+
+const direction = fc.constantFrom('ascend' as const, 'descend' as const, 'asc' as const, 'desc' as const);
+
+const validRequestArb: fc.Arbitrary<TableRequest> = fc
+  .record(
+    {
+      select: fc.subarray(allowed('select'), { minLength: 1 }),
+      pager: fc.record({ current: fc.integer({ min: 1, max: 8 }), pageSize: fc.integer({ min: 1, max: 25 }) }, { requiredKeys: [] }),
+      search: fc.record({ keyword: keywordArb, select: fc.subarray(allowed('search'), { minLength: 1 }) }, { requiredKeys: [] }),
+      liker: fieldDictionary(allowed('like'), () => keywordArb),
+      range: fieldDictionary(allowed('range'), (field) =>
+        fc.record({ start: fc.option(valueArb(field) as fc.Arbitrary<string | number>, { nil: undefined }), end: fc.option(valueArb(field) as fc.Arbitrary<string | number>, { nil: undefined }), self: fc.boolean() }, { requiredKeys: [] }),
+      ),
+      filter: fieldDictionary(allowed('filter'), (field) => fc.array(valueArb(field), { minLength: 1, maxLength: 4 })),
+      sorter: fc.array(fc.record({ key: fc.constantFrom(...allowed('sort')), sort: direction }), { maxLength: 3 }),
+    },
+    { requiredKeys: [] },
+  )
+  .map((request) => {
+    // Booleans and numbers travel as JSON; the range's value type is what the schema allows.
+    const parsed = tableRequestSchema.parse(JSON.parse(JSON.stringify(request)));
+    return parsed;
+  });
+
+const dialect = new PgDialect();
+const compiled = (request: TableRequest) => {
+  const queries = buildTableQueries(fixtureTable, request);
+  return { page: dialect.sqlToQuery(queries.page), count: dialect.sqlToQuery(queries.count) };
+};
+
+/** Every value a request carries as text (keyword, contains-matches, filter values, range bounds). */
+function valuesOf(request: TableRequest): string[] {
+  const values: (string | number | boolean | null | undefined)[] = [request.search?.keyword, ...Object.values(request.liker ?? {})];
+  for (const list of Object.values(request.filter ?? {})) values.push(...list);
+  for (const bounds of Object.values(request.range ?? {})) values.push(bounds.start, bounds.end);
+  return values.filter((value): value is string => typeof value === 'string');
+}
+
+/** The same request with every free text value replaced by "x": the SQL must not change. */
+function neutralized(request: TableRequest): TableRequest {
+  const copy = structuredClone(request);
+  if (copy.search?.keyword !== undefined) copy.search.keyword = copy.search.keyword.trim() === '' ? '' : 'x';
+  for (const field of Object.keys(copy.liker ?? {})) if (copy.liker) copy.liker[field] = copy.liker[field]?.trim() === '' ? '' : 'x';
+  for (const [field, values] of Object.entries(copy.filter ?? {})) {
+    // Distinct values stay distinct (duplicates are merged before the SQL is made).
+    const neutral = new Map(values.map((value, index) => [value, `x${index}`]));
+    if (fixtureTable.columns[field as FixtureField].type === 'text' && copy.filter) copy.filter[field] = values.map((value) => neutral.get(value) ?? 'x');
+  }
+  return copy;
+}
+
+describe('properties', () => {
+  it('answers every valid request exactly as the reference', async () => {
+    await fc.assert(
+      fc.asyncProperty(validRequestArb, async (request) => {
+        expect(await run(request)).toEqual(expected(request));
+      }),
+      { numRuns: 250 },
+    );
+  });
+
+  it('never builds SQL from the request: the text is the same whatever the values, and holds none of them', () => {
+    fc.assert(
+      fc.property(validRequestArb, (request) => {
+        const query = compiled(request);
+        const neutral = compiled(neutralized(request));
+        expect(query.page.sql).toBe(neutral.page.sql);
+        expect(query.count.sql).toBe(neutral.count.sql);
+        for (const text of valuesOf(request)) {
+          // Column names appear in the text from the definition; values never do.
+          if (text.trim().length >= 3 && !(text in fixtureTable.columns)) {
+            expect(query.page.sql).not.toContain(text);
+          }
+        }
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  const hostileText = fc.constantFrom(
+    "'; drop table table_fixture; --",
+    '" or 1=1 --',
+    "') union select secret from table_fixture --",
+    '$1',
+    '\\',
+    '%',
+    '\u0000',
+    '\ud800',
+    '𝌆🙂',
+    'ＡＢＣ',
+    '__proto__',
+    'constructor',
+    'prototype',
+    'toString',
+    'name collate "C"',
+    'id desc',
+    '1e309',
+    '-0',
+    'NaN',
+    '9'.repeat(40),
+  );
+  const hostileValue = fc.oneof(
+    hostileText,
+    fc.string(),
+    fc.double(),
+    fc.integer(),
+    fc.boolean(),
+    fc.constant(null),
+    fc.jsonValue({ maxDepth: 3 }),
+    fc.constant(Array.from({ length: 200 }, (_, i) => i)),
+  );
+  const hostileField = fc.oneof(fc.constantFrom(...fields), hostileText, fc.string({ maxLength: 8 }));
+  const nested = (depth: number): unknown => (depth === 0 ? 1 : { a: nested(depth - 1), b: [nested(depth - 1)] });
+  const hostileRequestArb = fc.oneof(
+    fc.record(
+      {
+        select: fc.oneof(fc.array(hostileField), hostileValue),
+        pager: fc.oneof(fc.record({ current: hostileValue, pageSize: hostileValue }, { requiredKeys: [] }), hostileValue),
+        search: fc.oneof(fc.record({ keyword: hostileValue, select: fc.array(hostileField) }, { requiredKeys: [] }), hostileValue),
+        liker: fc.oneof(fc.dictionary(hostileField, hostileValue, { maxKeys: 3 }), hostileValue),
+        range: fc.oneof(fc.dictionary(hostileField, fc.record({ start: hostileValue, end: hostileValue, self: hostileValue }, { requiredKeys: [] }), { maxKeys: 3 }), hostileValue),
+        filter: fc.oneof(fc.dictionary(hostileField, fc.oneof(fc.array(hostileValue, { maxLength: 5 }), hostileValue), { maxKeys: 3 }), hostileValue),
+        sorter: fc.oneof(fc.array(fc.record({ key: hostileField, sort: fc.oneof(direction, hostileValue) }), { maxLength: 6 }), hostileValue),
+      },
+      { requiredKeys: [] },
+    ),
+    fc.jsonValue({ maxDepth: 4 }),
+    fc.string(),
+    hostileText,
+    fc.constant('{"__proto__":{"pager":{"pageSize":1000}}}'),
+    fc.constant('{"constructor":{"prototype":{}}}'),
+    fc.constant(JSON.stringify({ filter: { name: nested(12) } })),
+    fc.constant(`${'['.repeat(5000)}${']'.repeat(5000)}`),
+    fc.constant('{"pager":{"pageSize":"1e2"}}'),
+  );
+
+  it('answers random and hostile requests with rows or a localized 400, never a 500, and leaves the table alone', async () => {
+    let refused = 0;
+    let answered = 0;
+    await fc.assert(
+      fc.asyncProperty(hostileRequestArb, fc.boolean(), fc.constantFrom(...locales), async (request, json, locale) => {
+        const answer = await call(request, { json, locale });
+        expect(answer.status).toBe(200);
+        expect([200, 400]).toContain(answer.body.code);
+        if (answer.body.code === 400) {
+          refused += 1;
+          expect(answer.body.message).not.toMatch(/^table\.|\{\w+\}/);
+          expect(answer.body.message.length).toBeGreaterThan(5);
+          return;
+        }
+        answered += 1;
+        const parsed = parseTableRequest(json || typeof request === 'string' ? request : JSON.stringify(request));
+        // A request that got rows is a valid one: it must obey the reference too.
+        expect(answer.body.data).toEqual(expected(parsed));
+      }),
+      { numRuns: 400 },
+    );
+    expect(refused).toBeGreaterThan(100);
+    expect(answered).toBeGreaterThan(0);
+    await tableStillThere();
+  });
+
+  it('parses to either a request or a 400 ApiError, never anything else', () => {
+    fc.assert(
+      fc.property(fc.oneof(fc.anything(), fc.string(), hostileRequestArb), (input) => {
+        try {
+          parseTableRequest(input);
+        } catch (error) {
+          expect(error).toBeInstanceOf(ApiError);
+          expect((error as ApiError).code).toBe(400);
+        }
+      }),
+      { numRuns: 1000 },
+    );
+  });
+});
