@@ -127,8 +127,10 @@ export default function UsbKeyCertify({ locale, messages: m, validation }: Props
     const signed = await bankPost<UsbKeySignatureData>(USB_KEY_SIGN_URL, key.data);
     if (!signed || !signed.ok) {
       sign.setBusy(false);
-      if (signed && Object.keys(signed.errors).length) sign.fail(signed.errors);
-      else if (signed) setRefused(signed);
+      if (!signed) return;
+      if (signed.bankDown) setRefused(signed);
+      // The key refuses for its PIN (or names the field itself): the message belongs beside the PIN.
+      else sign.fail(Object.keys(signed.errors).length ? signed.errors : { pin: signed.message });
       return;
     }
     // …and the server checks the signature with the bank before it certifies.
