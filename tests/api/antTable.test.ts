@@ -20,7 +20,7 @@ import {
 } from '../../src/server/table/antTable.ts';
 import { tableRequestSchema, type TableRequest } from '../../src/lib/schemas/table.ts';
 import { locales } from '../../src/lib/i18n/locales.ts';
-import { fixtureNames, fixtureTable, openFixture, reference, type Fixture, type FixtureField } from './tableFixture.ts';
+import { fixtureNames, fixtureTable, groupLabels, openFixture, reference, type Fixture, type FixtureField } from './tableFixture.ts';
 
 let fixture: Fixture;
 beforeAll(async () => {
@@ -64,7 +64,7 @@ describe('answers', () => {
     expect(answer).toEqual(expected({}));
     expect(answer.result).toHaveLength(10);
     expect(answer.totalCount).toBe(60);
-    expect(Object.keys(answer.result[0] ?? {}).sort()).toEqual(['amount', 'at', 'code', 'day', 'flag', 'id', 'month', 'name', 'note', 'qty']);
+    expect(Object.keys(answer.result[0] ?? {}).sort()).toEqual(['amount', 'at', 'code', 'day', 'flag', 'groupLabel', 'id', 'month', 'name', 'note', 'qty']);
     expect(answer.result[0]?.['at']).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/);
     expect(answer.result[0]?.['month']).toMatch(/^\d{4}-\d{2}$/);
   });
@@ -136,6 +136,27 @@ describe('answers', () => {
     const want = fixture.rows.filter((row) => row.qty !== null && row.id <= 30);
     expect(answer.totalCount).toBe(want.length);
     expect(new Set(answer.result.map((row) => row.id))).toEqual(new Set(want.map((row) => row.id)));
+  });
+
+  it('joins a table only into the statements that use its columns', async () => {
+    const text = (request: TableRequest) => {
+      const queries = buildTableQueries(fixtureTable, request);
+      return { page: dialect.sqlToQuery(queries.page).sql, count: dialect.sqlToQuery(queries.count).sql };
+    };
+    const plain = text({ select: ['id', 'name'], filter: { qty: [1] } });
+    expect(plain.page).not.toContain('table_fixture_group');
+    expect(plain.count).not.toContain('table_fixture_group');
+    const shown = text({ filter: { qty: [1] } });
+    expect(shown.page).toContain('left join table_fixture_group');
+    expect(shown.count).not.toContain('table_fixture_group');
+    const sorted = text({ select: ['id'], sorter: [{ key: 'groupLabel', sort: 'asc' }] });
+    expect(sorted.page).toContain('table_fixture_group');
+    expect(sorted.count).not.toContain('table_fixture_group');
+    const filtered = text({ select: ['id'], filter: { groupLabel: ['一组'] } });
+    expect(filtered.count).toContain('table_fixture_group');
+    const request: TableRequest = { filter: { groupLabel: ['一组', 'group_2'] }, sorter: [{ key: 'groupLabel', sort: 'desc' }], pager: { pageSize: 100 } };
+    expect(await run(request)).toEqual(expected(request));
+    expect((await run(request)).totalCount).toBe(fixture.rows.filter((row) => row.id % 4 === 1 || row.id % 4 === 2).length);
   });
 
   it('answers a page past the end with no rows and the full count', async () => {
@@ -260,7 +281,7 @@ function valueArb(field: FixtureField): fc.Arbitrary<string | number | boolean> 
     case 'text':
       return field === 'secret'
         ? fc.integer({ min: 0, max: 70 }).map((n) => `s${n}`)
-        : fc.oneof(fc.constantFrom(...fixtureNames), fc.constantFrom(...fixture.rows.map((row) => row.code)), keywordArb);
+        : fc.oneof(fc.constantFrom(...fixtureNames, ...Object.values(groupLabels)), fc.constantFrom(...fixture.rows.map((row) => row.code)), keywordArb);
   }
 }
 

@@ -240,6 +240,33 @@ describe('POST createCustomerOrder', () => {
     expect(last.data.contractEnd).toBe('2028-10');
   });
 
+  it("serves an enterprise of another region its own region's packages, and orders there", async () => {
+    const gx = await addEnterpriseUser(t, { userName: 'guangxi_co', mobile: '13900000601', areaCode: '450000' });
+    const guide = await get<OrderGuideData>(t, `${base}/getListByGuideType`, { cookie: gx.cookie });
+    const ids = guide.data.flatMap((p) => p.sets.flatMap((set) => set.sellingSets.map((s) => s.sellingSetId)));
+    expect(ids).toContain('gx-fixed-2027-guihe');
+    expect(ids.some((id) => id.startsWith('gd-'))).toBe(false);
+    const answer = await create({ ...goodOrder, sellingSetId: 'gx-fixed-2027-guihe', schemeParamId: 'gx-fixed-2027-10kv' }, gx.cookie);
+    expect(answer.code).toBe(200);
+    expect(answer.data).toMatchObject({ areaCode: '450000', areaName: '广西壮族自治区' });
+    // And a Guangdong package is not on sale to it.
+    expect((await create({ ...goodOrder }, gx.cookie)).code).toBe(409);
+  });
+
+  it("refuses a package whose filter leaves out the enterprise's industry (400)", async () => {
+    // gd-fixed-sme-2027 is for industries C, F, G, H, I, L, M; section A (agriculture) is not among them.
+    const farm = await addEnterpriseUser(t, { userName: 'farm_co', mobile: '13900000701', industry: 'A' });
+    const answer = await create({ ...goodOrder, sellingSetId: 'gd-fixed-sme-2027-yuehui', schemeParamId: 'gd-fixed-sme-2027-10kv', estimatedConsumption: 3000 }, farm.cookie);
+    expect(answer).toMatchObject({ code: 400, message: '该套餐不面向贵企业的电压等级或行业' });
+  });
+
+  it('lets only one of two simultaneous orders for the same selling set through', async () => {
+    const user = await addEnterpriseUser(t, { userName: 'twice_co', mobile: '13900000801' });
+    const answers = await Promise.all([create({ ...goodOrder }, user.cookie), create({ ...goodOrder }, user.cookie)]);
+    expect(answers.map((a) => a.code).sort()).toEqual([200, 409]);
+    expect(await t.db.$count(orders, eq(orders.enterpriseId, user.enterpriseId))).toBe(1);
+  });
+
   it('answers hostile input with 400, never a 500, and stores nothing', async () => {
     const before = await tableCount();
     const hostile: Record<string, string>[] = [
@@ -282,7 +309,7 @@ describe('POST createCustomerOrder', () => {
 
 describe('GET getOrderDetail and ownership', () => {
   it("answers the owner's order and 404 for another enterprise's, exactly like a missing one", async () => {
-    const created = await create({ ...goodOrder, sellingSetId: 'gd-tou-2027-yuehui', schemeParamId: 'gd-tou-2027-flat' });
+    const created = await create({ ...goodOrder, sellingSetId: 'gd-green-30-2027-yuehui', schemeParamId: 'gd-green-30-2027-10kv' });
     expect(created.code).toBe(200);
     const orderNo = created.data.orderNo;
     const own = await get<OrderDetailData>(t, `${base}/getOrderDetail?orderNo=${orderNo}`, { cookie: company });
@@ -352,6 +379,18 @@ describe('GET cancelOrder and POST del', () => {
     const after = await orderRow(t, orderNo);
     expect(after.history).toHaveLength(before.history.length);
     expect(after.updatedAt).toEqual(before.updatedAt);
+  });
+
+  it('refuses malformed and hostile order numbers (400), without a session (901), without an enterprise (403)', async () => {
+    const before = await orderRow(t, orderNo);
+    for (const bad of ['', "HGD20261122000001' or '1'='1", 'HGD2026112200000１', '<img src=x>']) {
+      const answer = await getWithHeaders(t, `${base}/cancelOrder?orderNo=${encodeURIComponent(bad)}`, cancelCookie);
+      expect(answer.code, bad).toBe(400);
+    }
+    expect((await getWithHeaders(t, `${base}/cancelOrder?orderNo=${orderNo}`)).code).toBe(901);
+    expect((await getWithHeaders(t, `${base}/cancelOrder?orderNo=${orderNo}`, await t.login('demo_person'))).code).toBe(403);
+    const after = await orderRow(t, orderNo);
+    expect([after.status, after.history.length]).toEqual([before.status, before.history.length]);
   });
 
   it('refuses a reason over 500 characters (400)', async () => {

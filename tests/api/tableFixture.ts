@@ -26,7 +26,12 @@ export interface FixtureRow {
   flag: boolean | null;
   note: string | null;
   secret: string;
+  /** From the joined group table: id % 4, where group 3 does not exist. */
+  groupLabel: string | null;
 }
+
+/** The joined table's labels by group id (id % 4); group 3 has no row. */
+export const groupLabels: Record<number, string> = { 0: 'Group zero', 1: '一组', 2: 'group_2' };
 
 export const fixtureNames = [
   'Alpha',
@@ -74,6 +79,7 @@ export function fixtureRows(count = 60): FixtureRow[] {
       flag: random() < 0.15 ? null : random() < 0.5,
       note: random() < 0.3 ? null : pick(['峰', 'note A', 'NOTE b', '100%', 'x_y', '']),
       secret: `s${id}`,
+      groupLabel: groupLabels[id % 4] ?? null,
     });
   }
   return rows;
@@ -81,6 +87,7 @@ export function fixtureRows(count = 60): FixtureRow[] {
 
 export const fixtureTable = defineTable({
   from: sql`table_fixture f`,
+  joins: { group: sql`left join table_fixture_group g on g.id = f.id % 4` },
   columns: {
     id: { sql: sql`f.id`, type: 'int', filter: true, range: true, sort: true },
     name: { sql: sql`f.name`, type: 'text', search: true, like: true, filter: true, range: true, sort: true },
@@ -93,6 +100,7 @@ export const fixtureTable = defineTable({
     flag: { sql: sql`f.flag`, type: 'boolean', filter: true, sort: true },
     note: { sql: sql`f.note`, type: 'text', like: true },
     secret: { sql: sql`f.secret`, type: 'text', select: false, filter: true },
+    groupLabel: { sql: sql`g.label`, type: 'text', join: 'group', like: true, filter: true, sort: true },
   },
   defaultSort: [{ key: 'at', sort: 'descend' }],
   tieBreaker: sql`f.id`,
@@ -123,12 +131,17 @@ export async function openFixture(): Promise<Fixture> {
       flag boolean,
       note text,
       secret text not null
-    )`);
+    );
+    create table table_fixture_group (id integer primary key, label text not null);`);
+  for (const [id, label] of Object.entries(groupLabels)) {
+    await handle.db.execute(sql`insert into table_fixture_group values (${Number(id)}, ${label})`);
+  }
   const rows = fixtureRows();
   for (const row of rows) {
     await handle.db.execute(sql`insert into table_fixture values (${row.id}, ${row.name}, ${row.code}, ${row.qty}, ${
       row.amount === null ? null : String(row.amount)
     }, ${row.day}::date, ${`${row.month}-01`}::date, ${row.at}::timestamptz, ${row.flag}, ${row.note}, ${row.secret})`);
+    // groupLabel is not stored here: it comes from the join.
   }
   const app = new Hono<AppEnv>();
   app.use('*', localeMiddleware);

@@ -318,6 +318,34 @@ export interface EnterpriseData {
   canDelete: boolean;
 }
 
+/**
+ * Columns of enterpriseuser/getAntTable. Searchable (keyword, liker): enterpriseName, creditCode,
+ * clearanceAccount, contactName. Filterable: id, areaCode, industry, authStatus, authType. Ranges:
+ * submittedAt, reviewedAt, createdAt. Sortable: all but industry and contactName. Default order:
+ * submittedAt ascending (oldest waiting first), then createdAt descending.
+ */
+export const enterpriseTableColumns = [
+  'id',
+  'enterpriseName',
+  'creditCode',
+  'clearanceAccount',
+  'areaCode',
+  'industry',
+  'contactName',
+  'authStatus',
+  'authType',
+  'submittedAt',
+  'reviewedAt',
+  'createdAt',
+] as const;
+export type EnterpriseTableColumn = (typeof enterpriseTableColumns)[number];
+
+/** The answer of enterpriseuser/getAntTable (rows carry only the selected columns when `select` is given). */
+export interface EnterpriseTableData {
+  result: Partial<EnterpriseRowData>[];
+  totalCount: number;
+}
+
 /** One row of enterpriseuser/getAntTable (`{ result, totalCount }`). */
 export interface EnterpriseRowData {
   id: number;

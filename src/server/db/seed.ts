@@ -1,16 +1,18 @@
 /**
  * First-start data: the five provinces of the southern grid (DOMAIN.md, Regions) and four demo
- * accounts, one per role — the enterprise user bound to a certified enterprise, each with a few
- * notices — so that every flow can be tried at once. Runs only on an empty database
- * (no regions), all in one transaction, under the schema advisory lock so that two processes
- * starting together cannot both seed.
+ * accounts, one per role — the enterprise user bound to a certified enterprise with orders in every
+ * state (db/demoOrders.ts), each with a few notices — so that every flow can be tried at once.
+ * Runs only on an empty database (no regions), all in one transaction, under the schema advisory
+ * lock so that two processes starting together cannot both seed.
  */
 import { createHash, randomBytes } from 'node:crypto';
 import { count, sql } from 'drizzle-orm';
 import { hashPassword } from '../password.ts';
+import { contentStore } from '../services/contentStore.ts';
 import { storeFile } from '../uploads/storage.ts';
 import type { Database } from './client.ts';
 import { demoPdf, demoPng } from './demoFiles.ts';
+import { seedDemoOrders } from './demoOrders.ts';
 import { schemaLockKey } from './migrate.ts';
 import {
   enterpriseAuthFiles,
@@ -247,12 +249,21 @@ export async function seedIfEmpty(db: Database, options: SeedOptions): Promise<b
       const ownerId = idOf.get(owner);
       const company = accounts.find((account) => account.userName === owner);
       if (ownerId !== undefined && company) {
-        await tx.insert(enterprises).values({
-          ...enterprise,
-          electricityAccounts: [...enterprise.electricityAccounts],
-          ownerUserId: ownerId,
-          contactName: company.name,
-          contactPhone: company.mobile,
+        const [created] = await tx
+          .insert(enterprises)
+          .values({
+            ...enterprise,
+            electricityAccounts: [...enterprise.electricityAccounts],
+            ownerUserId: ownerId,
+            contactName: company.name,
+            contactPhone: company.mobile,
+          })
+          .returning({ id: enterprises.id });
+        // Its orders in every state, with history, notices and audit (db/demoOrders.ts).
+        await seedDemoOrders(tx, contentStore.current(), {
+          userId: ownerId,
+          enterpriseId: created!.id,
+          operatorId: idOf.get('demo_operator') ?? null,
         });
       }
       const now = Date.now();

@@ -22,6 +22,9 @@ export function inlineDisposition(name: string, contentType: keyof typeof extens
   return `inline; filename="${fallback}"; filename*=UTF-8''${encoded}`;
 }
 
+/** The policy of a downloaded image: a sandboxed document that may show the image and nothing else. */
+export const imageDownloadPolicy = "sandbox; default-src 'none'; img-src 'self'; style-src 'unsafe-inline'";
+
 export function createEnterpriseAuthFileRoutes(deps: RouteDeps): Hono<AppEnv> {
   const { db, config } = deps;
   const uploadsDir = uploadsDirOf(config);
@@ -48,8 +51,10 @@ export function createEnterpriseAuthFileRoutes(deps: RouteDeps): Hono<AppEnv> {
       'Content-Length': String(bytes.length),
       'Content-Disposition': inlineDisposition(row.originalName, contentType),
       'X-Content-Type-Options': 'nosniff',
-      // Opened in a tab, a PDF or image still runs no script and reaches no origin.
-      'Content-Security-Policy': "sandbox; default-src 'none'; img-src 'self'; style-src 'unsafe-inline'",
+      // An image opened in a tab runs nothing and reaches nothing. A PDF keeps the site's policy:
+      // Chromium refuses to start its PDF viewer in a sandboxed document, and with nosniff and a
+      // type read from the bytes the file cannot be taken for a page.
+      ...(contentType === 'application/pdf' ? {} : { 'Content-Security-Policy': imageDownloadPolicy }),
       'Cache-Control': 'private, no-store',
     });
   });

@@ -27,7 +27,9 @@ import {
   submitForReview,
   type EnterpriseChanges,
 } from '../services/enterpriseRecords.ts';
+import { enterprisesPage } from '../services/enterpriseTable.ts';
 import { enterpriseById, enterpriseData, enterpriseDataById, isOperator, ownEnterpriseOrFail, ownedEnterprise } from '../services/enterpriseView.ts';
+import { readTableRequest } from '../table/antTable.ts';
 import type { AppEnv, RouteDeps } from '../types.ts';
 import { uploadsDirOf } from '../uploads/storage.ts';
 import { validate } from '../validate.ts';
@@ -91,6 +93,12 @@ export function createEnterpriseUserRoutes(deps: RouteDeps): Hono<AppEnv> {
     const { id } = await validate(c, enterpriseIdBody, 'body');
     await deleteEnterprise(db, enterpriseActor(c, config), id, uploadsDir);
     return ok(c, {}, 'enterprise.deleted');
+  });
+
+  /** The user's own enterprise; every enterprise for an operator (the review queue: filter authStatus [1]). */
+  routes.post('/getAntTable', requireSession, async (c) => {
+    const request = await readTableRequest(c);
+    return ok(c, await enterprisesPage(db, c.var.user, request));
   });
 
   return routes;

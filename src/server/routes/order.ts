@@ -65,9 +65,8 @@ export function createOrderRoutes(deps: RouteDeps): Hono<AppEnv> {
     const body = await validate(c, createOrderBody, 'body');
     const content = contentStore.current();
     const caller = callerOf(c);
-    const orderNo = await createOrder(db, caller, content, body);
-    const enterprise = await requireOwnEnterprise(db, caller.userId);
-    const detail = await orderDetail(db, orderNo, { role: 'enterprise', enterpriseId: enterprise.id }, caller.locale, content);
+    const { orderNo, enterpriseId } = await createOrder(db, caller, content, body);
+    const detail = await orderDetail(db, orderNo, { role: 'enterprise', enterpriseId }, caller.locale, content);
     return ok(c, detail, 'order.createdOk');
   });
 

@@ -28,6 +28,7 @@ import type { Database } from '../db/client.ts';
 import { bankBindings, bankChallenges, enterprises, type EnterpriseRow } from '../db/schema/index.ts';
 import { ApiError } from '../envelope.ts';
 import { writeAudit } from './audit.ts';
+import { hitLimit, type RateRule } from './rateLimit.ts';
 import { maskAccountNo, orderCount, ownEnterpriseOrFail, type EnterpriseActor } from './enterpriseView.ts';
 import { createNotice } from './notices.ts';
 
@@ -35,6 +36,12 @@ export interface BankContext {
   bank: BankProvider;
   timeoutMs: number;
 }
+
+/**
+ * Account lookups per user: each one tells whether an account number is held under the
+ * enterprise's name, so they are not free to repeat (a user certifying needs one or two).
+ */
+export const bankLookupRule: RateRule = { name: 'bank.lookup.user', limit: 20, windowSeconds: 3600 };
 
 /** Orders that still bind the enterprise to its certification. */
 const openOrderStatuses = [OrderStatusCode.SUBMITTED, OrderStatusCode.ACCEPTED, OrderStatusCode.IN_FORCE] as const;
@@ -84,6 +91,10 @@ export async function lookupIcbcAccount(
 ): Promise<IcbcAccountInfoData> {
   const row = await ownEnterpriseOrFail(db, actor.user.id);
   checkMayCertify(row);
+  const verdict = await hitLimit(db, bankLookupRule, String(actor.user.id));
+  if (!verdict.allowed) {
+    throw ApiError.tooManyRequests('bank.error.tooManyLookups', { minutes: Math.max(1, Math.ceil(verdict.retryAfterSeconds / 60)) });
+  }
   const account = await usableAccount(context, actor, row, accountNo);
   const challenge = randomBytes(32).toString('hex');
   const expiresAt = new Date(Date.now() + bankChallengeSeconds * 1000);

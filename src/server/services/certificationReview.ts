@@ -27,7 +27,7 @@ export async function reviewCertification(db: Database, actor: EnterpriseActor, 
       .update(enterprises)
       .set(
         approved
-          ? { authStatus: AuthStatusCode.CERTIFIED, authType: row.authType ?? 'certificate', reviewComment: '', reviewedAt: now, updatedAt: now }
+          ? { authStatus: AuthStatusCode.CERTIFIED, authType: 'certificate', reviewComment: '', reviewedAt: now, updatedAt: now }
           : { authStatus: AuthStatusCode.RETURNED, reviewComment: review.comment, reviewedAt: now, updatedAt: now },
       )
       .where(eq(enterprises.id, row.id));

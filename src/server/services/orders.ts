@@ -130,7 +130,8 @@ export function guideAreaOf(enterprise: EnterpriseRow | undefined): string {
 // ---------------------------------------------------------------------------------------------
 // Placing an order
 
-function snapshotOf(param: SchemeParam): OrderSchemeParamSnapshot {
+/** The plan parameter as the order keeps it (the catalogue may change later). */
+export function schemeParamSnapshot(param: SchemeParam): OrderSchemeParamSnapshot {
   return {
     schemeParamId: param.schemeParamId,
     name: param.name,
@@ -156,7 +157,7 @@ export function consumptionRange(param: SchemeParam, filter: { consumptionMin: n
  * The next order number, made by the insert itself: `HGD` + China date + 6 digits of
  * order_no_seq (wrapping at a million, so a number repeats only after a million orders a day).
  */
-function orderNoExpression(at: Date) {
+export function orderNoExpression(at: Date) {
   return sql<string>`${'HGD' + chinaDate(at).replaceAll('-', '')} || lpad((nextval('order_no_seq') % 1000000)::text, 6, '0')`;
 }
 
@@ -165,9 +166,10 @@ function orderNoExpression(at: Date) {
  * an enterprise (403), certified (409), the selling set on sale today in its area with its set
  * online (409), the scheme parameter the set's (400), fitting the enterprise's voltage level and
  * the set's filter (400), the months offered (400), the consumption within range (400), and no
- * open order of the enterprise for the same selling set (409). Returns the new order number.
+ * open order of the enterprise for the same selling set (409). Returns the new order's number and
+ * its enterprise.
  */
-export async function createOrder(db: Database, caller: OrderCaller, content: SiteContent, input: CreateOrderInput, now: Date = new Date()): Promise<string> {
+export async function createOrder(db: Database, caller: OrderCaller, content: SiteContent, input: CreateOrderInput, now: Date = new Date()): Promise<{ orderNo: string; enterpriseId: number }> {
   const { locale } = caller;
   const enterprise = await requireOwnEnterprise(db, caller.userId);
   if (enterprise.authStatus !== 2) throw ApiError.conflict('order.notCertified');
@@ -238,7 +240,7 @@ export async function createOrder(db: Database, caller: OrderCaller, content: Si
         orgComId: selling.orgComId,
         orgComName: selling.orgCom.name,
         schemeParamId: param.schemeParamId,
-        schemeParam: { ...snapshotOf(param) },
+        schemeParam: { ...schemeParamSnapshot(param) },
         contractStart: `${input.contractStart}-01`,
         contractMonths: input.contractMonths,
         estimatedConsumption: input.estimatedConsumption.toFixed(3),
@@ -275,7 +277,7 @@ export async function createOrder(db: Database, caller: OrderCaller, content: Si
       },
       ip: caller.ip,
     });
-    return orderNo;
+    return { orderNo, enterpriseId: enterprise.id };
   });
 }
 
@@ -310,6 +312,8 @@ export async function orderDetail(db: Database, orderNo: string, viewer: OrderVi
     .from(enterprises)
     .where(eq(enterprises.id, order.enterpriseId))
     .limit(1);
+  // The foreign key restricts deleting an enterprise that has orders: a missing one is a broken database.
+  if (!enterprise) throw new Error(`order ${order.orderNo} has no enterprise ${order.enterpriseId}`);
   const history = await db
     .select()
     .from(orderStatusHistory)
@@ -322,8 +326,7 @@ export async function orderDetail(db: Database, orderNo: string, viewer: OrderVi
     orderNo: order.orderNo,
     status: order.status as OrderStatus,
     statusReason: order.statusReason,
-    // The enterprise row is kept while it has orders (restrict), so it is always there.
-    enterprise: enterprise ?? { id: order.enterpriseId, enterpriseName: '', clearanceAccount: '' },
+    enterprise,
     areaCode: order.areaCode,
     areaName: getRegion(content, order.areaCode)?.name ?? order.areaCode,
     productId: order.productId,

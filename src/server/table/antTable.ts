@@ -68,6 +68,8 @@ export interface ColumnDefinition {
   filter?: boolean;
   /** Usable in `sorter` (default false). */
   sort?: boolean;
+  /** The definition's `joins` this column reads from (added to a query only when it is used). */
+  join?: string | readonly string[];
 }
 
 export interface SortSpec<Field extends string = string> {
@@ -76,8 +78,16 @@ export interface SortSpec<Field extends string = string> {
 }
 
 export interface TableDefinitionInput<Columns extends Record<string, ColumnDefinition>> {
-  /** The FROM clause with its joins, e.g. sql`orders o join enterprises e on e.id = o.enterprise_id`. */
+  /** The FROM clause, e.g. sql`orders o`; joins every query needs may be part of it. */
   from: SQL;
+  /**
+   * Joins added to a statement only when one of its columns is used there, by name, in this
+   * order: e.g. `{ enterprise: sql`left join enterprises e on e.id = o.enterprise_id` }` with
+   * `join: 'enterprise'` on the enterprise's columns. A count that filters on no enterprise
+   * column then reads `orders` alone, which lets PostgreSQL count from an index only (a join
+   * it could remove still costs it that plan).
+   */
+  joins?: Readonly<Record<string, SQL>>;
   columns: Columns;
   /** A condition every call of this table has (e.g. not deleted); the caller's scope is added to it. */
   where?: SQL;
@@ -102,6 +112,8 @@ export type TableRow<Columns extends Record<string, ColumnDefinition>> = {
 export interface RunOptions {
   /** The caller's ownership condition (e.g. sql`o.enterprise_id = ${enterpriseId}`), ANDed. */
   scope?: SQL;
+  /** The definition's `joins` the scope reads from (none by default). */
+  scopeJoins?: readonly string[];
 }
 
 export interface StreamOptions extends RunOptions {
@@ -124,6 +136,9 @@ export function defineTable<const Columns extends Record<string, ColumnDefinitio
   }
   for (const [field, column] of Object.entries(input.columns)) {
     if (!tableFieldPattern.test(field)) throw new Error(`table column name "${field}" is not a field name`);
+    for (const name of joinNames(column.join)) {
+      if (!input.joins || !Object.hasOwn(input.joins, name)) throw new Error(`table column "${field}" needs unknown join "${name}"`);
+    }
     if (column.type === 'timestamp' && column.filter) {
       throw new Error(`table column "${field}": a timestamp cannot be a filter (exact instants); use range`);
     }
@@ -133,6 +148,11 @@ export function defineTable<const Columns extends Record<string, ColumnDefinitio
     if (!Object.hasOwn(input.columns, spec.key)) throw new Error(`table defaultSort names unknown column "${spec.key}"`);
   }
   return Object.freeze({ ...input, maxPageSize });
+}
+
+function joinNames(join: string | readonly string[] | undefined): readonly string[] {
+  if (join === undefined) return [];
+  return typeof join === 'string' ? [join] : join;
 }
 
 /* ------------------------------------------------------------------ parsing the request */
@@ -388,6 +408,9 @@ function rangeConditions(
 
 interface CompiledRequest {
   fields: string[];
+  /** Joins the conditions need (the count's), and those the page needs besides. */
+  whereJoins: Set<string>;
+  pageJoins: Set<string>;
   where: SQL;
   orderBy: SQL;
   pageSize: number;
@@ -396,6 +419,15 @@ interface CompiledRequest {
 
 function compile(table: TableDefinition, request: TableRequest, options: RunOptions): CompiledRequest {
   const conditions: SQL[] = [];
+  for (const name of options.scopeJoins ?? []) {
+    if (!table.joins || !Object.hasOwn(table.joins, name)) throw new Error(`table scope needs unknown join "${name}"`);
+  }
+  const whereJoins = new Set<string>(options.scopeJoins ?? []);
+  const pageJoins = new Set<string>();
+  const inWhere = (column: ColumnDefinition) => {
+    for (const name of joinNames(column.join)) whereJoins.add(name);
+    return column;
+  };
   if (table.where) conditions.push(sql`(${table.where})`);
   if (options.scope) conditions.push(sql`(${options.scope})`);
 
@@ -409,22 +441,24 @@ function compile(table: TableDefinition, request: TableRequest, options: RunOpti
       : Object.values(table.columns).filter(allowedFor.search);
     const keyword = request.search.keyword?.trim() ?? '';
     if (keyword !== '' && searched.length) {
-      conditions.push(sql`(${sql.join(searched.map((column) => contains(column, keyword)), sql` or `)})`);
+      conditions.push(sql`(${sql.join(searched.map((column) => contains(inWhere(column), keyword)), sql` or `)})`);
     }
   }
   for (const [field, text] of Object.entries(request.liker ?? {})) {
     const column = columnFor(table, field, 'liker');
-    if (text.trim() !== '') conditions.push(contains(column, text.trim()));
+    if (text.trim() !== '') conditions.push(contains(inWhere(column), text.trim()));
   }
   for (const [field, bounds] of Object.entries(request.range ?? {})) {
-    conditions.push(...rangeConditions(columnFor(table, field, 'range'), field, bounds));
+    const conditionsOfRange = rangeConditions(columnFor(table, field, 'range'), field, bounds);
+    if (conditionsOfRange.length) inWhere(table.columns[field] as ColumnDefinition);
+    conditions.push(...conditionsOfRange);
   }
   for (const [field, values] of Object.entries(request.filter ?? {})) {
     const column = columnFor(table, field, 'filter');
     const coerced = [...new Set(values.map((value) => coerceOrFail(column, field, 'filter', value)))];
     // Plain equality (no collation): the same under every collation, and the column's index applies.
     const list = sql.join(coerced.map((value) => bound(column.type, value)), sql`, `);
-    conditions.push(sql`(${column.sql}) in (${list})`);
+    conditions.push(sql`(${inWhere(column).sql}) in (${list})`);
   }
 
   const sorters: { column: ColumnDefinition; direction: 'asc' | 'desc' }[] = [];
@@ -434,7 +468,9 @@ function compile(table: TableDefinition, request: TableRequest, options: RunOpti
     seen.add(sorter.key);
     const column = request.sorter?.length ? columnFor(table, sorter.key, 'sorter') : (table.columns[sorter.key] as ColumnDefinition);
     sorters.push({ column, direction: normalizeDirection(sorter.sort) });
+    for (const name of joinNames(column.join)) pageJoins.add(name);
   }
+  for (const field of fields) for (const name of joinNames(table.columns[field]?.join)) pageJoins.add(name);
   const lastDirection = sorters[sorters.length - 1]?.direction ?? 'asc';
   // NULLS LAST both ways: empty values trail, whichever way a column is sorted.
   const orderBy = sql.join(
@@ -451,6 +487,8 @@ function compile(table: TableDefinition, request: TableRequest, options: RunOpti
 
   return {
     fields,
+    whereJoins,
+    pageJoins,
     where: conditions.length ? sql`where ${sql.join(conditions, sql` and `)}` : sql``,
     orderBy,
     pageSize,
@@ -495,11 +533,19 @@ export function buildTableQueries<Columns extends Record<string, ColumnDefinitio
   const compiled = compile(table, request, options);
   return {
     page: selectRows(table, compiled, compiled.pageSize, compiled.offset),
-    count: sql`select count(*) as "totalCount" from ${table.from} ${compiled.where}`,
+    count: sql`select count(*) as "totalCount" from ${fromClause(table, compiled.whereJoins)} ${compiled.where}`,
     pageSize: compiled.pageSize,
     offset: compiled.offset,
     fields: compiled.fields,
   };
+}
+
+/** `from` and the used joins, in the definition's order (a join may build on an earlier one). */
+function fromClause(table: TableDefinition, used: Set<string>): SQL {
+  const joins = Object.entries(table.joins ?? {})
+    .filter(([name]) => used.has(name))
+    .map(([, join]) => join);
+  return joins.length ? sql`${table.from} ${sql.join(joins, sql` `)}` : table.from;
 }
 
 function selectRows(table: TableDefinition, compiled: CompiledRequest, limit: number, offset: number): SQL {
@@ -507,7 +553,8 @@ function selectRows(table: TableDefinition, compiled: CompiledRequest, limit: nu
     compiled.fields.map((field) => output(table.columns[field] as ColumnDefinition, field)),
     sql`, `,
   );
-  return sql`select ${columns} from ${table.from} ${compiled.where} order by ${compiled.orderBy} limit ${String(limit)}::int8 offset ${String(offset)}::int8`;
+  const joins = new Set([...compiled.whereJoins, ...compiled.pageJoins]);
+  return sql`select ${columns} from ${fromClause(table, joins)} ${compiled.where} order by ${compiled.orderBy} limit ${String(limit)}::int8 offset ${String(offset)}::int8`;
 }
 
 /** Rows of a raw query: postgres-js answers an array, PGlite `{ rows }`. */
@@ -543,13 +590,19 @@ export async function runTable<Columns extends Record<string, ColumnDefinition>>
   options: RunOptions = {},
 ): Promise<TableAnswer<TableRow<Columns>>> {
   const queries = buildTableQueries(table, request, options);
-  const rows = normalizeRows(table as unknown as TableDefinition, queries.fields, rowsOf(await db.execute(queries.page)));
+  const definition = table as unknown as TableDefinition;
+  const countOf = async () => Number(rowsOf(await db.execute(queries.count))[0]?.['totalCount'] ?? 0);
+  let rows: Record<string, unknown>[];
   let totalCount: number;
-  if (queries.offset === 0 && rows.length < queries.pageSize) {
-    totalCount = rows.length;
+  if (queries.offset === 0) {
+    // The first page often holds everything (a user's few orders): then it is its own count.
+    rows = normalizeRows(definition, queries.fields, rowsOf(await db.execute(queries.page)));
+    totalCount = rows.length < queries.pageSize ? rows.length : await countOf();
   } else {
-    const [count] = rowsOf(await db.execute(queries.count));
-    totalCount = Number(count?.['totalCount'] ?? 0);
+    // Side by side on PostgreSQL's pool (PGlite queues them on its one connection).
+    const [page, count] = await Promise.all([db.execute(queries.page), countOf()]);
+    rows = normalizeRows(definition, queries.fields, rowsOf(page));
+    totalCount = count;
   }
   return { result: rows as TableRow<Columns>[], totalCount };
 }

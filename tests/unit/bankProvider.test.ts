@@ -1,0 +1,46 @@
+/** The bank call deadline (bank/provider.ts) and the sandbox bank's keys (bank/sandbox.ts). */
+import { describe, expect, it } from 'vitest';
+import { BankUnavailableError, callBank, usbKeySignedText } from '../../src/server/bank/provider.ts';
+import { createSandboxBank, sandboxAccounts, sandboxPin } from '../../src/server/bank/sandbox.ts';
+
+describe('callBank', () => {
+  it('stops waiting at the deadline even for a provider that ignores the abort signal', async () => {
+    const started = Date.now();
+    const error = await callBank(50, () => new Promise(() => {})).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(BankUnavailableError);
+    expect((error as BankUnavailableError).reason).toBe('timeout');
+    expect(Date.now() - started).toBeLessThan(1_000);
+  });
+
+  it('turns any provider error into "unavailable" and passes answers through', async () => {
+    const error = await callBank(1_000, () => Promise.reject(new Error('ECONNRESET'))).catch((e: unknown) => e);
+    expect((error as BankUnavailableError).reason).toBe('unavailable');
+    expect(await callBank(1_000, async () => 42)).toBe(42);
+  });
+});
+
+describe('sandbox bank', () => {
+  const accountNo = sandboxAccounts[0]!.accountNo;
+  const challenge = 'f'.repeat(64);
+
+  it('derives the same key from the same seed, another from another seed', async () => {
+    const a = createSandboxBank({ seed: 'seed-for-unit-tests-1', latencyMs: 0 });
+    const b = createSandboxBank({ seed: 'seed-for-unit-tests-1', latencyMs: 0 });
+    const c = createSandboxBank({ seed: 'seed-for-unit-tests-2', latencyMs: 0 });
+    const signature = await a.sign({ accountNo, pin: sandboxPin, challenge });
+    const check = { accountNo, signedText: usbKeySignedText(accountNo, challenge), ...signature };
+    const signal = new AbortController().signal;
+    expect(await b.verifySignature(check, signal)).toBe(true);
+    expect(await c.verifySignature(check, signal)).toBe(false);
+    expect(await a.verifySignature({ ...check, signedText: usbKeySignedText(accountNo, 'e'.repeat(64)) }, signal)).toBe(false);
+    expect(await a.verifySignature({ ...check, signature: 'AAAA' }, signal)).toBe(false);
+  });
+
+  it('waits its latency and gives up when the caller aborts', async () => {
+    const bank = createSandboxBank({ seed: 'seed-for-unit-tests-1', latencyMs: 5_000 });
+    const controller = new AbortController();
+    const pending = bank.lookupAccount(accountNo, controller.signal);
+    controller.abort();
+    await expect(pending).rejects.toThrow();
+  });
+});
