@@ -229,3 +229,56 @@ test('the enterprise form: field errors from the shared rules, a draft, then the
   await expect(toast(page, zh['certify.record.deleted'])).toBeVisible();
   await expect(page.getByText(zh['certify.record.noneTitle'])).toBeVisible();
 });
+
+test('a returned certification shows the comment and can be submitted again', async ({ page, browser, accounts }) => {
+  await registerThroughApi(page.request, accounts);
+  const origin = accounts.url;
+  const headers = { 'X-Requested-With': 'XMLHttpRequest', Origin: origin };
+  const name = `珠海测试退回材料有限公司${Date.now() % 100000}`;
+  const comment = '营业执照照片不清晰，请重新上传清晰的扫描件。';
+
+  await test.step('an enterprise submitted for review (set up through the API)', async () => {
+    const call = async (path: string, options: Parameters<typeof page.request.post>[1]) => {
+      const body = (await (await page.request.post(`${origin}${path}`, { ...options, headers })).json()) as { code: number; message: string; data: { id: number } };
+      expect(body.code, `${path}: ${body.message}`).toBe(200);
+      return body;
+    };
+    const added = await call('/api/front/hgdarc/enterpriseuser/add', {
+      form: {
+        enterpriseName: name, creditCode: freshCreditCode(), legalPerson: '周强', contactName: '周强', contactPhone: '13900139000',
+        address: '珠海市香洲区情侣路 8 号', industry: 'F', areaCode: '440000', clearanceAccount: freshClearanceAccount(),
+        electricityAccounts: '0756001234', voltageLevel: 'kv10', annualConsumption: '300',
+      },
+    });
+    await call('/api/front/hgdarc/enterpriseauthfile/upload', { multipart: { kind: 'businessLicence', file: { name: 'licence.pdf', mimeType: 'application/pdf', buffer: samplePdf } } });
+    await call('/api/front/hgdarc/enterpriseauthfile/upload', { multipart: { kind: 'authLetter', file: { name: 'letter.png', mimeType: 'image/png', buffer: samplePng } } });
+    await call('/api/front/hgdarc/enterpriseuser/editAuthInfo', { form: { id: String(added.data.id) } });
+  });
+
+  await test.step('the operator returns it with a comment', async () => {
+    const context = await browser.newContext({ baseURL: origin, locale: 'zh-CN' });
+    await context.addInitScript(() => window.localStorage.setItem('locale', 'zh-CN'));
+    const ops = await context.newPage();
+    await apiLogin(ops.request, origin, 'demo_operator', 'Operator2025');
+    await ops.goto(`/ops/certifications?q=${encodeURIComponent(name)}`);
+    await ops.getByRole('button', { name: format(zh['certify.ops.review'], { name }) }).click();
+    await ops.getByLabel(zh['certify.ops.comment']).fill(comment);
+    await ops.getByRole('button', { name: zh['certify.ops.return'] }).click();
+    await expect(toast(ops, zh['certify.ops.returned'])).toBeVisible();
+    await context.close();
+  });
+
+  await test.step('the owner reads the comment, and submits again', async () => {
+    await page.goto('/person/enterprise');
+    const record = page.getByRole('region', { name: zh['certify.record.title'] });
+    await expect(record).toContainText(zh['authStatus.3']);
+    await expect(record.getByRole('alert')).toContainText(comment);
+    await page.goto('/certify/enterprise/certificate');
+    await expect(page.getByRole('alert').filter({ hasText: comment })).toBeVisible();
+    // Returned: the files can be changed again, and the enterprise submitted again.
+    await expect(page.getByRole('button', { name: format(zh['certify.files.replace'], { kind: zh['certify.files.kind.businessLicence'] }) })).toBeVisible();
+    await page.getByRole('button', { name: zh['certify.submit.action'] }).click();
+    await expect(toast(page, zh['certify.submit.done'])).toBeVisible();
+    await expect(page.getByRole('region', { name: zh['certify.authType.certificate'] })).toContainText(zh['authStatus.1']);
+  });
+});

@@ -89,7 +89,7 @@ export default function CertificateCertify({ locale, messages: m }: Props) {
           {m['certify.field.authStatus']}：<strong>{authStatusWord(enterprise.authStatus, m)}</strong>
         </p>
         {enterprise.authStatus === 3 && enterprise.reviewComment && (
-          <p className="alert alert-error text-sm">{m['certify.field.reviewComment']}：{enterprise.reviewComment}</p>
+          <p role="alert" className="alert alert-error text-sm">{m['certify.field.reviewComment']}：{enterprise.reviewComment}</p>
         )}
         {!editable && <p className="text-sm text-base-content/70">{m['certify.files.locked']}</p>}
         <div className="grid gap-4 md:grid-cols-2">
