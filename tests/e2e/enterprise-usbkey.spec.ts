@@ -1,6 +1,7 @@
 /**
  * Bank USB-key certification end to end against the sandbox bank (src/server/bank/sandbox.ts):
- * a lookup the bank fails is told apart and changes nothing; a wrong PIN is refused beside the
+ * a lookup the bank fails or never answers, and an authorisation it fails to record, are told
+ * apart and change nothing; a wrong PIN is refused beside the
  * PIN; the right key certifies the enterprise at once; removing the binding asks first and
  * takes the enterprise back to "not certified".
  */
@@ -28,8 +29,8 @@ function sandboxAccount(behaviour: (typeof sandboxAccounts)[number]['behaviour']
   return account.accountNo;
 }
 
-test('USB-key certification: a failing bank, a wrong PIN, then certified; removal asks first', async ({ page, accounts }) => {
-  test.setTimeout(150_000);
+test('USB-key certification: a failing, a hanging and a refusing bank, a wrong PIN, then certified; removal asks first', async ({ page, accounts }) => {
+  test.setTimeout(180_000);
   const user = await registerThroughApi(page.request, accounts);
   // The sandbox's trial accounts are held by this name; the bank checks it equals the enterprise's.
   await bindOnPage(page, accounts, user, sandboxTrialEnterpriseName);
@@ -47,24 +48,49 @@ test('USB-key certification: a failing bank, a wrong PIN, then certified; remova
     await expect(accountNo).toBeFocused();
   });
 
-  await test.step('the bank fails the lookup: said so, nothing changed', async () => {
+  await test.step('the bank fails the lookup, then does not answer: each said so, nothing changed', async () => {
     await accountNo.fill(sandboxAccount('lookupFails'));
     await accountStep.getByRole('button', { name: zh['certify.usbkey.lookup'] }).click();
     const refusal = accountStep.getByRole('alert');
-    await expect(refusal).toContainText(zh['certify.usbkey.bankFailed'].split('{message}')[0]!.trim());
+    await expect(refusal).toContainText(zh['certify.usbkey.bankFailed']);
+    await expect(refusal).toContainText(zh['bank.error.unavailable']);
     await expect(accountStep).toContainText(zh['authStatus.0']);
+
+    // A bank that hangs: the button says the bank is being asked until the server gives up on it.
+    await accountNo.fill(sandboxAccount('lookupTimesOut'));
+    await accountStep.getByRole('button', { name: zh['certify.usbkey.lookup'] }).click();
+    await expect(accountStep.getByRole('button', { name: zh['certify.usbkey.looking'] })).toBeDisabled();
+    await expect(refusal).toContainText(zh['bank.error.timeout'], { timeout: 30_000 });
+    await expect(accountStep.getByRole('button', { name: zh['certify.usbkey.lookup'] })).toBeEnabled();
   });
 
   const signStep = page.getByRole('region', { name: `2. ${zh['certify.usbkey.signStep']}` });
+  const fillHolder = async (pin: string) => {
+    await signStep.getByLabel(zh['certify.usbkey.pin'], { exact: true }).fill(pin);
+    await signStep.getByLabel(zh['certify.usbkey.empName'], { exact: true }).fill('陈经办');
+    await signStep.getByLabel(zh['certify.usbkey.empNo'], { exact: true }).fill('E1024');
+    await signStep.getByRole('button', { name: zh['certify.usbkey.sign'] }).click();
+  };
+
+  await test.step('the bank fails to record the authorisation: said so, still not certified', async () => {
+    await accountNo.fill(sandboxAccount('saveFails'));
+    await accountStep.getByRole('button', { name: zh['certify.usbkey.lookup'] }).click();
+    await expect(signStep).toContainText(sandboxTrialEnterpriseName);
+    await fillHolder(sandboxPin);
+    await expect(signStep.getByRole('alert')).toContainText(zh['certify.usbkey.bankFailed']);
+    await expect(accountStep).toContainText(zh['authStatus.0']);
+    await accountStep.getByRole('button', { name: zh['certify.usbkey.restart'] }).click();
+    await expect(signStep).toHaveCount(0);
+  });
+
   await test.step('look up the enterprise account; a wrong PIN is refused beside the PIN', async () => {
     await accountNo.fill(sandboxAccount('normal'));
     await accountStep.getByRole('button', { name: zh['certify.usbkey.lookup'] }).click();
     await expect(signStep).toContainText(sandboxTrialEnterpriseName);
-    await signStep.getByLabel(zh['certify.usbkey.pin'], { exact: true }).fill('000000');
-    await signStep.getByLabel(zh['certify.usbkey.empName'], { exact: true }).fill('陈经办');
-    await signStep.getByLabel(zh['certify.usbkey.empNo'], { exact: true }).fill('E1024');
-    await signStep.getByRole('button', { name: zh['certify.usbkey.sign'] }).click();
-    await expect(signStep.getByLabel(zh['certify.usbkey.pin'], { exact: true })).toHaveAttribute('aria-invalid', 'true');
+    await fillHolder('000000');
+    const pin = signStep.getByLabel(zh['certify.usbkey.pin'], { exact: true });
+    await expect(pin).toHaveAttribute('aria-invalid', 'true');
+    await expect(signStep.getByText(zh['bank.error.pinWrong'])).toBeVisible();
     await expect(page.getByRole('region', { name: zh['certify.usbkey.boundTitle'] })).toHaveCount(0);
   });
 

@@ -45,9 +45,16 @@ type View = { state: 'loading' } | EnterpriseLoad<EnterpriseData>;
 /** A refusal shown in place: the bank being unavailable reads differently from a plain refusal. */
 function Refusal({ outcome, messages: m }: { outcome: { bankDown: boolean; message: string }; messages: CertifyMessages }) {
   return (
-    <p role="alert" className="alert alert-error text-sm">
-      {outcome.bankDown ? format(m['certify.usbkey.bankFailed'], { message: outcome.message }) : outcome.message}
-    </p>
+    <div role="alert" className="alert alert-error text-sm">
+      {outcome.bankDown ? (
+        <div>
+          <p className="font-semibold">{m['certify.usbkey.bankFailed']}</p>
+          <p>{outcome.message}</p>
+        </div>
+      ) : (
+        <p>{outcome.message}</p>
+      )}
+    </div>
   );
 }
 
