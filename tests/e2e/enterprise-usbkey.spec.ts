@@ -1,9 +1,9 @@
 /**
  * Bank USB-key certification end to end against the sandbox bank (src/server/bank/sandbox.ts):
  * a lookup the bank fails or never answers, and an authorisation it fails to record, are told
- * apart and change nothing; a wrong PIN is refused beside the
- * PIN; the right key certifies the enterprise at once; removing the binding asks first and
- * takes the enterprise back to "not certified".
+ * apart and change nothing; a wrong PIN is refused beside the PIN; the right key certifies the
+ * enterprise at once; removing the binding asks first and takes the enterprise back to
+ * "not certified".
  */
 import type { Page } from '@playwright/test';
 import { dictionaries } from '../../src/lib/i18n/index.ts';

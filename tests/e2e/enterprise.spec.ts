@@ -82,11 +82,22 @@ test('certificate certification: bind, fill in the record, upload both files, su
     await cdp.send('Network.enable');
     await cdp.send('Network.emulateNetworkConditions', { offline: false, latency: 0, downloadThroughput: -1, uploadThroughput: 256 * 1024 });
     const largerPdf = Buffer.concat([samplePdf, Buffer.alloc(768 * 1024, 0x20)]);
+    const progress = licence.getByRole('progressbar', { name: format(zh['certify.files.progress'], { kind: licenceName }) });
+
+    // An upload under way can be cancelled: nothing is kept.
     chooser = page.waitForEvent('filechooser');
     await chooseLicence.click();
     await (await chooser).setFiles({ name: '营业执照.pdf', mimeType: 'application/pdf', buffer: largerPdf });
-    const progress = licence.getByRole('progressbar', { name: format(zh['certify.files.progress'], { kind: licenceName }) });
     await expect(progress).toBeVisible();
+    await licence.getByRole('button', { name: format(zh['certify.files.cancelUpload'], { kind: licenceName }) }).click();
+    await expect(progress).toBeHidden();
+    await expect(licence).toContainText(zh['certify.files.missing']);
+
+    chooser = page.waitForEvent('filechooser');
+    await chooseLicence.click();
+    await (await chooser).setFiles({ name: '营业执照.pdf', mimeType: 'application/pdf', buffer: largerPdf });
+    await expect(progress).toBeVisible();
+    await expect(licence.getByRole('status')).toHaveText(format(zh['certify.files.uploading'], { name: '营业执照.pdf' }));
     await expect(progress).toBeHidden({ timeout: 30_000 });
     await cdp.send('Network.emulateNetworkConditions', { offline: false, latency: 0, downloadThroughput: -1, uploadThroughput: -1 });
     await expect(toast(page, format(zh['certify.files.uploaded'], { kind: licenceName }))).toBeVisible();

@@ -134,14 +134,21 @@ export default function AuthFileSlot({ kind, file, editable, locale, messages: m
           onDrop={onDrop}
         >
           {uploading ? (
-            <div role="status">
-              <p className="break-all">{format(m['certify.files.uploading'], { name: uploading.name })} {uploading.percent}%</p>
-              <progress
-                className="progress progress-primary mt-2 w-full"
-                value={uploading.percent}
-                max={100}
-                aria-label={format(m['certify.files.progress'], { kind: kindName })}
-              />
+            <div>
+              {/* Announced once; the bar carries the moving number, so a screen reader is not read every percent. */}
+              <p role="status" className="break-all">{format(m['certify.files.uploading'], { name: uploading.name })}</p>
+              <div className="mt-2 flex items-center gap-2">
+                <progress
+                  className="progress progress-primary w-full"
+                  value={uploading.percent}
+                  max={100}
+                  aria-label={format(m['certify.files.progress'], { kind: kindName })}
+                />
+                <span className="w-10 text-right tabular-nums" aria-hidden="true">{uploading.percent}%</span>
+              </div>
+              <button type="button" className="btn btn-ghost btn-xs mt-2" onClick={() => abortRef.current?.abort()}>
+                {format(m['certify.files.cancelUpload'], { kind: kindName })}
+              </button>
             </div>
           ) : (
             <>
