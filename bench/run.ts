@@ -5,6 +5,8 @@
  * - api: throughput of a database-backed read call on the real server next to a bare Hono
  *   hello-world, measured in the same run with the same load, and their ratio;
  * - accounts: login throughput and latency (argon2-bound) and a session-checked read (accounts.ts).
+ * - orders: the orders table (table-request engine) over 100 000 orders, as an enterprise user and
+ *   as an operator, on PGlite and on PostgreSQL when DATABASE_URL is set (orders.ts).
  * - lighthouse: mobile scores of home, news list and help against issue 3's thresholds
  *   (bench/lighthouse.ts); a page below them sets a non-zero exit code.
  * Servers run in their own processes so the load generator does not share their event loop.
@@ -22,6 +24,7 @@ import { distDir, markBuilt } from '../scripts/build-state.ts';
 import { kb, measurePage } from '../scripts/page-weight.ts';
 import { buildIfStale, run } from '../scripts/run.ts';
 import { benchAccounts } from './accounts.ts';
+import { benchOrders } from './orders.ts';
 import { benchLighthouse, printLighthouse } from './lighthouse.ts';
 
 const selected = new Set(process.argv.slice(2));
@@ -103,6 +106,7 @@ if (wants('build')) await benchBuild();
 if (wants('pages')) benchPages();
 if (wants('api')) await benchApi();
 if (wants('accounts')) await benchAccounts();
+if (wants('orders')) await benchOrders();
 if (wants('lighthouse')) {
   await buildIfStale();
   const rows = await benchLighthouse(distDir);

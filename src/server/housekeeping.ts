@@ -1,13 +1,13 @@
 /**
  * Deleting rows whose life is over, so the tables that grow with every login and SMS stay small:
- * ended rate-limit windows, captchas and SMS codes an hour / a day past their expiry, and sessions
- * a week after they ended (the audit log keeps the logins themselves). Safe on N processes at once
+ * ended rate-limit windows, captchas and SMS codes an hour / a day past their expiry, bank USB-key
+ * challenges a day past theirs, and sessions a week after they ended (the audit log keeps the logins themselves). Safe on N processes at once
  * (plain deletes by time), cheap when there is nothing to do. The same timer completes the orders
  * whose contract has ended (services/orders.ts, completeEndedOrders).
  */
 import { and, isNotNull, lt, or, sql } from 'drizzle-orm';
 import type { Database } from './db/client.ts';
-import { captchas, sessions, smsCodes } from './db/schema/index.ts';
+import { bankChallenges, captchas, sessions, smsCodes } from './db/schema/index.ts';
 import type { Logger } from './logger.ts';
 import { completeEndedOrders } from './services/orders.ts';
 import { pruneLimits } from './services/rateLimit.ts';
@@ -17,6 +17,7 @@ export interface Pruned {
   captchas: number;
   smsCodes: number;
   sessions: number;
+  bankChallenges: number;
 }
 
 export async function pruneExpired(db: Database): Promise<Pruned> {
@@ -40,7 +41,17 @@ export async function pruneExpired(db: Database): Promise<Pruned> {
       ),
     )
     .returning({ id: sessions.id });
-  return { rateLimits, captchas: oldCaptchas.length, smsCodes: oldCodes.length, sessions: oldSessions.length };
+  const oldChallenges = await db
+    .delete(bankChallenges)
+    .where(lt(bankChallenges.expiresAt, sql`now() - interval '1 day'`))
+    .returning({ id: bankChallenges.id });
+  return {
+    rateLimits,
+    captchas: oldCaptchas.length,
+    smsCodes: oldCodes.length,
+    sessions: oldSessions.length,
+    bankChallenges: oldChallenges.length,
+  };
 }
 
 /** Runs pruneExpired now and then every `intervalMs`; the timer never keeps the process alive. */

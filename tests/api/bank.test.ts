@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { EnterpriseData, IcbcAccountInfoData, UsbKeySignatureData } from '../../src/lib/schemas/enterprise.ts';
 import { sandboxAccounts, sandboxPin, sandboxTrialEnterpriseName, type SandboxBehaviour } from '../../src/server/bank/sandbox.ts';
 import { bankLookupRule } from '../../src/server/services/bankCertification.ts';
+import { pruneExpired } from '../../src/server/housekeeping.ts';
 import { bankBindings, bankChallenges, enterprises, orders } from '../../src/server/db/schema/index.ts';
 import { addEnterprise, auditActions, createEnterpriseTestApp, enterpriseRow, getJson, newUser, noticeKeys, postJson, type EnterpriseTestApp } from './enterpriseCalls.ts';
 
@@ -312,5 +313,22 @@ describe('lookup limit', () => {
     const refused = await getJson(t, `${info}?accountNo=${account('normal')}`, owner.cookie);
     expect(refused).toMatchObject({ code: 429, message: expect.stringMatching(/^银行账户查询过于频繁，请 \d+ 分钟后再试$/) });
     expect(await t.db.$count(bankChallenges, eq(bankChallenges.enterpriseId, owner.enterprise.id))).toBe(0);
+  });
+});
+
+describe('housekeeping', () => {
+  it('drops challenges a day past their expiry and keeps the rest', async () => {
+    const owner = await trialOwner();
+    const live = await challengeFor(owner.cookie, account('normal'));
+    await t.db.insert(bankChallenges).values({
+      id: 'd'.repeat(64),
+      enterpriseId: owner.enterprise.id,
+      accountNo: account('normal'),
+      createdAt: new Date(Date.now() - 3 * 86_400_000),
+      expiresAt: new Date(Date.now() - 2 * 86_400_000),
+    });
+    expect((await pruneExpired(t.db)).bankChallenges).toBe(1);
+    const left = await t.db.select({ id: bankChallenges.id }).from(bankChallenges).where(eq(bankChallenges.enterpriseId, owner.enterprise.id));
+    expect(left.map((row) => row.id)).toEqual([createHash('sha256').update(live.challenge).digest('hex')]);
   });
 });

@@ -139,8 +139,18 @@ describe('upload', () => {
     const huge = new Uint8Array(12 * 1024 * 1024);
     const { response, answer } = await upload(t, owner.cookie, { kind: 'authLetter', bytes: huge });
     expect(response.status).toBe(413);
-    expect(answer.code).toBe(413);
+    expect(answer).toEqual({ code: 413, message: '上传内容超过 10 MB，请压缩后重试', data: {} });
     expect((await storedFiles()).length).toBe(before.length + 1);
+  });
+
+  it('the larger limit is the upload path\'s only: a 2 MB multipart body elsewhere is 413', async () => {
+    const owner = await ownerWithEnterprise();
+    const form = new FormData();
+    form.set('id', String(owner.enterprise.id));
+    form.set('padding', new File([new Uint8Array(2 * 1024 * 1024)], 'pad.bin'));
+    const response = await t.app.request(`${base}/editAuthInfo`, { method: 'POST', headers: apiHeaders({ Cookie: owner.cookie }), body: form });
+    expect(response.status).toBe(413);
+    expect(((await response.json()) as { message: string }).message).toBe('请求内容过大');
   });
 
   it('keeps only the last segment of a hostile name and never uses it for a path', async () => {

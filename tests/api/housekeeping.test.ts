@@ -36,10 +36,10 @@ describe('pruneExpired', () => {
     await t.db.execute(sql`update rate_limits set expires_at = now() - interval '1 second' where key = 'test.old:x'`);
     await hitLimit(t.db, { name: 'test.new', limit: 1, windowSeconds: 60 }, 'x');
 
-    expect(await pruneExpired(t.db)).toEqual({ rateLimits: 1, captchas: 1, smsCodes: 1, sessions: 2 });
+    expect(await pruneExpired(t.db)).toEqual({ rateLimits: 1, captchas: 1, smsCodes: 1, sessions: 2, bankChallenges: 0 });
     expect((await t.db.select().from(sessions).where(eq(sessions.id, sessionIdOf(live)))).length).toBe(1);
     expect(await t.db.select().from(captchas)).toHaveLength(1);
     expect(await t.db.select().from(smsCodes)).toHaveLength(1);
-    expect(await pruneExpired(t.db)).toEqual({ rateLimits: 0, captchas: 0, smsCodes: 0, sessions: 0 });
+    expect(await pruneExpired(t.db)).toEqual({ rateLimits: 0, captchas: 0, smsCodes: 0, sessions: 0, bankChallenges: 0 });
   });
 });

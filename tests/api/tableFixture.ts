@@ -5,11 +5,13 @@
  */
 import { sql } from 'drizzle-orm';
 import { Hono } from 'hono';
-import { openPglite, type PgliteHandle } from '../../src/server/db/client.ts';
+import postgres from 'postgres';
+import { openPglite, openPostgres, type Database, type DatabaseHandle } from '../../src/server/db/client.ts';
 import { handleError, ok } from '../../src/server/envelope.ts';
 import { localeMiddleware } from '../../src/server/middleware/locale.ts';
 import { defineTable, readTableRequest, runTable, type TableDefinition } from '../../src/server/table/antTable.ts';
 import type { AppEnv } from '../../src/server/types.ts';
+import { databaseUrl, randomDatabaseName } from './snapshot.ts';
 import { normalizeDirection, type TableRequest } from '../../src/lib/schemas/table.ts';
 
 export interface FixtureRow {
@@ -109,16 +111,34 @@ export const fixtureTable = defineTable({
 export type FixtureField = keyof typeof fixtureTable.columns;
 
 export interface Fixture {
-  handle: PgliteHandle;
+  db: Database;
+  kind: DatabaseHandle['kind'];
   rows: FixtureRow[];
   /** A minimal app: POST /t runs the fixture table, with the real locale and error handling. */
   app: Hono<AppEnv>;
   close(): Promise<void>;
 }
 
+/** A database of its own: in-memory PGlite, or a throwaway database on TEST_DATABASE_URL's server. */
+async function openDatabaseForFixture(): Promise<{ handle: DatabaseHandle; drop: () => Promise<void> }> {
+  const serverUrl = process.env['TEST_DATABASE_URL'];
+  if (!serverUrl) return { handle: await openPglite({}, { dbStatementTimeoutMs: 10_000 }), drop: async () => {} };
+  const name = randomDatabaseName('test_table');
+  const admin = postgres(serverUrl, { max: 1, onnotice: () => {} });
+  const onServer = (statement: string) => admin.unsafe(statement).then(() => undefined);
+  await onServer(`create database "${name}"`);
+  return {
+    handle: openPostgres(databaseUrl(serverUrl, name), { dbStatementTimeoutMs: 10_000, dbPoolMax: 4 }),
+    drop: async () => {
+      await onServer(`drop database if exists "${name}" with (force)`);
+      await admin.end({ timeout: 5 });
+    },
+  };
+}
+
 export async function openFixture(): Promise<Fixture> {
-  const handle = await openPglite({}, { dbStatementTimeoutMs: 10_000 });
-  await handle.client.exec(`
+  const { handle, drop } = await openDatabaseForFixture();
+  await handle.db.execute(sql`
     create table table_fixture (
       id integer primary key,
       name text not null,
@@ -131,8 +151,8 @@ export async function openFixture(): Promise<Fixture> {
       flag boolean,
       note text,
       secret text not null
-    );
-    create table table_fixture_group (id integer primary key, label text not null);`);
+    )`);
+  await handle.db.execute(sql`create table table_fixture_group (id integer primary key, label text not null)`);
   for (const [id, label] of Object.entries(groupLabels)) {
     await handle.db.execute(sql`insert into table_fixture_group values (${Number(id)}, ${label})`);
   }
@@ -147,7 +167,16 @@ export async function openFixture(): Promise<Fixture> {
   app.use('*', localeMiddleware);
   app.post('/t', async (c) => ok(c, await runTable(handle.db, fixtureTable, await readTableRequest(c))));
   app.onError(handleError);
-  return { handle, rows, app, close: () => handle.close() };
+  return {
+    db: handle.db,
+    kind: handle.kind,
+    rows,
+    app,
+    close: async () => {
+      await handle.close();
+      await drop();
+    },
+  };
 }
 
 /* ------------------------------------------------------------------ the reference */

@@ -11,6 +11,7 @@ import { orderActions, type OrderAction, type OrderActor, type OrderStatus } fro
 import type { NoticeData } from './account.ts';
 import { contentIdSchema, productIdSchema } from './content.ts';
 import { areaCodeSchema } from './fields.ts';
+import type { TableAnswer } from './table.ts';
 
 /** HGD + China date (8 digits) + 6 digits of order_no_seq: HGD20261122000042. */
 export const orderNoPattern = /^HGD\d{14}$/;
@@ -290,8 +291,5 @@ export interface AuditRowData {
   ip: string | null;
 }
 
-/** Every table call answers `{ result, totalCount }`. */
-export interface OrderTableData<Row> {
-  result: Row[];
-  totalCount: number;
-}
+/** Every table call answers `{ result, totalCount }` (the engine's answer, src/lib/schemas/table.ts). */
+export type OrderTableData<Row> = TableAnswer<Row>;

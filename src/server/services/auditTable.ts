@@ -10,11 +10,13 @@ import type { Database } from '../db/client.ts';
 import { defineTable, runTable } from '../table/antTable.ts';
 
 export const auditTable = defineTable({
-  from: sql`audit_log a left join users u on u.id = a.user_id`,
+  from: sql`audit_log a`,
+  // Only statements that show or search the user's name read users.
+  joins: { user: sql`left join users u on u.id = a.user_id` },
   columns: {
     id: { sql: sql`a.id`, type: 'int', sort: true },
     at: { sql: sql`a.at`, type: 'timestamp', range: true, sort: true },
-    userName: { sql: sql`u.user_name`, type: 'text', search: true, like: true, sort: true },
+    userName: { sql: sql`u.user_name`, type: 'text', join: 'user', search: true, like: true, sort: true },
     action: { sql: sql`a.action`, type: 'text', filter: true, like: true, sort: true },
     target: { sql: sql`a.target`, type: 'text', search: true, like: true, sort: true },
     // Sent as JSON text by the engine (it has no JSON type); parsed back below.

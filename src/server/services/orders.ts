@@ -211,8 +211,14 @@ export async function createOrder(db: Database, caller: OrderCaller, content: Si
 
   const product = getProduct(content, set.productId);
   return db.transaction(async (tx) => {
-    // One order at a time per enterprise: two clicks on "submit" cannot both pass the check below.
-    await tx.select({ id: enterprises.id }).from(enterprises).where(eq(enterprises.id, enterprise.id)).for('update');
+    // One order at a time per enterprise: two clicks on "submit" cannot both pass the check below,
+    // and a certification withdrawn meanwhile (an edit of the name sends it back to review) counts.
+    const [locked] = await tx
+      .select({ authStatus: enterprises.authStatus })
+      .from(enterprises)
+      .where(eq(enterprises.id, enterprise.id))
+      .for('update');
+    if (locked?.authStatus !== 2) throw ApiError.conflict('order.notCertified');
     const [open] = await tx
       .select({ orderNo: orders.orderNo })
       .from(orders)
