@@ -9,8 +9,9 @@ import SubmitButton from '../auth/SubmitButton.tsx';
 import { postForm } from '../auth/formCall.ts';
 import AuthFileSlot from './AuthFileSlot.tsx';
 import Section from './Section.tsx';
+import StatusLine, { ReviewComment } from './StatusLine.tsx';
 import type { CertifyMessages } from './certifyMessages.ts';
-import { ENTERPRISE_SUBMIT_URL, authStatusWord, certificateOpen, loadEnterprise, type EnterpriseLoad } from './enterpriseCalls.ts';
+import { ENTERPRISE_SUBMIT_URL, certificateOpen, loadEnterprise, type EnterpriseLoad } from './enterpriseCalls.ts';
 
 interface Props {
   locale: Locale;
@@ -85,11 +86,9 @@ export default function CertificateCertify({ locale, messages: m }: Props) {
   return (
     <div className="grid gap-4">
       <Section title={m['certify.authType.certificate']}>
-        <p className="text-sm" role="status">
-          {m['certify.field.authStatus']}：<strong>{authStatusWord(enterprise.authStatus, m)}</strong>
-        </p>
+        <StatusLine enterprise={enterprise} messages={m} />
         {enterprise.authStatus === 3 && enterprise.reviewComment && (
-          <p role="alert" className="alert alert-error text-sm">{m['certify.field.reviewComment']}：{enterprise.reviewComment}</p>
+          <ReviewComment comment={enterprise.reviewComment} messages={m} />
         )}
         {!editable && <p className="text-sm text-base-content/70">{m['certify.files.locked']}</p>}
         <div className="grid gap-4 md:grid-cols-2">

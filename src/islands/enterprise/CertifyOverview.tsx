@@ -5,8 +5,9 @@ import type { EnterpriseData } from '../../lib/schemas/enterprise.ts';
 import { LoadFailed, Loading } from '../LoadStatus.tsx';
 import { useSessionReady } from '../useSessionReady.ts';
 import Section from './Section.tsx';
+import StatusLine, { ReviewComment } from './StatusLine.tsx';
 import type { CertifyMessages } from './certifyMessages.ts';
-import { authStatusWord, certificateOpen, loadEnterprise, type EnterpriseLoad } from './enterpriseCalls.ts';
+import { certificateOpen, loadEnterprise, type EnterpriseLoad } from './enterpriseCalls.ts';
 
 interface Props {
   locale: Locale;
@@ -54,13 +55,10 @@ export default function CertifyOverview({ locale, messages: m }: Props) {
   return (
     <div className="grid gap-4">
       <Section title={m['certify.status.title']}>
-        <p className="text-sm">
-          {m['certify.field.authStatus']}：<strong>{authStatusWord(status, m)}</strong>
-          {enterprise.authType && <> · {m[`certify.authType.${enterprise.authType}`]}</>}
-        </p>
+        <StatusLine enterprise={enterprise} messages={m} />
         {lead && <p className="text-sm text-base-content/70">{m[lead]}</p>}
         {status === 3 && enterprise.reviewComment && (
-          <p role="alert" className="alert alert-error text-sm">{m['certify.field.reviewComment']}：{enterprise.reviewComment}</p>
+          <ReviewComment comment={enterprise.reviewComment} messages={m} />
         )}
         <div className="card-actions">
           <a className="btn btn-ghost btn-sm" href={localePath(locale, '/person/enterprise')}>{m['certify.status.toEnterprise']}</a>

@@ -12,6 +12,7 @@ import type { ValidationMessages } from '../auth/formValidation.ts';
 import EnterpriseDetails, { AuthFileList, BankBindingDetails } from './EnterpriseDetails.tsx';
 import EnterpriseForm, { type EnterpriseOptions } from './EnterpriseForm.tsx';
 import Section from './Section.tsx';
+import { ReviewComment } from './StatusLine.tsx';
 import type { CertifyMessages } from './certifyMessages.ts';
 import { ENTERPRISE_DELETE_URL, authStatusWord, certificateOpen, loadEnterprise, type EnterpriseLoad } from './enterpriseCalls.ts';
 
@@ -108,14 +109,10 @@ export default function EnterpriseRecord({ locale, messages: m, validation, opti
         }
       >
         {status === 3 && (
-          <div role="alert" className="alert alert-error">
-            <div>
-              <p>{m['certify.record.returnedNote']}</p>
-              {enterprise.reviewComment && (
-                <p className="mt-1 text-sm"><strong>{m['certify.field.reviewComment']}：</strong>{enterprise.reviewComment}</p>
-              )}
-            </div>
-          </div>
+          <>
+            <p className="text-sm">{m['certify.record.returnedNote']}</p>
+            {enterprise.reviewComment && <ReviewComment comment={enterprise.reviewComment} messages={m} />}
+          </>
         )}
         {status === 1 && <p role="note" className="alert alert-info text-sm">{m['certify.record.underReviewNote']}</p>}
         <EnterpriseDetails enterprise={enterprise} locale={locale} messages={m} voltageLevels={options.voltageLevels} />

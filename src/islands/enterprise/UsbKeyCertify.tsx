@@ -20,6 +20,7 @@ import { formValues, validateForm, type ValidationMessages } from '../auth/formV
 import { useFormErrors } from '../auth/useFormErrors.ts';
 import { BankBindingDetails } from './EnterpriseDetails.tsx';
 import Section from './Section.tsx';
+import StatusLine from './StatusLine.tsx';
 import { bankGet, bankPost, type BankOutcome } from './bankCall.ts';
 import type { CertifyMessages } from './certifyMessages.ts';
 import {
@@ -27,7 +28,6 @@ import {
   BANK_REMOVE_URL,
   BANK_SAVE_URL,
   USB_KEY_SIGN_URL,
-  authStatusWord,
   certificateOpen,
   loadEnterprise,
   shownTime,
@@ -176,10 +176,7 @@ export default function UsbKeyCertify({ locale, messages: m, validation }: Props
   };
 
   const status = (
-    <p className="text-sm" role="status">
-      {m['certify.field.authStatus']}：<strong>{authStatusWord(enterprise.authStatus, m)}</strong>
-      {enterprise.authType && <> · {m[`certify.authType.${enterprise.authType}`]}</>}
-    </p>
+    <StatusLine enterprise={enterprise} messages={m} />
   );
 
   if (binding) {
