@@ -93,8 +93,10 @@ test('certificate certification: bind, fill in the record, upload both files, su
     await expect(progress).toBeHidden();
     await expect(licence).toContainText(zh['certify.files.missing']);
 
+    // This time from the keyboard: the file button is an ordinary button.
     chooser = page.waitForEvent('filechooser');
-    await chooseLicence.click();
+    await chooseLicence.focus();
+    await page.keyboard.press('Enter');
     await (await chooser).setFiles({ name: '营业执照.pdf', mimeType: 'application/pdf', buffer: largerPdf });
     await expect(progress).toBeVisible();
     await expect(licence.getByRole('status')).toHaveText(format(zh['certify.files.uploading'], { name: '营业执照.pdf' }));
