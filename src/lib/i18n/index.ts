@@ -18,6 +18,7 @@ import enterprise from './messages/enterprise/index.ts';
 import order from './messages/order/index.ts';
 import ordering from './messages/ordering/index.ts';
 import ops from './messages/ops/index.ts';
+import certify from './messages/certify/index.ts';
 import { defaultLocale, locales, type Locale } from './locales.ts';
 
 export * from './locales.ts';
@@ -27,7 +28,7 @@ export * from './locales.ts';
  * merged into one flat dictionary per locale. Keys carry their namespace as a prefix
  * (`login.title`), so namespaces never collide. A new namespace: one import, one entry here.
  */
-const namespaces = [core, sms, auth, account, site, content, rebuild, order, enterprise, table, ordering, ops] as const;
+const namespaces = [core, sms, auth, account, site, content, rebuild, order, enterprise, table, ordering, ops, certify] as const;
 
 type Namespace = (typeof namespaces)[number];
 type KeysOf<N> = N extends { 'zh-CN': infer D } ? keyof D : never;

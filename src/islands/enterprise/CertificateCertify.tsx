@@ -1,0 +1,119 @@
+import { useCallback, useEffect, useState } from 'react';
+import { message } from '../../lib/api/notify.ts';
+import type { Locale } from '../../lib/i18n/locales.ts';
+import { localePath } from '../../lib/paths.ts';
+import { authFileKinds, type AuthFileData, type AuthFileKindName, type EnterpriseData } from '../../lib/schemas/enterprise.ts';
+import { LoadFailed, Loading } from '../LoadStatus.tsx';
+import { useSessionReady } from '../useSessionReady.ts';
+import SubmitButton from '../auth/SubmitButton.tsx';
+import { postForm } from '../auth/formCall.ts';
+import AuthFileSlot from './AuthFileSlot.tsx';
+import Section from './Section.tsx';
+import StatusLine, { ReviewComment } from './StatusLine.tsx';
+import type { CertifyMessages } from './certifyMessages.ts';
+import { ENTERPRISE_SUBMIT_URL, certificateOpen, loadEnterprise, type EnterpriseLoad } from './enterpriseCalls.ts';
+
+interface Props {
+  locale: Locale;
+  messages: CertifyMessages;
+}
+
+type View = { state: 'loading' } | EnterpriseLoad<EnterpriseData>;
+
+/**
+ * Certificate certification (/certify/enterprise/certificate): the business licence and the
+ * letter of authorisation, then submission for the operator's review (editAuthInfo → status 1).
+ */
+export default function CertificateCertify({ locale, messages: m }: Props) {
+  const [view, setView] = useState<View>({ state: 'loading' });
+  const [busy, setBusy] = useState(false);
+  const [problem, setProblem] = useState('');
+
+  const load = useCallback(async () => {
+    setView({ state: 'loading' });
+    const loaded = await loadEnterprise<EnterpriseData>();
+    if (loaded) setView(loaded);
+  }, []);
+
+  const ready = useSessionReady();
+  useEffect(() => {
+    if (ready) void load();
+  }, [ready, load]);
+
+  if (view.state === 'loading') return <Loading label={m['common.loading']} />;
+  if (view.state === 'failed') {
+    return <LoadFailed message={m['certify.common.loadFailed']} retryLabel={m['certify.common.retry']} onRetry={() => void load()} />;
+  }
+  if (view.state === 'none') {
+    return (
+      <div role="status" className="alert alert-info">
+        <span>{m['certify.status.noEnterprise']}</span>
+        <a className="btn btn-sm" href={localePath(locale, '/person/enterprise')}>{m['certify.status.toEnterprise']}</a>
+      </div>
+    );
+  }
+
+  const { enterprise } = view;
+  const editable = certificateOpen(enterprise.authStatus);
+  const fileOf = (kind: AuthFileKindName) => enterprise.files.find((file) => file.kind === kind);
+  const complete = authFileKinds.every((kind) => fileOf(kind) !== undefined);
+
+  const changed = (kind: AuthFileKindName, file: AuthFileData | undefined) => {
+    setProblem('');
+    const files = enterprise.files.filter((existing) => existing.kind !== kind);
+    setView({ state: 'ready', enterprise: { ...enterprise, files: file ? [...files, file] : files } });
+  };
+
+  const submit = async () => {
+    if (busy) return;
+    if (!complete) {
+      setProblem(m['certify.submit.needFiles']);
+      return;
+    }
+    setProblem('');
+    setBusy(true);
+    const answer = await postForm<EnterpriseData>(ENTERPRISE_SUBMIT_URL, { id: enterprise.id });
+    setBusy(false);
+    if (answer?.ok) {
+      message.success(m['certify.submit.done']);
+      setView({ state: 'ready', enterprise: answer.data });
+    } else if (answer) {
+      // The server names what is missing from the record (its toast says it too); keep it in view.
+      setProblem(Object.values(answer.errors)[0] ?? answer.message);
+    }
+  };
+
+  return (
+    <div className="grid gap-4">
+      <Section title={m['certify.authType.certificate']}>
+        <StatusLine enterprise={enterprise} messages={m} />
+        {enterprise.authStatus === 3 && enterprise.reviewComment && (
+          <ReviewComment comment={enterprise.reviewComment} messages={m} />
+        )}
+        {!editable && <p className="text-sm text-base-content/70">{m['certify.files.locked']}</p>}
+        <div className="grid gap-4 md:grid-cols-2">
+          {authFileKinds.map((kind) => (
+            <AuthFileSlot key={kind} kind={kind} file={fileOf(kind)} editable={editable} locale={locale} messages={m} onChange={changed} />
+          ))}
+        </div>
+      </Section>
+      {editable && (
+        <Section title={m['certify.submit.title']}>
+          <p className="text-sm text-base-content/70">{m['certify.submit.lead']}</p>
+          <form
+            noValidate
+            onSubmit={(event) => {
+              event.preventDefault();
+              void submit();
+            }}
+            className="flex flex-wrap items-center gap-2"
+          >
+            <SubmitButton busy={busy} label={m['certify.submit.action']} busyLabel={m['certify.submit.submitting']} className="btn btn-primary" />
+            <a className="btn btn-ghost" href={localePath(locale, '/person/enterprise')}>{m['certify.submit.editRecord']}</a>
+          </form>
+          {problem && <p role="alert" className="text-sm text-error">{problem}</p>}
+        </Section>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,157 @@
+import { useCallback, useEffect, useState } from 'react';
+import { message } from '../../lib/api/notify.ts';
+import { format } from '../../lib/api/messages.ts';
+import type { Locale } from '../../lib/i18n/locales.ts';
+import { localePath } from '../../lib/paths.ts';
+import type { EnterpriseData } from '../../lib/schemas/enterprise.ts';
+import ConfirmDialog from '../ConfirmDialog.tsx';
+import { LoadFailed, Loading } from '../LoadStatus.tsx';
+import { useSessionReady } from '../useSessionReady.ts';
+import { postForm } from '../auth/formCall.ts';
+import type { ValidationMessages } from '../auth/formValidation.ts';
+import EnterpriseDetails, { AuthFileList, BankBindingDetails } from './EnterpriseDetails.tsx';
+import EnterpriseForm, { type EnterpriseOptions } from './EnterpriseForm.tsx';
+import Section from './Section.tsx';
+import { ReviewComment } from './StatusLine.tsx';
+import type { CertifyMessages } from './certifyMessages.ts';
+import { ENTERPRISE_DELETE_URL, authStatusWord, certificateOpen, loadEnterprise, type EnterpriseLoad } from './enterpriseCalls.ts';
+
+interface Props {
+  locale: Locale;
+  messages: CertifyMessages;
+  validation: ValidationMessages;
+  options: EnterpriseOptions;
+}
+
+type View = { state: 'loading' } | EnterpriseLoad<EnterpriseData>;
+
+/**
+ * My enterprise (/person/enterprise): the record with its status, the operator's comment, the
+ * files and the bank binding; editing (save or keep a draft); deleting where allowed. A user
+ * without an enterprise gets the form that creates one, and the way to bind an existing one.
+ */
+export default function EnterpriseRecord({ locale, messages: m, validation, options }: Props) {
+  const [view, setView] = useState<View>({ state: 'loading' });
+  const [editing, setEditing] = useState(false);
+  const [confirming, setConfirming] = useState(false);
+  const [deleting, setDeleting] = useState(false);
+
+  const load = useCallback(async () => {
+    setView({ state: 'loading' });
+    const loaded = await loadEnterprise<EnterpriseData>();
+    if (loaded) setView(loaded);
+  }, []);
+
+  const ready = useSessionReady();
+  useEffect(() => {
+    if (ready) void load();
+  }, [ready, load]);
+
+  const saved = (enterprise: EnterpriseData) => {
+    setEditing(false);
+    setView({ state: 'ready', enterprise });
+  };
+
+  if (view.state === 'loading') return <Loading label={m['common.loading']} />;
+  if (view.state === 'failed') {
+    return <LoadFailed message={m['certify.common.loadFailed']} retryLabel={m['certify.common.retry']} onRetry={() => void load()} />;
+  }
+  if (view.state === 'none') {
+    return (
+      <div className="grid gap-4">
+        <div role="status" className="alert alert-info flex flex-wrap">
+          <div>
+            <p className="font-semibold">{m['certify.record.noneTitle']}</p>
+            <p className="text-sm">{m['certify.record.noneLead']}</p>
+          </div>
+          <a className="btn btn-sm" href={localePath(locale, '/setting/binding')}>{m['certify.record.bindLink']}</a>
+        </div>
+        <Section title={m['certify.record.addTitle']}>
+          <EnterpriseForm options={options} messages={m} validation={validation} onSaved={saved} />
+        </Section>
+      </div>
+    );
+  }
+
+  const { enterprise } = view;
+  if (editing) {
+    return (
+      <Section title={m['certify.record.editTitle']}>
+        <EnterpriseForm enterprise={enterprise} options={options} messages={m} validation={validation} onSaved={saved} onCancel={() => setEditing(false)} />
+      </Section>
+    );
+  }
+
+  const remove = async () => {
+    setDeleting(true);
+    const answer = await postForm<Record<string, never>>(ENTERPRISE_DELETE_URL, { id: enterprise.id });
+    setDeleting(false);
+    setConfirming(false);
+    if (answer?.ok) {
+      message.success(m['certify.record.deleted']);
+      setView({ state: 'none' });
+    }
+  };
+
+  const status = enterprise.authStatus;
+  const binding = enterprise.bankBinding;
+  return (
+    <div className="grid gap-4">
+      <Section
+        title={m['certify.record.title']}
+        action={
+          <p className="flex items-center gap-2">
+            {enterprise.draft && <span className="badge badge-warning">{m['certify.record.draftBadge']}</span>}
+            <span className={`badge ${status === 2 ? 'badge-success' : status === 3 ? 'badge-error' : status === 1 ? 'badge-info' : 'badge-ghost'}`}>
+              {authStatusWord(status, m)}
+            </span>
+          </p>
+        }
+      >
+        {status === 3 && (
+          <>
+            <p className="text-sm">{m['certify.record.returnedNote']}</p>
+            {enterprise.reviewComment && <ReviewComment comment={enterprise.reviewComment} messages={m} />}
+          </>
+        )}
+        {status === 1 && <p role="note" className="alert alert-info text-sm">{m['certify.record.underReviewNote']}</p>}
+        <EnterpriseDetails enterprise={enterprise} locale={locale} messages={m} voltageLevels={options.voltageLevels} />
+        <div className="card-actions">
+          {status !== 1 && (
+            <button type="button" className="btn btn-primary btn-sm" onClick={() => setEditing(true)}>{m['certify.record.edit']}</button>
+          )}
+          {certificateOpen(status) && (
+            <a className="btn btn-sm" href={localePath(locale, '/certify/enterprise')}>{m['certify.record.certify']}</a>
+          )}
+          {enterprise.canDelete && (
+            <button type="button" className="btn btn-error btn-outline btn-sm" onClick={() => setConfirming(true)}>{m['certify.record.delete']}</button>
+          )}
+        </div>
+        {!enterprise.canDelete && <p className="text-xs text-base-content/60">{m['certify.record.cannotDelete']}</p>}
+      </Section>
+
+      <Section title={m['certify.record.filesTitle']}>
+        <AuthFileList files={enterprise.files} locale={locale} messages={m} />
+      </Section>
+
+      <Section title={m['certify.record.bankTitle']}>
+        {binding ? (
+          <BankBindingDetails binding={binding} locale={locale} messages={m} />
+        ) : (
+          <p className="text-sm text-base-content/70">{m['certify.record.bankNone']}</p>
+        )}
+      </Section>
+
+      <ConfirmDialog
+        open={confirming}
+        title={m['certify.record.deleteTitle']}
+        body={format(m['certify.record.deleteBody'], { name: enterprise.enterpriseName })}
+        confirmLabel={m['certify.record.delete']}
+        cancelLabel={m['certify.common.cancel']}
+        busy={deleting}
+        onConfirm={() => void remove()}
+        onCancel={() => setConfirming(false)}
+      />
+    </div>
+  );
+}

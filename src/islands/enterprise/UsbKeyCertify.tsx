@@ -1,0 +1,269 @@
+import { useCallback, useEffect, useState, type SubmitEvent } from 'react';
+import { message } from '../../lib/api/notify.ts';
+import { format } from '../../lib/api/messages.ts';
+import type { Locale } from '../../lib/i18n/locales.ts';
+import { localePath } from '../../lib/paths.ts';
+import {
+  icbcAccountInfoQuery,
+  saveEmpBody,
+  usbKeySignBody,
+  type EnterpriseData,
+  type IcbcAccountInfoData,
+  type UsbKeySignatureData,
+} from '../../lib/schemas/enterprise.ts';
+import ConfirmDialog from '../ConfirmDialog.tsx';
+import { LoadFailed, Loading } from '../LoadStatus.tsx';
+import { useSessionReady } from '../useSessionReady.ts';
+import SubmitButton from '../auth/SubmitButton.tsx';
+import TextField from '../auth/TextField.tsx';
+import { formValues, validateForm, type ValidationMessages } from '../auth/formValidation.ts';
+import { useFormErrors } from '../auth/useFormErrors.ts';
+import { BankBindingDetails } from './EnterpriseDetails.tsx';
+import Section from './Section.tsx';
+import StatusLine from './StatusLine.tsx';
+import { bankGet, bankPost, type BankOutcome } from './bankCall.ts';
+import type { CertifyMessages } from './certifyMessages.ts';
+import {
+  BANK_ACCOUNT_URL,
+  BANK_REMOVE_URL,
+  BANK_SAVE_URL,
+  USB_KEY_SIGN_URL,
+  certificateOpen,
+  loadEnterprise,
+  shownTime,
+  type EnterpriseLoad,
+} from './enterpriseCalls.ts';
+
+interface Props {
+  locale: Locale;
+  messages: CertifyMessages;
+  validation: ValidationMessages;
+}
+
+type View = { state: 'loading' } | EnterpriseLoad<EnterpriseData>;
+
+/** A refusal shown in place: the bank being unavailable reads differently from a plain refusal. */
+function Refusal({ outcome, messages: m }: { outcome: { bankDown: boolean; message: string }; messages: CertifyMessages }) {
+  return (
+    <div role="alert" className="alert alert-error text-sm">
+      {outcome.bankDown ? (
+        <div>
+          <p className="font-semibold">{m['certify.usbkey.bankFailed']}</p>
+          <p>{outcome.message}</p>
+        </div>
+      ) : (
+        <p>{outcome.message}</p>
+      )}
+    </div>
+  );
+}
+
+type Refused = Extract<NonNullable<BankOutcome<unknown>>, { ok: false }>;
+
+/**
+ * Bank USB-key certification (/certify/enterprise/usbkey): the enterprise's bank account is looked
+ * up (its name must be the enterprise's), the key signs the bank's one-time challenge with its
+ * PIN, and saveEmp certifies the enterprise at once. A bound account can be removed here.
+ */
+export default function UsbKeyCertify({ locale, messages: m, validation }: Props) {
+  const [view, setView] = useState<View>({ state: 'loading' });
+  const [account, setAccount] = useState<IcbcAccountInfoData | null>(null);
+  const [refused, setRefused] = useState<Refused | null>(null);
+  const [confirming, setConfirming] = useState(false);
+  const [removing, setRemoving] = useState(false);
+  const lookup = useFormErrors();
+  const sign = useFormErrors();
+
+  const load = useCallback(async () => {
+    setView({ state: 'loading' });
+    const loaded = await loadEnterprise<EnterpriseData>();
+    if (loaded) setView(loaded);
+  }, []);
+
+  const ready = useSessionReady();
+  useEffect(() => {
+    if (ready) void load();
+  }, [ready, load]);
+
+  if (view.state === 'loading') return <Loading label={m['common.loading']} />;
+  if (view.state === 'failed') {
+    return <LoadFailed message={m['certify.common.loadFailed']} retryLabel={m['certify.common.retry']} onRetry={() => void load()} />;
+  }
+  if (view.state === 'none') {
+    return (
+      <div role="status" className="alert alert-info">
+        <span>{m['certify.status.noEnterprise']}</span>
+        <a className="btn btn-sm" href={localePath(locale, '/person/enterprise')}>{m['certify.status.toEnterprise']}</a>
+      </div>
+    );
+  }
+  const { enterprise } = view;
+  const binding = enterprise.bankBinding;
+
+  const lookUp = async (event: SubmitEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    if (lookup.busy) return;
+    setRefused(null);
+    const checked = validateForm(icbcAccountInfoQuery, formValues(event.currentTarget), validation);
+    if (!checked.ok) return lookup.fail(checked.errors);
+    lookup.setErrors({});
+    lookup.setBusy(true);
+    const outcome = await bankGet<IcbcAccountInfoData>(BANK_ACCOUNT_URL, checked.data);
+    lookup.setBusy(false);
+    if (!outcome) return;
+    if (outcome.ok) {
+      setAccount(outcome.data);
+    } else if (Object.keys(outcome.errors).length) {
+      lookup.fail(outcome.errors);
+    } else {
+      setRefused(outcome);
+    }
+  };
+
+  const signAndSave = async (event: SubmitEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    if (sign.busy || !account) return;
+    setRefused(null);
+    const values = formValues(event.currentTarget);
+    const key = validateForm(usbKeySignBody, { accountNo: account.accountNo, pin: values['pin'] ?? '', challenge: account.challenge }, validation);
+    const holder = validateForm(saveEmpBody.pick({ empName: true, empNo: true }), { empName: values['empName'] ?? '', empNo: values['empNo'] ?? '' }, validation);
+    if (!key.ok || !holder.ok) return sign.fail({ ...(key.ok ? {} : key.errors), ...(holder.ok ? {} : holder.errors) });
+    sign.setErrors({});
+    sign.setBusy(true);
+    // The key signs the bank's challenge (the sandbox stands in for the bank's browser driver)…
+    const signed = await bankPost<UsbKeySignatureData>(USB_KEY_SIGN_URL, key.data);
+    if (!signed || !signed.ok) {
+      sign.setBusy(false);
+      if (!signed) return;
+      if (signed.bankDown) setRefused(signed);
+      // The key refuses for its PIN (or names the field itself): the message belongs beside the PIN.
+      else sign.fail(Object.keys(signed.errors).length ? signed.errors : { pin: signed.message });
+      return;
+    }
+    // …and the server checks the signature with the bank before it certifies.
+    const saved = await bankPost<EnterpriseData>(BANK_SAVE_URL, {
+      accountNo: account.accountNo,
+      ...holder.data,
+      challenge: account.challenge,
+      signature: signed.data.signature,
+      certSerial: signed.data.certSerial,
+    });
+    sign.setBusy(false);
+    if (!saved) return;
+    if (saved.ok) {
+      message.success(m['certify.usbkey.done']);
+      setAccount(null);
+      setView({ state: 'ready', enterprise: saved.data });
+    } else if (Object.keys(saved.errors).length) {
+      sign.fail(saved.errors);
+    } else {
+      setRefused(saved);
+    }
+  };
+
+  const remove = async () => {
+    setRemoving(true);
+    const outcome = await bankPost<EnterpriseData>(BANK_REMOVE_URL, {});
+    setRemoving(false);
+    setConfirming(false);
+    if (!outcome) return;
+    if (outcome.ok) {
+      message.success(m['certify.usbkey.removed']);
+      setView({ state: 'ready', enterprise: outcome.data });
+    } else {
+      setRefused(outcome);
+    }
+  };
+
+  const status = (
+    <StatusLine enterprise={enterprise} messages={m} />
+  );
+
+  if (binding) {
+    return (
+      <Section title={m['certify.usbkey.boundTitle']}>
+        {status}
+        <BankBindingDetails binding={binding} locale={locale} messages={m} />
+        {refused && <Refusal outcome={refused} messages={m} />}
+        <div className="card-actions">
+          <button type="button" className="btn btn-error btn-outline btn-sm" onClick={() => setConfirming(true)}>{m['certify.usbkey.remove']}</button>
+        </div>
+        <ConfirmDialog
+          open={confirming}
+          title={m['certify.usbkey.removeTitle']}
+          body={format(m['certify.usbkey.removeBody'], { account: binding.accountNoMasked })}
+          confirmLabel={m['certify.usbkey.remove']}
+          cancelLabel={m['certify.common.cancel']}
+          busy={removing}
+          onConfirm={() => void remove()}
+          onCancel={() => setConfirming(false)}
+        />
+      </Section>
+    );
+  }
+
+  if (!certificateOpen(enterprise.authStatus)) {
+    return (
+      <Section title={m['certify.authType.usbkey']}>
+        {status}
+        <p className="text-sm text-base-content/70">{m['certify.usbkey.notNow']}</p>
+        <div className="card-actions">
+          <a className="btn btn-sm" href={localePath(locale, '/certify/enterprise')}>{m['certify.status.title']}</a>
+        </div>
+      </Section>
+    );
+  }
+
+  return (
+    <div className="grid gap-4">
+      <Section title={`1. ${m['certify.usbkey.accountStep']}`}>
+        {status}
+        <form ref={lookup.formRef} noValidate onSubmit={(event) => void lookUp(event)} className="max-w-md">
+          <TextField
+            name="accountNo"
+            label={m['certify.usbkey.accountNo']}
+            inputMode="numeric"
+            autoComplete="off"
+            maxLength={40}
+            readOnly={account !== null}
+            defaultValue={account?.accountNo ?? ''}
+            hint={m['certify.usbkey.accountHint']}
+            error={lookup.errors['accountNo']}
+          />
+          {account ? (
+            <button type="button" className="btn btn-ghost mt-4" onClick={() => { setAccount(null); setRefused(null); }}>{m['certify.usbkey.restart']}</button>
+          ) : (
+            <SubmitButton busy={lookup.busy} label={m['certify.usbkey.lookup']} busyLabel={m['certify.usbkey.looking']} className="btn btn-primary mt-4" />
+          )}
+        </form>
+        {!account && refused && <Refusal outcome={refused} messages={m} />}
+      </Section>
+
+      {account && (
+        <Section title={`2. ${m['certify.usbkey.signStep']}`}>
+          <dl className="grid gap-2 text-sm md:grid-cols-3">
+            {([
+              ['certify.usbkey.accountName', account.accountName],
+              ['certify.usbkey.bankName', account.bankName],
+              ['certify.usbkey.branchName', account.branchName],
+            ] as const).map(([label, value]) => (
+              <div key={label}>
+                <dt className="text-base-content/60">{m[label]}</dt>
+                <dd className="break-words">{value}</dd>
+              </div>
+            ))}
+          </dl>
+          <p className="text-sm">{m['certify.usbkey.insert']}</p>
+          <p className="text-xs text-base-content/60">{format(m['certify.usbkey.expiresAt'], { time: shownTime(account.expiresAt, locale, m) })}</p>
+          <form ref={sign.formRef} noValidate onSubmit={(event) => void signAndSave(event)} className="max-w-md">
+            <TextField name="pin" type="password" label={m['certify.usbkey.pin']} inputMode="numeric" autoComplete="off" maxLength={6} error={sign.errors['pin']} />
+            <TextField name="empName" label={m['certify.usbkey.empName']} autoComplete="name" maxLength={64} error={sign.errors['empName']} />
+            <TextField name="empNo" label={m['certify.usbkey.empNo']} autoComplete="off" maxLength={32} error={sign.errors['empNo']} />
+            <SubmitButton busy={sign.busy} label={m['certify.usbkey.sign']} busyLabel={m['certify.usbkey.signing']} className="btn btn-primary mt-4" />
+          </form>
+          {refused && <Refusal outcome={refused} messages={m} />}
+        </Section>
+      )}
+    </div>
+  );
+}
