@@ -52,7 +52,9 @@ test.describe('offline mode', () => {
     });
   }
 
-  test.beforeAll(async () => {
+  test.beforeAll(async ({}, testInfo) => {
+    // Copying the whole offline build (1 265 pages with their .br/.gz) takes a while on a busy machine.
+    testInfo.setTimeout(120_000);
     root = mkdtempSync(join(tmpdir(), 'hgd-pwa-dist-'));
     dataDir = mkdtempSync(join(tmpdir(), 'hgd-pwa-data-'));
     cpSync(source ?? '', root, { recursive: true });
