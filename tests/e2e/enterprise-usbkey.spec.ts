@@ -5,23 +5,12 @@
  * enterprise at once; removing the binding asks first and takes the enterprise back to
  * "not certified".
  */
-import type { Page } from '@playwright/test';
-import { dictionaries } from '../../src/lib/i18n/index.ts';
 import { sandboxAccounts, sandboxPin, sandboxTrialEnterpriseName } from '../../src/server/bank/sandbox.ts';
 import { expect, registerThroughApi, test } from './support/accountsFixtures.ts';
+import { chineseSpec, toast, zh } from './support/chinesePages.ts';
 import { bindOnPage } from './support/enterpriseFixtures.ts';
 
-const zh = dictionaries['zh-CN'];
-
-test.describe.configure({ timeout: 120_000 });
-
-test.beforeEach(async ({ page }) => {
-  await page.addInitScript(() => window.localStorage.setItem('locale', 'zh-CN'));
-});
-
-function toast(page: Page, text: string) {
-  return page.locator('[data-hgd-toasts] [role="status"], [data-hgd-toasts] [role="alert"]').filter({ hasText: text });
-}
+chineseSpec(120_000);
 
 function sandboxAccount(behaviour: (typeof sandboxAccounts)[number]['behaviour']): string {
   const account = sandboxAccounts.find((candidate) => candidate.accountName === sandboxTrialEnterpriseName && candidate.behaviour === behaviour);

@@ -4,24 +4,12 @@
  * and an operator approves it; the form's validation errors and drafts. USB-key certification is
  * in enterprise-usbkey.spec.ts.
  */
-import type { Page } from '@playwright/test';
 import { format } from '../../src/lib/api/messages.ts';
-import { dictionaries } from '../../src/lib/i18n/index.ts';
 import { apiLogin, expect, registerThroughApi, test } from './support/accountsFixtures.ts';
+import { chineseSpec, toast, zh } from './support/chinesePages.ts';
 import { bindOnPage, freshClearanceAccount, freshCreditCode, samplePdf, samplePng } from './support/enterpriseFixtures.ts';
 
-const zh = dictionaries['zh-CN'];
-
-test.describe.configure({ timeout: 120_000 });
-
-test.beforeEach(async ({ page }) => {
-  await page.addInitScript(() => window.localStorage.setItem('locale', 'zh-CN'));
-});
-
-/** A toast (role status or alert) with this text. */
-function toast(page: Page, text: string) {
-  return page.locator('[data-hgd-toasts] [role="status"], [data-hgd-toasts] [role="alert"]').filter({ hasText: text });
-}
+chineseSpec(120_000);
 
 /** The message a shared schema gives for a field (the label is the field's name in the sentence). */
 function fieldMessage(key: 'validation.required' | 'enterprise.validation.creditCode', field: keyof typeof zh): string {

@@ -7,25 +7,15 @@
 import type { Browser, Page } from '@playwright/test';
 import { dictionaries, type MessageKey } from '../../src/lib/i18n/index.ts';
 import { apiLogin, expect, test } from './support/accountsFixtures.ts';
-
-const zh = dictionaries['zh-CN'];
+import { chineseSpec, toast, zh } from './support/chinesePages.ts';
 
 function say(key: MessageKey, vars: Record<string, string | number> = {}): string {
   return zh[key].replace(/\{(\w+)\}/g, (whole, name: string) => (name in vars ? String(vars[name]) : whole));
 }
 
-/** A toast (role status or alert) with this text. */
-function toast(page: Page, text: string) {
-  return page.locator('[data-hgd-toasts] [role="status"], [data-hgd-toasts] [role="alert"]').filter({ hasText: text });
-}
-
 const SET_NAME = '2027 年度固定价格套餐';
 
-test.describe.configure({ timeout: 150_000 });
-
-test.beforeEach(async ({ page }) => {
-  await page.addInitScript(() => window.localStorage.setItem('locale', 'zh-CN'));
-});
+chineseSpec(150_000);
 
 /**
  * Steps 1–3 of /handle/order once a package on sale is chosen; returns the new order's number

@@ -3,10 +3,11 @@ import { checkAuthFile, hasAllowedSignature } from '../../src/islands/enterprise
 import { certifyMessages, certifyValidation } from '../../src/islands/enterprise/certifyPageMessages.ts';
 import { authStatusWord, certificateOpen, fileSize, shown } from '../../src/islands/enterprise/enterpriseCalls.ts';
 import { validateForm } from '../../src/islands/auth/formValidation.ts';
-import { queueRequest, readQueueAddress, writeQueueAddress } from '../../src/islands/ops/certificationQueue.ts';
+import { queueBuild, queueQuery, readReviewedId, underReview, writeReviewedId } from '../../src/islands/ops/certificationQueue.ts';
 import { locales } from '../../src/lib/i18n/locales.ts';
 import { certificationReturnBody, enterpriseAddBody, maxAuthFileBytes } from '../../src/lib/schemas/enterprise.ts';
 import { tableRequestSchema } from '../../src/lib/schemas/table.ts';
+import { buildAntTable, readTableQuery } from '../../src/lib/tableRequest.ts';
 
 const pdf = new TextEncoder().encode('%PDF-1.7\n%%EOF\n');
 const png = new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13]);
@@ -80,24 +81,27 @@ describe('the forms use the shared schemas with labelled messages', () => {
 
 describe("the operator's queue in the address", () => {
   test('page, keyword and the enterprise under review survive a round trip', () => {
-    const address = readQueueAddress('?page=3&q=%E5%B9%BF%E5%B7%9E&id=42');
-    expect(address.id).toBe(42);
-    expect(address.table.page).toBe(3);
-    expect(address.table.keyword).toBe('广州');
-    expect(readQueueAddress(writeQueueAddress(address))).toEqual(address);
-    expect(writeQueueAddress(readQueueAddress(''))).toBe('');
+    const search = '?page=3&q=%E5%B9%BF%E5%B7%9E&id=42';
+    const table = readTableQuery(new URLSearchParams(search), queueQuery);
+    expect(readReviewedId(search)).toBe(42);
+    expect(table.page).toBe(3);
+    expect(table.keyword).toBe('广州');
+    // Opening or leaving a review keeps the table's keys.
+    const closed = writeReviewedId(search, undefined);
+    expect(readReviewedId(closed)).toBeUndefined();
+    expect(readTableQuery(new URLSearchParams(closed), queueQuery)).toEqual(table);
+    expect(readReviewedId(writeReviewedId(closed, 42))).toBe(42);
+    expect(writeReviewedId('?id=7', undefined)).toBe('');
   });
 
-  test('nonsense in the address falls back to the first page of the queue', () => {
-    for (const search of ['?id=abc', '?id=-1', '?id=1.5', '?page=0']) {
-      const address = readQueueAddress(search);
-      expect(address.table.page).toBe(1);
-      if (search.startsWith('?id')) expect(address.id).toBeUndefined();
-    }
+  test('nonsense in the address falls back to no review and the first page', () => {
+    for (const search of ['?id=abc', '?id=-1', '?id=1.5', '?id=']) expect(readReviewedId(search)).toBeUndefined();
+    expect(readTableQuery(new URLSearchParams('?page=0'), queueQuery).page).toBe(1);
   });
 
   test('the request lists only enterprises under review, oldest submission first, and is a valid table request', () => {
-    const request = JSON.parse(queueRequest(readQueueAddress('?q=abc&page=2').table)) as Record<string, unknown>;
+    const state = readTableQuery(new URLSearchParams('?q=abc&page=2&filter.authStatus=2'), queueQuery);
+    const request = JSON.parse(buildAntTable(underReview(state), queueBuild)) as Record<string, unknown>;
     expect(request['filter']).toEqual({ authStatus: ['1'] });
     expect(request['sorter']).toEqual([{ key: 'submittedAt', sort: 'ascend' }]);
     expect(request['pager']).toEqual({ current: 2, pageSize: 10 });

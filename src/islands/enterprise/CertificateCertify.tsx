@@ -1,57 +1,33 @@
-import { useCallback, useEffect, useState } from 'react';
+import { useState } from 'react';
 import { message } from '../../lib/api/notify.ts';
 import type { Locale } from '../../lib/i18n/locales.ts';
 import { localePath } from '../../lib/paths.ts';
 import { authFileKinds, type AuthFileData, type AuthFileKindName, type EnterpriseData } from '../../lib/schemas/enterprise.ts';
-import { LoadFailed, Loading } from '../LoadStatus.tsx';
-import { useSessionReady } from '../useSessionReady.ts';
 import SubmitButton from '../auth/SubmitButton.tsx';
 import { postForm } from '../auth/formCall.ts';
 import AuthFileSlot from './AuthFileSlot.tsx';
+import EnterprisePending from './EnterprisePending.tsx';
 import Section from './Section.tsx';
 import StatusLine, { ReviewComment } from './StatusLine.tsx';
 import type { CertifyMessages } from './certifyMessages.ts';
-import { ENTERPRISE_SUBMIT_URL, certificateOpen, loadEnterprise, type EnterpriseLoad } from './enterpriseCalls.ts';
+import { ENTERPRISE_SUBMIT_URL, certificateOpen } from './enterpriseCalls.ts';
+import { useOwnEnterprise } from './useOwnEnterprise.ts';
 
 interface Props {
   locale: Locale;
   messages: CertifyMessages;
 }
 
-type View = { state: 'loading' } | EnterpriseLoad<EnterpriseData>;
-
 /**
  * Certificate certification (/certify/enterprise/certificate): the business licence and the
  * letter of authorisation, then submission for the operator's review (editAuthInfo → status 1).
  */
 export default function CertificateCertify({ locale, messages: m }: Props) {
-  const [view, setView] = useState<View>({ state: 'loading' });
+  const { view, setView, load } = useOwnEnterprise();
   const [busy, setBusy] = useState(false);
   const [problem, setProblem] = useState('');
 
-  const load = useCallback(async () => {
-    setView({ state: 'loading' });
-    const loaded = await loadEnterprise<EnterpriseData>();
-    if (loaded) setView(loaded);
-  }, []);
-
-  const ready = useSessionReady();
-  useEffect(() => {
-    if (ready) void load();
-  }, [ready, load]);
-
-  if (view.state === 'loading') return <Loading label={m['common.loading']} />;
-  if (view.state === 'failed') {
-    return <LoadFailed message={m['certify.common.loadFailed']} retryLabel={m['certify.common.retry']} onRetry={() => void load()} />;
-  }
-  if (view.state === 'none') {
-    return (
-      <div role="status" className="alert alert-info">
-        <span>{m['certify.status.noEnterprise']}</span>
-        <a className="btn btn-sm" href={localePath(locale, '/person/enterprise')}>{m['certify.status.toEnterprise']}</a>
-      </div>
-    );
-  }
+  if (view.state !== 'ready') return <EnterprisePending view={view} locale={locale} messages={m} onRetry={() => void load()} />;
 
   const { enterprise } = view;
   const editable = certificateOpen(enterprise.authStatus);

@@ -1,50 +1,24 @@
-import { useCallback, useEffect, useState } from 'react';
 import type { Locale } from '../../lib/i18n/locales.ts';
 import { localePath } from '../../lib/paths.ts';
-import type { EnterpriseData } from '../../lib/schemas/enterprise.ts';
-import { LoadFailed, Loading } from '../LoadStatus.tsx';
-import { useSessionReady } from '../useSessionReady.ts';
+import EnterprisePending from './EnterprisePending.tsx';
 import Section from './Section.tsx';
 import StatusLine, { ReviewComment } from './StatusLine.tsx';
 import type { CertifyMessages } from './certifyMessages.ts';
-import { certificateOpen, loadEnterprise, type EnterpriseLoad } from './enterpriseCalls.ts';
+import { certificateOpen } from './enterpriseCalls.ts';
+import { useOwnEnterprise } from './useOwnEnterprise.ts';
 
 interface Props {
   locale: Locale;
   messages: CertifyMessages;
 }
 
-type View = { state: 'loading' } | EnterpriseLoad<EnterpriseData>;
-
 const leads = ['certify.status.lead0', 'certify.status.lead1', 'certify.status.lead2', 'certify.status.lead3'] as const;
 
 /** Enterprise certification (/certify/enterprise): where the enterprise stands and the two ways to certify it. */
 export default function CertifyOverview({ locale, messages: m }: Props) {
-  const [view, setView] = useState<View>({ state: 'loading' });
+  const { view, load } = useOwnEnterprise();
 
-  const load = useCallback(async () => {
-    setView({ state: 'loading' });
-    const loaded = await loadEnterprise<EnterpriseData>();
-    if (loaded) setView(loaded);
-  }, []);
-
-  const ready = useSessionReady();
-  useEffect(() => {
-    if (ready) void load();
-  }, [ready, load]);
-
-  if (view.state === 'loading') return <Loading label={m['common.loading']} />;
-  if (view.state === 'failed') {
-    return <LoadFailed message={m['certify.common.loadFailed']} retryLabel={m['certify.common.retry']} onRetry={() => void load()} />;
-  }
-  if (view.state === 'none') {
-    return (
-      <div role="status" className="alert alert-info">
-        <span>{m['certify.status.noEnterprise']}</span>
-        <a className="btn btn-sm" href={localePath(locale, '/person/enterprise')}>{m['certify.status.toEnterprise']}</a>
-      </div>
-    );
-  }
+  if (view.state !== 'ready') return <EnterprisePending view={view} locale={locale} messages={m} onRetry={() => void load()} />;
 
   const { enterprise } = view;
   const status = enterprise.authStatus;

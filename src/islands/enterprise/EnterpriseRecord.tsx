@@ -1,20 +1,20 @@
-import { useCallback, useEffect, useState } from 'react';
+import { useState } from 'react';
 import { message } from '../../lib/api/notify.ts';
 import { format } from '../../lib/api/messages.ts';
 import type { Locale } from '../../lib/i18n/locales.ts';
 import { localePath } from '../../lib/paths.ts';
 import type { EnterpriseData } from '../../lib/schemas/enterprise.ts';
-import ConfirmDialog from '../ConfirmDialog.tsx';
-import { LoadFailed, Loading } from '../LoadStatus.tsx';
-import { useSessionReady } from '../useSessionReady.ts';
 import { postForm } from '../auth/formCall.ts';
 import type { ValidationMessages } from '../auth/formValidation.ts';
 import EnterpriseDetails, { AuthFileList, BankBindingDetails } from './EnterpriseDetails.tsx';
 import EnterpriseForm, { type EnterpriseOptions } from './EnterpriseForm.tsx';
+import EnterprisePending from './EnterprisePending.tsx';
+import RemoveButton from './RemoveButton.tsx';
 import Section from './Section.tsx';
 import { ReviewComment } from './StatusLine.tsx';
 import type { CertifyMessages } from './certifyMessages.ts';
-import { ENTERPRISE_DELETE_URL, authStatusWord, certificateOpen, loadEnterprise, type EnterpriseLoad } from './enterpriseCalls.ts';
+import { ENTERPRISE_DELETE_URL, authStatusWord, certificateOpen } from './enterpriseCalls.ts';
+import { useOwnEnterprise } from './useOwnEnterprise.ts';
 
 interface Props {
   locale: Locale;
@@ -23,38 +23,22 @@ interface Props {
   options: EnterpriseOptions;
 }
 
-type View = { state: 'loading' } | EnterpriseLoad<EnterpriseData>;
-
 /**
  * My enterprise (/person/enterprise): the record with its status, the operator's comment, the
  * files and the bank binding; editing (save or keep a draft); deleting where allowed. A user
  * without an enterprise gets the form that creates one, and the way to bind an existing one.
  */
 export default function EnterpriseRecord({ locale, messages: m, validation, options }: Props) {
-  const [view, setView] = useState<View>({ state: 'loading' });
+  const { view, setView, load } = useOwnEnterprise();
   const [editing, setEditing] = useState(false);
-  const [confirming, setConfirming] = useState(false);
-  const [deleting, setDeleting] = useState(false);
-
-  const load = useCallback(async () => {
-    setView({ state: 'loading' });
-    const loaded = await loadEnterprise<EnterpriseData>();
-    if (loaded) setView(loaded);
-  }, []);
-
-  const ready = useSessionReady();
-  useEffect(() => {
-    if (ready) void load();
-  }, [ready, load]);
 
   const saved = (enterprise: EnterpriseData) => {
     setEditing(false);
     setView({ state: 'ready', enterprise });
   };
 
-  if (view.state === 'loading') return <Loading label={m['common.loading']} />;
-  if (view.state === 'failed') {
-    return <LoadFailed message={m['certify.common.loadFailed']} retryLabel={m['certify.common.retry']} onRetry={() => void load()} />;
+  if (view.state === 'loading' || view.state === 'failed') {
+    return <EnterprisePending view={view} locale={locale} messages={m} onRetry={() => void load()} />;
   }
   if (view.state === 'none') {
     return (
@@ -83,10 +67,7 @@ export default function EnterpriseRecord({ locale, messages: m, validation, opti
   }
 
   const remove = async () => {
-    setDeleting(true);
     const answer = await postForm<Record<string, never>>(ENTERPRISE_DELETE_URL, { id: enterprise.id });
-    setDeleting(false);
-    setConfirming(false);
     if (answer?.ok) {
       message.success(m['certify.record.deleted']);
       setView({ state: 'none' });
@@ -124,7 +105,13 @@ export default function EnterpriseRecord({ locale, messages: m, validation, opti
             <a className="btn btn-sm" href={localePath(locale, '/certify/enterprise')}>{m['certify.record.certify']}</a>
           )}
           {enterprise.canDelete && (
-            <button type="button" className="btn btn-error btn-outline btn-sm" onClick={() => setConfirming(true)}>{m['certify.record.delete']}</button>
+            <RemoveButton
+              label={m['certify.record.delete']}
+              title={m['certify.record.deleteTitle']}
+              body={format(m['certify.record.deleteBody'], { name: enterprise.enterpriseName })}
+              messages={m}
+              onRemove={remove}
+            />
           )}
         </div>
         {!enterprise.canDelete && <p className="text-xs text-base-content/60">{m['certify.record.cannotDelete']}</p>}
@@ -141,17 +128,6 @@ export default function EnterpriseRecord({ locale, messages: m, validation, opti
           <p className="text-sm text-base-content/70">{m['certify.record.bankNone']}</p>
         )}
       </Section>
-
-      <ConfirmDialog
-        open={confirming}
-        title={m['certify.record.deleteTitle']}
-        body={format(m['certify.record.deleteBody'], { name: enterprise.enterpriseName })}
-        confirmLabel={m['certify.record.delete']}
-        cancelLabel={m['certify.common.cancel']}
-        busy={deleting}
-        onConfirm={() => void remove()}
-        onCancel={() => setConfirming(false)}
-      />
     </div>
   );
 }

@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useState, type SubmitEvent } from 'react';
+import { useState, type SubmitEvent } from 'react';
 import { message } from '../../lib/api/notify.ts';
 import { format } from '../../lib/api/messages.ts';
 import type { Locale } from '../../lib/i18n/locales.ts';
@@ -11,14 +11,13 @@ import {
   type IcbcAccountInfoData,
   type UsbKeySignatureData,
 } from '../../lib/schemas/enterprise.ts';
-import ConfirmDialog from '../ConfirmDialog.tsx';
-import { LoadFailed, Loading } from '../LoadStatus.tsx';
-import { useSessionReady } from '../useSessionReady.ts';
 import SubmitButton from '../auth/SubmitButton.tsx';
 import TextField from '../auth/TextField.tsx';
 import { formValues, validateForm, type ValidationMessages } from '../auth/formValidation.ts';
 import { useFormErrors } from '../auth/useFormErrors.ts';
 import { BankBindingDetails } from './EnterpriseDetails.tsx';
+import EnterprisePending from './EnterprisePending.tsx';
+import RemoveButton from './RemoveButton.tsx';
 import Section from './Section.tsx';
 import StatusLine from './StatusLine.tsx';
 import { bankGet, bankPost, type BankOutcome } from './bankCall.ts';
@@ -29,18 +28,15 @@ import {
   BANK_SAVE_URL,
   USB_KEY_SIGN_URL,
   certificateOpen,
-  loadEnterprise,
   shownTime,
-  type EnterpriseLoad,
 } from './enterpriseCalls.ts';
+import { useOwnEnterprise } from './useOwnEnterprise.ts';
 
 interface Props {
   locale: Locale;
   messages: CertifyMessages;
   validation: ValidationMessages;
 }
-
-type View = { state: 'loading' } | EnterpriseLoad<EnterpriseData>;
 
 /** A refusal shown in place: the bank being unavailable reads differently from a plain refusal. */
 function Refusal({ outcome, messages: m }: { outcome: { bankDown: boolean; message: string }; messages: CertifyMessages }) {
@@ -66,37 +62,13 @@ type Refused = Extract<NonNullable<BankOutcome<unknown>>, { ok: false }>;
  * PIN, and saveEmp certifies the enterprise at once. A bound account can be removed here.
  */
 export default function UsbKeyCertify({ locale, messages: m, validation }: Props) {
-  const [view, setView] = useState<View>({ state: 'loading' });
+  const { view, setView, load } = useOwnEnterprise();
   const [account, setAccount] = useState<IcbcAccountInfoData | null>(null);
   const [refused, setRefused] = useState<Refused | null>(null);
-  const [confirming, setConfirming] = useState(false);
-  const [removing, setRemoving] = useState(false);
   const lookup = useFormErrors();
   const sign = useFormErrors();
 
-  const load = useCallback(async () => {
-    setView({ state: 'loading' });
-    const loaded = await loadEnterprise<EnterpriseData>();
-    if (loaded) setView(loaded);
-  }, []);
-
-  const ready = useSessionReady();
-  useEffect(() => {
-    if (ready) void load();
-  }, [ready, load]);
-
-  if (view.state === 'loading') return <Loading label={m['common.loading']} />;
-  if (view.state === 'failed') {
-    return <LoadFailed message={m['certify.common.loadFailed']} retryLabel={m['certify.common.retry']} onRetry={() => void load()} />;
-  }
-  if (view.state === 'none') {
-    return (
-      <div role="status" className="alert alert-info">
-        <span>{m['certify.status.noEnterprise']}</span>
-        <a className="btn btn-sm" href={localePath(locale, '/person/enterprise')}>{m['certify.status.toEnterprise']}</a>
-      </div>
-    );
-  }
+  if (view.state !== 'ready') return <EnterprisePending view={view} locale={locale} messages={m} onRetry={() => void load()} />;
   const { enterprise } = view;
   const binding = enterprise.bankBinding;
 
@@ -162,10 +134,7 @@ export default function UsbKeyCertify({ locale, messages: m, validation }: Props
   };
 
   const remove = async () => {
-    setRemoving(true);
     const outcome = await bankPost<EnterpriseData>(BANK_REMOVE_URL, {});
-    setRemoving(false);
-    setConfirming(false);
     if (!outcome) return;
     if (outcome.ok) {
       message.success(m['certify.usbkey.removed']);
@@ -186,18 +155,14 @@ export default function UsbKeyCertify({ locale, messages: m, validation }: Props
         <BankBindingDetails binding={binding} locale={locale} messages={m} />
         {refused && <Refusal outcome={refused} messages={m} />}
         <div className="card-actions">
-          <button type="button" className="btn btn-error btn-outline btn-sm" onClick={() => setConfirming(true)}>{m['certify.usbkey.remove']}</button>
+          <RemoveButton
+            label={m['certify.usbkey.remove']}
+            title={m['certify.usbkey.removeTitle']}
+            body={format(m['certify.usbkey.removeBody'], { account: binding.accountNoMasked })}
+            messages={m}
+            onRemove={remove}
+          />
         </div>
-        <ConfirmDialog
-          open={confirming}
-          title={m['certify.usbkey.removeTitle']}
-          body={format(m['certify.usbkey.removeBody'], { account: binding.accountNoMasked })}
-          confirmLabel={m['certify.usbkey.remove']}
-          cancelLabel={m['certify.common.cancel']}
-          busy={removing}
-          onConfirm={() => void remove()}
-          onCancel={() => setConfirming(false)}
-        />
       </Section>
     );
   }

@@ -5,8 +5,7 @@ import type { TableSort } from '../../lib/tableRequest.ts';
 import { OPS_API, formatDateTime } from '../order/orderView.ts';
 import DataTable, { type Column } from '../table/DataTable.tsx';
 import { daysAsInstants } from '../table/dayRange.ts';
-import { useUrlTable } from '../table/useUrlTable.ts';
-import { useSessionReady } from '../useSessionReady.ts';
+import { useSessionTable } from '../table/useSessionTable.ts';
 import type { OpsAuditMessages } from './opsAudit.ts';
 
 interface Props {
@@ -31,8 +30,7 @@ function detailText(detail: Record<string, unknown>): string {
  * action, target and time, newest first, with the state in the address.
  */
 export default function OpsAudit({ locale, messages }: Props) {
-  const ready = useSessionReady();
-  const table = useUrlTable<AuditRowData>({ url: `${OPS_API}/audit/getAntTable`, query, build, toRequest, ready });
+  const table = useSessionTable<AuditRowData>({ url: `${OPS_API}/audit/getAntTable`, query, build, toRequest });
   const { state } = table;
   const id = useId();
   const at = state.ranges.at ?? {};
@@ -82,19 +80,9 @@ export default function OpsAudit({ locale, messages }: Props) {
         caption={messages['page.opsAudit.title']}
         columns={columns}
         rowKey={(row) => String(row.id)}
-        load={table.load}
-        rows={table.rows}
-        totalCount={table.totalCount}
-        page={state.page}
-        pageSize={state.size}
-        sort={state.sort[0]}
-        failure={table.failure}
         emptyMessage={messages['ops.audit.empty']}
         messages={messages}
-        onSort={table.sortBy}
-        onPage={(page) => table.patch({ page })}
-        onPageSize={(size) => table.patch({ size })}
-        onRetry={table.retry}
+        {...table.view}
       />
     </div>
   );

@@ -6,8 +6,7 @@ import OrderFilters from '../order/OrderFilters.tsx';
 import { createdDaysAsInstants, newestFirst } from '../order/orderList.ts';
 import { OPS_API, formatDateTime, orderStatusBadge, orderStatusLabel } from '../order/orderView.ts';
 import DataTable, { type Column } from '../table/DataTable.tsx';
-import { useUrlTable } from '../table/useUrlTable.ts';
-import { useSessionReady } from '../useSessionReady.ts';
+import { useSessionTable } from '../table/useSessionTable.ts';
 import OpsOrderPanel from './OpsOrderPanel.tsx';
 import type { OpsOrdersMessages } from './opsOrders.ts';
 
@@ -38,8 +37,7 @@ function setOpenOrder(orderNo: string): void {
  * table to move it on (accept, confirm, complete, cancel, reject).
  */
 export default function OpsOrders({ locale, messages }: Props) {
-  const ready = useSessionReady();
-  const table = useUrlTable<OpsOrderRowData>({ url: `${OPS_API}/order/getAntTable`, query, build, toRequest: createdDaysAsInstants, ready });
+  const table = useSessionTable<OpsOrderRowData>({ url: `${OPS_API}/order/getAntTable`, query, build, toRequest: createdDaysAsInstants });
   const [open, setOpen] = useState('');
   const { state } = table;
 
@@ -101,19 +99,9 @@ export default function OpsOrders({ locale, messages }: Props) {
         caption={messages['page.opsOrders.title']}
         columns={columns}
         rowKey={(row) => row.orderNo}
-        load={table.load}
-        rows={table.rows}
-        totalCount={table.totalCount}
-        page={state.page}
-        pageSize={state.size}
-        sort={state.sort[0]}
-        failure={table.failure}
         emptyMessage={messages['ops.orders.empty']}
         messages={messages}
-        onSort={table.sortBy}
-        onPage={(page) => table.patch({ page })}
-        onPageSize={(size) => table.patch({ size })}
-        onRetry={table.retry}
+        {...table.view}
       />
       {open && <OpsOrderPanel key={open} orderNo={open} locale={locale} messages={messages} onClose={() => show('')} onChanged={table.retry} />}
     </div>

@@ -1,37 +1,31 @@
 /**
- * The operator's certification queue in the page address: `?page=&q=` for the list (the shared
- * table state, src/lib/tableRequest.ts) and `?id=` for the enterprise under review, so reload and
- * back show the same place. The queue is always "under review, oldest submission first".
+ * The operator's certification queue in the page address: the shared table state (`?page=&q=&sort=`,
+ * src/lib/tableRequest.ts, kept by useSessionTable) and `?id=` for the enterprise under review, so
+ * reload and back show the same place. The queue lists only enterprises under review, oldest
+ * submission first unless the operator sorts otherwise.
  */
-import { buildAntTable, readTableQuery, writeTableQuery, type TableQueryState, type TableSort } from '../../lib/tableRequest.ts';
+import type { BuildOptions, TableQueryOptions, TableQueryState } from '../../lib/tableRequest.ts';
 
-export const QUEUE_PAGE_SIZE = 10;
-const queueSort: readonly TableSort[] = [{ key: 'submittedAt', order: 'asc' }];
-const queueOptions = { size: QUEUE_PAGE_SIZE, sort: queueSort };
+export const queueQuery: TableQueryOptions = { sort: [{ key: 'submittedAt', order: 'asc' }] };
 /** What the keyword searches: the name and the codes an operator has in hand. */
-const searchFields = ['enterpriseName', 'creditCode', 'clearanceAccount'];
+export const queueBuild: BuildOptions = { searchFields: ['enterpriseName', 'creditCode', 'clearanceAccount'] };
 
-export interface QueueAddress {
-  table: TableQueryState;
-  /** The enterprise being reviewed, if any. */
-  id: number | undefined;
+/** The request's state: whatever the address says, only enterprises under review (status 1). */
+export function underReview(state: TableQueryState): TableQueryState {
+  return { ...state, filters: { ...state.filters, authStatus: ['1'] } };
 }
 
-export function readQueueAddress(search: string): QueueAddress {
+/** The enterprise under review in a query string, if any. */
+export function readReviewedId(search: string): number | undefined {
+  const id = Number(new URLSearchParams(search).get('id'));
+  return Number.isInteger(id) && id > 0 ? id : undefined;
+}
+
+/** The query string (with `?`, or '') with the enterprise under review set or cleared; the table's keys stay. */
+export function writeReviewedId(search: string, id: number | undefined): string {
   const params = new URLSearchParams(search);
-  const id = Number(params.get('id'));
-  return { table: readTableQuery(params, queueOptions), id: Number.isInteger(id) && id > 0 ? id : undefined };
-}
-
-/** The query string (with `?`, or '' for the bare queue) of an address. */
-export function writeQueueAddress(address: QueueAddress): string {
-  const params = writeTableQuery(address.table, new URLSearchParams(), queueOptions);
-  if (address.id !== undefined) params.set('id', String(address.id));
+  if (id === undefined) params.delete('id');
+  else params.set('id', String(id));
   const query = params.toString();
   return query ? `?${query}` : '';
-}
-
-/** The table request of the queue: only enterprises under review (status 1). */
-export function queueRequest(table: TableQueryState): string {
-  return buildAntTable({ ...table, filters: { ...table.filters, authStatus: ['1'] } }, { searchFields });
 }

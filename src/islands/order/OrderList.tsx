@@ -3,8 +3,7 @@ import type { Locale } from '../../lib/i18n/locales.ts';
 import { localePath } from '../../lib/paths.ts';
 import type { OrderRowData } from '../../lib/schemas/order.ts';
 import DataTable, { type Column } from '../table/DataTable.tsx';
-import { useUrlTable } from '../table/useUrlTable.ts';
-import { useSessionReady } from '../useSessionReady.ts';
+import { useSessionTable } from '../table/useSessionTable.ts';
 import OrderFilters from './OrderFilters.tsx';
 import { createdDaysAsInstants, isFiltered, newestFirst, type OrderListMessages } from './orderList.ts';
 import { ORDER_API, formatDateTime, formatNumber, orderDetailHref, orderStatusBadge, orderStatusLabel } from './orderView.ts';
@@ -22,8 +21,7 @@ const build = { searchFields: ['orderNo', 'setName', 'orgComName'] };
  * date, sorted and paged on the server, with the whole state in the address.
  */
 export default function OrderList({ locale, messages }: Props) {
-  const ready = useSessionReady();
-  const table = useUrlTable<OrderRowData>({ url: `${ORDER_API}/getAntTable`, query, build, toRequest: createdDaysAsInstants, ready });
+  const table = useSessionTable<OrderRowData>({ url: `${ORDER_API}/getAntTable`, query, build, toRequest: createdDaysAsInstants });
   const { state } = table;
 
   const columns: Column<OrderRowData>[] = [
@@ -95,19 +93,9 @@ export default function OrderList({ locale, messages }: Props) {
         caption={messages['page.order.title']}
         columns={columns}
         rowKey={(row) => row.orderNo}
-        load={table.load}
-        rows={table.rows}
-        totalCount={table.totalCount}
-        page={state.page}
-        pageSize={state.size}
-        sort={state.sort[0]}
-        failure={table.failure}
         emptyMessage={empty}
         messages={messages}
-        onSort={table.sortBy}
-        onPage={(page) => table.patch({ page })}
-        onPageSize={(size) => table.patch({ size })}
-        onRetry={table.retry}
+        {...table.view}
       />
     </div>
   );

@@ -13,7 +13,7 @@ import {
 import { callQuiet } from '../quietCall.ts';
 import type { TableLoad } from './DataTable.tsx';
 
-interface Options {
+export interface UrlTableOptions {
   /** The table call (POST, `antTable` form field). */
   url: string;
   /** Defaults of the address (page size, default sort, prefix). */
@@ -49,7 +49,7 @@ interface Page<Row> {
  * load and on back/forward, written with pushState on every change, so reload, back and a
  * shared link show the same rows. Answers that arrive after a newer request are dropped.
  */
-export function useUrlTable<Row>({ url, query, build, toRequest, ready }: Options) {
+export function useUrlTable<Row>({ url, query, build, toRequest, ready }: UrlTableOptions) {
   const [state, setState] = useState<TableQueryState>(() => defaultTableQuery(query));
   const [fromUrl, setFromUrl] = useState(false);
   const [load, setLoad] = useState<TableLoad>('loading');
@@ -93,6 +93,9 @@ export function useUrlTable<Row>({ url, query, build, toRequest, ready }: Option
     setState(next);
   }, []);
 
+  // Stable, so an island may reload from an effect (e.g. on returning to the list).
+  const retry = useCallback(() => setAttempt((n) => n + 1), []);
+
   // A page emptied under the reader (the last order of it deleted elsewhere): show the last page.
   useEffect(() => {
     if (load === 'ready' && page.result.length === 0 && page.totalCount > 0 && state.page > 1) {
@@ -112,6 +115,6 @@ export function useUrlTable<Row>({ url, query, build, toRequest, ready }: Option
     change,
     patch: (patch: Partial<TableQueryState>) => change(updateTableQuery(state, patch)),
     sortBy: (key: string) => change(updateTableQuery(state, { sort: nextSort(state.sort, config.current.query?.sort ?? [], key) })),
-    retry: () => setAttempt((n) => n + 1),
+    retry,
   };
 }

@@ -1,0 +1,49 @@
+/**
+ * The operator console is for operators (src/components/SessionGate.astro with the page's `role`,
+ * src/lib/routes.ts): a signed-in company user gets a plain refusal on its pages, no table and no
+ * table call; the operator gets the tables.
+ */
+import type { Request } from '@playwright/test';
+import { apiLogin, expect, test } from './support/accountsFixtures.ts';
+import { chineseSpec, zh } from './support/chinesePages.ts';
+
+chineseSpec(120_000);
+
+const consoles = [
+  { path: '/ops/orders', table: zh['page.opsOrders.title'] },
+  { path: '/ops/certifications', table: zh['certify.ops.queueLabel'] },
+];
+
+test('a company user is refused on the operator pages and sees no table; the operator sees the tables', async ({ page, context, browser, accounts }) => {
+  await apiLogin(context.request, accounts.url, 'demo_company', 'Company2025');
+  const tableCalls: string[] = [];
+  const onRequest = (request: Request) => {
+    if (request.url().includes('/getAntTable')) tableCalls.push(request.url());
+  };
+  page.on('request', onRequest);
+  for (const { path } of consoles) {
+    await page.goto(path);
+    await expect(page.getByRole('alert').filter({ hasText: '你的账户无权使用此页面。' })).toBeVisible();
+    await page.waitForLoadState('networkidle');
+    await expect(page.getByRole('table')).toHaveCount(0);
+  }
+  // The islands behind the refusal never asked for the rows either.
+  expect(tableCalls).toEqual([]);
+
+  const operator = await browser.newContext({ baseURL: accounts.url, locale: 'zh-CN' });
+  try {
+    await operator.addInitScript(() => window.localStorage.setItem('locale', 'zh-CN'));
+    await apiLogin(operator.request, accounts.url, 'demo_operator', 'Operator2025');
+    const ops = await operator.newPage();
+    for (const { path, table } of consoles) {
+      await ops.goto(path);
+      await expect(ops.getByRole('table', { name: table })).toBeVisible();
+      await expect(ops.getByText(zh['session.forbidden'])).toBeHidden();
+    }
+    // The orders queue lists the demo enterprise's orders.
+    await ops.goto('/ops/orders');
+    await expect(ops.getByRole('table', { name: zh['page.opsOrders.title'] }).getByRole('row').nth(1)).toContainText(/HGD\d{14}/);
+  } finally {
+    await operator.close();
+  }
+});
