@@ -7,7 +7,7 @@ import { eq, sql } from 'drizzle-orm';
 import { vi } from 'vitest';
 import { enterprises, orders, orderStatusHistory, users, type UserRole } from '../../src/server/db/schema/index.ts';
 import type { Envelope } from './accountCalls.ts';
-import { apiHeaders, type TestApp } from './harness.ts';
+import { apiHeaders, createTestApp, type TestApp } from './harness.ts';
 
 /**
  * 2026-11-22 10:00 China time: the Guangdong 2027 selling sets are on sale (from 2026-10-15 or
@@ -23,6 +23,19 @@ export function freezeDate(): void {
 
 export function thawDate(): void {
   vi.useRealTimers();
+}
+
+/** A test app whose clock (Date only) stands at `fixedNow` until it is closed. */
+export async function createOrderTestApp(): Promise<TestApp> {
+  freezeDate();
+  const t = await createTestApp();
+  return {
+    ...t,
+    close: async () => {
+      await t.close();
+      thawDate();
+    },
+  };
 }
 
 /** A form the demo enterprise (10 kV, Guangdong) may submit on `fixedNow`. */
