@@ -7,12 +7,12 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { orderActions, orderStatuses, orderTransitions, type OrderAction } from '../../src/lib/orderStatus.ts';
 import type { OrderDetailData } from '../../src/lib/schemas/order.ts';
 import { get, post, type Envelope } from './accountCalls.ts';
-import { addEnterpriseUser, createOrderTestApp, footprint, getWithHeaders, insertOrder } from './orderFixtures.ts';
+import { addEnterpriseUser, createOrderTestApp, type EnterpriseUser, footprint, getWithHeaders, insertOrder } from './orderFixtures.ts';
 import { apiHeaders, openPerFile } from './harness.ts';
 
 const t = openPerFile(createOrderTestApp);
 let operator: string;
-let owner: { userId: number; enterpriseId: number; cookie: string };
+let owner: EnterpriseUser;
 
 beforeAll(async () => {
   operator = await t.login('demo_operator');

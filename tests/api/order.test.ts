@@ -7,14 +7,14 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import type { OrderDetailData, OrderGuideData } from '../../src/lib/schemas/order.ts';
 import { auditLog, enterprises, notices, orders } from '../../src/server/db/schema/index.ts';
 import { get, post, postForm, type Envelope } from './accountCalls.ts';
-import { addEnterpriseUser, createOrderTestApp, freezeDate, getWithHeaders, goodOrder, orderRow } from './orderFixtures.ts';
+import { addEnterpriseUser, createOrderTestApp, type EnterpriseUser, freezeDate, getWithHeaders, goodOrder, orderRow } from './orderFixtures.ts';
 import { apiHeaders, openPerFile } from './harness.ts';
 
 const base = '/api/front/hgdsel/order';
 
 const t = openPerFile(createOrderTestApp);
 let company: string;
-let rival: { userId: number; enterpriseId: number; cookie: string };
+let rival: EnterpriseUser;
 
 beforeAll(async () => {
   company = await t.login('demo_company');

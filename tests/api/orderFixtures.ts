@@ -57,11 +57,15 @@ export interface EnterpriseUserOptions {
   roles?: UserRole[];
 }
 
+/** A user with an enterprise, signed in. */
+export interface EnterpriseUser {
+  userId: number;
+  enterpriseId: number;
+  cookie: string;
+}
+
 /** Inserts a user with an enterprise; answers its ids and a session cookie. */
-export async function addEnterpriseUser(
-  t: TestApp,
-  options: EnterpriseUserOptions,
-): Promise<{ userId: number; enterpriseId: number; cookie: string }> {
+export async function addEnterpriseUser(t: TestApp, options: EnterpriseUserOptions): Promise<EnterpriseUser> {
   const [user] = await t.db
     .insert(users)
     .values({
@@ -116,7 +120,7 @@ let inserted = 0;
  */
 export async function insertOrder(
   t: TestApp,
-  owner: { userId: number; enterpriseId: number },
+  owner: Pick<EnterpriseUser, 'userId' | 'enterpriseId'>,
   values: { status?: number; contractStart?: string; contractMonths?: number; deletedAt?: Date | null; createdAt?: Date; setName?: string } = {},
 ): Promise<string> {
   inserted += 1;

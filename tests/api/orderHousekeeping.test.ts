@@ -3,11 +3,11 @@ import { eq } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { auditLog, notices } from '../../src/server/db/schema/index.ts';
 import { completeEndedOrders } from '../../src/server/services/orders.ts';
-import { addEnterpriseUser, createOrderTestApp, fixedNow, footprint, insertOrder, orderRow } from './orderFixtures.ts';
+import { addEnterpriseUser, createOrderTestApp, type EnterpriseUser, fixedNow, footprint, insertOrder, orderRow } from './orderFixtures.ts';
 import { openPerFile } from './harness.ts';
 
 const t = openPerFile(createOrderTestApp);
-let owner: { userId: number; enterpriseId: number; cookie: string };
+let owner: EnterpriseUser;
 
 beforeAll(async () => {
   owner = await addEnterpriseUser(t, { userName: 'hk_owner', mobile: '13900003001' });

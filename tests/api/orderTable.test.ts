@@ -7,13 +7,13 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { AuditRowData, OpsOrderRowData, OrderRowData, OrderTableData } from '../../src/lib/schemas/order.ts';
 import { post, type Envelope } from './accountCalls.ts';
-import { addEnterpriseUser, createOrderTestApp, insertOrder } from './orderFixtures.ts';
+import { addEnterpriseUser, createOrderTestApp, type EnterpriseUser, insertOrder } from './orderFixtures.ts';
 import { apiHeaders, openPerFile } from './harness.ts';
 
 const t = openPerFile(createOrderTestApp);
 let operator: string;
-let mine: { userId: number; enterpriseId: number; cookie: string };
-let theirs: { userId: number; enterpriseId: number; cookie: string };
+let mine: EnterpriseUser;
+let theirs: EnterpriseUser;
 const myOrders: string[] = [];
 let theirOrder = '';
 let deletedOrder = '';
