@@ -10,28 +10,16 @@
  * - GET /api/front/user/currentUser with a session cookie: session lookup + user + enterprise.
  */
 import autocannon from 'autocannon';
-import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { hashPassword, verifyPassword } from '../src/server/password.ts';
+import { formPostHeaders, startProcess, waitFor } from './server.ts';
 
 const port = 4423;
 const origin = `http://127.0.0.1:${port}`;
 
-async function waitFor(url: string, timeoutMs = 60_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
-    try {
-      if ((await fetch(url)).ok) return;
-    } catch {
-      // not listening yet
-    }
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
-  throw new Error(`${url} did not answer within ${timeoutMs} ms`);
-}
 
 async function argonFigures(): Promise<{ hashMs: number; verifyMs: number }> {
   const rounds = 10;
@@ -45,11 +33,7 @@ async function argonFigures(): Promise<{ hashMs: number; verifyMs: number }> {
 }
 
 const loginBody = 'userName=demo_person&password=Person2025&deviceId=hgdweb&appCode=hgd';
-const postHeaders = {
-  'Content-Type': 'application/x-www-form-urlencoded',
-  'X-Requested-With': 'XMLHttpRequest',
-  Origin: origin,
-};
+const postHeaders = formPostHeaders(origin);
 
 function line(name: string, r: autocannon.Result): string {
   return `${name.padEnd(44)} ${r.requests.average.toFixed(0).padStart(6)} req/s   p50 ${r.latency.p50} ms   p99 ${r.latency.p99} ms   (${r.requests.total} requests)`;
@@ -83,12 +67,9 @@ async function loginLoad(connections: number, duration: number): Promise<{ resul
 export async function benchAccounts(): Promise<void> {
   const argon = await argonFigures();
   const dataDir = mkdtempSync(join(tmpdir(), 'hgd-bench-accounts-'));
-  const portal = spawn('node', ['src/server/main.ts'], {
-    env: { ...process.env, HOST: '127.0.0.1', PORT: String(port), DATA_DIR: dataDir, LOG_LEVEL: 'silent', TRUST_PROXY: '1', STATIC_DIR: dataDir },
-    stdio: ['ignore', 'ignore', 'inherit'],
-  });
+  const portal = startProcess(['src/server/main.ts'], { HOST: '127.0.0.1', PORT: String(port), DATA_DIR: dataDir, LOG_LEVEL: 'silent', TRUST_PROXY: '1', STATIC_DIR: dataDir });
   try {
-    await waitFor(`${origin}/api/health`);
+    await waitFor(`${origin}/api/health`, 60_000);
     const first = await fetch(`${origin}/api/front/system/login`, { method: 'POST', headers: { ...postHeaders, 'X-Forwarded-For': '10.255.255.1' }, body: loginBody });
     const cookie = first.headers.getSetCookie().find((value) => value.startsWith('hgd_sid='))?.split(';')[0];
     if (!cookie) throw new Error(`login failed: ${await first.text()}`);

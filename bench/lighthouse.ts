@@ -14,6 +14,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import lighthouse from 'lighthouse';
 import { ensureChromium } from '../scripts/chromium.ts';
+import { waitFor } from './server.ts';
 
 /** Pages measured, zh-CN and the default region (Guangdong). */
 export const lighthousePages = ['/welcome/home', '/infomation/list', '/assistance'] as const;
@@ -54,19 +55,6 @@ function freePort(): Promise<number> {
   });
 }
 
-/** A fresh server migrates and seeds a new database first: allow for a busy machine. */
-async function waitFor(url: string, timeoutMs = 120_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
-    try {
-      if ((await fetch(url)).status < 500) return;
-    } catch {
-      // not listening yet
-    }
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
-  throw new Error(`${url} did not answer within ${timeoutMs} ms`);
-}
 
 function stop(child: ChildProcess): Promise<void> {
   return new Promise((resolve) => {
@@ -100,7 +88,9 @@ export async function benchLighthouse(distDir: string): Promise<LighthouseRow[]>
   const origin = `http://127.0.0.1:${serverPort}`;
   const rows: LighthouseRow[] = [];
   try {
-    await Promise.all([waitFor(`${origin}/api/health`), waitFor(`http://127.0.0.1:${devtoolsPort}/json/version`)]);
+    // A fresh server migrates and seeds a new database first: allow for a busy machine.
+    const answered = (response: Response) => response.status < 500;
+    await Promise.all([waitFor(`${origin}/api/health`, 120_000, answered), waitFor(`http://127.0.0.1:${devtoolsPort}/json/version`, 120_000, answered)]);
     for (const page of lighthousePages) {
       const result = await lighthouse(`${origin}${page}`, {
         port: devtoolsPort,

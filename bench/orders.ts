@@ -34,6 +34,7 @@ import { openRuntime } from '../src/server/runtime.ts';
 import { opsOrdersPage, opsOrdersTable, ownOrdersPage, ownOrdersTable } from '../src/server/services/orderTables.ts';
 import { buildTableQueries, parseTableRequest } from '../src/server/table/antTable.ts';
 import { chinaDate } from '../src/content/query.ts';
+import { formPostHeaders, waitFor } from './server.ts';
 
 const enterpriseCount = 10_000;
 const orderCount = 100_000;
@@ -127,24 +128,8 @@ export async function seedVolume(db: Database): Promise<void> {
   await db.execute(sql`vacuum analyze orders`);
 }
 
-async function waitFor(url: string, timeoutMs = 90_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
-    try {
-      if ((await fetch(url)).ok) return;
-    } catch {
-      // not listening yet
-    }
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
-  throw new Error(`${url} did not answer within ${timeoutMs} ms`);
-}
 
-const postHeaders = {
-  'Content-Type': 'application/x-www-form-urlencoded',
-  'X-Requested-With': 'XMLHttpRequest',
-  Origin: origin,
-};
+const postHeaders = formPostHeaders(origin);
 
 async function login(userName: string, password: string): Promise<string> {
   const response = await fetch(`${origin}/api/front/system/login`, {
@@ -307,7 +292,7 @@ async function benchTarget(target: Target): Promise<void> {
   let server: ChildProcess | undefined;
   try {
     server = spawn('node', ['src/server/main.ts'], { env, stdio: ['ignore', 'ignore', 'inherit'] });
-    await waitFor(`${origin}/api/health`);
+    await waitFor(`${origin}/api/health`, 90_000);
     const cookies = {
       demo_company: await login('demo_company', 'Company2025'),
       demo_operator: await login('demo_operator', 'Operator2025'),

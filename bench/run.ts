@@ -12,7 +12,6 @@
  * Servers run in their own processes so the load generator does not share their event loop.
  */
 import autocannon from 'autocannon';
-import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -26,6 +25,7 @@ import { buildIfStale, run } from '../scripts/run.ts';
 import { benchAccounts } from './accounts.ts';
 import { benchOrders } from './orders.ts';
 import { benchLighthouse, printLighthouse } from './lighthouse.ts';
+import { startProcess, waitFor } from './server.ts';
 
 const selected = new Set(process.argv.slice(2));
 const wants = (name: string) => selected.size === 0 || selected.has(name);
@@ -54,22 +54,6 @@ function benchPages() {
   console.log(`largest over all ${all.length} public pages × locales (gzip): HTML ${max('html')} KB, CSS ${max('css')} KB, JS ${max('js')} KB`);
 }
 
-function startProcess(args: string[], env: Record<string, string>): ChildProcess {
-  return spawn('node', args, { env: { ...process.env, ...env }, stdio: ['ignore', 'ignore', 'inherit'] });
-}
-
-async function waitFor(url: string, timeoutMs = 30_000) {
-  const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
-    try {
-      if ((await fetch(url)).ok) return;
-    } catch {
-      // not listening yet
-    }
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
-  throw new Error(`${url} did not answer within ${timeoutMs} ms`);
-}
 
 async function load(url: string, duration = 8) {
   // Warm up, then measure.
@@ -85,7 +69,7 @@ async function benchApi() {
   const hello = startProcess(['bench/hello.ts'], { PORT: '4482' });
   try {
     const readUrl = 'http://127.0.0.1:4481/api/front/hgdsys/hgdClient/getProvinceList';
-    await Promise.all([waitFor(readUrl), waitFor('http://127.0.0.1:4482/hello')]);
+    await Promise.all([waitFor(readUrl, 30_000), waitFor('http://127.0.0.1:4482/hello', 30_000)]);
     const baseline = await load('http://127.0.0.1:4482/hello');
     const read = await load(readUrl);
     const line = (name: string, r: autocannon.Result) =>

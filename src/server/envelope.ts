@@ -7,7 +7,7 @@ import type { Context } from 'hono';
 import { HTTPException } from 'hono/http-exception';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import { ApiCode, type ApiEnvelope } from '../lib/apiCodes.ts';
-import { defaultLocale, dictionaries, t, type MessageKey, type MessageVars } from '../lib/i18n/index.ts';
+import { defaultLocale, dictionaries, t, type Locale, type MessageKey, type MessageVars } from '../lib/i18n/index.ts';
 import type { AppEnv } from './types.ts';
 
 /** Any context of this app, whatever its path and the variables its middleware added. */
@@ -70,6 +70,11 @@ export class ApiError extends Error {
 
   static badRequest(key: MessageKey = 'validation.default', vars?: MessageVars): ApiError {
     return new ApiError(ApiCode.BAD_REQUEST, key, vars);
+  }
+  /** A 400 about one form field, in validation's shape (`data.errors`), so the form shows it at that field. */
+  static field(locale: Locale, field: string, key: MessageKey, vars?: MessageVars): ApiError {
+    const text = t(locale, key, vars);
+    return new ApiError(ApiCode.BAD_REQUEST, key, vars, { errors: [{ field, message: text }] }, text);
   }
   static forbidden(key: MessageKey = 'api.forbidden'): ApiError {
     return new ApiError(ApiCode.FORBIDDEN, key);

@@ -58,7 +58,11 @@ export async function validate<S extends z.ZodType>(
   schema: S,
   source: InputSource,
 ): Promise<z.output<S>> {
-  const input = source === 'query' ? readQuery(c) : await readBody(c);
+  return check(c, schema, source === 'query' ? readQuery(c) : await readBody(c));
+}
+
+/** Checks a value already read (a part of the input with a rule of its own); the same 400 as `validate`. */
+export async function check<S extends z.ZodType>(c: AnyContext, schema: S, input: unknown): Promise<z.output<S>> {
   const result = await schema.safeParseAsync(input);
   if (result.success) return result.data;
   const t = translator(localeOf(c));

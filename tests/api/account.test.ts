@@ -1,18 +1,12 @@
 /** The logged-in user's calls (/api/front/user), each with good and bad input. */
 import { desc, eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { SessionData, UserInfoData } from '../../src/lib/schemas/account.ts';
 import { auditLog, enterprises, smsOutbox, users } from '../../src/server/db/schema/index.ts';
 import { get, lastSmsCode, post, postForm, sessionCookie, skipResendPause, smsCodeFor, type Envelope } from './accountCalls.ts';
-import { createTestApp, sessionIdOf, type TestApp } from './harness.ts';
+import { createTestApp, openPerFile, sessionIdOf } from './harness.ts';
 
-let t: TestApp;
-beforeAll(async () => {
-  t = await createTestApp();
-});
-afterAll(async () => {
-  await t.close();
-});
+const t = openPerFile(createTestApp);
 
 const currentUserCode = async (cookie: string) => (await get(t, '/api/front/user/currentUser', { cookie })).code;
 const loginAnswer = (userName: string, password: string) => post(t, '/api/front/system/login', { userName, password });

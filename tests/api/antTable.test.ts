@@ -7,7 +7,7 @@
 import fc from 'fast-check';
 import { sql } from 'drizzle-orm';
 import { PgDialect } from 'drizzle-orm/pg-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { ApiError } from '../../src/server/envelope.ts';
 import {
   buildTableQueries,
@@ -20,15 +20,10 @@ import {
 } from '../../src/server/table/antTable.ts';
 import { tableRequestSchema, type TableRequest } from '../../src/lib/schemas/table.ts';
 import { locales } from '../../src/lib/i18n/locales.ts';
-import { fixtureNames, fixtureTable, groupLabels, openFixture, reference, type Fixture, type FixtureField } from './tableFixture.ts';
+import { fixtureNames, fixtureTable, groupLabels, openFixture, reference, type FixtureField } from './tableFixture.ts';
+import { openPerFile } from './harness.ts';
 
-let fixture: Fixture;
-beforeAll(async () => {
-  fixture = await openFixture();
-});
-afterAll(async () => {
-  await fixture.close();
-});
+const fixture = openPerFile(openFixture);
 
 interface Envelope {
   code: number;

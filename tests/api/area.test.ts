@@ -1,15 +1,9 @@
 import { eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { regions } from '../../src/server/db/schema/index.ts';
-import { apiHeaders, createTestApp, type TestApp } from './harness.ts';
+import { apiHeaders, createTestApp, openPerFile } from './harness.ts';
 
-let t: TestApp;
-beforeAll(async () => {
-  t = await createTestApp();
-});
-afterAll(async () => {
-  await t.close();
-});
+const t = openPerFile(createTestApp);
 
 const setProvince = (areaCode: string, locale = 'zh-CN') =>
   t.app.request('/api/front/hgdsys/hgdClient/setProvince', {

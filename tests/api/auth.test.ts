@@ -1,18 +1,12 @@
 /** The visitor-side account calls (/api/front/system), each with good and bad input. */
 import { and, desc, eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { auditLog, captchas, sessions, users } from '../../src/server/db/schema/index.ts';
 import { hashCaptchaToken } from '../../src/server/services/captcha.ts';
 import { cookies, get, knownCaptcha, lastSmsCode, outboxCount, post, postForm, sessionCookie, skipResendPause, smsCodeFor, type Envelope } from './accountCalls.ts';
-import { apiHeaders, createTestApp, sessionCookieFrom, sessionIdOf, type TestApp } from './harness.ts';
+import { apiHeaders, createTestApp, openPerFile, sessionCookieFrom, sessionIdOf } from './harness.ts';
 
-let t: TestApp;
-beforeAll(async () => {
-  t = await createTestApp();
-});
-afterAll(async () => {
-  await t.close();
-});
+const t = openPerFile(createTestApp);
 
 const login = (body: Record<string, string>, cookie?: string) => postForm(t, '/api/front/system/login', body, cookie ? { cookie } : {});
 const currentUserCode = async (cookie: string) => (await get(t, '/api/front/user/currentUser', { cookie })).code;

@@ -5,21 +5,15 @@
  * from its own address.
  */
 import { eq, sql } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { sessions, smsCodes, users } from '../../src/server/db/schema/index.ts';
 import { checkPhoneRule } from '../../src/server/routes/system.ts';
 import { loginRules } from '../../src/server/services/login.ts';
 import { smsRules } from '../../src/server/sms/codes.ts';
 import { get, knownCaptcha, lastSmsCode, outboxCount, post, postForm, sessionCookie, skipResendPause, smsCodeFor, type Envelope } from './accountCalls.ts';
-import { createTestApp, sessionIdOf, testOrigin, type TestApp } from './harness.ts';
+import { createTestApp, openPerFile, sessionIdOf, testOrigin } from './harness.ts';
 
-let t: TestApp;
-beforeAll(async () => {
-  t = await createTestApp({ env: { TRUST_PROXY: '1' } });
-});
-afterAll(async () => {
-  await t.close();
-});
+const t = openPerFile(() => createTestApp({ env: { TRUST_PROXY: '1' } }));
 
 const currentUserCode = async (cookie: string) => (await get(t, '/api/front/user/currentUser', { cookie })).code;
 const other = (code: string) => (code === '000000' ? '111111' : '000000');

@@ -5,19 +5,15 @@
  * local run; it carries the text of the message (the code) and a masked phone only. With the HTTP
  * provider there is no such line.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createLogger } from '../../src/server/logger.ts';
 import { get, knownCaptcha, lastSmsCode, post, postForm, sessionCookie, skipResendPause } from './accountCalls.ts';
-import { createTestApp, type TestApp } from './harness.ts';
+import { createTestApp, openPerFile } from './harness.ts';
 
 const lines: string[] = [];
-let t: TestApp;
-beforeAll(async () => {
+const t = openPerFile(() => {
   const logger = createLogger({ logLevel: 'trace' }, { write: (line: string) => void lines.push(line) });
-  t = await createTestApp({ logger, env: { TRUST_PROXY: '1' } });
-});
-afterAll(async () => {
-  await t.close();
+  return createTestApp({ logger, env: { TRUST_PROXY: '1' } });
 });
 
 describe('account flows and the log', () => {

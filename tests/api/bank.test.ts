@@ -5,26 +5,21 @@
  */
 import { createHash } from 'node:crypto';
 import { eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { EnterpriseData, IcbcAccountInfoData, UsbKeySignatureData } from '../../src/lib/schemas/enterprise.ts';
 import { sandboxAccounts, sandboxPin, sandboxTrialEnterpriseName, type SandboxBehaviour } from '../../src/server/bank/sandbox.ts';
 import { bankLookupRule } from '../../src/server/services/bankCertification.ts';
 import { pruneExpired } from '../../src/server/housekeeping.ts';
 import { bankBindings, bankChallenges, enterprises, orders } from '../../src/server/db/schema/index.ts';
-import { addEnterprise, auditActions, createEnterpriseTestApp, enterpriseRow, getJson, newUser, noticeKeys, postJson, type EnterpriseTestApp } from './enterpriseCalls.ts';
+import { addEnterprise, auditActions, createEnterpriseTestApp, enterpriseRow, getJson, newUser, noticeKeys, postJson } from './enterpriseCalls.ts';
+import { openPerFile } from './harness.ts';
 
 const info = '/api/front/thirdparty/getIcbcAccountInfo';
 const sign = '/api/sandbox/icbc/usbkey/sign';
 const saveEmp = '/api/front/thirdparty/saveEmp';
 const remove = '/api/front/user/removeIcbcAuth';
 
-let t: EnterpriseTestApp;
-beforeAll(async () => {
-  t = await createEnterpriseTestApp();
-});
-afterAll(async () => {
-  await t.close();
-});
+const t = openPerFile(createEnterpriseTestApp);
 
 function account(behaviour: SandboxBehaviour): string {
   return sandboxAccounts.find((a) => a.accountName === sandboxTrialEnterpriseName && a.behaviour === behaviour)!.accountNo;

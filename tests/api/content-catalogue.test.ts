@@ -3,7 +3,7 @@
  * business types and items, products, sets, selling sets. Expectations are computed from the
  * same content (src/content) through query.ts, never from fixed counts.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { loadContent } from '../../src/content/load.ts';
 import {
   bizTypesOfArea,
@@ -15,17 +15,13 @@ import {
   schemeParamsForProfile,
 } from '../../src/content/query.ts';
 import type { SiteContent } from '../../src/content/schemas.ts';
-import { createTestApp, type TestApp } from './harness.ts';
+import { createTestApp, openPerFile } from './harness.ts';
 import { getJson } from './contentClient.ts';
 
-let t: TestApp;
+const t = openPerFile(createTestApp);
 let content: SiteContent;
 beforeAll(async () => {
-  t = await createTestApp();
   content = loadContent('src/content');
-});
-afterAll(async () => {
-  await t.close();
 });
 
 const banner = '/api/front/hgdbiz/banner/client';

@@ -2,21 +2,17 @@
  * Content API, shared content: dictionaries, news pages (data + recordsTotal, page size 5), news
  * detail, customer notices, problem guides, the help catalogue and documents, the industry list.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { loadContent } from '../../src/content/load.ts';
 import { firstHelpDocument, helpCatalogue, listNews, listNewsTypes } from '../../src/content/query.ts';
 import type { SiteContent } from '../../src/content/schemas.ts';
-import { createTestApp, type TestApp } from './harness.ts';
+import { createTestApp, openPerFile } from './harness.ts';
 import { getJson } from './contentClient.ts';
 
-let t: TestApp;
+const t = openPerFile(createTestApp);
 let content: SiteContent;
 beforeAll(async () => {
-  t = await createTestApp();
   content = loadContent('src/content');
-});
-afterAll(async () => {
-  await t.close();
 });
 
 const hny = '/api/front/external/hnyData';

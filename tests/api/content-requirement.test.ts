@@ -1,24 +1,18 @@
 /** POST /api/front/requirement/submitRequirement: stored row, validation, content checks, rate limit per IP. */
 import { desc, eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { loadContent } from '../../src/content/load.ts';
 import { bizTypesOfArea } from '../../src/content/query.ts';
 import { rateLimits, requirements } from '../../src/server/db/schema/index.ts';
 import { requirementPerIp } from '../../src/server/services/requirements.ts';
-import { apiHeaders, createTestApp, type TestApp } from './harness.ts';
+import { apiHeaders, createTestApp, openPerFile } from './harness.ts';
 import type { Envelope } from './contentClient.ts';
 
-let t: TestApp;
 const content = loadContent('src/content');
 const bizTypeId = bizTypesOfArea(content, '450000')[0]?.bizTypeId ?? '';
 
-beforeAll(async () => {
-  // Behind a proxy, so that each test can speak from its own client address.
-  t = await createTestApp({ env: { TRUST_PROXY: '1' } });
-});
-afterAll(async () => {
-  await t.close();
-});
+// Behind a proxy, so that each test can speak from its own client address.
+const t = openPerFile(() => createTestApp({ env: { TRUST_PROXY: '1' } }));
 
 const valid = {
   contactName: '陈建国',

@@ -3,21 +3,18 @@
  * what the content calls answer at once, and syncs the regions that getProvinceList / setProvince
  * read, so the content's regions are the one source.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { loadContent } from '../../src/content/load.ts';
 import type { SiteContent } from '../../src/content/schemas.ts';
 import { contentStore, createContentStore, publishContent } from '../../src/server/services/contentStore.ts';
-import { apiHeaders, createTestApp, type TestApp } from './harness.ts';
+import { apiHeaders, createTestApp, openPerFile } from './harness.ts';
 import { getJson } from './contentClient.ts';
 
-let t: TestApp;
+const t = openPerFile(createTestApp);
 const original = loadContent('src/content');
-beforeAll(async () => {
-  t = await createTestApp();
-});
+// Runs before the app closes (Vitest runs a file's afterAll hooks last-registered first).
 afterAll(async () => {
   await publishContent(t.db, original);
-  await t.close();
 });
 
 /** The original content with one region renamed and another disabled, as an editor might. */

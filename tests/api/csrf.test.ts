@@ -1,13 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, testOrigin, type TestApp } from './harness.ts';
+import { describe, expect, it } from 'vitest';
+import { createTestApp, openPerFile, testOrigin } from './harness.ts';
 
-let t: TestApp;
-beforeAll(async () => {
-  t = await createTestApp({ env: { PUBLIC_ORIGIN: 'https://portal.example.com' } });
-});
-afterAll(async () => {
-  await t.close();
-});
+const t = openPerFile(() => createTestApp({ env: { PUBLIC_ORIGIN: 'https://portal.example.com' } }));
 
 const forbidden = { code: 403, message: '请求来源校验失败，请刷新页面后重试', data: {} };
 

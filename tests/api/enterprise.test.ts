@@ -5,7 +5,7 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { EnterpriseData } from '../../src/lib/schemas/enterprise.ts';
 import { enterpriseAuthFiles, enterprises, orders, users } from '../../src/server/db/schema/index.ts';
 import { demoEnterprise } from '../../src/server/db/seed.ts';
@@ -24,16 +24,10 @@ import {
   pngBytes,
   postJson,
   upload,
-  type EnterpriseTestApp,
 } from './enterpriseCalls.ts';
+import { openPerFile } from './harness.ts';
 
-let t: EnterpriseTestApp;
-beforeAll(async () => {
-  t = await createEnterpriseTestApp();
-});
-afterAll(async () => {
-  await t.close();
-});
+const t = openPerFile(createEnterpriseTestApp);
 
 async function setStatus(id: number, authStatus: number): Promise<void> {
   await t.db.update(enterprises).set({ authStatus, authType: authStatus === 2 ? 'certificate' : null }).where(eq(enterprises.id, id));

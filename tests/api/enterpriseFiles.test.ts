@@ -6,11 +6,11 @@ import { createHash } from 'node:crypto';
 import { readdir, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { AuthFileData, EnterpriseData } from '../../src/lib/schemas/enterprise.ts';
 import { enterpriseAuthFiles, enterprises } from '../../src/server/db/schema/index.ts';
 import { imageDownloadPolicy } from '../../src/server/routes/enterpriseAuthFile.ts';
-import { apiHeaders } from './harness.ts';
+import { apiHeaders, openPerFile } from './harness.ts';
 import {
   addEnterprise,
   auditActions,
@@ -24,16 +24,9 @@ import {
   pngBytes,
   postJson,
   upload,
-  type EnterpriseTestApp,
 } from './enterpriseCalls.ts';
 
-let t: EnterpriseTestApp;
-beforeAll(async () => {
-  t = await createEnterpriseTestApp();
-});
-afterAll(async () => {
-  await t.close();
-});
+const t = openPerFile(createEnterpriseTestApp);
 
 const uploadsDir = () => path.join(t.dataDir, 'uploads');
 

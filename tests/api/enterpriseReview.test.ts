@@ -3,7 +3,7 @@
  * and /api/ops/certification/approve and return — roles, ownership of the table, every state rule.
  */
 import { eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { EnterpriseData, EnterpriseTableData } from '../../src/lib/schemas/enterprise.ts';
 import { enterprises } from '../../src/server/db/schema/index.ts';
 import { demoReviewEnterprises } from '../../src/server/db/seed.ts';
@@ -20,19 +20,15 @@ import {
   pngBytes,
   postJson,
   upload,
-  type EnterpriseTestApp,
 } from './enterpriseCalls.ts';
+import { openPerFile } from './harness.ts';
 
 const ops = '/api/ops/certification';
 
-let t: EnterpriseTestApp;
+const t = openPerFile(createEnterpriseTestApp);
 let operator: string;
 beforeAll(async () => {
-  t = await createEnterpriseTestApp();
   operator = await t.login('demo_operator');
-});
-afterAll(async () => {
-  await t.close();
 });
 
 /** An enterprise submitted for review by a new user. */

@@ -1,5 +1,5 @@
 import { Hono } from 'hono';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { ApiCode } from '../../src/lib/apiCodes.ts';
 import { ApiError, handleError, ok } from '../../src/server/envelope.ts';
@@ -7,15 +7,9 @@ import { localeMiddleware } from '../../src/server/middleware/locale.ts';
 import { requestLog } from '../../src/server/middleware/requestLog.ts';
 import { createLogger } from '../../src/server/logger.ts';
 import type { AppEnv } from '../../src/server/types.ts';
-import { apiHeaders, createTestApp, type TestApp } from './harness.ts';
+import { apiHeaders, createTestApp, openPerFile } from './harness.ts';
 
-let t: TestApp;
-beforeAll(async () => {
-  t = await createTestApp();
-});
-afterAll(async () => {
-  await t.close();
-});
+const t = openPerFile(createTestApp);
 
 describe('envelope', () => {
   it('answers { code, message, data } with HTTP 200 and no-store', async () => {

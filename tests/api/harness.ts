@@ -8,7 +8,7 @@
 import { readFile } from 'node:fs/promises';
 import type { Hono } from 'hono';
 import postgres from 'postgres';
-import { inject } from 'vitest';
+import { afterAll, beforeAll, inject } from 'vitest';
 import { createApp } from '../../src/server/app.ts';
 import { loadConfig, type Config } from '../../src/server/config.ts';
 import { openPglite, openPostgres, type Database, type DatabaseHandle, type DatabaseKind } from '../../src/server/db/client.ts';
@@ -127,4 +127,27 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
       return `${sessionCookieName}=${token}`;
     },
   };
+}
+
+/**
+ * One app (or fixture) for the whole test file: opened before its first test, closed after its
+ * last (Vitest runs a file's beforeAll hooks in order, so later ones may use it). The answer
+ * reads through to what `open` made, so tests write `t.db`, `t.login(…)` as on the app itself.
+ * @example
+ * const t = openPerFile(() => createTestApp({ env: { TRUST_PROXY: '1' } }));
+ */
+export function openPerFile<T extends { close(): Promise<void> }>(open: () => Promise<T>): T {
+  let opened: T | undefined;
+  beforeAll(async () => {
+    opened = await open();
+  });
+  afterAll(async () => {
+    await opened?.close();
+  });
+  return new Proxy({} as T, {
+    get(_target, key) {
+      if (!opened) throw new Error('opened in beforeAll: use it inside tests and hooks, not at the top of the file');
+      return Reflect.get(opened, key) as unknown;
+    },
+  });
 }

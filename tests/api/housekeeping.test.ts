@@ -1,19 +1,13 @@
 /** Pruning rows whose life is over: ended rate windows, old captchas, old SMS codes, ended sessions. */
 import { eq, sql } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { captchas, sessions, smsCodes } from '../../src/server/db/schema/index.ts';
 import { pruneExpired } from '../../src/server/housekeeping.ts';
 import { createCaptcha } from '../../src/server/services/captcha.ts';
 import { hitLimit } from '../../src/server/services/rateLimit.ts';
-import { createTestApp, sessionIdOf, type TestApp } from './harness.ts';
+import { createTestApp, openPerFile, sessionIdOf } from './harness.ts';
 
-let t: TestApp;
-beforeAll(async () => {
-  t = await createTestApp();
-});
-afterAll(async () => {
-  await t.close();
-});
+const t = openPerFile(createTestApp);
 
 describe('pruneExpired', () => {
   it('deletes what has ended and keeps what is alive', async () => {

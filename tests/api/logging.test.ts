@@ -1,15 +1,11 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createLogger } from '../../src/server/logger.ts';
-import { apiHeaders, createTestApp, type TestApp } from './harness.ts';
+import { apiHeaders, createTestApp, openPerFile } from './harness.ts';
 
 const lines: string[] = [];
-let t: TestApp;
-beforeAll(async () => {
+const t = openPerFile(() => {
   const logger = createLogger({ logLevel: 'debug' }, { write: (line: string) => void lines.push(line) });
-  t = await createTestApp({ logger });
-});
-afterAll(async () => {
-  await t.close();
+  return createTestApp({ logger });
 });
 
 const entries = () => lines.map((line) => JSON.parse(line) as Record<string, unknown>);

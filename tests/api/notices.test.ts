@@ -1,19 +1,13 @@
 /** /api/notices: the logged-in user's notices, counts, mark read, clear a type. */
 import { eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { NoticeCountsData, NoticeData } from '../../src/lib/schemas/account.ts';
 import { notices, users } from '../../src/server/db/schema/index.ts';
 import { createNotice } from '../../src/server/services/notices.ts';
 import { get, post } from './accountCalls.ts';
-import { createTestApp, type TestApp } from './harness.ts';
+import { createTestApp, openPerFile } from './harness.ts';
 
-let t: TestApp;
-beforeAll(async () => {
-  t = await createTestApp();
-});
-afterAll(async () => {
-  await t.close();
-});
+const t = openPerFile(createTestApp);
 
 async function userId(userName: string): Promise<number> {
   const [row] = await t.db.select({ id: users.id }).from(users).where(eq(users.userName, userName));

@@ -3,26 +3,20 @@
  * (with history, notice to the order's user and audit) and every forbidden one (409, status in
  * words, nothing written) — and the role checks of /api/ops.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { orderActions, orderStatuses, orderTransitions, type OrderAction } from '../../src/lib/orderStatus.ts';
 import type { OrderDetailData } from '../../src/lib/schemas/order.ts';
 import { get, post, type Envelope } from './accountCalls.ts';
-import { addEnterpriseUser, footprint, freezeDate, getWithHeaders, insertOrder, thawDate } from './orderFixtures.ts';
-import { apiHeaders, createTestApp, type TestApp } from './harness.ts';
+import { addEnterpriseUser, createOrderTestApp, type EnterpriseUser, footprint, getWithHeaders, insertOrder } from './orderFixtures.ts';
+import { apiHeaders, openPerFile } from './harness.ts';
 
-let t: TestApp;
+const t = openPerFile(createOrderTestApp);
 let operator: string;
-let owner: { userId: number; enterpriseId: number; cookie: string };
+let owner: EnterpriseUser;
 
 beforeAll(async () => {
-  freezeDate();
-  t = await createTestApp();
   operator = await t.login('demo_operator');
   owner = await addEnterpriseUser(t, { userName: 'ops_owner', mobile: '13900001001' });
-});
-afterAll(async () => {
-  await t.close();
-  thawDate();
 });
 
 const statusWords: Record<number, string> = { 10: '待受理', 20: '已受理', 30: '已生效', 40: '已完成', 90: '已取消', 91: '已驳回' };

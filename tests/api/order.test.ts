@@ -3,28 +3,22 @@
  * input), its detail, cancel (a GET with the POST's CSRF protections) and delete, and ownership.
  */
 import { eq, sql } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { OrderDetailData, OrderGuideData } from '../../src/lib/schemas/order.ts';
 import { auditLog, enterprises, notices, orders } from '../../src/server/db/schema/index.ts';
 import { get, post, postForm, type Envelope } from './accountCalls.ts';
-import { addEnterpriseUser, freezeDate, getWithHeaders, goodOrder, orderRow, thawDate } from './orderFixtures.ts';
-import { apiHeaders, createTestApp, type TestApp } from './harness.ts';
+import { addEnterpriseUser, createOrderTestApp, type EnterpriseUser, freezeDate, getWithHeaders, goodOrder, orderRow } from './orderFixtures.ts';
+import { apiHeaders, openPerFile } from './harness.ts';
 
 const base = '/api/front/hgdsel/order';
 
-let t: TestApp;
+const t = openPerFile(createOrderTestApp);
 let company: string;
-let rival: { userId: number; enterpriseId: number; cookie: string };
+let rival: EnterpriseUser;
 
 beforeAll(async () => {
-  freezeDate();
-  t = await createTestApp();
   company = await t.login('demo_company');
   rival = await addEnterpriseUser(t, { userName: 'rival_co', mobile: '13900000001' });
-});
-afterAll(async () => {
-  await t.close();
-  thawDate();
 });
 
 async function create(body: Record<string, string | number>, cookie = company): Promise<Envelope<OrderDetailData>> {

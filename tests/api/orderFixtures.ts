@@ -7,7 +7,7 @@ import { eq, sql } from 'drizzle-orm';
 import { vi } from 'vitest';
 import { enterprises, orders, orderStatusHistory, users, type UserRole } from '../../src/server/db/schema/index.ts';
 import type { Envelope } from './accountCalls.ts';
-import { apiHeaders, type TestApp } from './harness.ts';
+import { apiHeaders, createTestApp, type TestApp } from './harness.ts';
 
 /**
  * 2026-11-22 10:00 China time: the Guangdong 2027 selling sets are on sale (from 2026-10-15 or
@@ -23,6 +23,19 @@ export function freezeDate(): void {
 
 export function thawDate(): void {
   vi.useRealTimers();
+}
+
+/** A test app whose clock (Date only) stands at `fixedNow` until it is closed. */
+export async function createOrderTestApp(): Promise<TestApp> {
+  freezeDate();
+  const t = await createTestApp();
+  return {
+    ...t,
+    close: async () => {
+      await t.close();
+      thawDate();
+    },
+  };
 }
 
 /** A form the demo enterprise (10 kV, Guangdong) may submit on `fixedNow`. */
@@ -44,11 +57,15 @@ export interface EnterpriseUserOptions {
   roles?: UserRole[];
 }
 
+/** A user with an enterprise, signed in. */
+export interface EnterpriseUser {
+  userId: number;
+  enterpriseId: number;
+  cookie: string;
+}
+
 /** Inserts a user with an enterprise; answers its ids and a session cookie. */
-export async function addEnterpriseUser(
-  t: TestApp,
-  options: EnterpriseUserOptions,
-): Promise<{ userId: number; enterpriseId: number; cookie: string }> {
+export async function addEnterpriseUser(t: TestApp, options: EnterpriseUserOptions): Promise<EnterpriseUser> {
   const [user] = await t.db
     .insert(users)
     .values({
@@ -103,7 +120,7 @@ let inserted = 0;
  */
 export async function insertOrder(
   t: TestApp,
-  owner: { userId: number; enterpriseId: number },
+  owner: Pick<EnterpriseUser, 'userId' | 'enterpriseId'>,
   values: { status?: number; contractStart?: string; contractMonths?: number; deletedAt?: Date | null; createdAt?: Date; setName?: string } = {},
 ): Promise<string> {
   inserted += 1;

@@ -1,22 +1,16 @@
 /** The scheduled job: orders in force whose contract has ended become completed, by `system`. */
 import { eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { auditLog, notices } from '../../src/server/db/schema/index.ts';
 import { completeEndedOrders } from '../../src/server/services/orders.ts';
-import { addEnterpriseUser, fixedNow, footprint, freezeDate, insertOrder, orderRow, thawDate } from './orderFixtures.ts';
-import { createTestApp, type TestApp } from './harness.ts';
+import { addEnterpriseUser, createOrderTestApp, type EnterpriseUser, fixedNow, footprint, insertOrder, orderRow } from './orderFixtures.ts';
+import { openPerFile } from './harness.ts';
 
-let t: TestApp;
-let owner: { userId: number; enterpriseId: number; cookie: string };
+const t = openPerFile(createOrderTestApp);
+let owner: EnterpriseUser;
 
 beforeAll(async () => {
-  freezeDate();
-  t = await createTestApp();
   owner = await addEnterpriseUser(t, { userName: 'hk_owner', mobile: '13900003001' });
-});
-afterAll(async () => {
-  await t.close();
-  thawDate();
 });
 
 describe('completeEndedOrders', () => {

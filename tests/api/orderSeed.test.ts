@@ -1,6 +1,6 @@
 /** The demo enterprise's seeded orders: one per state, real selling sets of its area, consistent history. */
 import { asc, eq, inArray } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { getSellingSet, getSet } from '../../src/content/query.ts';
 import { findTransition, type OrderAction } from '../../src/lib/orderStatus.ts';
 import { chinaMonth, contractEndMonth, type OrderDetailData } from '../../src/lib/schemas/order.ts';
@@ -8,15 +8,9 @@ import { demoOrders } from '../../src/server/db/demoOrders.ts';
 import { auditLog, enterprises, notices, orders, orderStatusHistory, users } from '../../src/server/db/schema/index.ts';
 import { contentStore } from '../../src/server/services/contentStore.ts';
 import { get, post } from './accountCalls.ts';
-import { createTestApp, type TestApp } from './harness.ts';
+import { createTestApp, openPerFile } from './harness.ts';
 
-let t: TestApp;
-beforeAll(async () => {
-  t = await createTestApp();
-});
-afterAll(async () => {
-  await t.close();
-});
+const t = openPerFile(createTestApp);
 
 async function companyOrders() {
   const [owner] = await t.db.select({ id: users.id }).from(users).where(eq(users.userName, 'demo_company'));

@@ -4,23 +4,21 @@
  * /api/ops/audit/getAntTable (with user names) — scope, filters, ranges, search, sort, paging,
  * and the engine's 400s for fields a table does not have or allow.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { AuditRowData, OpsOrderRowData, OrderRowData, OrderTableData } from '../../src/lib/schemas/order.ts';
 import { post, type Envelope } from './accountCalls.ts';
-import { addEnterpriseUser, freezeDate, insertOrder, thawDate } from './orderFixtures.ts';
-import { apiHeaders, createTestApp, type TestApp } from './harness.ts';
+import { addEnterpriseUser, createOrderTestApp, type EnterpriseUser, insertOrder } from './orderFixtures.ts';
+import { apiHeaders, openPerFile } from './harness.ts';
 
-let t: TestApp;
+const t = openPerFile(createOrderTestApp);
 let operator: string;
-let mine: { userId: number; enterpriseId: number; cookie: string };
-let theirs: { userId: number; enterpriseId: number; cookie: string };
+let mine: EnterpriseUser;
+let theirs: EnterpriseUser;
 const myOrders: string[] = [];
 let theirOrder = '';
 let deletedOrder = '';
 
 beforeAll(async () => {
-  freezeDate();
-  t = await createTestApp();
   operator = await t.login('demo_operator');
   mine = await addEnterpriseUser(t, { userName: 'table_mine', mobile: '13900002001' });
   theirs = await addEnterpriseUser(t, { userName: 'table_theirs', mobile: '13900002002' });
@@ -33,10 +31,6 @@ beforeAll(async () => {
   }
   deletedOrder = await insertOrder(t, mine, { status: 90, deletedAt: new Date(), createdAt: new Date(Date.UTC(2026, 10, 16, 2)) });
   theirOrder = await insertOrder(t, theirs, { status: 10, createdAt: new Date(Date.UTC(2026, 10, 17, 2)) });
-});
-afterAll(async () => {
-  await t.close();
-  thawDate();
 });
 
 function table<Row>(path: string, antTable: unknown, cookie: string): Promise<Envelope<OrderTableData<Row>>> {

@@ -1,18 +1,12 @@
 import { eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { passwordSchema, phoneSchema, userNameSchema } from '../../src/lib/schemas/fields.ts';
 import { regions, users } from '../../src/server/db/schema/index.ts';
 import { demoAccounts, demoReviewEnterprises, seedIfEmpty, seedRegions } from '../../src/server/db/seed.ts';
 import { verifyPassword } from '../../src/server/password.ts';
-import { createTestApp, type TestApp } from './harness.ts';
+import { createTestApp, openPerFile } from './harness.ts';
 
-let t: TestApp;
-beforeAll(async () => {
-  t = await createTestApp();
-});
-afterAll(async () => {
-  await t.close();
-});
+const t = openPerFile(createTestApp);
 
 describe('seed', () => {
   it('has the five southern-grid provinces, 440000 first', async () => {

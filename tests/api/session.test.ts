@@ -1,6 +1,6 @@
 import { desc, eq } from 'drizzle-orm';
 import { Hono } from 'hono';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { auditLog, sessions, users } from '../../src/server/db/schema/index.ts';
 import { handleError, ok } from '../../src/server/envelope.ts';
 import { createLogger } from '../../src/server/logger.ts';
@@ -9,15 +9,9 @@ import { requestLog } from '../../src/server/middleware/requestLog.ts';
 import { loadSession, requireRole } from '../../src/server/middleware/session.ts';
 import { createSession, isWellFormedToken, revokeOtherSessions } from '../../src/server/session.ts';
 import type { AppEnv } from '../../src/server/types.ts';
-import { apiHeaders, createTestApp, sessionCookieFrom, sessionIdOf, type TestApp } from './harness.ts';
+import { apiHeaders, createTestApp, openPerFile, sessionCookieFrom, sessionIdOf } from './harness.ts';
 
-let t: TestApp;
-beforeAll(async () => {
-  t = await createTestApp();
-});
-afterAll(async () => {
-  await t.close();
-});
+const t = openPerFile(createTestApp);
 
 const currentUser = (cookie?: string, headers: Record<string, string> = {}) =>
   t.app.request('/api/front/user/currentUser', { headers: cookie ? { Cookie: cookie, ...headers } : headers });

@@ -1,20 +1,14 @@
 import { Hono } from 'hono';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { passwordSchema, userNameSchema } from '../../src/lib/schemas/fields.ts';
 import { handleError, ok } from '../../src/server/envelope.ts';
 import { localeMiddleware } from '../../src/server/middleware/locale.ts';
 import type { AppEnv } from '../../src/server/types.ts';
 import { validate } from '../../src/server/validate.ts';
-import { apiHeaders, createTestApp, type TestApp } from './harness.ts';
+import { apiHeaders, createTestApp, openPerFile } from './harness.ts';
 
-let t: TestApp;
-beforeAll(async () => {
-  t = await createTestApp();
-});
-afterAll(async () => {
-  await t.close();
-});
+const t = openPerFile(createTestApp);
 
 interface Envelope<T = Record<string, unknown>> {
   code: number;

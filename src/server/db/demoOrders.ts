@@ -14,7 +14,7 @@ import { defaultLocale, t, type MessageVars } from '../../lib/i18n/index.ts';
 import type { OrderAction, OrderActor, OrderStatus } from '../../lib/orderStatus.ts';
 import { getSellingSet, getSet } from '../../content/query.ts';
 import type { SiteContent } from '../../content/schemas.ts';
-import { orderNoExpression, schemeParamSnapshot } from '../services/orders.ts';
+import { orderRowValues } from '../services/orders.ts';
 import type { Database } from './client.ts';
 import { auditLog, notices, orders, orderStatusHistory } from './schema/index.ts';
 import type { NoticeMessageKey } from '../services/notices.ts';
@@ -143,21 +143,9 @@ export async function seedDemoOrders(tx: Database, content: SiteContent, owner: 
     const [row] = await tx
       .insert(orders)
       .values({
-        orderNo: orderNoExpression(createdAt),
+        ...orderRowValues({ selling, set, param }, { ...demo, contractStart }, createdAt),
         enterpriseId: owner.enterpriseId,
         userId: owner.userId,
-        areaCode: selling.areaCode,
-        productId: set.productId,
-        setId: set.setId,
-        setName: set.name,
-        sellingSetId: selling.sellingSetId,
-        orgComId: selling.orgComId,
-        orgComName: selling.orgCom.name,
-        schemeParamId: param.schemeParamId,
-        schemeParam: { ...schemeParamSnapshot(param) },
-        contractStart: `${contractStart}-01`,
-        contractMonths: demo.contractMonths,
-        estimatedConsumption: demo.estimatedConsumption.toFixed(3),
         status,
         statusReason: last?.reason ?? '',
         createdAt,

@@ -4,8 +4,6 @@
  * table). Another user's id is 404, as if it did not exist.
  */
 import { Hono } from 'hono';
-import { ApiCode } from '../../lib/apiCodes.ts';
-import { translator } from '../../lib/i18n/index.ts';
 import {
   enterpriseAddBody,
   enterpriseDraftBody,
@@ -15,8 +13,7 @@ import {
   enterpriseGetQuery,
   enterpriseIdBody,
 } from '../../lib/schemas/enterprise.ts';
-import { localizeIssues } from '../../lib/schemas/issues.ts';
-import { ApiError, isMessageKey, localeOf, ok } from '../envelope.ts';
+import { ok } from '../envelope.ts';
 import { requireSession } from '../middleware/session.ts';
 import {
   addEnterprise,
@@ -32,7 +29,7 @@ import { enterpriseById, enterpriseData, enterpriseDataById, isOperator, ownEnte
 import { readTableRequest } from '../table/antTable.ts';
 import type { AppEnv, RouteDeps } from '../types.ts';
 import { uploadsDirOf } from '../uploads/storage.ts';
-import { validate } from '../validate.ts';
+import { check, validate } from '../validate.ts';
 import { enterpriseActor } from './enterpriseActor.ts';
 
 export function createEnterpriseUserRoutes(deps: RouteDeps): Hono<AppEnv> {
@@ -70,14 +67,8 @@ export function createEnterpriseUserRoutes(deps: RouteDeps): Hono<AppEnv> {
   routes.post('/editfield', requireSession, async (c) => {
     const { id, field, value } = await validate(c, enterpriseEditFieldBody, 'body');
     // The value by its field's own rule, so the message names that field.
-    const input = { [field]: value };
-    const parsed = enterpriseFieldValue(field).safeParse(input);
-    if (!parsed.success) {
-      const t = translator(localeOf(c));
-      const errors = localizeIssues(parsed.error.issues, { input, schema: enterpriseFieldValue(field), t, hasKey: isMessageKey });
-      throw new ApiError(ApiCode.BAD_REQUEST, 'validation.default', undefined, { errors }, errors[0]?.message);
-    }
-    const checked = (parsed.data as EnterpriseChanges)[field];
+    const parsed = await check(c, enterpriseFieldValue(field), { [field]: value });
+    const checked = (parsed as EnterpriseChanges)[field];
     await editEnterpriseField(db, enterpriseActor(c, config), id, field, checked);
     return ok(c, await enterpriseDataById(db, id), 'enterprise.saved');
   });

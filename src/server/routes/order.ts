@@ -18,11 +18,11 @@ import { isSameOriginRequest } from '../middleware/csrf.ts';
 import { requireSession } from '../middleware/session.ts';
 import { clientIp } from '../request.ts';
 import { contentStore } from '../services/contentStore.ts';
+import { findOwnEnterprise } from '../services/enterpriseView.ts';
 import { ownOrdersPage } from '../services/orderTables.ts';
 import {
   createOrder,
   deleteOrder,
-  findOwnEnterprise,
   guideAreaOf,
   orderDetail,
   orderGuide,

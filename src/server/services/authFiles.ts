@@ -11,8 +11,6 @@
  */
 import { createHash } from 'node:crypto';
 import { and, eq } from 'drizzle-orm';
-import { ApiCode } from '../../lib/apiCodes.ts';
-import { t } from '../../lib/i18n/index.ts';
 import { maxAuthFileBytes, type AuthFileData, type AuthFileKindName, type AuthFileContentType } from '../../lib/schemas/enterprise.ts';
 import type { Database } from '../db/client.ts';
 import { enterpriseAuthFiles, enterprises, type EnterpriseAuthFileRow } from '../db/schema/index.ts';
@@ -41,13 +39,11 @@ function filesLocked(actor: EnterpriseActor, status: number): ApiError {
 /** The upload's type by content; anything but PDF, JPEG or PNG → 400 naming the rule. */
 function checkedType(actor: EnterpriseActor, bytes: Uint8Array): AuthFileContentType {
   if (bytes.length > maxAuthFileBytes) {
-    const text = t(actor.locale, 'enterprise.validation.fileTooLarge');
-    throw new ApiError(ApiCode.BAD_REQUEST, 'enterprise.validation.fileTooLarge', undefined, { errors: [{ field: 'file', message: text }] }, text);
+    throw ApiError.field(actor.locale, 'file', 'enterprise.validation.fileTooLarge');
   }
   const type = detectAuthFileType(bytes);
   if (!type) {
-    const text = t(actor.locale, 'enterprise.validation.fileType');
-    throw new ApiError(ApiCode.BAD_REQUEST, 'enterprise.validation.fileType', undefined, { errors: [{ field: 'file', message: text }] }, text);
+    throw ApiError.field(actor.locale, 'file', 'enterprise.validation.fileType');
   }
   return type;
 }

@@ -18,10 +18,7 @@
  */
 import { createHash, randomBytes } from 'node:crypto';
 import { and, eq, gt, isNull, lt, or } from 'drizzle-orm';
-import { ApiCode } from '../../lib/apiCodes.ts';
 import { AuthStatusCode } from '../../lib/authStatus.ts';
-import { t, type MessageKey } from '../../lib/i18n/index.ts';
-import { OrderStatusCode } from '../../lib/orderStatus.ts';
 import { bankChallengeSeconds, type IcbcAccountInfoData, type SaveEmpBody } from '../../lib/schemas/enterprise.ts';
 import { BankUnavailableError, callBank, usbKeySignedText, type BankAccount, type BankProvider } from '../bank/provider.ts';
 import type { Database } from '../db/client.ts';
@@ -30,7 +27,8 @@ import { ApiError } from '../envelope.ts';
 import { writeAudit } from './audit.ts';
 import { hitLimit, type RateRule } from './rateLimit.ts';
 import { maskAccountNo, orderCount, ownEnterpriseOrFail, type EnterpriseActor } from './enterpriseView.ts';
-import { createNotice } from './notices.ts';
+import { createNotice, type NoticeMessageKey } from './notices.ts';
+import { openOrderStatuses } from './orders.ts';
 
 export interface BankContext {
   bank: BankProvider;
@@ -42,14 +40,6 @@ export interface BankContext {
  * enterprise's name, so they are not free to repeat (a user certifying needs one or two).
  */
 export const bankLookupRule: RateRule = { name: 'bank.lookup.user', limit: 20, windowSeconds: 3600 };
-
-/** Orders that still bind the enterprise to its certification. */
-const openOrderStatuses = [OrderStatusCode.SUBMITTED, OrderStatusCode.ACCEPTED, OrderStatusCode.IN_FORCE] as const;
-
-function fieldError(actor: EnterpriseActor, field: string, key: MessageKey): ApiError {
-  const text = t(actor.locale, key);
-  return new ApiError(ApiCode.BAD_REQUEST, key, undefined, { errors: [{ field, message: text }] }, text);
-}
 
 function hashChallenge(challenge: string): string {
   return createHash('sha256').update(challenge).digest('hex');
@@ -67,6 +57,24 @@ async function askBank<T>(context: BankContext, call: (signal: AbortSignal) => P
   }
 }
 
+/** The audit row and the owner's notice of a binding made or withdrawn, in the caller's transaction. */
+async function recordBindingChange(
+  tx: Database,
+  actor: EnterpriseActor,
+  row: EnterpriseRow,
+  accountNoMasked: string,
+  change: { action: 'certification.usbkey' | 'certification.usbkeyRemove'; messageKey: NoticeMessageKey; detail: Record<string, unknown> },
+): Promise<void> {
+  await writeAudit(tx, { userId: actor.user.id, action: change.action, target: `enterprise:${row.id}`, detail: change.detail, ip: actor.ip });
+  await createNotice(tx, {
+    userId: row.ownerUserId,
+    type: 'notification',
+    messageKey: change.messageKey,
+    vars: { enterpriseName: row.enterpriseName, accountNoMasked },
+    ref: `enterprise:${row.id}`,
+  });
+}
+
 /** Only an enterprise not yet certified and not under review may certify by key. */
 function checkMayCertify(row: EnterpriseRow): void {
   if (row.authStatus === AuthStatusCode.UNDER_REVIEW) throw ApiError.conflict('bank.error.underReview');
@@ -76,7 +84,7 @@ function checkMayCertify(row: EnterpriseRow): void {
 /** The bank's account, usable by this enterprise: known, not frozen, held under its exact name. */
 async function usableAccount(context: BankContext, actor: EnterpriseActor, row: EnterpriseRow, accountNo: string): Promise<BankAccount> {
   const account = await askBank(context, (signal) => context.bank.lookupAccount(accountNo, signal));
-  if (!account) throw fieldError(actor, 'accountNo', 'bank.error.accountNotFound');
+  if (!account) throw ApiError.field(actor.locale, 'accountNo', 'bank.error.accountNotFound');
   if (account.frozen) throw ApiError.conflict('bank.error.accountFrozen');
   if (account.accountName.trim() !== row.enterpriseName.trim()) throw ApiError.conflict('bank.error.nameMismatch');
   return account;
@@ -128,13 +136,13 @@ export async function saveIcbcEmp(db: Database, context: BankContext, actor: Ent
     gt(bankChallenges.expiresAt, new Date()),
   );
   const [challenge] = await db.select({ id: bankChallenges.id }).from(bankChallenges).where(live).limit(1);
-  if (!challenge) throw fieldError(actor, 'challenge', 'bank.error.challengeInvalid');
+  if (!challenge) throw ApiError.field(actor.locale, 'challenge', 'bank.error.challengeInvalid');
 
   const signedText = usbKeySignedText(body.accountNo, body.challenge);
   const verified = await askBank(context, (signal) =>
     context.bank.verifySignature({ accountNo: body.accountNo, signedText, signature: body.signature, certSerial: body.certSerial }, signal),
   );
-  if (!verified) throw fieldError(actor, 'signature', 'bank.error.signatureInvalid');
+  if (!verified) throw ApiError.field(actor.locale, 'signature', 'bank.error.signatureInvalid');
   // Asked again: the account may have been frozen, or the enterprise renamed, since the challenge.
   const account = await usableAccount(context, actor, row, body.accountNo);
   const empName = body.empName.trim();
@@ -147,14 +155,14 @@ export async function saveIcbcEmp(db: Database, context: BankContext, actor: Ent
     return await db.transaction(async (tx) => {
       const current = await ownEnterpriseOrFail(tx, actor.user.id, true);
       checkMayCertify(current);
-      if (current.id !== row.id || current.enterpriseName !== row.enterpriseName) throw fieldError(actor, 'challenge', 'bank.error.challengeInvalid');
+      if (current.id !== row.id || current.enterpriseName !== row.enterpriseName) throw ApiError.field(actor.locale, 'challenge', 'bank.error.challengeInvalid');
       // Single use: of two requests with one challenge, only the first finds it unused.
       const claimed = await tx
         .update(bankChallenges)
         .set({ usedAt: new Date() })
         .where(and(eq(bankChallenges.id, challengeId), isNull(bankChallenges.usedAt), gt(bankChallenges.expiresAt, new Date())))
         .returning({ id: bankChallenges.id });
-      if (claimed.length === 0) throw fieldError(actor, 'challenge', 'bank.error.challengeInvalid');
+      if (claimed.length === 0) throw ApiError.field(actor.locale, 'challenge', 'bank.error.challengeInvalid');
       const now = new Date();
       // A binding left from an earlier key certification (later reviewed again) is replaced.
       await tx.delete(bankBindings).where(eq(bankBindings.enterpriseId, current.id));
@@ -180,19 +188,10 @@ export async function saveIcbcEmp(db: Database, context: BankContext, actor: Ent
         })
         .where(eq(enterprises.id, current.id));
       const accountNoMasked = maskAccountNo(account.accountNo);
-      await writeAudit(tx, {
-        userId: actor.user.id,
+      await recordBindingChange(tx, actor, current, accountNoMasked, {
         action: 'certification.usbkey',
-        target: `enterprise:${current.id}`,
-        detail: { bank: context.bank.bank, accountNoMasked, certSerial: body.certSerial, bankReference: reference, from: current.authStatus },
-        ip: actor.ip,
-      });
-      await createNotice(tx, {
-        userId: current.ownerUserId,
-        type: 'notification',
         messageKey: 'enterprise.notice.bankCertified',
-        vars: { enterpriseName: current.enterpriseName, accountNoMasked },
-        ref: `enterprise:${current.id}`,
+        detail: { bank: context.bank.bank, accountNoMasked, certSerial: body.certSerial, bankReference: reference, from: current.authStatus },
       });
       return current.id;
     });
@@ -225,19 +224,10 @@ export async function removeIcbcAuth(db: Database, context: BankContext, actor: 
         .where(eq(enterprises.id, current.id));
     }
     const accountNoMasked = maskAccountNo(binding.accountNo);
-    await writeAudit(tx, {
-      userId: actor.user.id,
+    await recordBindingChange(tx, actor, current, accountNoMasked, {
       action: 'certification.usbkeyRemove',
-      target: `enterprise:${current.id}`,
-      detail: { bank: binding.bank, accountNoMasked, bankReference: binding.bankReference, uncertified: byKey },
-      ip: actor.ip,
-    });
-    await createNotice(tx, {
-      userId: current.ownerUserId,
-      type: 'notification',
       messageKey: 'enterprise.notice.bankRemoved',
-      vars: { enterpriseName: current.enterpriseName, accountNoMasked },
-      ref: `enterprise:${current.id}`,
+      detail: { bank: binding.bank, accountNoMasked, bankReference: binding.bankReference, uncertified: byKey },
     });
     return current.id;
   });

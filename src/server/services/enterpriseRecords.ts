@@ -13,8 +13,7 @@
  */
 import { and, eq, ne, sql } from 'drizzle-orm';
 import { AuthStatusCode, canSubmitForReview } from '../../lib/authStatus.ts';
-import { ApiCode } from '../../lib/apiCodes.ts';
-import { t, type MessageKey, type MessageVars } from '../../lib/i18n/index.ts';
+import { t, type MessageKey } from '../../lib/i18n/index.ts';
 import {
   authFileKinds,
   certifiedCoreFields,
@@ -46,19 +45,14 @@ export type EnterpriseChanges = {
   [K in Exclude<keyof EnterpriseRecord, 'annualConsumption'>]?: EnterpriseRecord[K] | undefined;
 } & { annualConsumption?: number | null | undefined };
 
-function fieldError(actor: EnterpriseActor, field: string, key: MessageKey, vars?: MessageVars): ApiError {
-  const text = t(actor.locale, key, vars);
-  return new ApiError(ApiCode.BAD_REQUEST, key, vars, { errors: [{ field, message: text }] }, text);
-}
-
 /** Values that must be on a list of the site's (industries, regions, voltage levels): checked before any write. */
 async function checkListed(db: Database, actor: EnterpriseActor, changes: EnterpriseChanges): Promise<void> {
   const content = contentStore.current();
   if (changes.industry !== undefined && !listIndustries(content).some((industry) => industry.code === changes.industry)) {
-    throw fieldError(actor, 'industry', 'enterprise.validation.unknownIndustry');
+    throw ApiError.field(actor.locale, 'industry', 'enterprise.validation.unknownIndustry');
   }
   if (changes.voltageLevel !== undefined && !(getDictionary(content, 'voltageLevel') ?? []).some((level) => level.code === changes.voltageLevel)) {
-    throw fieldError(actor, 'voltageLevel', 'enterprise.validation.unknownVoltage');
+    throw ApiError.field(actor.locale, 'voltageLevel', 'enterprise.validation.unknownVoltage');
   }
   if (changes.areaCode !== undefined) {
     const [region] = await db
@@ -66,7 +60,7 @@ async function checkListed(db: Database, actor: EnterpriseActor, changes: Enterp
       .from(regions)
       .where(and(eq(regions.areaCode, changes.areaCode), eq(regions.enabled, true)))
       .limit(1);
-    if (!region) throw fieldError(actor, 'areaCode', 'enterprise.validation.unknownArea');
+    if (!region) throw ApiError.field(actor.locale, 'areaCode', 'enterprise.validation.unknownArea');
   }
 }
 

@@ -9,7 +9,7 @@
  */
 import { and, asc, eq, inArray, isNull, sql } from 'drizzle-orm';
 import { ApiCode } from '../../lib/apiCodes.ts';
-import { defaultLocale, t, type Locale, type MessageKey, type MessageVars } from '../../lib/i18n/index.ts';
+import { defaultLocale, t, type Locale, type MessageKey } from '../../lib/i18n/index.ts';
 import {
   allowedActions,
   canDeleteOrder,
@@ -39,16 +39,21 @@ import {
   listSellingSets,
   listSets,
   productsOfArea,
+  type SellingSetView,
 } from '../../content/query.ts';
-import type { SchemeParam, SiteContent } from '../../content/schemas.ts';
+import type { ProductSet, SchemeParam, SiteContent } from '../../content/schemas.ts';
 import type { Database } from '../db/client.ts';
 import { enterprises, orders, orderStatusHistory, type EnterpriseRow, type OrderRow } from '../db/schema/index.ts';
 import { ApiError } from '../envelope.ts';
 import { writeAudit } from './audit.ts';
 import { requireRegion, requireSellingSet } from './contentLookup.ts';
+import { findOwnEnterprise } from './enterpriseView.ts';
 import { createNotice, listNotices, type NoticeMessageKey } from './notices.ts';
 
-/** Orders not yet finished: a second order of the same selling set is refused while one is open. */
+/**
+ * Orders not yet finished: a second order of the same selling set is refused while one is open,
+ * and the enterprise keeps its bank key certification while it has one.
+ */
 export const openOrderStatuses: readonly OrderStatus[] = [OrderStatusCode.SUBMITTED, OrderStatusCode.ACCEPTED, OrderStatusCode.IN_FORCE];
 
 /** Who is asking, as the services need it: the user, where from, and the language of errors. */
@@ -61,23 +66,11 @@ export interface OrderCaller {
 /** Whose view of an order: its owner (own enterprise, not deleted) or an operator (every order). */
 export type OrderViewer = { role: 'enterprise'; enterpriseId: number } | { role: 'operator' };
 
-/** The caller's own enterprise, or undefined. */
-export async function findOwnEnterprise(db: Database, userId: number): Promise<EnterpriseRow | undefined> {
-  const [row] = await db.select().from(enterprises).where(eq(enterprises.ownerUserId, userId)).limit(1);
-  return row;
-}
-
 /** The caller's own enterprise; without one the order calls are forbidden (403). */
 export async function requireOwnEnterprise(db: Database, userId: number): Promise<EnterpriseRow> {
   const enterprise = await findOwnEnterprise(db, userId);
   if (!enterprise) throw ApiError.forbidden('order.noEnterprise');
   return enterprise;
-}
-
-/** A 400 that names the form field it is about, so the form can show it there. */
-function fieldError(locale: Locale, field: string, key: MessageKey, vars?: MessageVars): ApiError {
-  const text = t(locale, key, vars);
-  return new ApiError(ApiCode.BAD_REQUEST, key, vars, { errors: [{ field, message: text }] }, text);
 }
 
 /** The status and the action in the caller's words, for "the order is X, it cannot be Y". */
@@ -123,7 +116,7 @@ export function orderGuide(content: SiteContent, areaCode: string, productId?: s
 }
 
 /** The area the guide shows when none is asked for: the enterprise's, else the default region. */
-export function guideAreaOf(enterprise: EnterpriseRow | undefined): string {
+export function guideAreaOf(enterprise: EnterpriseRow | null): string {
   return enterprise?.areaCode ?? defaultAreaCode;
 }
 
@@ -162,6 +155,33 @@ export function orderNoExpression(at: Date) {
 }
 
 /**
+ * What a new order row takes from the catalogue (its selling set, set and scheme parameter, kept
+ * as they were then) and from the order form; placing an order and the demo seed both write it.
+ */
+export function orderRowValues(
+  catalogue: { selling: SellingSetView; set: ProductSet; param: SchemeParam },
+  input: Pick<CreateOrderInput, 'contractStart' | 'contractMonths' | 'estimatedConsumption'>,
+  createdAt: Date,
+) {
+  const { selling, set, param } = catalogue;
+  return {
+    orderNo: orderNoExpression(createdAt),
+    areaCode: selling.areaCode,
+    productId: set.productId,
+    setId: set.setId,
+    setName: set.name,
+    sellingSetId: selling.sellingSetId,
+    orgComId: selling.orgComId,
+    orgComName: selling.orgCom.name,
+    schemeParamId: param.schemeParamId,
+    schemeParam: { ...schemeParamSnapshot(param) },
+    contractStart: `${input.contractStart}-01`,
+    contractMonths: input.contractMonths,
+    estimatedConsumption: input.estimatedConsumption.toFixed(3),
+  };
+}
+
+/**
  * POST order/createCustomerOrder. The rules, in the order they are checked (docs/orders.md):
  * an enterprise (403), certified (409), the selling set on sale today in its area with its set
  * online (409), the scheme parameter the set's (400), fitting the enterprise's voltage level and
@@ -181,23 +201,23 @@ export async function createOrder(db: Database, caller: OrderCaller, content: Si
   if (!set?.online || !isSellingOn(selling, today) || selling.areaCode !== areaCode) throw ApiError.conflict('order.notOnSale');
 
   const param = set.schemeParams.find((p) => p.schemeParamId === input.schemeParamId);
-  if (!param) throw fieldError(locale, 'schemeParamId', 'order.schemeParamUnknown');
+  if (!param) throw ApiError.field(locale, 'schemeParamId', 'order.schemeParamUnknown');
 
   // Only codes from the lists are matched: a profile without them (or with free text from before
   // certification checked them) leaves the choice to the operator's review.
   const voltageLevels = getDictionary(content, 'voltageLevel') ?? [];
   if (voltageLevels.some((level) => level.code === enterprise.voltageLevel)) {
-    if (!param.voltageLevels.includes(enterprise.voltageLevel)) throw fieldError(locale, 'schemeParamId', 'order.voltageMismatch');
+    if (!param.voltageLevels.includes(enterprise.voltageLevel)) throw ApiError.field(locale, 'schemeParamId', 'order.voltageMismatch');
     if (set.filter.voltageLevels.length > 0 && !set.filter.voltageLevels.includes(enterprise.voltageLevel)) {
-      throw fieldError(locale, 'sellingSetId', 'order.notForProfile');
+      throw ApiError.field(locale, 'sellingSetId', 'order.notForProfile');
     }
   }
   if (/^[A-T]$/.test(enterprise.industry) && set.filter.industries.length > 0 && !set.filter.industries.includes(enterprise.industry)) {
-    throw fieldError(locale, 'sellingSetId', 'order.notForProfile');
+    throw ApiError.field(locale, 'sellingSetId', 'order.notForProfile');
   }
 
   if (!param.contractMonths.includes(input.contractMonths)) {
-    throw fieldError(locale, 'contractMonths', 'order.monthsNotOffered', {
+    throw ApiError.field(locale, 'contractMonths', 'order.monthsNotOffered', {
       months: input.contractMonths,
       offered: param.contractMonths.join(' / '),
     });
@@ -205,8 +225,8 @@ export async function createOrder(db: Database, caller: OrderCaller, content: Si
   const range = consumptionRange(param, set.filter);
   if (input.estimatedConsumption < range.min || (range.max !== undefined && input.estimatedConsumption > range.max)) {
     throw range.max === undefined
-      ? fieldError(locale, 'estimatedConsumption', 'order.consumptionAtLeast', { min: range.min })
-      : fieldError(locale, 'estimatedConsumption', 'order.consumptionRange', { min: range.min, max: range.max });
+      ? ApiError.field(locale, 'estimatedConsumption', 'order.consumptionAtLeast', { min: range.min })
+      : ApiError.field(locale, 'estimatedConsumption', 'order.consumptionRange', { min: range.min, max: range.max });
   }
 
   const product = getProduct(content, set.productId);
@@ -235,21 +255,9 @@ export async function createOrder(db: Database, caller: OrderCaller, content: Si
     const [created] = await tx
       .insert(orders)
       .values({
-        orderNo: orderNoExpression(now),
+        ...orderRowValues({ selling, set, param }, input, now),
         enterpriseId: enterprise.id,
         userId: caller.userId,
-        areaCode,
-        productId: set.productId,
-        setId: set.setId,
-        setName: set.name,
-        sellingSetId: selling.sellingSetId,
-        orgComId: selling.orgComId,
-        orgComName: selling.orgCom.name,
-        schemeParamId: param.schemeParamId,
-        schemeParam: { ...schemeParamSnapshot(param) },
-        contractStart: `${input.contractStart}-01`,
-        contractMonths: input.contractMonths,
-        estimatedConsumption: input.estimatedConsumption.toFixed(3),
         status: OrderStatusCode.SUBMITTED,
       })
       .returning({ id: orders.id, orderNo: orders.orderNo });
@@ -405,7 +413,7 @@ export async function transitionOrder(
     if (!transition) throw transitionRefused(caller.locale, order.status, input.action);
     const reason = input.reason?.trim() ?? '';
     if (transition.reasonRequiredFor.includes(actor) && reason === '') {
-      throw fieldError(caller.locale, 'reason', 'order.reasonRequired', { action: t(caller.locale, `order.action.${input.action}`) });
+      throw ApiError.field(caller.locale, 'reason', 'order.reasonRequired', { action: t(caller.locale, `order.action.${input.action}`) });
     }
     const endsWithReason = transition.to === OrderStatusCode.CANCELLED || transition.to === OrderStatusCode.REJECTED;
     await tx
