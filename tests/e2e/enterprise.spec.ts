@@ -1,13 +1,15 @@
 /**
  * The enterprise pages end to end (docs/enterprise-ui.md): an account is bound to an enterprise,
  * fills in its record, certifies it with the business licence and the letter of authorisation,
- * and an operator approves it; the form's validation errors and drafts. USB-key certification is
+ * an operator approves it, and the enterprise orders a package that the operator puts in force;
+ * the form's validation errors and drafts. USB-key certification is
  * in enterprise-usbkey.spec.ts.
  */
 import { format } from '../../src/lib/api/messages.ts';
 import { apiLogin, expect, registerThroughApi, test } from './support/accountsFixtures.ts';
 import { chineseSpec, toast, zh } from './support/chinesePages.ts';
 import { bindOnPage, freshClearanceAccount, freshCreditCode, samplePdf, samplePng } from './support/enterpriseFixtures.ts';
+import { completeOrder, operatorActs, say, SET_NAME } from './support/ordering.ts';
 
 chineseSpec(120_000);
 
@@ -16,8 +18,8 @@ function fieldMessage(key: 'validation.required' | 'enterprise.validation.credit
   return format(zh[key], { label: zh[field] });
 }
 
-test('certificate certification: bind, fill in the record, upload both files, submit; the operator approves', async ({ page, browser, accounts }) => {
-  test.setTimeout(180_000);
+test('the whole journey: bind, fill in the record, certify with both files, the operator approves; then an order of a package goes in force', async ({ page, browser, accounts }) => {
+  test.setTimeout(300_000);
   const user = await registerThroughApi(page.request, accounts);
   const name = `广州测试精工制造有限公司${Date.now() % 100000}`;
   const creditCode = freshCreditCode();
@@ -165,6 +167,26 @@ test('certificate certification: bind, fill in the record, upload both files, su
     await expect(status).toContainText(zh['certify.authType.certificate']);
     await page.goto('/person/enterprise');
     await expect(page.getByRole('region', { name: zh['certify.record.title'] })).toContainText(zh['authStatus.2']);
+  });
+
+  // The rest of the journey: the newly certified enterprise orders a package of its area.
+  let orderNo = '';
+  await test.step('it orders a package from the set page', async () => {
+    await page.goto('/products/id1/gd-fixed-2027');
+    await page.getByRole('link', { name: say('site.set.orderLabel', { orgCom: '粤汇电能', set: SET_NAME }) }).click();
+    orderNo = await completeOrder(page, '1200');
+    await expect(page.getByText(zh['orderStatus.10']).first()).toBeVisible();
+  });
+
+  await test.step('the operator accepts and confirms it; the enterprise sees it in force', async () => {
+    await operatorActs(browser, accounts.url, orderNo, [
+      { label: zh['ops.action.accept'], status: zh['orderStatus.20'] },
+      { label: zh['ops.action.confirm'], status: zh['orderStatus.30'] },
+    ]);
+    await page.goto('/person/order');
+    const row = page.getByRole('row').filter({ has: page.getByRole('link', { name: orderNo }) });
+    await expect(row).toContainText(zh['orderStatus.30']);
+    await expect(row).toContainText(SET_NAME);
   });
 });
 
