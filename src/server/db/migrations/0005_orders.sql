@@ -94,8 +94,8 @@ CREATE UNIQUE INDEX "enterprise_auth_files_enterprise_id_kind_key" ON "enterpris
 CREATE UNIQUE INDEX "enterprise_auth_files_stored_name_key" ON "enterprise_auth_files" USING btree ("stored_name");--> statement-breakpoint
 CREATE INDEX "order_status_history_order_id_at_idx" ON "order_status_history" USING btree ("order_id","at");--> statement-breakpoint
 CREATE UNIQUE INDEX "orders_order_no_key" ON "orders" USING btree ("order_no");--> statement-breakpoint
-CREATE INDEX "orders_enterprise_id_created_at_idx" ON "orders" USING btree ("enterprise_id","created_at" DESC NULLS LAST);--> statement-breakpoint
-CREATE INDEX "orders_status_created_at_idx" ON "orders" USING btree ("status","created_at" DESC NULLS LAST);--> statement-breakpoint
-CREATE INDEX "orders_created_at_idx" ON "orders" USING btree ("created_at" DESC NULLS LAST);--> statement-breakpoint
+CREATE INDEX "orders_enterprise_id_created_at_idx" ON "orders" USING btree ("enterprise_id","created_at" DESC NULLS FIRST,"id" DESC NULLS FIRST);--> statement-breakpoint
+CREATE INDEX "orders_status_created_at_idx" ON "orders" USING btree ("status","created_at" DESC NULLS FIRST,"id" DESC NULLS FIRST);--> statement-breakpoint
+CREATE INDEX "orders_created_at_idx" ON "orders" USING btree ("created_at" DESC NULLS FIRST,"id" DESC NULLS FIRST);--> statement-breakpoint
 CREATE INDEX "enterprises_auth_status_submitted_at_idx" ON "enterprises" USING btree ("auth_status","submitted_at");--> statement-breakpoint
 CREATE INDEX "notices_user_id_ref_idx" ON "notices" USING btree ("user_id","ref");

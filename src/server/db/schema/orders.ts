@@ -147,10 +147,14 @@ export const orders = pgTable(
   },
   (t) => [
     uniqueIndex('orders_order_no_key').on(t.orderNo),
-    // The owner's table (my orders) and the operator's queue, both newest first.
-    index('orders_enterprise_id_created_at_idx').on(t.enterpriseId, t.createdAt.desc()),
-    index('orders_status_created_at_idx').on(t.status, t.createdAt.desc()),
-    index('orders_created_at_idx').on(t.createdAt.desc()),
+    // The owner's table (my orders) and the operator's queue, both newest first. Each index is
+    // exactly the table engine's order (docs/tables.md): `created_at desc, id desc` in
+    // PostgreSQL's own null order (drizzle's `.desc()` alone would write NULLS LAST), with the id
+    // the engine sorts by last for stable pages. Then a page of ten is read from the index in
+    // order, either direction, instead of sorting every matching row.
+    index('orders_enterprise_id_created_at_idx').on(t.enterpriseId, t.createdAt.desc().nullsFirst(), t.id.desc().nullsFirst()),
+    index('orders_status_created_at_idx').on(t.status, t.createdAt.desc().nullsFirst(), t.id.desc().nullsFirst()),
+    index('orders_created_at_idx').on(t.createdAt.desc().nullsFirst(), t.id.desc().nullsFirst()),
     check('orders_status_check', sql`${t.status} in (10, 20, 30, 40, 90, 91)`),
     check('orders_contract_months_check', sql`${t.contractMonths} between 1 and 120`),
   ],
