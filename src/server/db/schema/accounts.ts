@@ -15,6 +15,7 @@ import {
   varchar,
 } from 'drizzle-orm/pg-core';
 import { users } from './foundation.ts';
+import { createdAt, updatedAt } from './timestamps.ts';
 
 /**
  * One captcha image handed out by GET captcha-image. Only hashes are kept: the id is sha256 of the
@@ -26,7 +27,7 @@ export const captchas = pgTable(
   {
     id: char('id', { length: 64 }).primaryKey(),
     answerHash: char('answer_hash', { length: 64 }).notNull(),
-    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    createdAt: createdAt(),
     expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
     usedAt: timestamp('used_at', { withTimezone: true }),
     ip: text('ip'),
@@ -56,7 +57,7 @@ export const notices = pgTable(
     messageVars: jsonb('message_vars').$type<Record<string, string | number>>().notNull().default({}),
     /** What the notice is about, e.g. `order:HGD20261122000042`, `enterprise:7`. */
     ref: varchar('ref', { length: 64 }),
-    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    createdAt: createdAt(),
     readAt: timestamp('read_at', { withTimezone: true }),
   },
   (t) => [
@@ -107,11 +108,8 @@ export const enterprises = pgTable(
     submittedAt: timestamp('submitted_at', { withTimezone: true }),
     /** When an operator last approved or returned it, or the bank confirmed it. */
     reviewedAt: timestamp('reviewed_at', { withTimezone: true }),
-    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
-    updatedAt: timestamp('updated_at', { withTimezone: true })
-      .notNull()
-      .defaultNow()
-      .$onUpdate(() => new Date()),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
   },
   (t) => [
     uniqueIndex('enterprises_clearance_account_key').on(t.clearanceAccount),

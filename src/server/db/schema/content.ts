@@ -1,6 +1,7 @@
 /** Tables of the public site: visitors' requirements and the editors' site rebuilds. */
 import { check, index, integer, pgTable, text, timestamp, varchar } from 'drizzle-orm/pg-core';
 import { sql } from 'drizzle-orm';
+import { createdAt } from './timestamps.ts';
 
 /** A visitor's requirement (submitRequirement): a retail company calls them back. */
 export const requirements = pgTable(
@@ -16,7 +17,7 @@ export const requirements = pgTable(
     ip: text('ip'),
     /** new → contacted → closed, handled by operators. */
     status: text('status').notNull().default('new'),
-    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    createdAt: createdAt(),
   },
   (t) => [
     index('requirements_created_at_idx').on(t.createdAt),

@@ -15,18 +15,12 @@ import {
   varchar,
 } from 'drizzle-orm/pg-core';
 import { userRoles, type UserRole } from '../../../lib/roles.ts';
+import { createdAt, updatedAt } from './timestamps.ts';
 
 export { userRoles, type UserRole };
 
 export const userStatuses = ['active', 'locked'] as const;
 export type UserStatus = (typeof userStatuses)[number];
-
-const createdAt = () => timestamp('created_at', { withTimezone: true }).notNull().defaultNow();
-const updatedAt = () =>
-  timestamp('updated_at', { withTimezone: true })
-    .notNull()
-    .defaultNow()
-    .$onUpdate(() => new Date());
 
 export const users = pgTable(
   'users',

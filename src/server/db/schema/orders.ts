@@ -21,6 +21,7 @@ import {
 } from 'drizzle-orm/pg-core';
 import { enterprises } from './accounts.ts';
 import { users } from './foundation.ts';
+import { createdAt, updatedAt } from './timestamps.ts';
 
 export const authFileKinds = ['businessLicence', 'authLetter'] as const;
 export type AuthFileKind = (typeof authFileKinds)[number];
@@ -45,7 +46,7 @@ export const enterpriseAuthFiles = pgTable(
     size: integer('size').notNull(),
     sha256: char('sha256', { length: 64 }).notNull(),
     uploadedByUserId: integer('uploaded_by_user_id').references(() => users.id, { onDelete: 'set null' }),
-    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    createdAt: createdAt(),
   },
   (t) => [
     uniqueIndex('enterprise_auth_files_enterprise_id_kind_key').on(t.enterpriseId, t.kind),
@@ -74,7 +75,7 @@ export const bankBindings = pgTable(
     /** The bank's reference for the confirmation, for reconciliation. */
     bankReference: varchar('bank_reference', { length: 64 }).notNull(),
     boundByUserId: integer('bound_by_user_id').references(() => users.id, { onDelete: 'set null' }),
-    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    createdAt: createdAt(),
   },
   (t) => [uniqueIndex('bank_bindings_enterprise_id_key').on(t.enterpriseId)],
 );
@@ -89,7 +90,7 @@ export const bankChallenges = pgTable(
       .notNull()
       .references(() => enterprises.id, { onDelete: 'cascade' }),
     accountNo: varchar('account_no', { length: 32 }).notNull(),
-    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    createdAt: createdAt(),
     expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
     usedAt: timestamp('used_at', { withTimezone: true }),
   },
@@ -139,11 +140,8 @@ export const orders = pgTable(
     statusReason: text('status_reason').notNull().default(''),
     /** Set when the owner deletes a cancelled or rejected order; the row stays for audit. */
     deletedAt: timestamp('deleted_at', { withTimezone: true }),
-    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
-    updatedAt: timestamp('updated_at', { withTimezone: true })
-      .notNull()
-      .defaultNow()
-      .$onUpdate(() => new Date()),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
   },
   (t) => [
     uniqueIndex('orders_order_no_key').on(t.orderNo),

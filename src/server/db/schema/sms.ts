@@ -1,6 +1,7 @@
 /** SMS verification codes and the outbox of the local SMS provider. */
 import { sql } from 'drizzle-orm';
 import { char, check, index, integer, pgTable, text, timestamp, varchar } from 'drizzle-orm/pg-core';
+import { createdAt } from './timestamps.ts';
 
 /**
  * What a code is for; a code only proves the phone for the purpose it was sent for.
@@ -17,7 +18,7 @@ export const smsCodes = pgTable(
     purpose: text('purpose').$type<SmsPurpose>().notNull(),
     /** sha256 of purpose, phone and code; the code itself is never stored. */
     codeHash: char('code_hash', { length: 64 }).notNull(),
-    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    createdAt: createdAt(),
     expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
     /** Wrong tries so far; the code is dead at the limit. */
     attempts: integer('attempts').notNull().default(0),
@@ -38,7 +39,7 @@ export const smsOutbox = pgTable(
     phone: varchar('phone', { length: 11 }).notNull(),
     purpose: text('purpose').$type<SmsPurpose>().notNull(),
     text: text('text').notNull(),
-    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    createdAt: createdAt(),
   },
   (t) => [index('sms_outbox_phone_idx').on(t.phone, t.createdAt)],
 );
