@@ -55,7 +55,3 @@ export function allowedActions(status: number, actor: OrderActor): OrderAction[]
 export function canDeleteOrder(status: number): boolean {
   return status === OrderStatusCode.CANCELLED || status === OrderStatusCode.REJECTED;
 }
-
-export function isOrderStatus(value: number): value is OrderStatus {
-  return (orderStatuses as readonly number[]).includes(value);
-}
