@@ -70,6 +70,8 @@ test.describe('offline mode', () => {
   });
 
   test('keeps visited pages, warns when offline, offers a refresh when a new build is published', async ({ page, context }) => {
+    // Two server restarts and a worker update: more than the default 30 s on a busy CI machine.
+    test.setTimeout(120_000);
     expect(readFileSync(join(root, 'sw.js'), 'utf8'), 'the build must be made with PWA=true').toContain('offline mode, build');
     await page.addInitScript(() => window.localStorage.setItem('locale', 'zh-CN'));
     await page.goto(`${origin}/welcome/home`);
@@ -94,8 +96,10 @@ test.describe('offline mode', () => {
     await page.evaluate(async () => { await (await navigator.serviceWorker.getRegistration())?.update(); });
     const prompt = page.getByRole('status').filter({ hasText: t['site.offline.updated'] });
     await expect(prompt).toBeVisible();
+    // Listen before clicking: the reload can finish before a listener added afterwards exists.
+    const reloaded = page.waitForEvent('load');
     await prompt.getByRole('button', { name: t['site.offline.refresh'] }).click();
-    await page.waitForEvent('load');
+    await reloaded;
     await expect(prompt).toBeHidden();
     expect(await page.evaluate(async () => (await caches.keys()).sort())).toEqual(['hgd-assets-next-build', 'hgd-pages']);
   });

@@ -1,6 +1,7 @@
 /** Tables of accounts (issue 4): login captchas, users' notices and the enterprises users bind to. */
 import { sql } from 'drizzle-orm';
 import {
+  type AnyPgColumn,
   boolean,
   char,
   check,
@@ -15,6 +16,7 @@ import {
   varchar,
 } from 'drizzle-orm/pg-core';
 import { users } from './foundation.ts';
+import { partnerInstitutions } from './partners.ts';
 import { createdAt, updatedAt } from './timestamps.ts';
 
 /**
@@ -98,6 +100,8 @@ export const enterprises = pgTable(
     voltageLevel: varchar('voltage_level', { length: 16 }).notNull().default(''),
     /** MWh per year. */
     annualConsumption: numeric('annual_consumption', { precision: 14, scale: 3 }),
+    /** The partner institution (bank branch) that referred it, given by its code on the form. */
+    partnerId: integer('partner_id').references((): AnyPgColumn => partnerInstitutions.id, { onDelete: 'restrict' }),
     /** 0 not certified, 1 under review, 2 certified, 3 returned (spec §4). */
     authStatus: integer('auth_status').notNull().default(0),
     authType: text('auth_type').$type<AuthType>(),
@@ -115,6 +119,8 @@ export const enterprises = pgTable(
     uniqueIndex('enterprises_clearance_account_key').on(t.clearanceAccount),
     uniqueIndex('enterprises_owner_user_id_key').on(t.ownerUserId),
     index('enterprises_auth_status_submitted_at_idx').on(t.authStatus, t.submittedAt),
+    // The partner statistics count an institution's enterprises by when they registered.
+    index('enterprises_partner_id_created_at_idx').on(t.partnerId, t.createdAt),
     check('enterprises_auth_status_check', sql`${t.authStatus} in (0, 1, 2, 3)`),
     check('enterprises_auth_type_check', sql`${t.authType} is null or ${t.authType} in ('certificate', 'usbkey')`),
   ],

@@ -10,3 +10,4 @@ export * from './sms.ts';
 export * from './content.ts';
 export * from './accounts.ts';
 export * from './orders.ts';
+export * from './partners.ts';

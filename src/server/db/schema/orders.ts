@@ -5,6 +5,7 @@
  */
 import { sql } from 'drizzle-orm';
 import {
+  type AnyPgColumn,
   char,
   check,
   date,
@@ -21,6 +22,7 @@ import {
 } from 'drizzle-orm/pg-core';
 import { enterprises } from './accounts.ts';
 import { users } from './foundation.ts';
+import { partnerInstitutions } from './partners.ts';
 import { createdAt, updatedAt } from './timestamps.ts';
 
 export const authFileKinds = ['businessLicence', 'authLetter'] as const;
@@ -124,8 +126,8 @@ export const orders = pgTable(
     sellingSetId: varchar('selling_set_id', { length: 64 }).notNull(),
     orgComId: varchar('org_com_id', { length: 64 }).notNull(),
     orgComName: varchar('org_com_name', { length: 100 }).notNull(),
-    /** Referring partner institution (issue 6 adds the institutions table and its foreign key). */
-    partnerId: integer('partner_id'),
+    /** Referring partner institution: the enterprise's when the order was placed. */
+    partnerId: integer('partner_id').references((): AnyPgColumn => partnerInstitutions.id, { onDelete: 'restrict' }),
     schemeParamId: varchar('scheme_param_id', { length: 64 }).notNull(),
     /** The chosen scheme parameter as it was when ordered (name, priceType, price or share…). */
     schemeParam: jsonb('scheme_param').$type<Record<string, unknown>>().notNull(),
@@ -153,6 +155,8 @@ export const orders = pgTable(
     index('orders_enterprise_id_created_at_idx').on(t.enterpriseId, t.createdAt.desc().nullsFirst(), t.id.desc().nullsFirst()),
     index('orders_status_created_at_idx').on(t.status, t.createdAt.desc().nullsFirst(), t.id.desc().nullsFirst()),
     index('orders_created_at_idx').on(t.createdAt.desc().nullsFirst(), t.id.desc().nullsFirst()),
+    // The partner statistics count an institution's orders by when they were placed.
+    index('orders_partner_id_created_at_idx').on(t.partnerId, t.createdAt),
     check('orders_status_check', sql`${t.status} in (10, 20, 30, 40, 90, 91)`),
     check('orders_contract_months_check', sql`${t.contractMonths} between 1 and 120`),
   ],
