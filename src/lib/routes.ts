@@ -26,7 +26,7 @@ export type PageKey =
   | 'help' | 'login' | 'modify' | 'register' | 'binding' | 'overview' | 'enterprise' | 'order'
   | 'account' | 'settlement' | 'statistics' | 'institution' | 'trend' | 'organization'
   | 'orderDetail' | 'certifyEnterprise' | 'certificate' | 'usbkey' | 'handleOrder'
-  | 'opsCertifications' | 'opsOrders' | 'opsAudit';
+  | 'opsCertifications' | 'opsOrders' | 'opsAudit' | 'opsSettlements';
 
 export const pageRoutes: readonly PageRoute[] = [
   { path: '/welcome/home', key: 'home', layout: 'base', access: 'public' },
@@ -45,11 +45,11 @@ export const pageRoutes: readonly PageRoute[] = [
   { path: '/person/enterprise', key: 'enterprise', layout: 'person', access: 'session' },
   { path: '/person/order', key: 'order', layout: 'person', access: 'session' },
   { path: '/person/account', key: 'account', layout: 'person', access: 'session' },
-  { path: '/partner/query/settlement', key: 'settlement', layout: 'partner', access: 'session' },
-  { path: '/partner/analysis/statistics', key: 'statistics', layout: 'partner', access: 'session' },
-  { path: '/partner/analysis/institution', key: 'institution', layout: 'partner', access: 'session' },
-  { path: '/partner/analysis/trend', key: 'trend', layout: 'partner', access: 'session' },
-  { path: '/partner/organization', key: 'organization', layout: 'partner', access: 'session' },
+  { path: '/partner/query/settlement', key: 'settlement', layout: 'partner', access: 'session', role: 'partner' },
+  { path: '/partner/analysis/statistics', key: 'statistics', layout: 'partner', access: 'session', role: 'partner' },
+  { path: '/partner/analysis/institution', key: 'institution', layout: 'partner', access: 'session', role: 'partner' },
+  { path: '/partner/analysis/trend', key: 'trend', layout: 'partner', access: 'session', role: 'partner' },
+  { path: '/partner/organization', key: 'organization', layout: 'partner', access: 'session', role: 'partner' },
   { path: '/certify/order/detail', key: 'orderDetail', layout: 'certify', access: 'session' },
   { path: '/certify/enterprise', key: 'certifyEnterprise', layout: 'certify', access: 'session' },
   { path: '/certify/enterprise/certificate', key: 'certificate', layout: 'certify', access: 'session' },
@@ -59,6 +59,7 @@ export const pageRoutes: readonly PageRoute[] = [
   { path: '/ops/certifications', key: 'opsCertifications', layout: 'ops', access: 'session', role: 'operator' },
   { path: '/ops/orders', key: 'opsOrders', layout: 'ops', access: 'session', role: 'operator' },
   { path: '/ops/audit', key: 'opsAudit', layout: 'ops', access: 'session', role: 'operator' },
+  { path: '/ops/settlements', key: 'opsSettlements', layout: 'ops', access: 'session', role: 'operator' },
 ];
 
 /**
@@ -118,5 +119,5 @@ export const sectionNav: Partial<Record<LayoutName, readonly PageKey[]>> = {
   person: ['overview', 'enterprise', 'order', 'account'],
   partner: ['settlement', 'statistics', 'institution', 'trend', 'organization'],
   certify: ['certifyEnterprise', 'certificate', 'usbkey'],
-  ops: ['opsCertifications', 'opsOrders', 'opsAudit'],
+  ops: ['opsCertifications', 'opsOrders', 'opsAudit', 'opsSettlements'],
 };

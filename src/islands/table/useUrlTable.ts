@@ -22,6 +22,12 @@ export interface UrlTableOptions {
   build?: BuildOptions;
   /** Turns the address's state into the state sent (e.g. whole days into China-time instants). */
   toRequest?: (state: TableQueryState) => TableQueryState;
+  /**
+   * Fields the call takes beside `antTable`, from the address's state (e.g. the settlement
+   * table's institution subtree `partnerId`, kept in the address as a pseudo-filter that
+   * `toRequest` takes out of the table request).
+   */
+  fields?: (state: TableQueryState) => Record<string, string>;
   /** False until the session gate has confirmed the user. */
   ready: boolean;
 }
@@ -49,7 +55,7 @@ interface Page<Row> {
  * load and on back/forward, written with pushState on every change, so reload, back and a
  * shared link show the same rows. Answers that arrive after a newer request are dropped.
  */
-export function useUrlTable<Row>({ url, query, build, toRequest, ready }: UrlTableOptions) {
+export function useUrlTable<Row>({ url, query, build, toRequest, fields, ready }: UrlTableOptions) {
   const [state, setState] = useState<TableQueryState>(() => defaultTableQuery(query));
   const [fromUrl, setFromUrl] = useState(false);
   const [load, setLoad] = useState<TableLoad>('loading');
@@ -58,8 +64,8 @@ export function useUrlTable<Row>({ url, query, build, toRequest, ready }: UrlTab
   const [attempt, setAttempt] = useState(0);
   const latest = useRef(0);
   // The options are the caller's constants; keep them out of the effects' dependencies.
-  const config = useRef({ url, query, build, toRequest });
-  config.current = { url, query, build, toRequest };
+  const config = useRef({ url, query, build, toRequest, fields });
+  config.current = { url, query, build, toRequest, fields };
 
   useEffect(() => {
     const read = () => setState(readTableQuery(new URLSearchParams(window.location.search), config.current.query));
@@ -73,8 +79,9 @@ export function useUrlTable<Row>({ url, query, build, toRequest, ready }: UrlTab
     if (!ready || !fromUrl) return;
     const id = ++latest.current;
     setLoad('loading');
-    const { url: target, build: buildOptions, toRequest: convert } = config.current;
-    void callQuiet<Page<Row>>('POST', target, { antTable: buildAntTable(convert ? convert(state) : state, buildOptions) }).then((answer) => {
+    const { url: target, build: buildOptions, toRequest: convert, fields: extra } = config.current;
+    const body = { ...extra?.(state), antTable: buildAntTable(convert ? convert(state) : state, buildOptions) };
+    void callQuiet<Page<Row>>('POST', target, body).then((answer) => {
       if (id !== latest.current) return;
       if (answer?.ok) {
         setPage(answer.data);
