@@ -1,0 +1,168 @@
+import { useEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react';
+import type { PartnerTreeNode } from '../../lib/schemas/partner.ts';
+import { initialExpanded, visibleRows, type PartnerTreeMessages } from './partnerTree.ts';
+
+interface Props {
+  roots: readonly PartnerTreeNode[];
+  /** The tree's accessible name. */
+  label: string;
+  selectedId: number | undefined;
+  onSelect: (node: PartnerTreeNode) => void;
+  messages: PartnerTreeMessages;
+  /** Focus the chosen (or first) item once shown, e.g. when the tree opens in a picker. */
+  autoFocus?: boolean;
+}
+
+/**
+ * The visible institutions as a WAI-ARIA tree (https://www.w3.org/WAI/ARIA/apg/patterns/treeview/):
+ * one tab stop (roving tabindex), ↑/↓ move through the shown items, → opens or enters an
+ * institution, ← closes it or goes to its parent, Home/End jump, Enter/Space choose. A click on
+ * the triangle opens or closes, a click on the name chooses. The nested `group` lists carry the
+ * hierarchy for screen readers; the keys walk the flat list of shown rows (partnerTree.ts).
+ */
+export default function PartnerTree({ roots, label, selectedId, onSelect, messages, autoFocus = false }: Props) {
+  const [expanded, setExpanded] = useState(() => initialExpanded(roots, selectedId));
+  const rows = useMemo(() => visibleRows(roots, expanded), [roots, expanded]);
+  const [focusedId, setFocusedId] = useState<number | undefined>(undefined);
+  const items = useRef(new Map<number, HTMLLIElement>());
+
+  // The tab stop: the focused item, else the chosen one when shown, else the first.
+  const tabStop = rows.find((row) => row.node.id === focusedId)?.node.id ?? rows.find((row) => row.node.id === selectedId)?.node.id ?? rows[0]?.node.id;
+
+  // A newly chosen institution deep in the tree: open the way to it.
+  useEffect(() => {
+    if (selectedId === undefined) return;
+    setExpanded((open) => {
+      const needed = initialExpanded(roots, selectedId);
+      return [...needed].every((id) => open.has(id)) ? open : new Set([...open, ...needed]);
+    });
+  }, [roots, selectedId]);
+
+  useEffect(() => {
+    if (autoFocus && tabStop !== undefined) items.current.get(tabStop)?.focus();
+    // Only when the tree appears, not on every move.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [autoFocus]);
+
+  const focus = (id: number | undefined) => {
+    if (id === undefined) return;
+    setFocusedId(id);
+    items.current.get(id)?.focus();
+  };
+
+  const toggle = (id: number, open: boolean) =>
+    setExpanded((current) => {
+      const next = new Set(current);
+      if (open) next.add(id);
+      else next.delete(id);
+      return next;
+    });
+
+  const onKeyDown = (event: KeyboardEvent<HTMLLIElement>, id: number) => {
+    // Keys of an inner item bubble through its ancestors' handlers: only the item itself acts.
+    if (event.target !== event.currentTarget) return;
+    const index = rows.findIndex((row) => row.node.id === id);
+    const row = rows[index];
+    if (!row) return;
+    const hasChildren = row.node.children.length > 0;
+    const open = expanded.has(id);
+    let handled = true;
+    switch (event.key) {
+      case 'ArrowDown':
+        focus(rows[index + 1]?.node.id);
+        break;
+      case 'ArrowUp':
+        focus(rows[index - 1]?.node.id);
+        break;
+      case 'ArrowRight':
+        if (hasChildren && !open) toggle(id, true);
+        else if (hasChildren) focus(row.node.children[0]?.id);
+        break;
+      case 'ArrowLeft':
+        if (hasChildren && open) toggle(id, false);
+        else focus(row.parentId ?? undefined);
+        break;
+      case 'Home':
+        focus(rows[0]?.node.id);
+        break;
+      case 'End':
+        focus(rows[rows.length - 1]?.node.id);
+        break;
+      case 'Enter':
+      case ' ':
+        onSelect(row.node);
+        break;
+      default:
+        handled = false;
+    }
+    if (handled) {
+      event.preventDefault();
+      event.stopPropagation();
+    }
+  };
+
+  const renderNodes = (nodes: readonly PartnerTreeNode[], depth: number) =>
+    nodes.map((node, index) => {
+      const hasChildren = node.children.length > 0;
+      const open = expanded.has(node.id);
+      const selected = node.id === selectedId;
+      return (
+        <li
+          key={node.id}
+          ref={(element) => {
+            if (element) items.current.set(node.id, element);
+            else items.current.delete(node.id);
+          }}
+          role="treeitem"
+          aria-level={depth}
+          aria-posinset={index + 1}
+          aria-setsize={nodes.length}
+          aria-expanded={hasChildren ? open : undefined}
+          aria-selected={selected}
+          tabIndex={node.id === tabStop ? 0 : -1}
+          data-partner-id={node.id}
+          className="rounded outline-none focus-visible:[&>div]:outline-2 focus-visible:[&>div]:outline-primary"
+          onKeyDown={(event) => onKeyDown(event, node.id)}
+          onFocus={(event) => {
+            if (event.target === event.currentTarget) setFocusedId(node.id);
+          }}
+        >
+          <div
+            className={`flex cursor-pointer items-center gap-1 rounded px-1 py-0.5 ${selected ? 'bg-primary text-primary-content' : 'hover:bg-base-200'}`}
+            style={{ paddingInlineStart: `${(depth - 1) * 1.25 + 0.25}rem` }}
+            onClick={() => {
+              focus(node.id);
+              onSelect(node);
+            }}
+          >
+            <span
+              aria-hidden="true"
+              className={`inline-flex w-4 justify-center text-xs ${hasChildren ? '' : 'invisible'}`}
+              onClick={(event) => {
+                event.stopPropagation();
+                focus(node.id);
+                toggle(node.id, !open);
+              }}
+            >
+              {open ? '▾' : '▸'}
+            </span>
+            <span className="truncate">{node.name}</span>
+            <span className={`ms-1 shrink-0 text-xs ${selected ? 'text-primary-content/80' : 'text-base-content/60'}`}>
+              {messages[`partner.level.${node.level}`]}
+            </span>
+          </div>
+          {hasChildren && open && (
+            <ul role="group" className="grid gap-0.5">
+              {renderNodes(node.children, depth + 1)}
+            </ul>
+          )}
+        </li>
+      );
+    });
+
+  return (
+    <ul role="tree" aria-label={label} className="grid gap-0.5 text-sm">
+      {renderNodes(roots, 1)}
+    </ul>
+  );
+}

@@ -1,0 +1,193 @@
+import { useId, useState, type SubmitEvent } from 'react';
+import { format } from '../../../lib/api/messages.ts';
+import type { Locale } from '../../../lib/i18n/locales.ts';
+import { exportRowCap } from '../../../lib/partner.ts';
+import type { SettlementRowData } from '../../../lib/schemas/partner.ts';
+import { buildAntTable } from '../../../lib/tableRequest.ts';
+import DataTable, { type Column } from '../../table/DataTable.tsx';
+import { useSessionTable } from '../../table/useSessionTable.ts';
+import ExportButton from '../ExportButton.tsx';
+import PartnerPicker from '../PartnerPicker.tsx';
+import { SETTLEMENT_API } from '../partnerApi.ts';
+import { idFromText } from '../partnerTree.ts';
+import { usePartnerTree } from '../usePartnerTree.ts';
+import {
+  SUBTREE,
+  callFields,
+  defaultSort,
+  formatFixed,
+  monthsOf,
+  statusOptions,
+  toRequest,
+  type SettlementQueryMessages,
+} from './settlementQuery.ts';
+
+interface Props {
+  locale: Locale;
+  messages: SettlementQueryMessages;
+}
+
+type Row = Partial<SettlementRowData>;
+
+const query = { sort: defaultSort };
+/** The keyword box finds an enterprise by name, or one order by its number. */
+const build = { searchFields: ['enterpriseName', 'orderNo'] };
+
+/**
+ * The settlement results a partner user may see (/partner/query/settlement): an institution's
+ * subtree (tree select), a month range (the last three months unless the address says
+ * otherwise), an enterprise keyword and a status; sortable and paged, everything in the address
+ * (useUrlTable), so reload and a shared link show the same rows. Export writes exactly the
+ * filtered rows, in the table's order, to an .xlsx file.
+ */
+export default function SettlementQuery({ locale, messages }: Props) {
+  const table = useSessionTable<Row>({ url: `${SETTLEMENT_API}/getSettlementAntTable`, query, build, toRequest, fields: callFields });
+  const tree = usePartnerTree();
+  const { state } = table;
+  const id = useId();
+  const [monthError, setMonthError] = useState('');
+  const months = monthsOf(state);
+  const partnerId = idFromText(state.filters[SUBTREE]?.[0]);
+
+  const submit = (event: SubmitEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    const data = new FormData(event.currentTarget);
+    const text = (name: string) => String(data.get(name) ?? '').trim();
+    const from = text('from');
+    const to = text('to');
+    if (from && to && from > to) {
+      setMonthError(messages['settlement.filter.monthOrder']);
+      document.getElementById(`${id}-to`)?.focus();
+      return;
+    }
+    setMonthError('');
+    table.patch({
+      keyword: text('keyword'),
+      filters: { ...state.filters, status: text('status') ? [text('status')] : [] },
+      ranges: { settleMonth: { ...(from ? { start: from } : {}), ...(to ? { end: to } : {}) } },
+    });
+  };
+
+  const choosePartner = (chosen: number | undefined) => {
+    table.patch({ filters: { ...state.filters, [SUBTREE]: chosen === undefined ? [] : [String(chosen)] } });
+  };
+
+  const statusWord = (status: number | undefined) =>
+    status === 1 || status === 2 ? messages[`partner.settlementStatus.${status}`] : '-';
+
+  const number = 'text-end whitespace-nowrap tabular-nums';
+  const columns: Column<Row>[] = [
+    { key: 'settleMonth', label: messages['settlement.col.settleMonth'], sortable: true, className: 'whitespace-nowrap' },
+    { key: 'orderNo', label: messages['settlement.col.orderNo'], className: 'font-mono text-xs whitespace-nowrap' },
+    {
+      key: 'enterpriseName',
+      label: messages['settlement.col.enterpriseName'],
+      sortable: true,
+      className: 'min-w-48',
+      render: (row) => (
+        <>
+          <span className="block">{row.enterpriseName}</span>
+          {row.creditCode && <span className="block font-mono text-xs text-base-content/60">{row.creditCode}</span>}
+        </>
+      ),
+    },
+    { key: 'partnerName', label: messages['settlement.col.partnerName'], sortable: true, className: 'whitespace-nowrap', render: (row) => row.partnerName ?? '-' },
+    { key: 'setName', label: messages['settlement.col.setName'], className: 'min-w-32' },
+    { key: 'settledEnergy', label: messages['settlement.col.settledEnergy'], sortable: true, className: number, render: (row) => formatFixed(row.settledEnergy, locale, 3) },
+    { key: 'contractPrice', label: messages['settlement.col.contractPrice'], sortable: true, className: number, render: (row) => formatFixed(row.contractPrice, locale, 5) },
+    { key: 'marketPrice', label: messages['settlement.col.marketPrice'], sortable: true, className: number, render: (row) => formatFixed(row.marketPrice, locale, 5) },
+    { key: 'settledAmount', label: messages['settlement.col.settledAmount'], sortable: true, className: number, render: (row) => formatFixed(row.settledAmount, locale, 2) },
+    { key: 'saving', label: messages['settlement.col.saving'], sortable: true, className: number, render: (row) => formatFixed(row.saving, locale, 2) },
+    {
+      key: 'status',
+      label: messages['settlement.col.status'],
+      className: 'whitespace-nowrap',
+      render: (row) => <span className={`badge badge-sm ${row.status === 2 ? 'badge-success' : 'badge-warning'}`}>{statusWord(row.status)}</span>,
+    },
+  ];
+
+  const field = (name: string, label: string, input: { type: string; defaultValue: string; className: string; placeholder?: string; error?: string }) => (
+    <div className="fieldset py-0">
+      <label htmlFor={`${id}-${name}`} className="fieldset-legend pb-1 text-sm">{label}</label>
+      <input
+        id={`${id}-${name}`}
+        name={name}
+        type={input.type}
+        maxLength={100}
+        className={`input input-sm ${input.className} ${input.error ? 'input-error' : ''}`}
+        placeholder={input.placeholder}
+        defaultValue={input.defaultValue}
+        aria-invalid={input.error ? true : undefined}
+        aria-describedby={input.error ? `${id}-${name}-error` : undefined}
+      />
+      {input.error && <p id={`${id}-${name}-error`} className="label text-xs text-error">{input.error}</p>}
+    </div>
+  );
+
+  return (
+    <div className="grid gap-4">
+      <div className="flex flex-wrap items-end gap-3">
+        <PartnerPicker
+          label={messages['settlement.filter.partner']}
+          treeLabel={messages['settlement.tree.label']}
+          allLabel={messages['settlement.filter.allPartners']}
+          load={tree.load}
+          selectedId={partnerId}
+          onChange={choosePartner}
+          onRetry={tree.reload}
+          messages={messages}
+        />
+      </div>
+      <form
+        key={JSON.stringify([state.keyword, state.filters, state.ranges])}
+        role="search"
+        aria-label={messages['settlement.filter.label']}
+        className="flex flex-wrap items-start gap-3"
+        onSubmit={submit}
+        noValidate
+      >
+        {field('from', messages['settlement.filter.from'], { type: 'month', defaultValue: months.start, className: 'w-40', placeholder: 'YYYY-MM' })}
+        {field('to', messages['settlement.filter.to'], { type: 'month', defaultValue: months.end, className: 'w-40', placeholder: 'YYYY-MM', error: monthError })}
+        {field('keyword', messages['settlement.filter.keyword'], { type: 'search', defaultValue: state.keyword, className: 'w-56', placeholder: messages['settlement.filter.keywordHint'] })}
+        <div className="fieldset py-0">
+          <label htmlFor={`${id}-status`} className="fieldset-legend pb-1 text-sm">{messages['settlement.filter.status']}</label>
+          <select id={`${id}-status`} name="status" className="select select-sm w-36" defaultValue={state.filters['status']?.[0] ?? ''}>
+            <option value="">{messages['settlement.filter.anyStatus']}</option>
+            {statusOptions.map((status) => (
+              <option key={status} value={status}>{messages[`partner.settlementStatus.${status}`]}</option>
+            ))}
+          </select>
+        </div>
+        <div className="flex gap-2 self-end">
+          <button type="submit" className="btn btn-primary btn-sm">{messages['settlement.filter.search']}</button>
+          <button
+            type="button"
+            className="btn btn-ghost btn-sm"
+            onClick={() => {
+              setMonthError('');
+              table.patch({ keyword: '', filters: {}, ranges: {}, likes: {}, sort: [...defaultSort] });
+            }}
+          >
+            {messages['settlement.filter.reset']}
+          </button>
+        </div>
+      </form>
+      <ExportButton
+        url={`${SETTLEMENT_API}/exportSettlementAntTable`}
+        data={() => ({ ...callFields(state), antTable: buildAntTable(toRequest(state), build) })}
+        locale={locale}
+        messages={messages}
+        disabled={!table.ready || table.load === 'failed' || (table.load === 'ready' && table.totalCount === 0)}
+        hint={format(messages['settlement.export.hint'], { cap: new Intl.NumberFormat(locale).format(exportRowCap) })}
+      />
+      <DataTable
+        caption={messages['page.settlement.title']}
+        columns={columns}
+        rowKey={(row) => String(row.id)}
+        emptyMessage={messages['settlement.empty']}
+        messages={messages}
+        {...table.view}
+      />
+    </div>
+  );
+}
