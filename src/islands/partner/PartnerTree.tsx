@@ -38,10 +38,9 @@ export default function PartnerTree({ roots, label, selectedId, onSelect, messag
     });
   }, [roots, selectedId]);
 
+  // Only when the tree appears (a picker opening), not on every move.
   useEffect(() => {
     if (autoFocus && tabStop !== undefined) items.current.get(tabStop)?.focus();
-    // Only when the tree appears, not on every move.
-    // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [autoFocus]);
 
   const focus = (id: number | undefined) => {

@@ -1,0 +1,42 @@
+/**
+ * What the partner pages' browser tests share: signing a demo account in for a page, the data
+ * table's row count from its summary line, and rows read from the test server's database.
+ */
+import { sql } from 'drizzle-orm';
+import type { BrowserContext, Page } from '@playwright/test';
+import type { AccountsServer } from './accountsServer.ts';
+import { apiLogin, expect } from './accountsFixtures.ts';
+
+export const demo = {
+  partner: { userName: 'demo_partner', password: 'Partner2025' },
+  bank: { userName: 'demo_bank', password: 'Bank2025' },
+  operator: { userName: 'demo_operator', password: 'Operator2025' },
+  company: { userName: 'demo_company', password: 'Company2025' },
+} as const;
+
+/** A new browser context (Chinese pages) signed in as `who`, and a page in it. */
+export async function signedInPage(
+  browser: { newContext(options: object): Promise<BrowserContext> },
+  accounts: AccountsServer,
+  who: { userName: string; password: string },
+): Promise<{ context: BrowserContext; page: Page }> {
+  const context = await browser.newContext({ baseURL: accounts.url, locale: 'zh-CN', acceptDownloads: true });
+  await context.addInitScript(() => window.localStorage.setItem('locale', 'zh-CN'));
+  await apiLogin(context.request, accounts.url, who.userName, who.password);
+  return { context, page: await context.newPage() };
+}
+
+/** The total of the data table's live summary ("第 1–10 条，共 23 条"), once loaded. */
+export async function tableTotal(page: Page): Promise<number> {
+  const summary = page.getByRole('status').filter({ hasText: /共\s*[\d,]+\s*条/ });
+  await expect(summary).toBeVisible();
+  const text = (await summary.textContent()) ?? '';
+  return Number(/共\s*([\d,]+)\s*条/.exec(text)?.[1]?.replace(/,/g, '') ?? Number.NaN);
+}
+
+/** Rows of a SQL query against the test server's database. */
+export async function rows<T>(accounts: AccountsServer, query: ReturnType<typeof sql>): Promise<T[]> {
+  const result: unknown = await accounts.db.execute(query);
+  // node-postgres answers { rows }, other drivers the array itself.
+  return (Array.isArray(result) ? result : (result as { rows: T[] }).rows) as T[];
+}
