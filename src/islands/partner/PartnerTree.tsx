@@ -1,4 +1,4 @@
-import { useEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react';
+import { useEffect, useId, useMemo, useRef, useState, type KeyboardEvent } from 'react';
 import type { PartnerTreeNode } from '../../lib/schemas/partner.ts';
 import { initialExpanded, visibleRows, type PartnerTreeMessages } from './partnerTree.ts';
 
@@ -25,6 +25,7 @@ export default function PartnerTree({ roots, label, selectedId, onSelect, messag
   const rows = useMemo(() => visibleRows(roots, expanded), [roots, expanded]);
   const [focusedId, setFocusedId] = useState<number | undefined>(undefined);
   const items = useRef(new Map<number, HTMLLIElement>());
+  const treeId = useId();
 
   // The tab stop: the focused item, else the chosen one when shown, else the first.
   const tabStop = rows.find((row) => row.node.id === focusedId)?.node.id ?? rows.find((row) => row.node.id === selectedId)?.node.id ?? rows[0]?.node.id;
@@ -118,6 +119,8 @@ export default function PartnerTree({ roots, label, selectedId, onSelect, messag
           aria-setsize={nodes.length}
           aria-expanded={hasChildren ? open : undefined}
           aria-selected={selected}
+          // Named by its own line only: by content, an open item's name would hold all its descendants'.
+          aria-labelledby={`${treeId}-${node.id}-name ${treeId}-${node.id}-level`}
           tabIndex={node.id === tabStop ? 0 : -1}
           data-partner-id={node.id}
           className="rounded outline-none focus-visible:[&>div]:outline-2 focus-visible:[&>div]:outline-primary"
@@ -145,8 +148,8 @@ export default function PartnerTree({ roots, label, selectedId, onSelect, messag
             >
               {open ? '▾' : '▸'}
             </span>
-            <span className="truncate">{node.name}</span>
-            <span className={`ms-1 shrink-0 text-xs ${selected ? 'text-primary-content/80' : 'text-base-content/60'}`}>
+            <span id={`${treeId}-${node.id}-name`} className="truncate">{node.name}</span>
+            <span id={`${treeId}-${node.id}-level`} className={`ms-1 shrink-0 text-xs ${selected ? 'text-primary-content/80' : 'text-base-content/60'}`}>
               {messages[`partner.level.${node.level}`]}
             </span>
           </div>
