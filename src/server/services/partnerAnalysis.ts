@@ -38,7 +38,7 @@ import type {
   TrendRowData,
 } from '../../lib/schemas/partner.ts';
 import type { TableRequest } from '../../lib/schemas/table.ts';
-import type { Database } from '../db/client.ts';
+import { rowsOf, type Database } from '../db/client.ts';
 import { ApiError } from '../envelope.ts';
 import { defineTable, runTable, streamTable, type ColumnDefinition, type TableDefinition } from '../table/antTable.ts';
 import { assertAllInScope, subtreeInScope, type PartnerScope } from './partnerScope.ts';
@@ -142,12 +142,6 @@ function textArray(values: readonly string[]): SQL {
 
 function metricArray(metric: PartnerMetric, values: readonly number[]): SQL {
   return decimals[metric] === 0 ? intArray(values) : numericArray(values, decimals[metric]);
-}
-
-/** Rows of a raw query: postgres-js answers an array, PGlite `{ rows }`. */
-function rowsOf(result: unknown): Record<string, unknown>[] {
-  if (Array.isArray(result)) return result as Record<string, unknown>[];
-  return (result as { rows?: Record<string, unknown>[] }).rows ?? [];
 }
 
 function numberOf(value: unknown): number {
@@ -267,7 +261,7 @@ async function ownMetrics(db: Database, ids: readonly number[], window: Analysis
       group by e.partner_id
       union all
       select o.partner_id, 0, 0, count(*), 0,
-        coalesce(sum(o.estimated_consumption * o.contract_months / 12) filter (where o.status in ${contractingStatuses}), 0), 0, 0, 0
+        coalesce(sum(o.estimated_consumption * o.contract_months) filter (where o.status in ${contractingStatuses}), 0) / 12, 0, 0, 0
       from orders o
       where o.partner_id = any(${scope}) and o.created_at >= ${startAt} and o.created_at < ${nextAt}
       group by o.partner_id
@@ -428,7 +422,7 @@ async function ownClassMetrics(
       sum(settled_energy) as settled_energy, sum(settled_amount) as settled_amount, sum(saving) as saving
     from (
       select o.partner_id, (${orderClass})::text as class_key, count(*) as orders,
-        coalesce(sum(o.estimated_consumption * o.contract_months / 12) filter (where o.status in ${contractingStatuses}), 0) as contracted,
+        coalesce(sum(o.estimated_consumption * o.contract_months) filter (where o.status in ${contractingStatuses}), 0) / 12 as contracted,
         0::numeric as settled_energy, 0::numeric as settled_amount, 0::numeric as saving
       from orders o
       where o.partner_id = any(${scope}) and o.created_at >= ${window.startAt}::timestamptz and o.created_at < ${window.nextAt}::timestamptz
@@ -673,7 +667,7 @@ export async function prepareTrend(db: Database, scope: PartnerScope, input: Tre
           group by 1
           union all
           select ${periodKey(yearType, chinaDayOf(sql`o.created_at`))}, 0, 0, count(*),
-            coalesce(sum(o.estimated_consumption * o.contract_months / 12) filter (where o.status in ${contractingStatuses}), 0), 0, 0, 0
+            coalesce(sum(o.estimated_consumption * o.contract_months) filter (where o.status in ${contractingStatuses}), 0) / 12, 0, 0, 0
           from orders o
           where o.partner_id = any(${scopeIds}) and o.created_at >= ${startAt} and o.created_at < ${nextAt}
           group by 1
