@@ -29,6 +29,7 @@ import { createOpsCertificationRoutes } from './opsCertification.ts';
 import { createPartnerAnalysisRoutes } from './partnerAnalysis.ts';
 import { createPartnerAccountRoutes } from './partnerAccount.ts';
 import { createPartnerTreeRoutes } from './partnerTree.ts';
+import { createSettlementRoutes } from './settlement.ts';
 import { createThirdpartyRoutes } from './thirdparty.ts';
 
 export interface ApiModule {
@@ -68,4 +69,5 @@ export const apiModules: readonly ApiModule[] = [
   { base: '/api/front/hgdarc/partneraccount', create: createPartnerAccountRoutes },
   // Partner analysis (docs/partner.md, Analysis): statistics, comparison, trend and their downloads.
   { base: '/api/front/hgdarc/partner', create: createPartnerAnalysisRoutes },
+  { base: '/api/front/hgdsel/settlementbuyresult', create: createSettlementRoutes },
 ];
