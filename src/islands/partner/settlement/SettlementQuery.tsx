@@ -177,7 +177,9 @@ export default function SettlementQuery({ locale, messages }: Props) {
         data={() => ({ ...callFields(state), antTable: buildAntTable(toRequest(state), build) })}
         locale={locale}
         messages={messages}
-        disabled={!table.ready || table.load === 'failed' || (table.load === 'ready' && table.totalCount === 0)}
+        // From the load state, not the session flag: that may already be set when the island
+        // hydrates, and a `disabled` differing from the prerendered HTML is never corrected.
+        disabled={table.load !== 'ready' || table.totalCount === 0}
         hint={format(messages['settlement.export.hint'], { cap: new Intl.NumberFormat(locale).format(exportRowCap) })}
       />
       <DataTable
