@@ -4,6 +4,7 @@ import { upload } from '../../lib/api/client.ts';
 import { format } from '../../lib/api/messages.ts';
 import type { Locale } from '../../lib/i18n/locales.ts';
 import type { ImportRejection, ImportResultData } from '../../lib/schemas/partner.ts';
+import { serverFieldErrors } from '../auth/formValidation.ts';
 import {
   IMPORT_URL,
   TEMPLATE_URL,
@@ -64,7 +65,13 @@ export default function SettlementImport({ locale, messages }: Props) {
     }
     if (answer.code === OK && isImportResult(answer.data)) setPhase({ state: 'imported', result: answer.data });
     else if (answer.code === BAD_REQUEST && isImportResult(answer.data) && answer.data.rejected.length > 0) setPhase({ state: 'rejected', rejected: answer.data.rejected });
-    else setPhase({ state: 'failed', message: answer.message });
+    else if (serverFieldErrors(answer)['file']) {
+      // A file the server cannot read at all (not a spreadsheet, no header): said at the field.
+      setPhase({ state: 'idle' });
+      setFileError(serverFieldErrors(answer)['file'] ?? answer.message);
+      fileInput.current?.focus();
+      return;
+    } else setPhase({ state: 'failed', message: answer.message });
     // The outcome is the next thing to read: move there (it is announced by its role as well).
     requestAnimationFrame(() => resultRef.current?.focus());
   };

@@ -1,5 +1,6 @@
 /** The operator's settlement import (/ops/settlements): its messages and the file rules checked before sending. */
 import type { MessageKey } from '../../lib/i18n/index.ts';
+import { settlementImportMaxBytes } from '../../lib/schemas/partner.ts';
 
 export const settlementImportMessageKeys = [
   'settlement.import.intro',
@@ -31,7 +32,7 @@ export const IMPORT_URL = '/api/ops/settlement/import';
 export const TEMPLATE_URL = '/api/ops/settlement/template';
 
 /** The server's limit (docs/partner.md); checked here too so a large file is not sent for nothing. */
-export const maxImportBytes = 5 * 1024 * 1024;
+export const maxImportBytes = settlementImportMaxBytes;
 
 /** Rejections listed on the page; the rest are counted (a 20 000-row file may reject every row). */
 export const shownRejections = 500;
