@@ -39,7 +39,10 @@ test('a file with wrong rows is reported and imports nothing; the corrected file
 
     await page.goto('/ops/settlements');
     const file = page.getByLabel(zh['settlement.import.file']);
-    await expect(page.getByRole('link', { name: zh['settlement.import.templateXlsx'] })).toBeVisible();
+    // The Excel template downloads (the CSV one was read above through the same call).
+    const templateDownload = page.waitForEvent('download');
+    await page.getByRole('link', { name: zh['settlement.import.templateXlsx'] }).click();
+    expect((await templateDownload).suggestedFilename()).toMatch(/\.xlsx$/);
 
     const bad = [
       header,
