@@ -134,3 +134,22 @@ test('a staff relation is added (errors beside the fields first) and removed aft
     await context.close();
   }
 });
+
+test('demo_bank, related to the ICBC head office, sees its whole tree and not the other bank', async ({ browser, accounts }) => {
+  const { context, page } = await signedInPage(browser, accounts, demo.bank);
+  try {
+    await page.goto('/partner/organization');
+    const tree = page.getByRole('tree', { name: zh['settlement.tree.label'] });
+    const head = tree.getByRole('treeitem', { name: /中国工商银行股份有限公司/ });
+    await expect(head).toHaveAttribute('aria-level', '1');
+    await expect(head).toHaveAttribute('aria-selected', 'true');
+    await expect(tree.locator('[role="treeitem"][aria-level="1"]')).toHaveCount(1);
+    // Its five provincial branches, and nothing of 中国建设银行.
+    await expect(tree.locator('[role="treeitem"][aria-level="2"]')).toHaveCount(5);
+    await expect(tree).toContainText('广西区分行');
+    await expect(tree).not.toContainText('中国建设银行');
+    await expect(page.locator('dd').filter({ hasText: new RegExp(`^${zh['partner.level.1']}$`) })).toBeVisible();
+  } finally {
+    await context.close();
+  }
+});
