@@ -34,7 +34,7 @@ beforeAll(async () => {
   submitted = await insertSettledOrder(t, tree.subA2, [], { orderStatus: 10 });
 });
 
-async function upload(name: string, content: Uint8Array | string, cookie = operator): Promise<Envelope<ImportResultData & { errors?: { field: string; message: string }[] }>> {
+async function upload(name: string, content: Uint8Array<ArrayBuffer> | string, cookie = operator): Promise<Envelope<ImportResultData & { errors?: { field: string; message: string }[] }>> {
   const form = new FormData();
   form.append('file', new File([content], name));
   const response = await t.app.request(`${base}/import`, { method: 'POST', headers: apiHeaders(cookie ? { Cookie: cookie } : {}), body: form });
@@ -46,7 +46,7 @@ function csv(rows: (string | number)[][], { bom = true, header = headers }: { bo
   return `${bom ? '\uFEFF' : ''}${[header, ...rows].map((row) => row.map(quote).join(',')).join('\r\n')}\r\n`;
 }
 
-async function xlsx(rows: (string | number | null)[][]): Promise<Uint8Array> {
+async function xlsx(rows: (string | number | null)[][]): Promise<Uint8Array<ArrayBuffer>> {
   const stream = xlsxStream({ name: 'Sheet1', columns: headers.map((header) => ({ header, format: 'text' as const })), rows });
   return new Uint8Array(await new Response(stream).arrayBuffer());
 }
@@ -211,7 +211,7 @@ describe('bad rows: every one reported, nothing written', () => {
 });
 
 describe('files that cannot be imported: 400 at the file field, nothing written', () => {
-  const fieldError = async (name: string, content: Uint8Array | string) => {
+  const fieldError = async (name: string, content: Uint8Array<ArrayBuffer> | string) => {
     const answer = await upload(name, content);
     expect(answer.code, answer.message).toBe(ApiCode.BAD_REQUEST);
     expect(answer.data.errors?.[0]?.field).toBe('file');

@@ -5,13 +5,12 @@
  * is a 400 at the `file` field.
  */
 import { Hono } from 'hono';
-import { ApiCode } from '../../lib/apiCodes.ts';
-import { settlementImportBody, settlementTemplateQuery, type ImportResultData } from '../../lib/schemas/partner.ts';
-import { ApiError, localeOf, message, ok } from '../envelope.ts';
+import { settlementImportBody, settlementTemplateQuery } from '../../lib/schemas/partner.ts';
+import { localeOf, message, ok } from '../envelope.ts';
 import { requireRole } from '../middleware/session.ts';
 import { clientIp } from '../request.ts';
 import { readImportFile, csvTemplate, xlsxTemplate } from '../services/settlementFile.ts';
-import { checkImportRows, writeImportRows } from '../services/settlementImport.ts';
+import { importSettlements } from '../services/settlementImport.ts';
 import type { AppEnv, RouteDeps } from '../types.ts';
 import { validate } from '../validate.ts';
 import { xlsxResponse } from '../xlsx/writer.ts';
@@ -26,13 +25,7 @@ export function createOpsSettlementRoutes(deps: RouteDeps): Hono<AppEnv> {
     const locale = localeOf(c);
     const bytes = new Uint8Array(await file.arrayBuffer());
     const { kind, rows: grid } = await readImportFile(bytes, locale);
-    const { rows, rejected } = await checkImportRows(db, grid, locale);
-    if (rejected.length > 0) {
-      const report: ImportResultData = { imported: 0, months: [], rejected };
-      const count = new Set(rejected.map((rejection) => rejection.row)).size;
-      throw new ApiError(ApiCode.BAD_REQUEST, 'partner.import.rejected', { count }, report);
-    }
-    const result = await writeImportRows(db, { userId: c.var.user.id, ip: clientIp(c, config), locale }, rows, {
+    const result = await importSettlements(db, { userId: c.var.user.id, ip: clientIp(c, config), locale }, grid, {
       name: file.name,
       kind,
       bytes: bytes.byteLength,

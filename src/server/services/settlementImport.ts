@@ -14,6 +14,7 @@
  * 元/kWh per kWh for the amount (energy in MWh × 0.005 元), twice that for the saving (two prices).
  */
 import { sql } from 'drizzle-orm';
+import { ApiCode } from '../../lib/apiCodes.ts';
 import { t, type Locale, type MessageKey, type MessageVars } from '../../lib/i18n/index.ts';
 import { OrderStatusCode } from '../../lib/orderStatus.ts';
 import { currentPeriod } from '../../lib/partner.ts';
@@ -39,6 +40,11 @@ const maxPrice = 999.99999;
 const maxMoney = 99_999_999_999_999;
 /** Rows per INSERT statement (15 parameters each, far below PostgreSQL's 65 535). */
 const insertChunk = 1000;
+/**
+ * Imports take this transaction-scoped advisory lock first: two imports at once would each rewrite
+ * the roll-up of the same months and the second would collide with the first's new rows.
+ */
+const importLockKey = 6_600_001;
 
 export interface ImportActor {
   userId: number;
@@ -169,7 +175,7 @@ function textOf(cell: ImportCell): string {
  * Checks every row of the grid (header first). Answers the rows to write, or every problem found.
  * File-level problems (no header, a required column missing, too many rows) are 400 at `file`.
  */
-export async function checkImportRows(
+async function checkImportRows(
   db: Database,
   grid: readonly (readonly ImportCell[])[],
   locale: Locale,
@@ -322,39 +328,45 @@ export async function checkImportRows(
 }
 
 /**
- * Writes checked rows in one transaction: insert, or replace the (order, month) already there;
- * then the roll-up of the months touched and the audit row. Answers what was written.
+ * The whole import in ONE transaction, behind the import lock: the rows are checked against the
+ * orders as they are now, and either every problem is thrown (code 400 with the report, the
+ * transaction rolled back: nothing written) or every row is written — inserted, or replacing the
+ * (order, month) already there — then the roll-up of the months touched and the audit row.
  */
-export async function writeImportRows(
+export async function importSettlements(
   db: Database,
   actor: ImportActor,
-  rows: GoodRow[],
+  grid: readonly (readonly ImportCell[])[],
   file: { name: string; kind: string; bytes: number },
 ): Promise<ImportResultData> {
-  const months = [...new Set(rows.map((row) => row.month))].sort();
-  const now = new Date();
-  await db.transaction(async (tx) => {
+  return db.transaction(async (tx) => {
+    await tx.execute(sql`select pg_advisory_xact_lock(${importLockKey})`);
+    const { rows, rejected } = await checkImportRows(tx, grid, actor.locale);
+    if (rejected.length > 0) {
+      const report: ImportResultData = { imported: 0, months: [], rejected };
+      const count = new Set(rejected.map((rejection) => rejection.row)).size;
+      throw new ApiError(ApiCode.BAD_REQUEST, 'partner.import.rejected', { count }, report);
+    }
+    const months = [...new Set(rows.map((row) => row.month))].sort();
+    const now = new Date();
     let replaced = 0;
     for (let start = 0; start < rows.length; start += insertChunk) {
-      const values = rows.slice(start, start + insertChunk).map((row) => {
-        const order = row.order;
-        return {
-          orderId: order.id,
-          enterpriseId: order.enterpriseId,
-          partnerId: order.partnerId,
-          areaCode: order.areaCode,
-          productId: order.productId,
-          settleMonth: `${row.month}-01`,
-          settledEnergy: decimalText(row.energy),
-          contractPrice: decimalText(row.contractPrice),
-          marketPrice: decimalText(row.marketPrice),
-          settledAmount: decimalText({ units: row.settledAmountCents, scale: 2 }),
-          saving: decimalText({ units: row.savingCents, scale: 2 }),
-          status: row.status,
-          importedByUserId: actor.userId,
-          updatedAt: now,
-        };
-      });
+      const values = rows.slice(start, start + insertChunk).map(({ order, ...row }) => ({
+        orderId: order.id,
+        enterpriseId: order.enterpriseId,
+        partnerId: order.partnerId,
+        areaCode: order.areaCode,
+        productId: order.productId,
+        settleMonth: `${row.month}-01`,
+        settledEnergy: decimalText(row.energy),
+        contractPrice: decimalText(row.contractPrice),
+        marketPrice: decimalText(row.marketPrice),
+        settledAmount: decimalText({ units: row.settledAmountCents, scale: 2 }),
+        saving: decimalText({ units: row.savingCents, scale: 2 }),
+        status: row.status,
+        importedByUserId: actor.userId,
+        updatedAt: now,
+      }));
       const written = await tx
         .insert(settlementResults)
         .values(values)
@@ -375,7 +387,7 @@ export async function writeImportRows(
             updatedAt: sql`excluded.updated_at`,
           },
         })
-        // xmax is 0 for a row inserted by this statement, the updater's id for one replaced.
+        // xmax is 0 for a row this statement inserted, the updating transaction's id for one replaced.
         .returning({ replaced: sql<boolean>`(xmax::text <> '0')` });
       replaced += written.filter((row) => row.replaced).length;
     }
@@ -387,6 +399,6 @@ export async function writeImportRows(
       detail: { file: file.name, kind: file.kind, bytes: file.bytes, rows: rows.length, replaced, months },
       ip: actor.ip,
     });
+    return { imported: rows.length, months, rejected: [] };
   });
-  return { imported: rows.length, months, rejected: [] };
 }
