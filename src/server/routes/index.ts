@@ -26,6 +26,8 @@ import { createEnterpriseByOrgRoutes } from './enterpriseByOrg.ts';
 import { createEnterpriseUserRoutes } from './enterpriseUser.ts';
 import { createIcbcAuthRoutes } from './icbcAuth.ts';
 import { createOpsCertificationRoutes } from './opsCertification.ts';
+import { createPartnerAccountRoutes } from './partnerAccount.ts';
+import { createPartnerTreeRoutes } from './partnerTree.ts';
 import { createThirdpartyRoutes } from './thirdparty.ts';
 
 export interface ApiModule {
@@ -60,4 +62,7 @@ export const apiModules: readonly ApiModule[] = [
   { base: '/api/front/user', create: createIcbcAuthRoutes },
   { base: '/api/sandbox/icbc', create: createBankSandboxRoutes },
   { base: '/api/ops/certification', create: createOpsCertificationRoutes },
+  // The partner area (docs/partner.md): institutions, staff relations, settlements.
+  { base: '/api/front/hgdarc/partner', create: createPartnerTreeRoutes },
+  { base: '/api/front/hgdarc/partneraccount', create: createPartnerAccountRoutes },
 ];
