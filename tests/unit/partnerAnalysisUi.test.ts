@@ -169,11 +169,13 @@ describe('chart shaping', () => {
     expect(isEmptyChart(statisticsChart([], 'saving', 'x'))).toBe(true);
   });
 
-  it('groups the comparison by class, one series per chosen institution in the order chosen', () => {
+  it('groups the comparison by class (classes with nothing left out), one series per chosen institution in the order chosen', () => {
     const rows = [
       { classKey: 'p1', className: '峰谷套餐', partnerId: 5, partnerName: '广州天河支行', orders: 3 },
       { classKey: 'p1', className: '峰谷套餐', partnerId: 7, partnerName: '深圳南山支行', orders: 1 },
       { classKey: 'p2', className: '固定价格', partnerId: 7, partnerName: '深圳南山支行', orders: 4 },
+      { classKey: 'p3', className: '绿电套餐', partnerId: 5, partnerName: '广州天河支行', orders: 0 },
+      { classKey: 'p3', className: '绿电套餐', partnerId: 7, partnerName: '深圳南山支行', orders: 0 },
     ];
     const model = compareChart(rows, 'orders', [7, 5, 9], new Map([[9, '佛山禅城支行']]));
     expect(model.labels).toEqual(['峰谷套餐', '固定价格']);

@@ -59,8 +59,8 @@ export default function InstitutionCompare({ locale, messages }: Props) {
   const classification = params?.classification ?? 'product';
 
   const columns: Column<Row>[] = [
-    { key: 'className', label: messages['analysis.axis.class'], className: 'whitespace-nowrap' },
-    { key: 'partnerName', label: messages['analysis.col.partnerName'], className: 'whitespace-nowrap' },
+    { key: 'className', label: messages['analysis.axis.class'], sortable: true, className: 'whitespace-nowrap' },
+    { key: 'partnerName', label: messages['analysis.col.partnerName'], sortable: true, className: 'whitespace-nowrap' },
     ...classifiedMetrics.map((key): Column<Row> => {
       const numbers = metricNumberFormat(locale, metricUnits[key]);
       return {

@@ -49,9 +49,9 @@ export default function Statistics({ locale, messages }: Props) {
   const { texts, chartMessages } = chartTexts(messages, messages['analysis.institution'], messages['analysis.col.partnerName']);
 
   const columns: Column<Row>[] = [
-    { key: 'partnerCode', label: messages['analysis.col.partnerCode'], className: 'whitespace-nowrap font-mono' },
-    { key: 'partnerName', label: messages['analysis.col.partnerName'], className: 'whitespace-nowrap' },
-    { key: 'level', label: messages['analysis.col.level'], className: 'whitespace-nowrap', render: (row) => (row.level ? messages[`partner.level.${row.level}`] : '') },
+    { key: 'partnerCode', label: messages['analysis.col.partnerCode'], sortable: true, className: 'whitespace-nowrap font-mono' },
+    { key: 'partnerName', label: messages['analysis.col.partnerName'], sortable: true, className: 'whitespace-nowrap' },
+    { key: 'level', label: messages['analysis.col.level'], sortable: true, className: 'whitespace-nowrap', render: (row) => (row.level ? messages[`partner.level.${row.level}`] : '') },
     ...partnerMetrics.map((key): Column<Row> => {
       const numbers = metricNumberFormat(locale, metricUnits[key]);
       return {

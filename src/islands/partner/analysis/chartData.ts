@@ -57,7 +57,7 @@ export function statisticsChart(rows: readonly Partial<StatisticsRowData>[], met
 }
 
 /**
- * The comparison: classes on the x axis (in the order they first appear), one series per chosen
+ * The comparison: classes on the x axis (in the order they first appear, those with a value), one series per chosen
  * institution (in the order chosen; names from the answer, else `fallbackNames`), zero where an
  * institution has nothing in a class.
  */
@@ -83,12 +83,15 @@ export function compareChart(
       if (value !== null) values.set(`${key}\u0000${row.partnerId}`, (values.get(`${key}\u0000${row.partnerId}`) ?? 0) + value);
     }
   }
+  // Every class the content knows comes back (all provinces, all products), mostly zero: the chart
+  // keeps only classes where a chosen institution has something; the table lists them all.
+  const drawn = classes.filter((key) => partnerIds.some((id) => (values.get(`${key}\u0000${id}`) ?? 0) !== 0));
   return {
-    labels: classes.map((key) => classNames.get(key) ?? key),
+    labels: drawn.map((key) => classNames.get(key) ?? key),
     series: partnerIds.map((id) => ({
       label: names.get(id) ?? fallbackNames.get(id) ?? String(id),
       unit: metricUnits[metric],
-      values: classes.map((key) => values.get(`${key}\u0000${id}`) ?? 0),
+      values: drawn.map((key) => values.get(`${key}\u0000${id}`) ?? 0),
     })),
   };
 }
