@@ -22,6 +22,9 @@ interface Props {
 
 type Row = Partial<StatisticsRowData>;
 
+/** The server's default order, shown on the headers (level, then code). */
+const query = { sort: [{ key: 'level', order: 'asc' as const }, { key: 'partnerCode', order: 'asc' as const }] };
+
 function body(params: StatisticsParams) {
   return { yearType: params.yearType, period: params.period, ...(params.partnerId ? { partnerId: params.partnerId } : {}) };
 }
@@ -36,6 +39,7 @@ export default function Statistics({ locale, messages }: Props) {
   const institutions = useInstitutions();
   const table = useAnalysisTable<StatisticsParams, StatisticsData>({
     url: `${PARTNER_API}/getStaDataAntTable`,
+    query,
     readParams: readStatisticsParams,
     writeParams: writeStatisticsParams,
     body,

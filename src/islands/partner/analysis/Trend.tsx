@@ -23,6 +23,9 @@ interface Props {
 
 type Row = Partial<TrendRowData>;
 
+/** The server's default order: oldest period first. */
+const query = { sort: [{ key: 'period', order: 'asc' as const }] };
+
 function body(params: TrendParams) {
   return { yearType: params.yearType, from: params.from, to: params.to, ...(params.partnerId ? { partnerId: params.partnerId } : {}) };
 }
@@ -37,6 +40,7 @@ export default function Trend({ locale, messages }: Props) {
   const institutions = useInstitutions();
   const table = useAnalysisTable<TrendParams, TrendData>({
     url: `${PARTNER_API}/getTrendDataAntTable`,
+    query,
     readParams: readTrendParams,
     writeParams: writeTrendParams,
     body,
