@@ -1,6 +1,7 @@
 // @vitest-environment happy-dom
 import { afterEach, beforeEach, describe, expect, test, vi } from 'vitest';
-import { download, get, post, request, upload, type UploadProgress } from '../../src/lib/api/index.ts';
+import { download, fetchDownload, get, post, request, upload, type UploadProgress } from '../../src/lib/api/index.ts';
+import { fileNameOf } from '../../src/lib/api/client.ts';
 import { LOGIN_STATUS_KEY, loginStatus, markLoggedIn } from '../../src/stores/loginStatus.ts';
 
 type FetchArgs = [input: RequestInfo | URL, init?: RequestInit];
@@ -260,6 +261,88 @@ describe('download', () => {
   test('without data, the url as it is', () => {
     download('/api/front/hgdarc/partner/exportAntTable');
     expect(assign).toHaveBeenCalledWith('/api/front/hgdarc/partner/exportAntTable');
+  });
+});
+
+describe('fetchDownload', () => {
+  const exportUrl = '/api/front/hgdsel/settlementbuyresult/exportSettlementAntTable';
+  const xlsxType = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
+
+  function file(chunks: string[], name: string): Response {
+    const encoder = new TextEncoder();
+    const body = new ReadableStream<Uint8Array>({
+      start(controller) {
+        for (const chunk of chunks) controller.enqueue(encoder.encode(chunk));
+        controller.close();
+      },
+    });
+    return new Response(body, {
+      headers: { 'content-type': xlsxType, 'content-disposition': `attachment; filename="export.xlsx"; filename*=UTF-8''${encodeURIComponent(name)}` },
+    });
+  }
+
+  function captureSaves() {
+    const saved: { name: string; href: string }[] = [];
+    vi.spyOn(URL, 'createObjectURL').mockReturnValue('blob:http://localhost/1');
+    vi.spyOn(URL, 'revokeObjectURL').mockImplementation(() => undefined);
+    vi.spyOn(HTMLAnchorElement.prototype, 'click').mockImplementation(function (this: HTMLAnchorElement) {
+      saved.push({ name: this.download, href: this.href });
+    });
+    return saved;
+  }
+
+  test('fetches the flattened query with the client headers, reports progress and saves under the server name', async () => {
+    const saved = captureSaves();
+    fetchMock.mockResolvedValue(file(['PK', '0123456789'], '结算结果-20261122.xlsx'));
+    const progress: number[] = [];
+    const failure = await fetchDownload(exportUrl, { antTable: '{"pager":{"current":1}}', partnerId: 4 }, { onProgress: (bytes) => progress.push(bytes) });
+    expect(failure).toBeUndefined();
+    const { url, headers } = lastCall();
+    expect(url).toBe(`${exportUrl}?antTable=%7B%22pager%22%3A%7B%22current%22%3A1%7D%7D&partnerId=4`);
+    expect(headers.get('X-Requested-With')).toBe('XMLHttpRequest');
+    expect(progress).toEqual([2, 12]);
+    expect(saved).toEqual([{ name: '结算结果-20261122.xlsx', href: 'blob:http://localhost/1' }]);
+    expect(document.querySelector('a[download]')).toBeNull();
+  });
+
+  test('a refusal resolves its envelope when quiet, and saves nothing', async () => {
+    const saved = captureSaves();
+    fetchMock.mockResolvedValue(envelope(404, '未找到该机构'));
+    expect(await fetchDownload(exportUrl, { partnerId: 999 }, { quiet: true })).toEqual({ code: 404, message: '未找到该机构', data: {} });
+    expect(saved).toEqual([]);
+    expect(messageBox()?.children.length ?? 0).toBe(0);
+  });
+
+  test('without quiet, a refusal is shown as a message and resolves undefined', async () => {
+    captureSaves();
+    fetchMock.mockResolvedValue(envelope(400, '月份格式不正确'));
+    expect(await fetchDownload(exportUrl, {})).toBeUndefined();
+    expect(messageBox()?.textContent).toContain('月份格式不正确');
+  });
+
+  test('an HTTP error notifies like any call', async () => {
+    captureSaves();
+    fetchMock.mockResolvedValue(new Response('boom', { status: 500, statusText: 'Internal Server Error' }));
+    expect(await fetchDownload(exportUrl, {}, { quiet: true })).toBeUndefined();
+    expect(notificationTitle()).toContain('500');
+  });
+
+  test('an aborted download is silent', async () => {
+    const controller = new AbortController();
+    fetchMock.mockImplementation((_input, init) => new Promise((_resolve, reject) => {
+      init?.signal?.addEventListener('abort', () => reject(new DOMException('aborted', 'AbortError')));
+    }));
+    const pending = fetchDownload(exportUrl, {}, { signal: controller.signal });
+    controller.abort();
+    expect(await pending).toBeUndefined();
+    expect(notificationBox()?.children.length ?? 0).toBe(0);
+  });
+
+  test('fileNameOf prefers the UTF-8 name, then the plain one, then the fallback', () => {
+    expect(fileNameOf(`attachment; filename="a.xlsx"; filename*=UTF-8''%E7%BB%9F%E8%AE%A1.xlsx`, 'x')).toBe('统计.xlsx');
+    expect(fileNameOf('attachment; filename="a.xlsx"', 'x')).toBe('a.xlsx');
+    expect(fileNameOf("attachment; filename*=UTF-8''%E0%A4%A; filename=b.xlsx", 'x')).toBe('b.xlsx');
+    expect(fileNameOf(null, 'x')).toBe('x');
   });
 });
 

@@ -326,3 +326,82 @@ export async function upload<T>(url: string, data: BodyData, options: UploadOpti
 export function download(url: string, data?: RequestData): void {
   window.location.assign(withQuery(url, data));
 }
+
+export interface FetchDownloadOptions extends CallOptions {
+  /** Bytes received so far, as the file arrives (exports are streamed, so no total is known). */
+  onProgress?: (receivedBytes: number) => void;
+}
+
+/** The file name from `Content-Disposition`: the UTF-8 `filename*` when given, else `filename`. */
+export function fileNameOf(disposition: string | null, fallback: string): string {
+  if (!disposition) return fallback;
+  const extended = /filename\*\s*=\s*UTF-8''([^;]+)/i.exec(disposition);
+  if (extended?.[1]) {
+    try {
+      return decodeURIComponent(extended[1].trim());
+    } catch {
+      /* a malformed escape: use the plain name */
+    }
+  }
+  const plain = /filename\s*=\s*"([^"]*)"|filename\s*=\s*([^;]+)/i.exec(disposition);
+  return (plain?.[1] ?? plain?.[2]?.trim()) || fallback;
+}
+
+/**
+ * Downloads a file like `download` (a GET with the flattened query) but through fetch, so the page
+ * can show progress and the server's refusal in place instead of leaving the page for an error
+ * answer. The file is then saved under the server's name. Resolves `undefined` when saved or
+ * aborted. A refusal follows the client's rules: notified, resolving `undefined`; or with
+ * `{ quiet: true }` resolving its envelope for the page to show. Transport faults notify.
+ */
+export async function fetchDownload(
+  url: string,
+  data: RequestData | undefined,
+  options: FetchDownloadOptions = {},
+): Promise<ApiEnvelope<unknown> | undefined> {
+  const target = withQuery(url, data);
+  const signals = combineSignals(options.signal, options.timeout ?? 0);
+  let outcome: Outcome;
+  try {
+    const headers = baseHeaders({ Accept: '*/*', ...options.headers });
+    const response = await fetch(target, { headers, credentials: 'same-origin', signal: signals.signal });
+    const type = response.headers.get('Content-Type') ?? '';
+    if (!response.ok || type.includes('application/json') || !response.body) {
+      outcome = { kind: 'response', status: response.status, statusText: response.statusText, body: await response.text() };
+    } else {
+      const parts: Uint8Array[] = [];
+      let received = 0;
+      const reader = response.body.getReader();
+      for (;;) {
+        const { done, value } = await reader.read();
+        if (done) break;
+        parts.push(value);
+        received += value.length;
+        options.onProgress?.(received);
+      }
+      const link = document.createElement('a');
+      link.href = URL.createObjectURL(new Blob(parts as BlobPart[], { type }));
+      link.download = fileNameOf(response.headers.get('Content-Disposition'), displayUrl(url).split('/').pop() ?? 'download');
+      document.body.append(link);
+      link.click();
+      link.remove();
+      // Give the browser a moment to start saving before the memory is released.
+      setTimeout(() => URL.revokeObjectURL(link.href), 10_000);
+      return undefined;
+    }
+  } catch {
+    if (signals.timedOut()) outcome = { kind: 'timeout', ms: options.timeout ?? 0 };
+    else if (options.signal?.aborted) outcome = { kind: 'aborted' };
+    else outcome = { kind: 'network' };
+  } finally {
+    signals.done();
+  }
+  const settled = await settle<unknown>(url, outcome, { ...options, quiet: true });
+  if (settled === undefined) return undefined;
+  const envelope = settled as ApiEnvelope<unknown>;
+  // A 200 envelope where a file was expected: treat as done (nothing to save, nothing wrong).
+  if (envelope.code === OK) return undefined;
+  if (options.quiet) return envelope;
+  if (envelope.code !== SESSION_EXPIRED) message.error(envelope.message || String(envelope.code));
+  return undefined;
+}

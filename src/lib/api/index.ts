@@ -12,6 +12,7 @@ export {
   post,
   upload,
   download,
+  fetchDownload,
   type ApiEnvelope,
   type BodyData,
   type CallOptions,

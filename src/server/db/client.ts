@@ -94,3 +94,9 @@ export function openPostgres(
     },
   };
 }
+
+/** The rows of a raw `db.execute(sql…)`: postgres-js answers an array, PGlite an object with `rows`. */
+export function rowsOf<Row = Record<string, unknown>>(result: unknown): Row[] {
+  if (Array.isArray(result)) return result as Row[];
+  return ((result as { rows?: Row[] }).rows ?? []);
+}

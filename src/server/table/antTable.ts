@@ -32,7 +32,7 @@ import {
   type TableRequest,
   type TableValue,
 } from '../../lib/schemas/table.ts';
-import type { Database } from '../db/client.ts';
+import { rowsOf, type Database } from '../db/client.ts';
 import { ApiError, type AnyContext } from '../envelope.ts';
 import { readBody } from '../validate.ts';
 
@@ -577,11 +577,6 @@ function selectRows(table: TableDefinition, compiled: CompiledRequest, limit: nu
 }
 
 /** Rows of a raw query: postgres-js answers an array, PGlite `{ rows }`. */
-function rowsOf(result: unknown): Record<string, unknown>[] {
-  if (Array.isArray(result)) return result as Record<string, unknown>[];
-  return ((result as { rows?: Record<string, unknown>[] }).rows ?? []);
-}
-
 /** int8 and numeric come back as text from both drivers: numbers in answers are numbers. */
 function normalizeRows(table: TableDefinition, fields: string[], rows: Record<string, unknown>[]): Record<string, unknown>[] {
   const numeric = fields.filter((field) => {
