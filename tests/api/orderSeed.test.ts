@@ -1,5 +1,5 @@
 /** The demo enterprise's seeded orders: one per state, real selling sets of its area, consistent history. */
-import { asc, eq, inArray } from 'drizzle-orm';
+import { and, asc, eq, inArray } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { getSellingSet, getSet } from '../../src/content/query.ts';
 import { findTransition, type OrderAction } from '../../src/lib/orderStatus.ts';
@@ -85,7 +85,12 @@ describe('demo orders', () => {
     const { rows } = await companyOrders();
     const open = rows.filter((row) => [10, 20, 30].includes(row.status)).map((row) => row.sellingSetId);
     expect(open.some((id) => id.startsWith('gd-fixed-2027-'))).toBe(false);
-    const stillOpen = await t.db.select().from(orders).where(inArray(orders.sellingSetId, ['gd-fixed-2027-yuehui', 'gd-fixed-2027-nanfang']));
+    // Other enterprises' orders (the partner demo's generated ones) do not stand in its way.
+    const { enterprise } = await companyOrders();
+    const stillOpen = await t.db
+      .select()
+      .from(orders)
+      .where(and(eq(orders.enterpriseId, enterprise.id), inArray(orders.sellingSetId, ['gd-fixed-2027-yuehui', 'gd-fixed-2027-nanfang'])));
     expect(stillOpen).toEqual([]);
   });
 });

@@ -9,7 +9,7 @@
  *   other (a second head office, nobody in these tests is related to it)
  */
 import { eq, sql } from 'drizzle-orm';
-import { partnerAccounts, partnerInstitutions, users, type UserRole } from '../../src/server/db/schema/index.ts';
+import { enterprises, orders, partnerAccounts, partnerInstitutions, settlementResults, users, type UserRole } from '../../src/server/db/schema/index.ts';
 import type { TestApp } from './harness.ts';
 
 export interface PartnerTree {
@@ -101,4 +101,90 @@ export async function rolesOf(t: TestApp, userId: number): Promise<UserRole[]> {
 export async function relationCount(t: TestApp, userId: number): Promise<number> {
   const [row] = await t.db.select({ n: sql<number>`count(*)::int` }).from(partnerAccounts).where(eq(partnerAccounts.userId, userId));
   return Number(row?.n ?? 0);
+}
+
+let settledOrders = 0;
+
+/** A settlement row's money from its energy and prices, as the importer computes it (docs/partner.md). */
+export function settlementMoney(energy: number, contractPrice: number, marketPrice: number): { settledAmount: number; saving: number } {
+  const cents = (value: number) => Math.round(value * 100) / 100;
+  return { settledAmount: cents(energy * 1000 * contractPrice), saving: cents(energy * 1000 * (marketPrice - contractPrice)) };
+}
+
+/**
+ * An enterprise referred by `partnerId` with one order in force (contract 2026-01, 12 months)
+ * and a settlement row for each of `months` (status 2 unless told). Answers the order and rows.
+ */
+export async function insertSettledOrder(
+  t: TestApp,
+  partnerId: number | null,
+  months: readonly string[],
+  options: { enterpriseName?: string; status?: 1 | 2; orderStatus?: number; contractStart?: string; contractMonths?: number } = {},
+): Promise<{ orderId: number; orderNo: string; enterpriseId: number; rows: number[] }> {
+  settledOrders += 1;
+  const n = settledOrders;
+  const user = await insertUser(t, ['enterprise'], `settled_t9_${n}`);
+  const [enterprise] = await t.db
+    .insert(enterprises)
+    .values({
+      ownerUserId: user.userId,
+      enterpriseName: options.enterpriseName ?? `结算测试企业${n}有限公司`,
+      clearanceAccount: `ST${String(n).padStart(10, '0')}`,
+      areaCode: '440000',
+      voltageLevel: 'kv10',
+      industry: 'C',
+      authStatus: 2,
+      partnerId,
+    })
+    .returning({ id: enterprises.id });
+  const enterpriseId = enterprise!.id;
+  const orderNo = `HGD20260101${String(700000 + n)}`;
+  const [order] = await t.db
+    .insert(orders)
+    .values({
+      orderNo,
+      enterpriseId,
+      userId: user.userId,
+      partnerId,
+      areaCode: '440000',
+      productId: 'id1',
+      setId: 'gd-fixed-2026',
+      setName: '2026 年度固定价格套餐',
+      sellingSetId: 'gd-fixed-2026-yuehui',
+      orgComId: 'yuehui-dianneng',
+      orgComName: '粤汇电能售电有限公司',
+      schemeParamId: 'gd-fixed-2026-10kv',
+      schemeParam: { schemeParamId: 'gd-fixed-2026-10kv', name: '10千伏用户', priceType: 'energyPrice', energyPrice: 0.392, contractMonths: [12], voltageLevels: ['kv10'], consumptionMin: 1000 },
+      contractStart: options.contractStart ?? '2026-01-01',
+      contractMonths: options.contractMonths ?? 12,
+      estimatedConsumption: '8600.000',
+      status: options.orderStatus ?? 30,
+    })
+    .returning({ id: orders.id });
+  const rows: number[] = [];
+  for (const [index, month] of months.entries()) {
+    const settledEnergy = Number((100 + n * 7.125 + index * 3.5).toFixed(3));
+    const contractPrice = 0.392;
+    const marketPrice = 0.41537;
+    const money = settlementMoney(settledEnergy, contractPrice, marketPrice);
+    const [row] = await t.db
+      .insert(settlementResults)
+      .values({
+        orderId: order!.id,
+        enterpriseId,
+        partnerId,
+        areaCode: '440000',
+        productId: 'id1',
+        settleMonth: `${month}-01`,
+        settledEnergy: settledEnergy.toFixed(3),
+        contractPrice: contractPrice.toFixed(5),
+        marketPrice: marketPrice.toFixed(5),
+        settledAmount: money.settledAmount.toFixed(2),
+        saving: money.saving.toFixed(2),
+        status: options.status ?? 2,
+      })
+      .returning({ id: settlementResults.id });
+    rows.push(row!.id);
+  }
+  return { orderId: order!.id, orderNo, enterpriseId, rows };
 }

@@ -2,6 +2,7 @@ import { eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { passwordSchema, phoneSchema, userNameSchema } from '../../src/lib/schemas/fields.ts';
 import { regions, users } from '../../src/server/db/schema/index.ts';
+import { demoEnterpriseCount } from '../../src/server/db/demoPartners.ts';
 import { demoAccounts, demoReviewEnterprises, seedIfEmpty, seedRegions } from '../../src/server/db/seed.ts';
 import { verifyPassword } from '../../src/server/password.ts';
 import { createTestApp, openPerFile } from './harness.ts';
@@ -22,8 +23,8 @@ describe('seed', () => {
     expect(seedRegions).toHaveLength(5);
   });
 
-  it('has one demo account per role, with valid names, phones and passwords', () => {
-    expect(demoAccounts.map((a) => a.role).sort()).toEqual(['enterprise', 'individual', 'operator', 'partner']);
+  it('has one demo account per role (two partner staff), with valid names, phones and passwords', () => {
+    expect(demoAccounts.map((a) => a.role).sort()).toEqual(['enterprise', 'individual', 'operator', 'partner', 'partner']);
     for (const account of demoAccounts) {
       expect(userNameSchema.safeParse(account.userName).success, account.userName).toBe(true);
       expect(phoneSchema.safeParse(account.mobile).success, account.mobile).toBe(true);
@@ -44,8 +45,9 @@ describe('seed', () => {
 
   it('does nothing on a database that has data', async () => {
     expect(await seedIfEmpty(t.db, { demoAccounts: true })).toBe(false);
-    // The four role accounts and the owners of the two enterprises under review.
-    expect(await t.db.$count(users)).toBe(demoAccounts.length + demoReviewEnterprises.length);
+    // The role accounts, the owners of the two enterprises under review and of the generated
+    // enterprises referred by partner institutions (db/demoPartners.ts).
+    expect(await t.db.$count(users)).toBe(demoAccounts.length + demoReviewEnterprises.length + demoEnterpriseCount);
   });
 
   it('enforces case-insensitive unique user names and valid roles', async () => {

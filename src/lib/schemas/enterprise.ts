@@ -13,6 +13,7 @@ import { isValidCreditCode, normalizeCreditCode } from '../creditCode.ts';
 import type { AuthStatus } from '../authStatus.ts';
 import { areaCodeSchema, personNameSchema, phoneSchema } from './fields.ts';
 import { clearanceAccountSchema, enterpriseNameSchema, type NoticeData } from './account.ts';
+import { partnerCodeSchema } from './partner.ts';
 
 export { clearanceAccountSchema, enterpriseNameSchema };
 
@@ -117,6 +118,12 @@ export const certifiedCoreFields = ['enterpriseName', 'creditCode'] as const sat
 export const enterpriseRecord = z.strictObject({
   ...enterpriseFields,
   annualConsumption: annualConsumptionSchema.optional(),
+  /**
+   * 推荐机构代码: the code of the partner institution that referred the enterprise (issue 6). Not a
+   * column of its own: the server resolves it to enterprises.partner_id (unknown → field error).
+   * Absent or empty leaves the referral as it is.
+   */
+  partnerCode: optional(partnerCodeSchema),
 });
 export type EnterpriseRecordInput = z.input<typeof enterpriseRecord>;
 export type EnterpriseRecord = z.output<typeof enterpriseRecord>;
@@ -149,6 +156,7 @@ export const enterpriseDraftBody = z
     electricityAccounts: optional(electricityAccountsSchema),
     voltageLevel: optional(voltageLevelSchema),
     annualConsumption: optional(annualConsumptionSchema),
+    partnerCode: optional(partnerCodeSchema),
   })
   .refine((body) => body.id !== undefined || body.enterpriseName !== undefined, {
     message: 'validation.required',
@@ -316,6 +324,9 @@ export interface EnterpriseData {
   bankBinding: BankBindingData | null;
   /** Whether enterpriseuser/del is allowed now (status 0 or 3, no orders at all). */
   canDelete: boolean;
+  /** The referring partner institution's code and name (推荐机构; issue 6), null when none. */
+  partnerCode: string | null;
+  partnerName: string | null;
 }
 
 /**

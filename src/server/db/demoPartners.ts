@@ -6,9 +6,11 @@
  *
  * The generator is bulk SQL (`insert … select … from generate_series`): a million rows are written
  * by a few dozen statements instead of a round trip each. Every "random" choice is a hash of the
- * row's number and a salt (`hashint8`, the same function on PGlite and PostgreSQL), so the same
- * size and seed give the same rows on every run and on both databases; only the calendar moves
- * them (the window is the 24 months up to last month, in China time).
+ * row's number and a salt (`hashint8`, the same function on PGlite and PostgreSQL), never of a
+ * generated id, so the same size, seed and date give the same rows on every run, on both
+ * databases and whatever the database already holds; only the calendar moves them (the window is
+ * the 24 months up to last month, in China time). Run it inside a transaction: its working tables
+ * are temporary tables dropped at commit.
  *
  * Settlement rows follow the formulas of docs/partner.md: energy in MWh (3 decimals), prices in
  * 元/kWh (5 decimals), `settled_amount = round(energy × 1000 × contract price, 2)` and
@@ -22,7 +24,7 @@ import { getSet, getSellingSet } from '../../content/query.ts';
 import { addMonths, chinaMonth } from '../../lib/schemas/order.ts';
 import { schemeParamSnapshot } from '../services/orders.ts';
 import { refreshSettlementMonthly } from '../services/settlementRollup.ts';
-import type { Database } from './client.ts';
+import { rowsOf, type Database } from './client.ts';
 import { enterprises, orders, partnerAccounts } from './schema/index.ts';
 
 // ---------------------------------------------------------------------------------------------
@@ -333,12 +335,6 @@ function intArray(values: readonly number[]): SQL {
   return sql`${`{${values.map((value) => String(Math.trunc(value))).join(',')}}`}::int4[]`;
 }
 
-/** Rows of a raw query: postgres-js answers an array, PGlite `{ rows }`. */
-function rowsOf(result: unknown): Record<string, unknown>[] {
-  if (Array.isArray(result)) return result as Record<string, unknown>[];
-  return (result as { rows?: Record<string, unknown>[] }).rows ?? [];
-}
-
 const surnames = ['王', '李', '张', '刘', '陈', '杨', '黄', '赵', '吴', '周', '徐', '孙', '马', '朱', '胡', '郭', '何', '林', '罗', '高', '梁', '郑', '谢', '宋'];
 const givenNames = ['伟', '芳', '娜', '敏', '静', '丽', '强', '磊', '军', '洋', '勇', '艳', '杰', '娟', '涛', '明', '超', '秀英', '华', '慧', '建国', '志强', '海燕', '晓东', '嘉怡', '俊杰', '文静', '国华'];
 const brands = ['恒信', '嘉禾', '宏达', '瑞丰', '鼎盛', '华通', '永昌', '金源', '新域', '天成', '聚力', '盛业', '恒泰', '广源', '同创', '远航', '中泰', '锦程', '立信', '东润', '信达', '泰和', '众合', '启明'];
@@ -639,7 +635,7 @@ async function insertSettlements(tx: Database, options: SettlementOptions): Prom
                                                interval '1 month') m(at)
             cross join lateral (
               select m.at::date as month,
-                     round((o.estimated_consumption::float8 / 12 * ${season} * (0.85 + 0.3 * ${rand(sql`o.id::int8 * 4096 + ${monthIndex}`, seed + 30)}))::numeric, 3) as energy,
+                     round((o.estimated_consumption::float8 / 12 * ${season} * (0.85 + 0.3 * ${rand(sql`hashtext(o.estimated_consumption::text || o.contract_start::text)::int8 * 4096 + ${monthIndex}`, seed + 30)}))::numeric, 3) as energy,
                      round(((case o.area_code ${base} else 0.4 end) * (0.93 + 0.14 * ${rand(sql`o.area_code::int8 * 4096 + ${monthIndex}`, seed + 31)}))::numeric, 5) as market
             ) p
             where ${options.orders} and o.status in (30, 40)

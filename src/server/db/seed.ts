@@ -1,7 +1,9 @@
 /**
- * First-start data: the five provinces of the southern grid (DOMAIN.md, Regions) and four demo
- * accounts, one per role — the enterprise user bound to a certified enterprise with orders in every
- * state (db/demoOrders.ts), each with a few notices — so that every flow can be tried at once.
+ * First-start data: the five provinces of the southern grid (DOMAIN.md, Regions) and the demo
+ * accounts, one per role (two partner staff: a branch's and a head office's) — the enterprise user
+ * bound to a certified enterprise with orders in every state (db/demoOrders.ts), each with a few
+ * notices — and the partner institutions with referred enterprises, their orders and two years of
+ * settlement results (db/demoPartners.ts), so that every flow can be tried at once.
  * Runs only on an empty database (no regions), all in one transaction, under the schema advisory
  * lock so that two processes starting together cannot both seed.
  */
@@ -13,6 +15,7 @@ import { storeFile } from '../uploads/storage.ts';
 import type { Database } from './client.ts';
 import { demoPdf, demoPng } from './demoFiles.ts';
 import { seedDemoOrders } from './demoOrders.ts';
+import { seedDemoPartners } from './demoPartners.ts';
 import { schemaLockKey } from './migrate.ts';
 import {
   enterpriseAuthFiles,
@@ -75,7 +78,15 @@ export const demoAccounts: readonly DemoAccount[] = [
     password: 'Partner2025',
     role: 'partner',
     name: '王芳',
-    description: '合作机构员工 (partner institution staff)',
+    description: '合作机构员工，工商银行广东省分行 (partner staff, ICBC Guangdong branch and its sub-branches)',
+  },
+  {
+    userName: 'demo_bank',
+    mobile: '13800138007',
+    password: 'Bank2025',
+    role: 'partner',
+    name: '刘洋',
+    description: '合作机构总行员工，工商银行全部机构 (partner head-office staff, the whole ICBC tree)',
   },
   {
     userName: 'demo_operator',
@@ -203,6 +214,8 @@ export const demoNotices: readonly DemoNotice[] = [
   { userName: 'demo_company', type: 'event', title: '账户在新设备登录', description: '如非本人操作，请立即修改密码并在账户设置中结束其他会话。', hoursAgo: 2, read: false },
   { userName: 'demo_partner', type: 'notification', title: '合作机构账户已开通', description: '可在合作机构专区查询所辖企业的结算信息与统计分析。', hoursAgo: 120, read: true },
   { userName: 'demo_partner', type: 'event', title: '结算数据已更新', description: '上月结算结果已导入，可在结算查询中查看。', hoursAgo: 6, read: false },
+  { userName: 'demo_bank', type: 'notification', title: '合作机构账户已开通', description: '可查看工商银行全部分支机构的结算信息与统计分析。', hoursAgo: 120, read: true },
+  { userName: 'demo_bank', type: 'message', title: '年度统计已可查询', description: '各分行、支行的推荐企业数、订单与结算汇总可在统计分析中按年、月查看。', hoursAgo: 26, read: false },
   { userName: 'demo_operator', type: 'notification', title: '运营账户已开通', description: '可在运营审核中处理企业认证与订单。', hoursAgo: 120, read: true },
   { userName: 'demo_operator', type: 'message', title: '认证审核时限提醒', description: '企业提交的认证资料请在 2 个工作日内完成审核。', hoursAgo: 10, read: false },
 ];
@@ -248,6 +261,7 @@ export async function seedIfEmpty(db: Database, options: SeedOptions): Promise<b
       const { owner, ...enterprise } = demoEnterprise;
       const ownerId = idOf.get(owner);
       const company = accounts.find((account) => account.userName === owner);
+      let demoEnterpriseId: number | null = null;
       if (ownerId !== undefined && company) {
         const [created] = await tx
           .insert(enterprises)
@@ -259,6 +273,7 @@ export async function seedIfEmpty(db: Database, options: SeedOptions): Promise<b
             contactPhone: company.mobile,
           })
           .returning({ id: enterprises.id });
+        demoEnterpriseId = created!.id;
         // Its orders in every state, with history, notices and audit (db/demoOrders.ts).
         await seedDemoOrders(tx, contentStore.current(), {
           userId: ownerId,
@@ -311,6 +326,9 @@ export async function seedIfEmpty(db: Database, options: SeedOptions): Promise<b
           })),
         );
       }
+      // The partner institutions, demo_partner's and demo_bank's relations, demo_company's
+      // referral and the generated referred enterprises with their settlements (db/demoPartners.ts).
+      await seedDemoPartners(tx, contentStore.current(), { idOf, demoEnterpriseId });
     }
     return true;
   });

@@ -26,8 +26,10 @@ import { createEnterpriseByOrgRoutes } from './enterpriseByOrg.ts';
 import { createEnterpriseUserRoutes } from './enterpriseUser.ts';
 import { createIcbcAuthRoutes } from './icbcAuth.ts';
 import { createOpsCertificationRoutes } from './opsCertification.ts';
+import { createPartnerAnalysisRoutes } from './partnerAnalysis.ts';
 import { createPartnerAccountRoutes } from './partnerAccount.ts';
 import { createPartnerTreeRoutes } from './partnerTree.ts';
+import { createSettlementRoutes } from './settlement.ts';
 import { createThirdpartyRoutes } from './thirdparty.ts';
 
 export interface ApiModule {
@@ -65,4 +67,7 @@ export const apiModules: readonly ApiModule[] = [
   // The partner area (docs/partner.md): institutions, staff relations, settlements.
   { base: '/api/front/hgdarc/partner', create: createPartnerTreeRoutes },
   { base: '/api/front/hgdarc/partneraccount', create: createPartnerAccountRoutes },
+  // Partner analysis (docs/partner.md, Analysis): statistics, comparison, trend and their downloads.
+  { base: '/api/front/hgdarc/partner', create: createPartnerAnalysisRoutes },
+  { base: '/api/front/hgdsel/settlementbuyresult', create: createSettlementRoutes },
 ];

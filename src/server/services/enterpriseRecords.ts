@@ -25,7 +25,7 @@ import {
 import { getDictionary, listIndustries } from '../../content/query.ts';
 import type { Database } from '../db/client.ts';
 import { isUniqueViolation } from '../db/errors.ts';
-import { enterpriseAuthFiles, enterprises, regions, users, type EnterpriseRow } from '../db/schema/index.ts';
+import { enterpriseAuthFiles, enterprises, partnerInstitutions, regions, users, type EnterpriseRow } from '../db/schema/index.ts';
 import { ApiError } from '../envelope.ts';
 import { removeStoredFiles } from '../uploads/storage.ts';
 import { writeAudit } from './audit.ts';
@@ -45,8 +45,12 @@ export type EnterpriseChanges = {
   [K in Exclude<keyof EnterpriseRecord, 'annualConsumption'>]?: EnterpriseRecord[K] | undefined;
 } & { annualConsumption?: number | null | undefined };
 
-/** Values that must be on a list of the site's (industries, regions, voltage levels): checked before any write. */
-async function checkListed(db: Database, actor: EnterpriseActor, changes: EnterpriseChanges): Promise<void> {
+/**
+ * Values that must be on a list of the site's (industries, regions, voltage levels) or name a
+ * partner institution (the referral code): checked before any write. Answers the referring
+ * institution's id when a code was given.
+ */
+async function checkListed(db: Database, actor: EnterpriseActor, changes: EnterpriseChanges): Promise<{ partnerId?: number }> {
   const content = contentStore.current();
   if (changes.industry !== undefined && !listIndustries(content).some((industry) => industry.code === changes.industry)) {
     throw ApiError.field(actor.locale, 'industry', 'enterprise.validation.unknownIndustry');
@@ -62,6 +66,14 @@ async function checkListed(db: Database, actor: EnterpriseActor, changes: Enterp
       .limit(1);
     if (!region) throw ApiError.field(actor.locale, 'areaCode', 'enterprise.validation.unknownArea');
   }
+  if (changes.partnerCode === undefined) return {};
+  const [partner] = await db
+    .select({ id: partnerInstitutions.id })
+    .from(partnerInstitutions)
+    .where(eq(partnerInstitutions.code, changes.partnerCode))
+    .limit(1);
+  if (!partner) throw ApiError.field(actor.locale, 'partnerCode', 'partner.unknownCode');
+  return { partnerId: partner.id };
 }
 
 /** The columns a change writes. */
@@ -127,7 +139,7 @@ async function revokeEnterpriseRole(db: Database, userId: number): Promise<void>
 
 /** Creates the user's enterprise (add: complete and not a draft; temporarySave: a draft). */
 async function createEnterprise(db: Database, actor: EnterpriseActor, changes: EnterpriseChanges, draft: boolean): Promise<number> {
-  await checkListed(db, actor, changes);
+  const referral = await checkListed(db, actor, changes);
   try {
     return await db.transaction(async (tx) => {
       // The user row is locked so two adds of one user cannot both pass the "has none" check.
@@ -141,6 +153,7 @@ async function createEnterprise(db: Database, actor: EnterpriseActor, changes: E
           enterpriseName: changes.enterpriseName!,
           clearanceAccount: changes.clearanceAccount!,
           ...columnsOf(changes),
+          ...referral,
           authStatus: AuthStatusCode.NOT_CERTIFIED,
           draft,
         })
@@ -151,7 +164,7 @@ async function createEnterprise(db: Database, actor: EnterpriseActor, changes: E
         userId: actor.user.id,
         action: draft ? 'enterprise.draft' : 'enterprise.add',
         target: `enterprise:${id}`,
-        detail: { fields: enterpriseFieldNames.filter((name) => changes[name] !== undefined) },
+        detail: { fields: enterpriseFieldNames.filter((name) => changes[name] !== undefined), ...referral },
         ip: actor.ip,
       });
       return id;
@@ -169,7 +182,7 @@ interface UpdateMode {
 
 /** Applies changes to the user's enterprise `id` under the state rules; returns the id. */
 async function updateEnterprise(db: Database, actor: EnterpriseActor, id: number, changes: EnterpriseChanges, mode: UpdateMode): Promise<number> {
-  await checkListed(db, actor, changes);
+  const referral = await checkListed(db, actor, changes);
   try {
     return await db.transaction(async (tx) => {
       const row = await ownedEnterprise(tx, actor.user.id, id, true);
@@ -182,6 +195,7 @@ async function updateEnterprise(db: Database, actor: EnterpriseActor, id: number
         .update(enterprises)
         .set({
           ...columnsOf(changes),
+          ...referral,
           ...(backToReview
             ? { authStatus: AuthStatusCode.UNDER_REVIEW, submittedAt: new Date(), draft: false }
             : mode.draft === undefined
@@ -194,7 +208,7 @@ async function updateEnterprise(db: Database, actor: EnterpriseActor, id: number
         userId: actor.user.id,
         action: mode.action,
         target: `enterprise:${row.id}`,
-        detail: { fields: changed },
+        detail: { fields: changed, ...(referral.partnerId === undefined || referral.partnerId === row.partnerId ? {} : referral) },
         ip: actor.ip,
       });
       if (backToReview) {

@@ -14,6 +14,7 @@ import {
   enterpriseAuthFiles,
   enterprises,
   orders,
+  partnerInstitutions,
   regions,
   type EnterpriseAuthFileRow,
   type EnterpriseRow,
@@ -109,13 +110,16 @@ export async function orderCount(db: Database, enterpriseId: number, statuses?: 
 
 /** The whole record as the pages show it. */
 export async function enterpriseData(db: Database, row: EnterpriseRow): Promise<EnterpriseData> {
-  const [files, [binding], [region], ordered] = await Promise.all([
+  const [files, [binding], [region], ordered, [partner]] = await Promise.all([
     db.select().from(enterpriseAuthFiles).where(eq(enterpriseAuthFiles.enterpriseId, row.id)).orderBy(asc(enterpriseAuthFiles.kind)),
     db.select().from(bankBindings).where(eq(bankBindings.enterpriseId, row.id)).limit(1),
     row.areaCode
       ? db.select({ name: regions.name }).from(regions).where(eq(regions.areaCode, row.areaCode)).limit(1)
       : Promise.resolve([] as { name: string }[]),
     orderCount(db, row.id),
+    row.partnerId === null
+      ? Promise.resolve([] as { code: string; name: string }[])
+      : db.select({ code: partnerInstitutions.code, name: partnerInstitutions.name }).from(partnerInstitutions).where(eq(partnerInstitutions.id, row.partnerId)),
   ]);
   const industryName = listIndustries(contentStore.current()).find((industry) => industry.code === row.industry)?.name ?? '';
   return {
@@ -153,6 +157,8 @@ export async function enterpriseData(db: Database, row: EnterpriseRow): Promise<
         }
       : null,
     canDelete: deletableStatus(row.authStatus) && ordered === 0,
+    partnerCode: partner?.code ?? null,
+    partnerName: partner?.name ?? null,
   };
 }
 

@@ -234,7 +234,7 @@ export async function createOrder(db: Database, caller: OrderCaller, content: Si
     // One order at a time per enterprise: two clicks on "submit" cannot both pass the check below,
     // and a certification withdrawn meanwhile (an edit of the name sends it back to review) counts.
     const [locked] = await tx
-      .select({ authStatus: enterprises.authStatus })
+      .select({ authStatus: enterprises.authStatus, partnerId: enterprises.partnerId })
       .from(enterprises)
       .where(eq(enterprises.id, enterprise.id))
       .for('update');
@@ -258,6 +258,9 @@ export async function createOrder(db: Database, caller: OrderCaller, content: Si
         ...orderRowValues({ selling, set, param }, input, now),
         enterpriseId: enterprise.id,
         userId: caller.userId,
+        // The referring institution as it stands when the order is placed (docs/partner.md): a
+        // later change of the enterprise's referral does not move its past orders between partners.
+        partnerId: locked.partnerId,
         status: OrderStatusCode.SUBMITTED,
       })
       .returning({ id: orders.id, orderNo: orders.orderNo });

@@ -5,7 +5,7 @@
  * filters its rows by `partner_id = any(ids)`; an institution outside the scope answers 404
  * exactly like one that does not exist, so ids cannot be probed.
  */
-import { asc, eq, like, or, type SQL } from 'drizzle-orm';
+import { asc, eq, like, or, sql, type SQL } from 'drizzle-orm';
 import { ApiError } from '../envelope.ts';
 import type { Database } from '../db/client.ts';
 import { partnerAccounts, partnerInstitutions } from '../db/schema/index.ts';
@@ -78,4 +78,14 @@ export async function subtreeOf(db: Database, partnerId: number): Promise<number
 /** Throws the partner 404 unless every one of `ids` is visible (calls that take several institutions). */
 export function assertAllInScope(scope: PartnerScope, ids: readonly number[]): void {
   for (const id of ids) if (!inScope(scope, id)) throw partnerNotFound();
+}
+
+/**
+ * `column = any(ids)` with the ids bound as ONE parameter (a PostgreSQL array literal of integers
+ * read from the database), so a scope of thousands of institutions is still one bound value and
+ * one statement shape; an empty scope matches nothing.
+ * @example runTable(db, table, request, { scope: partnerIdIn(sql`s.partner_id`, scope.ids) })
+ */
+export function partnerIdIn(column: SQL, ids: readonly number[]): SQL {
+  return sql`${column} = any(${`{${ids.map((id) => Math.trunc(id)).join(',')}}`}::int4[])`;
 }
