@@ -32,13 +32,19 @@ export default function ExportButton({ url, data, locale, messages }: Props) {
     const controller = new AbortController();
     abort.current = controller;
     setState({ kind: 'busy', received: 0 });
+    let received = 0;
     const failure = await fetchDownload(url, data, {
       quiet: true,
       signal: controller.signal,
-      onProgress: (received) => setState({ kind: 'busy', received }),
+      onProgress: (bytes) => {
+        received = bytes;
+        setState({ kind: 'busy', received: bytes });
+      },
     });
     if (controller.signal.aborted) return;
-    if (failure === undefined) setState({ kind: 'done' });
+    // Undefined is "saved" only when bytes came: a transport fault also resolves undefined, after
+    // the request client's own notification, and must not read as a finished export.
+    if (failure === undefined) setState(received > 0 ? { kind: 'done' } : { kind: 'idle' });
     else setState({ kind: 'failed', message: failure.message ? format(messages.failed, { message: failure.message }) : messages.failedPlain });
   };
 
