@@ -224,12 +224,17 @@ test('trend: line chart over the span, granularity changes the periods, metrics 
   await monthly;
   await expect(page.getByLabel(zh['analysis.from'])).toHaveAttribute('type', 'month');
   await expect(page.getByLabel(zh['analysis.to'])).toHaveValue(currentPeriod(2));
-  await expect(table.getByRole('cell', { name: currentPeriod(2), exact: true })).toBeVisible();
-  await expect(page.getByRole('status').filter({ hasText: '第 1–10 条，共 12 条' })).toBeVisible();
-
-  // An end before the start is explained in place and not asked; a good span is.
+  // Oldest first: the twelfth month back opens the first page, the current month the second.
   const month = currentPeriod(2);
   const [y, m] = month.split('-').map(Number) as [number, number];
+  const yearAgo = `${m === 12 ? y : y - 1}-${String((m % 12) + 1).padStart(2, '0')}`;
+  await expect(table.locator('tbody tr').first().getByRole('cell').first()).toHaveText(yearAgo);
+  await expect(page.getByRole('status').filter({ hasText: '第 1–10 条，共 12 条' })).toBeVisible();
+  await page.getByRole('button', { name: zh['ordering.table.next'] }).click();
+  await expect(table.getByRole('cell', { name: month, exact: true })).toBeVisible();
+  await expect(page).toHaveURL(/[?&]page=2(&|$)/);
+
+  // An end before the start is explained in place and not asked; a good span is.
   const previousMonth = m === 1 ? `${y - 1}-12` : `${y}-${String(m - 1).padStart(2, '0')}`;
   let asked = 0;
   page.on('request', (request) => {

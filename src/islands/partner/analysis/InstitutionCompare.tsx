@@ -1,4 +1,4 @@
-import { useMemo } from 'react';
+import { useId, useMemo } from 'react';
 import { format } from '../../../lib/api/messages.ts';
 import type { Locale } from '../../../lib/i18n/locales.ts';
 import { classifications, classifiedMetrics, currentPeriod, metricUnits, type Classification, type ClassifiedMetric } from '../../../lib/partner.ts';
@@ -40,6 +40,8 @@ function body(params: CompareParams) {
  */
 export default function InstitutionCompare({ locale, messages }: Props) {
   const institutions = useInstitutions();
+  const metricId = useId();
+  const classificationId = useId();
   const table = useAnalysisTable<CompareParams, CompareData>({
     url: `${PARTNER_API}/getCompareDataAntTable`,
     readParams: readCompareParams,
@@ -93,9 +95,10 @@ export default function InstitutionCompare({ locale, messages }: Props) {
           max={currentPeriod(yearType)}
           onChange={(period) => set({ period })}
         />
-        <label className="fieldset">
-          <span className="fieldset-legend">{messages['analysis.classification']}</span>
+        <div className="fieldset">
+          <label className="fieldset-legend" htmlFor={classificationId}>{messages['analysis.classification']}</label>
           <select
+            id={classificationId}
             className="select select-sm w-40"
             value={classification}
             onChange={(event) => set({ classification: event.currentTarget.value as Classification })}
@@ -104,10 +107,11 @@ export default function InstitutionCompare({ locale, messages }: Props) {
               <option key={key} value={key}>{messages[`partner.classification.${key}`]}</option>
             ))}
           </select>
-        </label>
-        <label className="fieldset">
-          <span className="fieldset-legend">{messages['analysis.metric']}</span>
+        </div>
+        <div className="fieldset">
+          <label className="fieldset-legend" htmlFor={metricId}>{messages['analysis.metric']}</label>
           <select
+            id={metricId}
             className="select select-sm w-56"
             value={metric}
             onChange={(event) => params && table.setChartParams({ ...params, metric: event.currentTarget.value as ClassifiedMetric })}
@@ -116,7 +120,7 @@ export default function InstitutionCompare({ locale, messages }: Props) {
               <option key={key} value={key}>{metricLabel(messages, key)}</option>
             ))}
           </select>
-        </label>
+        </div>
         <div className="fieldset">
           <ExportButton
             url={`${PARTNER_API}/exportClassificationAntTable`}

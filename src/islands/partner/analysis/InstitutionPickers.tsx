@@ -19,8 +19,8 @@ interface SelectProps {
 export function InstitutionSelect({ label, allLabel, options, value, disabled, onChange }: SelectProps) {
   const id = useId();
   return (
-    <label className="fieldset" htmlFor={id}>
-      <span className="fieldset-legend">{label}</span>
+    <div className="fieldset">
+      <label className="fieldset-legend" htmlFor={id}>{label}</label>
       <select
         id={id}
         className="select select-sm w-72"
@@ -33,7 +33,7 @@ export function InstitutionSelect({ label, allLabel, options, value, disabled, o
           <option key={option.id} value={option.id}>{indentedName(option)}</option>
         ))}
       </select>
-    </label>
+    </div>
   );
 }
 

@@ -62,8 +62,8 @@ export function PeriodField({ label, yearType, value, invalidMessage, onChange, 
   const invalid = draft !== '' && !isPeriod(yearType, draft);
   const type = periodInputType[yearType];
   return (
-    <label className="fieldset" htmlFor={id}>
-      <span className="fieldset-legend">{label}</span>
+    <div className="fieldset">
+      <label className="fieldset-legend" htmlFor={id}>{label}</label>
       <input
         id={id}
         type={type}
@@ -81,6 +81,6 @@ export function PeriodField({ label, yearType, value, invalidMessage, onChange, 
       {invalid && (
         <span id={`${id}-error`} className="label text-error">{invalidMessage}</span>
       )}
-    </label>
+    </div>
   );
 }

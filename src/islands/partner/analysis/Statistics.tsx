@@ -1,4 +1,4 @@
-import { useMemo } from 'react';
+import { useId, useMemo } from 'react';
 import { format } from '../../../lib/api/messages.ts';
 import type { Locale } from '../../../lib/i18n/locales.ts';
 import { currentPeriod, metricUnits, partnerMetrics, type PartnerMetric } from '../../../lib/partner.ts';
@@ -37,6 +37,7 @@ function body(params: StatisticsParams) {
  */
 export default function Statistics({ locale, messages }: Props) {
   const institutions = useInstitutions();
+  const metricId = useId();
   const table = useAnalysisTable<StatisticsParams, StatisticsData>({
     url: `${PARTNER_API}/getStaDataAntTable`,
     query,
@@ -95,9 +96,10 @@ export default function Statistics({ locale, messages }: Props) {
           disabled={institutions.load !== 'ready'}
           onChange={(partnerId) => set({ partnerId })}
         />
-        <label className="fieldset">
-          <span className="fieldset-legend">{messages['analysis.metric']}</span>
+        <div className="fieldset">
+          <label className="fieldset-legend" htmlFor={metricId}>{messages['analysis.metric']}</label>
           <select
+            id={metricId}
             className="select select-sm w-56"
             value={metric}
             onChange={(event) => params && table.setChartParams({ ...params, metric: event.currentTarget.value as PartnerMetric })}
@@ -106,7 +108,7 @@ export default function Statistics({ locale, messages }: Props) {
               <option key={key} value={key}>{metricLabel(messages, key)}</option>
             ))}
           </select>
-        </label>
+        </div>
         <div className="fieldset">
           <ExportButton
             url={`${PARTNER_API}/exportAntTable`}
