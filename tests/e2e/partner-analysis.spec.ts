@@ -6,7 +6,9 @@
  * the pickers work from the keyboard, and one page in English.
  */
 import type { Page } from '@playwright/test';
+import { sql } from 'drizzle-orm';
 import { readSheet } from 'read-excel-file/node';
+import { rowsOf } from '../../src/server/db/client.ts';
 import { currentPeriod } from '../../src/lib/partner.ts';
 import { dictionaries } from '../../src/lib/i18n/index.ts';
 import { apiLogin, expect, test } from './support/accountsFixtures.ts';
@@ -151,6 +153,20 @@ test('statistics export: an .xlsx whose rows are the table’s', async ({ page }
   expect(rows.slice(1).filter(totals)).toHaveLength(1);
 });
 
+test('an institution outside the user’s subtree: the table and the export say so in place, nothing downloads', async ({ page, accounts }) => {
+  let downloads = 0;
+  page.on('download', () => (downloads += 1));
+  // ICBC's head office exists but is above demo_partner's branch: refused like a missing one.
+  const [office] = rowsOf(await accounts.db.execute(sql`select id from partner_institutions where code = '0102000000'`));
+  expect(office).toBeDefined();
+  await page.goto(`/partner/analysis/statistics?partner=${String(office!['id'])}`);
+  await expect(page.getByRole('alert').filter({ hasText: zh['partner.notFound'] })).toBeVisible();
+  await page.getByRole('button', { name: zh['analysis.export'], exact: true }).click();
+  await expect(page.getByRole('alert').filter({ hasText: `导出失败：${zh['partner.notFound']}` })).toBeVisible();
+  await expect(page.getByRole('button', { name: zh['analysis.export'], exact: true })).toBeEnabled();
+  expect(downloads).toBe(0);
+});
+
 test('institution comparison: needs two institutions, grouped chart and table, reload, keyboard', async ({ page }) => {
   await page.goto('/partner/analysis/institution');
   await expect(page.getByText('请至少选择 2 家机构进行对比').first()).toBeVisible();
@@ -283,5 +299,13 @@ test.describe('in English', () => {
     await expect(page.getByRole('img', { name: /trend from/ })).toBeVisible();
     // Energy with three decimals and English grouping.
     await expect(table.locator('tbody td').filter({ hasText: /^\d{1,3}(,\d{3})*\.\d{3}$/ }).first()).toBeVisible();
+    // The export is the table's periods, with English headers.
+    const periods = await table.locator('tbody tr td:first-child').allTextContents();
+    const download = page.waitForEvent('download');
+    await page.getByRole('button', { name: en['analysis.export'], exact: true }).click();
+    const rows = await readSheet(await (await download).createReadStream());
+    const body = rows.slice(1).filter((row) => periods.includes(String(row[0])));
+    expect(body.map((row) => String(row[0]))).toEqual(periods);
+    expect(rows[0]!.map(String).some((header) => /[A-Za-z]/.test(header))).toBe(true);
   });
 });
