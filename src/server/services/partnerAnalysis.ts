@@ -73,7 +73,7 @@ export function windowOf(yearType: YearType, from: string, to: string = from): A
 /** How many periods a trend shows when the caller gives no start: 5 years, 12 months, 30 days. */
 export const trendDefaultBuckets: Record<YearType, number> = { 1: 5, 2: 12, 3: 30 };
 
-/** The period `count - 1` periods before `period` (so that the two span `count` periods). */
+/** The period `steps` periods before `period` at its granularity (`2026-01` − 2 months = `2025-11`). */
 export function periodBefore(yearType: YearType, period: string, steps: number): string {
   const [year, month = 1, day = 1] = period.split('-').map(Number) as [number, number?, number?];
   if (yearType === 1) return String(year - steps);
