@@ -221,18 +221,20 @@ async function explain(db: Database, enterpriseId: number): Promise<void> {
   }
 }
 
-interface Target {
+export interface Target {
   label: string;
   env: Record<string, string>;
   cleanup: () => Promise<void>;
 }
 
-async function pgliteTarget(): Promise<Target> {
-  const dataDir = mkdtempSync(join(tmpdir(), 'hgd-bench-orders-'));
+/** A fresh PGlite data directory (`prefix` names it in the temporary directory). */
+export async function pgliteTarget(prefix = 'hgd-bench-orders-'): Promise<Target> {
+  const dataDir = mkdtempSync(join(tmpdir(), prefix));
   return { label: 'PGlite', env: { DATA_DIR: dataDir }, cleanup: async () => rmSync(dataDir, { recursive: true, force: true }) };
 }
 
-async function postgresTarget(serverUrl: string): Promise<Target> {
+/** A throwaway database on the PostgreSQL server at `serverUrl`, dropped by `cleanup`. */
+export async function postgresTarget(serverUrl: string): Promise<Target> {
   const name = `hgd_bench_${randomBytes(5).toString('hex')}`;
   const admin = postgres(serverUrl, { max: 1, onnotice: () => {} });
   try {

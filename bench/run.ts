@@ -7,6 +7,9 @@
  * - accounts: login throughput and latency (argon2-bound) and a session-checked read (accounts.ts).
  * - orders: the orders table (table-request engine) over 100 000 orders, as an enterprise user and
  *   as an operator, on PGlite and on PostgreSQL when DATABASE_URL is set (orders.ts).
+ * - partner: the partner area (issue 6) on a million settlement rows: the settlement table, the
+ *   analysis calls and the export's memory, on PGlite and on PostgreSQL when DATABASE_URL is set
+ *   (partner.ts). Heavy (minutes): only when named, never in the default run.
  * - lighthouse: mobile scores of home, news list and help against issue 3's thresholds
  *   (bench/lighthouse.ts); a page below them sets a non-zero exit code.
  * Servers run in their own processes so the load generator does not share their event loop.
@@ -24,6 +27,7 @@ import { kb, measurePage } from '../scripts/page-weight.ts';
 import { buildIfStale, run } from '../scripts/run.ts';
 import { benchAccounts } from './accounts.ts';
 import { benchOrders } from './orders.ts';
+import { benchPartner } from './partner.ts';
 import { benchLighthouse, printLighthouse } from './lighthouse.ts';
 import { startProcess, waitFor } from './server.ts';
 
@@ -91,6 +95,7 @@ if (wants('pages')) benchPages();
 if (wants('api')) await benchApi();
 if (wants('accounts')) await benchAccounts();
 if (wants('orders')) await benchOrders();
+if (selected.has('partner')) await benchPartner();
 if (wants('lighthouse')) {
   await buildIfStale();
   const rows = await benchLighthouse(distDir);

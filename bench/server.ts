@@ -30,3 +30,15 @@ export async function waitFor(url: string, timeoutMs: number, ready: (response: 
 export function formPostHeaders(origin: string): Record<string, string> {
   return { 'Content-Type': 'application/x-www-form-urlencoded', 'X-Requested-With': 'XMLHttpRequest', Origin: origin };
 }
+
+/** Logs in through the API as the browser does; returns the session cookie (`hgd_sid=…`). */
+export async function signIn(origin: string, userName: string, password: string): Promise<string> {
+  const response = await fetch(`${origin}/api/front/system/login`, {
+    method: 'POST',
+    headers: formPostHeaders(origin),
+    body: new URLSearchParams({ userName, password, deviceId: 'hgdweb', appCode: 'hgd' }).toString(),
+  });
+  const cookie = response.headers.getSetCookie().find((value) => value.startsWith('hgd_sid='))?.split(';')[0];
+  if (!cookie) throw new Error(`login of ${userName} failed: ${await response.text()}`);
+  return cookie;
+}

@@ -12,7 +12,7 @@ import type { SettlementRowData, SettlementTableData } from '../../src/lib/schem
 import { auditLog } from '../../src/server/db/schema/index.ts';
 import { get, post, type Envelope } from './accountCalls.ts';
 import { createTestApp, openPerFile } from './harness.ts';
-import { insertPartnerTree, insertPartnerUser, insertSettledOrder, type PartnerTree } from './partnerFixtures.ts';
+import { insertPartnerTree, insertPartnerUser, insertSettledOrder, insertUser, type PartnerTree } from './partnerFixtures.ts';
 
 const t = openPerFile(() => createTestApp());
 const base = '/api/front/hgdsel/settlementbuyresult';
@@ -96,6 +96,12 @@ describe('getSettlementAntTable', () => {
     const answers = await Promise.all([tree.branchB, tree.subB1, tree.head, tree.other, 2_000_000_000].map((partnerId) => table(branchUser.cookie, {}, { partnerId })));
     for (const answer of answers) expect(answer).toEqual(answers[4]);
     expect(answers[4]).toMatchObject({ code: ApiCode.NOT_FOUND, data: {} });
+  });
+
+  it('a partner user without relations sees no rows at all', async () => {
+    const user = await insertUser(t, ['partner']);
+    const page = await table(await t.login(user.userName), { pager: { pageSize: 100 } });
+    expect(page).toMatchObject({ code: 200, data: { result: [], totalCount: 0 } });
   });
 
   it('a filter on a sibling’s institution finds nothing: the scope is always ANDed', async () => {

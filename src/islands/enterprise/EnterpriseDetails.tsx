@@ -41,6 +41,7 @@ export default function EnterpriseDetails({ enterprise: e, locale, messages: m, 
       <Row label={m['certify.field.electricityAccounts']} value={shown(e.electricityAccounts.join(', '), m)} />
       <Row label={m['certify.field.voltageLevel']} value={shown(voltage, m)} />
       <Row label={m['certify.field.annualConsumption']} value={e.annualConsumption === null ? m['certify.common.dash'] : new Intl.NumberFormat(locale).format(e.annualConsumption)} />
+      <Row label={m['certify.field.partnerName']} value={e.partnerName === null ? m['certify.common.dash'] : `${e.partnerName} (${e.partnerCode ?? ''})`} />
       <Row label={m['certify.field.authStatus']} value={authStatusWord(e.authStatus, m)} />
       <Row label={m['certify.field.authType']} value={shown(authType, m)} />
       <Row label={m['certify.field.submittedAt']} value={shownTime(e.submittedAt, locale, m)} />

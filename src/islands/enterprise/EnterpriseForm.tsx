@@ -99,6 +99,7 @@ export default function EnterpriseForm({ enterprise, options, messages, validati
         <SelectField name="industry" label={field('industry')} options={options.industries} placeholder={m['certify.common.select']} defaultValue={enterprise?.industry ?? ''} required error={errors['industry']} />
         <SelectField name="voltageLevel" label={field('voltageLevel')} options={options.voltageLevels} placeholder={m['certify.common.select']} defaultValue={enterprise?.voltageLevel ?? ''} required error={errors['voltageLevel']} />
         <TextField name="annualConsumption" type="number" label={field('annualConsumption')} defaultValue={enterprise?.annualConsumption ?? ''} min={0} step="0.001" inputMode="decimal" error={errors['annualConsumption']} />
+        <TextField name="partnerCode" label={field('partnerCode')} defaultValue={enterprise?.partnerCode ?? ''} maxLength={32} autoCapitalize="characters" spellCheck={false} error={errors['partnerCode']} hint={m['certify.form.partnerCodeHint']} />
       </div>
       <TextField name="address" label={field('address')} defaultValue={enterprise?.address ?? ''} maxLength={200} autoComplete="street-address" required error={errors['address']} />
       <TextField name="electricityAccounts" label={field('electricityAccounts')} defaultValue={enterprise?.electricityAccounts.join(', ') ?? ''} spellCheck={false} required error={errors['electricityAccounts']} hint={m['certify.form.accountsHint']} />

@@ -257,3 +257,39 @@ export interface ImportResultData {
   months: string[];
   rejected: ImportRejection[];
 }
+
+/** Largest import file: 5 MB. */
+export const settlementImportMaxBytes = 5 * 1024 * 1024;
+/** Most data rows one import may hold. */
+export const settlementImportMaxRows = 20_000;
+
+/**
+ * The import's columns, found by their (Chinese) header whatever the page's locale — the format is
+ * fixed so files from any tool match; full-width parentheses and blanks in a header are ignored.
+ * `required: false` columns may be absent or empty (the money is then computed).
+ */
+export const settlementImportColumns = [
+  { key: 'orderNo', header: '订单号', required: true, format: 'text', width: 22 },
+  { key: 'settleMonth', header: '结算月份', required: true, format: 'text', width: 10 },
+  { key: 'settledEnergy', header: '结算电量(MWh)', required: true, format: 'energy', width: 16 },
+  { key: 'contractPrice', header: '合同电价(元/kWh)', required: true, format: 'price', width: 18 },
+  { key: 'marketPrice', header: '市场参考价(元/kWh)', required: true, format: 'price', width: 20 },
+  { key: 'settledAmount', header: '结算电费(元)', required: false, format: 'money', width: 16 },
+  { key: 'saving', header: '节省金额(元)', required: false, format: 'money', width: 16 },
+  { key: 'status', header: '状态', required: true, format: 'text', width: 10 },
+] as const;
+export type SettlementImportColumnKey = (typeof settlementImportColumns)[number]['key'];
+
+/** POST /api/ops/settlement/import (multipart): the file; its content is checked row by row on the server. */
+export const settlementImportBody = z.object({
+  file: z
+    .instanceof(File)
+    .refine((file) => file.size > 0, { message: 'partner.import.empty' })
+    .refine((file) => file.size <= settlementImportMaxBytes, { message: 'partner.import.tooLarge' })
+    .refine((file) => /\.(csv|xlsx)$/i.test(file.name), { message: 'partner.import.fileType' }),
+});
+
+/** GET /api/ops/settlement/template?format=csv|xlsx (default xlsx). */
+export const settlementTemplateQuery = z.object({
+  format: z.preprocess((value) => (value === '' || value === undefined ? 'xlsx' : value), z.enum(['csv', 'xlsx'])),
+});

@@ -26,6 +26,7 @@ import { createEnterpriseByOrgRoutes } from './enterpriseByOrg.ts';
 import { createEnterpriseUserRoutes } from './enterpriseUser.ts';
 import { createIcbcAuthRoutes } from './icbcAuth.ts';
 import { createOpsCertificationRoutes } from './opsCertification.ts';
+import { createOpsSettlementRoutes } from './opsSettlement.ts';
 import { createPartnerAnalysisRoutes } from './partnerAnalysis.ts';
 import { createPartnerAccountRoutes } from './partnerAccount.ts';
 import { createPartnerTreeRoutes } from './partnerTree.ts';
@@ -70,4 +71,5 @@ export const apiModules: readonly ApiModule[] = [
   // Partner analysis (docs/partner.md, Analysis): statistics, comparison, trend and their downloads.
   { base: '/api/front/hgdarc/partner', create: createPartnerAnalysisRoutes },
   { base: '/api/front/hgdsel/settlementbuyresult', create: createSettlementRoutes },
+  { base: '/api/ops/settlement', create: createOpsSettlementRoutes },
 ];

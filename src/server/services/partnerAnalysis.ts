@@ -73,7 +73,7 @@ export function windowOf(yearType: YearType, from: string, to: string = from): A
 /** How many periods a trend shows when the caller gives no start: 5 years, 12 months, 30 days. */
 export const trendDefaultBuckets: Record<YearType, number> = { 1: 5, 2: 12, 3: 30 };
 
-/** The period `count - 1` periods before `period` (so that the two span `count` periods). */
+/** The period `steps` periods before `period` at its granularity (`2026-01` − 2 months = `2025-11`). */
 export function periodBefore(yearType: YearType, period: string, steps: number): string {
   const [year, month = 1, day = 1] = period.split('-').map(Number) as [number, number?, number?];
   if (yearType === 1) return String(year - steps);
@@ -131,6 +131,11 @@ function intArray(values: readonly number[]): SQL {
   return sql`${`{${values.map((value) => String(Math.trunc(value))).join(',')}}`}::int8[]`;
 }
 
+/** Institution ids as `int4[]`, the columns' own type: `partner_id = any(…)` compares without a cast per row. */
+function idArray(ids: readonly number[]): SQL {
+  return sql`${`{${ids.map((id) => String(Math.trunc(id))).join(',')}}`}::int4[]`;
+}
+
 function numericArray(values: readonly number[], places: number): SQL {
   return sql`${`{${values.map((value) => value.toFixed(places)).join(',')}}`}::numeric[]`;
 }
@@ -159,7 +164,7 @@ export interface InstitutionNode {
 async function institutionsOf(db: Database, ids: readonly number[]): Promise<InstitutionNode[]> {
   if (!ids.length) return [];
   const rows = rowsOf(
-    await db.execute(sql`select id, path from partner_institutions where id = any(${intArray(ids)}) order by id`),
+    await db.execute(sql`select id, path from partner_institutions where id = any(${idArray(ids)}) order by id`),
   );
   return rows.map((row) => ({ id: Number(row['id']), path: String(row['path']) }));
 }
@@ -217,65 +222,96 @@ const countMetricsSql = {
   saving: 'saving',
 } as const satisfies Record<PartnerMetric, string>;
 
-/** Order statuses that make a contract: accepted, in force, completed. */
+/** Order statuses that make a contract: accepted, in force, completed (as the roll-up's trigger counts them). */
 const contractingStatuses = sql`(20, 30, 40)`;
-/** In force or completed: the contract runs (or ran) over its months. */
-const runningStatuses = sql`(30, 40)`;
+
+/** A timestamp's China calendar day (UTC+8 all year; no time-zone database needed). */
+function chinaDayOf(column: SQL): SQL {
+  return sql`((${column} at time zone 'UTC') + interval '8 hours')::date`;
+}
+
+/*
+ * The four sources of every figure, each a row set with an `at` day, filtered to the scope and the
+ * window. Years and months read the monthly roll-ups (migration 0007: partner_enterprise_monthly,
+ * partner_order_monthly, kept by triggers on enterprises and orders) — a year of a head office is a
+ * few thousand roll-up rows however many orders there are. A single day reads the day's own
+ * enterprises and orders through their (partner_id, created_at) indexes: few rows, and the
+ * roll-ups have no days.
+ */
+
+/** partner_id, at, registered, certified. */
+function enterpriseRows(scope: SQL, window: AnalysisWindow, yearType: YearType): SQL {
+  if (yearType !== 3) {
+    return sql`select partner_id, month as at, registered, certified from partner_enterprise_monthly
+      where partner_id = any(${scope}) and month >= ${window.startDay}::date and month < ${window.nextDay}::date`;
+  }
+  return sql`select e.partner_id, ${chinaDayOf(sql`e.created_at`)} as at, 1 as registered, 0 as certified from enterprises e
+      where e.partner_id = any(${scope}) and e.created_at >= ${window.startAt}::timestamptz and e.created_at < ${window.nextAt}::timestamptz
+    union all
+    select e.partner_id, ${chinaDayOf(sql`e.reviewed_at`)}, 0, 1 from enterprises e
+      where e.partner_id = any(${scope}) and e.auth_status = 2 and e.reviewed_at >= ${window.startAt}::timestamptz and e.reviewed_at < ${window.nextAt}::timestamptz`;
+}
+
+/** partner_id, at, product_id, area_code, orders, contracted (Σ estimated consumption × months; ÷ 12 = MWh). */
+function orderRows(scope: SQL, window: AnalysisWindow, yearType: YearType): SQL {
+  if (yearType !== 3) {
+    return sql`select partner_id, month as at, product_id, area_code, orders, contracted from partner_order_monthly
+      where partner_id = any(${scope}) and month >= ${window.startDay}::date and month < ${window.nextDay}::date`;
+  }
+  return sql`select o.partner_id, ${chinaDayOf(sql`o.created_at`)} as at, o.product_id, o.area_code, 1 as orders,
+      case when o.status in ${contractingStatuses} then o.estimated_consumption * o.contract_months else 0 end as contracted
+    from orders o
+    where o.partner_id = any(${scope}) and o.created_at >= ${window.startAt}::timestamptz and o.created_at < ${window.nextAt}::timestamptz`;
+}
 
 /**
- * Each institution's own figures for a window (not its descendants'), one statement over five
- * index-served aggregates:
+ * partner_id, contract_start, contract_months, running: the groups of orders in force or
+ * completed (partner_contracts, kept by the orders' triggers) whose months overlap the window.
+ */
+function contractRows(scope: SQL, window: AnalysisWindow): SQL {
+  return sql`select partner_id, contract_start, contract_months, running from partner_contracts
+    where partner_id = any(${scope}) and running <> 0 and contract_start < ${window.nextDay}::date
+      and (contract_start + make_interval(months => contract_months)) > ${window.startDay}::date`;
+}
+
+/** partner_id, at, product_id, area_code, settled_energy, settled_amount, saving: the settlement roll-up's months in the window. */
+function settlementRows(scope: SQL, window: AnalysisWindow): SQL {
+  return sql`select partner_id, settle_month as at, product_id, area_code, settled_energy, settled_amount, saving from settlement_monthly
+    where partner_id = any(${scope}) and settle_month >= ${window.startDay}::date and settle_month < ${window.nextDay}::date`;
+}
+
+/**
+ * Each institution's own figures for a window (not its descendants'), one statement over the four
+ * sources above:
  * - registered: enterprises created in the window;
  * - certified: enterprises certified (auth status 2) whose review falls in the window;
  * - orders: orders created in the window, any status; contracted energy: those accepted, in
  *   force or completed, estimated annual consumption × contract months / 12 (MWh, each
  *   institution's sum rounded to 0.001);
  * - in force: orders in force or completed whose contract months overlap the window;
- * - settled energy / amount / saving: the monthly roll-up's months in the window (a month's
+ * - settled energy / amount / saving: the settlement roll-up's months in the window (a month's
  *   settlement falls on its first day).
  */
-async function ownMetrics(db: Database, ids: readonly number[], window: AnalysisWindow): Promise<Map<number, MetricValues>> {
+async function ownMetrics(db: Database, ids: readonly number[], window: AnalysisWindow, yearType: YearType): Promise<Map<number, MetricValues>> {
   const own = new Map<number, MetricValues>();
   if (!ids.length) return own;
-  const scope = intArray(ids);
-  const startAt = sql`${window.startAt}::timestamptz`;
-  const nextAt = sql`${window.nextAt}::timestamptz`;
-  const startDay = sql`${window.startDay}::date`;
-  const nextDay = sql`${window.nextDay}::date`;
+  const scope = idArray(ids);
   const result = await db.execute(sql`
     select partner_id,
       sum(registered)::int8 as registered, sum(certified)::int8 as certified,
       sum(orders)::int8 as orders, sum(in_force)::int8 as in_force,
-      round(sum(contracted), 3) as contracted, sum(settled_energy) as settled_energy,
+      round(sum(contracted) / 12, 3) as contracted, sum(settled_energy) as settled_energy,
       sum(settled_amount) as settled_amount, sum(saving) as saving
     from (
-      select e.partner_id, count(*) as registered, 0::int8 as certified, 0::int8 as orders, 0::int8 as in_force,
-        0::numeric as contracted, 0::numeric as settled_energy, 0::numeric as settled_amount, 0::numeric as saving
-      from enterprises e
-      where e.partner_id = any(${scope}) and e.created_at >= ${startAt} and e.created_at < ${nextAt}
-      group by e.partner_id
+      select partner_id, registered, certified, 0 as orders, 0 as in_force, 0::numeric as contracted,
+        0::numeric as settled_energy, 0::numeric as settled_amount, 0::numeric as saving
+      from (${enterpriseRows(scope, window, yearType)}) e
       union all
-      select e.partner_id, 0, count(*), 0, 0, 0, 0, 0, 0
-      from enterprises e
-      where e.partner_id = any(${scope}) and e.auth_status = 2 and e.reviewed_at >= ${startAt} and e.reviewed_at < ${nextAt}
-      group by e.partner_id
+      select partner_id, 0, 0, orders, 0, contracted, 0, 0, 0 from (${orderRows(scope, window, yearType)}) o
       union all
-      select o.partner_id, 0, 0, count(*), 0,
-        coalesce(sum(o.estimated_consumption * o.contract_months) filter (where o.status in ${contractingStatuses}), 0) / 12, 0, 0, 0
-      from orders o
-      where o.partner_id = any(${scope}) and o.created_at >= ${startAt} and o.created_at < ${nextAt}
-      group by o.partner_id
+      select partner_id, 0, 0, 0, running, 0, 0, 0, 0 from (${contractRows(scope, window)}) c
       union all
-      select o.partner_id, 0, 0, 0, count(*), 0, 0, 0, 0
-      from orders o
-      where o.partner_id = any(${scope}) and o.status in ${runningStatuses}
-        and o.contract_start < ${nextDay} and (o.contract_start + make_interval(months => o.contract_months)) > ${startDay}
-      group by o.partner_id
-      union all
-      select m.partner_id, 0, 0, 0, 0, 0, sum(m.settled_energy), sum(m.settled_amount), sum(m.saving)
-      from settlement_monthly m
-      where m.partner_id = any(${scope}) and m.settle_month >= ${startDay} and m.settle_month < ${nextDay}
-      group by m.partner_id
+      select partner_id, 0, 0, 0, 0, 0, settled_energy, settled_amount, saving from (${settlementRows(scope, window)}) m
     ) per
     group by partner_id`);
   for (const row of rowsOf(result)) {
@@ -349,12 +385,12 @@ export interface PreparedStatistics {
 export async function prepareStatistics(db: Database, scope: PartnerScope, input: StatisticsInput): Promise<PreparedStatistics> {
   const period = input.period ?? currentPeriod(input.yearType);
   const ids = input.partnerId === undefined ? scope.ids : await subtreeInScope(db, scope, input.partnerId);
-  const [institutions, own] = await Promise.all([institutionsOf(db, ids), ownMetrics(db, ids, windowOf(input.yearType, period))]);
+  const [institutions, own] = await Promise.all([institutionsOf(db, ids), ownMetrics(db, ids, windowOf(input.yearType, period), input.yearType)]);
   const rolled = rollUp(institutions, own, partnerMetrics);
   const listed = institutions.map((node) => node.id);
   const relation = metricRelation(
     'm',
-    [{ name: 'partner_id', values: intArray(listed) }],
+    [{ name: 'partner_id', values: idArray(listed) }],
     partnerMetrics,
     listed.map((id) => rolled.get(id) ?? zeroMetrics()),
   );
@@ -410,28 +446,22 @@ async function ownClassMetrics(
   db: Database,
   ids: readonly number[],
   window: AnalysisWindow,
+  yearType: YearType,
   classification: Classification,
 ): Promise<Map<number, Map<string, ClassValues>>> {
   const own = new Map<number, Map<string, ClassValues>>();
   if (!ids.length) return own;
-  const scope = intArray(ids);
-  const orderClass = classification === 'product' ? sql`o.product_id` : sql`o.area_code`;
-  const monthClass = classification === 'product' ? sql`m.product_id` : sql`m.area_code`;
+  const scope = idArray(ids);
+  const classColumn = classification === 'product' ? sql`product_id` : sql`area_code`;
   const result = await db.execute(sql`
-    select partner_id, class_key, sum(orders)::int8 as orders, round(sum(contracted), 3) as contracted,
+    select partner_id, class_key, sum(orders)::int8 as orders, round(sum(contracted) / 12, 3) as contracted,
       sum(settled_energy) as settled_energy, sum(settled_amount) as settled_amount, sum(saving) as saving
     from (
-      select o.partner_id, (${orderClass})::text as class_key, count(*) as orders,
-        coalesce(sum(o.estimated_consumption * o.contract_months) filter (where o.status in ${contractingStatuses}), 0) / 12 as contracted,
+      select partner_id, (${classColumn})::text as class_key, orders, contracted,
         0::numeric as settled_energy, 0::numeric as settled_amount, 0::numeric as saving
-      from orders o
-      where o.partner_id = any(${scope}) and o.created_at >= ${window.startAt}::timestamptz and o.created_at < ${window.nextAt}::timestamptz
-      group by 1, 2
+      from (${orderRows(scope, window, yearType)}) o
       union all
-      select m.partner_id, (${monthClass})::text, 0, 0, sum(m.settled_energy), sum(m.settled_amount), sum(m.saving)
-      from settlement_monthly m
-      where m.partner_id = any(${scope}) and m.settle_month >= ${window.startDay}::date and m.settle_month < ${window.nextDay}::date
-      group by 1, 2
+      select partner_id, (${classColumn})::text, 0, 0, settled_energy, settled_amount, saving from (${settlementRows(scope, window)}) m
     ) per
     group by partner_id, class_key`);
   for (const row of rowsOf(result)) {
@@ -510,6 +540,7 @@ export async function prepareCompare(
     db,
     institutions.map((node) => node.id),
     windowOf(input.yearType, period),
+    input.yearType,
     input.classification,
   );
   const seen = [...own.values()].flatMap((byClass) => [...byClass.keys()]);
@@ -530,7 +561,7 @@ export async function prepareCompare(
       { name: 'position', values: intArray(rows.map((_, index) => index + 1)) },
       { name: 'class_key', values: textArray(rows.map((row) => row.classKey)) },
       { name: 'class_name', values: textArray(rows.map((row) => row.className)) },
-      { name: 'partner_id', values: intArray(rows.map((row) => row.partnerId)) },
+      { name: 'partner_id', values: idArray(rows.map((row) => row.partnerId)) },
     ],
     classifiedMetrics,
     rows.map((row) => row.values),
@@ -609,11 +640,6 @@ function periodKey(yearType: YearType, day: SQL): SQL {
   return sql`to_char(${day}, ${format}::text)`;
 }
 
-/** A timestamp's China calendar day (UTC+8 all year; no time-zone database needed). */
-function chinaDayOf(column: SQL): SQL {
-  return sql`((${column} at time zone 'UTC') + interval '8 hours')`;
-}
-
 interface RunningContracts {
   contractStart: string;
   contractEnd: string;
@@ -644,47 +670,28 @@ export async function prepareTrend(db: Database, scope: PartnerScope, input: Tre
   const byPeriod = new Map<string, MetricValues>(periods.map((period) => [period, zeroMetrics()]));
   let running: RunningContracts[] = [];
   if (ids.length) {
-    const scopeIds = intArray(ids);
-    const startAt = sql`${window.startAt}::timestamptz`;
-    const nextAt = sql`${window.nextAt}::timestamptz`;
-    const startDay = sql`${window.startDay}::date`;
-    const nextDay = sql`${window.nextDay}::date`;
+    const scopeIds = idArray(ids);
+    const at = periodKey(yearType, sql`at`);
     const [buckets, contracts] = await Promise.all([
       db.execute(sql`
         select period, sum(registered)::int8 as registered, sum(certified)::int8 as certified, sum(orders)::int8 as orders,
-          round(sum(contracted), 3) as contracted, sum(settled_energy) as settled_energy,
+          round(sum(contracted) / 12, 3) as contracted, sum(settled_energy) as settled_energy,
           sum(settled_amount) as settled_amount, sum(saving) as saving
         from (
-          select ${periodKey(yearType, chinaDayOf(sql`e.created_at`))} as period, count(*) as registered, 0::int8 as certified,
-            0::int8 as orders, 0::numeric as contracted, 0::numeric as settled_energy, 0::numeric as settled_amount, 0::numeric as saving
-          from enterprises e
-          where e.partner_id = any(${scopeIds}) and e.created_at >= ${startAt} and e.created_at < ${nextAt}
-          group by 1
+          select ${at} as period, registered, certified, 0 as orders, 0::numeric as contracted,
+            0::numeric as settled_energy, 0::numeric as settled_amount, 0::numeric as saving
+          from (${enterpriseRows(scopeIds, window, yearType)}) e
           union all
-          select ${periodKey(yearType, chinaDayOf(sql`e.reviewed_at`))}, 0, count(*), 0, 0, 0, 0, 0
-          from enterprises e
-          where e.partner_id = any(${scopeIds}) and e.auth_status = 2 and e.reviewed_at >= ${startAt} and e.reviewed_at < ${nextAt}
-          group by 1
+          select ${at}, 0, 0, orders, contracted, 0, 0, 0 from (${orderRows(scopeIds, window, yearType)}) o
           union all
-          select ${periodKey(yearType, chinaDayOf(sql`o.created_at`))}, 0, 0, count(*),
-            coalesce(sum(o.estimated_consumption * o.contract_months) filter (where o.status in ${contractingStatuses}), 0) / 12, 0, 0, 0
-          from orders o
-          where o.partner_id = any(${scopeIds}) and o.created_at >= ${startAt} and o.created_at < ${nextAt}
-          group by 1
-          union all
-          select ${periodKey(yearType, sql`m.settle_month`)}, 0, 0, 0, 0, sum(m.settled_energy), sum(m.settled_amount), sum(m.saving)
-          from settlement_monthly m
-          where m.partner_id = any(${scopeIds}) and m.settle_month >= ${startDay} and m.settle_month < ${nextDay}
-          group by 1
+          select ${at}, 0, 0, 0, 0, settled_energy, settled_amount, saving from (${settlementRows(scopeIds, window)}) m
         ) per
         group by period`),
       // Running contracts grouped by their months (a few hundred groups at most), counted per period below.
       db.execute(sql`
-        select to_char(o.contract_start, 'YYYY-MM-DD') as contract_start, o.contract_months, count(*)::int8 as count
-        from orders o
-        where o.partner_id = any(${scopeIds}) and o.status in ${runningStatuses}
-          and o.contract_start < ${nextDay} and (o.contract_start + make_interval(months => o.contract_months)) > ${startDay}
-        group by 1, 2`),
+        select to_char(contract_start, 'YYYY-MM-DD') as contract_start, contract_months, sum(running)::int8 as count
+        from (${contractRows(scopeIds, window)}) c
+        group by contract_start, contract_months`),
     ]);
     for (const row of rowsOf(buckets)) {
       const values = byPeriod.get(String(row['period']));

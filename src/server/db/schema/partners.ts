@@ -149,6 +149,58 @@ export const settlementMonthly = pgTable(
   ],
 );
 
+/**
+ * Orders summed per institution, China month (of `created_at`), product and province: what the
+ * analysis counts for a year or a month instead of reading every order (docs/partner.md,
+ * Analysis). Maintained by statement-level triggers on `orders` (migration 0007), so every writer
+ * — the order calls, the operator's transitions, the seed, the bench — keeps it exact without
+ * knowing about it. `contracted` is Σ estimated_consumption × contract_months of the orders
+ * accepted, in force or completed (÷ 12 = contracted MWh).
+ */
+export const partnerOrderMonthly = pgTable(
+  'partner_order_monthly',
+  {
+    partnerId: integer('partner_id').notNull(),
+    month: date('month', { mode: 'string' }).notNull(),
+    productId: varchar('product_id', { length: 8 }).notNull(),
+    areaCode: char('area_code', { length: 6 }).notNull(),
+    orders: integer('orders').notNull(),
+    contracted: numeric('contracted', { precision: 20, scale: 3 }).notNull(),
+  },
+  (t) => [uniqueIndex('partner_order_monthly_key').on(t.partnerId, t.month, t.productId, t.areaCode)],
+);
+
+/**
+ * Enterprises per institution and China month: registered (by `created_at`) and certified
+ * (auth status 2, by `reviewed_at`). Maintained by triggers on `enterprises` (migration 0007).
+ */
+export const partnerEnterpriseMonthly = pgTable(
+  'partner_enterprise_monthly',
+  {
+    partnerId: integer('partner_id').notNull(),
+    month: date('month', { mode: 'string' }).notNull(),
+    registered: integer('registered').notNull(),
+    certified: integer('certified').notNull(),
+  },
+  (t) => [uniqueIndex('partner_enterprise_monthly_key').on(t.partnerId, t.month)],
+);
+
+/**
+ * Running contracts (orders in force or completed) per institution, first month and length: the
+ * orders in force during any period are the groups whose months overlap it, a few hundred rows
+ * however many orders. Maintained by triggers on `orders` (migration 0007).
+ */
+export const partnerContracts = pgTable(
+  'partner_contracts',
+  {
+    partnerId: integer('partner_id').notNull(),
+    contractStart: date('contract_start', { mode: 'string' }).notNull(),
+    contractMonths: integer('contract_months').notNull(),
+    running: integer('running').notNull(),
+  },
+  (t) => [uniqueIndex('partner_contracts_key').on(t.partnerId, t.contractStart, t.contractMonths)],
+);
+
 export type PartnerInstitutionRow = typeof partnerInstitutions.$inferSelect;
 export type PartnerAccountRow = typeof partnerAccounts.$inferSelect;
 export type SettlementResultRow = typeof settlementResults.$inferSelect;
