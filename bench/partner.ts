@@ -20,7 +20,8 @@
  *   - the settlement export at ~25 000, 50 000 and 100 000 rows: time, and peak RSS and heap
  *     (sampled every 20 ms, over the level after a GC) in this process; the 100 000-row export's
  *     time and server RSS over HTTP too. Memory should not grow with the rows (streamed).
- * BENCH_EXPLAIN=1 prints EXPLAIN ANALYZE of the settlement table's statements.
+ * BENCH_EXPLAIN=1 prints EXPLAIN ANALYZE of the settlement table's statements;
+ * BENCH_PARTNER_PGLITE=0 skips PGlite (PostgreSQL only).
  */
 import autocannon from 'autocannon';
 import { spawn, type ChildProcess } from 'node:child_process';
@@ -507,7 +508,7 @@ async function benchTarget(target: Target): Promise<void> {
 }
 
 export async function benchPartner(): Promise<void> {
-  await benchTarget(await pgliteTarget('hgd-bench-partner-'));
+  if (process.env['BENCH_PARTNER_PGLITE'] !== '0') await benchTarget(await pgliteTarget('hgd-bench-partner-'));
   const serverUrl = process.env['DATABASE_URL'];
   if (!serverUrl) {
     console.log('\n## partner area on PostgreSQL: skipped (set DATABASE_URL to a PostgreSQL server to measure it there)');

@@ -73,7 +73,7 @@ export function windowOf(yearType: YearType, from: string, to: string = from): A
 /** How many periods a trend shows when the caller gives no start: 5 years, 12 months, 30 days. */
 export const trendDefaultBuckets: Record<YearType, number> = { 1: 5, 2: 12, 3: 30 };
 
-/** The period `count - 1` periods before `period` (so that the two span `count` periods). */
+/** The period `steps` periods before `period` at its granularity (`2026-01` − 2 months = `2025-11`). */
 export function periodBefore(yearType: YearType, period: string, steps: number): string {
   const [year, month = 1, day = 1] = period.split('-').map(Number) as [number, number?, number?];
   if (yearType === 1) return String(year - steps);
@@ -131,6 +131,11 @@ function intArray(values: readonly number[]): SQL {
   return sql`${`{${values.map((value) => String(Math.trunc(value))).join(',')}}`}::int8[]`;
 }
 
+/** Institution ids as `int4[]`, the columns' own type: `partner_id = any(…)` compares without a cast per row. */
+function idArray(ids: readonly number[]): SQL {
+  return sql`${`{${ids.map((id) => String(Math.trunc(id))).join(',')}}`}::int4[]`;
+}
+
 function numericArray(values: readonly number[], places: number): SQL {
   return sql`${`{${values.map((value) => value.toFixed(places)).join(',')}}`}::numeric[]`;
 }
@@ -159,7 +164,7 @@ export interface InstitutionNode {
 async function institutionsOf(db: Database, ids: readonly number[]): Promise<InstitutionNode[]> {
   if (!ids.length) return [];
   const rows = rowsOf(
-    await db.execute(sql`select id, path from partner_institutions where id = any(${intArray(ids)}) order by id`),
+    await db.execute(sql`select id, path from partner_institutions where id = any(${idArray(ids)}) order by id`),
   );
   return rows.map((row) => ({ id: Number(row['id']), path: String(row['path']) }));
 }
@@ -290,7 +295,7 @@ function settlementRows(scope: SQL, window: AnalysisWindow): SQL {
 async function ownMetrics(db: Database, ids: readonly number[], window: AnalysisWindow, yearType: YearType): Promise<Map<number, MetricValues>> {
   const own = new Map<number, MetricValues>();
   if (!ids.length) return own;
-  const scope = intArray(ids);
+  const scope = idArray(ids);
   const result = await db.execute(sql`
     select partner_id,
       sum(registered)::int8 as registered, sum(certified)::int8 as certified,
@@ -385,7 +390,7 @@ export async function prepareStatistics(db: Database, scope: PartnerScope, input
   const listed = institutions.map((node) => node.id);
   const relation = metricRelation(
     'm',
-    [{ name: 'partner_id', values: intArray(listed) }],
+    [{ name: 'partner_id', values: idArray(listed) }],
     partnerMetrics,
     listed.map((id) => rolled.get(id) ?? zeroMetrics()),
   );
@@ -446,7 +451,7 @@ async function ownClassMetrics(
 ): Promise<Map<number, Map<string, ClassValues>>> {
   const own = new Map<number, Map<string, ClassValues>>();
   if (!ids.length) return own;
-  const scope = intArray(ids);
+  const scope = idArray(ids);
   const classColumn = classification === 'product' ? sql`product_id` : sql`area_code`;
   const result = await db.execute(sql`
     select partner_id, class_key, sum(orders)::int8 as orders, round(sum(contracted) / 12, 3) as contracted,
@@ -556,7 +561,7 @@ export async function prepareCompare(
       { name: 'position', values: intArray(rows.map((_, index) => index + 1)) },
       { name: 'class_key', values: textArray(rows.map((row) => row.classKey)) },
       { name: 'class_name', values: textArray(rows.map((row) => row.className)) },
-      { name: 'partner_id', values: intArray(rows.map((row) => row.partnerId)) },
+      { name: 'partner_id', values: idArray(rows.map((row) => row.partnerId)) },
     ],
     classifiedMetrics,
     rows.map((row) => row.values),
@@ -665,7 +670,7 @@ export async function prepareTrend(db: Database, scope: PartnerScope, input: Tre
   const byPeriod = new Map<string, MetricValues>(periods.map((period) => [period, zeroMetrics()]));
   let running: RunningContracts[] = [];
   if (ids.length) {
-    const scopeIds = intArray(ids);
+    const scopeIds = idArray(ids);
     const at = periodKey(yearType, sql`at`);
     const [buckets, contracts] = await Promise.all([
       db.execute(sql`

@@ -28,7 +28,6 @@ import {
 import { addMonths, monthPattern } from '../../lib/schemas/order.ts';
 import type { Database } from '../db/client.ts';
 import { rowsOf } from '../db/client.ts';
-import { settlementResults } from '../db/schema/index.ts';
 import { ApiError } from '../envelope.ts';
 import { writeAudit } from './audit.ts';
 import type { ImportCell } from './settlementFile.ts';
@@ -38,8 +37,8 @@ import { refreshSettlementMonthly } from './settlementRollup.ts';
 const maxEnergyMwh = 99_999_999_999;
 const maxPrice = 999.99999;
 const maxMoney = 99_999_999_999_999;
-/** Rows per INSERT statement (15 parameters each, far below PostgreSQL's 65 535). */
-const insertChunk = 1000;
+/** Rows per INSERT statement (its columns are 12 array parameters). */
+const insertChunk = 5000;
 /**
  * Imports take this transaction-scoped advisory lock first: two imports at once would each rewrite
  * the roll-up of the same months and the second would collide with the first's new rows.
@@ -76,6 +75,20 @@ function decimalText(value: Decimal): string {
   const digits = (negative ? -value.units : value.units).toString().padStart(value.scale + 1, '0');
   const text = value.scale === 0 ? digits : `${digits.slice(0, -value.scale)}.${digits.slice(-value.scale)}`;
   return negative ? `-${text}` : text;
+}
+
+/**
+ * A PostgreSQL array literal of the values, for ONE bound parameter: numbers as they are, text
+ * quoted (backslash and quote escaped), null as NULL. The values come from the database or were
+ * checked here; quoting keeps any text literal anyway.
+ */
+function arrayLiteral(values: readonly (string | number | null)[]): string {
+  const items = values.map((value) => {
+    if (value === null) return 'NULL';
+    if (typeof value === 'number') return String(value);
+    return `"${value.replace(/[\\"]/g, (char) => `\\${char}`)}"`;
+  });
+  return `{${items.join(',')}}`;
 }
 
 /**
@@ -348,48 +361,37 @@ export async function importSettlements(
       throw new ApiError(ApiCode.BAD_REQUEST, 'partner.import.rejected', { count }, report);
     }
     const months = [...new Set(rows.map((row) => row.month))].sort();
-    const now = new Date();
     let replaced = 0;
     for (let start = 0; start < rows.length; start += insertChunk) {
-      const values = rows.slice(start, start + insertChunk).map(({ order, ...row }) => ({
-        orderId: order.id,
-        enterpriseId: order.enterpriseId,
-        partnerId: order.partnerId,
-        areaCode: order.areaCode,
-        productId: order.productId,
-        settleMonth: `${row.month}-01`,
-        settledEnergy: decimalText(row.energy),
-        contractPrice: decimalText(row.contractPrice),
-        marketPrice: decimalText(row.marketPrice),
-        settledAmount: decimalText({ units: row.settledAmountCents, scale: 2 }),
-        saving: decimalText({ units: row.savingCents, scale: 2 }),
-        status: row.status,
-        importedByUserId: actor.userId,
-        updatedAt: now,
-      }));
-      const written = await tx
-        .insert(settlementResults)
-        .values(values)
-        .onConflictDoUpdate({
-          target: [settlementResults.orderId, settlementResults.settleMonth],
-          set: {
-            enterpriseId: sql`excluded.enterprise_id`,
-            partnerId: sql`excluded.partner_id`,
-            areaCode: sql`excluded.area_code`,
-            productId: sql`excluded.product_id`,
-            settledEnergy: sql`excluded.settled_energy`,
-            contractPrice: sql`excluded.contract_price`,
-            marketPrice: sql`excluded.market_price`,
-            settledAmount: sql`excluded.settled_amount`,
-            saving: sql`excluded.saving`,
-            status: sql`excluded.status`,
-            importedByUserId: sql`excluded.imported_by_user_id`,
-            updatedAt: sql`excluded.updated_at`,
-          },
-        })
-        // xmax is 0 for a row this statement inserted, the updating transaction's id for one replaced.
-        .returning({ replaced: sql<boolean>`(xmax::text <> '0')` });
-      replaced += written.filter((row) => row.replaced).length;
+      const chunk = rows.slice(start, start + insertChunk);
+      const column = (value: (row: GoodRow) => string | number | null) => arrayLiteral(chunk.map(value));
+      // One parameter per column (an array literal) instead of one per cell: drizzle's and the
+      // driver's cost per bound value made 20 000 rows take ~13 s; unnest() takes them at once.
+      const written = rowsOf(
+        await tx.execute(sql`
+          insert into settlement_results as s (order_id, enterprise_id, partner_id, area_code, product_id, settle_month,
+            settled_energy, contract_price, market_price, settled_amount, saving, status, imported_by_user_id, updated_at)
+          select r.order_id, r.enterprise_id, r.partner_id, r.area_code, r.product_id, r.settle_month,
+            r.settled_energy, r.contract_price, r.market_price, r.settled_amount, r.saving, r.status, ${actor.userId}::int4, now()
+          from unnest(
+            ${column((row) => row.order.id)}::int4[], ${column((row) => row.order.enterpriseId)}::int4[],
+            ${column((row) => row.order.partnerId)}::int4[], ${column((row) => row.order.areaCode)}::text[],
+            ${column((row) => row.order.productId)}::text[], ${column((row) => `${row.month}-01`)}::date[],
+            ${column((row) => decimalText(row.energy))}::numeric[], ${column((row) => decimalText(row.contractPrice))}::numeric[],
+            ${column((row) => decimalText(row.marketPrice))}::numeric[],
+            ${column((row) => decimalText({ units: row.settledAmountCents, scale: 2 }))}::numeric[],
+            ${column((row) => decimalText({ units: row.savingCents, scale: 2 }))}::numeric[], ${column((row) => row.status)}::int2[]
+          ) as r(order_id, enterprise_id, partner_id, area_code, product_id, settle_month,
+                 settled_energy, contract_price, market_price, settled_amount, saving, status)
+          on conflict (order_id, settle_month) do update set
+            enterprise_id = excluded.enterprise_id, partner_id = excluded.partner_id, area_code = excluded.area_code,
+            product_id = excluded.product_id, settled_energy = excluded.settled_energy, contract_price = excluded.contract_price,
+            market_price = excluded.market_price, settled_amount = excluded.settled_amount, saving = excluded.saving,
+            status = excluded.status, imported_by_user_id = excluded.imported_by_user_id, updated_at = excluded.updated_at
+          returning (s.xmax::text <> '0') as replaced`),
+      );
+      // xmax is 0 for a row this statement inserted, the updating transaction's id for one replaced.
+      replaced += written.filter((row) => row['replaced'] === true).length;
     }
     await refreshSettlementMonthly(tx, months);
     await writeAudit(tx, {
