@@ -135,10 +135,10 @@ test('statistics export: an .xlsx whose rows are the table’s', async ({ page }
   const codes = await table.locator('tbody tr td:nth-child(1)').allTextContents();
 
   const download = page.waitForEvent('download');
-  await page.getByRole('button', { name: zh['analysis.export'], exact: true }).click();
+  await page.getByRole('button', { name: zh['partner.export'], exact: true }).click();
   const file = await download;
   expect(file.suggestedFilename()).toMatch(/\.xlsx$/);
-  await expect(page.getByText(zh['analysis.export.done'])).toBeVisible();
+  await expect(page.getByText(zh['partner.export.done'])).toBeVisible();
   const rows = await readSheet(await file.createReadStream());
   // Row 1 is the header; the columns are found by the first institution's code and name.
   const codeColumn = rows[1]!.findIndex((cell) => String(cell) === codes[0]);
@@ -161,9 +161,9 @@ test('an institution outside the user’s subtree: the table and the export say 
   expect(office).toBeDefined();
   await page.goto(`/partner/analysis/statistics?partner=${String(office!['id'])}`);
   await expect(page.getByRole('alert').filter({ hasText: zh['partner.notFound'] })).toBeVisible();
-  await page.getByRole('button', { name: zh['analysis.export'], exact: true }).click();
+  await page.getByRole('button', { name: zh['partner.export'], exact: true }).click();
   await expect(page.getByRole('alert').filter({ hasText: `导出失败：${zh['partner.notFound']}` })).toBeVisible();
-  await expect(page.getByRole('button', { name: zh['analysis.export'], exact: true })).toBeEnabled();
+  await expect(page.getByRole('button', { name: zh['partner.export'], exact: true })).toBeEnabled();
   expect(downloads).toBe(0);
 });
 
@@ -221,7 +221,7 @@ test('institution comparison export: an .xlsx with the table’s rows', async ({
   const total = Number(summary?.match(/共 (\d+) 条/)?.[1]);
   expect(total).toBeGreaterThanOrEqual(2);
   const download = page.waitForEvent('download');
-  await page.getByRole('button', { name: zh['analysis.export'], exact: true }).click();
+  await page.getByRole('button', { name: zh['partner.export'], exact: true }).click();
   const rows = await readSheet(await (await download).createReadStream());
   const body = rows.slice(1).filter((row) => !row.some((cell) => String(cell).includes('合计')));
   expect(body).toHaveLength(total);
@@ -295,14 +295,14 @@ test.describe('in English', () => {
     const table = page.getByRole('table', { name: en['analysis.table.trend'] });
     await expect(table.locator('tbody tr')).toHaveCount(5);
     await expect(page.getByRole('radio', { name: en['partner.yearType.1'] })).toBeChecked();
-    await expect(page.getByRole('button', { name: en['analysis.export'], exact: true })).toBeVisible();
+    await expect(page.getByRole('button', { name: en['partner.export'], exact: true })).toBeVisible();
     await expect(page.getByRole('img', { name: /trend from/ })).toBeVisible();
     // Energy with three decimals and English grouping.
     await expect(table.locator('tbody td').filter({ hasText: /^\d{1,3}(,\d{3})*\.\d{3}$/ }).first()).toBeVisible();
     // The export is the table's periods, with English headers.
     const periods = await table.locator('tbody tr td:first-child').allTextContents();
     const download = page.waitForEvent('download');
-    await page.getByRole('button', { name: en['analysis.export'], exact: true }).click();
+    await page.getByRole('button', { name: en['partner.export'], exact: true }).click();
     const rows = await readSheet(await (await download).createReadStream());
     const body = rows.slice(1).filter((row) => periods.includes(String(row[0])));
     expect(body.map((row) => String(row[0]))).toEqual(periods);

@@ -102,12 +102,12 @@ test('the export saves an .xlsx holding exactly the filtered rows', async ({ bro
     expect(total).toBeGreaterThan(0);
 
     const downloading = page.waitForEvent('download');
-    await page.getByRole('button', { name: zh['settlement.export'], exact: true }).click();
+    await page.getByRole('button', { name: zh['partner.export'], exact: true }).click();
     const download = await downloading;
     expect(download.suggestedFilename()).toMatch(/^结算结果-\d{8}\.xlsx$/);
     const file = path.join(testInfo.outputDir, 'settlement.xlsx');
     await download.saveAs(file);
-    await expect(page.getByRole('status').filter({ hasText: zh['settlement.export.done'] })).toBeVisible();
+    await expect(page.getByRole('status').filter({ hasText: zh['partner.export.done'] })).toBeVisible();
 
     const sheet = await readSheet(file);
     // Header, one line per row, the 合计 line.

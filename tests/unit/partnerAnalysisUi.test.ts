@@ -14,6 +14,7 @@ import {
   readTrendParams,
   shiftPeriod,
   trendPeriods,
+  toggleId,
   trendSpanProblem,
   writeCompareParams,
   writeStatisticsParams,
@@ -22,7 +23,6 @@ import {
 import {
   chartUnits,
   compareChart,
-  formatBytes,
   isEmptyChart,
   metricNumberFormat,
   statisticsChart,
@@ -30,7 +30,8 @@ import {
   trendChart,
 } from '../../src/islands/partner/analysis/chartData.ts';
 import { chartConfig } from '../../src/islands/partner/analysis/charts.ts';
-import { flattenTree, indentedName, namesById, toggleId } from '../../src/islands/partner/analysis/institutions.ts';
+import { formatBytes } from '../../src/islands/partner/exportFile.ts';
+import { flattenTree, indentedName, namesById } from '../../src/islands/partner/partnerTree.ts';
 import { dictionaries, locales, pick } from '../../src/lib/i18n/index.ts';
 import { trendBody, type PartnerTreeNode } from '../../src/lib/schemas/partner.ts';
 import { readTableQuery, writeTableQuery } from '../../src/lib/tableRequest.ts';
@@ -256,11 +257,11 @@ describe('the institution pickers', () => {
 
   it('lists the tree depth first with depths', () => {
     const options = flattenTree(tree);
-    expect(options.map((option) => [option.id, option.depth])).toEqual([
-      [2, 0],
-      [5, 1],
-      [6, 1],
-      [9, 0],
+    expect(options.map((option) => [option.node.id, option.depth])).toEqual([
+      [2, 1],
+      [5, 2],
+      [6, 2],
+      [9, 1],
     ]);
     expect(indentedName(options[1]!)).toBe('\u00a0\u00a0\u00a0广州天河支行');
     expect(namesById(options).get(6)).toBe('深圳南山支行');
@@ -284,7 +285,7 @@ describe('the analysis messages', () => {
   });
 
   it('use the glossary’s word for export', () => {
-    expect(['zh-CN', 'en-US', 'zh-TW', 'id-ID', 'pt-BR'].map((locale) => dictionaries[locale as 'zh-CN']['analysis.export'])).toEqual([
+    expect(['zh-CN', 'en-US', 'zh-TW', 'id-ID', 'pt-BR'].map((locale) => dictionaries[locale as 'zh-CN']['partner.export'])).toEqual([
       '导出',
       'Export',
       '匯出',

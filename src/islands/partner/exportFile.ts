@@ -3,23 +3,19 @@ import type { MessageKey } from '../../lib/i18n/index.ts';
 import type { Locale } from '../../lib/i18n/locales.ts';
 
 export const exportMessageKeys = [
-  'settlement.export',
-  'settlement.export.busy',
-  'settlement.export.progress',
-  'settlement.export.cancel',
-  'settlement.export.done',
-  'settlement.export.failed',
+  'partner.export',
+  'partner.export.busy',
+  'partner.export.progress',
+  'partner.export.cancel',
+  'partner.export.done',
+  'partner.export.failed',
+  'partner.export.failedPlain',
 ] as const satisfies readonly MessageKey[];
 
 export type ExportMessages = Record<(typeof exportMessageKeys)[number], string>;
 
-/** Bytes received as the page's language writes a size: 512 KB, 1.2 MB. */
+/** A download's size so far: "1.2 MB", "350 kB", in the locale's digits (decimal units, as Intl names them). */
 export function formatBytes(bytes: number, locale: Locale): string {
-  const megabytes = bytes >= 1024 * 1024;
-  return new Intl.NumberFormat(locale, {
-    style: 'unit',
-    unit: megabytes ? 'megabyte' : 'kilobyte',
-    unitDisplay: 'short',
-    maximumFractionDigits: 1,
-  }).format(megabytes ? bytes / (1024 * 1024) : Math.max(bytes / 1024, 0));
+  const [value, unit] = bytes >= 1_000_000 ? [bytes / 1_000_000, 'megabyte'] : [bytes / 1000, 'kilobyte'];
+  return new Intl.NumberFormat(locale, { style: 'unit', unit, unitDisplay: 'short', maximumFractionDigits: 1 }).format(value);
 }

@@ -1,7 +1,9 @@
 /**
- * The visible institution tree (getAllPartnersByEmpId, spec §3 `partnerTree`) as the tree widget
- * walks it: the rows currently shown in order, each with its depth and parent, so the arrow keys
- * of the WAI-ARIA tree pattern are simple moves in one list. Pure, so it is tested without a DOM.
+ * The visible institution tree (getAllPartnersByEmpId, spec §3 `partnerTree`) flattened into rows,
+ * the one way every partner picker lists it: the tree widget walks the rows currently shown (each
+ * with its depth and parent, so the arrow keys of the WAI-ARIA tree pattern are simple moves in one
+ * list); the flat pickers (a native select, a checklist) list every row, indented by depth. Pure,
+ * so it is tested without a DOM.
  */
 import type { MessageKey } from '../../lib/i18n/index.ts';
 import type { PartnerTreeNode } from '../../lib/schemas/partner.ts';
@@ -29,7 +31,7 @@ export interface VisibleRow {
 }
 
 /** The rows shown when the nodes of `expanded` are open: depth-first, children under open parents only. */
-export function visibleRows(roots: readonly PartnerTreeNode[], expanded: ReadonlySet<number>): VisibleRow[] {
+export function visibleRows(roots: readonly PartnerTreeNode[], expanded: Pick<ReadonlySet<number>, 'has'>): VisibleRow[] {
   const rows: VisibleRow[] = [];
   const walk = (nodes: readonly PartnerTreeNode[], depth: number, parentId: number | null) => {
     nodes.forEach((node, index) => {
@@ -39,6 +41,21 @@ export function visibleRows(roots: readonly PartnerTreeNode[], expanded: Readonl
   };
   walk(roots, 1, null);
   return rows;
+}
+
+/** Every institution as if every one were open: depth-first in the tree's order (roots first, children by code). */
+export function flattenTree(roots: readonly PartnerTreeNode[]): VisibleRow[] {
+  return visibleRows(roots, { has: () => true });
+}
+
+/** A row's text in a native select or list: indented by depth (no-break spaces survive in options). */
+export function indentedName(row: VisibleRow): string {
+  return `${'\u00a0\u00a0\u00a0'.repeat(row.depth - 1)}${row.node.name}`;
+}
+
+/** Institution names by id, for names of chosen ids before an answer brings them. */
+export function namesById(rows: readonly VisibleRow[]): Map<number, string> {
+  return new Map(rows.map((row) => [row.node.id, row.node.name]));
 }
 
 /** The node with this id anywhere in the tree. */

@@ -3,15 +3,18 @@ import type { PartnerTreeNode } from '../../lib/schemas/partner.ts';
 import { callQuiet } from '../quietCall.ts';
 import { useSessionReady } from '../useSessionReady.ts';
 import { PARTNER_API } from './partnerApi.ts';
+import { flattenTree, type VisibleRow } from './partnerTree.ts';
 
 export type PartnerTreeLoad =
   | { state: 'loading' }
   | { state: 'failed'; message: string }
-  | { state: 'ready'; roots: PartnerTreeNode[] };
+  /** `rows`: the whole tree flattened once (partnerTree.ts), what the flat pickers list. */
+  | { state: 'ready'; roots: PartnerTreeNode[]; rows: VisibleRow[] };
 
 /**
  * The signed-in user's visible institutions (getAllPartnersByEmpId), loaded once the session gate
- * has confirmed a partner user; `reload` retries a failed load.
+ * has confirmed a partner user; `reload` retries a failed load. Every partner page's institution
+ * picker (tree, select, checklist) builds on this one load.
  */
 export function usePartnerTree() {
   const ready = useSessionReady();
@@ -24,8 +27,10 @@ export function usePartnerTree() {
     setLoad({ state: 'loading' });
     void callQuiet<PartnerTreeNode[]>('GET', `${PARTNER_API}/getAllPartnersByEmpId`).then((answer) => {
       if (!current) return;
-      if (answer?.ok) setLoad({ state: 'ready', roots: answer.data });
-      else setLoad({ state: 'failed', message: answer?.message ?? '' });
+      if (answer?.ok) {
+        const roots = Array.isArray(answer.data) ? answer.data : [];
+        setLoad({ state: 'ready', roots, rows: flattenTree(roots) });
+      } else setLoad({ state: 'failed', message: answer?.message ?? '' });
     });
     return () => {
       current = false;

@@ -1,14 +1,17 @@
 import { useId } from 'react';
 import { format } from '../../../lib/api/messages.ts';
 import { compareMaxPartners } from '../../../lib/partner.ts';
-import { indentedName, toggleId, type InstitutionOption } from './institutions.ts';
+import { indentedName, type VisibleRow } from '../partnerTree.ts';
+import type { PartnerTreeLoad } from '../usePartnerTree.ts';
+import type { AnalysisMessages } from './analysisMessages.ts';
+import { toggleId } from './analysisQuery.ts';
 
 interface SelectProps {
   label: string;
   allLabel: string;
-  options: readonly InstitutionOption[];
+  /** The tree's load (usePartnerTree): its flattened `rows` once ready, disabled until then. */
+  load: PartnerTreeLoad;
   value: number | undefined;
-  disabled?: boolean;
   onChange: (partnerId: number | undefined) => void;
 }
 
@@ -16,8 +19,9 @@ interface SelectProps {
  * One institution's subtree (or all visible ones): a native select whose options are the tree
  * in order, indented by depth — the keyboard, type-ahead and screen readers work as in any select.
  */
-export function InstitutionSelect({ label, allLabel, options, value, disabled, onChange }: SelectProps) {
+export function InstitutionSelect({ label, allLabel, load, value, onChange }: SelectProps) {
   const id = useId();
+  const options = load.state === 'ready' ? load.rows : [];
   return (
     <div className="fieldset">
       <label className="fieldset-legend" htmlFor={id}>{label}</label>
@@ -25,12 +29,12 @@ export function InstitutionSelect({ label, allLabel, options, value, disabled, o
         id={id}
         className="select select-sm w-72"
         value={value === undefined ? '' : String(value)}
-        disabled={disabled}
+        disabled={load.state !== 'ready'}
         onChange={(event) => onChange(event.currentTarget.value === '' ? undefined : Number(event.currentTarget.value))}
       >
         <option value="">{allLabel}</option>
         {options.map((option) => (
-          <option key={option.id} value={option.id}>{indentedName(option)}</option>
+          <option key={option.node.id} value={option.node.id}>{indentedName(option)}</option>
         ))}
       </select>
     </div>
@@ -40,8 +44,9 @@ export function InstitutionSelect({ label, allLabel, options, value, disabled, o
 interface ChecklistProps {
   legend: string;
   messages: { chosen: string; tooFew: string; full: string };
-  levelLabel: (option: InstitutionOption) => string;
-  options: readonly InstitutionOption[];
+  levelLabel: (option: VisibleRow) => string;
+  /** The flattened tree (usePartnerTree's `rows`). */
+  options: readonly VisibleRow[];
   value: readonly number[];
   min: number;
   onChange: (partnerIds: number[]) => void;
@@ -60,18 +65,19 @@ export function InstitutionChecklist({ legend, messages, levelLabel, options, va
       <legend className="fieldset-legend">{legend}</legend>
       <ul className="max-h-56 overflow-y-auto rounded-box border border-base-300 p-2">
         {options.map((option) => {
-          const checked = value.includes(option.id);
+          const { id, name } = option.node;
+          const checked = value.includes(id);
           return (
-            <li key={option.id} style={{ paddingInlineStart: `${option.depth * 1.25}rem` }}>
+            <li key={id} style={{ paddingInlineStart: `${(option.depth - 1) * 1.25}rem` }}>
               <label className="label cursor-pointer gap-2 py-0.5 text-base-content">
                 <input
                   type="checkbox"
                   className="checkbox checkbox-sm"
                   checked={checked}
                   disabled={!checked && full}
-                  onChange={() => onChange(toggleId(value, option.id, compareMaxPartners))}
+                  onChange={() => onChange(toggleId(value, id, compareMaxPartners))}
                 />
-                <span>{option.name}</span>
+                <span>{name}</span>
                 <span className="badge badge-ghost badge-xs">{levelLabel(option)}</span>
               </label>
             </li>
@@ -88,30 +94,28 @@ export function InstitutionChecklist({ legend, messages, levelLabel, options, va
 }
 
 interface NoticeProps {
-  load: 'loading' | 'failed' | 'ready';
-  empty: boolean;
-  failure: string;
-  messages: { loading: string; failed: string; empty: string; retry: string };
+  load: PartnerTreeLoad;
+  messages: AnalysisMessages;
   onRetry: () => void;
 }
 
 /** The institutions' own states beside the pickers: loading, failed (retry), none related. */
-export function InstitutionsNotice({ load, empty, failure, messages, onRetry }: NoticeProps) {
-  if (load === 'loading') {
+export function InstitutionsNotice({ load, messages, onRetry }: NoticeProps) {
+  if (load.state === 'loading') {
     return (
       <p role="status" className="flex items-center gap-2 text-sm text-base-content/70">
         <span className="loading loading-spinner loading-xs" aria-hidden="true" />
-        {messages.loading}
+        {messages['analysis.institution.loading']}
       </p>
     );
   }
-  if (load === 'failed') {
+  if (load.state === 'failed') {
     return (
       <div role="alert" className="alert alert-warning alert-soft py-2 text-sm">
-        <span>{failure || messages.failed}</span>
-        <button type="button" className="btn btn-xs" onClick={onRetry}>{messages.retry}</button>
+        <span>{load.message || messages['analysis.institution.failed']}</span>
+        <button type="button" className="btn btn-xs" onClick={onRetry}>{messages['analysis.retry']}</button>
       </div>
     );
   }
-  return empty ? <p role="status" className="alert alert-info alert-soft py-2 text-sm">{messages.empty}</p> : null;
+  return load.rows.length === 0 ? <p role="status" className="alert alert-info alert-soft py-2 text-sm">{messages['analysis.institution.empty']}</p> : null;
 }

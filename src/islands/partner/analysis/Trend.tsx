@@ -1,20 +1,22 @@
 import { useEffect, useMemo, useState } from 'react';
 import { format } from '../../../lib/api/messages.ts';
 import type { Locale } from '../../../lib/i18n/locales.ts';
-import { metricUnits, partnerMetrics } from '../../../lib/partner.ts';
+import { partnerMetrics, type PartnerMetric } from '../../../lib/partner.ts';
 import type { TrendData, TrendRowData } from '../../../lib/schemas/partner.ts';
 import { buildAntTable } from '../../../lib/tableRequest.ts';
-import DataTable, { type Column } from '../../table/DataTable.tsx';
-import AnalysisChart from './AnalysisChart.tsx';
-import { chartTexts, exportMessages, metricLabel, type TrendMessages } from './analysisMessages.ts';
+import type { Column } from '../../table/DataTable.tsx';
+import { PARTNER_API } from '../partnerApi.ts';
+import { usePartnerTree } from '../usePartnerTree.ts';
+import AnalysisFilters from './AnalysisFilters.tsx';
+import AnalysisResults from './AnalysisResults.tsx';
+import { metricLabel, type TrendMessages } from './analysisMessages.ts';
 import { defaultTrendSpan, readTrendParams, trendPeriods, trendSpanProblem, writeTrendParams, type TrendParams } from './analysisQuery.ts';
-import { metricNumberFormat, trendChart } from './chartData.ts';
-import ExportButton from './ExportButton.tsx';
+import { trendChart } from './chartData.ts';
 import { InstitutionSelect, InstitutionsNotice } from './InstitutionPickers.tsx';
-import { GranularitySwitch, PeriodField } from './PeriodPicker.tsx';
+import { metricColumns } from './metricColumns.ts';
+import { PeriodField } from './PeriodPicker.tsx';
 import { useAllRows } from './useAllRows.ts';
 import { useAnalysisTable } from './useAnalysisTable.ts';
-import { PARTNER_API, useInstitutions } from './useInstitutions.ts';
 
 interface Props {
   locale: Locale;
@@ -37,7 +39,7 @@ function body(params: TrendParams) {
  * server-sorted, paged table. A span the server would refuse is explained at the pickers first.
  */
 export default function Trend({ locale, messages }: Props) {
-  const institutions = useInstitutions();
+  const tree = usePartnerTree();
   const table = useAnalysisTable<TrendParams, TrendData>({
     url: `${PARTNER_API}/getTrendDataAntTable`,
     query,
@@ -64,20 +66,10 @@ export default function Trend({ locale, messages }: Props) {
     () => trendChart(chart.rows, periods, metrics.map((metric) => ({ metric, label: metricLabel(messages, metric) }))),
     [chart.rows, periods, metrics, messages],
   );
-  const { texts, chartMessages } = chartTexts(messages, messages['analysis.axis.period'], messages['analysis.axis.period']);
 
   const columns: Column<Row>[] = [
     { key: 'period', label: messages['analysis.axis.period'], sortable: true, className: 'whitespace-nowrap tabular-nums' },
-    ...partnerMetrics.map((key): Column<Row> => {
-      const numbers = metricNumberFormat(locale, metricUnits[key]);
-      return {
-        key,
-        label: metricLabel(messages, key),
-        sortable: true,
-        className: 'text-right tabular-nums whitespace-nowrap',
-        render: (row) => (typeof row[key] === 'number' ? numbers.format(row[key]) : ''),
-      };
-    }),
+    ...metricColumns<Row, PartnerMetric>(partnerMetrics, messages, locale),
   ];
 
   const set = (patch: Partial<TrendParams>) => params && table.setParams({ ...params, ...patch });
@@ -85,7 +77,7 @@ export default function Trend({ locale, messages }: Props) {
     setDraft(next);
     if (!trendSpanProblem(yearType, next.from, next.to)) set(next);
   };
-  const toggleMetric = (metric: (typeof partnerMetrics)[number]) => {
+  const toggleMetric = (metric: PartnerMetric) => {
     if (!params) return;
     const next = metrics.includes(metric) ? metrics.filter((other) => other !== metric) : partnerMetrics.filter((other) => other === metric || metrics.includes(other));
     if (next.length) table.setChartParams({ ...params, metrics: next });
@@ -93,14 +85,16 @@ export default function Trend({ locale, messages }: Props) {
 
   return (
     <div className="grid gap-5">
-      <div role="group" aria-label={messages['analysis.filters']} className="flex flex-wrap items-end gap-x-5 gap-y-2">
-        <GranularitySwitch
-          legend={messages['analysis.granularity']}
-          labels={{ 1: messages['partner.yearType.1'], 2: messages['partner.yearType.2'], 3: messages['partner.yearType.3'] }}
-          value={yearType}
-          // Another granularity starts from its own default span: 5 years is not 5 months.
-          onChange={(next) => set({ yearType: next, from: '', to: '' })}
-        />
+      <AnalysisFilters
+        messages={messages}
+        locale={locale}
+        yearType={yearType}
+        // Another granularity starts from its own default span: 5 years is not 5 months.
+        onYearType={(next) => set({ yearType: next, from: '', to: '' })}
+        exportUrl={`${PARTNER_API}/exportTrendAntTable`}
+        exportData={() => params && { ...body({ ...params, from: shownFrom, to: shownTo }), antTable: buildAntTable(state) }}
+        exportDisabled={!params}
+      >
         <PeriodField
           label={messages['analysis.from']}
           yearType={yearType}
@@ -118,20 +112,11 @@ export default function Trend({ locale, messages }: Props) {
         <InstitutionSelect
           label={messages['analysis.institution']}
           allLabel={messages['analysis.institution.all']}
-          options={institutions.options}
+          load={tree.load}
           value={params?.partnerId}
-          disabled={institutions.load !== 'ready'}
           onChange={(partnerId) => set({ partnerId })}
         />
-        <div className="fieldset">
-          <ExportButton
-            url={`${PARTNER_API}/exportTrendAntTable`}
-            data={params && { ...body({ ...params, from: shownFrom, to: shownTo }), antTable: buildAntTable(state) }}
-            locale={locale}
-            messages={exportMessages(messages)}
-          />
-        </div>
-      </div>
+      </AnalysisFilters>
       {problem && (
         <p role="alert" className="text-sm text-error">{messages[problem]}</p>
       )}
@@ -156,34 +141,27 @@ export default function Trend({ locale, messages }: Props) {
           })}
         </div>
       </fieldset>
-      <InstitutionsNotice
-        load={institutions.load}
-        empty={institutions.options.length === 0}
-        failure={institutions.failure}
-        messages={{ loading: messages['analysis.institution.loading'], failed: messages['analysis.institution.failed'], empty: messages['analysis.institution.empty'], retry: messages['analysis.retry'] }}
-        onRetry={institutions.retry}
-      />
-      <p className="text-sm text-base-content/70">{format(messages['analysis.spanShown'], { from: shownFrom, to: shownTo })}</p>
-      {table.load === 'failed' || chart.load === 'failed' ? (
-        <p className="text-sm text-base-content/70">{messages['analysis.chart.failed']}</p>
-      ) : (
-        <AnalysisChart
-          kind="line"
-          model={model}
-          load={chart.load}
-          locale={locale}
-          label={format(messages['analysis.chart.trend'], { metrics: metrics.map((metric) => metricLabel(messages, metric)).join(', '), from: shownFrom, to: shownTo })}
-          texts={texts}
-          messages={chartMessages}
-        />
-      )}
-      <DataTable
-        caption={messages['analysis.table.trend']}
-        columns={columns}
-        rowKey={(row) => String(row.period)}
-        emptyMessage={messages['analysis.empty.trend']}
+      <InstitutionsNotice load={tree.load} messages={messages} onRetry={tree.reload} />
+      <AnalysisResults
         messages={messages}
-        {...table.view}
+        locale={locale}
+        shown={format(messages['analysis.spanShown'], { from: shownFrom, to: shownTo })}
+        chart={{
+          kind: 'line',
+          model,
+          load: chart.load,
+          failed: table.load === 'failed' || chart.load === 'failed',
+          label: format(messages['analysis.chart.trend'], { metrics: metrics.map((metric) => metricLabel(messages, metric)).join(', '), from: shownFrom, to: shownTo }),
+          xTitle: messages['analysis.axis.period'],
+          firstColumn: messages['analysis.axis.period'],
+        }}
+        table={{
+          caption: messages['analysis.table.trend'],
+          columns,
+          rowKey: (row) => String(row.period),
+          emptyMessage: messages['analysis.empty.trend'],
+          view: table.view,
+        }}
       />
     </div>
   );

@@ -2,6 +2,7 @@
 import type { MessageKey } from '../../../lib/i18n/index.ts';
 import { classifications, partnerLevels, partnerMetrics, yearTypes, type PartnerMetric } from '../../../lib/partner.ts';
 import { dataTableMessageKeys } from '../../table/dataTable.ts';
+import { exportMessageKeys } from '../exportFile.ts';
 
 const metricKeys = partnerMetrics.map((metric) => `partner.metric.${metric}` as const);
 const levelKeys = partnerLevels.map((level) => `partner.level.${level}` as const);
@@ -9,7 +10,7 @@ const yearTypeKeys = yearTypes.map((yearType) => `partner.yearType.${yearType}` 
 const periodErrorKeys = yearTypes.map((yearType) => `partner.period.${yearType}` as const);
 const periodLabelKeys = yearTypes.map((yearType) => `analysis.periodLabel.${yearType}` as const);
 
-/** What every analysis page shows: filters, chart states, units, export. */
+/** What every analysis page shows: filters, institutions' states, chart states, units, export. */
 const sharedKeys = [
   ...dataTableMessageKeys,
   ...metricKeys,
@@ -30,12 +31,7 @@ const sharedKeys = [
   'analysis.unit.count',
   'analysis.unit.energy',
   'analysis.unit.money',
-  'analysis.export',
-  'analysis.export.busy',
-  'analysis.export.progress',
-  'analysis.export.done',
-  'analysis.export.failed',
-  'analysis.export.failedPlain',
+  ...exportMessageKeys,
 ] as const satisfies readonly MessageKey[];
 
 export const statisticsMessageKeys = [
@@ -91,14 +87,15 @@ export type StatisticsMessages = Record<(typeof statisticsMessageKeys)[number], 
 export type CompareMessages = Record<(typeof compareMessageKeys)[number], string>;
 export type TrendMessages = Record<(typeof trendMessageKeys)[number], string>;
 
-type Shared = Record<(typeof sharedKeys)[number], string>;
+/** What every analysis island receives (the shared header, the institutions' states, the charts). */
+export type AnalysisMessages = Record<(typeof sharedKeys)[number], string>;
 
-export function metricLabel(messages: Shared, metric: PartnerMetric): string {
+export function metricLabel(messages: AnalysisMessages, metric: PartnerMetric): string {
   return messages[`partner.metric.${metric}`];
 }
 
 /** The y axis titles by unit, and the chart states' texts, from any analysis island's messages. */
-export function chartTexts(messages: Shared, xTitle: string, firstColumn: string) {
+export function chartTexts(messages: AnalysisMessages, xTitle: string, firstColumn: string) {
   return {
     texts: {
       xTitle,
@@ -112,15 +109,3 @@ export function chartTexts(messages: Shared, xTitle: string, firstColumn: string
     },
   };
 }
-
-export function exportMessages(messages: Shared) {
-  return {
-    label: messages['analysis.export'],
-    busy: messages['analysis.export.busy'],
-    progress: messages['analysis.export.progress'],
-    done: messages['analysis.export.done'],
-    failed: messages['analysis.export.failed'],
-    failedPlain: messages['analysis.export.failedPlain'],
-  };
-}
-

@@ -26,6 +26,7 @@ import {
   type PartnerMetric,
   type YearType,
 } from '../../../lib/partner.ts';
+import { idFromText } from '../partnerTree.ts';
 
 /** The metric a chart shows when the address names none. */
 export const defaultMetric = 'settledEnergy' satisfies PartnerMetric & ClassifiedMetric;
@@ -67,12 +68,6 @@ function readPeriod(params: URLSearchParams, key: string, yearType: YearType): s
   return isPeriod(yearType, value) ? value : '';
 }
 
-function readId(value: string | null): number | undefined {
-  if (value === null || !/^\d{1,10}$/.test(value)) return undefined;
-  const id = Number(value);
-  return id >= 1 && id <= 2_147_483_647 ? id : undefined;
-}
-
 function oneOf<T extends string>(allowed: readonly T[], value: string | null, fallback: T): T {
   return (allowed as readonly string[]).includes(value ?? '') ? (value as T) : fallback;
 }
@@ -81,10 +76,24 @@ function oneOf<T extends string>(allowed: readonly T[], value: string | null, fa
 export function readIds(value: string | null): number[] {
   const ids: number[] = [];
   for (const part of (value ?? '').split(',')) {
-    const id = readId(part.trim());
+    const id = idFromText(part.trim());
     if (id !== undefined && !ids.includes(id)) ids.push(id);
   }
   return ids.slice(0, compareMaxPartners);
+}
+
+/** Toggle one id in a chosen list, keeping the order chosen and at most `max` ids. */
+export function toggleId(chosen: readonly number[], id: number, max: number): number[] {
+  if (chosen.includes(id)) return chosen.filter((other) => other !== id);
+  return chosen.length >= max ? [...chosen] : [...chosen, id];
+}
+
+/**
+ * The period a one-period page shows: the address's; else, while the address names none, the one
+ * the server answered with (for this granularity); else the current one.
+ */
+export function shownPeriodOf(yearType: YearType, period: string | undefined, answer: { yearType?: number; period?: string } | undefined): string {
+  return period || (answer?.yearType === yearType ? answer.period : '') || currentPeriod(yearType);
 }
 
 export function readStatisticsParams(params: URLSearchParams): StatisticsParams {
@@ -92,7 +101,7 @@ export function readStatisticsParams(params: URLSearchParams): StatisticsParams 
   return {
     yearType,
     period: readPeriod(params, 'period', yearType),
-    partnerId: readId(params.get('partner')),
+    partnerId: idFromText(params.get('partner')),
     metric: oneOf(partnerMetrics, params.get('metric'), defaultMetric),
   };
 }
@@ -117,7 +126,7 @@ export function readTrendParams(params: URLSearchParams): TrendParams {
     yearType,
     from: readPeriod(params, 'from', yearType),
     to: readPeriod(params, 'to', yearType),
-    partnerId: readId(params.get('partner')),
+    partnerId: idFromText(params.get('partner')),
     metrics: metrics.length ? metrics : [defaultMetric],
   };
 }

@@ -38,12 +38,6 @@ export function tickNumberFormat(locale: Locale): Intl.NumberFormat {
   return new Intl.NumberFormat(locale, { notation: 'compact', maximumFractionDigits: 1 });
 }
 
-/** A download's size so far: "1.2 MB", "350 kB", in the locale's digits. */
-export function formatBytes(bytes: number, locale: Locale): string {
-  const [value, unit] = bytes >= 1_000_000 ? [bytes / 1_000_000, 'megabyte'] : [bytes / 1000, 'kilobyte'];
-  return new Intl.NumberFormat(locale, { style: 'unit', unit, unitDisplay: 'short', maximumFractionDigits: 1 }).format(value);
-}
-
 function numberOrNull(value: unknown): number | null {
   return typeof value === 'number' && Number.isFinite(value) ? value : null;
 }
