@@ -203,6 +203,12 @@ describe('bad rows: every one reported, nothing written', () => {
     expect(await footprint()).toEqual(before);
   });
 
+  it('money beyond the columns’ range is refused, not a database error', async () => {
+    const answer = await upload('huge.csv', csv([[orderA.orderNo, '2026-10', '99999999999', '999.99999', '0.00001', '', '', '正式结算']]));
+    expect(answer.code).toBe(ApiCode.BAD_REQUEST);
+    expect(answer.data.rejected.map((rejection) => rejection.column)).toEqual(['结算电费(元)', '节省金额(元)']);
+  });
+
   it('a future month is refused', async () => {
     const answer = await upload('future.csv', csv([[orderA.orderNo, '2099-01', '10', '0.392', '0.41', '', '', '正式结算']]));
     expect(answer.code).toBe(ApiCode.BAD_REQUEST);

@@ -26,7 +26,7 @@ export interface RelationActor {
 }
 
 /** The institution exists and the actor may see it; else the partner 404 (the same for both). */
-async function requireVisible(db: Database, actor: RelationActor, partnerId: number): Promise<void> {
+export async function requirePartnerVisible(db: Database, actor: RelationActor, partnerId: number): Promise<void> {
   if (actor.scope) {
     if (!inScope(actor.scope, partnerId)) throw partnerNotFound();
     return;
@@ -77,14 +77,9 @@ export async function partnerAccountsOf(db: Database, viewerId: number, partnerI
   return rows.map((row) => accountData(row, viewerId));
 }
 
-/** The institution's details may be read: checks visibility (404) for `getPartnerAccountInfo`. */
-export async function requirePartnerVisible(db: Database, actor: RelationActor, partnerId: number): Promise<void> {
-  await requireVisible(db, actor, partnerId);
-}
-
 /** Relates the user named `userName` to `partnerId` with `empId`; answers the new relation. */
 export async function addRelation(db: Database, actor: RelationActor, input: { partnerId: number; userName: string; empId: string }): Promise<PartnerAccountData> {
-  await requireVisible(db, actor, input.partnerId);
+  await requirePartnerVisible(db, actor, input.partnerId);
   try {
     const id = await db.transaction(async (tx) => {
       const [target] = await tx

@@ -282,7 +282,7 @@ function settlementRows(scope: SQL, window: AnalysisWindow): SQL {
 
 /**
  * Each institution's own figures for a window (not its descendants'), one statement over the four
- * sources above:
+ * sources above, each summed per institution before the union (the outer sum adds four small sets):
  * - registered: enterprises created in the window;
  * - certified: enterprises certified (auth status 2) whose review falls in the window;
  * - orders: orders created in the window, any status; contracted energy: those accepted, in
@@ -303,15 +303,16 @@ async function ownMetrics(db: Database, ids: readonly number[], window: Analysis
       round(sum(contracted) / 12, 3) as contracted, sum(settled_energy) as settled_energy,
       sum(settled_amount) as settled_amount, sum(saving) as saving
     from (
-      select partner_id, registered, certified, 0 as orders, 0 as in_force, 0::numeric as contracted,
-        0::numeric as settled_energy, 0::numeric as settled_amount, 0::numeric as saving
-      from (${enterpriseRows(scope, window, yearType)}) e
+      select partner_id, sum(registered) as registered, sum(certified) as certified, 0::int8 as orders, 0::int8 as in_force,
+        0::numeric as contracted, 0::numeric as settled_energy, 0::numeric as settled_amount, 0::numeric as saving
+      from (${enterpriseRows(scope, window, yearType)}) e group by partner_id
       union all
-      select partner_id, 0, 0, orders, 0, contracted, 0, 0, 0 from (${orderRows(scope, window, yearType)}) o
+      select partner_id, 0, 0, sum(orders), 0, sum(contracted), 0, 0, 0 from (${orderRows(scope, window, yearType)}) o group by partner_id
       union all
-      select partner_id, 0, 0, 0, running, 0, 0, 0, 0 from (${contractRows(scope, window)}) c
+      select partner_id, 0, 0, 0, sum(running), 0, 0, 0, 0 from (${contractRows(scope, window)}) c group by partner_id
       union all
-      select partner_id, 0, 0, 0, 0, 0, settled_energy, settled_amount, saving from (${settlementRows(scope, window)}) m
+      select partner_id, 0, 0, 0, 0, 0, sum(settled_energy), sum(settled_amount), sum(saving)
+      from (${settlementRows(scope, window)}) m group by partner_id
     ) per
     group by partner_id`);
   for (const row of rowsOf(result)) {
@@ -457,11 +458,12 @@ async function ownClassMetrics(
     select partner_id, class_key, sum(orders)::int8 as orders, round(sum(contracted) / 12, 3) as contracted,
       sum(settled_energy) as settled_energy, sum(settled_amount) as settled_amount, sum(saving) as saving
     from (
-      select partner_id, (${classColumn})::text as class_key, orders, contracted,
+      select partner_id, (${classColumn})::text as class_key, sum(orders) as orders, sum(contracted) as contracted,
         0::numeric as settled_energy, 0::numeric as settled_amount, 0::numeric as saving
-      from (${orderRows(scope, window, yearType)}) o
+      from (${orderRows(scope, window, yearType)}) o group by 1, 2
       union all
-      select partner_id, (${classColumn})::text, 0, 0, settled_energy, settled_amount, saving from (${settlementRows(scope, window)}) m
+      select partner_id, (${classColumn})::text, 0, 0, sum(settled_energy), sum(settled_amount), sum(saving)
+      from (${settlementRows(scope, window)}) m group by 1, 2
     ) per
     group by partner_id, class_key`);
   for (const row of rowsOf(result)) {
@@ -678,13 +680,14 @@ export async function prepareTrend(db: Database, scope: PartnerScope, input: Tre
           round(sum(contracted) / 12, 3) as contracted, sum(settled_energy) as settled_energy,
           sum(settled_amount) as settled_amount, sum(saving) as saving
         from (
-          select ${at} as period, registered, certified, 0 as orders, 0::numeric as contracted,
-            0::numeric as settled_energy, 0::numeric as settled_amount, 0::numeric as saving
-          from (${enterpriseRows(scopeIds, window, yearType)}) e
+          select ${at} as period, sum(registered) as registered, sum(certified) as certified, 0::int8 as orders,
+            0::numeric as contracted, 0::numeric as settled_energy, 0::numeric as settled_amount, 0::numeric as saving
+          from (${enterpriseRows(scopeIds, window, yearType)}) e group by 1
           union all
-          select ${at}, 0, 0, orders, contracted, 0, 0, 0 from (${orderRows(scopeIds, window, yearType)}) o
+          select ${at}, 0, 0, sum(orders), sum(contracted), 0, 0, 0 from (${orderRows(scopeIds, window, yearType)}) o group by 1
           union all
-          select ${at}, 0, 0, 0, 0, settled_energy, settled_amount, saving from (${settlementRows(scopeIds, window)}) m
+          select ${at}, 0, 0, 0, 0, sum(settled_energy), sum(settled_amount), sum(saving)
+          from (${settlementRows(scopeIds, window)}) m group by 1
         ) per
         group by period`),
       // Running contracts grouped by their months (a few hundred groups at most), counted per period below.

@@ -316,8 +316,12 @@ async function checkImportRows(
       };
       settledAmountCents = money('settledAmount', computedAmount, 1 + Math.ceil(kwh * 0.0005));
       savingCents = money('saving', computedSaving, 1 + Math.ceil(kwh * 0.001));
+      // Huge energy at a high price can leave the money columns' range (numeric(16,2)).
       if (settledAmountCents !== undefined && Math.abs(Number(settledAmountCents)) > maxMoney * 100) {
         reject('settledAmount', 'partner.import.range', { min: 0, max: maxMoney });
+      }
+      if (savingCents !== undefined && Math.abs(Number(savingCents)) > maxMoney * 100) {
+        reject('saving', 'partner.import.range', { min: -maxMoney, max: maxMoney });
       }
     }
 
