@@ -38,7 +38,7 @@ async function rollup() {
   type Row = { partner_id: number; settle_month: string; results: number; settled_energy: string; settled_amount: string; saving: string };
   const result = await t.db.execute(
     sql`select partner_id, to_char(settle_month, 'YYYY-MM') as settle_month, results, settled_energy::text, settled_amount::text, saving::text
-        from settlement_monthly order by settle_month, partner_id`,
+        from settlement_monthly where partner_id in (${head}, ${branch}) order by settle_month, partner_id`,
   );
   return rowsOf<Row>(result).map((row) => ({ ...row, settled_energy: Number(row.settled_energy), settled_amount: Number(row.settled_amount), saving: Number(row.saving) }));
 }
