@@ -66,6 +66,20 @@ describe('xlsxStream', () => {
     expect(sheet).not.toContain('r="D4"');
   });
 
+  it('writes the caller\'s own totals in bold when given, asked for after the rows', async () => {
+    let rowsDone = false;
+    function* rows() {
+      yield ['2025-06', 2, 1.5, 0.4, 10] as XlsxCell[];
+      rowsDone = true;
+    }
+    const files = unzipSync(
+      await bytesOf(xlsxStream({ name: 'x', columns, rows: rows(), totalsLabel: '合计', totals: () => (rowsDone ? ['合计', 1, 1.5, null, 10] : undefined) })),
+    );
+    const sheet = strFromU8(files['xl/worksheets/sheet1.xml']!);
+    expect(sheet).toContain('<row r="3"><c r="A3" s="6" t="inlineStr"><is><t xml:space="preserve">合计</t></is></c><c r="B3" s="7"><v>1</v></c><c r="C3" s="8"><v>1.5</v></c><c r="E3" s="10"><v>10</v></c></row>');
+    expect(sheet).not.toContain('<f>');
+  });
+
   it('writes a totals row of zeros, without formulas, when there are no rows', async () => {
     const sheet = (await sheetXml([], '合计'))['xl/worksheets/sheet1.xml']!;
     expect(sheet).toContain('<c r="B2" s="7"><v>0</v></c>');

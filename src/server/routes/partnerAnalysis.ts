@@ -63,19 +63,22 @@ function fileName(locale: Locale, key: MessageKey, period: string): string {
 }
 
 /**
- * Table rows then the totals row, as the sheet's cells. The totals come from the service once
- * every row is out (they are the union of what the rows cover, not their sum: docs/partner.md).
+ * Table rows as the sheet's cells, and the totals row once every row is out: the service reports
+ * the totals at the end (they are the union of what the rows cover, not their sum:
+ * docs/partner.md), and the writer asks for them after the last row and writes them in bold.
  */
-async function* cellsOf<Row, Totals>(
+function cellsOf<Row, Totals>(
   chunks: (onTotals: (totals: Totals) => void) => AsyncGenerator<Row[]>,
   toCells: (row: Row) => Cell[],
   totalsCells: (totals: Totals) => Cell[],
-): AsyncGenerator<Cell[]> {
+): { rows: AsyncGenerator<Cell[]>; totals: () => Cell[] | undefined } {
   let totals: Totals | undefined;
-  for await (const chunk of chunks((value) => (totals = value))) {
-    for (const row of chunk) yield toCells(row);
+  async function* rows(): AsyncGenerator<Cell[]> {
+    for await (const chunk of chunks((value) => (totals = value))) {
+      for (const row of chunk) yield toCells(row);
+    }
   }
-  if (totals !== undefined) yield totalsCells(totals);
+  return { rows: rows(), totals: () => (totals === undefined ? undefined : totalsCells(totals)) };
 }
 
 export function createPartnerAnalysisRoutes(deps: RouteDeps): Hono<AppEnv> {
@@ -101,7 +104,7 @@ export function createPartnerAnalysisRoutes(deps: RouteDeps): Hono<AppEnv> {
     const locale = localeOf(c);
     const prepared = await prepareStatistics(db, await scopeOf(c), query);
     // Checked before the download starts: a bad request answers the usual 400 envelope.
-    const rows = cellsOf<Partial<StatisticsRowData>, MetricValues>(
+    const sheet = cellsOf<Partial<StatisticsRowData>, MetricValues>(
       (onTotals) => statisticsExportRows(db, prepared, request, exportRowCap, onTotals),
       (row) => [
         row.partnerCode ?? '',
@@ -111,7 +114,7 @@ export function createPartnerAnalysisRoutes(deps: RouteDeps): Hono<AppEnv> {
       ],
       (totals) => [t(locale, 'partner.analysis.totals'), null, null, ...partnerMetrics.map((metric) => totals[metric])],
     );
-    const first = await primed(rows);
+    const first = await primed(sheet.rows);
     await audit(c, 'partner:statistics', { yearType: prepared.yearType, period: prepared.period, partnerId: query.partnerId ?? null });
     const stream = xlsxStream({
       name: t(locale, 'partner.analysis.sheet.statistics'),
@@ -122,6 +125,7 @@ export function createPartnerAnalysisRoutes(deps: RouteDeps): Hono<AppEnv> {
         ...partnerMetrics.map((metric) => metricColumn(locale, metric)),
       ],
       rows: first,
+      totals: sheet.totals,
     });
     return xlsxResponse(stream, fileName(locale, 'partner.analysis.file.statistics', prepared.period));
   });
@@ -137,12 +141,12 @@ export function createPartnerAnalysisRoutes(deps: RouteDeps): Hono<AppEnv> {
     const request = queryTableRequest(c);
     const locale = localeOf(c);
     const prepared = await prepareCompare(db, await scopeOf(c), query, contentStore.current(), locale);
-    const rows = cellsOf<Partial<CompareRowData>, ClassValues>(
+    const sheet = cellsOf<Partial<CompareRowData>, ClassValues>(
       (onTotals) => compareExportRows(db, prepared, request, exportRowCap, onTotals),
       (row) => [row.className ?? '', row.partnerName ?? '', ...classifiedMetrics.map((metric) => row[metric] ?? 0)],
       (totals) => [t(locale, 'partner.analysis.totals'), null, ...classifiedMetrics.map((metric) => totals[metric])],
     );
-    const first = await primed(rows);
+    const first = await primed(sheet.rows);
     await audit(c, 'partner:compare', {
       yearType: prepared.yearType,
       period: prepared.period,
@@ -157,6 +161,7 @@ export function createPartnerAnalysisRoutes(deps: RouteDeps): Hono<AppEnv> {
         ...classifiedMetrics.map((metric) => metricColumn(locale, metric)),
       ],
       rows: first,
+      totals: sheet.totals,
     });
     return xlsxResponse(stream, fileName(locale, 'partner.analysis.file.compare', prepared.period));
   });
@@ -172,12 +177,12 @@ export function createPartnerAnalysisRoutes(deps: RouteDeps): Hono<AppEnv> {
     const request = queryTableRequest(c);
     const locale = localeOf(c);
     const prepared = await prepareTrend(db, await scopeOf(c), query, locale);
-    const rows = cellsOf<Partial<TrendRowData>, MetricValues>(
+    const sheet = cellsOf<Partial<TrendRowData>, MetricValues>(
       (onTotals) => trendExportRows(db, prepared, request, exportRowCap, onTotals),
       (row) => [row.period ?? '', ...partnerMetrics.map((metric) => row[metric] ?? 0)],
       (totals) => [t(locale, 'partner.analysis.totals'), ...partnerMetrics.map((metric) => totals[metric])],
     );
-    const first = await primed(rows);
+    const first = await primed(sheet.rows);
     await audit(c, 'partner:trend', { yearType: prepared.yearType, from: prepared.from, to: prepared.to, partnerId: query.partnerId ?? null });
     const stream = xlsxStream({
       name: t(locale, 'partner.analysis.sheet.trend'),
@@ -186,6 +191,7 @@ export function createPartnerAnalysisRoutes(deps: RouteDeps): Hono<AppEnv> {
         ...partnerMetrics.map((metric) => metricColumn(locale, metric)),
       ],
       rows: first,
+      totals: sheet.totals,
     });
     return xlsxResponse(stream, fileName(locale, 'partner.analysis.file.trend', `${prepared.from}_${prepared.to}`));
   });

@@ -32,6 +32,11 @@ export interface XlsxSheet {
   rows: AsyncIterable<readonly XlsxCell[]> | Iterable<readonly XlsxCell[]>;
   /** Written in the first column of a totals row after the data (e.g. 合计); no totals row without it. */
   totalsLabel?: string;
+  /**
+   * A totals row the caller computes instead (asked for once the rows are done), written in bold:
+   * for totals that are not column sums, like the analysis' union of subtrees. Wins over `totalsLabel`.
+   */
+  totals?: () => readonly XlsxCell[] | undefined;
 }
 
 /** Style indexes in styles.xml: the plain format, then the same format in bold (header, totals). */
@@ -119,6 +124,14 @@ function totalsRow(sheet: XlsxSheet, rowNumber: number, sums: number[]): string 
   return `<row r="${rowNumber}">${cells.join('')}</row>`;
 }
 
+/** A totals row of the caller's values, in bold. */
+function givenTotalsRow(columns: readonly XlsxColumn[], rowNumber: number, values: readonly XlsxCell[]): string {
+  const cells = columns.map((column, index) =>
+    cellXml(`${columnLetter(index)}${rowNumber}`, values[index] ?? null, formatStyle[column.format] + boldOffset),
+  );
+  return `<row r="${rowNumber}">${cells.join('')}</row>`;
+}
+
 /**
  * The workbook as a byte stream. Rows are read from `sheet.rows` only as the consumer pulls, so
  * a slow client slows the database reads instead of filling memory; cancelling the stream (the
@@ -141,7 +154,12 @@ export function xlsxStream(sheet: XlsxSheet): ReadableStream<Uint8Array> {
     for (let count = 0; count < rowsPerChunk; count += 1) {
       const next = await iterator.next();
       if (next.done) {
-        const totals = sheet.totalsLabel === undefined ? '' : totalsRow(sheet, rowNumber + 1, sums);
+        const given = sheet.totals?.();
+        const totals = given
+          ? givenTotalsRow(sheet.columns, rowNumber + 1, given)
+          : sheet.totalsLabel === undefined
+            ? ''
+            : totalsRow(sheet, rowNumber + 1, sums);
         finished = true;
         body.push(encoder.encode(`${xml}${totals}</sheetData></worksheet>`), true);
         zip.end();
