@@ -37,6 +37,15 @@ export interface PostgresHandle extends HandleBase {
 }
 export type DatabaseHandle = PgliteHandle | PostgresHandle;
 
+/**
+ * The planner's cost of a random page read. PostgreSQL's default (4) models spinning disks; on SSDs
+ * and in PGlite's memory-backed pages a random read costs little more than a sequential one, and
+ * with 4 the planner read all of `orders` and `enterprises` for a branch's keyword search of
+ * settlements instead of looking up its few thousand rows (docs/partner.md, Benchmark). 1.1 is
+ * the usual SSD setting.
+ */
+const randomPageCost = 1.1;
+
 export type DatabaseConfig = Pick<Config, 'dataDir' | 'databaseUrl' | 'dbStatementTimeoutMs' | 'dbPoolMax'>;
 
 export async function openDatabase(config: DatabaseConfig): Promise<DatabaseHandle> {
@@ -54,7 +63,7 @@ export async function openPglite(
   const client = await PGlite.create(options);
   // PGlite runs queries synchronously inside WebAssembly, so the timeout is advisory there;
   // it is set anyway so that the same session settings hold on both drivers.
-  await client.exec(`set statement_timeout = ${Math.trunc(config.dbStatementTimeoutMs)}`);
+  await client.exec(`set statement_timeout = ${Math.trunc(config.dbStatementTimeoutMs)}; set random_page_cost = ${randomPageCost}`);
   return wrapPglite(client);
 }
 
@@ -80,6 +89,7 @@ export function openPostgres(
     connection: {
       application_name: 'hgd-portal',
       statement_timeout: config.dbStatementTimeoutMs,
+      random_page_cost: randomPageCost,
       idle_in_transaction_session_timeout: config.dbStatementTimeoutMs * 4,
     },
   });

@@ -617,7 +617,6 @@ function afterKeys(keys: CompiledRequest['keys'], values: readonly (string | nul
   return sql`${first.expr} ${first.direction === 'desc' ? sql`<=` : sql`>=`} ${bound(first.type, value)} and ${after}`;
 }
 
-/** Rows of a raw query: postgres-js answers an array, PGlite `{ rows }`. */
 /** int8 and numeric come back as text from both drivers: numbers in answers are numbers. */
 function normalizeRows(table: TableDefinition, fields: string[], rows: Record<string, unknown>[]): Record<string, unknown>[] {
   const numeric = fields.filter((field) => {
