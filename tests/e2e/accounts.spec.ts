@@ -201,7 +201,10 @@ test('the notice bell: unread counts, mark one read, clear a type after confirmi
 test('on a signed-in page the bell shows the unread count without being touched', async ({ page, accounts, context }) => {
   await apiLogin(context.request, accounts.url, 'demo_company', 'Company2025');
   await page.goto('/person/overview');
+  // The count comes from the notices call after the session check; on a loaded CI machine (two
+  // workers, the partner pages' suites beside it) that took longer than the default 5 s once.
   await expect(page.getByRole('button', { name: /^通知/ })).toHaveAccessibleName(
     zh['account.notices.bellUnread'].replace('{count}', '2'),
+    { timeout: 15_000 },
   );
 });
