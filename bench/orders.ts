@@ -228,6 +228,19 @@ export interface Target {
 }
 
 /** A fresh PGlite data directory (`prefix` names it in the temporary directory). */
+/** The environment of a bench's server on `target`: DATABASE_URL only for the PostgreSQL target. */
+export function targetEnv(target: Target, serverPort: number): Record<string, string | undefined> {
+  const { DATABASE_URL: _server, ...inherited } = process.env;
+  return {
+    ...inherited,
+    ...target.env,
+    HOST: '127.0.0.1',
+    PORT: String(serverPort),
+    LOG_LEVEL: 'silent',
+    STATIC_DIR: target.env['DATA_DIR'],
+  };
+}
+
 export async function pgliteTarget(prefix = 'hgd-bench-orders-'): Promise<Target> {
   const dataDir = mkdtempSync(join(tmpdir(), prefix));
   return { label: 'PGlite', env: { DATA_DIR: dataDir }, cleanup: async () => rmSync(dataDir, { recursive: true, force: true }) };
@@ -261,16 +274,7 @@ export async function postgresTarget(serverUrl: string): Promise<Target> {
 }
 
 async function benchTarget(target: Target): Promise<void> {
-  // The bench's own environment: DATABASE_URL only for the PostgreSQL target.
-  const { DATABASE_URL: _server, ...inherited } = process.env;
-  const env: Record<string, string | undefined> = {
-    ...inherited,
-    ...target.env,
-    HOST: '127.0.0.1',
-    PORT: String(port),
-    LOG_LEVEL: 'silent',
-    STATIC_DIR: target.env['DATA_DIR'],
-  };
+  const env = targetEnv(target, port);
   // Seed in this process first (PGlite allows one process per data directory), then serve.
   const config = loadConfig(env);
   const seedStarted = performance.now();

@@ -45,7 +45,7 @@ import { settlementTable } from '../src/server/services/settlementTable.ts';
 import { createSession, sessionCookieName, sessionPolicy } from '../src/server/session.ts';
 import { buildTableQueries, parseTableRequest } from '../src/server/table/antTable.ts';
 import { addMonths } from '../src/lib/schemas/order.ts';
-import { pgliteTarget, postgresTarget, type Target } from './orders.ts';
+import { pgliteTarget, postgresTarget, targetEnv, type Target } from './orders.ts';
 import { formPostHeaders, signIn, waitFor } from './server.ts';
 
 const targetRows = Number(process.env['BENCH_PARTNER_ROWS'] ?? 1_000_000);
@@ -440,15 +440,7 @@ async function httpExport(server: ChildProcess, request: ExportRequest, cookie: 
 // ---------------------------------------------------------------------------------------------
 
 async function benchTarget(target: Target): Promise<void> {
-  const { DATABASE_URL: _server, ...inherited } = process.env;
-  const env: Record<string, string | undefined> = {
-    ...inherited,
-    ...target.env,
-    HOST: '127.0.0.1',
-    PORT: String(port),
-    LOG_LEVEL: 'silent',
-    STATIC_DIR: target.env['DATA_DIR'],
-  };
+  const env = targetEnv(target, port);
   const config = loadConfig(env);
   const runtime = await openRuntime(config);
   let volume: Volume;
