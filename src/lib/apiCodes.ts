@@ -16,6 +16,8 @@ export const ApiCode = {
   /** Transport-level codes, also sent with the matching HTTP status. */
   PAYLOAD_TOO_LARGE: 413,
   SERVER_ERROR: 500,
+  /** The call ran out of its time budget, or the database was too busy to answer it in time. */
+  SERVICE_UNAVAILABLE: 503,
   /** Session missing or expired: the client sends the user to the login page. */
   SESSION_EXPIRED: 901,
 } as const;

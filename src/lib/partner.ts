@@ -27,6 +27,16 @@ export const periodPatterns: Record<YearType, RegExp> = {
 /** Most buckets a trend may span at each granularity (one table page holds them all). */
 export const trendMaxBuckets: Record<YearType, number> = { 1: 20, 2: 60, 3: 92 };
 
+/**
+ * The years a period may name. China's retail electricity market opened in 2015; the bounds keep
+ * every period a four-digit year whose text sorts like its value, so no period arithmetic can
+ * step past 9999 into five digits (where '10000' < '9999' as text) or before year 1.
+ */
+export const periodYears = { first: 2000, last: 2099 } as const;
+
+/** A hard bound on any list of periods (above every trend span): no loop over periods runs longer. */
+const periodListLimit = 400;
+
 /** The metrics of an institution (statistics); the comparison uses those marked `byClass`. */
 export const partnerMetrics = [
   'registeredEnterprises',
@@ -82,11 +92,21 @@ export function currentPeriod(yearType: YearType, at: Date = new Date()): string
   return yearType === 1 ? day.slice(0, 4) : yearType === 2 ? day.slice(0, 7) : day;
 }
 
-/** A period text is well-formed for its granularity and, for a day, a real calendar day. */
+/** A granularity code: 1, 2 or 3 (anything else, such as a failed parse's leftover, is not). */
+export function isYearType(value: unknown): value is YearType {
+  return (yearTypes as readonly unknown[]).includes(value);
+}
+
+/**
+ * A period text is well-formed for its granularity, within `periodYears` and, for a day, a real
+ * calendar day. False for a granularity that is not 1–3.
+ */
 export function isPeriod(yearType: YearType, text: string): boolean {
-  if (!periodPatterns[yearType].test(text)) return false;
+  if (!isYearType(yearType) || !periodPatterns[yearType].test(text)) return false;
+  const year = Number(text.slice(0, 4));
+  if (year < periodYears.first || year > periodYears.last) return false;
   if (yearType !== 3) return true;
-  const [year, month, day] = text.split('-').map(Number) as [number, number, number];
+  const [, month, day] = text.split('-').map(Number) as [number, number, number];
   const date = new Date(Date.UTC(year, month - 1, day));
   return date.getUTCMonth() === month - 1 && date.getUTCDate() === day;
 }
@@ -120,11 +140,19 @@ export function periodCount(yearType: YearType, from: string, to: string): numbe
   return Math.max(0, count + 1);
 }
 
-/** The periods from `from` to `to` inclusive at a granularity (empty when `from` is after `to`). */
+/**
+ * The periods from `from` to `to` inclusive at a granularity (empty when `from` is after `to`).
+ * The count is computed first and the loop runs exactly that often, never more than
+ * `periodListLimit` times: a span beyond it is a caller's bug, thrown rather than looped over.
+ */
 export function periodsBetween(yearType: YearType, from: string, to: string): string[] {
+  const count = periodCount(yearType, from, to);
+  if (!Number.isInteger(count) || count > periodListLimit) {
+    throw new RangeError(`periodsBetween: ${count} periods from ${from} to ${to} (limit ${periodListLimit})`);
+  }
   const periods: string[] = [];
   let period = from;
-  while (period <= to) {
+  for (let index = 0; index < count; index++) {
     periods.push(period);
     const next = periodDays(yearType, period).next;
     period = yearType === 1 ? next.slice(0, 4) : yearType === 2 ? next.slice(0, 7) : next;

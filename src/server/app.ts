@@ -2,7 +2,7 @@
  * The Hono application: `/api` (envelope, validation, sessions, CSRF) and, when `staticDir` is
  * given, the built static site. Middleware order:
  *   every request  request id + log line → security headers → locale
- *   /api/*         no-store → CSRF → body limit → session → the modules of routes/index.ts
+ *   /api/*         no-store → time budget → stream guard → CSRF → body limit → session → the modules of routes/index.ts
  *   /api unknown   HTTP 404 envelope
  *   everything else  static files of the published directory (or 404)
  */
@@ -13,6 +13,8 @@ import { apiBodyLimit } from './middleware/bodyLimit.ts';
 import { csrfGuard } from './middleware/csrf.ts';
 import { localeMiddleware } from './middleware/locale.ts';
 import { noStore } from './middleware/noStore.ts';
+import { requestBudget } from './middleware/requestBudget.ts';
+import { streamGuard } from './middleware/streamGuard.ts';
 import { requestLog } from './middleware/requestLog.ts';
 import { securityHeaders } from './middleware/secureHeaders.ts';
 import { loadSession } from './middleware/session.ts';
@@ -34,6 +36,8 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
   app.use('*', localeMiddleware);
 
   app.use('/api/*', noStore);
+  app.use('/api/*', requestBudget(deps.config));
+  app.use('/api/*', streamGuard);
   app.use('/api/*', csrfGuard(deps.config));
   app.use('/api/*', apiBodyLimit(deps.config));
   app.use('/api/*', loadSession(deps));
@@ -43,7 +47,7 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
   const site = createPublishedSite(
     deps.publication ?? (deps.staticDir ? { staticDir: deps.staticDir, contentDir: defaultContentDir(), buildId: null } : undefined),
   );
-  const bank = deps.bank ?? bankProviderFromConfig(deps.config);
+  const bank = deps.bank === undefined ? bankProviderFromConfig(deps.config) : deps.bank;
   const routeDeps: RouteDeps = { ...deps, sms, site, bank };
   for (const module of apiModules) app.route(module.base, module.create(routeDeps));
   app.all('/api', unknownPath);

@@ -8,6 +8,7 @@ import { HTTPException } from 'hono/http-exception';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import { ApiCode, type ApiEnvelope } from '../lib/apiCodes.ts';
 import { defaultLocale, dictionaries, t, type Locale, type MessageKey, type MessageVars } from '../lib/i18n/index.ts';
+import { databaseFault } from './db/errors.ts';
 import type { AppEnv } from './types.ts';
 
 /** Any context of this app, whatever its path and the variables its middleware added. */
@@ -126,6 +127,16 @@ export function handleError(error: Error, c: Context<AppEnv>): Response {
     return error.getResponse();
   }
   const log = c.get('log');
+  // A value the database could not take (the schemas should have refused it) is the caller's to fix;
+  // a statement that ran out of time or met a deadlock may succeed later. Either way nothing was
+  // written: every write runs in one transaction.
+  const fault = databaseFault(error);
+  if (fault && isApiPath(c.req.path)) {
+    log?.warn({ err: error, path: c.req.path }, fault === 'badValue' ? 'database refused a value' : 'database busy');
+    return fault === 'badValue'
+      ? envelope(c, ApiCode.BAD_REQUEST, message(c, 'api.badValue'))
+      : envelope(c, ApiCode.SERVICE_UNAVAILABLE, message(c, 'api.busy'), {}, 503);
+  }
   log?.error({ err: error, path: c.req.path }, 'unhandled error');
   if (isApiPath(c.req.path)) {
     return envelope(c, ApiCode.SERVER_ERROR, message(c, 'api.serverError'), {}, 500);

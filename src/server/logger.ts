@@ -1,10 +1,14 @@
 /**
  * The pino logger. Request lines carry method, path, status, duration, request id and user id;
- * secrets never reach a log line: the request logger picks its fields instead of dumping the
- * request, and `redact` removes the usual secret-bearing keys from anything else that is logged.
+ * no request value reaches a log line: the request logger picks its fields instead of dumping the
+ * request, `redact` removes the usual secret-bearing keys from anything else that is logged, and
+ * errors are written by `safeError`, which keeps what names a fault (type, SQLSTATE, the failed
+ * statement's text with its `$n` placeholders, stack frames) and drops what quotes values (a query's
+ * parameters, a database message or detail, quoted parts of any other message).
  */
 import pino, { type DestinationStream, type Logger } from 'pino';
 import type { Config } from './config.ts';
+import { describeDatabaseError, sqlStateOf } from './db/errors.ts';
 
 export type { Logger } from 'pino';
 
@@ -36,11 +40,44 @@ export const redactPaths = [
   'res.headers["set-cookie"]',
 ];
 
+/** Quoted parts of a message ("…", '…', `…`) and long digit runs: where engines put the values they choke on. */
+const quotedOrNumber = /"[^"]*"|'[^']*'|`[^`]*`|\d{4,}/g;
+
+function stackFrames(stack: string | undefined): string | undefined {
+  // The stack's first line repeats the message; only the frames say where, and they hold no values.
+  const frames = stack?.split('\n').filter((line) => line.trimStart().startsWith('at ')).slice(0, 20);
+  return frames?.length ? frames.join('\n') : undefined;
+}
+
+/**
+ * An error as a log line may carry it (the `err` serializer). A database error keeps its SQLSTATE
+ * and the names of the objects involved; drizzle's query error keeps its statement text (values
+ * are bound parameters, never in the text) but not `params`; any other error keeps its message
+ * with quoted parts and long numbers masked. Causes follow, three deep.
+ */
+export function safeError(value: unknown, depth = 0): Record<string, unknown> {
+  if (!(value instanceof Error)) return { type: value === null ? 'null' : typeof value };
+  const error = value as Error & { code?: unknown; query?: unknown; params?: unknown };
+  const described: Record<string, unknown> = { type: error.name };
+  if (sqlStateOf(error) !== undefined && sqlStateOf(error) === error.code) {
+    Object.assign(described, describeDatabaseError(error));
+  } else if ('params' in error && typeof error.query === 'string') {
+    described['query'] = error.query.slice(0, 1000);
+  } else {
+    described['message'] = error.message.replace(quotedOrNumber, '…').slice(0, 300);
+    if (typeof error.code === 'string') described['code'] = error.code;
+  }
+  described['stack'] = stackFrames(error.stack);
+  if (error.cause !== undefined && depth < 3) described['cause'] = safeError(error.cause, depth + 1);
+  return described;
+}
+
 export function createLogger(config: Pick<Config, 'logLevel'>, destination?: DestinationStream): Logger {
   const options = {
     level: config.logLevel,
     base: { service: 'hgd-api' },
     redact: { paths: redactPaths, censor: '[redacted]' },
+    serializers: { err: (error: unknown) => safeError(error) },
   };
   return destination ? pino(options, destination) : pino(options);
 }

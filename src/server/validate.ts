@@ -8,6 +8,7 @@ import type { z } from 'zod';
 import { ApiCode, type ValidationErrorData } from '../lib/apiCodes.ts';
 import { translator } from '../lib/i18n/index.ts';
 import { localizeIssues } from '../lib/schemas/issues.ts';
+import { controlCharacterIssues } from '../lib/schemas/text.ts';
 import { ApiError, isMessageKey, localeOf, type AnyContext } from './envelope.ts';
 import { formDataToObject, parseQueryString, type ParsedObject } from './queryString.ts';
 
@@ -63,10 +64,12 @@ export async function validate<S extends z.ZodType>(
 
 /** Checks a value already read (a part of the input with a rule of its own); the same 400 as `validate`. */
 export async function check<S extends z.ZodType>(c: AnyContext, schema: S, input: unknown): Promise<z.output<S>> {
-  const result = await schema.safeParseAsync(input);
-  if (result.success) return result.data;
+  // Control characters are refused in every field before the schema runs (src/lib/schemas/text.ts).
+  const unclean = controlCharacterIssues(input);
+  const result = unclean.length ? undefined : await schema.safeParseAsync(input);
+  if (result?.success) return result.data;
   const t = translator(localeOf(c));
-  const errors = localizeIssues(result.error.issues, {
+  const errors = localizeIssues(result?.error.issues ?? unclean, {
     input,
     schema,
     t,

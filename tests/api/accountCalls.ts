@@ -50,8 +50,9 @@ export async function post<T = Record<string, unknown>>(
   return (await (await postForm(t, path, body, options)).json()) as Envelope<T>;
 }
 
+/** GET with the client's headers (it always sends them; exports and cancelOrder need them: middleware/csrf.ts). */
 export async function get<T = Record<string, unknown>>(t: TestApp, path: string, options: CallOptions = {}): Promise<Envelope<T>> {
-  return (await (await t.app.request(path, { headers: headersOf(options) })).json()) as Envelope<T>;
+  return (await (await t.app.request(path, { headers: headersOf(options, apiHeaders()) })).json()) as Envelope<T>;
 }
 
 /**

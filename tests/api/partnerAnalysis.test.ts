@@ -183,6 +183,12 @@ describe('POST getStaDataAntTable', () => {
     [{ partnerId: 'abc' }, 'partnerId'],
     [{ partnerId: -3 }, 'partnerId'],
     [{ partnerId: '99999999999999999999' }, 'partnerId'],
+    [{ partnerId: 2147483648 }, 'partnerId'],
+    [{ yearType: 1, period: '0000' }, 'period'],
+    [{ yearType: 2, period: '0000-01' }, 'period'],
+    [{ yearType: 1, period: '9999' }, 'period'],
+    [{ yearType: 4, period: '2026' }, 'yearType'],
+    [{ yearType: '-1', period: '2026-01' }, 'yearType'],
   ] as [Fields, string][])('bad input %j → 400 on %s', async (fields, field) => {
     const answer = await statistics(fields);
     expect(answer.code).toBe(ApiCode.BAD_REQUEST);
@@ -191,9 +197,9 @@ describe('POST getStaDataAntTable', () => {
 
   it('period errors speak the granularity in the caller\'s locale', async () => {
     const zh = await statistics({ yearType: 3, period: '2026-02-30' });
-    expect(zh.message).toBe('请按 YYYY-MM-DD 格式填写有效日期');
+    expect(zh.message).toBe('请按 YYYY-MM-DD 格式填写 2000–2099 年间的有效日期');
     const en = await post(t, `${base}/getStaDataAntTable`, { yearType: 2, period: '2026' }, { cookie: branchUser, headers: { 'Accept-Language': 'en-US' } });
-    expect(en.message).toBe('Enter a month as YYYY-MM');
+    expect(en.message).toBe('Enter a month from 2000 to 2099 as YYYY-MM');
   });
 
   it.each([
@@ -355,14 +361,26 @@ describe('POST getTrendDataAntTable', () => {
     [{ yearType: 2, from: '2020-01', to: '2026-01' }, 'to', '按月最多查看 60 个月'],
     [{ yearType: 1, from: '2000' }, 'to', '按年最多查看 20 年'],
     [{ yearType: 3, from: '2026-01-01', to: '2026-06-01' }, 'to', '按日最多查看 92 天'],
-    [{ yearType: 3, from: '2026-02-29' }, 'from', '请按 YYYY-MM-DD 格式填写有效日期'],
-    [{ yearType: 2, to: '2026-1' }, 'to', '请按 YYYY-MM 格式填写月份'],
+    [{ yearType: 3, from: '2026-02-29' }, 'from', '请按 YYYY-MM-DD 格式填写 2000–2099 年间的有效日期'],
+    [{ yearType: 2, to: '2026-1' }, 'to', '请按 YYYY-MM 格式填写 2000–2099 年间的月份'],
     [{ yearType: 9 }, 'yearType', undefined],
+    // Hostile periods (issue 11): year 9999 once stepped into '10000' < '9999' and looped forever.
+    [{ yearType: 1, to: '9999' }, 'to', '请按 YYYY 格式填写 2000–2099 年间的年份'],
+    [{ yearType: 1, from: '9999', to: '9999' }, 'from', '请按 YYYY 格式填写 2000–2099 年间的年份'],
+    [{ yearType: 2, to: '0000-01' }, 'to', '请按 YYYY-MM 格式填写 2000–2099 年间的月份'],
+    [{ yearType: 3, to: '9999-12-31' }, 'to', '请按 YYYY-MM-DD 格式填写 2000–2099 年间的有效日期'],
+    [{ yearType: 4, to: '2026' }, 'yearType', undefined],
+    [{ yearType: 'abc', from: '2026' }, 'yearType', undefined],
   ] as [Fields, string, string | undefined][])('bad input %j → 400 on %s', async (fields, field, text) => {
     const answer = await trend(fields);
     expect(answer.code).toBe(ApiCode.BAD_REQUEST);
     expect((answer.data as unknown as { errors: { field: string }[] }).errors[0]?.field).toBe(field);
     if (text) expect(answer.message).toBe(text);
+  });
+
+  it('the last year a period may name answers at once, its default start five years back', async () => {
+    const answer = await trend({ yearType: 1, to: '2099' });
+    expect(answer.data).toMatchObject({ from: '2095', to: '2099', totalCount: 5 });
   });
 
   it('a start after the current period, alone, runs to itself (one period) instead of failing', async () => {

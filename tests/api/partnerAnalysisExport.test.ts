@@ -9,10 +9,11 @@ import { sql } from 'drizzle-orm';
 import { readSheet } from 'read-excel-file/node';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { ApiCode } from '../../src/lib/apiCodes.ts';
+import { rowsOf } from '../../src/server/db/client.ts';
 import { partnerMetrics, classifiedMetrics } from '../../src/lib/partner.ts';
 import type { CompareData, StatisticsData, TrendData } from '../../src/lib/schemas/partner.ts';
 import { post, type Envelope } from './accountCalls.ts';
-import { openPerFile } from './harness.ts';
+import { apiHeaders, openPerFile } from './harness.ts';
 import { createOrderTestApp } from './orderFixtures.ts';
 import { insertAnalysisData, metrics, own2026, sum } from './partnerAnalysisFixtures.ts';
 import { insertPartnerUser, insertUser, type PartnerTree } from './partnerFixtures.ts';
@@ -43,7 +44,7 @@ function queryOf(fields: Fields, antTable?: unknown): string {
 
 async function download(path: string, fields: Fields, cookie: string | undefined, antTable?: unknown, locale = 'zh-CN'): Promise<Response> {
   return t.app.request(`${base}/${path}?${queryOf(fields, antTable)}`, {
-    headers: { ...(cookie ? { Cookie: cookie } : {}), 'Accept-Language': locale },
+    headers: apiHeaders({ ...(cookie ? { Cookie: cookie } : {}), 'Accept-Language': locale }),
   });
 }
 
@@ -125,14 +126,35 @@ describe('GET exportAntTable', () => {
     expect((await envelope(await download('exportAntTable', {}, notPartner))).code).toBe(ApiCode.FORBIDDEN);
     expect((await envelope(await download('exportAntTable', { yearType: 3, period: '2026-02-29' }, branchUser.cookie))).code).toBe(ApiCode.BAD_REQUEST);
     expect((await envelope(await download('exportAntTable', {}, branchUser.cookie, { sorter: [{ key: 'path', sort: 'ascend' }] }))).code).toBe(ApiCode.BAD_REQUEST);
-    const badJson = await t.app.request(`${base}/exportAntTable?antTable=%7Bnope`, { headers: { Cookie: branchUser.cookie } });
+    const badJson = await t.app.request(`${base}/exportAntTable?antTable=%7Bnope`, { headers: apiHeaders({ Cookie: branchUser.cookie }) });
     expect((await envelope(badJson)).code).toBe(ApiCode.BAD_REQUEST);
     expect((await envelope(await download('exportAntTable', { partnerId: tree.branchB }, branchUser.cookie))).code).toBe(ApiCode.NOT_FOUND);
     expect((await envelope(await download('exportClassificationAntTable', { partnerIds: `${tree.subA1},${tree.subB1}` }, branchUser.cookie))).code).toBe(ApiCode.NOT_FOUND);
     expect((await envelope(await download('exportClassificationAntTable', { partnerIds: `${tree.subA1}` }, branchUser.cookie))).code).toBe(ApiCode.BAD_REQUEST);
     expect((await envelope(await download('exportTrendAntTable', { yearType: 2, from: '2020-01', to: '2026-01' }, branchUser.cookie))).code).toBe(ApiCode.BAD_REQUEST);
     expect((await envelope(await download('exportTrendAntTable', { partnerId: tree.other }, headUser.cookie))).code).toBe(ApiCode.NOT_FOUND);
+    // The year that once looped forever (issue 11): refused at once, in the schema.
+    expect((await envelope(await download('exportTrendAntTable', { yearType: 1, to: '9999' }, branchUser.cookie))).code).toBe(ApiCode.BAD_REQUEST);
   });
+
+  it.each(['exportAntTable', 'exportClassificationAntTable', 'exportTrendAntTable'])(
+    '%s from another site (a link, an <img>, a navigation) → 403, no file, no audit',
+    async (path) => {
+      const audits = async () => Number(rowsOf(await t.db.execute(sql`select count(*)::int as n from audit_log where action = 'partner.export'`))[0]?.['n'] ?? 0);
+      const before = await audits();
+      const fields = path === 'exportClassificationAntTable' ? { partnerIds: `${tree.subA1},${tree.subA2}` } : {};
+      const query = `${base}/${path}?${queryOf(fields)}`;
+      const link = await t.app.request(query, { headers: { Cookie: branchUser.cookie } });
+      const crossSite = await t.app.request(query, {
+        headers: { Cookie: branchUser.cookie, 'X-Requested-With': 'XMLHttpRequest', Origin: 'https://evil.example' },
+      });
+      for (const response of [link, crossSite]) {
+        expect(response.headers.get('content-type')).toContain('application/json');
+        expect(((await response.json()) as Envelope).code).toBe(ApiCode.FORBIDDEN);
+      }
+      expect(await audits()).toBe(before);
+    },
+  );
 });
 
 describe('GET exportClassificationAntTable', () => {

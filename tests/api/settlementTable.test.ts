@@ -11,7 +11,7 @@ import { ApiCode } from '../../src/lib/apiCodes.ts';
 import type { SettlementRowData, SettlementTableData } from '../../src/lib/schemas/partner.ts';
 import { auditLog } from '../../src/server/db/schema/index.ts';
 import { get, post, type Envelope } from './accountCalls.ts';
-import { createTestApp, openPerFile } from './harness.ts';
+import { apiHeaders, createTestApp, openPerFile } from './harness.ts';
 import { insertPartnerTree, insertPartnerUser, insertSettledOrder, insertUser, type PartnerTree } from './partnerFixtures.ts';
 
 const t = openPerFile(() => createTestApp());
@@ -171,7 +171,7 @@ describe('getSettlementAntTable', () => {
 
 describe('exportSettlementAntTable', () => {
   async function download(url: string, cookie: string, headers: Record<string, string> = {}) {
-    const response = await t.app.request(url, { headers: { Cookie: cookie, ...headers } });
+    const response = await t.app.request(url, { headers: apiHeaders({ Cookie: cookie, ...headers }) });
     return response;
   }
 

@@ -9,6 +9,7 @@ import type { ApiEnvelope, FieldError } from '../../lib/apiCodes.ts';
 import { format } from '../../lib/api/messages.ts';
 import type { MessageKey } from '../../lib/i18n/index.ts';
 import { localizeIssues } from '../../lib/schemas/issues.ts';
+import { controlCharacterIssues } from '../../lib/schemas/text.ts';
 
 /** The `validation.*` and `field.*` messages of one locale. */
 export type ValidationMessages = Readonly<Record<string, string>>;
@@ -36,13 +37,15 @@ export function validateForm<S extends z.ZodType>(
   values: unknown,
   messages: ValidationMessages,
 ): Validated<z.output<S>> {
-  const result = schema.safeParse(values);
-  if (result.success) return { ok: true, data: result.data };
+  // The server's rule, in the same order: control characters first (src/lib/schemas/text.ts).
+  const unclean = controlCharacterIssues(values);
+  const result = unclean.length ? undefined : schema.safeParse(values);
+  if (result?.success) return { ok: true, data: result.data };
   const hasKey = (key: string): key is MessageKey => Object.hasOwn(messages, key);
   const t = (key: MessageKey, vars?: Readonly<Record<string, string | number>>) => format(messages[key] ?? key, vars);
   return {
     ok: false,
-    errors: toFieldErrors(localizeIssues(result.error.issues, { input: values, schema, t, hasKey })),
+    errors: toFieldErrors(localizeIssues(result?.error.issues ?? unclean, { input: values, schema, t, hasKey })),
   };
 }
 

@@ -7,6 +7,7 @@ import { format } from '../../lib/api/index.ts';
 import type { FieldError } from '../../lib/apiCodes.ts';
 import type { MessageKey } from '../../lib/i18n/index.ts';
 import { localizeIssues } from '../../lib/schemas/issues.ts';
+import { controlCharacterIssues } from '../../lib/schemas/text.ts';
 import { submitRequirementBody, type SubmitRequirementBody } from '../../lib/schemas/requirement.ts';
 
 export const requirementFieldNames = ['contactName', 'phone', 'company', 'areaCode', 'bizTypeId', 'content'] as const;
@@ -23,6 +24,7 @@ export const requirementMessageKeys = [
   'validation.default',
   'validation.required',
   'validation.whitespace',
+  'validation.controlChars',
   'validation.pattern',
   'validation.enum',
   'validation.type',
@@ -55,10 +57,11 @@ export function valuesOf(form: HTMLFormElement): RequirementValues {
 /** Field errors in the visitor's language, in the form's field order; empty when valid. */
 export function validateRequirement(values: RequirementValues, messages: RequirementMessages): FieldError[] {
   const input: SubmitRequirementBody = values;
-  const result = submitRequirementBody.safeParse(input);
-  if (result.success) return [];
+  const unclean = controlCharacterIssues(input);
+  const result = unclean.length ? undefined : submitRequirementBody.safeParse(input);
+  if (result?.success) return [];
   const known = new Set<string>(requirementMessageKeys);
-  const errors = localizeIssues(result.error.issues, {
+  const errors = localizeIssues(result?.error.issues ?? unclean, {
     input,
     schema: submitRequirementBody,
     t: (key, vars) => format(known.has(key) ? messages[key as keyof RequirementMessages] : messages['validation.default'], vars),

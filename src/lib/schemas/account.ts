@@ -9,6 +9,7 @@ import {
   passwordSchema,
   personNameSchema,
   phoneSchema,
+  recordIdSchema,
   smsCodeSchema,
   userNameSchema,
 } from './fields.ts';
@@ -83,7 +84,7 @@ export const enterpriseNameSchema = z.string().trim().min(2).max(100);
  * logged-in account's own; `mobile` its own number with a code of type `binding`.
  */
 export const bindBody = z.object({
-  userId: z.coerce.number().int().positive(),
+  userId: recordIdSchema,
   mobile: phoneSchema,
   code: smsCodeSchema,
   userName: userNameSchema,
@@ -106,7 +107,7 @@ export type NoticeTypeName = (typeof noticeTypes)[number];
 export const noticesQuery = z.object({ type: z.enum(noticeTypes).optional() });
 
 /** POST /api/notices/read — marks one notice read. */
-export const noticeReadBody = z.object({ id: z.coerce.number().int().positive() });
+export const noticeReadBody = z.object({ id: recordIdSchema });
 
 /** POST /api/notices/clear — removes every notice of one type. */
 export const noticeClearBody = z.object({ type: z.enum(noticeTypes) });

@@ -11,7 +11,7 @@
 import { z } from 'zod';
 import { isValidCreditCode, normalizeCreditCode } from '../creditCode.ts';
 import type { AuthStatus } from '../authStatus.ts';
-import { areaCodeSchema, personNameSchema, phoneSchema } from './fields.ts';
+import { areaCodeSchema, personNameSchema, phoneSchema, recordIdSchema } from './fields.ts';
 import { clearanceAccountSchema, enterpriseNameSchema, type NoticeData } from './account.ts';
 import { partnerCodeSchema } from './partner.ts';
 
@@ -43,7 +43,7 @@ function optional<S extends z.ZodType>(schema: S) {
   return z.preprocess((value) => (value === '' || value === null ? undefined : value), schema.optional());
 }
 
-export const enterpriseIdSchema = z.coerce.number().int().positive().max(2_147_483_647);
+export const enterpriseIdSchema = recordIdSchema;
 
 /** 统一社会信用代码: 18 characters with a valid GB 32100-2015 check character; spaces dropped, upper-cased. */
 export const creditCodeSchema = z

@@ -16,6 +16,12 @@ export const areaCodeSchema = z.string().regex(areaCodePattern);
 /** The spec's default region (Guangdong). */
 export const defaultAreaCode = '440000';
 
+/** The largest value of a PostgreSQL `integer` (int4), the type of every id and count column. */
+export const int4Max = 2_147_483_647;
+
+/** A record's id as a call names it (query strings are text): a positive int4, never beyond the column. */
+export const recordIdSchema = z.coerce.number().int().positive().max(int4Max);
+
 /** Six-digit SMS code. */
 export const smsCodeSchema = z.string().regex(/^\d{6}$/);
 

@@ -13,6 +13,7 @@ import {
   compareMaxPartners,
   defaultYearType,
   isPeriod,
+  isYearType,
   periodCount,
   trendMaxBuckets,
   type ClassifiedMetric,
@@ -21,7 +22,7 @@ import {
   type SettlementStatus,
   type YearType,
 } from '../partner.ts';
-import { userNameSchema } from './fields.ts';
+import { recordIdSchema, userNameSchema } from './fields.ts';
 import type { TableAnswer } from './table.ts';
 
 /** An optional parameter: empty (an unset form field, `?partnerId=`) counts as absent. */
@@ -29,7 +30,7 @@ function optional<S extends z.ZodType>(schema: S) {
   return z.preprocess((value) => (value === '' ? undefined : value), schema.optional());
 }
 
-export const partnerIdSchema = z.coerce.number().int().positive().max(2_147_483_647);
+export const partnerIdSchema = recordIdSchema;
 /** 工号: letters, digits, `-` and `_`, 1–32. */
 export const empIdSchema = z.string().trim().regex(/^[A-Za-z0-9_-]{1,32}$/);
 /** An institution's code (the bank's), as typed on the enterprise form: 4–32 letters or digits. */
@@ -42,6 +43,8 @@ export const yearTypeSchema = z
 
 /** The period fields checked against the granularity: YYYY, YYYY-MM or YYYY-MM-DD (spec §9). */
 function checkPeriods(body: { yearType: YearType } & Record<string, unknown>, fields: readonly string[], ctx: z.RefinementCtx) {
+  // A granularity that failed its own check is already reported; periods cannot be read without it.
+  if (!isYearType(body.yearType)) return;
   for (const field of fields) {
     const value = body[field];
     if (typeof value === 'string' && !isPeriod(body.yearType, value)) {
@@ -221,7 +224,7 @@ export const trendBody = z
   })
   .superRefine((body, ctx) => {
     checkPeriods(body, ['from', 'to'], ctx);
-    if (typeof body.from === 'string' && typeof body.to === 'string' && isPeriod(body.yearType, body.from) && isPeriod(body.yearType, body.to)) {
+    if (isYearType(body.yearType) && typeof body.from === 'string' && typeof body.to === 'string' && isPeriod(body.yearType, body.from) && isPeriod(body.yearType, body.to)) {
       if (body.from > body.to) ctx.addIssue({ code: 'custom', path: ['to'], message: 'partner.trendOrder' });
       else if (periodCount(body.yearType, body.from, body.to) > trendMaxBuckets[body.yearType]) {
         ctx.addIssue({ code: 'custom', path: ['to'], message: `partner.trendSpan.${body.yearType}` });

@@ -1,6 +1,6 @@
 /**
- * CSRF (DOMAIN.md, Security): a state-changing /api call (any method but GET, HEAD, OPTIONS)
- * must carry `X-Requested-With: XMLHttpRequest` — which a cross-site form cannot send and a
+ * CSRF (DOMAIN.md, Security): a state-changing /api call (any method but GET, HEAD, OPTIONS, and
+ * the GETs of `guardedGets`) must carry `X-Requested-With: XMLHttpRequest` — which a cross-site form cannot send and a
  * cross-site fetch cannot send without a CORS preflight we never grant — and an `Origin` (else a
  * `Referer`) equal to the request's own origin or PUBLIC_ORIGIN. Otherwise: code 403 `api.csrf`.
  */
@@ -12,6 +12,19 @@ import { requestOrigin } from '../request.ts';
 import type { AppEnv } from '../types.ts';
 
 const safeMethods = new Set(['GET', 'HEAD', 'OPTIONS']);
+
+/**
+ * GETs guarded like a POST: the spec makes cancelOrder a GET although it changes state, and every
+ * export (`export…`) is a GET that makes a file from up to 200 000 rows. A link, an <img> or a
+ * navigation from another site must not cancel an order or start that work; the portal's own
+ * pages call them through the client (fetchDownload), which sends the header and the Referer.
+ */
+const guardedGets = /\/(cancelOrder|export[A-Za-z]*)$/;
+
+/** Whether the call needs the same-origin proof. */
+export function needsSameOrigin(method: string, path: string): boolean {
+  return !safeMethods.has(method) || ((method === 'GET' || method === 'HEAD') && guardedGets.test(path));
+}
 
 function originOf(value: string | undefined): string | undefined {
   if (!value || value === 'null') return undefined;
@@ -34,7 +47,7 @@ export function isSameOriginRequest(c: AnyContext, config: Pick<Config, 'trustPr
 
 export function csrfGuard(config: Pick<Config, 'trustProxy' | 'publicOrigin'>) {
   return createMiddleware<AppEnv>(async (c, next) => {
-    if (!safeMethods.has(c.req.method) && !isSameOriginRequest(c, config)) {
+    if (needsSameOrigin(c.req.method, c.req.path) && !isSameOriginRequest(c, config)) {
       throw new ApiError(ApiCode.FORBIDDEN, 'api.csrf');
     }
     await next();

@@ -22,6 +22,7 @@ import {
   periodCount,
   periodDays,
   periodsBetween,
+  periodYears,
   trendMaxBuckets,
   type Classification,
   type ClassifiedMetric,
@@ -630,7 +631,10 @@ export interface TrendInput {
 export function trendSpan(input: TrendInput, locale: Locale, now: Date = new Date()): { from: string; to: string } {
   const { yearType } = input;
   const to = input.to ?? (input.from !== undefined && input.from > currentPeriod(yearType, now) ? input.from : currentPeriod(yearType, now));
-  const from = input.from ?? periodBefore(yearType, to, trendDefaultBuckets[yearType] - 1);
+  // The default start never reaches before the first period a caller could name.
+  const earliest = periodYears.first + (yearType === 1 ? '' : yearType === 2 ? '-01' : '-01-01');
+  const defaultFrom = periodBefore(yearType, to, trendDefaultBuckets[yearType] - 1);
+  const from = input.from ?? (defaultFrom < earliest ? earliest : defaultFrom);
   if (from > to) throw ApiError.field(locale, 'to', 'partner.trendOrder');
   if (periodCount(yearType, from, to) > trendMaxBuckets[yearType]) throw ApiError.field(locale, 'to', `partner.trendSpan.${yearType}`);
   return { from, to };
