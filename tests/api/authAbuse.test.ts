@@ -4,9 +4,9 @@
  * a phone or a name is registered. The app trusts X-Forwarded-For here, so each test can speak
  * from its own address.
  */
-import { eq, sql } from 'drizzle-orm';
+import { desc, eq, sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
-import { sessions, smsCodes, users } from '../../src/server/db/schema/index.ts';
+import { auditLog, rateLimits, sessions, smsCodes, users } from '../../src/server/db/schema/index.ts';
 import { checkPhoneRule } from '../../src/server/routes/system.ts';
 import { loginRules } from '../../src/server/services/login.ts';
 import { smsRules } from '../../src/server/sms/codes.ts';
@@ -100,7 +100,8 @@ describe('login limits', () => {
     const code = await smsCodeFor(t, '13800138002', 'login', { ip: '203.0.113.98' });
     expect((await post(t, '/api/front/system/loginMobile', { phone: '13800138002', code }, { ip: '203.0.113.98' })).code).toBe(200);
     // The lock ends after its time.
-    await t.db.execute(sql`update rate_limits set expires_at = now() - interval '1 second' where key like 'login.lock:%'`);
+    // The lock and the failure count (whose window started before the lock's) run out.
+    await t.db.execute(sql`update rate_limits set expires_at = now() - interval '1 second' where key like 'login.lock:%' or key like 'login.fail.name:%'`);
     await t.db.update(users).set({ lockedUntil: new Date(Date.now() - 1000) }).where(eq(users.userName, 'demo_company'));
     expect((await login('demo_company', 'Company2025', '203.0.113.97')).code).toBe(200);
   });
@@ -118,6 +119,38 @@ describe('login limits', () => {
     expect(last).toEqual({ code: 429, message: '尝试过于频繁，请 15 分钟后再试', data: { captchaRequired: true } });
     expect((await login('demo_person', 'Person2025', ip)).code).toBe(429);
     expect((await login('demo_person', 'Person2025', '203.0.113.51')).code).toBe(200);
+  });
+
+  // Issue 11: 30 simultaneous wrong passwords for one name used to get 16–24 password checks.
+  // Every password check that fails is audited: the count of those rows is the count of checks.
+  const failedChecks = async () => (await t.db.select().from(auditLog).where(eq(auditLog.action, 'session.loginFailed'))).length;
+
+  it('30 simultaneous wrong passwords for one name, from 30 addresses, get 2 password checks; the rest are asked for the captcha', async () => {
+    const before = await failedChecks();
+    const answers = await Promise.all(
+      Array.from({ length: 30 }, (_, i) => post(t, '/api/front/system/login', { userName: 'demo_person', password: 'Wrong2025' }, { ip: `198.18.0.${i + 1}` })),
+    );
+    expect((await failedChecks()) - before).toBe(loginRules.captchaAfterNameFailures);
+    expect(answers.filter((answer) => answer.message === '用户名或密码错误')).toHaveLength(loginRules.captchaAfterNameFailures);
+    expect(answers.filter((answer) => answer.message === '请输入图形验证码')).toHaveLength(30 - loginRules.captchaAfterNameFailures);
+    // The refused tries gave their claims back: the name has exactly its two failures.
+    const [row] = await t.db.select().from(rateLimits).where(eq(rateLimits.key, 'login.fail.name:demo_person'));
+    expect(row?.hits).toBe(loginRules.captchaAfterNameFailures);
+  });
+
+  it('30 simultaneous wrong passwords, each with a solved captcha, get at most 5 checks and lock the name (an unknown one too)', async () => {
+    const before = await failedChecks();
+    const tries = await Promise.all(
+      Array.from({ length: 30 }, async (_, i) => {
+        const ip = `198.18.1.${i + 1}`;
+        const captcha = await knownCaptcha(t, 'Qw34', { ip });
+        return () => post(t, '/api/front/system/login', { userName: 'race_victim', password: 'Wrong2025', captcha: 'Qw34' }, { ip, cookie: captcha });
+      }),
+    );
+    const answers = await Promise.all(tries.map((attempt) => attempt()));
+    expect((await failedChecks()) - before).toBeLessThanOrEqual(loginRules.failuresPerName.limit);
+    expect(answers.filter((answer) => answer.code === 429).length).toBeGreaterThanOrEqual(30 - loginRules.failuresPerName.limit);
+    expect(await login('race_victim', 'Whatever2025', '198.18.1.200')).toMatchObject({ code: 429, message: '登录失败次数过多，账户已临时锁定，请 15 分钟后再试' });
   });
 
   /** A wrong-password try that gets past the captcha rule by supplying a known captcha. */
@@ -179,6 +212,18 @@ describe('SMS codes', () => {
     await skipResendPause(t);
     const code = await smsCodeFor(t, phone, 'login', { ip: '192.0.2.50' });
     expect((await loginMobile(code)).code).toBe(200);
+    expect((await loginMobile(code)).code).toBe(400);
+  });
+
+  it('give 30 simultaneous guesses no more than 5 tries between them', async () => {
+    await skipResendPause(t);
+    const code = await smsCodeFor(t, phone, 'login', { ip: '192.0.2.51' });
+    const answers = await Promise.all(
+      Array.from({ length: 30 }, (_, i) => post(t, '/api/front/system/loginMobile', { phone, code: other(code) }, { ip: `198.18.2.${i + 1}` })),
+    );
+    expect(answers.every((answer) => answer.code === 400)).toBe(true);
+    const [row] = await t.db.select().from(smsCodes).where(eq(smsCodes.phone, phone)).orderBy(desc(smsCodes.id)).limit(1);
+    expect(row?.attempts).toBe(smsRules.maxAttempts);
     expect((await loginMobile(code)).code).toBe(400);
   });
 

@@ -17,7 +17,7 @@ import { ApiError } from '../envelope.ts';
 import { hashPassword, verifyPassword } from '../password.ts';
 import { writeAudit } from './audit.ts';
 import { consumeCaptcha } from './captcha.ts';
-import { hitLimit, peekLimit, peekWindow, resetLimit, type RateRule } from './rateLimit.ts';
+import { hitLimit, peekLimit, peekWindow, releaseHit, resetLimit, type RateRule } from './rateLimit.ts';
 import { findUserByUserName } from './users.ts';
 
 export const loginRules = {
@@ -59,8 +59,8 @@ function decoy(): Promise<string> {
   return decoyHash;
 }
 
-async function captchaRequired(db: Database, nameFailures: number, ip: string | null): Promise<boolean> {
-  if (nameFailures >= loginRules.captchaAfterNameFailures) return true;
+async function captchaRequired(db: Database, priorFailures: number, ip: string | null): Promise<boolean> {
+  if (priorFailures >= loginRules.captchaAfterNameFailures) return true;
   return ip !== null && (await peekLimit(db, loginRules.failuresPerIp, ip)) >= loginRules.captchaAfterIpFailures;
 }
 
@@ -90,20 +90,32 @@ export async function checkAccountLogin(db: Database, input: AccountLoginInput):
     });
   }
 
-  const nameFailures = await peekLimit(db, loginRules.failuresPerName, name);
+  // The try is claimed before the slow password check: one atomic upsert counts it as a failure
+  // of the name, so concurrent tries (from any address, on any process) each see a different
+  // count and only those within the rules reach the check. A try refused before the check gives
+  // its claim back; a right password clears the count (issue 11).
+  const claim = await hitLimit(db, loginRules.failuresPerName, name);
+  const priorFailures = claim.hits - 1;
+  const refuseBeforeCheck = async (error: ApiError): Promise<never> => {
+    await releaseHit(db, loginRules.failuresPerName, name);
+    throw error;
+  };
   if (input.captcha) {
     // Given: always checked, and used up whatever the answer.
     if (!(await consumeCaptcha(db, input.captchaToken, input.captcha))) {
-      throw refusal(ApiCode.BAD_REQUEST, 'auth.captchaInvalid', true);
+      await refuseBeforeCheck(refusal(ApiCode.BAD_REQUEST, 'auth.captchaInvalid', true));
     }
-  } else if (await captchaRequired(db, nameFailures, input.ip)) {
-    throw refusal(ApiCode.BAD_REQUEST, 'auth.captchaRequired', true);
+  } else if (await captchaRequired(db, priorFailures, input.ip)) {
+    await refuseBeforeCheck(refusal(ApiCode.BAD_REQUEST, 'auth.captchaRequired', true));
+  }
+  if (priorFailures >= loginRules.failuresPerName.limit) {
+    // Tries racing past the one that locks the name.
+    await refuseBeforeCheck(refusal(ApiCode.TOO_MANY_REQUESTS, 'auth.locked', true, { minutes: minutes(loginRules.lock.windowSeconds) }));
   }
 
   const passwordOk = await verifyPassword(user?.passwordHash ?? (await decoy()), input.password);
   if (user && passwordOk) {
-    // Most logins follow no failure: skip the write then (every statement counts at login rates).
-    if (nameFailures > 0) await resetLimit(db, loginRules.failuresPerName, name);
+    await resetLimit(db, loginRules.failuresPerName, name);
     if (user.failedLogins !== 0 || user.lockedUntil !== null) {
       await db.update(users).set({ failedLogins: 0, lockedUntil: null }).where(eq(users.id, user.id));
     }
@@ -112,14 +124,13 @@ export async function checkAccountLogin(db: Database, input: AccountLoginInput):
   }
 
   await recordFailure(db, user, input.ip);
-  const failures = await hitLimit(db, loginRules.failuresPerName, name);
   const ipFailures = input.ip ? await hitLimit(db, loginRules.failuresPerIp, input.ip) : undefined;
-  if (failures.hits >= loginRules.failuresPerName.limit) {
+  if (claim.hits >= loginRules.failuresPerName.limit) {
     await lockName(db, name, user, input.ip);
     throw refusal(ApiCode.TOO_MANY_REQUESTS, 'auth.locked', true, { minutes: minutes(loginRules.lock.windowSeconds) });
   }
   const nextNeedsCaptcha =
-    failures.hits >= loginRules.captchaAfterNameFailures ||
+    claim.hits >= loginRules.captchaAfterNameFailures ||
     (ipFailures?.hits ?? 0) >= loginRules.captchaAfterIpFailures;
   throw refusal(ApiCode.BAD_REQUEST, 'auth.badCredentials', nextNeedsCaptcha);
 }
@@ -141,8 +152,9 @@ async function recordFailure(db: Database, user: UserRow | undefined, ip: string
 }
 
 async function lockName(db: Database, name: string, user: UserRow | undefined, ip: string | null): Promise<void> {
+  // The failure count is left to run out with its window (it started before the lock's): reset
+  // here, a try that passed the lock check a moment earlier could claim a fresh count.
   await hitLimit(db, loginRules.lock, name);
-  await resetLimit(db, loginRules.failuresPerName, name);
   await db.transaction(async (tx) => {
     if (user) {
       await tx

@@ -77,6 +77,17 @@ export async function peekWindow(db: Database, rule: RateRule, subject: string):
   return { hits: Number(row?.hits ?? 0), remainingSeconds: Number(row?.remaining ?? 0) };
 }
 
+/**
+ * Gives back one hit counted by `hitLimit` (a try that was claimed but then not made, e.g. refused
+ * for a missing captcha), never below zero and only within the window that counted it.
+ */
+export async function releaseHit(db: Database, rule: RateRule, subject: string): Promise<void> {
+  await db
+    .update(rateLimits)
+    .set({ hits: sql`greatest(${rateLimits.hits} - 1, 0)` })
+    .where(sql`${rateLimits.key} = ${keyOf(rule, subject)} and ${rateLimits.expiresAt} > now()`);
+}
+
 /** Forgets a subject's count (e.g. the per-account failure count after a successful login). */
 export async function resetLimit(db: Database, rule: RateRule, subject: string): Promise<void> {
   await db.delete(rateLimits).where(sql`${rateLimits.key} = ${keyOf(rule, subject)}`);

@@ -11,7 +11,7 @@
  *   await db.transaction(async (tx) => { await consumeSmsCode(tx, codeId); await tx.insert(users)… });
  */
 import { createHash, randomInt, timingSafeEqual } from 'node:crypto';
-import { and, desc, eq, gt, isNull, sql } from 'drizzle-orm';
+import { and, desc, eq, gt, isNull, lt, sql } from 'drizzle-orm';
 import type { Database } from '../db/client.ts';
 import { smsCodes, type SmsPurpose } from '../db/schema/index.ts';
 import { ApiCode } from '../../lib/apiCodes.ts';
@@ -114,8 +114,12 @@ export interface CheckCodeInput {
  * `sms.codeInvalid`, so the answer tells an attacker nothing; each wrong try counts.
  */
 export async function checkSmsCode(db: Database, input: CheckCodeInput): Promise<number> {
-  const [live] = await db
-    .select({ id: smsCodes.id, codeHash: smsCodes.codeHash, attempts: smsCodes.attempts })
+  // The try is counted before the comparison, in one atomic update of the newest live code that
+  // only succeeds while tries are left: concurrent guesses each take a try of their own, so no
+  // burst can compare more than `maxAttempts` codes (issue 11). A right code's try counts too;
+  // the code is used up then anyway.
+  const newestLive = db
+    .select({ id: smsCodes.id })
     .from(smsCodes)
     .where(
       and(
@@ -127,17 +131,16 @@ export async function checkSmsCode(db: Database, input: CheckCodeInput): Promise
     )
     .orderBy(desc(smsCodes.id))
     .limit(1);
-  if (!live || live.attempts >= smsRules.maxAttempts) throw ApiError.badRequest('sms.codeInvalid');
+  const [claimed] = await db
+    .update(smsCodes)
+    .set({ attempts: sql`${smsCodes.attempts} + 1` })
+    .where(and(eq(smsCodes.id, newestLive), lt(smsCodes.attempts, smsRules.maxAttempts)))
+    .returning({ id: smsCodes.id, codeHash: smsCodes.codeHash });
+  if (!claimed) throw ApiError.badRequest('sms.codeInvalid');
 
   const given = Buffer.from(hashCode(input.purpose, input.phone, input.code));
-  if (!timingSafeEqual(given, Buffer.from(live.codeHash))) {
-    await db
-      .update(smsCodes)
-      .set({ attempts: sql`${smsCodes.attempts} + 1` })
-      .where(eq(smsCodes.id, live.id));
-    throw ApiError.badRequest('sms.codeInvalid');
-  }
-  return live.id;
+  if (!timingSafeEqual(given, Buffer.from(claimed.codeHash))) throw ApiError.badRequest('sms.codeInvalid');
+  return claimed.id;
 }
 
 /** Uses a checked code up; fails with `sms.codeInvalid` if a concurrent request used it first. */
