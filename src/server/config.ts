@@ -49,8 +49,10 @@ const envSchema = z.object({
   // Long and random, because it is the only thing guarding a call that rebuilds and republishes the site.
   REBUILD_TOKEN: z.string().min(32, 'must be at least 32 characters (e.g. `openssl rand -hex 32`)').optional(),
   REBUILD_TIMEOUT_MINUTES: positiveInt.default(20),
-  // Only the sandbox bank is built in; a production bank adds its name here (docs/enterprises.md).
-  BANK_PROVIDER: z.enum(['sandbox']).default('sandbox'),
+  // `sandbox` (demo mode) or `none`; a production bank adds its name here (docs/enterprises.md).
+  // Unset: `sandbox` for a local run, `none` once PUBLIC_ORIGIN says this is a deployment (bankProviderRule).
+  BANK_PROVIDER: z.enum(['sandbox', 'none']).optional(),
+  BANK_SANDBOX_ALLOWED: flag.default(false),
   BANK_TIMEOUT_MS: positiveInt.default(10_000),
   BANK_SANDBOX_LATENCY_MS: z.coerce.number().int().min(0).max(60_000).default(300),
   BANK_SANDBOX_SEED: z.string().min(16, 'must be at least 16 characters').default('hgd-sandbox-bank-demo-seed'),
@@ -93,8 +95,13 @@ export interface Config {
   rebuildToken: string | undefined;
   /** An editors' rebuild running longer is stopped and recorded as failed. */
   rebuildTimeoutMinutes: number;
-  /** The bank behind USB-key certification (bank/provider.ts); `sandbox` is the local stand-in. */
-  bankProvider: 'sandbox';
+  /**
+   * The bank behind USB-key certification (bank/provider.ts): `sandbox` is the local stand-in of
+   * demo mode (anyone certifies with the demo PIN), `none` turns USB-key certification off.
+   */
+  bankProvider: 'sandbox' | 'none';
+  /** BANK_SANDBOX_ALLOWED: the operator knowingly runs the sandbox bank with PUBLIC_ORIGIN set. */
+  bankSandboxAllowed: boolean;
   /** A bank call that takes longer is abandoned (503) and nothing changes. */
   bankTimeoutMs: number;
   /** How long each sandbox bank call takes, to make waiting visible. */
@@ -108,6 +115,24 @@ export class ConfigError extends Error {
     super(message);
     this.name = 'ConfigError';
   }
+}
+
+/**
+ * The sandbox bank is demo mode: it certifies any enterprise whose name a sandbox account holds,
+ * with the demo PIN. So BANK_PROVIDER defaults to `sandbox` only for a local run (PUBLIC_ORIGIN
+ * unset) and to `none` in a deployment (PUBLIC_ORIGIN set); an explicit BANK_PROVIDER=sandbox with
+ * PUBLIC_ORIGIN refuses to start unless BANK_SANDBOX_ALLOWED=true says it is meant (a public demo).
+ */
+function bankProviderRule(e: z.infer<typeof envSchema>): Config['bankProvider'] {
+  const provider = e.BANK_PROVIDER ?? (e.PUBLIC_ORIGIN === undefined ? 'sandbox' : 'none');
+  if (provider === 'sandbox' && e.PUBLIC_ORIGIN !== undefined && !e.BANK_SANDBOX_ALLOWED) {
+    throw new ConfigError(
+      'Invalid server configuration:\n' +
+        `  BANK_PROVIDER="sandbox" with PUBLIC_ORIGIN=${JSON.stringify(e.PUBLIC_ORIGIN)}: the sandbox bank certifies any enterprise ` +
+        'with the demo PIN and is not for a deployment; set BANK_PROVIDER=none, or BANK_SANDBOX_ALLOWED=true to run a public demo knowingly',
+    );
+  }
+  return provider;
 }
 
 /** Reads and validates the configuration from `env` (blank values count as unset). */
@@ -128,6 +153,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     throw new ConfigError(`Invalid server configuration:\n${lines.join('\n')}`);
   }
   const e = parsed.data;
+  const bankProvider = bankProviderRule(e);
   return {
     host: e.HOST,
     port: e.PORT,
@@ -150,7 +176,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     smsHttpTimeoutMs: e.SMS_HTTP_TIMEOUT_MS,
     rebuildToken: e.REBUILD_TOKEN,
     rebuildTimeoutMinutes: e.REBUILD_TIMEOUT_MINUTES,
-    bankProvider: e.BANK_PROVIDER,
+    bankProvider,
+    bankSandboxAllowed: e.BANK_SANDBOX_ALLOWED,
     bankTimeoutMs: e.BANK_TIMEOUT_MS,
     bankSandboxLatencyMs: e.BANK_SANDBOX_LATENCY_MS,
     bankSandboxSeed: e.BANK_SANDBOX_SEED,

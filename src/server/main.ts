@@ -10,6 +10,7 @@ import { serve, type ServerType } from '@hono/node-server';
 import type { Hono } from 'hono';
 import { defaultContentDir } from '../content/load.ts';
 import { createApp } from './app.ts';
+import { bankBannerLines } from './bank/fromConfig.ts';
 import { getConfig, loadConfig, type Config } from './config.ts';
 import { demoAccounts } from './db/seed.ts';
 import { startHousekeeping } from './housekeeping.ts';
@@ -94,6 +95,9 @@ function printBanner(running: RunningServer, config: Config, logger: Logger): vo
     `  database: ${running.runtime.kind}${running.runtime.seeded ? ' (new, seeded)' : ''}`,
     `  static files: ${running.publication.staticDir}${existsSync(running.publication.staticDir) ? '' : ' (missing: run `npm run build` first)'}`,
   ];
+  // Demo mode (the sandbox bank certifies anyone with the demo PIN) is said plainly, and logged.
+  lines.push(...bankBannerLines(config));
+  if (config.bankProvider === 'sandbox') logger.warn({ bankProvider: 'sandbox', publicOrigin: config.publicOrigin }, 'demo mode: USB-key certification uses the sandbox bank');
   if (config.seedDemoAccounts) {
     lines.push('', '  Demo accounts:', ...demoAccountTable().split('\n').map((line) => `    ${line}`));
   }

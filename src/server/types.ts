@@ -27,12 +27,20 @@ export interface AppDeps {
   publication?: Publication;
   /** The editors' rebuild: its build command (`astro build` by default) and the content it snapshots. */
   siteBuild?: { command?: BuildCommand; sourceContentDir?: string };
-  /** The bank of USB-key certification; omitted means the one BANK_PROVIDER names (bank/fromConfig.ts). */
-  bank?: BankProvider;
+  /**
+   * The bank of USB-key certification; omitted means the one BANK_PROVIDER names
+   * (bank/fromConfig.ts); null means none (USB-key certification not offered).
+   */
+  bank?: BankProvider | null;
 }
 
 /** What route modules receive: AppDeps with every default filled in. */
-export type RouteDeps = AppDeps & { sms: SmsProvider; site: PublishedSite; bank: BankProvider };
+export type RouteDeps = AppDeps & {
+  sms: SmsProvider;
+  site: PublishedSite;
+  /** Null with BANK_PROVIDER=none: USB-key certification is not offered. */
+  bank: BankProvider | null;
+};
 
 /** The logged-in user as the request sees it (never the password hash). */
 export interface SessionUser {

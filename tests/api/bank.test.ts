@@ -1,7 +1,9 @@
 /**
  * Bank USB-key certification against the sandbox bank: getIcbcAccountInfo, the sandbox signer,
  * saveEmp and removeIcbcAuth — the whole flow, every refusal, and the bank's failures and
- * timeouts, which must leave nothing changed.
+ * timeouts, which must leave nothing changed. Also: key certification needs the same complete
+ * record as the document route, with the same refusal; and with BANK_PROVIDER=none (the default
+ * once PUBLIC_ORIGIN is set) there is no sandbox signer and every bank call is 409 U盾认证未开通.
  */
 import { createHash } from 'node:crypto';
 import { eq } from 'drizzle-orm';
@@ -11,8 +13,19 @@ import { sandboxAccounts, sandboxPin, sandboxTrialEnterpriseName, type SandboxBe
 import { bankLookupRule } from '../../src/server/services/bankCertification.ts';
 import { pruneExpired } from '../../src/server/housekeeping.ts';
 import { bankBindings, bankChallenges, enterprises, orders } from '../../src/server/db/schema/index.ts';
-import { addEnterprise, auditActions, createEnterpriseTestApp, enterpriseRow, getJson, newUser, noticeKeys, postJson } from './enterpriseCalls.ts';
-import { openPerFile } from './harness.ts';
+import {
+  addEnterprise,
+  auditActions,
+  base,
+  createEnterpriseTestApp,
+  enterpriseRow,
+  fullRecord,
+  getJson,
+  newUser,
+  noticeKeys,
+  postJson,
+} from './enterpriseCalls.ts';
+import { apiHeaders, openPerFile, type TestApp } from './harness.ts';
 
 const info = '/api/front/thirdparty/getIcbcAccountInfo';
 const sign = '/api/sandbox/icbc/usbkey/sign';
@@ -325,5 +338,110 @@ describe('housekeeping', () => {
     expect((await pruneExpired(t.db)).bankChallenges).toBe(1);
     const left = await t.db.select({ id: bankChallenges.id }).from(bankChallenges).where(eq(bankChallenges.enterpriseId, owner.enterprise.id));
     expect(left.map((row) => row.id)).toEqual([createHash('sha256').update(live.challenge).digest('hex')]);
+  });
+});
+
+describe('the complete record (the same rule as the document route)', () => {
+  /** A user whose enterprise has only the sandbox trial name and a clearance account (a draft, as binding makes). */
+  async function bareOwner(): Promise<{ id: number; cookie: string; enterpriseId: number }> {
+    const user = await newUser(t);
+    const draft = await postJson<EnterpriseData>(
+      t,
+      `${base}/temporarySave`,
+      { enterpriseName: sandboxTrialEnterpriseName, clearanceAccount: fullRecord()['clearanceAccount'] },
+      user.cookie,
+    );
+    expect(draft.code, draft.message).toBe(200);
+    return { ...user, enterpriseId: draft.data.id };
+  }
+
+  /** The same call in English. */
+  async function inEnglish(method: 'GET' | 'POST', pathName: string, cookie: string, body?: unknown) {
+    const response = await t.app.request(pathName, {
+      method,
+      headers: apiHeaders({ Cookie: cookie, 'Accept-Language': 'en-US', ...(body ? { 'Content-Type': 'application/json' } : {}) }),
+      ...(body ? { body: JSON.stringify(body) } : {}),
+    });
+    return (await response.json()) as { code: number; message: string; data: unknown };
+  }
+
+  it('a record with only a name and a clearance account is refused by the lookup exactly as by editAuthInfo; the bank is not asked', async () => {
+    const owner = await bareOwner();
+    const documents = await postJson(t, `${base}/editAuthInfo`, { id: owner.enterpriseId }, owner.cookie);
+    expect(documents.code).toBe(400);
+    expect(documents.message).toBe('企业信息不完整，请先填写：统一社会信用代码、法定代表人、联系人、联系电话、地址、行业、地区编码、电压等级、用电户号');
+    const usbKey = await getJson(t, `${info}?accountNo=${account('normal')}`, owner.cookie);
+    expect(usbKey).toEqual(documents);
+    // In the caller's locale, the same again.
+    const documentsEn = await inEnglish('POST', `${base}/editAuthInfo`, owner.cookie, { id: owner.enterpriseId });
+    expect(documentsEn.message).toMatch(/^The enterprise record is incomplete; please fill in: /);
+    expect(await inEnglish('GET', `${info}?accountNo=${account('normal')}`, owner.cookie)).toEqual(documentsEn);
+    // Refused before a challenge was made (and before a lookup was counted against the limit).
+    expect(await t.db.$count(bankChallenges, eq(bankChallenges.enterpriseId, owner.enterpriseId))).toBe(0);
+    expect((await enterpriseRow(t, owner.enterpriseId))?.authStatus).toBe(0);
+  });
+
+  it('saveEmp refuses a record emptied since the challenge, with the same answer; nothing changes', async () => {
+    const owner = await trialOwner();
+    const accountNo = account('normal');
+    const lookup = await challengeFor(owner.cookie, accountNo);
+    const key = await signed(owner.cookie, accountNo, lookup.challenge);
+    await t.db.update(enterprises).set({ creditCode: null, legalPerson: '', electricityAccounts: [] }).where(eq(enterprises.id, owner.enterprise.id));
+    const before = await snapshot(owner.enterprise.id);
+    const usbKey = await postJson(t, saveEmp, { accountNo, empName: '王五', empNo: 'E1001', challenge: lookup.challenge, ...key }, owner.cookie);
+    const documents = await postJson(t, `${base}/editAuthInfo`, { id: owner.enterprise.id }, owner.cookie);
+    expect(documents).toMatchObject({ code: 400, message: '企业信息不完整，请先填写：统一社会信用代码、法定代表人、用电户号' });
+    expect(usbKey).toEqual(documents);
+    expect(await snapshot(owner.enterprise.id)).toEqual(before);
+    expect(await noticeKeys(t, owner.id)).toEqual([]);
+  });
+
+  it('GET getUsbKeyBank tells the page the sandbox of demo mode is on, without a session', async () => {
+    expect(await getJson(t, '/api/front/thirdparty/getUsbKeyBank')).toEqual({
+      code: 200,
+      message: expect.any(String),
+      data: { provider: 'sandbox', available: true, sandbox: true, demoPin: sandboxPin },
+    });
+  });
+});
+
+describe('BANK_PROVIDER=none (the default once PUBLIC_ORIGIN is set)', () => {
+  const none = openPerFile(() => createEnterpriseTestApp({ env: { PUBLIC_ORIGIN: 'https://portal.example.com' } }));
+
+  async function ownerOn(app: TestApp): Promise<{ cookie: string; enterprise: EnterpriseData }> {
+    const user = await newUser(app);
+    return { ...user, enterprise: await addEnterprise(app, user.cookie, { enterpriseName: sandboxTrialEnterpriseName }) };
+  }
+
+  it('is the provider, and the page is told USB-key certification is not available', async () => {
+    expect(none.config.bankProvider).toBe('none');
+    expect((await getJson(none, '/api/front/thirdparty/getUsbKeyBank')).data).toEqual({ provider: 'none', available: false, sandbox: false, demoPin: null });
+  });
+
+  it('the sandbox signer is not mounted: HTTP 404', async () => {
+    const owner = await ownerOn(none);
+    const response = await none.app.request(sign, {
+      method: 'POST',
+      headers: apiHeaders({ 'Content-Type': 'application/json', Cookie: owner.cookie }),
+      body: JSON.stringify({ accountNo: account('normal'), pin: sandboxPin, challenge: 'a'.repeat(64) }),
+    });
+    expect(response.status).toBe(404);
+    expect(((await response.json()) as { code: number }).code).toBe(404);
+  });
+
+  it('lookup, saveEmp and removeIcbcAuth answer 409 U盾认证未开通 (in the caller\'s locale); nothing changes', async () => {
+    const owner = await ownerOn(none);
+    const before = await enterpriseRow(none, owner.enterprise.id);
+    const notEnabled = { code: 409, message: 'U盾认证未开通' };
+    expect(await getJson(none, `${info}?accountNo=${account('normal')}`, owner.cookie)).toMatchObject(notEnabled);
+    const body = { accountNo: account('normal'), empName: '王五', empNo: 'E1001', challenge: 'c'.repeat(64), signature: 'A'.repeat(86), certSerial: 'SBX-0000' };
+    expect(await postJson(none, saveEmp, body, owner.cookie)).toMatchObject(notEnabled);
+    expect(await postJson(none, remove, {}, owner.cookie)).toMatchObject(notEnabled);
+    const english = await none.app.request(`${info}?accountNo=${account('normal')}`, { headers: { Cookie: owner.cookie, 'Accept-Language': 'en-US' } });
+    expect(await english.json()).toMatchObject({ code: 409, message: 'USB-key certification is not available' });
+    expect(await enterpriseRow(none, owner.enterprise.id)).toEqual(before);
+    expect(await none.db.$count(bankChallenges, eq(bankChallenges.enterpriseId, owner.enterprise.id))).toBe(0);
+    // Without a session it is still 901 first.
+    expect((await getJson(none, `${info}?accountNo=${account('normal')}`)).code).toBe(901);
   });
 });

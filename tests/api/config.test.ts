@@ -17,6 +17,8 @@ describe('config', () => {
       sessionAbsoluteHours: 12,
       publicOrigin: undefined,
       seedDemoAccounts: true,
+      bankProvider: 'sandbox',
+      bankSandboxAllowed: false,
     });
     expect(config.dataDir).toMatch(/\/data$/);
     expect(config.staticDir).toMatch(/\/dist$/);
@@ -54,5 +56,44 @@ describe('config', () => {
       for (const name of ['PORT', 'DATABASE_URL', 'PUBLIC_ORIGIN', 'COOKIE_SECURE']) expect(text).toContain(name);
       expect(text).toContain('"eighty"');
     }
+  });
+
+  describe('the bank: the sandbox is demo mode, never silently in a deployment', () => {
+    const deployed = { PUBLIC_ORIGIN: 'https://portal.example.com' };
+
+    it('defaults to the sandbox for a local run and to none once PUBLIC_ORIGIN is set', () => {
+      expect(loadConfig({}).bankProvider).toBe('sandbox');
+      expect(loadConfig(deployed).bankProvider).toBe('none');
+      // The switch allows the sandbox; it does not choose it.
+      expect(loadConfig({ ...deployed, BANK_SANDBOX_ALLOWED: 'true' }).bankProvider).toBe('none');
+      expect(loadConfig({ BANK_PROVIDER: 'none' }).bankProvider).toBe('none');
+      expect(loadConfig({ ...deployed, BANK_PROVIDER: 'none' }).bankProvider).toBe('none');
+    });
+
+    it('refuses BANK_PROVIDER=sandbox with PUBLIC_ORIGIN, naming the variables, unless BANK_SANDBOX_ALLOWED=true', () => {
+      const attempt = () => loadConfig({ ...deployed, BANK_PROVIDER: 'sandbox' });
+      expect(attempt).toThrow(ConfigError);
+      const text = String((() => {
+        try {
+          attempt();
+        } catch (error) {
+          return (error as Error).message;
+        }
+        return '';
+      })());
+      for (const name of ['BANK_PROVIDER', 'PUBLIC_ORIGIN', 'BANK_SANDBOX_ALLOWED']) expect(text).toContain(name);
+      expect(loadConfig({ ...deployed, BANK_PROVIDER: 'sandbox', BANK_SANDBOX_ALLOWED: 'true' })).toMatchObject({
+        bankProvider: 'sandbox',
+        bankSandboxAllowed: true,
+      });
+      for (const off of ['false', '0']) expect(() => loadConfig({ ...deployed, BANK_PROVIDER: 'sandbox', BANK_SANDBOX_ALLOWED: off })).toThrow(ConfigError);
+      // Locally the sandbox needs no switch.
+      expect(loadConfig({ BANK_PROVIDER: 'sandbox' }).bankProvider).toBe('sandbox');
+    });
+
+    it('knows no other bank, and the switch takes only a yes or no', () => {
+      expect(() => loadConfig({ BANK_PROVIDER: 'icbc' })).toThrow(/BANK_PROVIDER/);
+      expect(() => loadConfig({ BANK_SANDBOX_ALLOWED: 'sure' })).toThrow(/BANK_SANDBOX_ALLOWED/);
+    });
   });
 });

@@ -1,14 +1,16 @@
 /**
  * Bank USB-key certification end to end against the sandbox bank (src/server/bank/sandbox.ts):
- * a lookup the bank fails or never answers, and an authorisation it fails to record, are told
- * apart and change nothing; a wrong PIN is refused beside the PIN; the right key certifies the
- * enterprise at once; removing the binding asks first and takes the enterprise back to
+ * the page says it is the demo sandbox; an enterprise bound with only its name and clearance
+ * account is sent to complete its record first (the same record certification with documents
+ * needs); a lookup the bank fails or never answers, and an authorisation it fails to record, are
+ * told apart and change nothing; a wrong PIN is refused beside the PIN; the right key certifies
+ * the enterprise at once; removing the binding asks first and takes the enterprise back to
  * "not certified".
  */
 import { sandboxAccounts, sandboxPin, sandboxTrialEnterpriseName } from '../../src/server/bank/sandbox.ts';
 import { expect, registerThroughApi, test } from './support/accountsFixtures.ts';
 import { chineseSpec, toast, zh } from './support/chinesePages.ts';
-import { bindOnPage } from './support/enterpriseFixtures.ts';
+import { bindOnPage, freshCreditCode } from './support/enterpriseFixtures.ts';
 
 chineseSpec(120_000);
 
@@ -22,7 +24,32 @@ test('USB-key certification: a failing, a hanging and a refusing bank, a wrong P
   test.setTimeout(180_000);
   const user = await registerThroughApi(page.request, accounts);
   // The sandbox's trial accounts are held by this name; the bank checks it equals the enterprise's.
-  await bindOnPage(page, accounts, user, sandboxTrialEnterpriseName);
+  const clearanceAccount = await bindOnPage(page, accounts, user, sandboxTrialEnterpriseName);
+
+  await test.step('demo mode is said; a record with only a name and a clearance account is sent to be completed', async () => {
+    await page.goto('/certify/enterprise/usbkey');
+    await expect(page.getByRole('note', { name: zh['certify.usbkey.sandboxTitle'] })).toContainText(sandboxPin);
+    const incomplete = page.getByRole('region', { name: zh['certify.usbkey.incompleteTitle'] });
+    await expect(incomplete).toContainText(zh['certify.field.creditCode']);
+    await expect(incomplete).toContainText(zh['certify.field.electricityAccounts']);
+    await expect(incomplete.getByRole('link', { name: zh['certify.submit.editRecord'] })).toHaveAttribute('href', /\/person\/enterprise$/);
+    await expect(page.getByRole('region', { name: `1. ${zh['certify.usbkey.accountStep']}` })).toHaveCount(0);
+
+    // The record is completed through the API here (the record form is enterprise.spec.ts's).
+    const headers = { 'X-Requested-With': 'XMLHttpRequest', Origin: accounts.url };
+    const own = (await (await page.request.get(`${accounts.url}/api/front/hgdarc/enterpriseuser/get`)).json()) as { data: { id: number } };
+    const edited = (await (
+      await page.request.post(`${accounts.url}/api/front/hgdarc/enterpriseuser/edit`, {
+        headers,
+        form: {
+          id: String(own.data.id), enterpriseName: sandboxTrialEnterpriseName, creditCode: freshCreditCode(), legalPerson: '陈明',
+          contactName: '陈经办', contactPhone: '13900139001', address: '广州市天河区示例路 45 号', industry: 'C', areaCode: '440000',
+          clearanceAccount, electricityAccounts: '0300987654', voltageLevel: 'kv10', annualConsumption: '800',
+        },
+      })
+    ).json()) as { code: number; message: string };
+    expect(edited.code, edited.message).toBe(200);
+  });
 
   await page.goto('/certify/enterprise');
   await page.getByRole('link', { name: zh['certify.way.usbkeyAction'] }).click();

@@ -2,6 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { BankUnavailableError, callBank, usbKeySignedText } from '../../src/server/bank/provider.ts';
 import { createSandboxBank, sandboxAccounts, sandboxPin } from '../../src/server/bank/sandbox.ts';
+import { bankBannerLines, bankProviderFromConfig, usbKeyBankInfo } from '../../src/server/bank/fromConfig.ts';
 
 describe('callBank', () => {
   it('stops waiting at the deadline even for a provider that ignores the abort signal', async () => {
@@ -42,5 +43,26 @@ describe('sandbox bank', () => {
     const pending = bank.lookupAccount(accountNo, controller.signal);
     controller.abort();
     await expect(pending).rejects.toThrow();
+  });
+});
+
+describe('the bank BANK_PROVIDER names', () => {
+  const sandbox = { bankProvider: 'sandbox', bankSandboxSeed: 'seed-for-unit-tests-1', bankSandboxLatencyMs: 0, publicOrigin: undefined } as const;
+
+  it('sandbox: the stand-in bank, demo mode said in the banner and told to the page', () => {
+    expect(bankProviderFromConfig(sandbox)?.bank).toBe('icbc');
+    expect(usbKeyBankInfo(sandbox)).toEqual({ provider: 'sandbox', available: true, sandbox: true, demoPin: sandboxPin });
+    const banner = bankBannerLines(sandbox).join('\n');
+    expect(banner).toContain('DEMO MODE');
+    expect(banner).toContain(`demo PIN ${sandboxPin}`);
+    expect(banner).toContain('not for production');
+    expect(bankBannerLines({ ...sandbox, publicOrigin: 'https://portal.example.com' }).join('\n')).toContain('BANK_SANDBOX_ALLOWED=true');
+  });
+
+  it('none: no bank, nothing offered, and the banner says so', () => {
+    const none = { ...sandbox, bankProvider: 'none' } as const;
+    expect(bankProviderFromConfig(none)).toBeNull();
+    expect(usbKeyBankInfo(none)).toEqual({ provider: 'none', available: false, sandbox: false, demoPin: null });
+    expect(bankBannerLines(none).join('\n')).not.toContain('DEMO MODE');
   });
 });

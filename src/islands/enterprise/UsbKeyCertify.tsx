@@ -1,6 +1,7 @@
-import { useState, type SubmitEvent } from 'react';
+import { useState, type ReactNode, type SubmitEvent } from 'react';
 import { message } from '../../lib/api/notify.ts';
 import { format } from '../../lib/api/messages.ts';
+import { missingForCertification, type UsbKeyBankData } from '../../lib/enterpriseCertification.ts';
 import type { Locale } from '../../lib/i18n/locales.ts';
 import { localePath } from '../../lib/paths.ts';
 import {
@@ -21,7 +22,7 @@ import RemoveButton from './RemoveButton.tsx';
 import Section from './Section.tsx';
 import StatusLine from './StatusLine.tsx';
 import { bankGet, bankPost, type BankOutcome } from './bankCall.ts';
-import type { CertifyMessages } from './certifyMessages.ts';
+import type { CertifyKey, CertifyMessages } from './certifyMessages.ts';
 import {
   BANK_ACCOUNT_URL,
   BANK_REMOVE_URL,
@@ -31,6 +32,7 @@ import {
   shownTime,
 } from './enterpriseCalls.ts';
 import { useOwnEnterprise } from './useOwnEnterprise.ts';
+import { useUsbKeyBank } from './useUsbKeyBank.ts';
 
 interface Props {
   locale: Locale;
@@ -56,21 +58,48 @@ function Refusal({ outcome, messages: m }: { outcome: { bankDown: boolean; messa
 
 type Refused = Extract<NonNullable<BankOutcome<unknown>>, { ok: false }>;
 
+/** Demo mode, said on the page: the bank here is the sandbox, and its demo PIN certifies anyone. */
+function SandboxNotice({ bank, messages: m }: { bank: UsbKeyBankData; messages: CertifyMessages }) {
+  return (
+    <div role="note" aria-label={m['certify.usbkey.sandboxTitle']} className="alert alert-warning text-sm">
+      <div>
+        <p className="font-semibold">{m['certify.usbkey.sandboxTitle']}</p>
+        <p>{format(m['certify.usbkey.sandboxNotice'], { pin: bank.demoPin ?? '' })}</p>
+      </div>
+    </div>
+  );
+}
+
 /**
  * Bank USB-key certification (/certify/enterprise/usbkey): the enterprise's bank account is looked
  * up (its name must be the enterprise's), the key signs the bank's one-time challenge with its
  * PIN, and saveEmp certifies the enterprise at once. A bound account can be removed here.
+ *
+ * The page first asks which bank is behind it (getUsbKeyBank): the sandbox of demo mode is said
+ * in a notice above everything; with none, the page says USB-key certification is not available
+ * and points to certification with documents. A record missing a field that certification needs
+ * (the same list the server checks) is sent to be completed before any account is asked for.
  */
 export default function UsbKeyCertify({ locale, messages: m, validation }: Props) {
   const { view, setView, load } = useOwnEnterprise();
+  const bank = useUsbKeyBank();
   const [account, setAccount] = useState<IcbcAccountInfoData | null>(null);
   const [refused, setRefused] = useState<Refused | null>(null);
   const lookup = useFormErrors();
   const sign = useFormErrors();
 
   if (view.state !== 'ready') return <EnterprisePending view={view} locale={locale} messages={m} onRetry={() => void load()} />;
+  // Until the page knows which bank is behind it (demo sandbox, none), it offers nothing.
+  if (bank === undefined) return <EnterprisePending view={{ state: 'loading' }} locale={locale} messages={m} onRetry={() => void load()} />;
   const { enterprise } = view;
   const binding = enterprise.bankBinding;
+  const unavailable = bank?.available === false;
+  const page = (content: ReactNode) => (
+    <div className="grid gap-4">
+      {bank?.sandbox && <SandboxNotice bank={bank} messages={m} />}
+      {content}
+    </div>
+  );
 
   const lookUp = async (event: SubmitEvent<HTMLFormElement>) => {
     event.preventDefault();
@@ -149,38 +178,71 @@ export default function UsbKeyCertify({ locale, messages: m, validation }: Props
   );
 
   if (binding) {
-    return (
+    return page(
       <Section title={m['certify.usbkey.boundTitle']}>
         {status}
         <BankBindingDetails binding={binding} locale={locale} messages={m} />
         {refused && <Refusal outcome={refused} messages={m} />}
-        <div className="card-actions">
-          <RemoveButton
-            label={m['certify.usbkey.remove']}
-            title={m['certify.usbkey.removeTitle']}
-            body={format(m['certify.usbkey.removeBody'], { account: binding.accountNoMasked })}
-            messages={m}
-            onRemove={remove}
-          />
-        </div>
+        {unavailable ? (
+          <p className="text-sm text-base-content/70">{m['certify.usbkey.unavailableBound']}</p>
+        ) : (
+          <div className="card-actions">
+            <RemoveButton
+              label={m['certify.usbkey.remove']}
+              title={m['certify.usbkey.removeTitle']}
+              body={format(m['certify.usbkey.removeBody'], { account: binding.accountNoMasked })}
+              messages={m}
+              onRemove={remove}
+            />
+          </div>
+        )}
+      </Section>,
+    );
+  }
+
+  if (unavailable) {
+    return (
+      <Section title={m['certify.usbkey.unavailableTitle']}>
+        {status}
+        <p className="text-sm">{m['certify.usbkey.unavailable']}</p>
+        {certificateOpen(enterprise.authStatus) && (
+          <div className="card-actions">
+            <a className="btn btn-sm btn-primary" href={localePath(locale, '/certify/enterprise/certificate')}>{m['certify.way.certificateAction']}</a>
+          </div>
+        )}
       </Section>
     );
   }
 
   if (!certificateOpen(enterprise.authStatus)) {
-    return (
+    return page(
       <Section title={m['certify.authType.usbkey']}>
         {status}
         <p className="text-sm text-base-content/70">{m['certify.usbkey.notNow']}</p>
         <div className="card-actions">
           <a className="btn btn-sm" href={localePath(locale, '/certify/enterprise')}>{m['certify.status.title']}</a>
         </div>
-      </Section>
+      </Section>,
     );
   }
 
-  return (
-    <div className="grid gap-4">
+  // The same complete record as certification with documents (the server refuses it otherwise).
+  const missing = missingForCertification(enterprise);
+  if (missing.length > 0) {
+    const fields = missing.map((name) => m[`certify.field.${name}` satisfies CertifyKey]).join(m['enterprise.listSeparator']);
+    return page(
+      <Section title={m['certify.usbkey.incompleteTitle']}>
+        {status}
+        <p className="text-sm">{format(m['certify.usbkey.incomplete'], { fields })}</p>
+        <div className="card-actions">
+          <a className="btn btn-sm btn-primary" href={localePath(locale, '/person/enterprise')}>{m['certify.submit.editRecord']}</a>
+        </div>
+      </Section>,
+    );
+  }
+
+  return page(
+    <>
       <Section title={`1. ${m['certify.usbkey.accountStep']}`}>
         {status}
         <form ref={lookup.formRef} noValidate onSubmit={(event) => void lookUp(event)} className="max-w-md">
@@ -229,6 +291,6 @@ export default function UsbKeyCertify({ locale, messages: m, validation }: Props
           {refused && <Refusal outcome={refused} messages={m} />}
         </Section>
       )}
-    </div>
+    </>,
   );
 }

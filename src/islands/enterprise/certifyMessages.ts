@@ -15,6 +15,8 @@ export const sharedCertifyKeys = [
   'authStatus.1',
   'authStatus.2',
   'authStatus.3',
+  // Joins the labels of a list of fields (the USB-key page's missing fields).
+  'enterprise.listSeparator',
 ] as const satisfies readonly MessageKey[];
 
 export type CertifyMessages = Readonly<Record<CertifyKey | (typeof sharedCertifyKeys)[number], string>>;

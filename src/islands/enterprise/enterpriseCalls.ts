@@ -27,6 +27,8 @@ export const BANK_SAVE_URL = '/api/front/thirdparty/saveEmp';
 export const BANK_REMOVE_URL = '/api/front/user/removeIcbcAuth';
 /** The sandbox bank's stand-in for the signing driver a real USB key brings to the browser. */
 export const USB_KEY_SIGN_URL = '/api/sandbox/icbc/usbkey/sign';
+/** Which bank is behind USB-key certification: the demo sandbox, or none (not offered). */
+export const USB_KEY_BANK_URL = '/api/front/thirdparty/getUsbKeyBank';
 export const OPS_APPROVE_URL = '/api/ops/certification/approve';
 export const OPS_RETURN_URL = '/api/ops/certification/return';
 

@@ -1,7 +1,8 @@
 /**
  * POST /api/sandbox/icbc/usbkey/sign: the sandbox bank's USB key (bank/sandbox.ts), standing in for
- * the browser signing driver a real bank installs. Present only with BANK_PROVIDER=sandbox; signs
- * with the key of the account once the demo PIN is given. Needs a session like the calls it serves.
+ * the browser signing driver a real bank installs. Present only with BANK_PROVIDER=sandbox (demo
+ * mode); with `none` or any other bank the path is unknown (HTTP 404). Signs with the key of the
+ * account once the demo PIN is given. Needs a session like the calls it serves.
  */
 import { Hono } from 'hono';
 import { usbKeySignBody } from '../../lib/schemas/enterprise.ts';
@@ -12,8 +13,8 @@ import { createSandboxBank, SandboxKeyError, type SandboxBank } from '../bank/sa
 import type { AppEnv, RouteDeps } from '../types.ts';
 import { validate } from '../validate.ts';
 
-function isSandboxBank(bank: BankProvider): bank is SandboxBank {
-  return typeof (bank as Partial<SandboxBank>).sign === 'function';
+function isSandboxBank(bank: BankProvider | null): bank is SandboxBank {
+  return bank !== null && typeof (bank as Partial<SandboxBank>).sign === 'function';
 }
 
 export function createBankSandboxRoutes(deps: RouteDeps): Hono<AppEnv> {

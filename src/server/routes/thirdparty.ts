@@ -1,10 +1,12 @@
 /**
  * /api/front/thirdparty/*: bank USB-key certification (docs/enterprises.md) — the account lookup
  * that hands out the challenge, and saveEmp with the key's signature. The caller's own enterprise
- * only; the bank behind them is BANK_PROVIDER's (bank/provider.ts).
+ * only; the bank behind them is BANK_PROVIDER's (bank/provider.ts). getUsbKeyBank tells the page
+ * which bank that is (the sandbox of demo mode, or none), without a session: it is configuration.
  */
 import { Hono } from 'hono';
 import { icbcAccountInfoQuery, saveEmpBody } from '../../lib/schemas/enterprise.ts';
+import { usbKeyBankInfo } from '../bank/fromConfig.ts';
 import { ok } from '../envelope.ts';
 import { requireSession } from '../middleware/session.ts';
 import { lookupIcbcAccount, saveIcbcEmp } from '../services/bankCertification.ts';
@@ -17,6 +19,9 @@ export function createThirdpartyRoutes(deps: RouteDeps): Hono<AppEnv> {
   const { db, config } = deps;
   const bank = { bank: deps.bank, timeoutMs: config.bankTimeoutMs };
   const routes = new Hono<AppEnv>();
+
+  const bankInfo = usbKeyBankInfo(config);
+  routes.get('/getUsbKeyBank', (c) => ok(c, bankInfo));
 
   routes.get('/getIcbcAccountInfo', requireSession, async (c) => {
     const { accountNo } = await validate(c, icbcAccountInfoQuery, 'query');

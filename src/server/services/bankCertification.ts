@@ -15,6 +15,10 @@
  *
  * The bank is called before the transaction and never inside it (no lock is held while waiting on
  * the bank); a bank failure or timeout answers 503 and nothing has been written.
+ *
+ * Key certification needs the same complete record as submission for review
+ * (recordCompleteness.ts), checked before the bank is asked and again under the row's lock. With
+ * BANK_PROVIDER=none there is no bank: every call here answers 409 U盾认证未开通.
  */
 import { createHash, randomBytes } from 'node:crypto';
 import { and, eq, gt, isNull, lt, or } from 'drizzle-orm';
@@ -29,10 +33,24 @@ import { hitLimit, type RateRule } from './rateLimit.ts';
 import { maskAccountNo, orderCount, ownEnterpriseOrFail, type EnterpriseActor } from './enterpriseView.ts';
 import { createNotice, type NoticeMessageKey } from './notices.ts';
 import { openOrderStatuses } from './orders.ts';
+import { requireCompleteRecord } from './recordCompleteness.ts';
 
 export interface BankContext {
+  /** Null with BANK_PROVIDER=none: USB-key certification is not offered. */
+  bank: BankProvider | null;
+  timeoutMs: number;
+}
+
+/** A context whose bank is there. */
+interface OpenBank {
   bank: BankProvider;
   timeoutMs: number;
+}
+
+/** The bank, or 409 U盾认证未开通 when this portal has none (BANK_PROVIDER=none). */
+function openBank(context: BankContext): OpenBank {
+  if (!context.bank) throw ApiError.conflict('bank.error.notEnabled');
+  return { bank: context.bank, timeoutMs: context.timeoutMs };
 }
 
 /**
@@ -46,7 +64,7 @@ function hashChallenge(challenge: string): string {
 }
 
 /** One bank call under the deadline; its failure or timeout becomes a 503 that changed nothing. */
-async function askBank<T>(context: BankContext, call: (signal: AbortSignal) => Promise<T>): Promise<T> {
+async function askBank<T>(context: OpenBank, call: (signal: AbortSignal) => Promise<T>): Promise<T> {
   try {
     return await callBank(context.timeoutMs, call);
   } catch (error) {
@@ -82,7 +100,7 @@ function checkMayCertify(row: EnterpriseRow): void {
 }
 
 /** The bank's account, usable by this enterprise: known, not frozen, held under its exact name. */
-async function usableAccount(context: BankContext, actor: EnterpriseActor, row: EnterpriseRow, accountNo: string): Promise<BankAccount> {
+async function usableAccount(context: OpenBank, actor: EnterpriseActor, row: EnterpriseRow, accountNo: string): Promise<BankAccount> {
   const account = await askBank(context, (signal) => context.bank.lookupAccount(accountNo, signal));
   if (!account) throw ApiError.field(actor.locale, 'accountNo', 'bank.error.accountNotFound');
   if (account.frozen) throw ApiError.conflict('bank.error.accountFrozen');
@@ -93,12 +111,15 @@ async function usableAccount(context: BankContext, actor: EnterpriseActor, row: 
 /** GET /api/front/thirdparty/getIcbcAccountInfo */
 export async function lookupIcbcAccount(
   db: Database,
-  context: BankContext,
+  bankContext: BankContext,
   actor: EnterpriseActor,
   accountNo: string,
 ): Promise<IcbcAccountInfoData> {
+  const context = openBank(bankContext);
   const row = await ownEnterpriseOrFail(db, actor.user.id);
   checkMayCertify(row);
+  // Refused before a lookup is counted or the bank asked: the record must be complete first.
+  requireCompleteRecord(actor.locale, row);
   const verdict = await hitLimit(db, bankLookupRule, String(actor.user.id));
   if (!verdict.allowed) {
     throw ApiError.tooManyRequests('bank.error.tooManyLookups', { minutes: Math.max(1, Math.ceil(verdict.retryAfterSeconds / 60)) });
@@ -124,9 +145,11 @@ export async function lookupIcbcAccount(
 }
 
 /** POST /api/front/thirdparty/saveEmp; answers the enterprise id. */
-export async function saveIcbcEmp(db: Database, context: BankContext, actor: EnterpriseActor, body: SaveEmpBody & { accountNo: string }): Promise<number> {
+export async function saveIcbcEmp(db: Database, bankContext: BankContext, actor: EnterpriseActor, body: SaveEmpBody & { accountNo: string }): Promise<number> {
+  const context = openBank(bankContext);
   const row = await ownEnterpriseOrFail(db, actor.user.id);
   checkMayCertify(row);
+  requireCompleteRecord(actor.locale, row);
   const challengeId = hashChallenge(body.challenge);
   const live = and(
     eq(bankChallenges.id, challengeId),
@@ -155,6 +178,7 @@ export async function saveIcbcEmp(db: Database, context: BankContext, actor: Ent
     return await db.transaction(async (tx) => {
       const current = await ownEnterpriseOrFail(tx, actor.user.id, true);
       checkMayCertify(current);
+      requireCompleteRecord(actor.locale, current);
       if (current.id !== row.id || current.enterpriseName !== row.enterpriseName) throw ApiError.field(actor.locale, 'challenge', 'bank.error.challengeInvalid');
       // Single use: of two requests with one challenge, only the first finds it unused.
       const claimed = await tx
@@ -203,7 +227,9 @@ export async function saveIcbcEmp(db: Database, context: BankContext, actor: Ent
 }
 
 /** POST /api/front/user/removeIcbcAuth; answers the enterprise id. */
-export async function removeIcbcAuth(db: Database, context: BankContext, actor: EnterpriseActor): Promise<number> {
+export async function removeIcbcAuth(db: Database, bankContext: BankContext, actor: EnterpriseActor): Promise<number> {
+  // Without a bank the authorisation cannot be withdrawn there, so the binding stays.
+  const context = openBank(bankContext);
   const row = await ownEnterpriseOrFail(db, actor.user.id);
   const [binding] = await db.select().from(bankBindings).where(eq(bankBindings.enterpriseId, row.id)).limit(1);
   if (!binding) throw ApiError.conflict('bank.error.notBound');

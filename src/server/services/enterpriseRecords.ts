@@ -13,7 +13,7 @@
  */
 import { and, eq, ne, sql } from 'drizzle-orm';
 import { AuthStatusCode, canSubmitForReview } from '../../lib/authStatus.ts';
-import { t, type MessageKey } from '../../lib/i18n/index.ts';
+import { t } from '../../lib/i18n/index.ts';
 import {
   authFileKinds,
   certifiedCoreFields,
@@ -39,6 +39,7 @@ import {
   type EnterpriseActor,
 } from './enterpriseView.ts';
 import { createNotice } from './notices.ts';
+import { requireCompleteRecord } from './recordCompleteness.ts';
 
 /** Field values as the schemas give them (any subset of the record). */
 export type EnterpriseChanges = {
@@ -266,21 +267,6 @@ export function editEnterpriseField(
   return updateEnterprise(db, actor, id, { [field]: value } as EnterpriseChanges, { draft: undefined, action: 'enterprise.editField' });
 }
 
-/** The fields a submission needs (DOMAIN.md), by their label keys; empty when complete. */
-function missingForReview(row: EnterpriseRow): EnterpriseFieldName[] {
-  const missing: EnterpriseFieldName[] = [];
-  if (!row.creditCode) missing.push('creditCode');
-  if (!row.legalPerson) missing.push('legalPerson');
-  if (!row.contactName) missing.push('contactName');
-  if (!row.contactPhone) missing.push('contactPhone');
-  if (!row.address) missing.push('address');
-  if (!row.industry) missing.push('industry');
-  if (!row.areaCode) missing.push('areaCode');
-  if (!row.voltageLevel) missing.push('voltageLevel');
-  if (row.electricityAccounts.length === 0) missing.push('electricityAccounts');
-  return missing;
-}
-
 /** enterpriseuser/editAuthInfo — submit for certificate review (0 or 3 → 1). */
 export async function submitForReview(db: Database, actor: EnterpriseActor, id: number): Promise<number> {
   return db.transaction(async (tx) => {
@@ -288,11 +274,7 @@ export async function submitForReview(db: Database, actor: EnterpriseActor, id: 
     if (!canSubmitForReview(row.authStatus)) {
       throw ApiError.conflict('enterprise.error.notSubmittable', { status: statusWords(actor.locale, row.authStatus) });
     }
-    const missing = missingForReview(row);
-    if (missing.length > 0) {
-      const fields = missing.map((name) => t(actor.locale, `field.${name}` as MessageKey)).join(t(actor.locale, 'enterprise.listSeparator'));
-      throw ApiError.badRequest('enterprise.error.incomplete', { fields });
-    }
+    requireCompleteRecord(actor.locale, row);
     const files = await tx
       .select({ kind: enterpriseAuthFiles.kind })
       .from(enterpriseAuthFiles)
