@@ -40,8 +40,11 @@ export const redactPaths = [
   'res.headers["set-cookie"]',
 ];
 
-/** Quoted parts of a message ("…", '…', `…`) and long digit runs: where engines put the values they choke on. */
-const quotedOrNumber = /"[^"]*"|'[^']*'|`[^`]*`|\d{4,}/g;
+/**
+ * Quoted parts of a message ("…", '…', `…`), long digit runs and non-ASCII text: where engines put
+ * the values they choke on, and what a typed phone, name or address looks like.
+ */
+const valueLike = /"[^"]*"|'[^']*'|`[^`]*`|\d{4,}|[^\x00-\x7F]+/g;
 
 function stackFrames(stack: string | undefined): string | undefined {
   // The stack's first line repeats the message; only the frames say where, and they hold no values.
@@ -64,7 +67,7 @@ export function safeError(value: unknown, depth = 0): Record<string, unknown> {
   } else if ('params' in error && typeof error.query === 'string') {
     described['query'] = error.query.slice(0, 1000);
   } else {
-    described['message'] = error.message.replace(quotedOrNumber, '…').slice(0, 300);
+    described['message'] = error.message.replace(valueLike, '…').slice(0, 300);
     if (typeof error.code === 'string') described['code'] = error.code;
   }
   described['stack'] = stackFrames(error.stack);
