@@ -41,6 +41,8 @@ const envSchema = z.object({
   SESSION_ABSOLUTE_HOURS: positiveInt.default(12),
   PUBLIC_ORIGIN: origin.optional(),
   DB_STATEMENT_TIMEOUT_MS: positiveInt.default(15_000),
+  REQUEST_TIMEOUT_MS: positiveInt.default(30_000),
+  UPLOAD_TIMEOUT_MS: positiveInt.default(300_000),
   DB_POOL_MAX: positiveInt.default(10),
   SEED_DEMO_ACCOUNTS: flag.default(true),
   SMS_HTTP_URL: z.url({ protocol: /^https?$/ }).optional(),
@@ -83,6 +85,10 @@ export interface Config {
   /** Extra origin accepted by the CSRF check besides the request's own, e.g. the public URL behind a proxy. */
   publicOrigin: string | undefined;
   dbStatementTimeoutMs: number;
+  /** Time an /api call has to start its answer (middleware/requestBudget.ts); past it, HTTP 503. */
+  requestTimeoutMs: number;
+  /** The same for the upload calls, whose body may come slowly from a phone. */
+  uploadTimeoutMs: number;
   dbPoolMax: number;
   /** Seed the four demo accounts into an empty database (off for production). */
   seedDemoAccounts: boolean;
@@ -169,6 +175,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     sessionAbsoluteHours: e.SESSION_ABSOLUTE_HOURS,
     publicOrigin: e.PUBLIC_ORIGIN,
     dbStatementTimeoutMs: e.DB_STATEMENT_TIMEOUT_MS,
+    requestTimeoutMs: e.REQUEST_TIMEOUT_MS,
+    uploadTimeoutMs: e.UPLOAD_TIMEOUT_MS,
     dbPoolMax: e.DB_POOL_MAX,
     seedDemoAccounts: e.SEED_DEMO_ACCOUNTS,
     smsHttpUrl: e.SMS_HTTP_URL,
