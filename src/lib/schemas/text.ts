@@ -20,30 +20,49 @@ export function isCleanText(text: string): boolean {
 
 /** Values visited at most: far beyond any form, and a bound on a hostile body's cost. */
 const visitLimit = 100_000;
+/** Issues reported at most: the first few say what to fix. */
+const issueLimit = 20;
+
+interface Visit {
+  value: unknown;
+  key: PropertyKey | undefined;
+  parent: Visit | undefined;
+}
+
+/** The path of a visit, built only for a flagged value (a deep body would make per-node copies quadratic). */
+function pathOf(visit: Visit): PropertyKey[] {
+  const path: PropertyKey[] = [];
+  for (let at: Visit | undefined = visit; at?.key !== undefined; at = at.parent) path.push(at.key);
+  return path.reverse();
+}
 
 /**
  * One `validation.controlChars` issue per string (keys included, and an uploaded file's name)
- * that is not clean text, with the path of the field that holds it. Iterative, so a deeply nested
- * JSON body cannot overflow the stack.
+ * that is not clean text, with the path of the field that holds it. Iterative and bounded, so a
+ * deeply nested or huge JSON body costs at most `visitLimit` steps.
  */
 export function controlCharacterIssues(input: unknown): z.core.$ZodIssue[] {
   const issues: z.core.$ZodIssue[] = [];
-  const pending: { value: unknown; path: PropertyKey[] }[] = [{ value: input, path: [] }];
-  for (let visited = 0; pending.length > 0 && visited < visitLimit; visited++) {
-    const { value, path } = pending.pop()!;
-    const flag = (at: PropertyKey[]) => issues.push({ code: 'custom', path: at, message: 'validation.controlChars', input: undefined });
+  const flag = (visit: Visit) => issues.push({ code: 'custom', path: pathOf(visit), message: 'validation.controlChars', input: undefined });
+  const pending: Visit[] = [{ value: input, key: undefined, parent: undefined }];
+  for (let visited = 0; pending.length > 0 && visited < visitLimit && issues.length < issueLimit; visited++) {
+    const visit = pending.pop()!;
+    const { value } = visit;
     if (typeof value === 'string') {
-      if (!isCleanText(value)) flag(path);
+      if (!isCleanText(value)) flag(visit);
     } else if (typeof File !== 'undefined' && value instanceof File) {
-      if (!isCleanText(value.name)) flag(path);
+      if (!isCleanText(value.name)) flag(visit);
     } else if (Array.isArray(value)) {
-      value.forEach((item, index) => pending.push({ value: item, path: [...path, index] }));
+      for (let index = value.length - 1; index >= 0; index--) pending.push({ value: value[index], key: index, parent: visit });
     } else if (typeof value === 'object' && value !== null) {
-      for (const [key, item] of Object.entries(value)) {
-        if (!isCleanText(key)) flag([...path, key]);
-        else pending.push({ value: item, path: [...path, key] });
+      const entries = Object.entries(value);
+      for (let index = entries.length - 1; index >= 0; index--) {
+        const [key, item] = entries[index]!;
+        const child = { value: item, key, parent: visit };
+        if (!isCleanText(key)) flag(child);
+        else pending.push(child);
       }
     }
   }
-  return issues.reverse();
+  return issues;
 }
