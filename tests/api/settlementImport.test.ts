@@ -10,10 +10,12 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { ApiCode } from '../../src/lib/apiCodes.ts';
 import { settlementImportColumns, type ImportResultData } from '../../src/lib/schemas/partner.ts';
 import { auditLog, settlementMonthly, settlementResults } from '../../src/server/db/schema/index.ts';
+import { strToU8, zipSync } from 'fflate';
 import { xlsxStream } from '../../src/server/xlsx/writer.ts';
 import type { Envelope } from './accountCalls.ts';
 import { apiHeaders, createTestApp, openPerFile } from './harness.ts';
 import { insertPartnerTree, insertSettledOrder, settlementMoney, type PartnerTree } from './partnerFixtures.ts';
+import { bigSheetXlsx, manyPartsXlsx, packedSize, withDeclaredSize } from './xlsxBombs.ts';
 
 const t = openPerFile(() => createTestApp());
 const base = '/api/ops/settlement';
@@ -34,10 +36,15 @@ beforeAll(async () => {
   submitted = await insertSettledOrder(t, tree.subA2, [], { orderStatus: 10 });
 });
 
-async function upload(name: string, content: Uint8Array<ArrayBuffer> | string, cookie = operator): Promise<Envelope<ImportResultData & { errors?: { field: string; message: string }[] }>> {
+async function upload(
+  name: string,
+  content: Uint8Array<ArrayBuffer> | string,
+  cookie = operator,
+  extraHeaders: Record<string, string> = {},
+): Promise<Envelope<ImportResultData & { errors?: { field: string; message: string }[] }>> {
   const form = new FormData();
   form.append('file', new File([content], name));
-  const response = await t.app.request(`${base}/import`, { method: 'POST', headers: apiHeaders(cookie ? { Cookie: cookie } : {}), body: form });
+  const response = await t.app.request(`${base}/import`, { method: 'POST', headers: apiHeaders({ ...(cookie ? { Cookie: cookie } : {}), ...extraHeaders }), body: form });
   return (await response.json()) as Envelope<ImportResultData & { errors?: { field: string; message: string }[] }>;
 }
 
@@ -237,13 +244,123 @@ describe('files that cannot be imported: 400 at the file field, nothing written'
     expect(await fieldError('big.csv', 'x'.repeat(5 * 1024 * 1024 + 1))).toBe('文件不能超过 5 MB');
     const many = csv(Array.from({ length: 20_001 }, () => [orderA.orderNo, '2026-09', '1', '0.392', '0.41', '', '', '2']));
     expect(await fieldError('many.csv', many)).toContain('最多 20000 行');
+    // Exactly the limit is not refused for its size (empty lines do not count).
+    const limit = csv([...Array.from({ length: 20_000 }, () => ['HGD1', '2026-09', '1', '0.392', '0.41', '', '', '2']), [], []]);
+    expect((await upload('limit.csv', limit)).data.rejected?.length).toBeGreaterThan(0);
     expect(await fieldError('q.csv', `${headers.join(',')}\r\n"unclosed,2026-09\r\n`)).toContain('CSV 格式有误');
     expect(await footprint()).toEqual(before);
+  });
+
+  it('a CSV over the row limit is refused at the first row beyond it, not after parsing the rest', async () => {
+    const row = [orderA.orderNo, '2026-09', '1', '0.392', '0.41', '', '', '2'].join(',');
+    const text = `${headers.join(',')}\r\n${`${row}\r\n`.repeat(20_001)}${'\r\n'.repeat(10)}"unclosed`;
+    // Were the whole file parsed, the unclosed quote at its end would be the error.
+    expect(await fieldError('many.csv', text)).toBe('每个文件最多 20000 行数据，本文件超过了这个数，请拆分后导入');
   });
 
   it('no file at all → 400', async () => {
     const response = await t.app.request(`${base}/import`, { method: 'POST', headers: apiHeaders({ Cookie: operator }), body: new FormData() });
     expect(((await response.json()) as Envelope).code).toBe(ApiCode.BAD_REQUEST);
+  });
+});
+
+describe('xlsx bounds: the parts read are found through the workbook', () => {
+  it('the first sheet as the workbook lists it, with shared strings and an absolute target, imports', async () => {
+    const xml = '<?xml version="1.0" encoding="UTF-8"?>';
+    const strings = [...headers, orderB.orderNo, '2026-05', '正式结算'];
+    const cell = (ref: string, index: number) => `<c r="${ref}" t="s"><v>${index}</v></c>`;
+    const letters = 'ABCDEFGH';
+    const sheet = `${xml}<worksheet xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main"><sheetData><row r="1">${headers.map((_, index) => cell(`${letters[index]}1`, index)).join('')}</row><row r="2">${cell('A2', 8)}${cell('B2', 9)}<c r="C2"><v>7.5</v></c><c r="D2"><v>0.392</v></c><c r="E2"><v>0.41537</v></c>${cell('H2', 10)}</row></sheetData></worksheet>`;
+    const file = zipSync(
+      {
+        '[Content_Types].xml': strToU8(`${xml}<Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types"><Default Extension="rels" ContentType="application/vnd.openxmlformats-package.relationships+xml"/><Default Extension="xml" ContentType="application/xml"/></Types>`),
+        'xl/workbook.xml': strToU8(
+          `${xml}<workbook xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main" xmlns:r="http://schemas.openxmlformats.org/officeDocument/2006/relationships"><sheets><sheet name="数据" sheetId="7" r:id="rId9"/><sheet name="说明" sheetId="1" r:id="rId1"/></sheets></workbook>`,
+        ),
+        'xl/_rels/workbook.xml.rels': strToU8(
+          `${xml}<Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship Id="rId1" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/worksheet" Target="worksheets/sheet1.xml"/><Relationship Id="rId9" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/worksheet" Target="/xl/worksheets/data.xml"/><Relationship Id="rId3" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/sharedStrings" Target="strings.xml"/></Relationships>`,
+        ),
+        'xl/strings.xml': strToU8(`${xml}<sst xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main">${strings.map((text) => `<si><t>${text}</t></si>`).join('')}</sst>`),
+        'xl/worksheets/data.xml': strToU8(sheet),
+        // Not read: another sheet, broken on purpose.
+        'xl/worksheets/sheet1.xml': strToU8('<not xml'),
+      },
+      { level: 6 },
+    ) as Uint8Array<ArrayBuffer>;
+    const answer = await upload('shared.xlsx', file);
+    expect(answer.code, JSON.stringify(answer.data)).toBe(200);
+    expect((await resultsOf(orderB.orderId)).find((row) => row.settleMonth === '2026-05-01')).toMatchObject({ settledEnergy: '7.500', status: 2 });
+  });
+});
+
+describe('zip bombs: refused before anything is unpacked — fast, flat, row-less, nothing written', () => {
+  let big: Uint8Array<ArrayBuffer>;
+  beforeAll(() => {
+    // 200 MiB of sheet in ~1.2 MB: before the bounds, read whole (seconds, hundreds of MB).
+    big = bigSheetXlsx(200);
+  }, 60_000);
+
+  const heap = () => {
+    const usage = process.memoryUsage();
+    return usage.heapUsed + usage.arrayBuffers;
+  };
+
+  /** The answer, how long it took and how far the heap (JS objects and buffers) rose meanwhile; checks nothing was written. */
+  async function measured(name: string, content: Uint8Array<ArrayBuffer>, locale?: string) {
+    const before = await footprint();
+    const start = heap();
+    let peak = start;
+    const sampler = setInterval(() => (peak = Math.max(peak, heap())), 2);
+    const began = performance.now();
+    const answer = await upload(name, content, operator, locale ? { 'Accept-Language': locale } : {});
+    const ms = performance.now() - began;
+    clearInterval(sampler);
+    peak = Math.max(peak, heap());
+    expect(await footprint()).toEqual(before);
+    return { answer, ms, grewMb: (peak - start) / 1024 / 1024 };
+  }
+
+  function refusedAtFile(answer: Awaited<ReturnType<typeof upload>>, message: string) {
+    expect(answer.code).toBe(ApiCode.BAD_REQUEST);
+    expect(answer.message).toBe(message);
+    // Row-less: a field error on `file`, no rejected rows.
+    expect(answer.data.errors).toEqual([{ field: 'file', message }]);
+    expect(answer.data.rejected).toBeUndefined();
+  }
+
+  it('a sheet that unpacks to 200 MB: refused by its declared size, in under a second, heap flat', async () => {
+    expect(big.byteLength).toBeLessThan(2 * 1024 * 1024);
+    const { answer, ms, grewMb } = await measured('bomb.xlsx', big);
+    refusedAtFile(answer, '文件解压后超过 48 MB，未读取；请只保留结算数据后重新保存再上传');
+    expect(ms).toBeLessThan(1000);
+    expect(grewMb).toBeLessThan(32);
+    const english = await measured('bomb.xlsx', big, 'en-US');
+    refusedAtFile(english.answer, 'The file unpacks to more than 48 MB and was not read; keep only the settlement data, save it again and upload it');
+  });
+
+  it('10 000 parts: refused by the count in the directory’s end record', async () => {
+    const many = manyPartsXlsx(10_000);
+    const { answer, ms, grewMb } = await measured('many.xlsx', many);
+    refusedAtFile(answer, '文件包含 10005 个内部部件（最多 100 个），不像是结算表格，未读取');
+    expect(ms).toBeLessThan(1000);
+    expect(grewMb).toBeLessThan(32);
+  });
+
+  it('a directory that lies about the sheet’s size: unpacking stops at the declared size and the file is refused', async () => {
+    const sheet = 'xl/worksheets/sheet1.xml';
+    // Declared 20× its packed size (~24 MB: under every cap, a plausible ratio); it holds 200 MB.
+    const lying = withDeclaredSize(big, sheet, 20 * packedSize(big, sheet));
+    const { answer, ms, grewMb } = await measured('lying.xlsx', lying);
+    refusedAtFile(answer, '文件的实际内容与其记录的大小不符（文件可能已损坏），未读取；请重新保存后上传');
+    expect(ms).toBeLessThan(1000);
+    expect(grewMb).toBeLessThan(64);
+  });
+
+  it('a part packed more than 100:1: refused by its ratio even under the size caps', async () => {
+    const dense = bigSheetXlsx(40, { sameRows: true });
+    const { answer, ms } = await measured('dense.xlsx', dense);
+    refusedAtFile(answer, '文件的压缩比异常（超过 100:1），未读取；请用 Excel 或 WPS 重新保存后上传');
+    expect(ms).toBeLessThan(1000);
   });
 });
 
