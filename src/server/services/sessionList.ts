@@ -4,7 +4,7 @@
  */
 import { createHash } from 'node:crypto';
 import { and, desc, eq, gt, isNull, sql } from 'drizzle-orm';
-import { UAParser } from 'ua-parser-js';
+import Bowser from 'bowser';
 import type { SessionData } from '../../lib/schemas/account.ts';
 import type { Database } from '../db/client.ts';
 import { sessions } from '../db/schema/index.ts';
@@ -16,13 +16,22 @@ export function publicSessionId(storedId: string): string {
   return createHash('sha256').update(`public:${storedId}`).digest('hex').slice(0, 16);
 }
 
-/** "Chrome 156 · Linux" from a User-Agent; '' when nothing is recognised. */
+/** Browsers whose phone build is labelled "Mobile …" (as session labels always were: "Mobile Chrome 126 · Android 14"). */
+const mobileBuilds = new Set(['Chrome', 'Safari', 'Firefox']);
+
+/**
+ * "Chrome 156 · Linux" from a User-Agent; '' when nothing is recognised. Parsed by bowser (MIT;
+ * ua-parser-js 2 is AGPL-3.0, docs/api-plumbing.md "Dependencies and licences"): browser and
+ * major version, then the system and its version (Windows by its marketing name: "Windows 10").
+ */
 export function describeDevice(userAgent: string | null): string {
   if (!userAgent) return '';
-  const { browser, os } = new UAParser(userAgent).getResult();
+  const { browser, os, platform } = Bowser.parse(userAgent);
+  const browserName = browser.name && platform.type === 'mobile' && mobileBuilds.has(browser.name) ? `Mobile ${browser.name}` : browser.name;
+  const osVersion = os.name === 'Windows' ? os.versionName : os.version;
   const parts = [
-    [browser.name, browser.major].filter(Boolean).join(' '),
-    [os.name, os.version].filter(Boolean).join(' '),
+    [browserName, browser.version?.split('.')[0]].filter(Boolean).join(' '),
+    [os.name, osVersion].filter(Boolean).join(' '),
   ].filter(Boolean);
   return parts.join(' · ');
 }
