@@ -6,6 +6,7 @@ import StatusLine, { ReviewComment } from './StatusLine.tsx';
 import type { CertifyMessages } from './certifyMessages.ts';
 import { certificateOpen } from './enterpriseCalls.ts';
 import { useOwnEnterprise } from './useOwnEnterprise.ts';
+import { useUsbKeyBank } from './useUsbKeyBank.ts';
 
 interface Props {
   locale: Locale;
@@ -17,6 +18,8 @@ const leads = ['certify.status.lead0', 'certify.status.lead1', 'certify.status.l
 /** Enterprise certification (/certify/enterprise): where the enterprise stands and the two ways to certify it. */
 export default function CertifyOverview({ locale, messages: m }: Props) {
   const { view, load } = useOwnEnterprise();
+  // Without a bank (BANK_PROVIDER=none) the way is not offered; unknown or sandbox, it is.
+  const bankAvailable = useUsbKeyBank()?.available !== false;
 
   if (view.state !== 'ready') return <EnterprisePending view={view} locale={locale} messages={m} onRetry={() => void load()} />;
 
@@ -53,7 +56,9 @@ export default function CertifyOverview({ locale, messages: m }: Props) {
         <Section title={m['certify.authType.usbkey']}>
           <p className="text-sm text-base-content/70">{m['certify.way.usbkeyDesc']}</p>
           <div className="card-actions">
-            {usbkeyOpen ? (
+            {!bankAvailable ? (
+              <p className="text-xs text-base-content/60">{m['certify.usbkey.unavailableTitle']}</p>
+            ) : usbkeyOpen ? (
               <a className="btn btn-primary btn-sm" href={localePath(locale, '/certify/enterprise/usbkey')}>{m['certify.way.usbkeyAction']}</a>
             ) : (
               <p className="text-xs text-base-content/60">{m['certify.way.unavailable']}</p>
