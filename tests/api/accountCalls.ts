@@ -94,7 +94,7 @@ export async function skipResendPause(t: TestApp): Promise<void> {
 
 /**
  * Fetches a captcha image and sets its answer to `answer` (the image's own text is drawn as
- * paths, unreadable for a test). Answers the `hgd_captcha=…` cookie header.
+ * distorted strokes in a PNG, unreadable for a test). Answers the `hgd_captcha=…` cookie header.
  */
 export async function knownCaptcha(t: TestApp, answer = 'Ab3d', options: CallOptions = {}): Promise<string> {
   const response = await t.app.request('/api/front/system/captcha-image?t=1', { headers: headersOf(options) });

@@ -106,13 +106,16 @@ describe('POST /api/front/system/login', () => {
 });
 
 describe('GET /api/front/system/captcha-image', () => {
-  it('answers an SVG image, sets an HttpOnly captcha cookie and stores only hashes', async () => {
+  it('answers a PNG image, sets an HttpOnly captcha cookie and stores only hashes', async () => {
     const res = await t.app.request('/api/front/system/captcha-image?t=1700000000000');
     expect(res.status).toBe(200);
-    expect(res.headers.get('content-type')).toBe('image/svg+xml; charset=utf-8');
+    expect(res.headers.get('content-type')).toBe('image/png');
     expect(res.headers.get('cache-control')).toContain('no-store');
-    const svg = await res.text();
-    expect(svg).toMatch(/^<svg[\s\S]*<path[\s\S]*<\/svg>$/);
+    const png = Buffer.from(await res.arrayBuffer());
+    // The PNG signature, then the IHDR chunk: 240 × 80 pixels (shown at 120 × 40).
+    expect(png.subarray(0, 8)).toEqual(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]));
+    expect(png.subarray(12, 16).toString('latin1')).toBe('IHDR');
+    expect([png.readUInt32BE(16), png.readUInt32BE(20)]).toEqual([240, 80]);
     const line = res.headers.getSetCookie().find((value) => value.startsWith('hgd_captcha=')) ?? '';
     expect(line).toMatch(/HttpOnly/i);
     expect(line).toMatch(/SameSite=Strict/i);
@@ -125,9 +128,9 @@ describe('GET /api/front/system/captcha-image', () => {
   });
 
   it('draws a different image each time', async () => {
-    const a = await (await t.app.request('/api/front/system/captcha-image')).text();
-    const b = await (await t.app.request('/api/front/system/captcha-image')).text();
-    expect(a).not.toBe(b);
+    const a = Buffer.from(await (await t.app.request('/api/front/system/captcha-image')).arrayBuffer());
+    const b = Buffer.from(await (await t.app.request('/api/front/system/captcha-image')).arrayBuffer());
+    expect(a.equals(b)).toBe(false);
   });
 
   it('rejects an over-long cache buster', async () => {

@@ -16,7 +16,8 @@ interface Props {
 }
 
 /**
- * The server-made captcha image (an HttpOnly cookie ties it to this browser). The first image is
+ * The server-made captcha image, a 240 × 80 PNG shown at 120 × 40 (sharp on high-density screens;
+ * an HttpOnly cookie ties it to this browser). The first image is
  * a plain `<img>` in the server-rendered HTML, so it shows before the island hydrates; every
  * later one adds the `t` parameter the call ignores, so the browser cannot reuse a cached image.
  */
@@ -27,7 +28,7 @@ export default function CaptchaImage({ messages, version, onRefresh }: Props) {
   return (
     <button
       type="button"
-      className="btn btn-ghost h-10 w-28 shrink-0 overflow-hidden border border-base-300 p-0"
+      className="btn btn-ghost h-10 w-30 shrink-0 overflow-hidden border border-base-300 p-0"
       onClick={onRefresh}
       aria-label={messages['account.captcha.refresh']}
       title={messages['account.captcha.refresh']}
@@ -35,7 +36,7 @@ export default function CaptchaImage({ messages, version, onRefresh }: Props) {
       {failed ? (
         <span className="px-1 text-xs whitespace-normal text-error">{messages['account.captcha.loadFailed']}</span>
       ) : (
-        <img src={src} alt="" width={112} height={40} className="h-full w-full object-contain" onError={() => setFailedVersion(version)} />
+        <img src={src} alt="" width={120} height={40} className="h-full w-full object-contain" onError={() => setFailedVersion(version)} />
       )}
     </button>
   );

@@ -100,9 +100,9 @@ export function createSystemRoutes(deps: RouteDeps): Hono<AppEnv> {
       const verdict = await hitLimit(db, captchaRules.perIp, ip);
       if (!verdict.allowed) throw tooManyAttempts(verdict.retryAfterSeconds);
     }
-    const { token, svg } = await createCaptcha(db, ip);
+    const { token, png } = await createCaptcha(db, ip);
     setCaptchaCookie(c, token, config);
-    return c.body(svg, 200, { 'Content-Type': 'image/svg+xml; charset=utf-8' });
+    return c.body(new Uint8Array(png), 200, { 'Content-Type': 'image/png' });
   });
 
   routes.post('/login', async (c) => {

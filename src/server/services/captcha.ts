@@ -1,17 +1,17 @@
 /**
- * Login captchas (DOMAIN.md, Security): a server-made SVG image (svg-captcha draws the glyphs as
- * paths with noise lines, so the text is not in the markup), single use, short-lived. The browser
- * holds a random token in an HttpOnly cookie; the table keeps sha256(token) as the id and
- * sha256(answer) — nothing that answers a captcha if the table leaks.
+ * Login captchas (DOMAIN.md, Security): a server-made PNG image (captchaImage.ts: our own stroke
+ * font, every glyph distorted on its own), single use, short-lived. The browser holds a random
+ * token in an HttpOnly cookie; the table keeps sha256(token) as the id and sha256(answer) —
+ * nothing that answers a captcha if the table leaks.
  *
- * The text is drawn from `crypto.randomInt`, not svg-captcha's Math.random, so it cannot be
- * predicted from earlier images.
+ * The text and the drawing's randomness come from node:crypto, so neither can be predicted from
+ * earlier images.
  */
 import { createHash, randomBytes, randomInt, timingSafeEqual } from 'node:crypto';
 import { and, eq, gt, isNull, lt, sql } from 'drizzle-orm';
-import svgCaptcha from 'svg-captcha';
 import type { Database } from '../db/client.ts';
 import { captchas } from '../db/schema/index.ts';
+import { captchaGlyphs, renderCaptchaPng } from './captchaImage.ts';
 import type { RateRule } from './rateLimit.ts';
 
 export const captchaRules = {
@@ -22,16 +22,13 @@ export const captchaRules = {
 } as const satisfies Record<string, RateRule | number>;
 
 /** No look-alikes (0/O/o, 1/l/I, 2/Z, 5/S, 8/B…): a person reads it at the first try. */
-const alphabet = 'ACDEFGHJKMNPQRTUVWXYabdefghjkmnpqrtuwxy3467';
-
-type RenderOptions = { width: number; height: number; fontSize: number; noise: number; color: boolean; background: string };
-// svg-captcha's module is itself the function that renders a given text; its typings only
-// describe the helpers hanging off it.
-const renderCaptcha = svgCaptcha as unknown as (text: string, options: RenderOptions) => string;
+export const captchaAlphabet = 'ACDEFGHJKMNPQRTUVWXYabdefghjkmnpqrtuwxy3467';
+const missingGlyphs = [...captchaAlphabet].filter((char) => !captchaGlyphs.includes(char));
+if (missingGlyphs.length > 0) throw new Error(`captcha font lacks ${missingGlyphs.join('')}`);
 
 export function captchaText(length: number = captchaRules.length): string {
   let text = '';
-  for (let i = 0; i < length; i++) text += alphabet[randomInt(alphabet.length)];
+  for (let i = 0; i < length; i++) text += captchaAlphabet[randomInt(captchaAlphabet.length)];
   return text;
 }
 
@@ -46,11 +43,11 @@ export function hashCaptchaAnswer(answer: string): string {
 
 const tokenPattern = /^[A-Za-z0-9_-]{43}$/;
 
-/** Makes a captcha: stores its hashes, returns the cookie token and the SVG. Prunes expired ones. */
-export async function createCaptcha(db: Database, ip: string | null): Promise<{ token: string; svg: string }> {
+/** Makes a captcha: stores its hashes, returns the cookie token and the PNG. Prunes expired ones. */
+export async function createCaptcha(db: Database, ip: string | null): Promise<{ token: string; png: Buffer }> {
   const token = randomBytes(32).toString('base64url');
   const text = captchaText();
-  const svg = renderCaptcha(text, { width: 120, height: 40, fontSize: 44, noise: 3, color: true, background: '#f4f6f8' });
+  const png = await renderCaptchaPng(text);
   await db.transaction(async (tx) => {
     // Images nobody answered: cheap to drop here, keeps the table at a few minutes' worth.
     await tx.delete(captchas).where(lt(captchas.expiresAt, sql`now() - interval '1 hour'`));
@@ -61,7 +58,7 @@ export async function createCaptcha(db: Database, ip: string | null): Promise<{ 
       ip,
     });
   });
-  return { token, svg };
+  return { token, png };
 }
 
 /**
