@@ -42,8 +42,8 @@ describe('captcha image', () => {
     expect(perImage).toBeLessThan(50); // ~5 ms here; generous for a loaded CI machine
   });
 
-  // 400 images: the solver reads about 0.5 % of them whole (5 in 1000 measured), so fewer would let
-  // chance alone cross 2 % now and then (at 400, about once in a thousand runs).
+  // 400 images: the solver reads about 0.4 % of them whole (4 in 1000 measured), so fewer would let
+  // chance alone cross 2 % now and then (at 400, less than once in a thousand runs).
   it('defeats a template-matching solver that reads the undistorted font', { timeout: 120_000 }, async () => {
     const templates = fontTemplates();
     const plain = await attack(60, false, templates);
