@@ -32,6 +32,7 @@ import {
   type TableRequest,
   type TableValue,
 } from '../../lib/schemas/table.ts';
+import { isCleanText } from '../../lib/schemas/text.ts';
 import { rowsOf, type Database } from '../db/client.ts';
 import { ApiError, type AnyContext } from '../envelope.ts';
 import { readBody } from '../validate.ts';
@@ -280,17 +281,12 @@ const monthPattern = /^(\d{4})-(\d{2})(?:-(\d{2}))?$/;
 /** Full ISO 8601 time with an explicit zone: the caller says which instant it means. */
 const instantPattern = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{1,6}))?)?(Z|[+-]\d{2}:\d{2})$/;
 
-/** PostgreSQL text cannot hold U+0000: such a value would fail in the database, so it is refused here. */
-function hasNul(text: string): boolean {
-  return text.includes('\u0000');
-}
-
 /** A bound value, canonical text; undefined when the value does not fit the type. */
 function coerce(type: ColumnType, value: TableValue): string | undefined {
   switch (type) {
     case 'text':
       if (typeof value !== 'string') return String(value);
-      return hasNul(value) ? undefined : value;
+      return isCleanText(value) ? value : undefined;
     case 'int': {
       const number = typeof value === 'number' ? value : typeof value === 'string' && /^-?\d{1,10}$/.test(value) ? Number(value) : NaN;
       return Number.isInteger(number) && number >= int4.min && number <= int4.max ? String(number) : undefined;
@@ -461,14 +457,14 @@ function compile(table: TableDefinition, request: TableRequest, options: RunOpti
       ? [...new Set(request.search.select)].map((field) => columnFor(table, field, 'search'))
       : Object.values(table.columns).filter(allowedFor.search);
     const keyword = request.search.keyword?.trim() ?? '';
-    if (hasNul(keyword)) throw badRequest('table.badValue.text', { field: 'keyword', part: 'search' });
+    if (!isCleanText(keyword)) throw badRequest('table.badValue.text', { field: 'keyword', part: 'search' });
     if (keyword !== '' && searched.length) {
       conditions.push(sql`(${sql.join(searched.map((column) => contains(inWhere(column), keyword)), sql` or `)})`);
     }
   }
   for (const [field, text] of Object.entries(request.liker ?? {})) {
     const column = columnFor(table, field, 'liker');
-    if (hasNul(text)) throw badRequest('table.badValue.text', { field, part: 'liker' });
+    if (!isCleanText(text)) throw badRequest('table.badValue.text', { field, part: 'liker' });
     if (text.trim() !== '') conditions.push(contains(inWhere(column), text.trim()));
   }
   for (const [field, bounds] of Object.entries(request.range ?? {})) {
