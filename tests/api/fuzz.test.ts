@@ -122,7 +122,7 @@ class AppWorker {
   }
 
   /** Posts a message; the answer, `timedOut` after `ms`, or a rejection when the worker dies meanwhile. */
-  call<T>(message: Record<string, unknown>, ms: number): Promise<T | typeof timedOut> {
+  async call<T>(message: Record<string, unknown>, ms: number): Promise<T | typeof timedOut> {
     const id = (this.next += 1);
     const answer = new Promise<T>((resolve, reject) => {
       this.pending.set(id, { resolve: resolve as (value: unknown) => void, reject });
@@ -134,7 +134,11 @@ class AppWorker {
     const timeout = new Promise<typeof timedOut>((resolve) => {
       timer = setTimeout(() => resolve(timedOut), ms);
     });
-    return Promise.race([answer, timeout]).finally(() => clearTimeout(timer));
+    try {
+      return await Promise.race([answer, timeout]);
+    } finally {
+      clearTimeout(timer);
+    }
   }
 
   /** Stops it at once (after a hang), then removes what it left: its data directory, its PostgreSQL database. */
