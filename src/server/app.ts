@@ -24,6 +24,7 @@ import { httpProviderFromConfig } from './sms/http.ts';
 import { createOutboxProvider } from './sms/provider.ts';
 import { createPublishedSite } from './site/publication.ts';
 import { createStaticHandler } from './static.ts';
+import { objectStoreFromConfig } from './storage/fromConfig.ts';
 import type { AppDeps, AppEnv, RouteDeps } from './types.ts';
 
 export type { AppDeps, AppEnv } from './types.ts';
@@ -48,7 +49,8 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
     deps.publication ?? (deps.staticDir ? { staticDir: deps.staticDir, contentDir: defaultContentDir(), buildId: null } : undefined),
   );
   const bank = deps.bank === undefined ? bankProviderFromConfig(deps.config) : deps.bank;
-  const routeDeps: RouteDeps = { ...deps, sms, site, bank };
+  const objects = deps.objects ?? objectStoreFromConfig(deps.config);
+  const routeDeps: RouteDeps = { ...deps, sms, site, bank, objects };
   for (const module of apiModules) app.route(module.base, module.create(routeDeps));
   app.all('/api', unknownPath);
   app.all('/api/*', unknownPath);

@@ -58,9 +58,26 @@ const envSchema = z.object({
   BANK_TIMEOUT_MS: positiveInt.default(10_000),
   BANK_SANDBOX_LATENCY_MS: z.coerce.number().int().min(0).max(60_000).default(300),
   BANK_SANDBOX_SEED: z.string().min(16, 'must be at least 16 characters').default('hgd-sandbox-bank-demo-seed'),
+  // Where uploaded files (and site builds) are kept: `local` (DATA_DIR) or an S3-compatible bucket (storageRule).
+  STORAGE: z.enum(['local', 's3']).default('local'),
+  S3_ENDPOINT: z.url({ protocol: /^https?$/ }).optional(),
+  S3_REGION: z.string().regex(/^[a-z0-9-]{1,40}$/, 'must be a region name such as us-east-1 or cn-hangzhou').default('us-east-1'),
+  // S3's bucket naming rules (3–63 lower-case letters, digits, dots and hyphens).
+  S3_BUCKET: z
+    .string()
+    .regex(/^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/, 'must be a bucket name: 3–63 lower-case letters, digits, dots or hyphens')
+    .optional(),
+  S3_ACCESS_KEY_ID: z.string().min(1).optional(),
+  S3_SECRET_ACCESS_KEY: z.string().min(1).optional(),
+  S3_FORCE_PATH_STYLE: flag.optional(),
+  S3_PREFIX: z
+    .string()
+    .regex(/^[A-Za-z0-9._-]+(\/[A-Za-z0-9._-]+)*\/?$/, 'must be path segments of letters, digits, ".", "_" or "-", e.g. portal/')
+    .refine((value) => !value.split('/').some((segment) => segment === '.' || segment === '..'), 'must not contain "." or ".." segments')
+    .optional(),
 });
 
-const secretVariables = new Set(['SMS_HTTP_KEY', 'REBUILD_TOKEN']);
+const secretVariables = new Set(['SMS_HTTP_KEY', 'REBUILD_TOKEN', 'S3_SECRET_ACCESS_KEY']);
 
 export interface Config {
   host: string;
@@ -114,6 +131,28 @@ export interface Config {
   bankSandboxLatencyMs: number;
   /** The sandbox derives each account's USB-key signing key from this (demo only, not a secret). */
   bankSandboxSeed: string;
+  /**
+   * Where uploaded files and site builds are kept (storage/fromConfig.ts): `local` is DATA_DIR,
+   * `s3` a bucket of an S3-compatible object store, needed when more than one API process runs.
+   */
+  storage: 'local' | 's3';
+  /** Set when `storage` is `s3`. */
+  s3: S3Config | undefined;
+}
+
+export interface S3Config {
+  /** The service's URL; undefined: AWS S3's endpoint for the region. */
+  endpoint: string | undefined;
+  region: string;
+  bucket: string;
+  /** Both or neither; neither: the AWS SDK's own chain (AWS_* variables, instance role…). */
+  accessKeyId: string | undefined;
+  /** Never logged or echoed. */
+  secretAccessKey: string | undefined;
+  /** `endpoint/bucket/key` rather than `bucket.endpoint/key` (MinIO, Ceph RGW). */
+  forcePathStyle: boolean;
+  /** Put before every key (e.g. `portal/`), so one bucket can serve several installs; '' for none. */
+  prefix: string;
 }
 
 export class ConfigError extends Error {
@@ -141,6 +180,41 @@ function bankProviderRule(e: z.infer<typeof envSchema>): Config['bankProvider'] 
   return provider;
 }
 
+/**
+ * STORAGE=s3 needs S3_BUCKET, and the access key id and secret both or neither; S3_* settings
+ * without STORAGE=s3 are a mistake (files would silently stay on the local disk). Path-style
+ * addressing defaults to on with S3_ENDPOINT (MinIO, Ceph) and off without (AWS).
+ */
+function storageRule(e: z.infer<typeof envSchema>): Pick<Config, 'storage' | 's3'> {
+  const problems: string[] = [];
+  const s3Names = ['S3_ENDPOINT', 'S3_BUCKET', 'S3_ACCESS_KEY_ID', 'S3_SECRET_ACCESS_KEY', 'S3_FORCE_PATH_STYLE', 'S3_PREFIX'] as const;
+  if (e.STORAGE === 'local') {
+    const set = s3Names.filter((name) => e[name] !== undefined);
+    if (set.length > 0) problems.push(`  STORAGE="local" with ${set.join(', ')} set: set STORAGE=s3 to keep files in the bucket, or unset ${set.join(', ')}`);
+  } else {
+    if (e.S3_BUCKET === undefined) problems.push('  S3_BUCKET is required when STORAGE=s3');
+    if ((e.S3_ACCESS_KEY_ID === undefined) !== (e.S3_SECRET_ACCESS_KEY === undefined)) {
+      const missing = e.S3_ACCESS_KEY_ID === undefined ? 'S3_ACCESS_KEY_ID' : 'S3_SECRET_ACCESS_KEY';
+      problems.push(`  ${missing} is required with ${missing === 'S3_ACCESS_KEY_ID' ? 'S3_SECRET_ACCESS_KEY' : 'S3_ACCESS_KEY_ID'} (set both, or neither to use the AWS SDK's own credentials)`);
+    }
+  }
+  if (problems.length > 0) throw new ConfigError(`Invalid server configuration:\n${problems.join('\n')}`);
+  if (e.STORAGE === 'local' || e.S3_BUCKET === undefined) return { storage: 'local', s3: undefined };
+  const prefix = e.S3_PREFIX === undefined ? '' : e.S3_PREFIX.endsWith('/') ? e.S3_PREFIX : `${e.S3_PREFIX}/`;
+  return {
+    storage: 's3',
+    s3: {
+      endpoint: e.S3_ENDPOINT,
+      region: e.S3_REGION,
+      bucket: e.S3_BUCKET,
+      accessKeyId: e.S3_ACCESS_KEY_ID,
+      secretAccessKey: e.S3_SECRET_ACCESS_KEY,
+      forcePathStyle: e.S3_FORCE_PATH_STYLE ?? e.S3_ENDPOINT !== undefined,
+      prefix,
+    },
+  };
+}
+
 /** Reads and validates the configuration from `env` (blank values count as unset). */
 export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
   const present = Object.fromEntries(
@@ -160,6 +234,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   }
   const e = parsed.data;
   const bankProvider = bankProviderRule(e);
+  const storage = storageRule(e);
   return {
     host: e.HOST,
     port: e.PORT,
@@ -189,6 +264,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     bankTimeoutMs: e.BANK_TIMEOUT_MS,
     bankSandboxLatencyMs: e.BANK_SANDBOX_LATENCY_MS,
     bankSandboxSeed: e.BANK_SANDBOX_SEED,
+    ...storage,
   };
 }
 

@@ -16,6 +16,7 @@ import { demoAccounts } from './db/seed.ts';
 import { startHousekeeping } from './housekeeping.ts';
 import { createLogger, type Logger } from './logger.ts';
 import { openRuntime, type Runtime } from './runtime.ts';
+import { storageBannerLine } from './storage/fromConfig.ts';
 import { initialPublication, type Publication } from './site/publication.ts';
 import type { AppEnv } from './types.ts';
 
@@ -54,7 +55,7 @@ export async function startServer(config: Config = getConfig()): Promise<Running
   // content that publication was built from, so that pages and API agree after a restart.
   const publication = initialPublication({ dataDir: config.dataDir, staticDir: config.staticDir, contentDir: defaultContentDir() });
   const runtime = await openRuntime(config, publication.contentDir);
-  const app = createApp({ db: runtime.db, config, logger, staticDir: publication.staticDir, publication, dbKind: runtime.kind });
+  const app = createApp({ db: runtime.db, config, logger, staticDir: publication.staticDir, publication, dbKind: runtime.kind, objects: runtime.objects });
   const stopHousekeeping = startHousekeeping(runtime.db, logger);
 
   const server = await new Promise<ServerType>((resolve, reject) => {
@@ -109,6 +110,7 @@ function printBanner(running: RunningServer, config: Config, logger: Logger): vo
     `  汇购电 portal listening on ${running.url}`,
     `  database: ${running.runtime.kind}${running.runtime.seeded ? ' (new, seeded)' : ''}`,
     `  static files: ${running.publication.staticDir}${existsSync(running.publication.staticDir) ? '' : ' (missing: run `npm run build` first)'}`,
+    storageBannerLine(config),
   ];
   // Demo mode (the sandbox bank certifies anyone with the demo PIN) is said plainly, and logged.
   lines.push(...bankBannerLines(config));
@@ -166,7 +168,7 @@ export function createDevApp(config: Config = getConfig()): Promise<Hono<AppEnv>
       throw error;
     });
     const runtime = await state.runtime;
-    return createApp({ db: runtime.db, config, logger: createLogger(config), dbKind: runtime.kind });
+    return createApp({ db: runtime.db, config, logger: createLogger(config), dbKind: runtime.kind, objects: runtime.objects });
   })().catch((error: unknown) => {
     devApp = undefined;
     throw error;

@@ -7,7 +7,8 @@ import { migrateDatabase } from './db/migrate.ts';
 import { seedIfEmpty } from './db/seed.ts';
 import { loadContent } from '../content/load.ts';
 import { publishContent } from './services/contentStore.ts';
-import { uploadsDirOf } from './uploads/storage.ts';
+import { objectStoreFromConfig } from './storage/fromConfig.ts';
+import type { ObjectStore } from './storage/objectStore.ts';
 
 export interface Runtime {
   db: Database;
@@ -16,18 +17,24 @@ export interface Runtime {
   /** True when this start seeded an empty database. */
   seeded: boolean;
   handle: DatabaseHandle;
+  /** Where uploaded files are kept (STORAGE), checked reachable at start; hand it to createApp. */
+  objects: ObjectStore;
 }
 
 /** `contentDir`: the content the API answers from (the published build's snapshot, else CONTENT_DIR). */
 export async function openRuntime(config: Config, contentDir?: string): Promise<Runtime> {
+  // Before the database: a bucket that is missing or refuses the credentials stops the start here,
+  // with a message naming what to check (s3Store.ts `check`), not at the first upload.
+  const objects = objectStoreFromConfig(config);
+  await objects.check?.();
   const handle = await openDatabase(config);
   try {
     await migrateDatabase(handle);
-    const seeded = await seedIfEmpty(handle.db, { demoAccounts: config.seedDemoAccounts, uploadsDir: uploadsDirOf(config) });
+    const seeded = await seedIfEmpty(handle.db, { demoAccounts: config.seedDemoAccounts, objects });
     // The content is loaded now, so a broken content directory stops the start, and
     // the regions table is synced from it (regions/*.yaml is the one source of regions).
     await publishContent(handle.db, loadContent(contentDir));
-    return { db: handle.db, kind: handle.kind, close: handle.close, seeded, handle };
+    return { db: handle.db, kind: handle.kind, close: handle.close, seeded, handle, objects };
   } catch (error) {
     await handle.close().catch(() => {});
     throw error;

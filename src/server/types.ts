@@ -8,6 +8,7 @@ import type { Logger } from './logger.ts';
 import type { BuildCommand } from './site/buildCommand.ts';
 import type { Publication, PublishedSite } from './site/publication.ts';
 import type { SmsProvider } from './sms/provider.ts';
+import type { ObjectStore } from './storage/objectStore.ts';
 
 /** What the app is built from; tests pass their own (in-memory database, silent logger). */
 export interface AppDeps {
@@ -32,6 +33,11 @@ export interface AppDeps {
    * (bank/fromConfig.ts); null means none (USB-key certification not offered).
    */
   bank?: BankProvider | null;
+  /**
+   * Where uploaded files are kept (storage/objectStore.ts); omitted means the one STORAGE names
+   * (storage/fromConfig.ts). The server passes the runtime's, checked at start.
+   */
+  objects?: ObjectStore;
 }
 
 /** What route modules receive: AppDeps with every default filled in. */
@@ -40,6 +46,7 @@ export type RouteDeps = AppDeps & {
   site: PublishedSite;
   /** Null with BANK_PROVIDER=none: USB-key certification is not offered. */
   bank: BankProvider | null;
+  objects: ObjectStore;
 };
 
 /** The logged-in user as the request sees it (never the password hash). */

@@ -11,7 +11,8 @@ import { createHash, randomBytes } from 'node:crypto';
 import { count, sql } from 'drizzle-orm';
 import { hashPassword } from '../password.ts';
 import { contentStore } from '../services/contentStore.ts';
-import { storeFile } from '../uploads/storage.ts';
+import type { ObjectStore } from '../storage/objectStore.ts';
+import { uploadKey } from '../uploads/storage.ts';
 import type { Database } from './client.ts';
 import { demoPdf, demoPng } from './demoFiles.ts';
 import { seedDemoOrders } from './demoOrders.ts';
@@ -223,8 +224,8 @@ export const demoNotices: readonly DemoNotice[] = [
 export interface SeedOptions {
   /** Insert the demo accounts too (SEED_DEMO_ACCOUNTS; default on). */
   demoAccounts: boolean;
-  /** Where the demo certification files' bytes go (DATA_DIR/uploads); omitted: rows only (tests). */
-  uploadsDir?: string;
+  /** Where the demo certification files' bytes go (the object store); omitted: rows only (tests). */
+  objects?: ObjectStore;
 }
 
 /** Seeds an empty database; returns whether it did. */
@@ -332,8 +333,10 @@ export async function seedIfEmpty(db: Database, options: SeedOptions): Promise<b
     }
     return true;
   });
-  if (seeded && options.uploadsDir) {
-    for (const file of demoFiles.flat()) await storeFile(options.uploadsDir, file.storedName, file.bytes);
+  if (seeded && options.objects) {
+    for (const file of demoFiles.flat()) {
+      await options.objects.put(uploadKey(file.storedName), file.bytes, { size: file.bytes.length, contentType: file.contentType });
+    }
   }
   return seeded;
 }

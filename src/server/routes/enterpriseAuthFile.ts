@@ -10,7 +10,6 @@ import { requireSession } from '../middleware/session.ts';
 import { deleteAuthFile, readAuthFile, uploadAuthFile } from '../services/authFiles.ts';
 import type { AppEnv, RouteDeps } from '../types.ts';
 import { extensionOf } from '../uploads/fileType.ts';
-import { uploadsDirOf } from '../uploads/storage.ts';
 import { validate } from '../validate.ts';
 import { enterpriseActor } from './enterpriseActor.ts';
 
@@ -26,29 +25,29 @@ export function inlineDisposition(name: string, contentType: keyof typeof extens
 export const imageDownloadPolicy = "sandbox; default-src 'none'; img-src 'self'; style-src 'unsafe-inline'";
 
 export function createEnterpriseAuthFileRoutes(deps: RouteDeps): Hono<AppEnv> {
-  const { db, config } = deps;
-  const uploadsDir = uploadsDirOf(config);
+  const { db, config, objects } = deps;
   const routes = new Hono<AppEnv>();
 
   /** multipart: `kind` (businessLicence | authLetter) and `file`. */
   routes.post('/upload', requireSession, async (c) => {
     const { kind, file } = await validate(c, authFileUploadBody, 'body');
-    return ok(c, await uploadAuthFile(db, enterpriseActor(c, config), uploadsDir, { kind, file }), 'enterprise.fileUploaded');
+    return ok(c, await uploadAuthFile(db, enterpriseActor(c, config), objects, { kind, file }), 'enterprise.fileUploaded');
   });
 
   routes.post('/deleteElectricity', requireSession, async (c) => {
     const { id } = await validate(c, authFileIdBody, 'body');
-    await deleteAuthFile(db, enterpriseActor(c, config), uploadsDir, id);
+    await deleteAuthFile(db, enterpriseActor(c, config), objects, id);
     return ok(c, {}, 'enterprise.fileDeleted');
   });
 
   routes.get('/download', requireSession, async (c) => {
     const { id } = await validate(c, authFileIdBody, 'query');
-    const { row, bytes } = await readAuthFile(db, enterpriseActor(c, config), uploadsDir, id);
+    const { row, object } = await readAuthFile(db, enterpriseActor(c, config), objects, id);
     const contentType = row.contentType as keyof typeof extensionOf;
-    return c.body(new Uint8Array(bytes), 200, {
+    // Streamed from the store (local file or S3 object) straight into the answer.
+    return c.body(object.body, 200, {
       'Content-Type': contentType,
-      'Content-Length': String(bytes.length),
+      'Content-Length': String(object.size),
       'Content-Disposition': inlineDisposition(row.originalName, contentType),
       'X-Content-Type-Options': 'nosniff',
       // An image opened in a tab runs nothing and reaches nothing. A PDF keeps the site's policy:

@@ -28,13 +28,11 @@ import { enterprisesPage } from '../services/enterpriseTable.ts';
 import { enterpriseById, enterpriseData, enterpriseDataById, isOperator, ownEnterpriseOrFail, ownedEnterprise } from '../services/enterpriseView.ts';
 import { readTableRequest } from '../table/antTable.ts';
 import type { AppEnv, RouteDeps } from '../types.ts';
-import { uploadsDirOf } from '../uploads/storage.ts';
 import { check, validate } from '../validate.ts';
 import { enterpriseActor } from './enterpriseActor.ts';
 
 export function createEnterpriseUserRoutes(deps: RouteDeps): Hono<AppEnv> {
-  const { db, config } = deps;
-  const uploadsDir = uploadsDirOf(config);
+  const { db, config, objects } = deps;
   const routes = new Hono<AppEnv>();
 
   /** Without id: the user's own (404 when none). With id: the owner's, or any for an operator. */
@@ -82,7 +80,7 @@ export function createEnterpriseUserRoutes(deps: RouteDeps): Hono<AppEnv> {
 
   routes.post('/del', requireSession, async (c) => {
     const { id } = await validate(c, enterpriseIdBody, 'body');
-    await deleteEnterprise(db, enterpriseActor(c, config), id, uploadsDir);
+    await deleteEnterprise(db, enterpriseActor(c, config), id, objects);
     return ok(c, {}, 'enterprise.deleted');
   });
 

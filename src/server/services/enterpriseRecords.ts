@@ -27,7 +27,8 @@ import type { Database } from '../db/client.ts';
 import { isUniqueViolation } from '../db/errors.ts';
 import { enterpriseAuthFiles, enterprises, partnerInstitutions, regions, users, type EnterpriseRow } from '../db/schema/index.ts';
 import { ApiError } from '../envelope.ts';
-import { removeStoredFiles } from '../uploads/storage.ts';
+import type { ObjectStore } from '../storage/objectStore.ts';
+import { uploadKey } from '../uploads/storage.ts';
 import { writeAudit } from './audit.ts';
 import { contentStore } from './contentStore.ts';
 import {
@@ -316,7 +317,7 @@ export async function submitForReview(db: Database, actor: EnterpriseActor, id: 
  * enterpriseuser/del — only while 0 or 3 and never ordered. The rows go in one transaction (files,
  * bank binding and challenges by cascade), then the stored bytes; the user loses the enterprise role.
  */
-export async function deleteEnterprise(db: Database, actor: EnterpriseActor, id: number, uploadsDir: string): Promise<void> {
+export async function deleteEnterprise(db: Database, actor: EnterpriseActor, id: number, objects: ObjectStore): Promise<void> {
   const storedNames = await db.transaction(async (tx) => {
     const row = await ownedEnterprise(tx, actor.user.id, id, true);
     if (!deletableStatus(row.authStatus)) {
@@ -338,5 +339,5 @@ export async function deleteEnterprise(db: Database, actor: EnterpriseActor, id:
     });
     return files.map((file) => file.storedName);
   });
-  await removeStoredFiles(uploadsDir, storedNames);
+  await objects.remove(storedNames.map(uploadKey));
 }
