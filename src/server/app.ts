@@ -22,7 +22,9 @@ import { bankProviderFromConfig } from './bank/fromConfig.ts';
 import { apiModules } from './routes/index.ts';
 import { httpProviderFromConfig } from './sms/http.ts';
 import { createOutboxProvider } from './sms/provider.ts';
+import { contentStore } from './services/contentStore.ts';
 import { createPublishedSite } from './site/publication.ts';
+import { createSitePublisher } from './site/publisher.ts';
 import { createStaticHandler } from './static.ts';
 import { objectStoreFromConfig } from './storage/fromConfig.ts';
 import type { AppDeps, AppEnv, RouteDeps } from './types.ts';
@@ -44,13 +46,23 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
   app.use('/api/*', loadSession(deps));
 
   const sms = deps.sms ?? httpProviderFromConfig(deps.config, deps.logger) ?? createOutboxProvider(deps.db, deps.logger);
-  // The published directory can change while the app runs (an editors' rebuild publishes a new one).
-  const site = createPublishedSite(
-    deps.publication ?? (deps.staticDir ? { staticDir: deps.staticDir, contentDir: defaultContentDir(), buildId: null } : undefined),
-  );
   const bank = deps.bank === undefined ? bankProviderFromConfig(deps.config) : deps.bank;
   const objects = deps.objects ?? objectStoreFromConfig(deps.config);
-  const routeDeps: RouteDeps = { ...deps, sms, site, bank, objects };
+  // The published directory can change while the app runs (a rebuild or a rollback, on any process).
+  const publisher =
+    deps.publisher ??
+    createSitePublisher({
+      db: deps.db,
+      objects,
+      dataDir: deps.config.dataDir,
+      site: createPublishedSite(
+        deps.publication ?? (deps.staticDir ? { staticDir: deps.staticDir, contentDir: defaultContentDir(), buildId: null } : undefined),
+      ),
+      store: contentStore,
+      logger: deps.logger,
+    });
+  const site = publisher.site;
+  const routeDeps: RouteDeps = { ...deps, sms, site, publisher, bank, objects };
   for (const module of apiModules) app.route(module.base, module.create(routeDeps));
   app.all('/api', unknownPath);
   app.all('/api/*', unknownPath);

@@ -51,6 +51,7 @@ const envSchema = z.object({
   // Long and random, because it is the only thing guarding a call that rebuilds and republishes the site.
   REBUILD_TOKEN: z.string().min(32, 'must be at least 32 characters (e.g. `openssl rand -hex 32`)').optional(),
   REBUILD_TIMEOUT_MINUTES: positiveInt.default(20),
+  SITE_POLL_SECONDS: positiveInt.default(10),
   // `sandbox` (demo mode) or `none`; a production bank adds its name here (docs/enterprises.md).
   // Unset: `sandbox` for a local run, `none` once PUBLIC_ORIGIN says this is a deployment (bankProviderRule).
   BANK_PROVIDER: z.enum(['sandbox', 'none']).optional(),
@@ -118,6 +119,8 @@ export interface Config {
   rebuildToken: string | undefined;
   /** An editors' rebuild running longer is stopped and recorded as failed. */
   rebuildTimeoutMinutes: number;
+  /** How often each process checks the published build besides LISTEN/NOTIFY (site/publisher.ts). */
+  sitePollSeconds: number;
   /**
    * The bank behind USB-key certification (bank/provider.ts): `sandbox` is the local stand-in of
    * demo mode (anyone certifies with the demo PIN), `none` turns USB-key certification off.
@@ -259,6 +262,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     smsHttpTimeoutMs: e.SMS_HTTP_TIMEOUT_MS,
     rebuildToken: e.REBUILD_TOKEN,
     rebuildTimeoutMinutes: e.REBUILD_TIMEOUT_MINUTES,
+    sitePollSeconds: e.SITE_POLL_SECONDS,
     bankProvider,
     bankSandboxAllowed: e.BANK_SANDBOX_ALLOWED,
     bankTimeoutMs: e.BANK_TIMEOUT_MS,

@@ -4,11 +4,12 @@
  * `createDevApp()` is the API alone for Astro's dev server, which serves the pages itself.
  */
 import { existsSync } from 'node:fs';
+import path from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { serve, type ServerType } from '@hono/node-server';
 import type { Hono } from 'hono';
-import { defaultContentDir } from '../content/load.ts';
+import { defaultContentDir, loadContent } from '../content/load.ts';
 import { createApp } from './app.ts';
 import { bankBannerLines } from './bank/fromConfig.ts';
 import { getConfig, loadConfig, type Config } from './config.ts';
@@ -17,7 +18,9 @@ import { startHousekeeping } from './housekeeping.ts';
 import { createLogger, type Logger } from './logger.ts';
 import { openRuntime, type Runtime } from './runtime.ts';
 import { storageBannerLine } from './storage/fromConfig.ts';
-import { initialPublication, type Publication } from './site/publication.ts';
+import { contentStore, publishContent } from './services/contentStore.ts';
+import { createPublishedSite, type Publication } from './site/publication.ts';
+import { createSitePublisher } from './site/publisher.ts';
 import type { AppEnv } from './types.ts';
 
 export interface RunningServer {
@@ -51,11 +54,29 @@ export function demoAccountTable(): string {
 
 export async function startServer(config: Config = getConfig()): Promise<RunningServer> {
   const logger = createLogger(config);
-  // The newer of `npm run build`'s output and the last editors' rebuild; the API answers from the
-  // content that publication was built from, so that pages and API agree after a restart.
-  const publication = initialPublication({ dataDir: config.dataDir, staticDir: config.staticDir, contentDir: defaultContentDir() });
-  const runtime = await openRuntime(config, publication.contentDir);
-  const app = createApp({ db: runtime.db, config, logger, staticDir: publication.staticDir, publication, dbKind: runtime.kind, objects: runtime.objects });
+  const runtime = await openRuntime(config, null);
+  // The build the database says is published (fetched if this machine lacks it), or `npm run
+  // build`'s output when that is newer; the API answers from the content that build was made from.
+  const publisher = createSitePublisher({
+    db: runtime.db,
+    objects: runtime.objects,
+    dataDir: config.dataDir,
+    site: createPublishedSite(undefined),
+    store: contentStore,
+    logger,
+  });
+  let publication: Publication;
+  let stopWatching: () => Promise<void>;
+  try {
+    publication = await publisher.start({ staticDir: path.resolve(config.staticDir), contentDir: defaultContentDir(), buildId: null });
+    // STATIC_DIR's own content: loaded now (a broken file stops the start) and its regions synced.
+    if (publication.buildId === null) await publishContent(runtime.db, loadContent(publication.contentDir));
+    stopWatching = await publisher.watch(runtime.handle, config.sitePollSeconds * 1000);
+  } catch (error) {
+    await runtime.close().catch(() => {});
+    throw error;
+  }
+  const app = createApp({ db: runtime.db, config, logger, staticDir: publication.staticDir, publisher, dbKind: runtime.kind, objects: runtime.objects });
   const stopHousekeeping = startHousekeeping(runtime.db, logger);
 
   const server = await new Promise<ServerType>((resolve, reject) => {
@@ -69,6 +90,7 @@ export async function startServer(config: Config = getConfig()): Promise<Running
   const close = () => {
     closing ??= (async () => {
       stopHousekeeping();
+      await stopWatching().catch(() => {});
       await new Promise<void>((resolve) => {
         const force = setTimeout(() => {
           if ('closeAllConnections' in server) server.closeAllConnections();

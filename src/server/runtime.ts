@@ -21,8 +21,13 @@ export interface Runtime {
   objects: ObjectStore;
 }
 
-/** `contentDir`: the content the API answers from (the published build's snapshot, else CONTENT_DIR). */
-export async function openRuntime(config: Config, contentDir?: string): Promise<Runtime> {
+/**
+ * `contentDir`: the content the API answers from (CONTENT_DIR when omitted), loaded and published
+ * now (regions table included); `null` leaves that to the caller — the server, which first asks
+ * the database which build is published (site/publisher.ts), so a starting process never writes
+ * its own disk's regions over a publication.
+ */
+export async function openRuntime(config: Config, contentDir?: string | null): Promise<Runtime> {
   // Before the database: a bucket that is missing or refuses the credentials stops the start here,
   // with a message naming what to check (s3Store.ts `check`), not at the first upload.
   const objects = objectStoreFromConfig(config);
@@ -33,7 +38,7 @@ export async function openRuntime(config: Config, contentDir?: string): Promise<
     const seeded = await seedIfEmpty(handle.db, { demoAccounts: config.seedDemoAccounts, objects });
     // The content is loaded now, so a broken content directory stops the start, and
     // the regions table is synced from it (regions/*.yaml is the one source of regions).
-    await publishContent(handle.db, loadContent(contentDir));
+    if (contentDir !== null) await publishContent(handle.db, loadContent(contentDir));
     return { db: handle.db, kind: handle.kind, close: handle.close, seeded, handle, objects };
   } catch (error) {
     await handle.close().catch(() => {});

@@ -7,6 +7,7 @@ import type { UserRole, UserStatus } from './db/schema/index.ts';
 import type { Logger } from './logger.ts';
 import type { BuildCommand } from './site/buildCommand.ts';
 import type { Publication, PublishedSite } from './site/publication.ts';
+import type { SitePublisher } from './site/publisher.ts';
 import type { SmsProvider } from './sms/provider.ts';
 import type { ObjectStore } from './storage/objectStore.ts';
 
@@ -22,10 +23,12 @@ export interface AppDeps {
   /** The SMS gateway; omitted means the outbox provider on `db` (sms/provider.ts). */
   sms?: SmsProvider;
   /**
-   * What is published at start (site/publication.ts: the newer of STATIC_DIR and the last editors'
-   * rebuild); omitted means `staticDir` with CONTENT_DIR.
+   * What is served until a publication says otherwise; omitted means `staticDir` with CONTENT_DIR.
+   * Ignored when `publisher` is given (the server's, which chose it at start: site/publisher.ts).
    */
   publication?: Publication;
+  /** Which build every process serves (site/publisher.ts); omitted means one made for this app. */
+  publisher?: SitePublisher;
   /** The editors' rebuild: its build command (`astro build` by default) and the content it snapshots. */
   siteBuild?: { command?: BuildCommand; sourceContentDir?: string };
   /**
@@ -44,6 +47,7 @@ export interface AppDeps {
 export type RouteDeps = AppDeps & {
   sms: SmsProvider;
   site: PublishedSite;
+  publisher: SitePublisher;
   /** Null with BANK_PROVIDER=none: USB-key certification is not offered. */
   bank: BankProvider | null;
   objects: ObjectStore;

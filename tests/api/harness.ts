@@ -33,6 +33,8 @@ export interface TestAppOptions {
 export interface TestApp {
   app: Hono<AppEnv>;
   db: Database;
+  /** The driver's handle (LISTEN/NOTIFY, raw client). */
+  handle: DatabaseHandle;
   kind: DatabaseKind;
   config: Config;
   close(): Promise<void>;
@@ -114,6 +116,7 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
   return {
     app,
     db: handle.db,
+    handle,
     kind: handle.kind,
     config,
     close: async () => {

@@ -10,11 +10,15 @@ import path from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { loadContent } from '../../src/content/load.ts';
 import { ConfigError, loadConfig } from '../../src/server/config.ts';
+import { createLogger } from '../../src/server/logger.ts';
 import { siteBuilds } from '../../src/server/db/schema/index.ts';
 import { tokenMatches, rebuildTokenRule } from '../../src/server/routes/siteAdmin.ts';
 import { contentStore } from '../../src/server/services/contentStore.ts';
 import type { BuildCommand, BuildRequest } from '../../src/server/site/buildCommand.ts';
-import { initialPublication, pointCurrentAt, siteLayout } from '../../src/server/site/publication.ts';
+import { createContentStore } from '../../src/server/services/contentStore.ts';
+import { createPublishedSite, pointCurrentAt, siteLayout } from '../../src/server/site/publication.ts';
+import { createSitePublisher, keptPublications } from '../../src/server/site/publisher.ts';
+import { createLocalStore } from '../../src/server/storage/localStore.ts';
 import { apiHeaders, createTestApp, type TestApp } from './harness.ts';
 
 const token = 'rebuild-token-0123456789abcdef0123456789';
@@ -266,34 +270,79 @@ describe('one rebuild at a time', () => {
     expect((await finished()).status).toBe('succeeded');
   });
 
-  it('keeps only the published build and the one before it on disk', async () => {
+  it('keeps the succeeded builds on disk (with the local store they are the rollback archive), not the failed ones', async () => {
     const latest = (await status()).data;
-    const kept = readdirSync(siteLayout(dataDir).buildsDir).sort();
-    expect(kept).toHaveLength(2);
+    const kept = readdirSync(siteLayout(dataDir).buildsDir).filter((name) => /^\d+$/.test(name)).sort();
+    const succeeded = (await t.db.select().from(siteBuilds)).filter((row) => row.status === 'succeeded');
+    expect(kept).toEqual(succeeded.map((row) => String(row.id).padStart(6, '0')).slice(-keptPublications));
     expect(kept.at(-1)).toBe(String(latest.buildId).padStart(6, '0'));
   });
 });
 
+describe('history and rollback', () => {
+  const call = async (url: string, init: RequestInit = {}) => (await (await t.app.request(url, init)).json()) as Envelope<Record<string, unknown>>;
+  const rollback = (buildId: number | string, locale = 'zh-CN') =>
+    call('/api/admin/site/rollback', {
+      method: 'POST',
+      headers: apiHeaders({ ...auth, 'Content-Type': 'application/x-www-form-urlencoded', 'Accept-Language': locale }),
+      body: `buildId=${buildId}`,
+    });
+
+  it('lists the recent builds and which one is published', async () => {
+    const answer = await call('/api/admin/site/builds', { headers: auth });
+    const builds = answer.data['builds'] as BuildView[];
+    expect(builds[0]?.buildId).toBeGreaterThan(builds.at(-1)?.buildId ?? 0);
+    expect(answer.data['published']).toBe(builds.find((build) => build.status === 'succeeded')?.buildId);
+    expect((await call('/api/admin/site/builds')).code).toBe(403);
+  });
+
+  it('publishes an earlier build again: its pages and its content, at once; then forward again', async () => {
+    const builds = (await call('/api/admin/site/builds', { headers: auth })).data['builds'] as (BuildView & { publishedAt: string })[];
+    const succeeded = builds.filter((build) => build.status === 'succeeded');
+    const [latest, earlier] = [succeeded[0]!, succeeded.at(-1)!];
+    const latestPage = await page('/welcome/home');
+
+    const answer = await rollback(earlier.buildId);
+    expect(answer).toMatchObject({ code: 200, message: '站点已回滚，所有服务节点将随即切换。', data: { buildId: earlier.buildId } });
+    expect((await call('/api/admin/site/builds', { headers: auth })).data['published']).toBe(earlier.buildId);
+    const earlierDir = path.join(siteLayout(dataDir).buildsDir, String(earlier.buildId).padStart(6, '0'));
+    expect(readFileSync(path.join(earlierDir, 'dist/welcome/home/index.html'), 'utf8')).toBe(await page('/welcome/home'));
+
+    expect((await rollback(latest.buildId)).code).toBe(200);
+    expect(await page('/welcome/home')).toBe(latestPage);
+  });
+
+  it('refuses an unknown or failed build (404) and bad input (400), in the caller’s language', async () => {
+    const failed = (await t.db.select().from(siteBuilds)).find((row) => row.status === 'failed');
+    expect((await rollback(999_999)).code).toBe(404);
+    expect((await rollback(failed!.id, 'en-US')).message).toBe('There is no published build with this id.');
+    expect((await rollback('abc')).code).toBe(400);
+  });
+});
+
 describe('publication helpers', () => {
-  it('at start, serves the newer of STATIC_DIR and the last rebuild', () => {
-    const layout = siteLayout(dataDir);
-    const rebuilt = path.resolve(layout.root, readlinkSync(layout.currentLink));
-    const future = new Date(Date.now() + 60_000);
+  it('at start, serves the published build, or STATIC_DIR when that is newer', async () => {
+    const publisher = createSitePublisher({
+      db: t.db,
+      objects: createLocalStore(dataDir),
+      dataDir,
+      site: createPublishedSite(undefined),
+      store: createContentStore(),
+      logger: createLogger({ logLevel: 'silent' }),
+    });
+    const published = await publisher.published();
+    const fallback = { staticDir: oldDist, contentDir: sourceContent, buildId: null };
     const past = new Date(Date.now() - 3_600_000);
+    const future = new Date(Date.now() + 60_000);
 
     utimesSync(oldDist, past, past);
-    expect(initialPublication({ dataDir, staticDir: oldDist, contentDir: sourceContent })).toMatchObject({
-      staticDir: path.join(rebuilt, 'dist'),
-      contentDir: path.join(rebuilt, 'content'),
-    });
+    const chosen = await publisher.start(fallback);
+    expect(chosen.buildId).toBe(published?.buildId);
+    expect(chosen.staticDir).toBe(path.join(siteLayout(dataDir).buildsDir, String(published?.buildId).padStart(6, '0'), 'dist'));
 
     utimesSync(oldDist, future, future);
-    expect(initialPublication({ dataDir, staticDir: oldDist, contentDir: sourceContent })).toEqual({
-      staticDir: oldDist,
-      contentDir: sourceContent,
-      buildId: null,
-    });
-    expect(initialPublication({ dataDir: path.join(root, 'empty'), staticDir: oldDist, contentDir: sourceContent }).buildId).toBeNull();
+    const again = createSitePublisher({ db: t.db, objects: createLocalStore(dataDir), dataDir, site: createPublishedSite(undefined), store: createContentStore(), logger: createLogger({ logLevel: 'silent' }) });
+    expect(await again.start(fallback)).toEqual(fallback);
   });
 
   it('replaces the `current` link in one rename', async () => {

@@ -4,8 +4,11 @@
  *   POST /rebuild   starts a rebuild in the background → the new `site_builds` row (status running);
  *                   409 `rebuild.running` while one runs
  *   GET  /rebuild   the latest rebuild (status, times, pages, why it failed), `{}` before the first
+ *   GET  /builds    the recent builds, newest first, and which one is published now
+ *   POST /rollback  `buildId`: publish an earlier successful build again, on every API process
+ *                   (404 `rebuild.unknownBuild`, 409 `rebuild.buildGone` once no longer kept)
  *
- * Both need `Authorization: Bearer $REBUILD_TOKEN`. Without REBUILD_TOKEN the calls do not exist
+ * All need `Authorization: Bearer $REBUILD_TOKEN`. Without REBUILD_TOKEN the calls do not exist
  * (HTTP 404, as an unknown path), so an unconfigured server offers nothing to guess at. A missing
  * or wrong token answers 403 `rebuild.forbidden`; wrong tokens are rate limited per IP.
  */
@@ -13,13 +16,14 @@ import { createHash, timingSafeEqual } from 'node:crypto';
 import { Hono } from 'hono';
 import { createMiddleware } from 'hono/factory';
 import { defaultContentDir } from '../../content/load.ts';
+import { siteRollbackBody } from '../../lib/schemas/site.ts';
 import { ApiError, ok, unknownPath } from '../envelope.ts';
 import { clientIp } from '../request.ts';
-import { contentStore } from '../services/contentStore.ts';
 import { hitLimit, peekLimit, type RateRule } from '../services/rateLimit.ts';
 import { astroBuildCommand } from '../site/buildCommand.ts';
 import { createSiteRebuilder } from '../site/rebuild.ts';
 import type { AppEnv, RouteDeps } from '../types.ts';
+import { validate } from '../validate.ts';
 
 /** Wrong tokens allowed per IP before the calls answer 429 for the rest of the window. */
 export const rebuildTokenRule: RateRule = { name: 'rebuild.token.ip', limit: 10, windowSeconds: 15 * 60 };
@@ -52,8 +56,8 @@ export function createSiteAdminRoutes(deps: RouteDeps): Hono<AppEnv> {
     logger: deps.logger,
     dataDir: config.dataDir,
     sourceContentDir: deps.siteBuild?.sourceContentDir ?? defaultContentDir(),
-    site: deps.site,
-    store: contentStore,
+    objects: deps.objects,
+    publisher: deps.publisher,
     build: deps.siteBuild?.command ?? astroBuildCommand(),
     timeoutMs: config.rebuildTimeoutMinutes * 60_000,
   });
@@ -72,10 +76,17 @@ export function createSiteAdminRoutes(deps: RouteDeps): Hono<AppEnv> {
   });
 
   routes.use('/rebuild', requireToken);
+  routes.use('/builds', requireToken);
+  routes.use('/rollback', requireToken);
   routes.post('/rebuild', async (c) => ok(c, await rebuilder.start(), 'rebuild.started'));
   routes.get('/rebuild', async (c) => {
     const latest = await rebuilder.latest();
     return latest ? ok(c, latest) : ok(c, {}, 'rebuild.none');
+  });
+  routes.get('/builds', async (c) => ok(c, await rebuilder.history()));
+  routes.post('/rollback', async (c) => {
+    const { buildId } = await validate(c, siteRollbackBody, 'body');
+    return ok(c, await rebuilder.rollback(buildId), 'rebuild.rolledBack');
   });
   return routes;
 }

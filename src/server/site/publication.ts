@@ -9,10 +9,10 @@
  *   builds/<id>/dist      the build output
  *   current -> builds/<id>  symbolic link to the published build, replaced by an atomic rename
  *
- * The link is what a restarted server (or a static host pointed at `current/dist`) finds; the
- * running server switches in memory (`PublishedSite.publish`) in the same step.
+ * Which build is published is the database's to say (publisher.ts); `current` follows it on each
+ * machine, for a static host pointed at `current/dist`. The running server switches in memory
+ * (`PublishedSite.publish`).
  */
-import { existsSync, readlinkSync, statSync } from 'node:fs';
 import { rename, rm, symlink } from 'node:fs/promises';
 import path from 'node:path';
 
@@ -42,41 +42,6 @@ export interface Publication {
   contentDir: string;
   /** The `site_builds` id, or null for `npm run build`'s STATIC_DIR. */
   buildId: number | null;
-}
-
-function modifiedMs(dir: string): number {
-  try {
-    return statSync(dir).mtimeMs;
-  } catch {
-    return Number.NEGATIVE_INFINITY;
-  }
-}
-
-/** The build `current` points at, when it is a complete build directory. */
-export function currentBuild(layout: SiteLayout): Publication | undefined {
-  let target: string;
-  try {
-    target = path.resolve(layout.root, readlinkSync(layout.currentLink));
-  } catch {
-    return undefined;
-  }
-  const staticDir = path.join(target, 'dist');
-  const contentDir = path.join(target, 'content');
-  if (!existsSync(staticDir) || !existsSync(contentDir)) return undefined;
-  const buildId = Number.parseInt(path.basename(target), 10);
-  return { staticDir, contentDir, buildId: Number.isSafeInteger(buildId) ? buildId : null };
-}
-
-/**
- * What to serve at start: the newer of the last published rebuild and `npm run build`'s output.
- * A developer who runs `npm run build` and restarts gets their build; a server restarted after an
- * editors' rebuild keeps serving that rebuild (and its content snapshot) instead of an older dist.
- */
-export function initialPublication(options: { dataDir: string; staticDir: string; contentDir: string }): Publication {
-  const fromBuild = { staticDir: path.resolve(options.staticDir), contentDir: path.resolve(options.contentDir), buildId: null };
-  const rebuilt = currentBuild(siteLayout(options.dataDir));
-  if (!rebuilt) return fromBuild;
-  return modifiedMs(rebuilt.staticDir) > modifiedMs(fromBuild.staticDir) ? rebuilt : fromBuild;
 }
 
 /** Points `current` at a build directory: a new link renamed over the old one, so it is never missing. */

@@ -1,39 +1,40 @@
 /**
  * The editors' rebuild (POST /api/admin/site/rebuild): snapshot the content, build the site from
- * the snapshot into a fresh directory in the background, and publish both at once.
+ * the snapshot into a fresh directory in the background, and publish both at once, on every API
+ * process (publisher.ts).
  *
  *   start()   records a `site_builds` row (running) and returns it; a second start while one runs
- *             is refused (409 `rebuild.running`), in this process and, through the table, in others
+ *             is refused (409 `rebuild.running`), in this process and, through the table and an
+ *             advisory lock, in every other process: one builder at a time across the cluster
  *   run       copy CONTENT_DIR → builds/<id>/content; load it (a bad file fails here, naming the
  *             file and the field, before any build); build into builds/<id>/dist; count its pages;
- *             sync the regions table; point `current` at the build; then, in one synchronous step,
- *             replace the content store and the served directory; record success
+ *             sync the regions table; store the build where every process can fetch it
+ *             (artifacts.ts); record success and publish it in one transaction (NOTIFY), after
+ *             which every process switches pages and content together
  *   failure   any step before the publication throws: the old site and content stay published,
  *             the row records `failed` and why, the half-made build directory is removed
- *
- * Old builds are removed except the published one and the one before it (requests still
- * streaming a file of the previous build finish undisturbed).
+ *   rollback  an earlier publication becomes the published one again, everywhere
  */
-import { cp, mkdir, readdir, rm } from 'node:fs/promises';
+import { cp, mkdir, rm } from 'node:fs/promises';
 import path from 'node:path';
-import { and, desc, eq, lt, sql } from 'drizzle-orm';
+import { and, desc, eq, isNotNull, lt, sql } from 'drizzle-orm';
 import { loadContent } from '../../content/load.ts';
 import type { SiteContent } from '../../content/schemas.ts';
 import type { Database } from '../db/client.ts';
 import { siteBuilds, type SiteBuildRow } from '../db/schema/index.ts';
 import { ApiError } from '../envelope.ts';
 import type { Logger } from '../logger.ts';
-import type { ContentStore } from '../services/contentStore.ts';
 import { syncRegions } from '../services/regionSync.ts';
+import type { ObjectStore } from '../storage/objectStore.ts';
+import { saveBuild } from './artifacts.ts';
 import { countPages, type BuildCommand } from './buildCommand.ts';
-import { buildDirName, pointCurrentAt, siteLayout, type PublishedSite, type SiteLayout } from './publication.ts';
+import { buildDirName, siteLayout, type SiteLayout } from './publication.ts';
+import { keptPublications, type SitePublisher } from './publisher.ts';
 
 /** Longest failure reason kept in the table. */
 const maxErrorLength = 4000;
 /** Advisory lock id of the rebuild claim (any constant unique within this database). */
 const rebuildLockKey = 4_400_003;
-/** Builds kept on disk: the published one and its predecessor. */
-const keptBuilds = 2;
 
 export interface SiteBuildView {
   buildId: number;
@@ -44,6 +45,8 @@ export interface SiteBuildView {
   error: string | null;
   /** The published directory, relative to DATA_DIR (set on success). */
   outputDir: string | null;
+  /** When it last became the published site (its success or a rollback); null if never. */
+  publishedAt: string | null;
 }
 
 export function siteBuildView(row: SiteBuildRow): SiteBuildView {
@@ -55,6 +58,7 @@ export function siteBuildView(row: SiteBuildRow): SiteBuildView {
     pages: row.pages,
     error: row.error,
     outputDir: row.outputDir,
+    publishedAt: row.publishedAt?.toISOString() ?? null,
   };
 }
 
@@ -64,8 +68,9 @@ export interface SiteRebuilderOptions {
   dataDir: string;
   /** The editors' content directory that each rebuild snapshots (CONTENT_DIR or src/content). */
   sourceContentDir: string;
-  site: PublishedSite;
-  store: ContentStore;
+  /** Where builds are kept for every process (the object store). */
+  objects: ObjectStore;
+  publisher: SitePublisher;
   build: BuildCommand;
   /** A build running longer is stopped and recorded as failed. */
   timeoutMs: number;
@@ -80,6 +85,10 @@ export interface SiteRebuilder {
   latest(): Promise<SiteBuildView | undefined>;
   /** Settles when the rebuild running now (if any) has finished, whatever its outcome. */
   idle(): Promise<void>;
+  /** The recent builds, newest first, with the one published now marked. */
+  history(): Promise<{ published: number | null; builds: SiteBuildView[] }>;
+  /** Publishes an earlier successful build again, on every process (404 unknown, 409 no longer kept). */
+  rollback(buildId: number): Promise<SiteBuildView>;
 }
 
 function reasonOf(error: unknown): string {
@@ -88,7 +97,7 @@ function reasonOf(error: unknown): string {
 }
 
 export function createSiteRebuilder(options: SiteRebuilderOptions): SiteRebuilder {
-  const { db, logger, site, store, build, timeoutMs } = options;
+  const { db, logger, objects, publisher, build, timeoutMs } = options;
   const load = options.load ?? loadContent;
   const layout: SiteLayout = siteLayout(options.dataDir);
   let running: Promise<void> | undefined;
@@ -115,16 +124,6 @@ export function createSiteRebuilder(options: SiteRebuilderOptions): SiteRebuilde
     await db.update(siteBuilds).set({ finishedAt: new Date(), ...values }).where(eq(siteBuilds.id, buildId));
   }
 
-  async function pruneOldBuilds(): Promise<void> {
-    const names = (await readdir(layout.buildsDir).catch(() => [] as string[])).filter((name) => /^\d+$/.test(name)).sort();
-    const published = site.current()?.buildId;
-    const keep = new Set(names.slice(-keptBuilds));
-    if (published != null) keep.add(buildDirName(published));
-    for (const name of names) {
-      if (!keep.has(name)) await rm(path.join(layout.buildsDir, name), { recursive: true, force: true });
-    }
-  }
-
   async function run(row: SiteBuildRow): Promise<void> {
     const log = logger.child({ buildId: row.id });
     const buildDir = path.join(layout.buildsDir, buildDirName(row.id));
@@ -144,14 +143,14 @@ export function createSiteRebuilder(options: SiteRebuilderOptions): SiteRebuilde
       if (pages === 0) throw new Error('the build finished but wrote no pages');
 
       await syncRegions(db, content);
-      await pointCurrentAt(layout, buildDir);
-      // One synchronous step: no request can see the new pages with the old content or back.
-      store.replace(content);
-      site.publish({ staticDir: outDir, contentDir, buildId: row.id });
-
-      // Before the success is recorded, so that a finished rebuild has also tidied up.
-      await pruneOldBuilds().catch((error: unknown) => log.warn({ err: error }, 'old builds not removed'));
-      await finish(row.id, { status: 'succeeded', pages, outputDir: path.relative(path.dirname(layout.root), outDir) });
+      await saveBuild(objects, layout, row.id);
+      // Success and publication in one transaction; every process then switches (this one first).
+      await publisher.publish(row.id, {
+        status: 'succeeded',
+        finishedAt: new Date(),
+        pages,
+        outputDir: path.relative(path.dirname(layout.root), outDir),
+      });
       log.info({ pages, seconds: (Date.now() - started) / 1000 }, 'site rebuilt and published');
     } catch (error) {
       const reason = reasonOf(error);
@@ -165,20 +164,43 @@ export function createSiteRebuilder(options: SiteRebuilderOptions): SiteRebuilde
 
   return {
     async start() {
-      if (running) throw ApiError.conflict('rebuild.running');
-      // The slot is taken synchronously, before the first await, so two calls cannot both pass.
-      const claimed = claim();
-      running = claimed
-        .then(run, () => {})
-        .finally(() => {
-          running = undefined;
-        });
-      return siteBuildView(await claimed);
+      // The slot is the database's (claim: an advisory lock and the `running` row), so one builder
+      // runs at a time across every process; a refused claim starts nothing.
+      const claimed = await claim();
+      const current = run(claimed).finally(() => {
+        if (running === current) running = undefined;
+      });
+      running = current;
+      return siteBuildView(claimed);
     },
     async latest() {
       const [row] = await db.select().from(siteBuilds).orderBy(desc(siteBuilds.id)).limit(1);
       return row ? siteBuildView(row) : undefined;
     },
     idle: () => running ?? Promise.resolve(),
+    async history() {
+      const rows = await db.select().from(siteBuilds).orderBy(desc(siteBuilds.id)).limit(20);
+      return { published: (await publisher.published())?.buildId ?? null, builds: rows.map(siteBuildView) };
+    },
+    async rollback(buildId) {
+      const [row] = await db.select().from(siteBuilds).where(and(eq(siteBuilds.id, buildId), eq(siteBuilds.status, 'succeeded'), isNotNull(siteBuilds.publishedAt)));
+      if (!row) throw ApiError.notFound('rebuild.unknownBuild');
+      const kept = await db
+        .select({ id: siteBuilds.id })
+        .from(siteBuilds)
+        .where(and(eq(siteBuilds.status, 'succeeded'), isNotNull(siteBuilds.publishedAt)))
+        .orderBy(desc(siteBuilds.publishedAt))
+        .limit(keptPublications);
+      if (!kept.some((build) => build.id === buildId)) throw ApiError.conflict('rebuild.buildGone');
+      const content = await publisher.contentOf(buildId).catch((error: unknown) => {
+        logger.error({ err: error, buildId }, 'rollback target unavailable');
+        throw ApiError.conflict('rebuild.buildGone');
+      });
+      await syncRegions(db, content);
+      await publisher.publish(buildId);
+      logger.info({ buildId }, 'site rolled back');
+      const [after] = await db.select().from(siteBuilds).where(eq(siteBuilds.id, buildId));
+      return siteBuildView(after ?? row);
+    },
   };
 }

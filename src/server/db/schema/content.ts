@@ -42,8 +42,16 @@ export const siteBuilds = pgTable(
     error: text('error'),
     /** The directory published by this build, relative to DATA_DIR. */
     outputDir: text('output_dir'),
+    /**
+     * When this build became the published site (its success, or a rollback to it). The site every
+     * API process serves is the succeeded build with the latest `published_at` (site/publisher.ts).
+     */
+    publishedAt: timestamp('published_at', { withTimezone: true }),
   },
-  (t) => [check('site_builds_status_check', sql`${t.status} in ('running', 'succeeded', 'failed')`)],
+  (t) => [
+    check('site_builds_status_check', sql`${t.status} in ('running', 'succeeded', 'failed')`),
+    index('site_builds_published_at_idx').on(t.publishedAt),
+  ],
 );
 
 export type RequirementRow = typeof requirements.$inferSelect;

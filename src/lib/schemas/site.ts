@@ -1,0 +1,6 @@
+/** Inputs of the site administration calls (/api/admin/site/*, src/server/routes/siteAdmin.ts). */
+import { z } from 'zod';
+import { recordIdSchema } from './fields.ts';
+
+/** POST /api/admin/site/rollback — the build to publish again. */
+export const siteRollbackBody = z.object({ buildId: recordIdSchema });

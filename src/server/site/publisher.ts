@@ -1,0 +1,239 @@
+/**
+ * Which build every API process serves, agreed through the database (issue 12):
+ *
+ *   the published build = the succeeded `site_builds` row with the latest `published_at`
+ *
+ * `publish(id)` switches the calling process, then sets that time and sends NOTIFY
+ * `site_publication` in one transaction (a rebuild's success, or an operator's rollback). Every process listens (`watch`), and also polls every
+ * `SITE_POLL_SECONDS` in case a notification was missed (a dropped listening connection). On a
+ * change it fetches the build when this machine lacks it (artifacts.ts), loads its content
+ * snapshot, and then switches the content store and the served directory in one synchronous step,
+ * so no request sees new pages with old content or back. Switches run one at a time; a change
+ * that arrives during one is looked at right after.
+ *
+ * A process that starts later serves the current publication, not whatever its disk has — except
+ * that `npm run build`'s STATIC_DIR wins when it is newer than the last publication (a developer's
+ * fresh build, or a new release whose image carries a newer site).
+ */
+import { statSync } from 'node:fs';
+import { readdir, rm } from 'node:fs/promises';
+import path from 'node:path';
+import { and, desc, eq, isNotNull, notInArray } from 'drizzle-orm';
+import { loadContent } from '../../content/load.ts';
+import type { SiteContent } from '../../content/schemas.ts';
+import type { Database, DatabaseHandle } from '../db/client.ts';
+import { listen, notify } from '../db/notify.ts';
+import { siteBuilds, type SiteBuildRow } from '../db/schema/index.ts';
+import type { Logger } from '../logger.ts';
+import type { ContentStore } from '../services/contentStore.ts';
+import type { ObjectStore } from '../storage/objectStore.ts';
+import { buildDirOf, ensureLocalBuild, removeBuildArtifacts } from './artifacts.ts';
+import { pointCurrentAt, siteLayout, type PublishedSite, type Publication, type SiteLayout } from './publication.ts';
+
+export const publicationChannel = 'site_publication';
+
+/** Publications kept for rollback (in the object store, or on disk with the local store). */
+export const keptPublications = 5;
+
+export interface PublishedBuild {
+  buildId: number;
+  publishedAt: Date;
+}
+
+export interface SitePublisher {
+  readonly site: PublishedSite;
+  /** The published build according to the database, or undefined before the first. */
+  published(): Promise<PublishedBuild | undefined>;
+  /**
+   * Makes a succeeded build the published one for every process (with `values`, e.g. a rebuild's
+   * own success, in the same transaction), then switches this process.
+   */
+  publish(buildId: number, values?: Partial<SiteBuildRow>): Promise<void>;
+  /** Looks at the database's publication now and switches to it when it changed. */
+  sync(): Promise<void>;
+  /** At start: serve the published build, or `fallback` when it is newer (see above). */
+  start(fallback: Publication): Promise<Publication>;
+  /** Listens for publications and polls; resolves to a function that stops both. */
+  watch(handle: DatabaseHandle, pollMs: number): Promise<() => Promise<void>>;
+  /** Loads a build's content snapshot (fetching the build if needed), for checks before publishing it. */
+  contentOf(buildId: number): Promise<SiteContent>;
+}
+
+export interface SitePublisherOptions {
+  db: Database;
+  objects: ObjectStore;
+  dataDir: string;
+  site: PublishedSite;
+  store: ContentStore;
+  logger: Logger;
+  load?: (dir: string) => SiteContent;
+}
+
+const keyOf = (build: PublishedBuild) => `${build.buildId}@${build.publishedAt.toISOString()}`;
+
+export function createSitePublisher(options: SitePublisherOptions): SitePublisher {
+  const { db, objects, site, store, logger } = options;
+  const load = options.load ?? loadContent;
+  const layout: SiteLayout = siteLayout(options.dataDir);
+  /** The publication this process last acted on (served, or chose not to at start). */
+  let seen: string | undefined;
+  let switching: Promise<void> | undefined;
+  let again = false;
+
+  async function published(): Promise<PublishedBuild | undefined> {
+    const [row] = await db
+      .select({ buildId: siteBuilds.id, publishedAt: siteBuilds.publishedAt })
+      .from(siteBuilds)
+      .where(and(eq(siteBuilds.status, 'succeeded'), isNotNull(siteBuilds.publishedAt)))
+      .orderBy(desc(siteBuilds.publishedAt), desc(siteBuilds.id))
+      .limit(1);
+    return row?.publishedAt ? { buildId: row.buildId, publishedAt: row.publishedAt } : undefined;
+  }
+
+  /** Serves a build here: fetched if missing, content loaded, then pages and content swapped in one step. */
+  async function activate(build: PublishedBuild): Promise<void> {
+    const started = performance.now();
+    const buildDir = await ensureLocalBuild(objects, layout, build.buildId);
+    const contentDir = path.join(buildDir, 'content');
+    const content = load(contentDir);
+    // One synchronous step: pages and content change together.
+    store.replace(content);
+    site.publish({ staticDir: path.join(buildDir, 'dist'), contentDir, buildId: build.buildId });
+    seen = keyOf(build);
+    await pointCurrentAt(layout, buildDir).catch(() => {});
+    logger.info({ buildId: build.buildId, ms: Math.round(performance.now() - started) }, 'site publication switched');
+  }
+
+  async function switchTo(build: PublishedBuild): Promise<void> {
+    await activate(build);
+    await pruneLocal();
+  }
+
+  async function syncOnce(): Promise<void> {
+    const build = await published();
+    if (!build || keyOf(build) === seen) return;
+    await switchTo(build);
+  }
+
+  function sync(): Promise<void> {
+    if (switching) {
+      again = true;
+      return switching;
+    }
+    switching = (async () => {
+      try {
+        do {
+          again = false;
+          await syncOnce().catch((error: unknown) => logger.error({ err: error }, 'site publication could not be switched; the previous one stays'));
+        } while (again);
+      } finally {
+        switching = undefined;
+      }
+    })();
+    return switching;
+  }
+
+  /** Keeps on disk the served build, the one before it, and (local store: they are the rollback archive) the kept publications. */
+  async function pruneLocal(): Promise<void> {
+    const keep = await keptBuildIds();
+    const served = site.current()?.buildId;
+    if (served != null) keep.add(served);
+    const names = await readdir(layout.buildsDir).catch(() => [] as string[]);
+    const local = objects.kind === 'local';
+    const onDisk = names.filter((name) => /^\d+$/.test(name)).map(Number).sort((a, b) => a - b);
+    // With an object store, disk is only a cache: the served build and its predecessor.
+    const cached = new Set(local ? keep : [served, ...onDisk.filter((id) => id !== served).slice(-1)]);
+    const running = new Set(
+      (await db.select({ id: siteBuilds.id }).from(siteBuilds).where(eq(siteBuilds.status, 'running'))).map((row) => row.id),
+    );
+    for (const id of onDisk) {
+      if (!cached.has(id) && !running.has(id)) await rm(buildDirOf(layout, id), { recursive: true, force: true });
+    }
+    if (!local) {
+      const dropped = await db
+        .select({ id: siteBuilds.id })
+        .from(siteBuilds)
+        .where(and(eq(siteBuilds.status, 'succeeded'), notInArray(siteBuilds.id, [...keep, 0])));
+      await removeBuildArtifacts(objects, dropped.map((row) => row.id)).catch((error: unknown) =>
+        logger.warn({ err: error }, 'old build archives not removed'),
+      );
+    }
+  }
+
+  /** The last `keptPublications` publications (by when they were published). */
+  async function keptBuildIds(): Promise<Set<number>> {
+    const rows = await db
+      .select({ id: siteBuilds.id })
+      .from(siteBuilds)
+      .where(and(eq(siteBuilds.status, 'succeeded'), isNotNull(siteBuilds.publishedAt)))
+      .orderBy(desc(siteBuilds.publishedAt))
+      .limit(keptPublications);
+    return new Set(rows.map((row) => row.id));
+  }
+
+  return {
+    site,
+    published,
+    async publish(buildId, values = {}) {
+      // This process switches first and the publication is committed after, so that once the
+      // database says "published" (a status call, another process) this process already serves
+      // it; a failed commit switches back.
+      const build = { buildId, publishedAt: new Date() };
+      const before = { publication: site.current(), content: store.version() > 0 ? store.current() : undefined, seen };
+      await activate(build);
+      try {
+        await db.transaction(async (tx) => {
+          await tx.update(siteBuilds).set({ ...values, publishedAt: build.publishedAt }).where(eq(siteBuilds.id, buildId));
+          await notify(tx, publicationChannel, String(buildId));
+        });
+      } catch (error) {
+        if (before.content) store.replace(before.content);
+        if (before.publication) site.publish(before.publication);
+        seen = before.seen;
+        throw error;
+      }
+      await pruneLocal().catch((error: unknown) => logger.warn({ err: error }, 'old builds not removed'));
+    },
+    sync,
+    async start(fallback) {
+      const build = await published();
+      if (!build) {
+        site.publish(fallback);
+        return fallback;
+      }
+      const builtAt = (() => {
+        try {
+          return statSync(fallback.staticDir).mtimeMs;
+        } catch {
+          return Number.NEGATIVE_INFINITY;
+        }
+      })();
+      if (builtAt > build.publishedAt.getTime()) {
+        seen = keyOf(build);
+        site.publish(fallback);
+        return fallback;
+      }
+      try {
+        await switchTo(build);
+      } catch (error) {
+        logger.error({ err: error, buildId: build.buildId }, 'published build unavailable at start; serving STATIC_DIR');
+        seen = keyOf(build);
+        site.publish(fallback);
+      }
+      return site.current() ?? fallback;
+    },
+    async watch(handle, pollMs) {
+      const unlisten = await listen(handle, publicationChannel, () => void sync());
+      const timer = setInterval(() => void sync(), pollMs);
+      timer.unref();
+      return async () => {
+        clearInterval(timer);
+        await unlisten();
+      };
+    },
+    async contentOf(buildId) {
+      const buildDir = await ensureLocalBuild(objects, layout, buildId);
+      return load(path.join(buildDir, 'content'));
+    },
+  };
+}
