@@ -67,23 +67,30 @@ function errorInfo(error: unknown): { name: string; status: number | undefined; 
  * hang a PUT). The latest chunk is held back until the next one or the end shows the length
  * right, so on a mismatch the service never receives the announced number of bytes.
  */
-function exactly(body: ReadableStream<Uint8Array>, size: number, key: string): ReadableStream<Uint8Array> {
+function exactly(body: ReadableStream<Uint8Array>, size: number, key: string): { stream: ReadableStream<Uint8Array>; failure: () => Error | undefined } {
   let seen = 0;
   let held: Uint8Array | undefined;
-  return body.pipeThrough(
+  let failure: Error | undefined;
+  const fail = (message: string): never => {
+    failure = new Error(`object ${key}: ${message}`);
+    throw failure;
+  };
+  const stream = body.pipeThrough(
     new TransformStream<Uint8Array, Uint8Array>({
       transform(chunk, controller) {
         seen += chunk.byteLength;
-        if (seen > size) throw new Error(`object ${key}: more than the ${size} bytes announced`);
+        if (seen > size) fail(`more than the ${size} bytes announced`);
         if (held) controller.enqueue(held);
         held = chunk;
       },
       flush(controller) {
-        if (seen !== size) throw new Error(`object ${key}: ${seen} bytes received, ${size} announced`);
+        if (seen !== size) fail(`${seen} bytes received, ${size} announced`);
         if (held) controller.enqueue(held);
       },
     }),
   );
+  // The length error is the one to report, not what the SDK made of the broken body.
+  return { stream, failure: () => failure };
 }
 
 /** The SDK writes some warnings to the console unless given a logger; this module reports its own errors. */
@@ -140,7 +147,8 @@ export function createS3Store(options: S3StoreOptions): ObjectStore & { readonly
     const size = putOptions.size;
     if (size !== undefined && size <= singlePutMaxBytes) {
       // One request, the body streamed straight from the source (unsigned payload, exact length).
-      const stream = Readable.fromWeb(exactly(body, size, key) as NodeWebReadableStream<Uint8Array>);
+      const sized = exactly(body, size, key);
+      const stream = Readable.fromWeb(sized.stream as NodeWebReadableStream<Uint8Array>);
       // A failing source (short, long, broken) ends the request at once instead of leaving it open.
       const abort = new AbortController();
       let sourceError: unknown;
@@ -151,13 +159,14 @@ export function createS3Store(options: S3StoreOptions): ObjectStore & { readonly
       try {
         await client.send(new PutObjectCommand({ ...params, Body: stream, ContentLength: size }), { abortSignal: abort.signal });
       } catch (error) {
-        throw sourceError ?? error;
+        throw sized.failure() ?? sourceError ?? error;
       } finally {
         stream.destroy();
       }
       return;
     }
-    const source = size === undefined ? body : exactly(body, size, key);
+    const sized = size === undefined ? undefined : exactly(body, size, key);
+    const source = sized?.stream ?? body;
     const upload = new Upload({
       client,
       params: { ...params, Body: source, ...(size === undefined ? {} : { ContentLength: size }) },
@@ -170,7 +179,7 @@ export function createS3Store(options: S3StoreOptions): ObjectStore & { readonly
       await upload.done();
     } catch (error) {
       await source.cancel(error).catch(() => {});
-      throw error;
+      throw sized?.failure() ?? error;
     }
   }
 
