@@ -246,6 +246,12 @@ export function createS3Store(options: S3StoreOptions): ObjectStore & { readonly
           { cause: error },
         );
       }
+      if (name === 'CredentialsProviderError') {
+        throw new Error(
+          `Object storage: no credentials for ${where}: set S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY, or give the process an AWS role or profile`,
+          { cause: error },
+        );
+      }
       if (status === 301 || status === 400) {
         throw new Error(`Object storage: ${where} answered HTTP ${status}: check S3_REGION and S3_FORCE_PATH_STYLE`, { cause: error });
       }
