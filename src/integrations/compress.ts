@@ -6,8 +6,8 @@ import { brotliCompress, constants, gzip } from 'node:zlib';
 const brotli = promisify(brotliCompress);
 const gz = promisify(gzip);
 
-/** Text formats worth compressing; images and fonts are compressed already. */
-const compressible = /\.(html|css|js|mjs|json|svg|xml|txt|webmanifest)$/;
+/** Text formats worth compressing; images and fonts are compressed already (the CDN upload reads it: src/server/site/cdn.ts). */
+export const compressible = /\.(html|css|js|mjs|json|svg|xml|txt|webmanifest)$/;
 /** Below this a compressed copy saves less than the extra lookup costs. */
 const minBytes = 256;
 

@@ -23,6 +23,14 @@ const origin = z.url({ protocol: /^https?$/ }).transform((value, context) => {
   return parsed.origin;
 });
 
+// S3's bucket naming rules (3–63 lower-case letters, digits, dots and hyphens).
+const bucketName = z.string().regex(/^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/, 'must be a bucket name: 3–63 lower-case letters, digits, dots or hyphens');
+
+const keyPrefix = z
+  .string()
+  .regex(/^[A-Za-z0-9._-]+(\/[A-Za-z0-9._-]+)*\/?$/, 'must be path segments of letters, digits, ".", "_" or "-", e.g. portal/')
+  .refine((value) => !value.split('/').some((segment) => segment === '.' || segment === '..'), 'must not contain "." or ".." segments');
+
 const envSchema = z.object({
   HOST: z.string().min(1).default('localhost'),
   PORT: z.coerce.number().int().min(0).max(65535).default(4321),
@@ -63,19 +71,14 @@ const envSchema = z.object({
   STORAGE: z.enum(['local', 's3']).default('local'),
   S3_ENDPOINT: z.url({ protocol: /^https?$/ }).optional(),
   S3_REGION: z.string().regex(/^[a-z0-9-]{1,40}$/, 'must be a region name such as us-east-1 or cn-hangzhou').default('us-east-1'),
-  // S3's bucket naming rules (3–63 lower-case letters, digits, dots and hyphens).
-  S3_BUCKET: z
-    .string()
-    .regex(/^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/, 'must be a bucket name: 3–63 lower-case letters, digits, dots or hyphens')
-    .optional(),
+  S3_BUCKET: bucketName.optional(),
   S3_ACCESS_KEY_ID: z.string().min(1).optional(),
   S3_SECRET_ACCESS_KEY: z.string().min(1).optional(),
   S3_FORCE_PATH_STYLE: flag.optional(),
-  S3_PREFIX: z
-    .string()
-    .regex(/^[A-Za-z0-9._-]+(\/[A-Za-z0-9._-]+)*\/?$/, 'must be path segments of letters, digits, ".", "_" or "-", e.g. portal/')
-    .refine((value) => !value.split('/').some((segment) => segment === '.' || segment === '..'), 'must not contain "." or ".." segments')
-    .optional(),
+  S3_PREFIX: keyPrefix.optional(),
+  // The bucket a CDN serves the site from (site/cdn.ts); reached with the S3_* connection settings (cdnRule).
+  CDN_S3_BUCKET: bucketName.optional(),
+  CDN_S3_PREFIX: keyPrefix.optional(),
 });
 
 const secretVariables = new Set(['SMS_HTTP_KEY', 'REBUILD_TOKEN', 'S3_SECRET_ACCESS_KEY']);
@@ -141,6 +144,12 @@ export interface Config {
   storage: 'local' | 's3';
   /** Set when `storage` is `s3`. */
   s3: S3Config | undefined;
+  /**
+   * CDN_S3_BUCKET: every successful rebuild (and every rollback) uploads its pages to this bucket,
+   * which a CDN serves, before it is published (site/cdn.ts); the S3_* connection settings, its
+   * own bucket and prefix (CDN_S3_PREFIX). Undefined: no CDN upload.
+   */
+  cdn: S3Config | undefined;
 }
 
 export interface S3Config {
@@ -191,8 +200,10 @@ function bankProviderRule(e: z.infer<typeof envSchema>): Config['bankProvider'] 
 function storageRule(e: z.infer<typeof envSchema>): Pick<Config, 'storage' | 's3'> {
   const problems: string[] = [];
   const s3Names = ['S3_ENDPOINT', 'S3_BUCKET', 'S3_ACCESS_KEY_ID', 'S3_SECRET_ACCESS_KEY', 'S3_FORCE_PATH_STYLE', 'S3_PREFIX'] as const;
+  // With a CDN bucket the connection settings are in use even when files stay local (cdnRule).
+  const cdnConnection: readonly string[] = e.CDN_S3_BUCKET === undefined ? [] : cdnConnectionNames;
   if (e.STORAGE === 'local') {
-    const set = s3Names.filter((name) => e[name] !== undefined);
+    const set = s3Names.filter((name) => e[name] !== undefined && !cdnConnection.includes(name));
     if (set.length > 0) problems.push(`  STORAGE="local" with ${set.join(', ')} set: set STORAGE=s3 to keep files in the bucket, or unset ${set.join(', ')}`);
   } else {
     if (e.S3_BUCKET === undefined) problems.push('  S3_BUCKET is required when STORAGE=s3');
@@ -218,6 +229,51 @@ function storageRule(e: z.infer<typeof envSchema>): Pick<Config, 'storage' | 's3
   };
 }
 
+/** The S3_* settings a CDN bucket is reached with, whatever STORAGE says. */
+const cdnConnectionNames = ['S3_ENDPOINT', 'S3_ACCESS_KEY_ID', 'S3_SECRET_ACCESS_KEY', 'S3_FORCE_PATH_STYLE'] as const;
+
+/**
+ * CDN_S3_BUCKET is reached with the object store's connection settings. With STORAGE=s3 those are
+ * there already; with STORAGE=local it needs S3_ENDPOINT or an explicit S3_REGION (the default
+ * us-east-1 is not assumed to be meant) and the key pair both or neither. The CDN bucket is served
+ * to everyone, so it must not be the private bucket of STORAGE=s3. CDN_S3_PREFIX needs a bucket.
+ */
+function cdnRule(e: z.infer<typeof envSchema>, regionGiven: boolean, s3: S3Config | undefined): S3Config | undefined {
+  const problems: string[] = [];
+  if (e.CDN_S3_BUCKET === undefined) {
+    if (e.CDN_S3_PREFIX !== undefined) problems.push('  CDN_S3_PREFIX is set without CDN_S3_BUCKET: set the CDN bucket, or unset CDN_S3_PREFIX');
+  } else if (s3 !== undefined) {
+    if (e.CDN_S3_BUCKET === s3.bucket) {
+      problems.push(
+        `  CDN_S3_BUCKET="${e.CDN_S3_BUCKET}" is S3_BUCKET: the CDN bucket is served to everyone and S3_BUCKET holds the certification files; give the CDN a bucket of its own`,
+      );
+    }
+  } else {
+    if (e.S3_ENDPOINT === undefined && !regionGiven) {
+      problems.push(
+        '  CDN_S3_BUCKET needs the object store connection settings: S3_ENDPOINT (the service URL; unset for AWS S3) or S3_REGION (the bucket region), ' +
+          'with S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY (or neither, for the AWS SDK credential chain) and S3_FORCE_PATH_STYLE if needed',
+      );
+    }
+    if ((e.S3_ACCESS_KEY_ID === undefined) !== (e.S3_SECRET_ACCESS_KEY === undefined)) {
+      const missing = e.S3_ACCESS_KEY_ID === undefined ? 'S3_ACCESS_KEY_ID' : 'S3_SECRET_ACCESS_KEY';
+      problems.push(`  ${missing} is required with ${missing === 'S3_ACCESS_KEY_ID' ? 'S3_SECRET_ACCESS_KEY' : 'S3_ACCESS_KEY_ID'} for CDN_S3_BUCKET (set both, or neither to use the AWS SDK's own credentials)`);
+    }
+  }
+  if (problems.length > 0) throw new ConfigError(`Invalid server configuration:\n${problems.join('\n')}`);
+  if (e.CDN_S3_BUCKET === undefined) return undefined;
+  const prefix = e.CDN_S3_PREFIX === undefined ? '' : e.CDN_S3_PREFIX.endsWith('/') ? e.CDN_S3_PREFIX : `${e.CDN_S3_PREFIX}/`;
+  return {
+    endpoint: e.S3_ENDPOINT,
+    region: e.S3_REGION,
+    bucket: e.CDN_S3_BUCKET,
+    accessKeyId: e.S3_ACCESS_KEY_ID,
+    secretAccessKey: e.S3_SECRET_ACCESS_KEY,
+    forcePathStyle: e.S3_FORCE_PATH_STYLE ?? e.S3_ENDPOINT !== undefined,
+    prefix,
+  };
+}
+
 /** Reads and validates the configuration from `env` (blank values count as unset). */
 export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
   const present = Object.fromEntries(
@@ -238,6 +294,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   const e = parsed.data;
   const bankProvider = bankProviderRule(e);
   const storage = storageRule(e);
+  const cdn = cdnRule(e, present['S3_REGION'] !== undefined, storage.s3);
   return {
     host: e.HOST,
     port: e.PORT,
@@ -269,6 +326,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     bankSandboxLatencyMs: e.BANK_SANDBOX_LATENCY_MS,
     bankSandboxSeed: e.BANK_SANDBOX_SEED,
     ...storage,
+    cdn,
   };
 }
 

@@ -60,6 +60,17 @@ export const cacheControl = {
   redirect: 'public, max-age=3600',
 } as const;
 
+/** The Content-Type of a file of the build, by its extension (the CDN upload uses it too: site/cdn.ts). */
+export function contentTypeOf(relative: string): string {
+  return contentTypes[path.extname(relative).toLowerCase()] ?? 'application/octet-stream';
+}
+
+/** The Cache-Control of a file of the build by its path from the root (`/_astro/x.js`), here and on the CDN. */
+export function cacheControlOf(relative: string): string {
+  if (relative.startsWith('/_astro/')) return cacheControl.immutable;
+  return path.extname(relative).toLowerCase() === '.html' ? cacheControl.html : cacheControl.other;
+}
+
 type Encoding = 'br' | 'gzip';
 
 interface Representation {
@@ -190,15 +201,9 @@ export function createStaticHandler(options: { root: string | (() => string) }):
       const variant = await statFile(file + suffix);
       if (variant) variants.push({ file: file + suffix, size: variant.size, encoding, etag: `W/"${tag}-${encoding}"` });
     }
-    const extension = path.extname(file).toLowerCase();
-    const contentType = contentTypes[extension] ?? 'application/octet-stream';
     const entry: FileEntry = {
-      contentType,
-      cacheControl: relative.startsWith('/_astro/')
-        ? cacheControl.immutable
-        : extension === '.html'
-          ? cacheControl.html
-          : cacheControl.other,
+      contentType: contentTypeOf(file),
+      cacheControl: cacheControlOf(relative),
       lastModified: info.mtime.toUTCString(),
       mtimeSeconds: Math.floor(info.mtimeMs / 1000),
       identity: { file, size: info.size, encoding: null, etag: `W/"${tag}"` },

@@ -21,6 +21,7 @@ import { ApiError, ok, unknownPath } from '../envelope.ts';
 import { clientIp } from '../request.ts';
 import { hitLimit, peekLimit, type RateRule } from '../services/rateLimit.ts';
 import { astroBuildCommand } from '../site/buildCommand.ts';
+import { cdnStoreFromConfig } from '../site/cdn.ts';
 import { createSiteRebuilder } from '../site/rebuild.ts';
 import type { AppEnv, RouteDeps } from '../types.ts';
 import { validate } from '../validate.ts';
@@ -60,6 +61,7 @@ export function createSiteAdminRoutes(deps: RouteDeps): Hono<AppEnv> {
     publisher: deps.publisher,
     build: deps.siteBuild?.command ?? astroBuildCommand(),
     timeoutMs: config.rebuildTimeoutMinutes * 60_000,
+    cdn: cdnStoreFromConfig(config),
   });
 
   const requireToken = createMiddleware<AppEnv>(async (c, next) => {

@@ -11,9 +11,12 @@
  *             sync the regions table; store the build where every process can fetch it
  *             (artifacts.ts); record success and publish it in one transaction (NOTIFY), after
  *             which every process switches pages and content together
+ *   CDN       with CDN_S3_BUCKET, the build's dist/ is uploaded to the CDN bucket (cdn.ts) after
+ *             it is stored and before it is published; a failed upload fails the rebuild
  *   failure   any step before the publication throws: the old site and content stay published,
  *             the row records `failed` and why, the half-made build directory is removed
- *   rollback  an earlier publication becomes the published one again, everywhere
+ *   rollback  an earlier publication becomes the published one again, everywhere (its dist/
+ *             uploaded to the CDN bucket first, when there is one)
  */
 import { cp, mkdir, rm } from 'node:fs/promises';
 import path from 'node:path';
@@ -26,8 +29,9 @@ import { ApiError } from '../envelope.ts';
 import type { Logger } from '../logger.ts';
 import { syncRegions } from '../services/regionSync.ts';
 import type { ObjectStore } from '../storage/objectStore.ts';
-import { saveBuild } from './artifacts.ts';
+import { ensureLocalBuild, saveBuild } from './artifacts.ts';
 import { countPages, type BuildCommand } from './buildCommand.ts';
+import { uploadToCdn } from './cdn.ts';
 import { buildDirName, siteLayout, type SiteLayout } from './publication.ts';
 import { keptPublications, type SitePublisher } from './publisher.ts';
 
@@ -76,6 +80,11 @@ export interface SiteRebuilderOptions {
   timeoutMs: number;
   /** Loads and validates a content directory (load.ts by default). */
   load?: (dir: string) => SiteContent;
+  /**
+   * The bucket a CDN serves (CDN_S3_BUCKET, site/cdn.ts): when set, a build's dist/ is uploaded
+   * there before it is published, by a rebuild and by a rollback; a failed upload publishes nothing.
+   */
+  cdn?: ObjectStore | undefined;
 }
 
 export interface SiteRebuilder {
@@ -97,7 +106,7 @@ function reasonOf(error: unknown): string {
 }
 
 export function createSiteRebuilder(options: SiteRebuilderOptions): SiteRebuilder {
-  const { db, logger, objects, publisher, build, timeoutMs } = options;
+  const { db, logger, objects, publisher, build, timeoutMs, cdn } = options;
   const load = options.load ?? loadContent;
   const layout: SiteLayout = siteLayout(options.dataDir);
   let running: Promise<void> | undefined;
@@ -118,6 +127,12 @@ export function createSiteRebuilder(options: SiteRebuilderOptions): SiteRebuilde
       if (!row) throw new Error('site_builds insert returned no row');
       return row;
     });
+  }
+
+  /** Uploads a build's pages to the CDN bucket (assets first, pages last) and logs the figures. */
+  async function uploadForCdn(store: ObjectStore, buildId: number, distDir: string): Promise<void> {
+    const figures = await uploadToCdn(store, distDir, { buildId });
+    logger.info({ buildId, ...figures, seconds: figures.ms / 1000 }, 'site build uploaded to the CDN bucket');
   }
 
   async function finish(buildId: number, values: Partial<SiteBuildRow>): Promise<void> {
@@ -144,6 +159,7 @@ export function createSiteRebuilder(options: SiteRebuilderOptions): SiteRebuilde
 
       await syncRegions(db, content);
       await saveBuild(objects, layout, row.id);
+      if (cdn) await uploadForCdn(cdn, row.id, outDir);
       // Success and publication in one transaction; every process then switches (this one first).
       await publisher.publish(row.id, {
         status: 'succeeded',
@@ -196,6 +212,17 @@ export function createSiteRebuilder(options: SiteRebuilderOptions): SiteRebuilde
         logger.error({ err: error, buildId }, 'rollback target unavailable');
         throw ApiError.conflict('rebuild.buildGone');
       });
+      if (cdn) {
+        // The CDN gets the rolled-back build's pages before any process serves them. Two uploads
+        // at once would mix their pages in the bucket: no rollback while a rebuild runs.
+        const [rebuilding] = await db.select({ id: siteBuilds.id }).from(siteBuilds).where(eq(siteBuilds.status, 'running')).limit(1);
+        if (rebuilding) throw ApiError.conflict('rebuild.running');
+        const distDir = path.join(await ensureLocalBuild(objects, layout, buildId), 'dist');
+        await uploadForCdn(cdn, buildId, distDir).catch((error: unknown) => {
+          logger.error({ buildId, reason: reasonOf(error) }, 'rollback stopped: the CDN upload failed; the published site is unchanged');
+          throw Object.assign(ApiError.upstreamUnavailable('rebuild.cdnFailed'), { cause: error });
+        });
+      }
       await syncRegions(db, content);
       await publisher.publish(buildId);
       logger.info({ buildId }, 'site rolled back');

@@ -29,6 +29,14 @@ export interface StoredObject {
   size: number;
 }
 
+/** An object as a listing reports it. */
+export interface ObjectEntry {
+  key: string;
+  size: number;
+  /** The service's ETag without quotes; for an object put in one request on S3, MinIO, OSS: its MD5 in hex. */
+  etag: string | undefined;
+}
+
 export interface ObjectStore {
   readonly kind: 'local' | 's3';
   /** Writes an object, replacing one with the same key; readers see the old or the new object, never a part. */
@@ -39,6 +47,8 @@ export interface ObjectStore {
   remove(keys: readonly string[]): Promise<void>;
   /** Keys that start with `prefix` (`''`: all), in byte order. */
   list(prefix: string): Promise<string[]>;
+  /** The same with each object's size and ETag (S3 engine only; the CDN upload skips unchanged files with it). */
+  entries?(prefix: string): Promise<ObjectEntry[]>;
   /**
    * Throws with a message a person can act on when the store cannot be used (S3: the bucket is
    * missing or the credentials cannot reach it). Run once at start.

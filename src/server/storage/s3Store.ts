@@ -8,8 +8,9 @@
  *   (`partSize`, 5 MiB) in memory at a time. An object appears whole or not at all.
  * - get: the body as a web stream (`transformToWebStream`); null on NoSuchKey (a missing bucket
  *   is an error, not a missing object).
- * - list: ListObjectsV2, page by page. remove: DeleteObjects, 1000 keys a call, with Content-MD5
- *   (MinIO and OSS refuse the SDK's default CRC32 there).
+ * - list, and entries (keys with size and ETag): ListObjectsV2, page by page. remove:
+ *   DeleteObjects, 1000 keys a call, with Content-MD5 (MinIO and OSS refuse the SDK's default
+ *   CRC32 there).
  * - Checksums only where the API requires them (`WHEN_REQUIRED`): the SDK's default adds
  *   trailing CRC32 checksums in `aws-chunked` bodies, which many S3-compatible services refuse.
  * - `prefix` (S3_PREFIX) is put before every key, so one bucket can hold several portals.
@@ -26,7 +27,7 @@ import {
 import { Upload } from '@aws-sdk/lib-storage';
 import { Readable } from 'node:stream';
 import type { ReadableStream as NodeWebReadableStream } from 'node:stream/web';
-import { checkKey, checkPrefix, isValidKey, type ObjectStore, type PutOptions, type StoredObject } from './objectStore.ts';
+import { checkKey, checkPrefix, isValidKey, type ObjectEntry, type ObjectStore, type PutOptions, type StoredObject } from './objectStore.ts';
 
 export interface S3StoreOptions {
   bucket: string;
@@ -213,9 +214,9 @@ export function createS3Store(options: S3StoreOptions): ObjectStore & { readonly
     }
   }
 
-  async function list(prefix: string): Promise<string[]> {
+  async function entries(prefix: string): Promise<ObjectEntry[]> {
     const Prefix = keyPrefix + checkPrefix(prefix);
-    const keys: string[] = [];
+    const found: ObjectEntry[] = [];
     let ContinuationToken: string | undefined;
     do {
       const page = await client.send(
@@ -224,11 +225,15 @@ export function createS3Store(options: S3StoreOptions): ObjectStore & { readonly
       for (const item of page.Contents ?? []) {
         const key = item.Key?.slice(keyPrefix.length);
         // Objects put there by other means, under names no key may have, are not ours.
-        if (key !== undefined && isValidKey(key)) keys.push(key);
+        if (key !== undefined && isValidKey(key)) found.push({ key, size: item.Size ?? 0, etag: item.ETag?.replace(/^(W\/)?"|"$/g, '') });
       }
       ContinuationToken = page.IsTruncated ? page.NextContinuationToken : undefined;
     } while (ContinuationToken);
-    return keys.sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+    return found.sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
+  }
+
+  async function list(prefix: string): Promise<string[]> {
+    return (await entries(prefix)).map((entry) => entry.key);
   }
 
   async function check(): Promise<void> {
@@ -259,5 +264,5 @@ export function createS3Store(options: S3StoreOptions): ObjectStore & { readonly
     }
   }
 
-  return { kind: 's3', client, bucket, put, get, remove, list, check };
+  return { kind: 's3', client, bucket, put, get, remove, list, entries, check };
 }
