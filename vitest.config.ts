@@ -1,7 +1,8 @@
 import { defineConfig } from 'vitest/config';
 
-// Unit tests (pure logic, stores, request client) and API tests (in-process server on a real
-// PGlite database). Browser tests are Playwright's, in tests/e2e.
+// Unit tests (pure logic, stores, request client), API tests (in-process server on a real
+// PGlite database) and the cluster test (two server processes on PostgreSQL; `npm run test:cluster`,
+// after a build). Browser tests are Playwright's, in tests/e2e.
 export default defineConfig({
   test: {
     projects: [
@@ -22,6 +23,17 @@ export default defineConfig({
           // Each file opens its own in-memory database from the migrated snapshot.
           testTimeout: 20_000,
           hookTimeout: 60_000,
+        },
+      },
+      {
+        test: {
+          // Real API processes on PostgreSQL and an S3-compatible server, with real rebuilds
+          // (tests/cluster/cluster.ts). Needs the built site: run after `npm run build` (npm test does).
+          name: 'cluster',
+          include: ['tests/cluster/**/*.test.ts'],
+          environment: 'node',
+          testTimeout: 9 * 60_000,
+          hookTimeout: 4 * 60_000,
         },
       },
     ],
