@@ -10,6 +10,9 @@
  * - partner: the partner area (issue 6) on a million settlement rows: the settlement table, the
  *   analysis calls and the export's memory, on PGlite and on PostgreSQL when DATABASE_URL is set
  *   (partner.ts). Heavy (minutes): only when named, never in the default run.
+ * - cluster: the time from "rebuild finished" to "served by every node" over two API processes on
+ *   PostgreSQL and an S3-compatible server, for 3 real rebuilds (bench/cluster.ts). Heavy (a build
+ *   per rebuild, minutes): only when named, never in the default run.
  * - lighthouse: mobile scores of home, news list and help against issue 3's thresholds
  *   (bench/lighthouse.ts); a page below them sets a non-zero exit code.
  * Servers run in their own processes so the load generator does not share their event loop.
@@ -26,6 +29,7 @@ import { distDir, markBuilt } from '../scripts/build-state.ts';
 import { kb, measurePage } from '../scripts/page-weight.ts';
 import { buildIfStale, run } from '../scripts/run.ts';
 import { benchAccounts } from './accounts.ts';
+import { benchCluster } from './cluster.ts';
 import { benchOrders } from './orders.ts';
 import { benchPartner } from './partner.ts';
 import { benchLighthouse, printLighthouse } from './lighthouse.ts';
@@ -96,6 +100,7 @@ if (wants('api')) await benchApi();
 if (wants('accounts')) await benchAccounts();
 if (wants('orders')) await benchOrders();
 if (selected.has('partner')) await benchPartner();
+if (selected.has('cluster')) await benchCluster();
 if (wants('lighthouse')) {
   await buildIfStale();
   const rows = await benchLighthouse(distDir);
