@@ -15,7 +15,7 @@
  */
 import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { creditCodeCheckChar } from '../../src/lib/creditCode.ts';
+import { fullRecord } from '../api/enterpriseCalls.ts';
 import { demoPdf } from '../../src/server/db/demoFiles.ts';
 import {
   addNews,
@@ -73,25 +73,6 @@ async function login(node: ClusterNode, ip: string): Promise<string> {
   return cookie;
 }
 
-/** A complete enterprise record (docs/enterprises.md), unique per run. */
-function enterpriseRecord(): Record<string, unknown> {
-  const n = Date.now() % 10_000_000;
-  const body = `91440101MA${String(n).padStart(7, '0')}`;
-  return {
-    enterpriseName: `广州集群测试制造有限公司${n}`,
-    creditCode: body + creditCodeCheckChar(body),
-    legalPerson: '王五',
-    contactName: '李四',
-    contactPhone: '13800138000',
-    address: '广州市天河区测试路 1 号',
-    industry: 'C',
-    areaCode: '440000',
-    clearanceAccount: `T${String(n).padStart(11, '0')}`,
-    electricityAccounts: [`E${String(n).padStart(11, '0')}`],
-    voltageLevel: 'kv10',
-    annualConsumption: 1200.5,
-  };
-}
 
 describe('two API processes on one database and one bucket', () => {
   it('a session made on A works on B, and a logout on A ends it on B', async () => {
@@ -142,7 +123,7 @@ describe('two API processes on one database and one bucket', () => {
   it('a certification file uploaded via A downloads via B with the same bytes', async () => {
     const ip = '192.0.2.30';
     const cookie = await login(a, ip);
-    const added = await postJson<{ id: number }>(a, '/api/front/hgdarc/enterpriseuser/add', enterpriseRecord(), { cookie, ip });
+    const added = await postJson<{ id: number }>(a, '/api/front/hgdarc/enterpriseuser/add', fullRecord(), { cookie, ip });
     expect(added.code, added.message).toBe(200);
 
     const bytes = demoPdf(['Cluster test', `uploaded via A at ${new Date().toISOString()}`]);

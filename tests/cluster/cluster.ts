@@ -244,15 +244,8 @@ export async function postJson<T = Record<string, unknown>>(node: ClusterNode, p
   return (await response.json()) as Envelope<T>;
 }
 
-/** The session cookie a response sets (`hgd_sid=…`), or undefined. */
-export function sessionCookie(response: Response): string | undefined {
-  let value: string | undefined;
-  for (const line of response.headers.getSetCookie()) {
-    const [name, rest = ''] = (line.split(';')[0] ?? '').split('=');
-    if (name?.trim() === 'hgd_sid') value = rest;
-  }
-  return value ? `hgd_sid=${value}` : undefined;
-}
+/** The session cookie a response sets (`hgd_sid=…`), as the API tests read it. */
+export { sessionCookie } from '../api/accountCalls.ts';
 
 // ——— Rebuilds and publications ———
 
