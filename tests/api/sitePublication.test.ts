@@ -6,12 +6,13 @@
  * starts later serves the current publication from the bucket, not its own disk.
  * The same over real processes: the cluster test.
  */
-import { cpSync, mkdirSync, readFileSync, utimesSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, readFileSync, utimesSync, writeFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { siteBuilds } from '../../src/server/db/schema/index.ts';
+import { eq } from 'drizzle-orm';
+import { siteBuilds, siteNodes } from '../../src/server/db/schema/index.ts';
 import { createLogger } from '../../src/server/logger.ts';
 import { createContentStore, type ContentStore } from '../../src/server/services/contentStore.ts';
 import { artifactKey, buildDirOf, saveBuild } from '../../src/server/site/artifacts.ts';
@@ -111,9 +112,18 @@ describe('one publication, every node', () => {
     expect(b.store.current().news.map((n) => n.newsId)).toContain('publication-test-0');
   });
 
-  it('the next one too; then a rollback reaches both, and forward again', async () => {
+  it('staged first, as a rebuild does: B has the build on its disk before it is published, and then only swaps', async () => {
     second = await makeBuild(a, 'second build', 2);
+    await a.publisher.stage(second, 10_000);
+    expect(existsSync(path.join(buildDirOf(siteLayout(b.dataDir), second), 'dist/welcome/home/index.html'))).toBe(true);
+    expect(b.site.current()?.buildId).toBe(first);
+    const [row] = await t.db.select().from(siteNodes).where(eq(siteNodes.stagedBuildId, second));
+    expect(row).toBeDefined();
     await a.publisher.publish(second, { status: 'succeeded', finishedAt: new Date(), pages: 1 });
+    expect(await servedWithin(b, second)).toBeLessThan(2_000);
+  });
+
+  it('the next one too; then a rollback reaches both, and forward again', async () => {
     await servedWithin(b, second);
     expect(homeOf(b)).toBe('<title>second build</title>');
     expect(b.store.current().news.length).toBe(baseNews + 2);

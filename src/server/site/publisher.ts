@@ -18,12 +18,13 @@
 import { statSync } from 'node:fs';
 import { readdir, rm } from 'node:fs/promises';
 import path from 'node:path';
-import { and, desc, eq, isNotNull, notInArray } from 'drizzle-orm';
+import { randomUUID } from 'node:crypto';
+import { and, desc, eq, gt, isNotNull, isNull, ne, notInArray, or, sql } from 'drizzle-orm';
 import { loadContent } from '../../content/load.ts';
 import type { SiteContent } from '../../content/schemas.ts';
 import type { Database, DatabaseHandle } from '../db/client.ts';
 import { listen, notify } from '../db/notify.ts';
-import { siteBuilds, type SiteBuildRow } from '../db/schema/index.ts';
+import { siteBuilds, siteNodes, type SiteBuildRow } from '../db/schema/index.ts';
 import type { Logger } from '../logger.ts';
 import type { ContentStore } from '../services/contentStore.ts';
 import type { ObjectStore } from '../storage/objectStore.ts';
@@ -31,6 +32,8 @@ import { buildDirOf, ensureLocalBuild, removeBuildArtifacts } from './artifacts.
 import { pointCurrentAt, siteLayout, type PublishedSite, type Publication, type SiteLayout } from './publication.ts';
 
 export const publicationChannel = 'site_publication';
+/** A build is stored and about to be published: every process fetches it now (phase one). */
+export const stagingChannel = 'site_build_stored';
 
 /** Publications kept for rollback (in the object store, or on disk with the local store). */
 export const keptPublications = 5;
@@ -57,6 +60,12 @@ export interface SitePublisher {
   watch(handle: DatabaseHandle, pollMs: number): Promise<() => Promise<void>>;
   /** Loads a build's content snapshot (fetching the build if needed), for checks before publishing it. */
   contentOf(buildId: number): Promise<SiteContent>;
+  /**
+   * Phase one of a publication: asks every live process to fetch the build now, and waits until all
+   * of them have it (or `maxWaitMs` passed: the late ones fetch it when it is published). Then
+   * `publish` is only a swap everywhere, not a download and unpack.
+   */
+  stage(buildId: number, maxWaitMs?: number): Promise<void>;
 }
 
 export interface SitePublisherOptions {
@@ -67,7 +76,12 @@ export interface SitePublisherOptions {
   store: ContentStore;
   logger: Logger;
   load?: (dir: string) => SiteContent;
+  /** How often `watch` polls (also the heartbeat of this process in `site_nodes`). */
+  pollMs?: number;
 }
+
+/** How long a builder waits at most for every process to fetch a build before publishing it. */
+export const stageWaitMs = 120_000;
 
 const keyOf = (build: PublishedBuild) => `${build.buildId}@${build.publishedAt.toISOString()}`;
 
@@ -79,6 +93,35 @@ export function createSitePublisher(options: SitePublisherOptions): SitePublishe
   let seen: string | undefined;
   let switching: Promise<void> | undefined;
   let again = false;
+  /** This process in `site_nodes` (set while it watches). */
+  const nodeId = randomUUID();
+  let pollMs = options.pollMs ?? 10_000;
+  /** Fetches under way, so a staging and a publication of one build share one download. */
+  const fetching = new Map<number, Promise<string>>();
+
+  function localBuild(buildId: number): Promise<string> {
+    let pending = fetching.get(buildId);
+    if (!pending) {
+      pending = ensureLocalBuild(objects, layout, buildId).finally(() => fetching.delete(buildId));
+      fetching.set(buildId, pending);
+    }
+    return pending;
+  }
+
+  async function heartbeat(stagedBuildId?: number): Promise<void> {
+    const values = { nodeId, seenAt: new Date(), ...(stagedBuildId === undefined ? {} : { stagedBuildId }) };
+    await db
+      .insert(siteNodes)
+      .values(values)
+      .onConflictDoUpdate({ target: siteNodes.nodeId, set: { seenAt: values.seenAt, ...(stagedBuildId === undefined ? {} : { stagedBuildId }) } });
+  }
+
+  async function prefetch(buildId: number): Promise<void> {
+    const started = performance.now();
+    await localBuild(buildId);
+    await heartbeat(buildId);
+    logger.info({ buildId, ms: Math.round(performance.now() - started) }, 'site build staged');
+  }
 
   async function published(): Promise<PublishedBuild | undefined> {
     const [row] = await db
@@ -93,7 +136,7 @@ export function createSitePublisher(options: SitePublisherOptions): SitePublishe
   /** Serves a build here: fetched if missing, content loaded, then pages and content swapped in one step. */
   async function activate(build: PublishedBuild): Promise<void> {
     const started = performance.now();
-    const buildDir = await ensureLocalBuild(objects, layout, build.buildId);
+    const buildDir = await localBuild(build.buildId);
     const contentDir = path.join(buildDir, 'content');
     const content = load(contentDir);
     // One synchronous step: pages and content change together.
@@ -222,17 +265,52 @@ export function createSitePublisher(options: SitePublisherOptions): SitePublishe
       }
       return site.current() ?? fallback;
     },
-    async watch(handle, pollMs) {
+    async watch(handle, everyMs) {
+      pollMs = everyMs;
+      await heartbeat();
       const unlisten = await listen(handle, publicationChannel, () => void sync());
-      const timer = setInterval(() => void sync(), pollMs);
+      const unlistenStaging = await listen(handle, stagingChannel, (payload) => {
+        const buildId = Number(payload);
+        if (Number.isSafeInteger(buildId)) void prefetch(buildId).catch((error: unknown) => logger.warn({ err: error, buildId }, 'site build not staged'));
+      });
+      const timer = setInterval(() => {
+        void heartbeat().catch((error: unknown) => logger.warn({ err: error }, 'site heartbeat failed'));
+        void sync();
+      }, everyMs);
       timer.unref();
       return async () => {
         clearInterval(timer);
         await unlisten();
+        await unlistenStaging();
+        await db.delete(siteNodes).where(eq(siteNodes.nodeId, nodeId)).catch(() => {});
       };
     },
+    async stage(buildId, maxWaitMs = stageWaitMs) {
+      await localBuild(buildId);
+      await notify(db, stagingChannel, String(buildId));
+      const started = Date.now();
+      // Live: seen within three polls. This process has the build already.
+      for (;;) {
+        const [row] = await db
+          .select({ missing: sql<number>`count(*)::int` })
+          .from(siteNodes)
+          .where(
+            and(
+              ne(siteNodes.nodeId, nodeId),
+              gt(siteNodes.seenAt, sql`now() - make_interval(secs => ${Math.ceil((3 * pollMs) / 1000)})`),
+              or(isNull(siteNodes.stagedBuildId), ne(siteNodes.stagedBuildId, buildId)),
+            ),
+          );
+        if (Number(row?.missing ?? 0) === 0) return;
+        if (Date.now() - started > maxWaitMs) {
+          logger.warn({ buildId, missing: row?.missing }, 'publishing before every process staged the build');
+          return;
+        }
+        await new Promise((resolve) => setTimeout(resolve, 200));
+      }
+    },
     async contentOf(buildId) {
-      const buildDir = await ensureLocalBuild(objects, layout, buildId);
+      const buildDir = await localBuild(buildId);
       return load(path.join(buildDir, 'content'));
     },
   };

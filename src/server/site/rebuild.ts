@@ -157,9 +157,11 @@ export function createSiteRebuilder(options: SiteRebuilderOptions): SiteRebuilde
       const pages = await countPages(outDir);
       if (pages === 0) throw new Error('the build finished but wrote no pages');
 
-      await syncRegions(db, content);
       await saveBuild(objects, layout, row.id);
       if (cdn) await uploadForCdn(cdn, row.id, outDir);
+      // Every live process fetches the build now, so that the publication is a swap everywhere.
+      await publisher.stage(row.id);
+      await syncRegions(db, content);
       // Success and publication in one transaction; every process then switches (this one first).
       await publisher.publish(row.id, {
         status: 'succeeded',
@@ -223,6 +225,7 @@ export function createSiteRebuilder(options: SiteRebuilderOptions): SiteRebuilde
           throw Object.assign(ApiError.upstreamUnavailable('rebuild.cdnFailed'), { cause: error });
         });
       }
+      await publisher.stage(buildId);
       await syncRegions(db, content);
       await publisher.publish(buildId);
       logger.info({ buildId }, 'site rolled back');

@@ -54,5 +54,16 @@ export const siteBuilds = pgTable(
   ],
 );
 
+/**
+ * The API processes serving the site, for a two-phase publication (site/publisher.ts): each
+ * process writes its row when it starts and on every poll, and the build it last fetched on a
+ * "build stored" notification; a builder publishes once every live process has the build.
+ */
+export const siteNodes = pgTable('site_nodes', {
+  nodeId: text('node_id').primaryKey(),
+  seenAt: timestamp('seen_at', { withTimezone: true }).notNull().defaultNow(),
+  stagedBuildId: integer('staged_build_id'),
+});
+
 export type RequirementRow = typeof requirements.$inferSelect;
 export type SiteBuildRow = typeof siteBuilds.$inferSelect;
