@@ -1,9 +1,8 @@
 /**
  * `npm test`: unit and API tests (Vitest, real PGlite database), the static build, the page-weight
- * budgets, then the browser tests (Playwright in Debian's Chromium against the real server).
- * The cluster test (`npm run test:cluster`: two server processes on PostgreSQL and an S3-compatible
- * server) is not part of it yet: its rebuild checks fail until a build reaches every process before
- * it is published (docs/deployment.md, "Proven in CI").
+ * budgets, the cluster test (two server processes on PostgreSQL and an S3-compatible server,
+ * tests/cluster; PostgreSQL installed as root when missing, like Chromium), then the browser tests
+ * (Playwright in Debian's Chromium against the real server).
  * Ends with one line that counts every test: `tests: N passed, N failed`.
  */
 import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
@@ -14,6 +13,7 @@ const results = 'test-results';
 rmSync(results, { recursive: true, force: true });
 mkdirSync(results, { recursive: true });
 const vitestJson = `${results}/vitest.json`;
+const clusterJson = `${results}/cluster.json`;
 const e2eJson = `${results}/e2e.json`;
 /** A second build with offline mode on (the spec's `pwa` setting), for tests/e2e/public-offline.spec.ts. */
 const offlineDist = `${results}/pwa-dist`;
@@ -30,6 +30,8 @@ const step = async (name: string, action: () => Promise<number>) => {
 await step('unit + api', () => run('vitest', ['run', '--project', 'unit', '--project', 'api', '--reporter=default', '--reporter=json', `--outputFile.json=${vitestJson}`]));
 await step('build', async () => (await buildIfStale(), 0));
 await step('budgets', () => run('node', ['scripts/check-budgets.ts']));
+// Serves the build just made from two processes and rebuilds it twice (a few minutes).
+await step('cluster', () => run('vitest', ['run', '--project', 'cluster', '--reporter=default', '--reporter=json', `--outputFile.json=${clusterJson}`]));
 await step('offline build', () => run('astro', ['build', '--silent', '--outDir', offlineDist], { PWA: 'true' }));
 await step('browser', async () => {
   const chromium = await ensureChromium();
@@ -39,7 +41,7 @@ await step('browser', async () => {
 const readJson = (file: string): Record<string, unknown> | undefined =>
   existsSync(file) ? (JSON.parse(readFileSync(file, 'utf8')) as Record<string, unknown>) : undefined;
 type VitestSummary = { numPassedTests?: number; numFailedTests?: number; numPendingTests?: number } | undefined;
-const vitestRuns = [readJson(vitestJson)] as VitestSummary[];
+const vitestRuns = [readJson(vitestJson), readJson(clusterJson)] as VitestSummary[];
 const vitest = {
   numPassedTests: vitestRuns.reduce((sum, r) => sum + (r?.numPassedTests ?? 0), 0),
   numFailedTests: vitestRuns.reduce((sum, r) => sum + (r?.numFailedTests ?? 0), 0),
