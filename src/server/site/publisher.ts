@@ -60,6 +60,8 @@ export interface SitePublisher {
   watch(handle: DatabaseHandle, pollMs: number): Promise<() => Promise<void>>;
   /** Loads a build's content snapshot (fetching the build if needed), for checks before publishing it. */
   contentOf(buildId: number): Promise<SiteContent>;
+  /** The builds kept for rollback: the last `keptPublications` publications. */
+  keptBuildIds(): Promise<Set<number>>;
   /**
    * Phase one of a publication: asks every live process to fetch the build now, and waits until all
    * of them have it (or `maxWaitMs` passed: the late ones fetch it when it is published). Then
@@ -217,6 +219,7 @@ export function createSitePublisher(options: SitePublisherOptions): SitePublishe
   return {
     site,
     published,
+    keptBuildIds,
     async publish(buildId, values = {}) {
       // This process switches first and the publication is committed after, so that once the
       // database says "published" (a status call, another process) this process already serves

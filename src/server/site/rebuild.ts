@@ -33,7 +33,7 @@ import { ensureLocalBuild, saveBuild } from './artifacts.ts';
 import { countPages, type BuildCommand } from './buildCommand.ts';
 import { uploadToCdn } from './cdn.ts';
 import { buildDirName, siteLayout, type SiteLayout } from './publication.ts';
-import { keptPublications, type SitePublisher } from './publisher.ts';
+import type { SitePublisher } from './publisher.ts';
 
 /** Longest failure reason kept in the table. */
 const maxErrorLength = 4000;
@@ -203,13 +203,7 @@ export function createSiteRebuilder(options: SiteRebuilderOptions): SiteRebuilde
     async rollback(buildId) {
       const [row] = await db.select().from(siteBuilds).where(and(eq(siteBuilds.id, buildId), eq(siteBuilds.status, 'succeeded'), isNotNull(siteBuilds.publishedAt)));
       if (!row) throw ApiError.notFound('rebuild.unknownBuild');
-      const kept = await db
-        .select({ id: siteBuilds.id })
-        .from(siteBuilds)
-        .where(and(eq(siteBuilds.status, 'succeeded'), isNotNull(siteBuilds.publishedAt)))
-        .orderBy(desc(siteBuilds.publishedAt))
-        .limit(keptPublications);
-      if (!kept.some((build) => build.id === buildId)) throw ApiError.conflict('rebuild.buildGone');
+      if (!(await publisher.keptBuildIds()).has(buildId)) throw ApiError.conflict('rebuild.buildGone');
       const content = await publisher.contentOf(buildId).catch((error: unknown) => {
         logger.error({ err: error, buildId }, 'rollback target unavailable');
         throw ApiError.conflict('rebuild.buildGone');
