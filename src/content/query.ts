@@ -98,7 +98,7 @@ export function getAreaSettings(content: SiteContent, areaCode: string): AreaSet
     areaName: region.name,
     shortName: region.shortName,
     hotline: region.hotline,
-    bizTypes: bizTypesOfArea(content, areaCode),
+    bizTypes: bizTypesOfArea(content, areaCode, 'menu'),
     products: productsOfArea(content, areaCode),
     banners: region.banners,
     textBanners: region.textBanners,
@@ -118,11 +118,16 @@ export function getBizType(content: SiteContent, bizTypeId: string): BizType | u
   return content.bizTypes.find((type) => type.bizTypeId === bizTypeId);
 }
 
-/** The business types a region offers, in the region's order. */
-export function bizTypesOfArea(content: SiteContent, areaCode: string): BizType[] {
+/**
+ * The business types a region offers, in the region's order. `'menu'`: only those shown in menus,
+ * tabs and home cards (`toTop: 0`); `'all'`: every offered type, also those kept out of the menu
+ * (`toTop: 1`), which still have their pages and can be ordered or asked about.
+ */
+export function bizTypesOfArea(content: SiteContent, areaCode: string, which: 'menu' | 'all'): BizType[] {
   const region = getRegion(content, areaCode);
   if (!region) return [];
-  return region.bizTypeIds.flatMap((id) => getBizType(content, id) ?? []);
+  const offered = region.bizTypeIds.flatMap((id) => getBizType(content, id) ?? []);
+  return which === 'menu' ? offered.filter((type) => type.toTop === 0) : offered;
 }
 
 /** Business items of one type in one region, in display order. */

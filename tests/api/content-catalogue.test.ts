@@ -51,7 +51,7 @@ describe('area settings, banners, rotation texts, home notices', () => {
       expect(body.code).toBe(200);
       expect(body.data.areaCode).toBe(region.areaCode);
       expect(body.data.hotline).toBe(region.hotline);
-      expect(body.data.bizTypes.map((b) => b.bizTypeId)).toEqual(bizTypesOfArea(content, region.areaCode).map((b) => b.bizTypeId));
+      expect(body.data.bizTypes.map((b) => b.bizTypeId)).toEqual(bizTypesOfArea(content, region.areaCode, 'menu').map((b) => b.bizTypeId));
       expect(body.data.products.map((p) => p.productId)).toEqual(productsOfArea(content, region.areaCode).map((p) => p.productId));
       expect(body.data.products[0]?.description).toBeUndefined();
     }
@@ -86,7 +86,7 @@ describe('business', () => {
     expect(menu.data.length).toBe(content.bizTypes.filter((b) => b.toTop === 0).length);
     expect(menu.data.every((b) => b.toTop === 0)).toBe(true);
     const area = await getJson<{ bizTypeId: string }[]>(t, `${business}/getBizTypeList`, { areaCode: '450000' });
-    expect(area.data.map((b) => b.bizTypeId)).toEqual(bizTypesOfArea(content, '450000').map((b) => b.bizTypeId));
+    expect(area.data.map((b) => b.bizTypeId)).toEqual(bizTypesOfArea(content, '450000', 'all').map((b) => b.bizTypeId));
   });
 
   it('treats empty optional parameters as absent', async () => {

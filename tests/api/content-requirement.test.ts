@@ -9,7 +9,7 @@ import { apiHeaders, createTestApp, openPerFile } from './harness.ts';
 import type { Envelope } from './contentClient.ts';
 
 const content = loadContent('src/content');
-const bizTypeId = bizTypesOfArea(content, '450000')[0]?.bizTypeId ?? '';
+const bizTypeId = bizTypesOfArea(content, '450000', 'all')[0]?.bizTypeId ?? '';
 
 // Behind a proxy, so that each test can speak from its own client address.
 const t = openPerFile(() => createTestApp({ env: { TRUST_PROXY: '1' } }));

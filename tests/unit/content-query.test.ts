@@ -71,12 +71,26 @@ describe('regions', () => {
   it('answers area settings from the region file, and nothing for an unknown region', () => {
     for (const region of content.regions.filter((r) => r.enabled)) {
       const settings = getAreaSettings(content, region.areaCode);
-      expect(settings?.bizTypes).toEqual(bizTypesOfArea(content, region.areaCode));
+      expect(settings?.bizTypes).toEqual(bizTypesOfArea(content, region.areaCode, 'menu'));
       expect(settings?.products.map((p) => p.productId)).toEqual(region.productIds);
       expect(getRegionByIsoCode(content, region.isoCode)?.areaCode).toBe(region.areaCode);
     }
     expect(getAreaSettings(content, '110000')).toBeUndefined();
     expect(productsOfArea(content, '110000')).toEqual([]);
+  });
+
+  it('keeps business types marked toTop 1 out of the menu, tabs and home cards, but not out of the region', () => {
+    // 440000 offers five types; 电费金融服务 (bill-finance) is marked "not in the menu".
+    expect(bizTypesOfArea(content, '440000', 'all').map((type) => type.bizTypeId)).toEqual([
+      'retail-purchase', 'green-power', 'demand-response', 'energy-efficiency', 'bill-finance',
+    ]);
+    expect(bizTypesOfArea(content, '440000', 'menu').map((type) => type.bizTypeId)).toEqual([
+      'retail-purchase', 'green-power', 'demand-response', 'energy-efficiency',
+    ]);
+    expect(getAreaSettings(content, '440000')?.bizTypes.map((type) => type.bizTypeId)).not.toContain('bill-finance');
+    for (const region of content.regions) {
+      expect(bizTypesOfArea(content, region.areaCode, 'menu').every((type) => type.toTop === 0)).toBe(true);
+    }
   });
 
   it('joins tab and item ids with --', () => {

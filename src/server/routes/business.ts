@@ -21,7 +21,7 @@ export function createBusinessRoutes(_deps: AppDeps): Hono<AppEnv> {
     const content = contentStore.current();
     if (areaCode === undefined) return ok(c, listBizTypes(content, toTop === undefined ? {} : { toTop }));
     requireRegion(content, areaCode);
-    return ok(c, bizTypesOfArea(content, areaCode).filter((type) => toTop === undefined || type.toTop === toTop));
+    return ok(c, bizTypesOfArea(content, areaCode, 'all').filter((type) => toTop === undefined || type.toTop === toTop));
   });
 
   routes.get('/getBizItemByAreaCodeAndBizTypeId', async (c) => {

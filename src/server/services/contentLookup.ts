@@ -40,7 +40,7 @@ export function requireRegion(content: SiteContent, areaCode: string): Region {
 export function requireBizTypeOfArea(content: SiteContent, areaCode: string, bizTypeId: string): BizType {
   requireRegion(content, areaCode);
   const type = found(getBizType(content, bizTypeId), 'content.bizTypeUnknown');
-  if (!bizTypesOfArea(content, areaCode).includes(type)) throw new ApiError(ApiCode.NOT_FOUND, 'content.bizTypeNotOffered');
+  if (!bizTypesOfArea(content, areaCode, 'all').includes(type)) throw new ApiError(ApiCode.NOT_FOUND, 'content.bizTypeNotOffered');
   return type;
 }
 

@@ -25,7 +25,7 @@ export async function submitRequirement(
   rule: RateRule = requirementPerIp,
 ): Promise<{ requirementId: number }> {
   requireRegion(content, input.areaCode);
-  if (input.bizTypeId && !bizTypesOfArea(content, input.areaCode).some((type) => type.bizTypeId === input.bizTypeId)) {
+  if (input.bizTypeId && !bizTypesOfArea(content, input.areaCode, 'all').some((type) => type.bizTypeId === input.bizTypeId)) {
     throw new ApiError(ApiCode.BAD_REQUEST, 'content.requirementBizType');
   }
   return db.transaction(async (tx) => {
