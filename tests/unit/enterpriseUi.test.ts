@@ -1,4 +1,8 @@
+import { createElement } from 'react';
+import { renderToStaticMarkup } from 'react-dom/server';
 import { describe, expect, test } from 'vitest';
+import { bankCodes, bankName } from '../../src/lib/banks.ts';
+import { BankBindingDetails } from '../../src/islands/enterprise/EnterpriseDetails.tsx';
 import { checkAuthFile, hasAllowedSignature } from '../../src/islands/enterprise/authFileUpload.ts';
 import { certifyMessages, certifyValidation } from '../../src/islands/enterprise/certifyPageMessages.ts';
 import { authStatusWord, certificateOpen, fileSize, shown } from '../../src/islands/enterprise/enterpriseCalls.ts';
@@ -106,5 +110,28 @@ describe("the operator's queue in the address", () => {
     expect(request['sorter']).toEqual([{ key: 'submittedAt', sort: 'ascend' }]);
     expect(request['pager']).toEqual({ current: 2, pageSize: 10 });
     expect(tableRequestSchema.safeParse(request).success).toBe(true);
+  });
+});
+
+describe('a bank is shown by its name in the page locale, never by its code', () => {
+  const binding = { bank: 'icbc', accountNoMasked: '6222****0011', accountName: '广州明珠精密制造有限公司', empName: '张三', boundAt: '2026-03-01T02:00:00.000Z' };
+
+  test('the USB-key binding names 开户银行 as 中国工商银行 (and in every locale by name)', () => {
+    const zh = renderToStaticMarkup(createElement(BankBindingDetails, { binding, locale: 'zh-CN', messages: certifyMessages('zh-CN') }));
+    expect(zh).toContain('中国工商银行');
+    expect(zh).not.toMatch(/>icbc</);
+    const en = renderToStaticMarkup(createElement(BankBindingDetails, { binding, locale: 'en-US', messages: certifyMessages('en-US') }));
+    expect(en).toContain('Industrial and Commercial Bank of China');
+  });
+
+  test('every known bank has a name in every locale; an unknown code is shown as it is', () => {
+    for (const locale of locales) {
+      const m = certifyMessages(locale);
+      for (const code of bankCodes) {
+        expect(bankName(code, m)).not.toBe(code);
+        expect(bankName(code, m).length).toBeGreaterThan(1);
+      }
+      expect(bankName('xyzbank', m)).toBe('xyzbank');
+    }
   });
 });

@@ -4,6 +4,7 @@ import type { AuthFileData, BankBindingData, EnterpriseData } from '../../lib/sc
 import { labelCase } from '../auth/formValidation.ts';
 import type { Option } from './SelectField.tsx';
 import type { CertifyMessages } from './certifyMessages.ts';
+import { bankName } from '../../lib/banks.ts';
 import { authStatusWord, fileSize, shown, shownTime } from './enterpriseCalls.ts';
 
 interface Props {
@@ -88,7 +89,7 @@ export function AuthFileList({ files, locale, messages: m, previews = false }: F
 export function BankBindingDetails({ binding, locale, messages: m }: { binding: BankBindingData; locale: Locale; messages: CertifyMessages }) {
   return (
     <dl className="grid gap-2 md:grid-cols-2">
-      <Row label={m['certify.record.bank']} value={binding.bank} />
+      <Row label={m['certify.record.bank']} value={bankName(binding.bank, m)} />
       <Row label={m['certify.record.accountNo']} value={binding.accountNoMasked} />
       <Row label={m['certify.record.accountName']} value={binding.accountName} />
       <Row label={m['certify.record.empName']} value={binding.empName} />
