@@ -1,3 +1,3 @@
 /** The roles of DOMAIN.md (Roles): shared by the users table, the API's guards and the pages. */
-export const userRoles = ['individual', 'enterprise', 'partner', 'operator'] as const;
+export const userRoles = ['individual', 'enterprise', 'partner', 'operator', 'editor'] as const;
 export type UserRole = (typeof userRoles)[number];

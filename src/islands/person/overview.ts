@@ -19,6 +19,7 @@ export const overviewMessageKeys = [
   'account.role.enterprise',
   'account.role.partner',
   'account.role.operator',
+  'account.role.editor',
   'account.overview.meTitle',
   'account.overview.roles',
   'account.overview.memberSince',

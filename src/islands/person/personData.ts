@@ -14,6 +14,7 @@ export const roleKeys = {
   enterprise: 'account.role.enterprise',
   partner: 'account.role.partner',
   operator: 'account.role.operator',
+  editor: 'account.role.editor',
 } as const satisfies Record<UserInfoData['roles'][number], MessageKey>;
 
 export const authStatusKeys = ['authStatus.0', 'authStatus.1', 'authStatus.2', 'authStatus.3'] as const satisfies readonly MessageKey[];

@@ -7,6 +7,7 @@
  * Form bodies arrive as strings, so numbers are coerced and optional fields accept ''.
  */
 import { z } from 'zod';
+import type { UserRole } from '../roles.ts';
 import { passwordSchema, personNameSchema, phoneSchema, smsCodeSchema } from './fields.ts';
 
 /** Device id the web portal sends with account calls (spec §9). */
@@ -125,7 +126,7 @@ export interface CurrentUserData {
   enterpriseName: string;
   avatar: string;
   email: string;
-  roles: ('individual' | 'enterprise' | 'partner' | 'operator')[];
+  roles: UserRole[];
 }
 
 /** `data` of a refused account login (code 400 or 429): whether the next try needs the captcha. */

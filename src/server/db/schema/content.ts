@@ -26,6 +26,8 @@ export const requirements = pgTable(
 );
 
 export const siteBuildStatuses = ['running', 'succeeded', 'failed'] as const;
+export const siteBuildPurposes = ['publish', 'preview'] as const;
+export type SiteBuildPurpose = (typeof siteBuildPurposes)[number];
 export type SiteBuildStatus = (typeof siteBuildStatuses)[number];
 
 /** One editors' rebuild of the static site (POST /api/admin/site/rebuild) and how it ended. */
@@ -47,9 +49,18 @@ export const siteBuilds = pgTable(
      * API process serves is the succeeded build with the latest `published_at` (site/publisher.ts).
      */
     publishedAt: timestamp('published_at', { withTimezone: true }),
+    /** `publish` (the public site) or `preview` (an editor's drafts, never published). */
+    purpose: text('purpose').$type<SiteBuildPurpose>().notNull().default('publish'),
+    /** Who started it from the editors' studio (null: the token call or the system). */
+    startedBy: integer('started_by'),
+    /** What the build is doing now (studio progress), and how far it is: done of total pages. */
+    phase: text('phase'),
+    progressDone: integer('progress_done'),
+    progressTotal: integer('progress_total'),
   },
   (t) => [
     check('site_builds_status_check', sql`${t.status} in ('running', 'succeeded', 'failed')`),
+    check('site_builds_purpose_check', sql`${t.purpose} in ('publish', 'preview')`),
     index('site_builds_published_at_idx').on(t.publishedAt),
   ],
 );

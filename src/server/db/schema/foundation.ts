@@ -47,7 +47,7 @@ export const users = pgTable(
     check('users_status_check', sql`${t.status} in ('active', 'locked')`),
     check(
       'users_roles_check',
-      sql`${t.roles} <@ array['individual', 'enterprise', 'partner', 'operator']::text[]`,
+      sql`${t.roles} <@ array['individual', 'enterprise', 'partner', 'operator', 'editor']::text[]`,
     ),
   ],
 );

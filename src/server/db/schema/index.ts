@@ -11,3 +11,4 @@ export * from './content.ts';
 export * from './accounts.ts';
 export * from './orders.ts';
 export * from './partners.ts';
+export * from './studio.ts';
