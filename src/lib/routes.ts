@@ -19,6 +19,11 @@ export interface PageRoute {
   access: Access;
   /** The role a signed-in user needs besides a session (the page's island calls check it too). */
   role?: UserRole;
+  /**
+   * The menu entry a page sits under when it is not in its own layout's menu (an order's detail
+   * under 我的订单): its side menu is that entry's section menu, with that entry current.
+   */
+  under?: PageKey;
 }
 
 export type PageKey =
@@ -50,7 +55,7 @@ export const pageRoutes: readonly PageRoute[] = [
   { path: '/partner/analysis/institution', key: 'institution', layout: 'partner', access: 'session', role: 'partner' },
   { path: '/partner/analysis/trend', key: 'trend', layout: 'partner', access: 'session', role: 'partner' },
   { path: '/partner/organization', key: 'organization', layout: 'partner', access: 'session', role: 'partner' },
-  { path: '/certify/order/detail', key: 'orderDetail', layout: 'certify', access: 'session' },
+  { path: '/certify/order/detail', key: 'orderDetail', layout: 'certify', access: 'session', under: 'order' },
   { path: '/certify/enterprise', key: 'certifyEnterprise', layout: 'certify', access: 'session' },
   { path: '/certify/enterprise/certificate', key: 'certificate', layout: 'certify', access: 'session' },
   { path: '/certify/enterprise/usbkey', key: 'usbkey', layout: 'certify', access: 'session' },
@@ -121,3 +126,16 @@ export const sectionNav: Partial<Record<LayoutName, readonly PageKey[]>> = {
   certify: ['certifyEnterprise', 'certificate', 'usbkey'],
   ops: ['opsCertifications', 'opsOrders', 'opsAudit', 'opsSettlements'],
 };
+
+/**
+ * The side menu of a page: its own layout's menu, or the menu of the entry it sits under
+ * (`under`), with the entry to mark current. Undefined where the layout has no menu.
+ */
+export function sideMenuOf(page: PageKey): { entries: readonly PageKey[]; current: PageKey } | undefined {
+  const route = findPageKey(page);
+  if (!route) return undefined;
+  const current = route.under ?? route.key;
+  const layout = findPageKey(current)?.layout ?? route.layout;
+  const entries = sectionNav[layout];
+  return entries ? { entries, current } : undefined;
+}

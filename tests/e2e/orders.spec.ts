@@ -144,6 +144,10 @@ test('a refusal is shown where it happened; the operator must give a reason to c
   await page.goto(`/certify/order/detail?orderNo=${orderNo}`);
   const cancel = page.getByRole('button', { name: zh['ordering.detail.cancel'] });
   await expect(cancel).toBeVisible();
+  // An order's detail sits under 我的订单 in the personal menu, not under the certification menu.
+  const menu = page.getByRole('navigation', { name: zh['nav.sectionLabel'] });
+  await expect(menu.getByRole('link', { name: zh['page.order.title'] })).toHaveAttribute('aria-current', 'page');
+  await expect(menu.getByRole('link', { name: zh['page.usbkey.title'] })).toHaveCount(0);
 
   const operator = await browser.newContext({ baseURL: origin, locale: 'zh-CN' });
   try {

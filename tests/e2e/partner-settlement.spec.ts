@@ -133,6 +133,8 @@ test('a user without the partner role gets the refusal and no settlement call', 
     for (const target of [pageUrl, '/partner/organization']) {
       await page.goto(target);
       await expect(page.getByRole('alert').filter({ hasText: '你的账户无权使用此页面。' })).toBeVisible();
+      // The refusal stands alone: no partner menu beside it.
+      await expect(page.getByRole('navigation', { name: zh['nav.sectionLabel'] })).toBeHidden();
       await page.waitForLoadState('networkidle');
       await expect(page.getByRole('table')).toHaveCount(0);
     }

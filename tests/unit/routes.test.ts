@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { dictionaries } from '../../src/lib/i18n/index.ts';
-import { pageRoutes, redirects, sectionNav } from '../../src/lib/routes.ts';
+import { pageRoutes, redirects, sectionNav, sideMenuOf } from '../../src/lib/routes.ts';
 import { userMenuItems } from '../../src/islands/auth/userMenu.ts';
 import { pick } from '../../src/lib/i18n/index.ts';
 import { userMenuMessageKeys } from '../../src/islands/auth/userMenu.ts';
@@ -40,6 +40,18 @@ describe('route table', () => {
   it('lists only known pages in section menus', () => {
     const keys = new Set(pageRoutes.map((r) => r.key));
     for (const entries of Object.values(sectionNav)) for (const key of entries) expect(keys.has(key)).toBe(true);
+  });
+
+  it('shows every page beside a side menu that has its entry marked current', () => {
+    for (const route of pageRoutes) {
+      const menu = sideMenuOf(route.key);
+      if (menu) expect(menu.entries, route.path).toContain(menu.current);
+    }
+  });
+
+  it('puts an order\'s detail under 我的订单, not under the certification menu', () => {
+    expect(sideMenuOf('orderDetail')).toEqual({ entries: sectionNav.person, current: 'order' });
+    expect(sideMenuOf('usbkey')).toEqual({ entries: sectionNav.certify, current: 'usbkey' });
   });
 });
 
