@@ -29,7 +29,8 @@ import {
   tickNumberFormat,
   trendChart,
 } from '../../src/islands/partner/analysis/chartData.ts';
-import { chartConfig } from '../../src/islands/partner/analysis/charts.ts';
+import { chartConfig, createChart } from '../../src/islands/partner/analysis/charts.ts';
+import { createCanvas } from '@napi-rs/canvas';
 import { formatBytes } from '../../src/islands/partner/exportFile.ts';
 import { flattenTree, indentedName, namesById } from '../../src/islands/partner/partnerTree.ts';
 import { dictionaries, locales, pick } from '../../src/lib/i18n/index.ts';
@@ -292,5 +293,34 @@ describe('the analysis messages', () => {
       'Ekspor',
       'Exportar',
     ]);
+  });
+});
+
+describe('a line chart draws only the values in the data', () => {
+  it('keeps every curve between its neighbouring points: no smoothing above a peak or below a dip', () => {
+    // Yearly figures with a sharp rise then a fall, as the trend page shows them (2025 and 2026 the peak).
+    const values = [120, 980, 1000, 150, 140, 900, 60];
+    const model = trendChart(values.map((saving, index) => ({ period: String(2020 + index), saving })), values.map((_, index) => String(2020 + index)), [{ metric: 'saving', label: 'S' }]);
+    const texts = { xTitle: '时间', unitTitles: { count: '数量', energy: '电量（MWh）', money: '金额（元）' } };
+    const config = chartConfig('line', model, 'zh-CN', texts, true);
+    const canvas = createCanvas(800, 400) as unknown as HTMLCanvasElement;
+    const chart = createChart(canvas, { ...config, options: { ...config.options, responsive: false } });
+    try {
+      const points = chart.getDatasetMeta(0).data as unknown as { y: number; cp1y: number; cp2y: number }[];
+      expect(points).toHaveLength(values.length);
+      // A Bézier segment stays inside its control points: each must lie between the two points it joins.
+      for (let index = 0; index < points.length - 1; index++) {
+        const from = points[index]!;
+        const to = points[index + 1]!;
+        const low = Math.min(from.y, to.y) - 1e-9;
+        const high = Math.max(from.y, to.y) + 1e-9;
+        for (const y of [from.cp2y, to.cp1y]) {
+          expect(y, `segment ${index}`).toBeGreaterThanOrEqual(low);
+          expect(y, `segment ${index}`).toBeLessThanOrEqual(high);
+        }
+      }
+    } finally {
+      chart.destroy();
+    }
   });
 });

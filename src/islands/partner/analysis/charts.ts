@@ -22,6 +22,9 @@ import type { Locale } from '../../../lib/i18n/locales.ts';
 import { chartUnits, metricNumberFormat, tickNumberFormat, type ChartModel, type MetricUnit } from './chartData.ts';
 
 Chart.register(BarController, BarElement, LineController, LineElement, PointElement, CategoryScale, LinearScale, Legend, Tooltip);
+// A chart never draws a value that is not in the data: a line is smoothed only monotonically, so
+// between two points it stays between their values (no bulge above a peak or below a dip).
+Chart.defaults.elements.line.cubicInterpolationMode = 'monotone';
 
 /**
  * The Okabe–Ito palette: eight colours told apart with the common colour-vision deficiencies,
@@ -73,7 +76,7 @@ export function chartConfig(kind: ChartKind, model: ChartModel, locale: Locale, 
           yAxisID: series.unit,
           backgroundColor: colour,
           borderColor: colour,
-          ...(kind === 'line' ? { spanGaps: false, tension: 0.2, pointRadius: model.labels.length > 40 ? 0 : 3 } : {}),
+          ...(kind === 'line' ? { spanGaps: false, pointRadius: model.labels.length > 40 ? 0 : 3 } : {}),
         };
       }),
     },
