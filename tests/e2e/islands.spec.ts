@@ -1,7 +1,22 @@
-import { expect, test } from '@playwright/test';
+import { expect, test, type Locator, type Page } from '@playwright/test';
 import { dictionaries } from '../../src/lib/i18n/index.ts';
 
 const zh = dictionaries['zh-CN'];
+
+/** The toast's box overlaps neither the header nor any navigation landmark on screen. */
+async function expectNoNavigationUnder(page: Page, toast: Locator): Promise<void> {
+  const box = await toast.boundingBox();
+  expect(box).not.toBeNull();
+  const landmarks = page.locator('header, nav');
+  const count = await landmarks.count();
+  expect(count).toBeGreaterThan(0);
+  for (let index = 0; index < count; index++) {
+    const other = await landmarks.nth(index).boundingBox();
+    if (!box || !other || other.width === 0 || other.height === 0) continue;
+    const overlaps = box.x < other.x + other.width && other.x < box.x + box.width && box.y < other.y + other.height && other.y < box.y + box.height;
+    expect(overlaps, `toast over ${await landmarks.nth(index).evaluate((el) => el.outerHTML.slice(0, 80))}`).toBe(false);
+  }
+}
 
 test('a public page loads no framework code until the visitor reaches for an island', async ({ page }) => {
   await page.addInitScript(() => window.localStorage.setItem('locale', 'zh-CN'));
@@ -55,7 +70,22 @@ test.describe('request client in the browser', () => {
       route.fulfill({ status: 200, contentType: 'application/json', body: JSON.stringify({ code: 403, message: '没有权限执行此操作', data: {} }) }),
     );
     await page.goto('/person/overview');
-    await expect(page.getByRole('alert').filter({ hasText: '没有权限执行此操作' })).toBeVisible();
+    const toast = page.getByRole('alert').filter({ hasText: '没有权限执行此操作' });
+    await expect(toast).toBeVisible();
+    await expectNoNavigationUnder(page, toast);
+  });
+
+  test('a toast never covers the header or a menu, on a desktop or a phone', async ({ page }) => {
+    await page.route('**/api/front/user/currentUser', (route) =>
+      route.fulfill({ status: 200, contentType: 'application/json', body: JSON.stringify({ code: 500, message: '服务器开小差了', data: {} }) }),
+    );
+    for (const viewport of [{ width: 1280, height: 800 }, { width: 390, height: 844 }]) {
+      await page.setViewportSize(viewport);
+      await page.goto('/person/order');
+      const toast = page.getByRole('alert').filter({ hasText: '服务器开小差了' }).first();
+      await expect(toast).toBeVisible();
+      await expectNoNavigationUnder(page, toast);
+    }
   });
 
   test('no response at all shows the service-verification message', async ({ page }) => {

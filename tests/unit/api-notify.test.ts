@@ -18,11 +18,11 @@ afterEach(() => {
 });
 
 describe('message toasts', () => {
-  test('top centre, daisyUI classes, an error is an alert, success a status', () => {
+  test('bottom centre (never over the header or a menu), daisyUI classes, an error is an alert, success a status', () => {
     message.error('出错了');
     message.success('成功');
     const box = messageBox();
-    expect(box?.className).toBe('toast toast-top toast-center');
+    expect(box?.className).toBe('toast toast-bottom toast-center');
     expect(box?.getAttribute('aria-live')).toBe('polite');
     const [error, success] = [...(box?.children ?? [])];
     expect(error?.className).toContain('alert alert-error');

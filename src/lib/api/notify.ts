@@ -1,8 +1,10 @@
 /**
  * Toasts and notifications in plain DOM (no React), styled with daisyUI 5 classes.
  *
- * - `message.*`: short toasts at the top centre, 3 s by default; `message.notice` is the
- *   transient 1.5 s notice.
+ * - `message.*`: short toasts at the bottom centre, 3 s by default; `message.notice` is the
+ *   transient 1.5 s notice. Not at the top: the header is not fixed, so a toast at the top covers
+ *   the main menu (and, on a phone, the section menu under it); nothing navigational is fixed
+ *   at the bottom or sits in the footer.
  * - `notification.*`: a title and a description at the top right, 24 px from the top, 4.5 s.
  *
  * Each kind stacks in its own fixed container (a polite live region that stays in the page, so
@@ -44,7 +46,7 @@ const alertClass: Record<ToastKind, string> = {
 };
 
 const containerClass: Record<Placement, string> = {
-  message: 'toast toast-top toast-center',
+  message: 'toast toast-bottom toast-center',
   notification: 'toast toast-top toast-end',
 };
 
@@ -148,7 +150,7 @@ function toast(kind: ToastKind) {
     canShow() ? show('message', kind, [textNode('span', text)], duration) : noop;
 }
 
-/** Short toasts at the top centre (3 s by default; `notice` 1.5 s). */
+/** Short toasts at the bottom centre (3 s by default; `notice` 1.5 s). */
 export const message = {
   success: toast('success'),
   error: toast('error'),
