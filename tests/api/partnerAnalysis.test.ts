@@ -147,12 +147,23 @@ describe('POST getStaDataAntTable', () => {
     expect({ ...year, ordersInForce: 1 }).toEqual(own2025.subA1);
   });
 
-  it('defaults: yearType 1 and the current period (China time); empty fields count as absent', async () => {
+  it('defaults: yearType 1 and the latest period with settlements; empty fields count as absent', async () => {
     const answer = await statistics({ yearType: '', period: '', partnerId: '' });
     expect(answer.code).toBe(200);
     expect(answer.data).toMatchObject({ yearType: 1, period: '2026' });
-    expect((await statistics({ yearType: 2 })).data.period).toBe('2026-11');
+    // Today is 2026-11-22: November has no settlements yet. branchA's latest is 2026-02 (subA1),
+    // the head office's 2026-04 (subB1): the month opens there, with figures to chart.
+    const month = await statistics({ yearType: 2 });
+    expect(month.data.period).toBe('2026-02');
+    expect(rowOf(month, tree.subA1)?.settledEnergy).toBe(200.25);
+    expect((await statistics({ yearType: 2 }, headUser)).data.period).toBe('2026-04');
+    expect((await statistics({ yearType: 2, partnerId: tree.subA2 })).data.period).toBe('2026-11');
+    // By day the current day; with no settlement in sight the current period.
     expect((await statistics({ yearType: 3 })).data.period).toBe('2026-11-22');
+    expect((await statistics({ yearType: 2 }, lonelyPartner)).data.period).toBe('2026-11');
+    // The comparison asks the same of the chosen institutions.
+    expect((await compare({ yearType: 2, partnerIds: `${tree.subA1},${tree.subA2}` })).data.period).toBe('2026-02');
+    expect((await compare({ yearType: 1, partnerIds: `${tree.subA1},${tree.subA2}` })).data.period).toBe('2026');
   });
 
   it('the engine: sort by a metric, filter by level, search by name, paging with the full count', async () => {

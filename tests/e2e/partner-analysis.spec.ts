@@ -10,6 +10,7 @@ import { sql } from 'drizzle-orm';
 import { readSheet } from 'read-excel-file/node';
 import { rowsOf } from '../../src/server/db/client.ts';
 import { currentPeriod } from '../../src/lib/partner.ts';
+import { shiftPeriod } from '../../src/islands/partner/analysis/analysisQuery.ts';
 import { dictionaries } from '../../src/lib/i18n/index.ts';
 import { apiLogin, expect, test } from './support/accountsFixtures.ts';
 import { chineseSpec, zh } from './support/chinesePages.ts';
@@ -41,6 +42,9 @@ function nextCall(page: Page, path: string, match: (body: URLSearchParams) => bo
   });
 }
 
+/** The demo's newest settlements are last month's (China time): where a page with no period opens. */
+const newestSettled = shiftPeriod(2, currentPeriod(2), -1);
+
 test('statistics: chart and table of the visible subtree, granularity, reload, keyboard pickers', async ({ page }) => {
   const yearly = nextCall(page, '/getStaDataAntTable', (body) => body.get('yearType') === '1');
   await page.goto('/partner/analysis/statistics');
@@ -50,7 +54,7 @@ test('statistics: chart and table of the visible subtree, granularity, reload, k
   for (const name of visible) await expect(table.getByRole('cell', { name, exact: true })).toBeVisible();
   for (const name of hidden) await expect(table.getByRole('cell', { name, exact: true })).toHaveCount(0);
   // The chart: an image named by its metric and period, described by its data table.
-  const year = currentPeriod(1);
+  const year = newestSettled.slice(0, 4);
   const chart = page.getByRole('img', { name: new RegExp(`^${zh['partner.metric.settledEnergy'].replace(/[()（）]/g, '.')}.*${year}`) });
   await expect(chart).toBeVisible();
   await page.getByText(zh['analysis.chart.data']).click();
@@ -68,10 +72,14 @@ test('statistics: chart and table of the visible subtree, granularity, reload, k
   await expect(page).toHaveURL(/[?&]yt=2(&|$)/);
   const monthField = page.getByLabel(zh['analysis.periodLabel.2']);
   await expect(monthField).toHaveAttribute('type', 'month');
-  await expect(monthField).toHaveValue(currentPeriod(2));
-  await expect(page.getByText(`统计期间：${currentPeriod(2)}`)).toBeVisible();
-  // The current month has no settlement yet (last month's is the newest): the figure is not the year's.
-  await expect(table.getByRole('row', { name: /广东省分行/ }).getByRole('cell').nth(8)).not.toHaveText(yearEnergy ?? '');
+  // The current month has no settlement yet: the month opens on last month, the newest with
+  // settlements, so the chart has bars to draw; its figure is the month's, not the year's.
+  await expect(monthField).toHaveValue(newestSettled);
+  await expect(page.getByText(`统计期间：${newestSettled}`)).toBeVisible();
+  const monthEnergy = table.getByRole('row', { name: /广东省分行/ }).getByRole('cell').nth(8);
+  await expect(monthEnergy).not.toHaveText(yearEnergy ?? '');
+  await expect(monthEnergy).not.toHaveText(/^0(\.0+)?$/);
+  await expect(page.getByRole('img', { name: new RegExp(newestSettled) })).toBeVisible();
 
   // The institution picker from the keyboard (ArrowDown opens Chromium's list, End goes to the
   // last institution, Enter takes it): a sub-branch's subtree is itself.
@@ -92,7 +100,7 @@ test('statistics: chart and table of the visible subtree, granularity, reload, k
   await page.reload();
   await expect(page).toHaveURL(url);
   await expect(page.getByRole('radio', { name: zh['partner.yearType.2'] })).toBeChecked();
-  await expect(page.getByLabel(zh['analysis.periodLabel.2'])).toHaveValue(currentPeriod(2));
+  await expect(page.getByLabel(zh['analysis.periodLabel.2'])).toHaveValue(newestSettled);
   await expect(dataRows(page, zh['analysis.table.statistics'])).toHaveCount(1);
   await expect(table.getByRole('cell', { name: '东莞南城支行', exact: true })).toBeVisible();
 
@@ -100,7 +108,7 @@ test('statistics: chart and table of the visible subtree, granularity, reload, k
   await page.getByRole('radio', { name: zh['partner.yearType.2'] }).focus();
   await page.keyboard.press('ArrowLeft');
   const yearField = page.getByLabel(zh['analysis.periodLabel.1']);
-  await expect(yearField).toHaveValue(currentPeriod(2).slice(0, 4));
+  await expect(yearField).toHaveValue(newestSettled.slice(0, 4));
   await yearField.fill('20');
   await expect(page.getByText(zh['partner.period.1'])).toBeVisible();
   const lastYear = String(Number(year) - 1);

@@ -87,6 +87,34 @@ export function periodBefore(yearType: YearType, period: string, steps: number):
   return `${date.getUTCFullYear()}-${pad(date.getUTCMonth() + 1)}-${pad(date.getUTCDate())}`;
 }
 
+/**
+ * The period a one-period page opens on when it names none: the latest one, at its granularity
+ * and no later than the current one, that holds settlements of `ids` — by year or month. The
+ * current month has no settlements until the month after it (they are imported then), so
+ * opening on it would chart nothing while the table showed its orders. By day the current day
+ * (a month's settlement counts on its first day only, so "the latest day with settlements"
+ * would mean nothing to a reader); with no settlement at all, the current period too.
+ * One backward index step per institution (`settlement_monthly (partner_id, settle_month)`).
+ */
+export async function defaultPeriod(db: Database, ids: readonly number[], yearType: YearType, now: Date = new Date()): Promise<string> {
+  const current = currentPeriod(yearType, now);
+  if (yearType === 3 || !ids.length) return current;
+  const nextMonth = periodDays(2, currentPeriod(2, now)).next;
+  const [row] = rowsOf(
+    await db.execute(sql`
+      select to_char(max(latest.settle_month), 'YYYY-MM') as month
+      from unnest(${idArray(ids)}) as scope(id)
+      cross join lateral (
+        select settle_month from settlement_monthly
+        where partner_id = scope.id and settle_month < ${nextMonth}::date
+        order by settle_month desc limit 1
+      ) latest`),
+  );
+  const month = row?.['month'];
+  if (typeof month !== 'string' || !month) return current;
+  return yearType === 1 ? month.slice(0, 4) : month;
+}
+
 /** The day after the contract's last month: `2027-01-01` + 12 months → `2028-01-01`. */
 function contractEnd(contractStart: string, months: number): string {
   const [year, month] = contractStart.split('-').map(Number) as [number, number];
@@ -385,8 +413,8 @@ export interface PreparedStatistics {
 }
 
 export async function prepareStatistics(db: Database, scope: PartnerScope, input: StatisticsInput): Promise<PreparedStatistics> {
-  const period = input.period ?? currentPeriod(input.yearType);
   const ids = input.partnerId === undefined ? scope.ids : await subtreeInScope(db, scope, input.partnerId);
+  const period = input.period ?? (await defaultPeriod(db, ids, input.yearType));
   const [institutions, own] = await Promise.all([institutionsOf(db, ids), ownMetrics(db, ids, windowOf(input.yearType, period), input.yearType)]);
   const rolled = rollUp(institutions, own, partnerMetrics);
   const listed = institutions.map((node) => node.id);
@@ -536,9 +564,9 @@ export async function prepareCompare(
   // `1,1` passes the schema's count but compares one institution with itself.
   if (chosen.length < 2) throw ApiError.field(locale, 'partnerIds', 'partner.analysis.compareDistinct');
   assertAllInScope(scope, chosen);
-  const period = input.period ?? currentPeriod(input.yearType);
   const tops = await institutionsOf(db, chosen);
   const institutions = await subtreesOf(db, tops);
+  const period = input.period ?? (await defaultPeriod(db, institutions.map((node) => node.id), input.yearType));
   const own = await ownClassMetrics(
     db,
     institutions.map((node) => node.id),
