@@ -161,18 +161,36 @@ test('statistics export: an .xlsx whose rows are the table’s', async ({ page }
   expect(rows.slice(1).filter(totals)).toHaveLength(1);
 });
 
-test('an institution outside the user’s subtree: the table and the export say so in place, nothing downloads', async ({ page, accounts }) => {
-  let downloads = 0;
-  page.on('download', () => (downloads += 1));
-  // ICBC's head office exists but is above demo_partner's branch: refused like a missing one.
+test('an institution outside the user’s scope, on every partner page: said as such, their own offered, no retry, no export', async ({ page, accounts }) => {
+  // ICBC's head office exists but is above demo_partner's branch: the server refuses it like a missing one.
   const [office] = rowsOf(await accounts.db.execute(sql`select id from partner_institutions where code = '0102000000'`));
-  expect(office).toBeDefined();
-  await page.goto(`/partner/analysis/statistics?partner=${String(office!['id'])}`);
-  await expect(page.getByRole('alert').filter({ hasText: zh['partner.notFound'] })).toBeVisible();
-  await page.getByRole('button', { name: zh['partner.export'], exact: true }).click();
-  await expect(page.getByRole('alert').filter({ hasText: `导出失败：${zh['partner.notFound']}` })).toBeVisible();
-  await expect(page.getByRole('button', { name: zh['partner.export'], exact: true })).toBeEnabled();
-  expect(downloads).toBe(0);
+  const [branch] = rowsOf(await accounts.db.execute(sql`select id from partner_institutions where code = '0102440000'`));
+  expect(office && branch).toBeTruthy();
+  const officeId = String(office!['id']);
+  const branchId = String(branch!['id']);
+  const own = zh['partner.scope.own'].replace('{name}', '广东省分行');
+  const pages = [
+    { path: `/partner/query/settlement?filter.subtree=${officeId}`, key: 'filter\\.subtree', exported: true },
+    { path: `/partner/analysis/statistics?partner=${officeId}`, key: 'partner', exported: true },
+    { path: `/partner/analysis/trend?partner=${officeId}`, key: 'partner', exported: true },
+    { path: `/partner/analysis/institution?ids=${officeId},${branchId}`, key: 'ids', exported: true },
+    { path: `/partner/organization?partnerId=${officeId}`, key: 'partnerId', exported: false },
+  ];
+  for (const target of pages) {
+    await page.goto(target.path);
+    const notice = page.getByRole('alert').filter({ hasText: zh['partner.scope.outside'] });
+    await expect(notice, target.path).toBeVisible();
+    await expect(page.getByText(zh['partner.notFound'])).toHaveCount(0);
+    await expect(page.getByRole('button', { name: /重试/ })).toHaveCount(0);
+    if (target.exported) await expect(page.getByRole('button', { name: zh['partner.export'], exact: true })).toBeDisabled();
+    // Their own institution, one click away: the address names it and the page shows it.
+    await notice.getByRole('button', { name: own }).click();
+    await expect(notice).toBeHidden();
+    await expect(page).toHaveURL(new RegExp(`[?&]${target.key}=[^&]*${branchId}(&|$|%2C|,)`));
+    await expect(page).not.toHaveURL(new RegExp(`[=,]${officeId}(&|$|,)`));
+  }
+  // The organization page shows the branch's details, not silently someone else's.
+  await expect(page.getByRole('heading', { name: /广东省分行/ }).first()).toBeVisible();
 });
 
 test('institution comparison: needs two institutions, grouped chart and table, reload, keyboard', async ({ page }) => {

@@ -5,7 +5,8 @@
 import { describe, expect, it } from 'vitest';
 import type { PartnerTreeNode } from '../../src/lib/schemas/partner.ts';
 import { defaultTableQuery, updateTableQuery } from '../../src/lib/tableRequest.ts';
-import { ancestorsOf, findNode, idFromText, initialExpanded, visibleRows } from '../../src/islands/partner/partnerTree.ts';
+import { ancestorsOf, findNode, flattenTree, idFromText, initialExpanded, visibleRows } from '../../src/islands/partner/partnerTree.ts';
+import { outsideScope } from '../../src/islands/partner/OutOfScope.tsx';
 import { SUBTREE, callFields, defaultMonths, formatFixed, monthsOf, toRequest } from '../../src/islands/partner/settlement/settlementQuery.ts';
 import { fileProblem, maxImportBytes } from '../../src/islands/ops/settlementImport.ts';
 
@@ -79,5 +80,19 @@ describe('settlement import file rules', () => {
     expect(fileProblem(file('a.csv', 0))).toBe('noFile');
     expect(fileProblem(file('a.xls', 10))).toBe('badType');
     expect(fileProblem(file('a.csv', maxImportBytes + 1))).toBe('tooLarge');
+  });
+});
+
+describe('an institution outside the user\'s scope', () => {
+  const node = (id: number, children: PartnerTreeNode[] = []): PartnerTreeNode => ({ id, code: `C${id}`, name: `机构${id}`, parentId: null, level: 2, areaCode: null, children });
+  const roots = [node(4, [node(17), node(18)])];
+  const ready = { state: 'ready' as const, roots, rows: flattenTree(roots) };
+
+  it('is an id of the address that the user\'s tree does not hold; nothing is judged before the tree is loaded', () => {
+    expect(outsideScope(ready, [17])).toEqual([]);
+    expect(outsideScope(ready, [undefined])).toEqual([]);
+    expect(outsideScope(ready, [1, 17, 99])).toEqual([1, 99]);
+    expect(outsideScope({ state: 'loading' }, [1])).toEqual([]);
+    expect(outsideScope({ state: 'failed', message: '' }, [1])).toEqual([]);
   });
 });

@@ -7,6 +7,7 @@ import { buildAntTable } from '../../../lib/tableRequest.ts';
 import type { Column } from '../../table/DataTable.tsx';
 import { PARTNER_API } from '../partnerApi.ts';
 import { namesById } from '../partnerTree.ts';
+import { OutOfScopeNotice, outsideScope } from '../OutOfScope.tsx';
 import { usePartnerTree } from '../usePartnerTree.ts';
 import AnalysisFilters, { MetricSelect } from './AnalysisFilters.tsx';
 import AnalysisResults from './AnalysisResults.tsx';
@@ -68,6 +69,7 @@ export default function InstitutionCompare({ locale, messages }: Props) {
 
   const set = (patch: Partial<CompareParams>) => params && table.setParams({ ...params, ...patch });
   const enough = partnerIds.length >= MIN_PARTNERS;
+  const outside = outsideScope(tree.load, partnerIds);
 
   return (
     <div className="grid gap-5">
@@ -79,7 +81,7 @@ export default function InstitutionCompare({ locale, messages }: Props) {
         period={{ value: shownPeriod, onChange: (period) => set({ period }) }}
         exportUrl={`${PARTNER_API}/exportClassificationAntTable`}
         exportData={() => (params && enough ? { ...body({ ...params, period: shownPeriod }), antTable: buildAntTable(state) } : undefined)}
-        exportDisabled={!params || !enough}
+        exportDisabled={!params || !enough || outside.length > 0}
       >
         <div className="fieldset">
           <label className="fieldset-legend" htmlFor={classificationId}>{messages['analysis.classification']}</label>
@@ -114,7 +116,14 @@ export default function InstitutionCompare({ locale, messages }: Props) {
           onChange={(ids) => set({ partnerIds: ids })}
         />
       )}
-      {enough ? (
+      {outside.length > 0 && tree.load.state === 'ready' ? (
+        // Keep the chosen ones the user may see, with their own institution in place of the others.
+        <OutOfScopeNotice
+          roots={tree.load.roots}
+          messages={messages}
+          onOwn={(root) => set({ partnerIds: [...new Set([...partnerIds.filter((id) => !outside.includes(id)), root.id])] })}
+        />
+      ) : enough ? (
         <AnalysisResults
           messages={messages}
           locale={locale}

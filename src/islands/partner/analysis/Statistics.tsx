@@ -6,6 +6,7 @@ import type { StatisticsData, StatisticsRowData } from '../../../lib/schemas/par
 import { buildAntTable } from '../../../lib/tableRequest.ts';
 import type { Column } from '../../table/DataTable.tsx';
 import { PARTNER_API } from '../partnerApi.ts';
+import { OutOfScopeNotice, outsideScope } from '../OutOfScope.tsx';
 import { usePartnerTree } from '../usePartnerTree.ts';
 import AnalysisFilters, { MetricSelect } from './AnalysisFilters.tsx';
 import AnalysisResults from './AnalysisResults.tsx';
@@ -60,6 +61,7 @@ export default function Statistics({ locale, messages }: Props) {
   ];
 
   const set = (patch: Partial<StatisticsParams>) => params && table.setParams({ ...params, ...patch });
+  const outside = outsideScope(tree.load, [params?.partnerId]).length > 0;
 
   return (
     <div className="grid gap-5">
@@ -71,7 +73,7 @@ export default function Statistics({ locale, messages }: Props) {
         period={{ value: shownPeriod, onChange: (period) => set({ period }) }}
         exportUrl={`${PARTNER_API}/exportAntTable`}
         exportData={() => params && { ...body({ ...params, period: shownPeriod }), antTable: buildAntTable(state) }}
-        exportDisabled={!params}
+        exportDisabled={!params || outside}
       >
         <InstitutionSelect
           label={messages['analysis.institution']}
@@ -89,6 +91,9 @@ export default function Statistics({ locale, messages }: Props) {
         />
       </AnalysisFilters>
       <InstitutionsNotice load={tree.load} messages={messages} onRetry={tree.reload} />
+      {outside && tree.load.state === 'ready' ? (
+        <OutOfScopeNotice roots={tree.load.roots} messages={messages} onOwn={(root) => set({ partnerId: root.id })} />
+      ) : (
       <AnalysisResults
         messages={messages}
         locale={locale}
@@ -110,6 +115,7 @@ export default function Statistics({ locale, messages }: Props) {
           view: table.view,
         }}
       />
+      )}
     </div>
   );
 }

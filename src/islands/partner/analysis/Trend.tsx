@@ -6,6 +6,7 @@ import type { TrendData, TrendRowData } from '../../../lib/schemas/partner.ts';
 import { buildAntTable } from '../../../lib/tableRequest.ts';
 import type { Column } from '../../table/DataTable.tsx';
 import { PARTNER_API } from '../partnerApi.ts';
+import { OutOfScopeNotice, outsideScope } from '../OutOfScope.tsx';
 import { usePartnerTree } from '../usePartnerTree.ts';
 import AnalysisFilters from './AnalysisFilters.tsx';
 import AnalysisResults from './AnalysisResults.tsx';
@@ -73,6 +74,7 @@ export default function Trend({ locale, messages }: Props) {
   ];
 
   const set = (patch: Partial<TrendParams>) => params && table.setParams({ ...params, ...patch });
+  const outside = outsideScope(tree.load, [params?.partnerId]).length > 0;
   const changeSpan = (next: { from: string; to: string }) => {
     setDraft(next);
     if (!trendSpanProblem(yearType, next.from, next.to)) set(next);
@@ -93,7 +95,7 @@ export default function Trend({ locale, messages }: Props) {
         onYearType={(next) => set({ yearType: next, from: '', to: '' })}
         exportUrl={`${PARTNER_API}/exportTrendAntTable`}
         exportData={() => params && { ...body({ ...params, from: shownFrom, to: shownTo }), antTable: buildAntTable(state) }}
-        exportDisabled={!params}
+        exportDisabled={!params || outside}
       >
         <PeriodField
           label={messages['analysis.from']}
@@ -142,6 +144,9 @@ export default function Trend({ locale, messages }: Props) {
         </div>
       </fieldset>
       <InstitutionsNotice load={tree.load} messages={messages} onRetry={tree.reload} />
+      {outside && tree.load.state === 'ready' ? (
+        <OutOfScopeNotice roots={tree.load.roots} messages={messages} onOwn={(root) => set({ partnerId: root.id })} />
+      ) : (
       <AnalysisResults
         messages={messages}
         locale={locale}
@@ -163,6 +168,7 @@ export default function Trend({ locale, messages }: Props) {
           view: table.view,
         }}
       />
+      )}
     </div>
   );
 }

@@ -3,6 +3,7 @@ import type { MessageKey } from '../../../lib/i18n/index.ts';
 import { classifications, partnerLevels, partnerMetrics, yearTypes, type PartnerMetric } from '../../../lib/partner.ts';
 import { dataTableMessageKeys } from '../../table/dataTable.ts';
 import { exportMessageKeys } from '../exportFile.ts';
+import { outOfScopeMessageKeys } from '../OutOfScope.tsx';
 
 const metricKeys = partnerMetrics.map((metric) => `partner.metric.${metric}` as const);
 const levelKeys = partnerLevels.map((level) => `partner.level.${level}` as const);
@@ -32,6 +33,7 @@ const sharedKeys = [
   'analysis.unit.energy',
   'analysis.unit.money',
   ...exportMessageKeys,
+  ...outOfScopeMessageKeys,
 ] as const satisfies readonly MessageKey[];
 
 export const statisticsMessageKeys = [

@@ -4,6 +4,7 @@ import type { PartnerTreeNode } from '../../../lib/schemas/partner.ts';
 import { Loading, LoadFailed } from '../../LoadStatus.tsx';
 import PartnerTree from '../PartnerTree.tsx';
 import { findNode, idFromText } from '../partnerTree.ts';
+import { OutOfScopeNotice, outsideScope } from '../OutOfScope.tsx';
 import { usePartnerTree } from '../usePartnerTree.ts';
 import InstitutionPanel from './InstitutionPanel.tsx';
 import { addressWith, type OrganizationMessages } from './organization.ts';
@@ -20,7 +21,8 @@ function idFromAddress(): number | undefined {
 /**
  * The visible institutions (/partner/organization): the tree on one side (WAI-ARIA tree, keys
  * per PartnerTree), the chosen institution's details and staff relations on the other. The chosen
- * one is in the address; without one (or with one not in the tree) the first root is shown.
+ * one is in the address; without one the first root is shown; one outside the user's scope is
+ * said as such, with their own institution offered (OutOfScope.tsx), never silently replaced.
  */
 export default function Organization({ locale, messages }: Props) {
   const tree = usePartnerTree();
@@ -40,7 +42,8 @@ export default function Organization({ locale, messages }: Props) {
   const roots = tree.load.roots;
   if (roots.length === 0) return <p className="alert">{messages['settlement.tree.empty']}</p>;
 
-  const chosen: PartnerTreeNode | undefined = (requested === undefined ? undefined : findNode(roots, requested)) ?? roots[0];
+  const outside = outsideScope(tree.load, [requested]).length > 0;
+  const chosen: PartnerTreeNode | undefined = outside ? undefined : (requested === undefined ? undefined : findNode(roots, requested)) ?? roots[0];
   const choose = (node: PartnerTreeNode) => {
     if (node.id === chosen?.id) return;
     window.history.pushState(null, '', addressWith(node.id));
@@ -52,7 +55,9 @@ export default function Organization({ locale, messages }: Props) {
       <div className="max-h-[70vh] overflow-auto rounded-box border border-base-300 p-2">
         <PartnerTree roots={roots} label={messages['settlement.tree.label']} selectedId={chosen?.id} onSelect={choose} messages={messages} />
       </div>
-      {chosen ? (
+      {outside ? (
+        <OutOfScopeNotice roots={roots} messages={messages} onOwn={choose} />
+      ) : chosen ? (
         <InstitutionPanel key={chosen.id} partnerId={chosen.id} locale={locale} messages={messages} />
       ) : (
         <p>{messages['settlement.org.choose']}</p>

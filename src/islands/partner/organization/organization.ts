@@ -4,9 +4,11 @@
  */
 import type { MessageKey } from '../../../lib/i18n/index.ts';
 import { partnerTreeMessageKeys } from '../partnerTree.ts';
+import { outOfScopeMessageKeys } from '../OutOfScope.tsx';
 
 export const organizationMessageKeys = [
   ...partnerTreeMessageKeys,
+  ...outOfScopeMessageKeys,
   'settlement.tree.label',
   'settlement.org.choose',
   'settlement.org.details',

@@ -10,6 +10,7 @@ import ExportButton from '../ExportButton.tsx';
 import PartnerPicker from '../PartnerPicker.tsx';
 import { SETTLEMENT_API } from '../partnerApi.ts';
 import { idFromText } from '../partnerTree.ts';
+import { OutOfScopeNotice, outsideScope } from '../OutOfScope.tsx';
 import { usePartnerTree } from '../usePartnerTree.ts';
 import {
   SUBTREE,
@@ -48,6 +49,7 @@ export default function SettlementQuery({ locale, messages }: Props) {
   const [monthError, setMonthError] = useState('');
   const months = monthsOf(state);
   const partnerId = idFromText(state.filters[SUBTREE]?.[0]);
+  const outside = outsideScope(tree.load, [partnerId]).length > 0;
 
   const submit = (event: SubmitEvent<HTMLFormElement>) => {
     event.preventDefault();
@@ -87,7 +89,7 @@ export default function SettlementQuery({ locale, messages }: Props) {
       render: (row) => (
         <>
           <span className="block">{row.enterpriseName}</span>
-          {row.creditCode && <span className="block font-mono text-xs text-base-content/60">{row.creditCode}</span>}
+          {row.creditCode && <span className="block font-mono text-xs text-muted">{row.creditCode}</span>}
         </>
       ),
     },
@@ -179,17 +181,21 @@ export default function SettlementQuery({ locale, messages }: Props) {
         messages={messages}
         // From the load state, not the session flag: that may already be set when the island
         // hydrates, and a `disabled` differing from the prerendered HTML is never corrected.
-        disabled={table.load !== 'ready' || table.totalCount === 0}
+        disabled={table.load !== 'ready' || table.totalCount === 0 || outside}
         hint={format(messages['settlement.export.hint'], { cap: new Intl.NumberFormat(locale).format(exportRowCap) })}
       />
-      <DataTable
-        caption={messages['page.settlement.title']}
-        columns={columns}
-        rowKey={(row) => String(row.id)}
-        emptyMessage={messages['settlement.empty']}
-        messages={messages}
-        {...table.view}
-      />
+      {outside && tree.load.state === 'ready' ? (
+        <OutOfScopeNotice roots={tree.load.roots} messages={messages} onOwn={(root) => choosePartner(root.id)} />
+      ) : (
+        <DataTable
+          caption={messages['page.settlement.title']}
+          columns={columns}
+          rowKey={(row) => String(row.id)}
+          emptyMessage={messages['settlement.empty']}
+          messages={messages}
+          {...table.view}
+        />
+      )}
     </div>
   );
 }

@@ -8,12 +8,14 @@ import { currentPeriod, settlementStatuses } from '../../../lib/partner.ts';
 import type { TableQueryState, TableSort } from '../../../lib/tableRequest.ts';
 import { dataTableMessageKeys } from '../../table/dataTable.ts';
 import { exportMessageKeys } from '../exportFile.ts';
+import { outOfScopeMessageKeys } from '../OutOfScope.tsx';
 import { partnerTreeMessageKeys } from '../partnerTree.ts';
 
 export const settlementQueryMessageKeys = [
   ...dataTableMessageKeys,
   ...partnerTreeMessageKeys,
   ...exportMessageKeys,
+  ...outOfScopeMessageKeys,
   'page.settlement.title',
   'partner.settlementStatus.1',
   'partner.settlementStatus.2',
