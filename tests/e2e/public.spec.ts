@@ -188,6 +188,30 @@ for (const locale of ['zh-CN', 'pt-BR'] as const) {
       await expect(page).toHaveURL(new RegExp(`${localePath(locale, '/assistance/faq/2')}$`));
     });
 
+    test('help: every catalogue entry and the current one\'s highlight stay inside the catalogue column', async ({ page }) => {
+      // The document with the longest title, opened so that its entry is the highlighted one.
+      const longest = [...content.helpDocuments].sort((a, b) => b.title.length - a.title.length)[0];
+      const document = must(longest, 'help document');
+      for (const viewport of [{ width: 1280, height: 800 }, { width: 390, height: 844 }]) {
+        await page.setViewportSize(viewport);
+        await page.goto(localePath(locale, `/assistance/${document.documentId}`));
+        const catalogue = page.getByRole('navigation', { name: t['site.help.catalogue'] });
+        await expect(catalogue.getByRole('link', { name: document.title })).toHaveAttribute('aria-current', 'page');
+        const column = await catalogue.locator('ul').first().boundingBox();
+        const article = await page.locator('main article').boundingBox();
+        expect(column && article).toBeTruthy();
+        if (!column || !article) continue;
+        for (const link of await catalogue.getByRole('link').all()) {
+          const box = await link.boundingBox();
+          expect(box, await link.innerText()).toBeTruthy();
+          if (!box) continue;
+          expect(box.x + box.width, `${viewport.width}px: ${await link.innerText()}`).toBeLessThanOrEqual(column.x + column.width + 0.5);
+          // Beside the content on a desktop, above it on a phone: never over it.
+          if (viewport.width >= 768) expect(box.x + box.width).toBeLessThanOrEqual(article.x);
+        }
+      }
+    });
+
     test('customer notices: the list and a notice', async ({ page }) => {
       const notice = must(listCustomerNotices(content)[0], 'customer notice');
       await page.goto(localePath(locale, '/welcome/detail'));
