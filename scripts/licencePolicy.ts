@@ -52,7 +52,7 @@ export const licenceExceptions: readonly LicenceException[] = [
     packages: '@img/sharp-libvips-*',
     licence: 'LGPL-3.0-or-later',
     reason:
-      'libvips, the native image library of sharp (Astro’s image service), as prebuilt shared libraries loaded at build time to resize images; unmodified, dynamically linked, never shipped to browsers nor used by the API server — the LGPL’s conditions for such use are met by keeping it replaceable (it is a separate npm package).',
+      'libvips, the native image library of sharp (Astro’s image service, and the editors’ studio converting uploaded images at build time), as prebuilt shared libraries loaded to resize images; unmodified, dynamically linked, never shipped to browsers — the LGPL’s conditions for such use are met by keeping it replaceable (it is a separate npm package).',
   },
   {
     packages: '@img/sharp-win32-*',

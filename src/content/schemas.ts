@@ -52,12 +52,13 @@ export const dateField = z
 /** Text shown as is: trimmed, not empty. */
 const text = (max: number) => z.string().trim().min(1).max(max);
 
+/** The site's one Markdown renderer (GFM): the build and the editors' live preview use it alike. */
+export function renderMarkdown(source: string): string {
+  return marked.parse(source, { async: false, gfm: true });
+}
+
 /** Markdown written by an editor, loaded as HTML. Content is the editors' own, so it is trusted. */
-export const markdownField = z
-  .string()
-  .trim()
-  .min(1, 'must not be empty')
-  .transform((source) => marked.parse(source, { async: false, gfm: true }));
+export const markdownField = z.string().trim().min(1, 'must not be empty').transform(renderMarkdown);
 
 /** A link: a site path (`/welcome/detail/…`) or an absolute http(s) URL. */
 export const linkField = z

@@ -52,3 +52,11 @@ export interface ValidationErrorData {
 
 /** Name of the session cookie (HttpOnly; the browser code never reads it, only tests and docs). */
 export const sessionCookieName = 'hgd_sid';
+
+/**
+ * Name of the signed-in hint cookie: set and cleared by the server together with the session
+ * cookie, but readable by script and holding no secret (`account` or `mobile`, how the session
+ * began), so every tab's header knows before any call that the browser has a session
+ * (src/stores/loginStatus.ts). The server still decides: a stale hint ends at the first 901.
+ */
+export const signedInHintCookieName = 'hgd_signed_in';

@@ -3,6 +3,7 @@
  * pages, the server and the tests. Every locale shows the codes as words
  * (`partner.level.<code>`, `partner.settlementStatus.<code>`, `partner.metric.<name>`).
  */
+import { chinaDate } from './chinaTime.ts';
 
 /** 1 head office (总行), 2 branch (分行), 3 sub-branch (支行). */
 export const partnerLevels = [1, 2, 3] as const;
@@ -80,15 +81,9 @@ function pad(value: number): string {
   return String(value).padStart(2, '0');
 }
 
-/** The China-time (UTC+8, no DST) calendar day of an instant, `YYYY-MM-DD`. */
-function chinaDay(at: Date): string {
-  const shifted = new Date(at.getTime() + 8 * 3600_000);
-  return `${shifted.getUTCFullYear()}-${pad(shifted.getUTCMonth() + 1)}-${pad(shifted.getUTCDate())}`;
-}
-
 /** The current period at a granularity, in China time: `2026`, `2026-11` or `2026-11-22`. */
 export function currentPeriod(yearType: YearType, at: Date = new Date()): string {
-  const day = chinaDay(at);
+  const day = chinaDate(at);
   return yearType === 1 ? day.slice(0, 4) : yearType === 2 ? day.slice(0, 7) : day;
 }
 

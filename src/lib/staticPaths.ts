@@ -1,8 +1,8 @@
 /** Static paths of a page that exists once per locale, under `src/pages/[...locale]/`. */
-import { defaultLocale, isLocale, locales, type Locale } from './i18n/locales.ts';
+import { builtLocales, defaultLocale, isLocale, type Locale } from './i18n/locales.ts';
 
 export function localeStaticPaths() {
-  return locales.map((locale) => ({
+  return builtLocales().map((locale) => ({
     params: { locale: locale === defaultLocale ? undefined : locale },
   }));
 }

@@ -4,6 +4,7 @@
  *   every request  request id + log line → security headers → locale
  *   /api/*         no-store → time budget → stream guard → CSRF → body limit → session → the modules of routes/index.ts
  *   /api unknown   HTTP 404 envelope
+ *   /studio-preview/*, /images/uploads/*   the editors' previews and uploaded images (studioFiles.ts)
  *   everything else  static files of the published directory (or 404)
  */
 import { Hono } from 'hono';
@@ -24,9 +25,13 @@ import { httpProviderFromConfig } from './sms/http.ts';
 import { createOutboxProvider } from './sms/provider.ts';
 import { contentStore } from './services/contentStore.ts';
 import { createPublishedSite } from './site/publication.ts';
+import { astroBuildCommand } from './site/buildCommand.ts';
+import { cdnStoreFromConfig } from './site/cdn.ts';
 import { createSitePublisher } from './site/publisher.ts';
+import { createSiteRebuilder } from './site/rebuild.ts';
 import { createStaticHandler } from './static.ts';
 import { objectStoreFromConfig } from './storage/fromConfig.ts';
+import { mountStudioFiles } from './studioFiles.ts';
 import type { AppDeps, AppEnv, RouteDeps } from './types.ts';
 
 export type { AppDeps, AppEnv } from './types.ts';
@@ -62,10 +67,21 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
       logger: deps.logger,
     });
   const site = publisher.site;
-  const routeDeps: RouteDeps = { ...deps, sms, site, publisher, bank, objects };
+  const rebuilder = createSiteRebuilder({
+    db: deps.db,
+    logger: deps.logger,
+    dataDir: deps.config.dataDir,
+    objects,
+    publisher,
+    build: deps.siteBuild?.command ?? astroBuildCommand(),
+    timeoutMs: deps.config.rebuildTimeoutMinutes * 60_000,
+    cdn: cdnStoreFromConfig(deps.config),
+  });
+  const routeDeps: RouteDeps = { ...deps, sms, site, publisher, rebuilder, bank, objects };
   for (const module of apiModules) app.route(module.base, module.create(routeDeps));
   app.all('/api', unknownPath);
   app.all('/api/*', unknownPath);
+  mountStudioFiles(app, routeDeps);
 
   const servedAtStart = site.staticDir();
   if (servedAtStart) app.use('*', createStaticHandler({ root: () => site.staticDir() ?? servedAtStart }));

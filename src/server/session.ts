@@ -6,12 +6,12 @@
  * Login must call createSession (always a new id: no fixation) and revoke the old one.
  */
 import { createHash, randomBytes } from 'node:crypto';
-import { and, eq, isNull, ne } from 'drizzle-orm';
+import { and, eq, isNull, ne, sql } from 'drizzle-orm';
 import type { Context } from 'hono';
 import { deleteCookie, getCookie, setCookie } from 'hono/cookie';
-import { sessionCookieName } from '../lib/apiCodes.ts';
+import { sessionCookieName, signedInHintCookieName } from '../lib/apiCodes.ts';
 import type { Config } from './config.ts';
-import type { Database } from './db/client.ts';
+import { rowsOf, type Database } from './db/client.ts';
 import { sessions, users } from './db/schema/index.ts';
 import type { AnyContext } from './envelope.ts';
 import { secureCookies } from './request.ts';
@@ -101,16 +101,31 @@ export async function revokeOtherSessions(
     .where(keepId ? and(mine, ne(sessions.id, keepId)) : mine);
 }
 
-export function isSessionLive(
-  row: { revokedAt: Date | null; expiresAt: Date; lastSeenAt: Date },
-  policy: SessionPolicy,
-  now: Date = new Date(),
-): boolean {
-  const at = now.getTime();
-  return row.revokedAt === null && at < row.expiresAt.getTime() && at - row.lastSeenAt.getTime() < policy.idleMs;
+/** The row of resolveSession's statement: the session, its user, and `touched_at` when it refreshed `last_seen_at`. */
+interface LiveSessionRow {
+  id: string;
+  user_id: number;
+  created_at: string;
+  last_seen_at: string;
+  expires_at: string;
+  touched_at: string | null;
+  user_name: string;
+  name: string;
+  mobile: string;
+  email: string;
+  avatar: string;
+  roles: SessionUser['roles'];
+  status: SessionUser['status'];
 }
 
-/** The live session of a token and its (active) user, touching `last_seen_at`; null otherwise. */
+/**
+ * The live session of a token and its (active) user; null otherwise. ONE statement (issue 15): it
+ * finds the session by its primary key only while it is live (not revoked, before its absolute
+ * end, used within the idle timeout) and its user is active, and in the same round trip refreshes
+ * `last_seen_at` when it is older than `touchIntervalMs` (a data-modifying CTE that writes nothing
+ * otherwise) — so a session-checked read costs one indexed query, and a write at most once a
+ * minute per session.
+ */
 export async function resolveSession(
   db: Database,
   token: string,
@@ -119,59 +134,65 @@ export async function resolveSession(
 ): Promise<{ session: SessionState; user: SessionUser } | null> {
   if (!isWellFormedToken(token)) return null;
   const id = hashSessionToken(token);
-  const [row] = await db
-    .select({
-      session: {
-        id: sessions.id,
-        userId: sessions.userId,
-        createdAt: sessions.createdAt,
-        lastSeenAt: sessions.lastSeenAt,
-        expiresAt: sessions.expiresAt,
-        revokedAt: sessions.revokedAt,
-      },
-      user: {
-        id: users.id,
-        userName: users.userName,
-        name: users.name,
-        mobile: users.mobile,
-        email: users.email,
-        avatar: users.avatar,
-        roles: users.roles,
-        status: users.status,
-      },
-    })
-    .from(sessions)
-    .innerJoin(users, eq(users.id, sessions.userId))
-    .where(eq(sessions.id, id))
-    .limit(1);
-  if (!row || !isSessionLive(row.session, policy, now) || row.user.status !== 'active') return null;
-  const { revokedAt: _revoked, ...session } = row.session;
-  if (now.getTime() - session.lastSeenAt.getTime() >= policy.touchIntervalMs) {
-    await db.update(sessions).set({ lastSeenAt: now }).where(eq(sessions.id, id));
-    session.lastSeenAt = now;
-  }
-  return { session, user: row.user };
+  const at = now.toISOString();
+  const idleSince = new Date(now.getTime() - policy.idleMs).toISOString();
+  const touchBefore = new Date(now.getTime() - policy.touchIntervalMs).toISOString();
+  const [row] = rowsOf<LiveSessionRow>(
+    await db.execute(sql`
+      with live as (
+        select s.id, s.user_id, s.created_at, s.last_seen_at, s.expires_at,
+               u.user_name, u.name, u.mobile, u.email, u.avatar, u.roles, u.status
+        from ${sessions} s join ${users} u on u.id = s.user_id
+        where s.id = ${id} and s.revoked_at is null and s.expires_at > ${at}::timestamptz
+          and s.last_seen_at > ${idleSince}::timestamptz and u.status = 'active'
+      ), touched as (
+        update ${sessions} set last_seen_at = ${at}::timestamptz from live
+        where ${sessions}.id = live.id and live.last_seen_at <= ${touchBefore}::timestamptz
+        returning ${sessions}.last_seen_at
+      )
+      select live.*, (select last_seen_at from touched) as touched_at from live`),
+  );
+  if (!row) return null;
+  // timestamptz as PostgreSQL's text (both drivers leave it so for raw statements), as drizzle reads it.
+  const time = (value: string) => new Date(value);
+  return {
+    session: {
+      id: row.id,
+      userId: row.user_id,
+      createdAt: time(row.created_at),
+      lastSeenAt: time(row.touched_at ?? row.last_seen_at),
+      expiresAt: time(row.expires_at),
+    },
+    user: {
+      id: row.user_id,
+      userName: row.user_name,
+      name: row.name,
+      mobile: row.mobile,
+      email: row.email,
+      avatar: row.avatar,
+      roles: row.roles,
+      status: row.status,
+    },
+  };
 }
 
 export function readSessionToken(c: AnyContext): string | undefined {
   return getCookie(c as Context, sessionCookieName);
 }
 
-/** HttpOnly, SameSite=Lax, Path=/, Secure over https; a browser-session cookie (the server enforces lifetimes). */
-export function setSessionCookie(c: AnyContext, token: string, config: Pick<Config, 'trustProxy' | 'cookieSecure'>): void {
-  setCookie(c as Context, sessionCookieName, token, {
-    httpOnly: true,
-    sameSite: 'Lax',
-    path: '/',
-    secure: secureCookies(c, config),
-  });
+/**
+ * HttpOnly, SameSite=Lax, Path=/, Secure over https; a browser-session cookie (the server enforces
+ * lifetimes). Beside it the signed-in hint (same attributes, readable by script, no secret) tells
+ * every tab's header that this browser has a session.
+ */
+export function setSessionCookie(c: AnyContext, token: string, config: Pick<Config, 'trustProxy' | 'cookieSecure'>, loginType: 'account' | 'mobile' = 'account'): void {
+  const secure = secureCookies(c, config);
+  setCookie(c as Context, sessionCookieName, token, { httpOnly: true, sameSite: 'Lax', path: '/', secure });
+  setCookie(c as Context, signedInHintCookieName, loginType, { sameSite: 'Lax', path: '/', secure });
 }
 
 export function clearSessionCookie(c: AnyContext, config: Pick<Config, 'trustProxy' | 'cookieSecure'>): void {
-  deleteCookie(c as Context, sessionCookieName, {
-    httpOnly: true,
-    sameSite: 'Lax',
-    path: '/',
-    secure: secureCookies(c, config),
-  });
+  const secure = secureCookies(c, config);
+  deleteCookie(c as Context, sessionCookieName, { httpOnly: true, sameSite: 'Lax', path: '/', secure });
+  deleteCookie(c as Context, signedInHintCookieName, { sameSite: 'Lax', path: '/', secure });
 }

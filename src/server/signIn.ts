@@ -35,5 +35,5 @@ export async function signIn(
     });
     return created;
   });
-  setSessionCookie(c, token, config);
+  setSessionCookie(c, token, config, method === 'mobile' ? 'mobile' : 'account');
 }

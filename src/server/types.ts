@@ -8,6 +8,7 @@ import type { Logger } from './logger.ts';
 import type { BuildCommand } from './site/buildCommand.ts';
 import type { Publication, PublishedSite } from './site/publication.ts';
 import type { SitePublisher } from './site/publisher.ts';
+import type { SiteRebuilder } from './site/rebuild.ts';
 import type { SmsProvider } from './sms/provider.ts';
 import type { ObjectStore } from './storage/objectStore.ts';
 
@@ -29,8 +30,8 @@ export interface AppDeps {
   publication?: Publication;
   /** Which build every process serves (site/publisher.ts); omitted means one made for this app. */
   publisher?: SitePublisher;
-  /** The editors' rebuild: its build command (`astro build` by default) and the content it snapshots. */
-  siteBuild?: { command?: BuildCommand; sourceContentDir?: string };
+  /** The site builds' command (`astro build` by default; tests inject a fast one). */
+  siteBuild?: { command?: BuildCommand };
   /**
    * The bank of USB-key certification; omitted means the one BANK_PROVIDER names
    * (bank/fromConfig.ts); null means none (USB-key certification not offered).
@@ -48,6 +49,8 @@ export type RouteDeps = AppDeps & {
   sms: SmsProvider;
   site: PublishedSite;
   publisher: SitePublisher;
+  /** Builds, publishes, previews and rolls back the site (the studio and the token calls). */
+  rebuilder: SiteRebuilder;
   /** Null with BANK_PROVIDER=none: USB-key certification is not offered. */
   bank: BankProvider | null;
   objects: ObjectStore;

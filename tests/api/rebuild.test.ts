@@ -19,6 +19,8 @@ import { createContentStore } from '../../src/server/services/contentStore.ts';
 import { createPublishedSite, pointCurrentAt, siteLayout } from '../../src/server/site/publication.ts';
 import { createSitePublisher, keptPublications } from '../../src/server/site/publisher.ts';
 import { createLocalStore } from '../../src/server/storage/localStore.ts';
+import { discardDraft } from '../../src/server/studio/contentRepo.ts';
+import { saveFileDraft } from './contentDrafts.ts';
 import { apiHeaders, createTestApp, type TestApp } from './harness.ts';
 
 const token = 'rebuild-token-0123456789abcdef0123456789';
@@ -100,7 +102,7 @@ beforeAll(async () => {
   t = await createTestApp({
     staticDir: oldDist,
     env: { DATA_DIR: dataDir, REBUILD_TOKEN: token },
-    deps: { siteBuild: { command, sourceContentDir: sourceContent } },
+    deps: { siteBuild: { command } },
   });
 });
 
@@ -166,8 +168,9 @@ describe('a successful rebuild', () => {
   it('builds from a snapshot in the background, then publishes pages and content at once', async () => {
     const before = contentStore.current();
     const newsBefore = before.news.length;
-    writeFileSync(
-      path.join(sourceContent, 'news/rebuild-test-item.md'),
+    await saveFileDraft(
+      t.db,
+      'news/rebuild-test-item.md',
       '---\nnewsTypeCode: company\ntitle: 重建测试新闻\ndate: 2026-11-20\nsource: 编辑部\nsummary: 用于验证重建后的内容发布。\n---\n正文。\n',
     );
 
@@ -224,9 +227,9 @@ describe('a failed rebuild', () => {
   });
 
   it('stops before building when a content file is bad, naming the file and the field', async () => {
-    const file = path.join(sourceContent, 'news/rebuild-test-item.md');
-    const good = readFileSync(file, 'utf8');
-    writeFileSync(file, good.replace('date: 2026-11-20', 'date: 2026-02-30'));
+    const file = 'news/rebuild-test-item.md';
+    const good = readFileSync(path.join(siteLayout(dataDir).currentLink, 'content', file), 'utf8');
+    await saveFileDraft(t.db, file, good.replace('date: 2026-11-20', 'date: 2026-02-30'));
     try {
       await post();
       const result = await finished();
@@ -235,7 +238,7 @@ describe('a failed rebuild', () => {
       expect(result.error).toContain('date');
       expect(buildCalls).toBe(0);
     } finally {
-      writeFileSync(file, good);
+      await discardDraft(t.db, file);
     }
   });
 

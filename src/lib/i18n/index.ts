@@ -22,6 +22,7 @@ import certify from './messages/certify/index.ts';
 import partner from './messages/partner/index.ts';
 import settlement from './messages/settlement/index.ts';
 import analysis from './messages/analysis/index.ts';
+import studio from './messages/studio/index.ts';
 import { defaultLocale, locales, type Locale } from './locales.ts';
 
 export * from './locales.ts';
@@ -31,7 +32,7 @@ export * from './locales.ts';
  * merged into one flat dictionary per locale. Keys carry their namespace as a prefix
  * (`login.title`), so namespaces never collide. A new namespace: one import, one entry here.
  */
-const namespaces = [core, sms, auth, account, site, content, rebuild, order, enterprise, table, ordering, ops, certify, partner, settlement, analysis] as const;
+const namespaces = [core, sms, auth, account, site, content, rebuild, order, enterprise, table, ordering, ops, certify, partner, settlement, analysis, studio] as const;
 
 type Namespace = (typeof namespaces)[number];
 type KeysOf<N> = N extends { 'zh-CN': infer D } ? keyof D : never;

@@ -6,7 +6,7 @@
  * with the same messages (docs/orders.md).
  */
 import { z } from 'zod';
-import { chinaDate } from '../../content/query.ts';
+import { chinaMonth } from '../chinaTime.ts';
 import { orderActions, type OrderAction, type OrderActor, type OrderStatus } from '../orderStatus.ts';
 import type { NoticeData } from './account.ts';
 import { contentIdSchema, productIdSchema } from './content.ts';
@@ -37,10 +37,8 @@ export function addMonths(month: string, months: number): string {
   return `${Math.floor(index / 12)}-${String((index % 12) + 1).padStart(2, '0')}`;
 }
 
-/** The current month in China Standard Time, `YYYY-MM`. */
-export function chinaMonth(at: Date = new Date()): string {
-  return chinaDate(at).slice(0, 7);
-}
+/** The current month in China Standard Time, `YYYY-MM` (src/lib/chinaTime.ts). */
+export { chinaMonth };
 
 /**
  * The months a contract may start in when ordering on `at`: from next month up to 12 months ahead

@@ -7,7 +7,7 @@
 import { loadContentOnce } from '../../content/load.ts';
 import { getRegion, listRegions } from '../../content/query.ts';
 import type { Region, SiteContent } from '../../content/schemas.ts';
-import { defaultLocale, locales, type Locale } from '../i18n/locales.ts';
+import { builtLocales, defaultLocale, locales, type Locale } from '../i18n/locales.ts';
 import { areaCodeOfSegment, defaultAreaCode, regionSegment, sitePath } from '../paths.ts';
 
 export interface Scope {
@@ -36,7 +36,7 @@ export function scopeOf(param: string | undefined): Scope {
 
 /** Every locale × enabled region, default first. */
 export function regionScopes(content: SiteContent = siteContent()): Scope[] {
-  return locales.flatMap((locale) => listRegions(content).map((region) => ({ locale, areaCode: region.areaCode })));
+  return builtLocales().flatMap((locale) => listRegions(content).map((region) => ({ locale, areaCode: region.areaCode })));
 }
 
 /**

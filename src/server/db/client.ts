@@ -3,18 +3,21 @@
  * a PostgreSQL server through postgres-js when DATABASE_URL is set. Both give the same drizzle
  * `Database` type, so services never know which one they talk to.
  *
- * PGlite is a single connection: it already serialises queries and transactions with its own
+ * PGlite runs on a worker thread of its own (pgliteThread.ts), so a long statement never stops the
+ * server's thread. It is a single connection: it serialises queries and transactions with its own
  * mutex, so inside `db.transaction(async (tx) => …)` use `tx` only — a query on `db` from inside a
  * transaction callback would wait for the transaction to finish, i.e. forever.
  */
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
-import { PGlite, type PGliteOptions } from '@electric-sql/pglite';
+import type { PGlite } from '@electric-sql/pglite';
+import type { DrizzleConfig } from 'drizzle-orm';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
-import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
+import { drizzle as drizzlePglite, type PgliteDatabase } from 'drizzle-orm/pglite';
 import { drizzle as drizzlePostgres } from 'drizzle-orm/postgres-js';
 import postgres, { type Sql } from 'postgres';
 import type { Config } from '../config.ts';
+import { PgliteThread, type PgliteThreadOptions } from './pgliteThread.ts';
 import * as schema from './schema/index.ts';
 
 export type Schema = typeof schema;
@@ -28,7 +31,7 @@ interface HandleBase {
 }
 export interface PgliteHandle extends HandleBase {
   kind: 'pglite';
-  client: PGlite;
+  client: PgliteThread;
 }
 export interface PostgresHandle extends HandleBase {
   kind: 'postgres';
@@ -55,20 +58,30 @@ export async function openDatabase(config: DatabaseConfig): Promise<DatabaseHand
   return openPglite({ dataDir: dir }, config);
 }
 
-/** PGlite from options: a data directory, or `{ loadDataDir }` for an in-memory copy of a snapshot. */
+/** PGlite on its own thread: a data directory, `{ loadDataDir }` for an in-memory copy of a dump, or neither (in memory). */
 export async function openPglite(
-  options: PGliteOptions,
+  options: Omit<PgliteThreadOptions, 'sessionSql'>,
   config: Pick<Config, 'dbStatementTimeoutMs'>,
 ): Promise<PgliteHandle> {
-  const client = await PGlite.create(options);
-  // PGlite runs queries synchronously inside WebAssembly, so the timeout is advisory there;
-  // it is set anyway so that the same session settings hold on both drivers.
-  await client.exec(`set statement_timeout = ${Math.trunc(config.dbStatementTimeoutMs)}; set random_page_cost = ${randomPageCost}`);
+  // PGlite cannot interrupt its own statement, so the timeout is advisory there; it is set anyway
+  // so that the same session settings hold on both drivers.
+  const client = await PgliteThread.start({
+    ...options,
+    sessionSql: `set statement_timeout = ${Math.trunc(config.dbStatementTimeoutMs)}; set random_page_cost = ${randomPageCost}`,
+  });
   return wrapPglite(client);
 }
 
-export function wrapPglite(client: PGlite): PgliteHandle {
-  const db: Database = drizzlePglite({ client, schema });
+/**
+ * drizzle's PGlite driver over the thread: it calls only `query` and `transaction`, which
+ * PgliteThread offers with PGlite's signatures, so the cast is to the part it uses.
+ */
+export function pgliteDrizzle<S extends Record<string, unknown> = Record<string, never>>(client: PgliteThread, config: DrizzleConfig<S> = {}): PgliteDatabase<S> {
+  return drizzlePglite({ ...config, client: client as unknown as PGlite });
+}
+
+export function wrapPglite(client: PgliteThread): PgliteHandle {
+  const db: Database = pgliteDrizzle(client, { schema });
   return {
     kind: 'pglite',
     client,

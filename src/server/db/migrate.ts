@@ -4,12 +4,11 @@
  * holding an advisory lock; the others wait, then find nothing left to do.
  */
 import { fileURLToPath } from 'node:url';
-import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import { drizzle as drizzlePostgres } from 'drizzle-orm/postgres-js';
 import { migrate as migratePostgres } from 'drizzle-orm/postgres-js/migrator';
 import postgres from 'postgres';
-import type { DatabaseHandle } from './client.ts';
+import { pgliteDrizzle, type DatabaseHandle } from './client.ts';
 
 export const migrationsFolder = fileURLToPath(new URL('./migrations', import.meta.url));
 
@@ -18,7 +17,7 @@ export const schemaLockKey = 6_849_636_401;
 
 export async function migrateDatabase(handle: DatabaseHandle): Promise<void> {
   if (handle.kind === 'pglite') {
-    await migratePglite(drizzlePglite({ client: handle.client }), { migrationsFolder });
+    await migratePglite(pgliteDrizzle(handle.client), { migrationsFolder });
     return;
   }
   const sql = postgres(handle.url, { max: 1, onnotice: () => {} });

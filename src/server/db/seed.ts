@@ -7,6 +7,8 @@
  * Runs only on an empty database (no regions), all in one transaction, under the schema advisory
  * lock so that two processes starting together cannot both seed.
  */
+import { defaultContentDir } from '../../content/load.ts';
+import { seedContentIfEmpty } from '../studio/contentRepo.ts';
 import { createHash, randomBytes } from 'node:crypto';
 import { count, sql } from 'drizzle-orm';
 import { hashPassword } from '../password.ts';
@@ -96,6 +98,14 @@ export const demoAccounts: readonly DemoAccount[] = [
     role: 'operator',
     name: '赵强',
     description: '售电公司运营人员 (retail company operator)',
+  },
+  {
+    userName: 'demo_editor',
+    mobile: '13800138008',
+    password: 'Editor2025',
+    role: 'editor',
+    name: '陈静',
+    description: '内容编辑，在 /studio 编辑并发布网站内容 (content editor: edits and publishes the site at /studio)',
   },
 ];
 
@@ -226,10 +236,17 @@ export interface SeedOptions {
   demoAccounts: boolean;
   /** Where the demo certification files' bytes go (the object store); omitted: rows only (tests). */
   objects?: ObjectStore;
+  /** The content files seeding an empty content table (CONTENT_DIR or src/content when omitted). */
+  contentDir?: string;
 }
 
-/** Seeds an empty database; returns whether it did. */
+/**
+ * Seeds an empty database; returns whether it did. The site's content is seeded on its own (an
+ * empty content table takes the content files: CONTENT_DIR or src/content), also in a database
+ * that predates the editors' studio.
+ */
 export async function seedIfEmpty(db: Database, options: SeedOptions): Promise<boolean> {
+  await seedContentIfEmpty(db, options.contentDir ?? defaultContentDir());
   if (!(await isEmpty(db))) return false;
   // Hash outside the transaction: argon2 takes ~26 ms each and needs no lock.
   const accounts = options.demoAccounts

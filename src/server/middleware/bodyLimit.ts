@@ -13,7 +13,12 @@ import { bodyTooLarge, envelope, message } from '../envelope.ts';
 import type { AppEnv } from '../types.ts';
 
 /** The calls that take files (multipart); no other call gets more than BODY_LIMIT_BYTES. */
-export const uploadPaths: ReadonlySet<string> = new Set(['/api/front/hgdarc/enterpriseauthfile/upload', '/api/ops/settlement/import']);
+export const uploadPaths: ReadonlySet<string> = new Set([
+  '/api/front/hgdarc/enterpriseauthfile/upload',
+  '/api/ops/settlement/import',
+  '/api/studio/image',
+  '/api/studio/import',
+]);
 
 export function apiBodyLimit(config: Pick<Config, 'bodyLimitBytes' | 'uploadLimitBytes'>) {
   const plain = bodyLimit({ maxSize: config.bodyLimitBytes, onError: (c) => bodyTooLarge(c) });

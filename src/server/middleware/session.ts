@@ -3,8 +3,9 @@
  * `requireSession`: no live session → code 901 `api.sessionExpired` (HTTP 200), and a stale
  * cookie is cleared. `requireRole(...)`: a live session without one of the roles → code 403.
  */
+import { getCookie } from 'hono/cookie';
 import { createMiddleware } from 'hono/factory';
-import { ApiCode } from '../../lib/apiCodes.ts';
+import { ApiCode, signedInHintCookieName } from '../../lib/apiCodes.ts';
 import type { Config } from '../config.ts';
 import type { Database } from '../db/client.ts';
 import type { UserRole } from '../db/schema/index.ts';
@@ -25,6 +26,9 @@ export function loadSession(deps: { db: Database; config: Config }) {
         // The browser holds a dead session: forget it.
         clearSessionCookie(c, deps.config);
       }
+    } else if (getCookie(c, signedInHintCookieName) !== undefined) {
+      // A signed-in hint without a session cookie: the header must not say signed in.
+      clearSessionCookie(c, deps.config);
     }
     await next();
   });

@@ -18,6 +18,7 @@ import { createNoticeRoutes } from './notices.ts';
 import { createOpsRoutes } from './ops.ts';
 import { createOrderRoutes } from './order.ts';
 import { createSiteAdminRoutes } from './siteAdmin.ts';
+import { createStudioRoutes } from './studio.ts';
 import { createSystemRoutes } from './system.ts';
 import { createUserRoutes } from './user.ts';
 import { createBankSandboxRoutes } from './bankSandbox.ts';
@@ -45,6 +46,8 @@ export const apiModules: readonly ApiModule[] = [
   { base: '/api/front/user', create: createUserRoutes },
   { base: '/api/notices', create: createNoticeRoutes },
   { base: '/api/admin/site', create: createSiteAdminRoutes },
+  // The editors' studio (docs/editing-content.md): content in the database, previews, publications.
+  { base: '/api/studio', create: createStudioRoutes },
   // Content calls (docs/content-api.md): answered from the content store.
   { base: '/api/front/hgdsys/hgdClient', create: createAreaSettingsRoutes },
   { base: '/api/front/system', create: createIndustryRoutes },

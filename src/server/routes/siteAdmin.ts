@@ -1,7 +1,8 @@
 /**
  * /api/admin/site/*: the editors' rebuild (docs/editing-content.md).
  *
- *   POST /rebuild   starts a rebuild in the background → the new `site_builds` row (status running);
+ *   POST /rebuild   starts a rebuild in the background, publishing every pending draft of the editors'
+ *                   studio → the new `site_builds` row (status running);
  *                   409 `rebuild.running` while one runs
  *   GET  /rebuild   the latest rebuild (status, times, pages, why it failed), `{}` before the first
  *   GET  /builds    the recent builds, newest first, and which one is published now
@@ -15,14 +16,10 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { Hono } from 'hono';
 import { createMiddleware } from 'hono/factory';
-import { defaultContentDir } from '../../content/load.ts';
 import { siteRollbackBody } from '../../lib/schemas/site.ts';
 import { ApiError, ok, unknownPath } from '../envelope.ts';
 import { clientIp } from '../request.ts';
 import { hitLimit, peekLimit, type RateRule } from '../services/rateLimit.ts';
-import { astroBuildCommand } from '../site/buildCommand.ts';
-import { cdnStoreFromConfig } from '../site/cdn.ts';
-import { createSiteRebuilder } from '../site/rebuild.ts';
 import type { AppEnv, RouteDeps } from '../types.ts';
 import { validate } from '../validate.ts';
 
@@ -52,17 +49,7 @@ export function createSiteAdminRoutes(deps: RouteDeps): Hono<AppEnv> {
     return routes;
   }
 
-  const rebuilder = createSiteRebuilder({
-    db,
-    logger: deps.logger,
-    dataDir: config.dataDir,
-    sourceContentDir: deps.siteBuild?.sourceContentDir ?? defaultContentDir(),
-    objects: deps.objects,
-    publisher: deps.publisher,
-    build: deps.siteBuild?.command ?? astroBuildCommand(),
-    timeoutMs: config.rebuildTimeoutMinutes * 60_000,
-    cdn: cdnStoreFromConfig(config),
-  });
+  const { rebuilder } = deps;
 
   const requireToken = createMiddleware<AppEnv>(async (c, next) => {
     const subject = clientIp(c, config) ?? 'unknown';

@@ -13,7 +13,8 @@ import { parse as parseCsv } from 'csv-parse/sync';
 import type { Locale } from '../../lib/i18n/index.ts';
 import { settlementImportColumns, settlementImportMaxRows } from '../../lib/schemas/partner.ts';
 import { ApiError } from '../envelope.ts';
-import { readFirstSheetBounded, XlsxRefused, type XlsxReadLimits } from '../xlsx/reader.ts';
+import { XlsxRefused, type XlsxReadLimits } from '../xlsx/reader.ts';
+import { readFirstSheetOffThread } from '../xlsx/readerThread.ts';
 import { xlsxStream } from '../xlsx/writer.ts';
 
 const mib = 1024 * 1024;
@@ -122,7 +123,7 @@ function oneAtATime<T>(task: () => Promise<T>): Promise<T> {
 
 async function readXlsx(bytes: Uint8Array, locale: Locale): Promise<ImportCell[][]> {
   try {
-    const rows = await oneAtATime(() => readFirstSheetBounded(bytes, xlsxImportLimits));
+    const rows = await oneAtATime(() => readFirstSheetOffThread(bytes, xlsxImportLimits));
     return rows.map((row) =>
       row.map((cell): ImportCell => {
         if (cell === null || cell === undefined) return null;

@@ -16,7 +16,14 @@ export interface BuildRequest {
   outDir: string;
   /** Aborted when the build runs past its time limit. */
   signal: AbortSignal;
+  /** Told the number of pages written so far, as the build goes. */
+  onPage?: (pages: number) => void;
+  /** More environment for the build (BUILD_LOCALES for a preview). */
+  env?: Readonly<Record<string, string>>;
 }
+
+/** A page in `astro build`'s output: `  └─ /welcome/home/index.html (+3ms)`. */
+const pageLine = /\.html \(\+\d/;
 
 /** Builds the site; rejects with an Error whose message says why (the build's last output lines). */
 export type BuildCommand = (request: BuildRequest) => Promise<void>;
@@ -29,12 +36,14 @@ export function astroBuildCommand(projectRoot: string = process.cwd()): BuildCom
   // The bin is not among astro's exports; its package.json is, and the bin sits beside it.
   const astroPackage = createRequire(path.join(projectRoot, 'package.json')).resolve('astro/package.json');
   const astroBin = path.join(path.dirname(astroPackage), 'bin', 'astro.mjs');
-  return ({ contentDir, outDir, signal }) =>
+  return ({ contentDir, outDir, signal, onPage, env = {} }) =>
     new Promise<void>((resolve, reject) => {
       const tail: string[] = [];
+      let pages = 0;
       const keep = (chunk: Buffer) => {
         for (const line of chunk.toString('utf8').split(/\r?\n/)) {
           if (line.trim() === '') continue;
+          if (onPage && pageLine.test(line)) onPage((pages += 1));
           tail.push(line);
           if (tail.length > keptLines) tail.shift();
         }
@@ -42,7 +51,7 @@ export function astroBuildCommand(projectRoot: string = process.cwd()): BuildCom
       // process.execPath: the Node that runs the server (Node 24 from the `node` devDependency).
       const child = spawn(process.execPath, [astroBin, 'build', '--outDir', outDir], {
         cwd: projectRoot,
-        env: { ...process.env, CONTENT_DIR: contentDir, ASTRO_TELEMETRY_DISABLED: '1', FORCE_COLOR: '0' },
+        env: { ...process.env, ...env, CONTENT_DIR: contentDir, ASTRO_TELEMETRY_DISABLED: '1', FORCE_COLOR: '0' },
         stdio: ['ignore', 'pipe', 'pipe'],
         signal,
         killSignal: 'SIGTERM',

@@ -51,7 +51,8 @@ export interface SitePublisher {
    * Makes a succeeded build the published one for every process (with `values`, e.g. a rebuild's
    * own success, in the same transaction), then switches this process.
    */
-  publish(buildId: number, values?: Partial<SiteBuildRow>): Promise<void>;
+  /** `inTransaction` runs in the publication's transaction (the studio commits the content it was built from). */
+  publish(buildId: number, values?: Partial<SiteBuildRow>, inTransaction?: (tx: Database) => Promise<void>): Promise<void>;
   /** Looks at the database's publication now and switches to it when it changed. */
   sync(): Promise<void>;
   /** At start: serve the published build, or `fallback` when it is newer (see above). */
@@ -183,6 +184,14 @@ export function createSitePublisher(options: SitePublisherOptions): SitePublishe
     const keep = await keptBuildIds();
     const served = site.current()?.buildId;
     if (served != null) keep.add(served);
+    // The newest editors' preview stays viewable (it is never published).
+    const [preview] = await db
+      .select({ id: siteBuilds.id })
+      .from(siteBuilds)
+      .where(and(eq(siteBuilds.purpose, 'preview'), eq(siteBuilds.status, 'succeeded')))
+      .orderBy(desc(siteBuilds.id))
+      .limit(1);
+    if (preview) keep.add(preview.id);
     const names = await readdir(layout.buildsDir).catch(() => [] as string[]);
     const local = objects.kind === 'local';
     const onDisk = names.filter((name) => /^\d+$/.test(name)).map(Number).sort((a, b) => a - b);
@@ -220,7 +229,7 @@ export function createSitePublisher(options: SitePublisherOptions): SitePublishe
     site,
     published,
     keptBuildIds,
-    async publish(buildId, values = {}) {
+    async publish(buildId, values = {}, inTransaction) {
       // This process switches first and the publication is committed after, so that once the
       // database says "published" (a status call, another process) this process already serves
       // it; a failed commit switches back.
@@ -230,6 +239,7 @@ export function createSitePublisher(options: SitePublisherOptions): SitePublishe
       try {
         await db.transaction(async (tx) => {
           await tx.update(siteBuilds).set({ ...values, publishedAt: build.publishedAt }).where(eq(siteBuilds.id, buildId));
+          await inTransaction?.(tx);
           await notify(tx, publicationChannel, String(buildId));
         });
       } catch (error) {

@@ -1,0 +1,41 @@
+/**
+ * Inputs of the editors' studio calls (/api/studio/*, src/server/routes/studio.ts). An item's data
+ * is checked afterwards with its kind's own content schema (src/content/kinds.ts), the one the
+ * build loads it with, so a field's rule is written once.
+ */
+import { z } from 'zod';
+import { contentKinds, kindOfPath } from '../../content/kinds.ts';
+import { recordIdSchema } from './fields.ts';
+
+/** A content item's file path (`news/<id>.md`, `business-types.yaml`, …). */
+export const contentPathSchema = z
+  .string()
+  .max(200)
+  .refine((path) => kindOfPath(path) !== undefined, { message: 'rebuild.badPath' });
+
+/** An item's revision as the editor last read it; 0 for a new item. */
+const revisionSchema = z.coerce.number().int().min(0).max(2_147_483_647);
+const versionSchema = z.coerce.number().int().min(1).max(2_147_483_647);
+
+export const studioKindQuery = z.object({ kind: z.enum(contentKinds) });
+export const studioPathQuery = z.object({ path: contentPathSchema });
+export const studioVersionQuery = z.object({ path: contentPathSchema, version: versionSchema });
+export const studioBuildQuery = z.object({ buildId: recordIdSchema });
+
+/** POST item: the data is checked with the item's own schema after this. */
+export const studioSaveBody = z.object({ path: contentPathSchema, data: z.unknown(), revision: revisionSchema });
+export const studioPathBody = z.object({ path: contentPathSchema });
+export const studioDeleteBody = z.object({ path: contentPathSchema, revision: revisionSchema });
+export const studioRestoreBody = z.object({ path: contentPathSchema, version: versionSchema, revision: revisionSchema });
+
+/** POST preview / publish: the drafts to carry (all when omitted). */
+export const studioBuildBody = z.object({ paths: z.array(contentPathSchema).max(1000).optional() });
+export const studioRollbackBody = z.object({ buildId: recordIdSchema });
+
+/** Largest content package imported (.zip of the content files). */
+export const maxImportBytes = 10 * 1024 * 1024;
+
+const fileSchema = z
+  .instanceof(File)
+  .refine((file) => file.size > 0, { message: 'enterprise.validation.fileEmpty' });
+export const studioUploadBody = z.object({ file: fileSchema });

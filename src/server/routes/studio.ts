@@ -1,0 +1,209 @@
+/**
+ * /api/studio/*: the editors' studio (docs/editing-content.md). Signed-in editors and operators;
+ * every change is audited (who, when, which item). The content lives in the database
+ * (studio/contentRepo.ts); builds go through the one rebuilder (site/rebuild.ts), so a preview
+ * or a publication started on any API process is one build for the whole cluster.
+ *
+ *   GET  overview · items?kind · drafts · item?path · versions?path · version?path&version
+ *   POST item {path, data, revision} · item/discard {path} · item/delete {path, revision}
+ *        item/restore {path, version, revision}
+ *   POST preview {paths?} · publish {paths?} → the build; GET build?buildId (progress)
+ *   GET  publications · POST rollback {buildId}
+ *   POST image (multipart file) · GET images
+ *   GET  export[?drafts=1] (.zip) · POST import (multipart .zip)
+ */
+import { Hono } from 'hono';
+import { strToU8, zipSync } from 'fflate';
+import { contentKinds, fileTextOf, kindOfPath, kindSpecs, type ContentKind } from '../../content/kinds.ts';
+import { studioBuildBody, studioBuildQuery, studioDeleteBody, studioKindQuery, studioPathBody, studioPathQuery, studioRestoreBody, studioRollbackBody, studioSaveBody, studioUploadBody, studioVersionQuery, maxImportBytes } from '../../lib/schemas/studio.ts';
+import { ApiError, localeOf, ok } from '../envelope.ts';
+import { requireRole } from '../middleware/session.ts';
+import { clientIp } from '../request.ts';
+import { writeAudit } from '../services/audit.ts';
+import { deleteItem, discardDraft, getItem, getVersion, listDrafts, listItems, listVersions, restoreVersion, saveDraft, userNames } from '../studio/contentRepo.ts';
+import { importPackage } from '../studio/importPackage.ts';
+import { listImages, storeImage } from '../studio/images.ts';
+import { buildAuditActions, buildViews, checkContent, itemSummaries, itemView, publicationViews, regionsOf } from '../studio/views.ts';
+import type { AnyContext } from '../envelope.ts';
+import type { AppEnv, RouteDeps } from '../types.ts';
+import { check, validate } from '../validate.ts';
+
+type StudioContext = AnyContext;
+
+/** The signed-in editor (requireRole has let only them through). */
+function userId(c: StudioContext): number {
+  const user = c.get('user') as { id: number } | undefined;
+  if (!user) throw new Error('studio route reached without a session');
+  return user.id;
+}
+
+export function createStudioRoutes(deps: RouteDeps): Hono<AppEnv> {
+  const { db, rebuilder, publisher, objects, config } = deps;
+  const routes = new Hono<AppEnv>();
+  routes.use('*', requireRole('editor', 'operator'));
+
+  const audit = (c: StudioContext, action: string, target: string | null, detail: Record<string, unknown> = {}) =>
+    writeAudit(db, { userId: userId(c), action, target, detail, ip: clientIp(c, config) });
+
+  routes.get('/overview', async (c) => {
+    const rows = await listItems(db);
+    const kinds = Object.fromEntries(contentKinds.map((kind) => [kind, { items: 0, drafts: 0 }])) as Record<ContentKind, { items: number; drafts: number }>;
+    let drafts = 0;
+    for (const row of rows) {
+      const counts = kinds[row.kind as ContentKind];
+      if (!counts) continue;
+      counts.items += 1;
+      if (row.draft !== null || row.draftDeleted) {
+        counts.drafts += 1;
+        drafts += 1;
+      }
+    }
+    const published = await publisher.published();
+    const latest = await rebuilder.latest();
+    const running = latest?.status === 'running' ? (await buildViews(db, [await rebuilder.get(latest.buildId)]))[0] ?? null : null;
+    return ok(c, {
+      regions: regionsOf(rows),
+      kinds,
+      drafts,
+      published: published ? { buildId: published.buildId, publishedAt: published.publishedAt.toISOString() } : null,
+      running,
+    });
+  });
+
+  routes.get('/items', async (c) => {
+    const { kind } = await validate(c, studioKindQuery, 'query');
+    return ok(c, { items: await itemSummaries(db, await listItems(db, kind)) });
+  });
+
+  routes.get('/drafts', async (c) => ok(c, { items: await itemSummaries(db, await listDrafts(db)) }));
+
+  routes.get('/item', async (c) => {
+    const { path } = await validate(c, studioPathQuery, 'query');
+    const row = await getItem(db, path);
+    if (!row) throw ApiError.notFound('rebuild.unknownItem');
+    return ok(c, await itemView(db, row));
+  });
+
+  routes.post('/item', async (c) => {
+    const { path, data, revision } = await validate(c, studioSaveBody, 'body');
+    const { kind } = kindOfPath(path)!;
+    // The build's own schema for this kind: the same rules, the same messages, in the editor's locale.
+    await check(c, kindSpecs[kind].schema, data);
+    const row = await saveDraft(db, { path, kind, data, revision, userId: userId(c) });
+    await audit(c, revision === 0 ? 'content.create' : 'content.save', path, { revision: row.revision });
+    return ok(c, await itemView(db, row));
+  });
+
+  routes.post('/item/discard', async (c) => {
+    const { path } = await validate(c, studioPathBody, 'body');
+    const row = await discardDraft(db, path);
+    await audit(c, 'content.discard', path);
+    return ok(c, row ? await itemView(db, row) : null);
+  });
+
+  routes.post('/item/delete', async (c) => {
+    const { path, revision } = await validate(c, studioDeleteBody, 'body');
+    const row = await deleteItem(db, { path, revision, userId: userId(c) });
+    await audit(c, 'content.delete', path);
+    return ok(c, row ? await itemView(db, row) : null);
+  });
+
+  routes.post('/item/restore', async (c) => {
+    const { path, version, revision } = await validate(c, studioRestoreBody, 'body');
+    const row = await restoreVersion(db, { path, version, revision, userId: userId(c) });
+    await audit(c, 'content.restore', path, { version });
+    return ok(c, await itemView(db, row));
+  });
+
+  routes.get('/versions', async (c) => {
+    const { path } = await validate(c, studioPathQuery, 'query');
+    const rows = await listVersions(db, path);
+    const names = await userNames(db, rows.map((row) => row.publishedBy));
+    return ok(c, {
+      versions: rows.map((row) => ({
+        version: row.version,
+        publishedAt: row.publishedAt.toISOString(),
+        publishedBy: row.publishedBy === null ? null : (names.get(row.publishedBy) ?? null),
+        buildId: row.buildId,
+        deleted: row.data === null,
+      })),
+    });
+  });
+
+  routes.get('/version', async (c) => {
+    const { path, version } = await validate(c, studioVersionQuery, 'query');
+    const row = await getVersion(db, path, version);
+    if (!row) throw ApiError.notFound('rebuild.unknownVersion');
+    return ok(c, { version: row.version, data: row.data ?? null });
+  });
+
+  /** Checks the content as the build will read it, then starts the build; the audit entry names the drafts it carries. */
+  const startBuild = (purpose: 'publish' | 'preview') => async (c: StudioContext) => {
+    const { paths } = await validate(c, studioBuildBody, 'body');
+    const drafts = paths ?? 'all';
+    await checkContent(db, drafts);
+    const carried = paths ?? (await listDrafts(db)).map((row) => row.path);
+    const started = await rebuilder.start({ purpose, drafts, userId: userId(c) });
+    await audit(c, buildAuditActions[purpose], `build:${started.buildId}`, { buildId: started.buildId, paths: carried });
+    const [view] = await buildViews(db, [await rebuilder.get(started.buildId)]);
+    return ok(c, view, purpose === 'publish' ? 'rebuild.publishStarted' : 'rebuild.previewStarted');
+  };
+  routes.post('/preview', startBuild('preview'));
+  routes.post('/publish', startBuild('publish'));
+
+  routes.get('/build', async (c) => {
+    const { buildId } = await validate(c, studioBuildQuery, 'query');
+    const [view] = await buildViews(db, [await rebuilder.get(buildId)]);
+    return ok(c, view);
+  });
+
+  routes.get('/publications', async (c) => {
+    const published = await publisher.published();
+    return ok(c, { published: published?.buildId ?? null, builds: await publicationViews(db, await publisher.keptBuildIds()) });
+  });
+
+  routes.post('/rollback', async (c) => {
+    const { buildId } = await validate(c, studioRollbackBody, 'body');
+    await rebuilder.rollback(buildId);
+    await audit(c, 'content.rollback', `build:${buildId}`, { buildId });
+    const [view] = await buildViews(db, [await rebuilder.get(buildId)]);
+    return ok(c, view, 'rebuild.rolledBack');
+  });
+
+  routes.post('/image', async (c) => {
+    const { file } = await validate(c, studioUploadBody, 'body');
+    const image = await storeImage(db, objects, file, userId(c), localeOf(c));
+    await audit(c, 'content.image', image.name, { fileName: image.fileName, bytes: image.bytes });
+    return ok(c, image);
+  });
+
+  routes.get('/images', async (c) => ok(c, { images: await listImages(db) }));
+
+  routes.get('/export', async (c) => {
+    const withDrafts = new URL(c.req.url).searchParams.get('drafts') === '1';
+    const files: Record<string, Uint8Array> = {};
+    for (const row of await listItems(db)) {
+      const data = withDrafts && (row.draft !== null || row.draftDeleted) ? (row.draftDeleted ? null : row.draft) : row.published;
+      if (data !== null && data !== undefined) files[row.path] = strToU8(fileTextOf(row.kind as ContentKind, data));
+    }
+    await audit(c, 'content.export', null, { drafts: withDrafts, files: Object.keys(files).length });
+    const zip = zipSync(files, { level: 6 });
+    return new Response(zip, {
+      headers: {
+        'Content-Type': 'application/zip',
+        'Content-Disposition': `attachment; filename="content${withDrafts ? '-drafts' : ''}.zip"`,
+        'Cache-Control': 'no-store',
+      },
+    });
+  });
+
+  routes.post('/import', async (c) => {
+    const { file } = await validate(c, studioUploadBody, 'body');
+    if (file.size > maxImportBytes) throw ApiError.field(localeOf(c), 'file', 'rebuild.importInvalid');
+    const result = await importPackage(db, new Uint8Array(await file.arrayBuffer()), userId(c), localeOf(c));
+    await audit(c, 'content.import', null, { fileName: file.name, ...result });
+    return ok(c, result);
+  });
+
+  return routes;
+}
