@@ -3,7 +3,7 @@
 declare module 'astro' {
   interface AstroClientDirectives {
     /** Hydrate on first intent (pointer, touch, focus, key); see src/integrations/intent-directive.ts. */
-    'client:intent'?: boolean;
+    'client:intent'?: boolean | 'signed-in';
   }
 }
 export {};

@@ -6,8 +6,13 @@
  * A click that lands before hydration is held and replayed once the island says it has mounted
  * (it dispatches `island:mounted`, see src/islands/useMountedSignal.ts); hydration may replace the
  * island's nodes, so the replay targets the node at the same position, not the original node.
+ *
+ * `client:intent="signed-in"`: the same for visitors, but when the browser has a session (the
+ * server's signed-in hint cookie) the island hydrates as soon as the browser is idle — the header's
+ * bell shows a signed-in user's unread count on every page, and visitors still load nothing.
  */
 import type { ClientDirective } from 'astro';
+import { signedInHintCookieName } from '../lib/apiCodes.ts';
 
 /** How long after hydration a held click may wait for the island's mount signal. */
 const mountSignalGraceMs = 5000;
@@ -33,7 +38,7 @@ function nodeAt(root: Element, path: number[]): HTMLElement | null {
   return current instanceof HTMLElement ? current : null;
 }
 
-const intent: ClientDirective = (load, _options, el) => {
+const intent: ClientDirective = (load, options, el) => {
   let started = false;
   let pendingClick: number[] | null = null;
   let focusPath: number[] | null = null;
@@ -70,6 +75,10 @@ const intent: ClientDirective = (load, _options, el) => {
 
   el.addEventListener('click', onClick, true);
   for (const type of intentEvents) el.addEventListener(type, onIntent, { passive: true });
+  if (options.value === 'signed-in' && document.cookie.split(/;\s*/).some((cookie) => cookie.startsWith(`${signedInHintCookieName}=`))) {
+    const idle = window.requestIdleCallback ?? ((run: () => void) => setTimeout(run, 200));
+    idle(() => void start());
+  }
 };
 
 export default intent;

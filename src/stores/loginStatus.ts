@@ -6,12 +6,15 @@
  * The session id is NOT stored here or anywhere script can read: it lives only in the HttpOnly
  * `hgd_sid` cookie, which the browser sends by itself. This status is a hint for the interface
  * (how this tab logged in, whether to show the user menu before the current user has loaded);
- * the server decides, and answers 901 when the session is missing or expired.
+ * the server decides, and answers 901 when the session is missing or expired. A tab without a
+ * stored status of its own (opened after signing in in another one) reads the server's signed-in
+ * hint cookie instead, so the header reflects the session in every tab.
  *
  * Kept apart from session.ts so that the request client can clear it on 901 without importing
  * the stores that themselves call the client.
  */
 import { atom } from 'nanostores';
+import { signedInHintCookieName } from '../lib/apiCodes.ts';
 
 export const LOGIN_STATUS_KEY = 'loginStatus';
 
@@ -36,15 +39,27 @@ function isLoginStatus(value: unknown): value is LoginStatus {
   return status === 'ok' && (type === 'account' || type === 'mobile');
 }
 
-/** Reads the stored status; anything malformed counts as logged out. */
+/**
+ * The server's signed-in hint cookie (set and cleared with the HttpOnly session cookie, see
+ * signedInHintCookieName): a tab opened after signing in elsewhere has no sessionStorage of its
+ * own, and still knows at once that the browser has a session.
+ */
+function readSignedInHint(): LoginStatus | null {
+  if (typeof document === 'undefined') return null;
+  const match = new RegExp(`(?:^|;\\s*)${signedInHintCookieName}=([^;]*)`).exec(document.cookie);
+  if (!match) return null;
+  return { status: 'ok', type: match[1] === 'mobile' ? 'mobile' : 'account' };
+}
+
+/** Reads this tab's stored status, else the server's signed-in hint; anything malformed counts as logged out. */
 export function readLoginStatus(): LoginStatus | null {
   try {
     const raw = storage()?.getItem(LOGIN_STATUS_KEY);
-    if (!raw) return null;
+    if (!raw) return readSignedInHint();
     const parsed: unknown = JSON.parse(raw);
-    return isLoginStatus(parsed) ? { status: parsed.status, type: parsed.type } : null;
+    return isLoginStatus(parsed) ? { status: parsed.status, type: parsed.type } : readSignedInHint();
   } catch {
-    return null;
+    return readSignedInHint();
   }
 }
 
@@ -62,12 +77,13 @@ export function markLoggedIn(type: LoginType): void {
   loginStatus.set(value);
 }
 
-/** After logout or a 901 answer. */
+/** After logout or a 901 answer (the server clears the hint too; this covers a hint it never saw again). */
 export function markLoggedOut(): void {
   try {
     storage()?.removeItem(LOGIN_STATUS_KEY);
   } catch {
     // See markLoggedIn.
   }
+  if (typeof document !== 'undefined') document.cookie = `${signedInHintCookieName}=; Path=/; Max-Age=0; SameSite=Lax`;
   loginStatus.set(null);
 }

@@ -109,7 +109,7 @@ export default function AuthFileSlot({ kind, file, editable, locale, messages: m
       {file ? (
         <div className="mt-2 text-sm">
           <p className="break-all">{file.originalName} · {fileSize(file.size, locale)}</p>
-          <p className="text-xs text-base-content/60">{format(m['certify.files.uploadedAt'], { time: shownTime(file.createdAt, locale, m) })}</p>
+          <p className="text-xs text-muted">{format(m['certify.files.uploadedAt'], { time: shownTime(file.createdAt, locale, m) })}</p>
           <div className="mt-2 flex flex-wrap gap-2">
             <a className="btn btn-ghost btn-xs" href={file.url} target="_blank" rel="noopener">{format(m['certify.files.view'], { kind: kindName })}</a>
             {editable && (
@@ -158,7 +158,7 @@ export default function AuthFileSlot({ kind, file, editable, locale, messages: m
                   {format(file ? m['certify.files.replace'] : m['certify.files.choose'], { kind: kindName })}
                 </button>
               </p>
-              <p className="mt-1 text-xs text-base-content/60">{m['certify.files.rules']}</p>
+              <p className="mt-1 text-xs text-muted">{m['certify.files.rules']}</p>
             </>
           )}
           <input

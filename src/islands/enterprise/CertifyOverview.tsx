@@ -49,7 +49,7 @@ export default function CertifyOverview({ locale, messages: m }: Props) {
             {open || status === 1 ? (
               <a className="btn btn-primary btn-sm" href={localePath(locale, '/certify/enterprise/certificate')}>{m['certify.way.certificateAction']}</a>
             ) : (
-              <p className="text-xs text-base-content/60">{m['certify.way.unavailable']}</p>
+              <p className="text-xs text-muted">{m['certify.way.unavailable']}</p>
             )}
           </div>
         </Section>
@@ -57,11 +57,11 @@ export default function CertifyOverview({ locale, messages: m }: Props) {
           <p className="text-sm text-base-content/70">{m['certify.way.usbkeyDesc']}</p>
           <div className="card-actions">
             {!bankAvailable ? (
-              <p className="text-xs text-base-content/60">{m['certify.usbkey.unavailableTitle']}</p>
+              <p className="text-xs text-muted">{m['certify.usbkey.unavailableTitle']}</p>
             ) : usbkeyOpen ? (
               <a className="btn btn-primary btn-sm" href={localePath(locale, '/certify/enterprise/usbkey')}>{m['certify.way.usbkeyAction']}</a>
             ) : (
-              <p className="text-xs text-base-content/60">{m['certify.way.unavailable']}</p>
+              <p className="text-xs text-muted">{m['certify.way.unavailable']}</p>
             )}
           </div>
         </Section>

@@ -18,7 +18,7 @@ interface Props {
 export function Row({ label, value }: { label: string; value: string }) {
   return (
     <div className="flex gap-3 text-sm">
-      <dt className="w-36 shrink-0 text-base-content/60">{labelCase(label)}</dt>
+      <dt className="w-36 shrink-0 text-muted">{labelCase(label)}</dt>
       <dd className="min-w-0 break-words">{value}</dd>
     </div>
   );

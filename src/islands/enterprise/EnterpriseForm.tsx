@@ -103,7 +103,7 @@ export default function EnterpriseForm({ enterprise, options, messages, validati
       </div>
       <TextField name="address" label={field('address')} defaultValue={enterprise?.address ?? ''} maxLength={200} autoComplete="street-address" required error={errors['address']} />
       <TextField name="electricityAccounts" label={field('electricityAccounts')} defaultValue={enterprise?.electricityAccounts.join(', ') ?? ''} spellCheck={false} required error={errors['electricityAccounts']} hint={m['certify.form.accountsHint']} />
-      <p className="mt-2 text-xs text-base-content/60">{m['certify.form.draftHint']}</p>
+      <p className="mt-2 text-xs text-muted">{m['certify.form.draftHint']}</p>
       <div className="mt-4 flex flex-wrap gap-2">
         <SubmitButton
           busy={busy && intent === 'save'}

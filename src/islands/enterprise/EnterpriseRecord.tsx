@@ -114,7 +114,7 @@ export default function EnterpriseRecord({ locale, messages: m, validation, opti
             />
           )}
         </div>
-        {!enterprise.canDelete && <p className="text-xs text-base-content/60">{m['certify.record.cannotDelete']}</p>}
+        {!enterprise.canDelete && <p className="text-xs text-muted">{m['certify.record.cannotDelete']}</p>}
       </Section>
 
       <Section title={m['certify.record.filesTitle']}>

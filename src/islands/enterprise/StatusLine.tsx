@@ -14,7 +14,7 @@ interface Props {
 export default function StatusLine({ enterprise, messages: m }: Props) {
   return (
     <p role="status" className="flex flex-wrap items-baseline gap-x-2 text-sm">
-      <span className="text-base-content/60">{m['certify.field.authStatus']}</span>
+      <span className="text-muted">{m['certify.field.authStatus']}</span>
       <strong>{authStatusWord(enterprise.authStatus, m)}</strong>
       {enterprise.authType && <span>· {m[`certify.authType.${enterprise.authType}`]}</span>}
     </p>

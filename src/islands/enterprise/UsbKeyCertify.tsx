@@ -275,13 +275,13 @@ export default function UsbKeyCertify({ locale, messages: m, validation }: Props
               ['certify.usbkey.branchName', account.branchName],
             ] as const).map(([label, value]) => (
               <div key={label}>
-                <dt className="text-base-content/60">{m[label]}</dt>
+                <dt className="text-muted">{m[label]}</dt>
                 <dd className="break-words">{value}</dd>
               </div>
             ))}
           </dl>
           <p className="text-sm">{m['certify.usbkey.insert']}</p>
-          <p className="text-xs text-base-content/60">{format(m['certify.usbkey.expiresAt'], { time: shownTime(account.expiresAt, locale, m) })}</p>
+          <p className="text-xs text-muted">{format(m['certify.usbkey.expiresAt'], { time: shownTime(account.expiresAt, locale, m) })}</p>
           <form ref={sign.formRef} noValidate onSubmit={(event) => void signAndSave(event)} className="max-w-md">
             <TextField name="pin" type="password" label={m['certify.usbkey.pin']} inputMode="numeric" autoComplete="off" maxLength={6} error={sign.errors['pin']} />
             <TextField name="empName" label={m['certify.usbkey.empName']} autoComplete="name" maxLength={64} error={sign.errors['empName']} />

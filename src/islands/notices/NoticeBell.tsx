@@ -1,6 +1,7 @@
 import { useStore } from '@nanostores/react';
 import { useEffect, useId, useRef, useState, type KeyboardEvent } from 'react';
 import { format } from '../../lib/api/messages.ts';
+import { formatChinaDateTime } from '../../lib/chinaTime.ts';
 import type { Locale } from '../../lib/i18n/locales.ts';
 import { loginPath } from '../../lib/loginRedirect.ts';
 import { localePath } from '../../lib/paths.ts';
@@ -150,7 +151,7 @@ export default function NoticeBell({ locale, messages }: Props) {
         </div>
         <div id={`${baseId}-panel`} role="tabpanel" aria-labelledby={`${baseId}-tab-${type}`} className="max-h-80 overflow-y-auto">
           {current.items.length === 0 ? (
-            <p className="p-4 text-center text-sm text-base-content/60">{format(messages['account.notices.empty'], { type: typeLabel(type) })}</p>
+            <p className="p-4 text-center text-sm text-muted">{format(messages['account.notices.empty'], { type: typeLabel(type) })}</p>
           ) : (
             <ul className="divide-y divide-base-200">
               {current.items.map((notice) => (
@@ -160,10 +161,10 @@ export default function NoticeBell({ locale, messages }: Props) {
                       {!notice.read && <span className="sr-only">{messages['account.notices.unread']}: </span>}
                       {notice.title}
                     </p>
-                    {notice.description && <p className="text-xs text-base-content/60">{notice.description}</p>}
+                    {notice.description && <p className="text-xs text-muted">{notice.description}</p>}
                     {notice.datetime && (
-                      <p className="text-xs text-base-content/50">
-                        {new Intl.DateTimeFormat(locale, { dateStyle: 'medium', timeStyle: 'short' }).format(new Date(notice.datetime))}
+                      <p className="text-xs text-muted">
+                        {formatChinaDateTime(notice.datetime, locale)}
                       </p>
                     )}
                   </div>

@@ -114,7 +114,7 @@ export default function CertificationReview({ id, locale, messages: m, validatio
               aria-invalid={commentError ? true : undefined}
               aria-describedby={`${commentId}-note`}
             />
-            <p id={`${commentId}-note`} className={`text-xs ${commentError ? 'text-error' : 'text-base-content/60'}`}>{commentError ?? m['certify.ops.commentHint']}</p>
+            <p id={`${commentId}-note`} className={`text-xs ${commentError ? 'text-error' : 'text-muted'}`}>{commentError ?? m['certify.ops.commentHint']}</p>
             <SubmitButton busy={busy} label={m['certify.ops.return']} busyLabel={m['certify.submit.submitting']} className="btn btn-warning mt-2 w-fit" />
           </form>
           <ConfirmDialog

@@ -29,13 +29,15 @@ interface Props {
  */
 export default function Certifications({ locale, messages: m, tableMessages, validation, voltageLevels }: Props) {
   const table = useSessionTable<EnterpriseRowData>({ url: ENTERPRISE_TABLE_URL, query: queueQuery, build: queueBuild, toRequest: underReview });
-  const [id, setId] = useState<number | undefined>(() => (typeof window === 'undefined' ? undefined : readReviewedId(window.location.search)));
+  // The address is read after hydration: the server rendered no review, so the first render has none either.
+  const [id, setId] = useState<number | undefined>(undefined);
   const captionId = useId();
   const searchId = useId();
   const { state, retry } = table;
 
   useEffect(() => {
     const onPop = () => setId(readReviewedId(window.location.search));
+    onPop();
     window.addEventListener('popstate', onPop);
     return () => window.removeEventListener('popstate', onPop);
   }, []);

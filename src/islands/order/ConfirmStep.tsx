@@ -25,7 +25,7 @@ interface Props {
 function Row({ label, value }: { label: string; value: string }) {
   return (
     <div className="grid gap-1 sm:grid-cols-[10rem_1fr] sm:gap-3">
-      <dt className="text-sm text-base-content/60">{label}</dt>
+      <dt className="text-sm text-muted">{label}</dt>
       <dd className="text-sm">{value}</dd>
     </div>
   );

@@ -14,7 +14,7 @@ interface Props {
 function Fact({ label, children }: { label: string; children: ReactNode }) {
   return (
     <div className="grid gap-1 sm:grid-cols-[10rem_1fr] sm:gap-3">
-      <dt className="text-sm text-base-content/60">{label}</dt>
+      <dt className="text-sm text-muted">{label}</dt>
       <dd className="min-w-0 text-sm break-words">{children}</dd>
     </div>
   );
@@ -87,7 +87,7 @@ export default function OrderFacts({ order, locale, messages }: Props) {
                   ? `${messages['ordering.detail.historyCreated']} · ${orderStatusLabel(entry.toStatus, messages)}`
                   : `${orderStatusLabel(entry.fromStatus, messages)} → ${orderStatusLabel(entry.toStatus, messages)}`}
               </p>
-              <p className="text-base-content/60">
+              <p className="text-muted">
                 {formatDateTime(entry.at, locale)} · {messages[actorKeys[entry.actorRole]]}
               </p>
               {entry.note && <p className="mt-1">{entry.note}</p>}
@@ -105,7 +105,7 @@ export default function OrderFacts({ order, locale, messages }: Props) {
               <li key={notice.id} className="py-2 text-sm">
                 <p className="font-medium">{notice.title}</p>
                 {notice.description && <p className="text-base-content/70">{notice.description}</p>}
-                <p className="text-xs text-base-content/50">{formatDateTime(notice.datetime, locale)}</p>
+                <p className="text-xs text-muted">{formatDateTime(notice.datetime, locale)}</p>
               </li>
             ))}
           </ul>

@@ -36,10 +36,10 @@ export default function SchemeStep({ locale, selling, schemes, chosen, messages,
     <div className="grid gap-4">
       <section aria-labelledby={`${id}-selling`} className="card border border-base-300 bg-base-100">
         <div className="card-body gap-2 p-4">
-          <h3 id={`${id}-selling`} className="text-sm text-base-content/60">{messages['ordering.set.selected']}</h3>
+          <h3 id={`${id}-selling`} className="text-sm text-muted">{messages['ordering.set.selected']}</h3>
           <p className="text-lg font-semibold">{selling.setName}</p>
           <p className="text-sm">{selling.orgCom.name}</p>
-          <p className="text-xs text-base-content/60">{format(messages['ordering.guide.validRange'], { from: selling.validFrom, to: selling.validTo })}</p>
+          <p className="text-xs text-muted">{format(messages['ordering.guide.validRange'], { from: selling.validFrom, to: selling.validTo })}</p>
           <div className="card-actions">
             <button type="button" className="btn btn-ghost btn-sm" onClick={onChange}>{messages['ordering.set.change']}</button>
           </div>
@@ -68,7 +68,7 @@ export default function SchemeStep({ locale, selling, schemes, chosen, messages,
                   <span className="font-semibold">{scheme.name}</span>
                   <span>{schemePrice(scheme, locale, messages)}</span>
                   <span className="text-base-content/70">{schemeMonths(scheme, messages)} · {schemeConsumption(scheme, locale, messages)}</span>
-                  {scheme.remark && <span className="text-base-content/60">{scheme.remark}</span>}
+                  {scheme.remark && <span className="text-muted">{scheme.remark}</span>}
                 </span>
               </label>
             ))}

@@ -54,7 +54,7 @@ export default function SetGuide({ messages, onChoose }: Props) {
                     <p className="font-semibold">{set.name}</p>
                     <p className="text-sm text-base-content/70">{set.summary}</p>
                     <p className="text-sm">{selling.orgComName}</p>
-                    <p className="text-xs text-base-content/60">
+                    <p className="text-xs text-muted">
                       {format(messages['ordering.guide.validRange'], { from: selling.validFrom, to: selling.validTo })}
                     </p>
                     <div className="card-actions justify-end">

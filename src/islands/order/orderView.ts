@@ -55,11 +55,8 @@ export function formatNumber(value: number, locale: Locale, maximumFractionDigit
   return new Intl.NumberFormat(locale, { maximumFractionDigits }).format(value);
 }
 
-export function formatDateTime(iso: string, locale: Locale): string {
-  const date = new Date(iso);
-  if (Number.isNaN(date.getTime())) return iso;
-  return new Intl.DateTimeFormat(locale, { dateStyle: 'medium', timeStyle: 'short' }).format(date);
-}
+/** A date and time in China time, in the page's language (src/lib/chinaTime.ts). */
+export { formatChinaDateTime as formatDateTime } from '../../lib/chinaTime.ts';
 
 export function orderDetailHref(locale: Locale, orderNo: string): string {
   return `${localePath(locale, '/certify/order/detail')}?orderNo=${encodeURIComponent(orderNo)}`;

@@ -149,7 +149,9 @@ export default function PartnerTree({ roots, label, selectedId, onSelect, messag
               {open ? '▾' : '▸'}
             </span>
             <span id={`${treeId}-${node.id}-name`} className="truncate">{node.name}</span>
-            <span id={`${treeId}-${node.id}-level`} className={`ms-1 shrink-0 text-xs ${selected ? 'text-primary-content/80' : 'text-base-content/60'}`}>
+            {/* A space between name and level, so the text read is the text seen ("广州天河支行 支行"). */}
+            {' '}
+            <span id={`${treeId}-${node.id}-level`} className={`ms-1 shrink-0 text-xs ${selected ? 'text-primary-content/80' : 'text-muted'}`}>
               {messages[`partner.level.${node.level}`]}
             </span>
           </div>

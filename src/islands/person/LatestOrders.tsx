@@ -38,7 +38,7 @@ export default function LatestOrders({ locale, messages }: Props) {
           <a className="link link-primary font-mono" href={orderDetailHref(locale, row.orderNo)}>{row.orderNo}</a>
           <span className="min-w-0 flex-1 truncate">{row.setName}</span>
           <span className={`badge badge-sm ${orderStatusBadge(row.status)}`}>{orderStatusLabel(row.status, messages)}</span>
-          <span className="w-full text-xs text-base-content/50">{formatDateTime(row.createdAt, locale)}</span>
+          <span className="w-full text-xs text-muted">{formatDateTime(row.createdAt, locale)}</span>
         </li>
       ))}
     </ul>

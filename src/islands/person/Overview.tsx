@@ -36,7 +36,7 @@ function Card({ title, action, children }: { title: string; action?: ReactNode; 
 function Row({ label, value }: { label: string; value: string }) {
   return (
     <div className="flex gap-3 text-sm">
-      <dt className="w-24 shrink-0 text-base-content/60">{labelCase(label)}</dt>
+      <dt className="w-24 shrink-0 text-muted">{labelCase(label)}</dt>
       <dd className="min-w-0 break-words">{value}</dd>
     </div>
   );
@@ -159,7 +159,7 @@ export default function Overview({ locale, messages }: Props) {
                   {!notice.read && <span className="badge badge-primary badge-sm">{messages['account.notices.unread']}</span>}
                 </p>
                 {notice.description && <p className="mt-1 text-sm text-base-content/70">{notice.description}</p>}
-                {notice.datetime && <p className="mt-1 text-xs text-base-content/50">{formatDateTime(notice.datetime, locale)}</p>}
+                {notice.datetime && <p className="mt-1 text-xs text-muted">{formatDateTime(notice.datetime, locale)}</p>}
               </li>
             ))}
           </ul>

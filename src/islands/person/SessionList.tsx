@@ -77,7 +77,7 @@ export default function SessionList({ locale, messages, version }: Props) {
                     {deviceName(session)}
                     {session.current && <span className="badge badge-success badge-sm">{messages['account.sessions.current']}</span>}
                   </p>
-                  <p className="text-xs text-base-content/60">
+                  <p className="text-xs text-muted">
                     {format(messages['account.sessions.signedIn'], { time: formatDateTime(session.createdAt, locale) })}
                     {' · '}
                     {format(messages['account.sessions.lastSeen'], { time: formatDateTime(session.lastSeenAt, locale) })}

@@ -3,7 +3,6 @@
  * shown (roles, certification status, times).
  */
 import type { MessageKey } from '../../lib/i18n/index.ts';
-import type { Locale } from '../../lib/i18n/locales.ts';
 import type { UserInfoData } from '../../lib/schemas/account.ts';
 import { applyUserInfo, currentUser, mapCurrentUser } from '../../stores/session.ts';
 
@@ -38,12 +37,8 @@ export function authStatusLabel(
   }
 }
 
-/** A date and time in the page's language; the raw text when it is not a date. */
-export function formatDateTime(iso: string, locale: Locale): string {
-  const date = new Date(iso);
-  if (Number.isNaN(date.getTime())) return iso;
-  return new Intl.DateTimeFormat(locale, { dateStyle: 'medium', timeStyle: 'short' }).format(date);
-}
+/** A date and time in China time, in the page's language (src/lib/chinaTime.ts). */
+export { formatChinaDateTime as formatDateTime } from '../../lib/chinaTime.ts';
 
 /** Keeps the shared current user in step with a user-info answer (mobile → telephone, spec §3). */
 export function storeUserInfo(info: UserInfoData): void {

@@ -1,3 +1,4 @@
+import { chinaDayEnd, chinaDayStart } from '../../lib/chinaTime.ts';
 import type { TableQueryState } from '../../lib/tableRequest.ts';
 
 /**
@@ -14,8 +15,8 @@ export function daysAsInstants(field: string): (state: TableQueryState) => Table
       ranges: {
         ...state.ranges,
         [field]: {
-          ...(range.start ? { start: `${range.start}T00:00:00.000+08:00` } : {}),
-          ...(range.end ? { end: `${range.end}T23:59:59.999+08:00` } : {}),
+          ...(range.start ? { start: chinaDayStart(range.start) } : {}),
+          ...(range.end ? { end: chinaDayEnd(range.end) } : {}),
         },
       },
     };

@@ -123,7 +123,8 @@ export default function StaffRelations({ partner, accounts, locale, messages, on
       <h2 id={headingId} className="text-lg font-semibold">{messages['settlement.staff.title']}</h2>
       <p role="status" className="min-h-5 text-sm text-success">{done}</p>
       {listFailure && <p role="alert" className="alert alert-error text-sm">{listFailure}</p>}
-      <div className="overflow-x-auto rounded-box border border-base-300">
+      {/* Scrolls sideways on narrow screens: focusable, so the keyboard can scroll it too. */}
+      <div className="overflow-x-auto rounded-box border border-base-300" tabIndex={0} role="region" aria-labelledby={headingId}>
         <table className="table table-sm">
           <caption className="sr-only">{`${partner.name} · ${messages['settlement.staff.title']}`}</caption>
           <thead>
