@@ -168,7 +168,7 @@ function yamlText(data: unknown): string {
 export function fileTextOf(kind: ContentKind, data: unknown): string {
   if (kindSpecs[kind].format === 'yaml') return yamlText(data);
   const { [markdownBodyKey]: body, ...front } = (data ?? {}) as Record<string, unknown>;
-  return `---\n${yamlText(front)}---\n${typeof body === 'string' ? body.replace(/\s*$/, '\n') : ''}`;
+  return `---\n${yamlText(front)}---\n${typeof body === 'string' ? `${body.trimEnd()}\n` : ''}`;
 }
 
 /** An item's data from its file text; throws an Error saying why when the text cannot be read. */
@@ -181,7 +181,17 @@ export function dataOfFile(kind: ContentKind, text: string): unknown {
   if (!match) throw new Error('must start with YAML front matter between --- lines');
   const front = yaml(match[1] ?? '');
   if (front === null || typeof front !== 'object' || Array.isArray(front)) throw new Error('front matter must be a YAML mapping');
-  return { ...(front as Record<string, unknown>), [markdownBodyKey]: match[2] ?? '' };
+  return normalizedData(kind, { ...(front as Record<string, unknown>), [markdownBodyKey]: match[2] ?? '' });
+}
+
+/**
+ * An item's data as it is kept: a Markdown body without trailing white space (the file adds one
+ * line end), so the same text saved, exported and imported again is the same data.
+ */
+export function normalizedData(kind: ContentKind, data: unknown): unknown {
+  if (kindSpecs[kind].format !== 'markdown' || data === null || typeof data !== 'object' || Array.isArray(data)) return data;
+  const body = (data as Record<string, unknown>)[markdownBodyKey];
+  return typeof body === 'string' ? { ...(data as Record<string, unknown>), [markdownBodyKey]: body.trimEnd() } : data;
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -14,7 +14,7 @@
  */
 import { Hono } from 'hono';
 import { strToU8, zipSync } from 'fflate';
-import { contentKinds, fileTextOf, kindOfPath, kindSpecs, type ContentKind } from '../../content/kinds.ts';
+import { contentKinds, fileTextOf, kindOfPath, kindSpecs, normalizedData, type ContentKind } from '../../content/kinds.ts';
 import { studioBuildBody, studioBuildQuery, studioDeleteBody, studioKindQuery, studioPathBody, studioPathQuery, studioRestoreBody, studioRollbackBody, studioSaveBody, studioUploadBody, studioVersionQuery, maxImportBytes } from '../../lib/schemas/studio.ts';
 import { ApiError, localeOf, ok } from '../envelope.ts';
 import { requireRole } from '../middleware/session.ts';
@@ -85,8 +85,9 @@ export function createStudioRoutes(deps: RouteDeps): Hono<AppEnv> {
   });
 
   routes.post('/item', async (c) => {
-    const { path, data, revision } = await validate(c, studioSaveBody, 'body');
+    const { path, data: input, revision } = await validate(c, studioSaveBody, 'body');
     const { kind } = kindOfPath(path)!;
+    const data = normalizedData(kind, input);
     // The build's own schema for this kind: the same rules, the same messages, in the editor's locale.
     await check(c, kindSpecs[kind].schema, data);
     const row = await saveDraft(db, { path, kind, data, revision, userId: userId(c) });
