@@ -7,6 +7,10 @@
  * - accounts: login throughput and latency (argon2-bound) and a session-checked read (accounts.ts).
  * - orders: the orders table (table-request engine) over 100 000 orders, as an enterprise user and
  *   as an operator, on PGlite and on PostgreSQL when DATABASE_URL is set (orders.ts).
+ * - load: issue 15 — throughput of the home page, a content call and a session-checked read at 200
+ *   connections next to a bare Hono hello-world, and the home page and health while a long export
+ *   and import run, on PGlite and on PostgreSQL when DATABASE_URL is set (load.ts).
+ * - memory: the server's RSS after 30 s and after 5 minutes of that mix (load.ts). Only when named.
  * - partner: the partner area (issue 6) on a million settlement rows: the settlement table, the
  *   analysis calls and the export's memory, on PGlite and on PostgreSQL when DATABASE_URL is set
  *   (partner.ts). Heavy (minutes): only when named, never in the default run.
@@ -25,11 +29,12 @@ import { performance } from 'node:perf_hooks';
 import { pageRoutes } from '../src/lib/routes.ts';
 import { locales } from '../src/lib/i18n/locales.ts';
 import { localePath } from '../src/lib/paths.ts';
-import { distDir, markBuilt } from '../scripts/build-state.ts';
+import { buildSite, distDir } from '../scripts/build-state.ts';
 import { kb, measurePage } from '../scripts/page-weight.ts';
-import { buildIfStale, run } from '../scripts/run.ts';
+import { buildIfStale } from '../scripts/run.ts';
 import { benchAccounts } from './accounts.ts';
 import { benchCluster } from './cluster.ts';
+import { benchLoad, benchMemory } from './load.ts';
 import { benchOrders } from './orders.ts';
 import { benchPartner } from './partner.ts';
 import { benchLighthouse, printLighthouse } from './lighthouse.ts';
@@ -39,11 +44,8 @@ const selected = new Set(process.argv.slice(2));
 const wants = (name: string) => selected.size === 0 || selected.has(name);
 
 async function benchBuild() {
-  rmSync(distDir, { recursive: true, force: true });
   const started = performance.now();
-  const code = await run('astro', ['build', '--silent']);
-  if (code !== 0) throw new Error('build failed');
-  markBuilt();
+  await buildSite({ command: (outDir) => ({ command: 'astro', args: ['build', '--silent', '--outDir', outDir] }) });
   const seconds = (performance.now() - started) / 1000;
   const pages = readdirSync(distDir, { recursive: true }).filter((f) => String(f).endsWith('.html')).length;
   console.log(`\n## build\n${pages} pages in ${seconds.toFixed(1)} s (${((seconds * 1000) / pages).toFixed(1)} ms per page)`);
@@ -99,6 +101,8 @@ if (wants('pages')) benchPages();
 if (wants('api')) await benchApi();
 if (wants('accounts')) await benchAccounts();
 if (wants('orders')) await benchOrders();
+if (wants('load')) await benchLoad();
+if (selected.has('memory')) await benchMemory();
 if (selected.has('partner')) await benchPartner();
 if (selected.has('cluster')) await benchCluster();
 if (wants('lighthouse')) {

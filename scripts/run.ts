@@ -9,11 +9,9 @@ export function run(command: string, args: readonly string[], env: NodeJS.Proces
   });
 }
 
-/** Builds the static site when its sources changed since the last build. */
+/** Builds the static site when its sources changed since the last build (into a fresh directory, then `dist` switched to it). */
 export async function buildIfStale(): Promise<void> {
-  const { buildIsStale, markBuilt } = await import('./build-state.ts');
+  const { buildIsStale, buildSite } = await import('./build-state.ts');
   if (!buildIsStale()) return;
-  const code = await run('astro', ['build']);
-  if (code !== 0) throw new Error(`astro build failed with exit code ${code}`);
-  markBuilt();
+  await buildSite();
 }
