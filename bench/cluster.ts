@@ -21,7 +21,7 @@ export async function benchCluster(rounds = 3): Promise<void> {
   try {
     for (let round = 1; round <= rounds; round += 1) {
       const item = { newsId: `bench-${Date.now().toString(36)}-${round}`, title: `集群基准 ${round}` };
-      addNews(cluster, item.newsId, item.title);
+      await addNews(cluster.nodes[1] ?? a, item.newsId, item.title);
       const before = performance.now();
       const buildId = await startRebuild(cluster, a);
       const published = await waitForBuild(cluster, a, listener, buildId, before, 15 * 60_000);

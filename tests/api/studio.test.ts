@@ -74,7 +74,7 @@ async function call<T = Record<string, unknown>>(url: string, options: { body?: 
 
 async function upload<T>(url: string, name: string, bytes: Uint8Array, type: string): Promise<Envelope<T>> {
   const form = new FormData();
-  form.set('file', new File([bytes], name, { type }));
+  form.set('file', new File([Buffer.from(bytes)], name, { type }));
   const response = await t.app.request(url, { method: 'POST', headers: apiHeaders({ cookie: editor }), body: form });
   return (await response.json()) as Envelope<T>;
 }

@@ -187,14 +187,15 @@ describe('two API processes on one database and one bucket', () => {
 
     it('a rebuild started on A is served by B — new page and new content API answer — within seconds', async () => {
       expect(await newsAsServed(b, first.newsId, first.title)).toMatchObject({ page: 404, api: 404 });
-      addNews(cluster, first.newsId, first.title);
+      // Saved in the studio on B, built and published by A: the content is the database's.
+      await addNews(b, first.newsId, first.title);
       const result = await rebuildOnA('rebuild 1', first);
       firstBuild = result.buildId;
       expect(result.slowest, 'ms from the success\'s commit to every node serving the build').toBeLessThan(propagationLimitMs);
     }, buildLimitMs + 2 * observeMs);
 
     it('a second rebuild too, and both keep serving the first item', async () => {
-      addNews(cluster, second.newsId, second.title);
+      await addNews(b, second.newsId, second.title);
       const result = await rebuildOnA('rebuild 2', second);
       secondBuild = result.buildId;
       for (const node of cluster.nodes) {

@@ -12,6 +12,7 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
+import { sessionCookie } from '../api/accountCalls.ts';
 import { closeSync, cpSync, existsSync, mkdirSync, openSync, readFileSync, writeFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -245,16 +246,32 @@ export async function postJson<T = Record<string, unknown>>(node: ClusterNode, p
 }
 
 /** The session cookie a response sets (`hgd_sid=…`), as the API tests read it. */
-export { sessionCookie } from '../api/accountCalls.ts';
+export { sessionCookie };
 
 // ——— Rebuilds and publications ———
 
-/** Adds a news item to the editors' content (the next rebuild's snapshot takes it). */
-export function addNews(cluster: Cluster, newsId: string, title: string): void {
-  writeFileSync(
-    path.join(cluster.contentDir, 'news', `${newsId}.md`),
-    `---\nnewsTypeCode: company\ntitle: ${title}\ndate: 2026-12-01\nsource: 集群测试\nsummary: 在一个 API 进程上重建、由每个进程提供的新闻。\n---\n${title}：正文。\n`,
-  );
+/** The demo editor's session on a node (signed in once per node). */
+const editorSessions = new Map<ClusterNode, Promise<string>>();
+
+function editorSession(node: ClusterNode): Promise<string> {
+  let session = editorSessions.get(node);
+  if (!session) {
+    session = (async () => {
+      const response = await postForm(node, '/api/front/system/login', { userName: 'demo_editor', password: 'Editor2025', deviceId: 'hgdweb', appCode: 'hgd' }, { ip: '198.51.100.77' });
+      const cookie = sessionCookie(response);
+      if (!cookie) throw new Error(`editor login on ${node.name}: ${JSON.stringify(await response.json())}`);
+      return cookie;
+    })();
+    editorSessions.set(node, session);
+  }
+  return session;
+}
+
+/** An editor saves a news item as a draft in the studio on `node` (the content is the database's: the next rebuild on any node publishes it). */
+export async function addNews(node: ClusterNode, newsId: string, title: string): Promise<void> {
+  const data = { newsTypeCode: 'company', title, date: '2026-12-01', source: '集群测试', summary: '在一个 API 进程上保存、在另一个进程上重建、由每个进程提供的新闻。', body: `${title}：正文。` };
+  const answer = await postJson(node, '/api/studio/item', { path: `news/${newsId}.md`, data, revision: 0 }, { cookie: await editorSession(node) });
+  if (answer.code !== 200) throw new Error(`studio save on ${node.name}: ${answer.code} ${answer.message}`);
 }
 
 export interface PublicationEvent {
