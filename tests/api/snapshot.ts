@@ -24,7 +24,7 @@ export async function buildPgliteSnapshot(): Promise<Uint8Array> {
   try {
     await migrateDatabase(handle);
     await seedIfEmpty(handle.db, { demoAccounts: true });
-    const dump = await handle.client.dumpDataDir('none');
+    const dump = await handle.client.dumpDataDir();
     return new Uint8Array(await dump.arrayBuffer());
   } finally {
     await handle.close();
