@@ -77,6 +77,12 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
     timeoutMs: deps.config.rebuildTimeoutMinutes * 60_000,
     cdn: cdnStoreFromConfig(deps.config),
   });
+  if (deps.rebuildAtStart) {
+    rebuilder.start({ purpose: 'publish', drafts: 'none' }).then(
+      (build) => deps.logger.info({ buildId: build.buildId }, 'new release: rebuilding the published content with it'),
+      (error: unknown) => deps.logger.info({ reason: error instanceof Error ? error.message : String(error) }, 'new release: rebuild not started here'),
+    );
+  }
   const routeDeps: RouteDeps = { ...deps, sms, site, publisher, rebuilder, bank, objects };
   for (const module of apiModules) app.route(module.base, module.create(routeDeps));
   app.all('/api', unknownPath);

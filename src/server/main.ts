@@ -3,7 +3,7 @@
  * `npx node src/server/main.ts` (or `npm start` after `npm run build`) starts it.
  * `createDevApp()` is the API alone for Astro's dev server, which serves the pages itself.
  */
-import { existsSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
 import path from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
@@ -18,6 +18,7 @@ import { startHousekeeping } from './housekeeping.ts';
 import { createLogger, type Logger } from './logger.ts';
 import { openRuntime, type Runtime } from './runtime.ts';
 import { storageBannerLine } from './storage/fromConfig.ts';
+import { filesMatchPublished } from './studio/contentRepo.ts';
 import { contentStore, publishContent } from './services/contentStore.ts';
 import { createPublishedSite, type Publication } from './site/publication.ts';
 import { createSitePublisher } from './site/publisher.ts';
@@ -67,8 +68,16 @@ export async function startServer(config: Config = getConfig()): Promise<Running
   });
   let publication: Publication;
   let stopWatching: () => Promise<void>;
+  let rebuildAtStart = false;
   try {
-    publication = await publisher.start({ staticDir: path.resolve(config.staticDir), contentDir: defaultContentDir(), buildId: null });
+    const fallback: Publication = { staticDir: path.resolve(config.staticDir), contentDir: defaultContentDir(), buildId: null };
+    // STATIC_DIR (`npm run build`) is made from the content files; the site's content is the
+    // database's (the editors' studio). When they differ, the published build is served, and a
+    // STATIC_DIR newer than it (a new release) has its pages rebuilt from the database's content.
+    const fallbackCurrent = await filesMatchPublished(runtime.db, fallback.contentDir);
+    const lastPublished = await publisher.published();
+    publication = await publisher.start(fallback, { preferPublished: !fallbackCurrent });
+    rebuildAtStart = !fallbackCurrent && (!lastPublished || builtAfter(fallback.staticDir, lastPublished.publishedAt));
     // STATIC_DIR's own content: loaded now (a broken file stops the start) and its regions synced.
     if (publication.buildId === null) await publishContent(runtime.db, loadContent(publication.contentDir));
     stopWatching = await publisher.watch(runtime.handle, config.sitePollSeconds * 1000);
@@ -76,7 +85,7 @@ export async function startServer(config: Config = getConfig()): Promise<Running
     await runtime.close().catch(() => {});
     throw error;
   }
-  const app = createApp({ db: runtime.db, config, logger, staticDir: publication.staticDir, publisher, dbKind: runtime.kind, objects: runtime.objects });
+  const app = createApp({ db: runtime.db, config, logger, staticDir: publication.staticDir, publisher, dbKind: runtime.kind, objects: runtime.objects, rebuildAtStart });
   const stopHousekeeping = startHousekeeping(runtime.db, logger);
 
   const server = await new Promise<ServerType>((resolve, reject) => {
@@ -109,6 +118,15 @@ export async function startServer(config: Config = getConfig()): Promise<Running
   };
 
   return { server, url, runtime, publication, close };
+}
+
+/** Whether a directory was written after `moment` (a build newer than a publication). */
+function builtAfter(dir: string, moment: Date): boolean {
+  try {
+    return statSync(dir).mtimeMs > moment.getTime();
+  } catch {
+    return false;
+  }
 }
 
 /** Not a demo: no demo accounts seeded, or a public origin set (a deployment). */

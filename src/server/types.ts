@@ -33,6 +33,11 @@ export interface AppDeps {
   /** The site builds' command (`astro build` by default; tests inject a fast one). */
   siteBuild?: { command?: BuildCommand };
   /**
+   * Rebuild the published content at once (the server: its STATIC_DIR is a new release built
+   * from other content than the database publishes). Another process already rebuilding is fine.
+   */
+  rebuildAtStart?: boolean;
+  /**
    * The bank of USB-key certification; omitted means the one BANK_PROVIDER names
    * (bank/fromConfig.ts); null means none (USB-key certification not offered).
    */

@@ -17,6 +17,9 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { loadContent } from '../../src/content/load.ts';
 import { auditLog, contentItems, siteBuilds } from '../../src/server/db/schema/index.ts';
 import type { BuildRequest } from '../../src/server/site/buildCommand.ts';
+import { filesMatchPublished } from '../../src/server/studio/contentRepo.ts';
+import { createApp } from '../../src/server/app.ts';
+import { createLogger } from '../../src/server/logger.ts';
 import { apiHeaders, createTestApp, type TestApp } from './harness.ts';
 
 interface Envelope<T = Record<string, unknown>> {
@@ -267,6 +270,33 @@ describe('preview and publication', () => {
     const [rollback] = await t.db.select().from(auditLog).where(and(eq(auditLog.action, 'content.rollback')));
     expect(rollback?.detail).toMatchObject({ buildId: firstPublication });
     await call('/api/studio/item/discard', { body: { path: 'news/studio-third.md' } });
+  });
+});
+
+describe('a new release', () => {
+  it('the content files match the published content until a publication changes it; then a release rebuilds the published content, drafts untouched', async () => {
+    const fresh = await createTestApp({ env: { DATA_DIR: path.join(root, 'fresh') } });
+    try {
+      expect(await filesMatchPublished(fresh.db, 'src/content')).toBe(true);
+    } finally {
+      await fresh.close();
+    }
+    expect(await filesMatchPublished(t.db, 'src/content')).toBe(false);
+
+    await call('/api/studio/item', { body: { path: 'news/studio-pending.md', data: newsData('未发布'), revision: 0 } });
+    const before = (await t.db.select().from(siteBuilds)).length;
+    // A second process on the same database starting with a new release.
+    createApp({ db: t.db, config: t.config, logger: createLogger({ logLevel: 'silent' }), siteBuild: { command: (request) => build(request) }, rebuildAtStart: true });
+    let rows = await t.db.select().from(siteBuilds);
+    for (let attempt = 0; rows.length === before && attempt < 100; attempt += 1) {
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      rows = await t.db.select().from(siteBuilds);
+    }
+    expect(rows.length).toBe(before + 1);
+    const done = await finished(rows.at(-1)!.id);
+    expect(done).toMatchObject({ status: 'succeeded', purpose: 'publish', paths: [] });
+    expect((await call<Item>('/api/studio/item?path=news/studio-pending.md')).data.state).toBe('new');
+    await call('/api/studio/item/discard', { body: { path: 'news/studio-pending.md' } });
   });
 });
 

@@ -55,8 +55,11 @@ export interface SitePublisher {
   publish(buildId: number, values?: Partial<SiteBuildRow>, inTransaction?: (tx: Database) => Promise<void>): Promise<void>;
   /** Looks at the database's publication now and switches to it when it changed. */
   sync(): Promise<void>;
-  /** At start: serve the published build, or `fallback` when it is newer (see above). */
-  start(fallback: Publication): Promise<Publication>;
+  /**
+   * At start: serve the published build, or `fallback` when it is newer (see above) — unless
+   * `preferPublished` (the fallback was built from other content than the database publishes).
+   */
+  start(fallback: Publication, options?: { preferPublished?: boolean }): Promise<Publication>;
   /** Listens for publications and polls; resolves to a function that stops both. */
   watch(handle: DatabaseHandle, pollMs: number): Promise<() => Promise<void>>;
   /** Loads a build's content snapshot (fetching the build if needed), for checks before publishing it. */
@@ -251,11 +254,22 @@ export function createSitePublisher(options: SitePublisherOptions): SitePublishe
       await pruneLocal().catch((error: unknown) => logger.warn({ err: error }, 'old builds not removed'));
     },
     sync,
-    async start(fallback) {
+    async start(fallback, options = {}) {
       const build = await published();
       if (!build) {
         site.publish(fallback);
         return fallback;
+      }
+      if (options.preferPublished) {
+        try {
+          await switchTo(build);
+          return site.current() ?? fallback;
+        } catch (error) {
+          logger.error({ err: error, buildId: build.buildId }, 'published build unavailable at start; serving STATIC_DIR');
+          seen = keyOf(build);
+          site.publish(fallback);
+          return fallback;
+        }
       }
       const builtAt = (() => {
         try {

@@ -58,6 +58,36 @@ export function itemsOfFiles(files: ReadonlyMap<string, string>): { path: string
   });
 }
 
+/** Key order does not make two data different. */
+export function canonicalData(value: unknown): string {
+  return JSON.stringify(value, (_key, inner: unknown) =>
+    inner && typeof inner === 'object' && !Array.isArray(inner)
+      ? Object.fromEntries(Object.entries(inner as Record<string, unknown>).sort(([a], [b]) => a.localeCompare(b)))
+      : inner,
+  );
+}
+
+/**
+ * Whether the content files of `dir` (a static build's source, e.g. `npm run build`'s src/content)
+ * are exactly the published content: same items, same data. False means pages built from them
+ * would show something else than the database publishes.
+ */
+export async function filesMatchPublished(db: Database, dir: string): Promise<boolean> {
+  let files: { path: string; data: unknown }[];
+  try {
+    files = itemsOfFiles(await readContentFiles(dir));
+  } catch {
+    return false;
+  }
+  const published = new Map(
+    (await db.select({ path: contentItems.path, published: contentItems.published }).from(contentItems).where(isNotNull(contentItems.published))).map((row) => [
+      row.path,
+      canonicalData(row.published),
+    ]),
+  );
+  return files.length === published.size && files.every((file) => published.get(file.path) === canonicalData(file.data));
+}
+
 /** A content file (import, seed) that cannot be read. */
 export class ContentFileError extends Error {
   readonly path: string;

@@ -14,7 +14,7 @@ import type { Database } from '../db/client.ts';
 import { contentItems } from '../db/schema/index.ts';
 import { ApiError, isMessageKey } from '../envelope.ts';
 import { readZipDirectory, unpackEntry, XlsxRefused, type XlsxReadLimits } from '../xlsx/reader.ts';
-import { ContentFileError, itemsOfFiles } from './contentRepo.ts';
+import { canonicalData, ContentFileError, itemsOfFiles } from './contentRepo.ts';
 
 const packageLimits: XlsxReadLimits = {
   maxEntries: 5000,
@@ -26,15 +26,6 @@ const packageLimits: XlsxReadLimits = {
   maxRatio: 100,
   ratioFloorBytes: 1024 * 1024,
 };
-
-/** Key order does not make two versions different. */
-function canonical(value: unknown): string {
-  return JSON.stringify(value, (_key, inner: unknown) =>
-    inner && typeof inner === 'object' && !Array.isArray(inner)
-      ? Object.fromEntries(Object.entries(inner as Record<string, unknown>).sort(([a], [b]) => a.localeCompare(b)))
-      : inner,
-  );
-}
 
 function invalid(locale: Locale, problem: { path: string; field: string; message: string }): ApiError {
   const detail = `${problem.path}: ${problem.field ? `${problem.field}: ` : ''}${problem.message}`;
@@ -78,7 +69,7 @@ export async function importPackage(db: Database, bytes: Uint8Array, userId: num
     for (const item of items) {
       const [row] = await tx.select().from(contentItems).where(eq(contentItems.path, item.path)).for('update');
       const current = row ? (row.draftDeleted ? null : (row.draft ?? row.published)) : null;
-      if (current !== null && canonical(current) === canonical(item.data)) continue;
+      if (current !== null && canonicalData(current) === canonicalData(item.data)) continue;
       changed += 1;
       const draft = { draft: item.data, draftDeleted: false, draftBy: userId, draftAt: new Date() };
       if (row) await tx.update(contentItems).set({ ...draft, revision: row.revision + 1 }).where(eq(contentItems.path, item.path));
