@@ -29,13 +29,16 @@ const users = {
   company: { userName: 'demo_company', password: 'Company2025' },
   partner: { userName: 'demo_partner', password: 'Partner2025' },
   operator: { userName: 'demo_operator', password: 'Operator2025' },
+  editor: { userName: 'demo_editor', password: 'Editor2025' },
 } as const;
 type Who = keyof typeof users;
 
 /** The demo user a signed-in page is for: its role, else enterprise pages for the enterprise user. */
 function userFor(route: PageRoute): Who {
-  if (route.role === 'partner') return 'partner';
-  if (route.role === 'operator') return 'operator';
+  const roles: readonly string[] = route.role === undefined ? [] : typeof route.role === 'string' ? [route.role] : route.role;
+  if (roles.includes('partner')) return 'partner';
+  if (roles.includes('editor')) return 'editor';
+  if (roles.includes('operator')) return 'operator';
   if (route.layout === 'certify' || route.layout === 'handle' || route.key === 'enterprise' || route.key === 'order') return 'company';
   return 'person';
 }
