@@ -1,0 +1,185 @@
+import { useStore } from '@nanostores/react';
+import { useId, useRef, useState } from 'react';
+import { CONFLICT, OK, BAD_REQUEST } from '../../lib/apiCodes.ts';
+import type { Locale } from '../../lib/i18n/locales.ts';
+import { formatChinaDateTime } from '../../lib/chinaTime.ts';
+import { followBuild, studioBuild } from '../../stores/studioBuild.ts';
+import ConfirmDialog from '../ConfirmDialog.tsx';
+import { LoadFailed, Loading } from '../LoadStatus.tsx';
+import BuildStatus from './BuildStatus.tsx';
+import StateBadge from './StateBadge.tsx';
+import { editUrl } from './studioLinks.ts';
+import { contentInvalidOf, loadDrafts, loadOverview, startBuild, type BuildView, type ContentInvalid, type ItemSummary, type RegionView } from './studioApi.ts';
+import { say, type FieldLabels, type StudioMessages } from './studioMessages.ts';
+import { useFollowRunning } from './useFollowRunning.ts';
+import { useLoad } from './useLoad.ts';
+
+interface Props {
+  locale: Locale;
+  messages: StudioMessages;
+  labels: FieldLabels;
+}
+
+interface Pending {
+  drafts: ItemSummary[];
+  regions: RegionView[];
+  running: BuildView | null;
+}
+
+async function loadPending(): Promise<Pending | undefined> {
+  const [drafts, overview] = await Promise.all([loadDrafts(), loadOverview()]);
+  return drafts && overview ? { drafts: drafts.items, regions: overview.regions, running: overview.running } : undefined;
+}
+
+/**
+ * The pending changes (/studio/changes): every draft, all chosen by default; "preview" builds the
+ * site with the chosen drafts without publishing it, "publish" publishes them in one build after
+ * a confirmation. The build is then followed (progress, outcome) below the list; a build already
+ * running when the page opens is followed too, and starting another is refused until it ends.
+ */
+export default function PendingChanges({ locale, messages, labels }: Props) {
+  const build = useStore(studioBuild);
+  const { loaded, reload } = useLoad(loadPending);
+  useFollowRunning(loaded.state === 'ready' ? loaded.value.running : null, reload);
+  const [unchosen, setUnchosen] = useState<ReadonlySet<string>>(new Set());
+  const [confirming, setConfirming] = useState(false);
+  const [busy, setBusy] = useState(false);
+  const [refusal, setRefusal] = useState<{ text: string; invalid?: ContentInvalid | undefined } | null>(null);
+  const allId = useId();
+  const statusRef = useRef<HTMLDivElement>(null);
+
+  if (loaded.state === 'loading') return <Loading label={messages['studio.loading']} />;
+  if (loaded.state === 'failed') return <LoadFailed message={messages['studio.loadFailed']} retryLabel={messages['studio.retry']} onRetry={reload} />;
+
+  const { drafts, regions } = loaded.value;
+  const chosen = drafts.filter((item) => !unchosen.has(item.path));
+  const running = build?.status === 'running';
+  const regionName = (areaCode: string | null) => regions.find((region) => region.areaCode === areaCode)?.name ?? areaCode ?? '';
+
+  const start = async (purpose: 'preview' | 'publish') => {
+    setRefusal(null);
+    setBusy(true);
+    // The chosen drafts by name, even when all are chosen: a draft saved meanwhile by someone else is not published unseen.
+    const paths = chosen.map((item) => item.path);
+    const answer = await startBuild(purpose, paths);
+    setBusy(false);
+    setConfirming(false);
+    if (!answer) return;
+    if (answer.code === OK) {
+      followBuild(answer.data);
+      statusRef.current?.focus();
+      return;
+    }
+    const invalid = answer.code === BAD_REQUEST ? contentInvalidOf(answer) : undefined;
+    setRefusal({ text: answer.code === CONFLICT && !answer.message ? messages['studio.build.busy'] : answer.message, invalid });
+  };
+
+  const toggle = (path: string) =>
+    setUnchosen((current) => {
+      const next = new Set(current);
+      if (next.has(path)) next.delete(path);
+      else next.add(path);
+      return next;
+    });
+
+  return (
+    <div className="grid gap-4">
+      {drafts.length === 0 ? (
+        <p className="rounded-box bg-base-200 p-4">{messages['studio.changes.none']}</p>
+      ) : (
+        <>
+          <div className="overflow-x-auto">
+            <table className="table">
+              <caption className="sr-only">{messages['studio.changes.caption']}</caption>
+              <thead>
+                <tr>
+                  <th scope="col" className="w-10">
+                    <input
+                      id={allId}
+                      type="checkbox"
+                      className="checkbox checkbox-sm"
+                      aria-label={messages['studio.changes.selectAll']}
+                      checked={chosen.length === drafts.length}
+                      ref={(box) => {
+                        if (box) box.indeterminate = chosen.length > 0 && chosen.length < drafts.length;
+                      }}
+                      onChange={() => setUnchosen(chosen.length === drafts.length ? new Set(drafts.map((item) => item.path)) : new Set())}
+                    />
+                  </th>
+                  <th scope="col">{messages['studio.changes.col.item']}</th>
+                  <th scope="col">{messages['studio.changes.col.kind']}</th>
+                  <th scope="col">{messages['studio.items.col.state']}</th>
+                  <th scope="col">{messages['studio.items.col.draft']}</th>
+                </tr>
+              </thead>
+              <tbody>
+                {drafts.map((item) => (
+                  <tr key={item.path}>
+                    <td>
+                      <input
+                        type="checkbox"
+                        className="checkbox checkbox-sm"
+                        aria-label={say(messages, 'studio.changes.select', { title: item.title })}
+                        checked={!unchosen.has(item.path)}
+                        onChange={() => toggle(item.path)}
+                      />
+                    </td>
+                    <td>
+                      <a className="link" href={editUrl(locale, item.path)}>{item.title}</a>
+                      <div className="font-mono text-xs text-base-content/70">{item.path}{item.areaCode ? ` · ${regionName(item.areaCode)}` : ''}</div>
+                    </td>
+                    <td>{messages[`studio.kind.${item.kind}`]}</td>
+                    <td><StateBadge state={item.state} messages={messages} /></td>
+                    <td className="text-sm">{item.draftBy && item.draftAt ? say(messages, 'studio.at', { name: item.draftBy, at: formatChinaDateTime(item.draftAt, locale) }) : ''}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+          <div className="flex flex-wrap items-center gap-3">
+            <span className="text-sm" aria-live="polite">{say(messages, 'studio.changes.chosen', { count: chosen.length, total: drafts.length })}</span>
+            <button type="button" className="btn" disabled={busy || running || chosen.length === 0} onClick={() => void start('preview')}>
+              {messages['studio.changes.preview']}
+            </button>
+            <button type="button" className="btn btn-primary" disabled={busy || running || chosen.length === 0} onClick={() => setConfirming(true)}>
+              {messages['studio.changes.publish']}
+            </button>
+            {chosen.length === 0 && <span className="text-sm">{messages['studio.changes.nothingChosen']}</span>}
+          </div>
+        </>
+      )}
+      {refusal && (
+        <div role="alert" className="alert alert-error flex-col items-start">
+          <p>{refusal.invalid ? messages['studio.changes.invalid'] : refusal.text}</p>
+          {refusal.invalid && (
+            <>
+              <pre className="text-sm whitespace-pre-wrap" data-content-error>{refusal.text}</pre>
+              <a className="link font-medium" href={editUrl(locale, refusal.invalid.path)}>
+                {messages['studio.changes.fix']}: {say(messages, 'studio.changes.invalidAt', { path: refusal.invalid.path, field: labelOfField(refusal.invalid.field, labels) })}
+              </a>
+            </>
+          )}
+        </div>
+      )}
+      <div ref={statusRef} tabIndex={-1} className="min-h-8 outline-none">
+        {build && <BuildStatus build={build} regions={regions} locale={locale} messages={messages} />}
+      </div>
+      <ConfirmDialog
+        open={confirming}
+        title={say(messages, 'studio.changes.publishTitle', { count: chosen.length })}
+        body={messages['studio.changes.publishBody']}
+        confirmLabel={messages['studio.changes.publish']}
+        cancelLabel={messages['studio.cancel']}
+        busy={busy}
+        onConfirm={() => void start('publish')}
+        onCancel={() => setConfirming(false)}
+      />
+    </div>
+  );
+}
+
+/** `descList.0.desc` → the label of its last named part (说明内容), else the path as it is. */
+function labelOfField(field: string, labels: FieldLabels): string {
+  const name = [...field.split('.')].reverse().find((part) => !/^\d+$/.test(part));
+  return (name && labels[name]) || field;
+}

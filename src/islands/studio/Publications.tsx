@@ -1,0 +1,144 @@
+import { useStore } from '@nanostores/react';
+import { useState } from 'react';
+import { OK } from '../../lib/apiCodes.ts';
+import { formatChinaDateTime } from '../../lib/chinaTime.ts';
+import type { Locale } from '../../lib/i18n/locales.ts';
+import { followBuild, studioBuild } from '../../stores/studioBuild.ts';
+import ConfirmDialog from '../ConfirmDialog.tsx';
+import { LoadFailed, Loading } from '../LoadStatus.tsx';
+import BuildStatus from './BuildStatus.tsx';
+import { historyUrl } from './studioLinks.ts';
+import { loadOverview, loadPublications, rollback, type BuildView, type PublicationView, type RegionView } from './studioApi.ts';
+import { say, type StudioMessages } from './studioMessages.ts';
+import { useFollowRunning } from './useFollowRunning.ts';
+import { useLoad } from './useLoad.ts';
+
+interface Props {
+  locale: Locale;
+  messages: StudioMessages;
+}
+
+interface Listed {
+  published: number | null;
+  builds: PublicationView[];
+  regions: RegionView[];
+  running: BuildView | null;
+}
+
+async function loadListed(): Promise<Listed | undefined> {
+  const [list, overview] = await Promise.all([loadPublications(), loadOverview()]);
+  return list && overview ? { published: list.published, builds: list.builds, regions: overview.regions, running: overview.running } : undefined;
+}
+
+const statusBadge: Record<PublicationView['status'], string> = { running: 'badge-info', succeeded: 'badge-success', failed: 'badge-error' };
+
+/**
+ * The publications (/studio/publications), newest first: when, by whom, what each changed, which
+ * one the site shows now; the site rolled back to a kept earlier one after a confirmation.
+ */
+export default function Publications({ locale, messages }: Props) {
+  const build = useStore(studioBuild);
+  const { loaded, reload } = useLoad(loadListed);
+  useFollowRunning(loaded.state === 'ready' ? loaded.value.running : null, reload);
+  const [target, setTarget] = useState<number | null>(null);
+  const [busy, setBusy] = useState(false);
+  const [notice, setNotice] = useState<{ tone: 'success' | 'error'; text: string } | null>(null);
+
+  if (loaded.state === 'loading') return <Loading label={messages['studio.loading']} />;
+  if (loaded.state === 'failed') return <LoadFailed message={messages['studio.loadFailed']} retryLabel={messages['studio.retry']} onRetry={reload} />;
+
+  const { builds, published, regions } = loaded.value;
+  const running = build?.status === 'running';
+
+  const doRollback = async () => {
+    if (target === null) return;
+    setBusy(true);
+    const answer = await rollback(target);
+    setBusy(false);
+    const buildId = target;
+    setTarget(null);
+    if (!answer) return;
+    if (answer.code !== OK) {
+      setNotice({ tone: 'error', text: answer.message });
+      return;
+    }
+    setNotice({ tone: 'success', text: say(messages, 'studio.pub.rolledBack', { buildId }) });
+    if (answer.data.status === 'running') followBuild(answer.data);
+    reload();
+  };
+
+  return (
+    <div className="grid gap-4">
+      <div aria-live="polite">
+        {notice && <div role={notice.tone === 'error' ? 'alert' : 'status'} className={`alert ${notice.tone === 'error' ? 'alert-error' : 'alert-success'}`}>{notice.text}</div>}
+      </div>
+      {build && <BuildStatus build={build} regions={regions} locale={locale} messages={messages} />}
+      {builds.length === 0 ? (
+        <p className="rounded-box bg-base-200 p-4">{messages['studio.pub.empty']}</p>
+      ) : (
+        <div className="overflow-x-auto">
+          <table className="table">
+            <caption className="sr-only">{messages['studio.pub.caption']}</caption>
+            <thead>
+              <tr>
+                <th scope="col">{messages['studio.pub.col.build']}</th>
+                <th scope="col">{messages['studio.pub.col.at']}</th>
+                <th scope="col">{messages['studio.pub.col.by']}</th>
+                <th scope="col">{messages['studio.pub.col.state']}</th>
+                <th scope="col">{messages['studio.pub.col.items']}</th>
+                <th scope="col">{messages['studio.items.col.actions']}</th>
+              </tr>
+            </thead>
+            <tbody>
+              {builds.map((entry) => {
+                const current = entry.buildId === published;
+                return (
+                  <tr key={entry.buildId} data-build={entry.buildId} className={current ? 'bg-base-200' : undefined}>
+                    <th scope="row" className="font-normal tabular-nums">
+                      {entry.buildId}
+                      {current && <span className="badge badge-primary ml-2 whitespace-nowrap">{messages['studio.pub.current']}</span>}
+                    </th>
+                    <td className="whitespace-nowrap">{formatChinaDateTime(entry.publishedAt ?? entry.startedAt, locale)}</td>
+                    <td>{entry.startedBy ?? messages['studio.history.system']}</td>
+                    <td><span className={`badge ${statusBadge[entry.status]} whitespace-nowrap`}>{messages[`studio.pub.status.${entry.status}`]}</span></td>
+                    <td>
+                      {entry.items.length === 0 ? (
+                        <span className="text-base-content/70">{messages['studio.pub.noItems']}</span>
+                      ) : (
+                        <ul className="grid gap-1">
+                          {entry.items.map((item) => (
+                            <li key={item.path}><a className="link" href={historyUrl(locale, item.path)}>{say(messages, 'studio.pub.versionOf', { title: item.title, version: item.version })}</a></li>
+                          ))}
+                        </ul>
+                      )}
+                      {entry.status === 'failed' && entry.error && <pre className="mt-1 max-w-md text-xs whitespace-pre-wrap text-error">{entry.error}</pre>}
+                    </td>
+                    <td>
+                      {entry.status === 'succeeded' && !current && (entry.kept ? (
+                        <button type="button" className="btn btn-outline btn-sm" disabled={running || busy} aria-label={say(messages, 'studio.pub.rollbackTo', { buildId: entry.buildId })} onClick={() => setTarget(entry.buildId)}>
+                          {messages['studio.pub.rollback']}
+                        </button>
+                      ) : (
+                        <span className="text-sm text-base-content/70">{messages['studio.pub.notKept']}</span>
+                      ))}
+                    </td>
+                  </tr>
+                );
+              })}
+            </tbody>
+          </table>
+        </div>
+      )}
+      <ConfirmDialog
+        open={target !== null}
+        title={say(messages, 'studio.pub.rollbackTitle', { buildId: target ?? 0 })}
+        body={messages['studio.pub.rollbackBody']}
+        confirmLabel={messages['studio.pub.rollback']}
+        cancelLabel={messages['studio.cancel']}
+        busy={busy}
+        onConfirm={() => void doRollback()}
+        onCancel={() => setTarget(null)}
+      />
+    </div>
+  );
+}

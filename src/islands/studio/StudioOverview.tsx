@@ -1,0 +1,77 @@
+import { useStore } from '@nanostores/react';
+import { contentKinds } from '../../content/kinds.ts';
+import { formatChinaDateTime } from '../../lib/chinaTime.ts';
+import type { Locale } from '../../lib/i18n/locales.ts';
+import { studioBuild } from '../../stores/studioBuild.ts';
+import { LoadFailed, Loading } from '../LoadStatus.tsx';
+import BuildStatus from './BuildStatus.tsx';
+import { changesUrl, itemsUrl } from './studioLinks.ts';
+import { loadOverview, type Overview } from './studioApi.ts';
+import { say, type StudioMessages } from './studioMessages.ts';
+import { useFollowRunning } from './useFollowRunning.ts';
+import { useLoad } from './useLoad.ts';
+
+interface Props {
+  locale: Locale;
+  messages: StudioMessages;
+}
+
+/**
+ * The studio's first page (/studio): the public site's current publication, the pending changes
+ * (with the way to preview and publish them), a build under way, and every kind of content
+ * with its number of items and drafts, each leading to its list.
+ */
+export default function StudioOverview({ locale, messages }: Props) {
+  const build = useStore(studioBuild);
+  const { loaded, reload } = useLoad(loadOverview);
+  useFollowRunning(loaded.state === 'ready' ? loaded.value.running : null, reload);
+
+  if (loaded.state === 'loading') return <Loading label={messages['studio.loading']} />;
+  if (loaded.state === 'failed') return <LoadFailed message={messages['studio.loadFailed']} retryLabel={messages['studio.retry']} onRetry={reload} />;
+  const overview: Overview = loaded.value;
+
+  return (
+    <div className="grid gap-6">
+      <div className="grid gap-4 md:grid-cols-2">
+        <section aria-labelledby="studio-site" className="rounded-box bg-base-200 p-4">
+          <h2 id="studio-site" className="font-semibold">{messages['studio.overview.site']}</h2>
+          <p className="mt-2">
+            {overview.published
+              ? say(messages, 'studio.overview.published', { buildId: overview.published.buildId, at: formatChinaDateTime(overview.published.publishedAt, locale) })
+              : messages['studio.overview.neverPublished']}
+          </p>
+        </section>
+        <section aria-labelledby="studio-drafts" className="rounded-box bg-base-200 p-4">
+          <h2 id="studio-drafts" className="font-semibold">{messages['studio.overview.col.drafts']}</h2>
+          <p className="mt-2">{overview.drafts > 0 ? say(messages, 'studio.overview.drafts', { count: overview.drafts }) : messages['studio.overview.noDrafts']}</p>
+          {overview.drafts > 0 && <a className="btn btn-primary btn-sm mt-3" href={changesUrl(locale)}>{messages['studio.overview.reviewDrafts']}</a>}
+        </section>
+      </div>
+      {build && <BuildStatus build={build} regions={overview.regions} locale={locale} messages={messages} />}
+      <div className="overflow-x-auto">
+        <table className="table">
+          <caption className="text-left text-lg font-semibold">{messages['studio.overview.kinds']}</caption>
+          <thead>
+            <tr>
+              <th scope="col">{messages['studio.overview.col.kind']}</th>
+              <th scope="col" className="text-right">{messages['studio.overview.col.items']}</th>
+              <th scope="col" className="text-right">{messages['studio.overview.col.drafts']}</th>
+            </tr>
+          </thead>
+          <tbody>
+            {contentKinds.map((kind) => {
+              const counts = overview.kinds[kind] ?? { items: 0, drafts: 0 };
+              return (
+                <tr key={kind}>
+                  <th scope="row" className="font-normal"><a className="link" href={itemsUrl(locale, kind)}>{messages[`studio.kind.${kind}`]}</a></th>
+                  <td className="text-right tabular-nums">{counts.items}</td>
+                  <td className="text-right tabular-nums">{counts.drafts > 0 ? <span className="badge badge-warning">{counts.drafts}</span> : 0}</td>
+                </tr>
+              );
+            })}
+          </tbody>
+        </table>
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,29 @@
+/**
+ * How a running or finished build reads to an editor: its step in words, its progress as a
+ * share of its work, and where its preview opens. Pure, so the progress panel and the tests
+ * agree on it.
+ */
+import { pageOfItem, type RegionPrefixes } from '../../content/kinds.ts';
+import type { BuildView, RegionView } from './studioApi.ts';
+
+/** The dictionary key of the build's current step (`studio.phase.*`). */
+export function phaseKey(build: Pick<BuildView, 'phase'>): `studio.phase.${NonNullable<BuildView['phase']> | 'queued'}` {
+  return `studio.phase.${build.phase ?? 'queued'}`;
+}
+
+/** Done and total when the build reports them (0–100 %), else undefined: the bar then shows activity only. */
+export function progressOf(build: Pick<BuildView, 'progressDone' | 'progressTotal'>): { done: number; total: number; percent: number } | undefined {
+  const { progressDone: done, progressTotal: total } = build;
+  if (done === null || total === null || !(total > 0)) return undefined;
+  const bounded = Math.min(Math.max(done, 0), total);
+  return { done: bounded, total, percent: Math.floor((bounded / total) * 100) };
+}
+
+export function regionPrefixes(regions: readonly RegionView[]): RegionPrefixes {
+  return Object.fromEntries(regions.map((region) => [region.areaCode, region.prefix]));
+}
+
+/** The preview address of an item's page in a preview build (`/studio-preview/7/infomation/detail/x`). */
+export function previewPageUrl(previewUrl: string, path: string, data: unknown, prefixes: RegionPrefixes): string {
+  return `${previewUrl.replace(/\/+$/, '')}${pageOfItem(path, data, prefixes)}`;
+}
