@@ -190,4 +190,16 @@ describe.runIf(onPglite)('the server answers while the database works', () => {
     expect(rounds).toBeGreaterThan(10);
     expect(slowestMs).toBeLessThan(400);
   });
+
+  it('health answers while the database is busy, saying so, and ok once it is free', async () => {
+    const busy = t.db.execute(sql`select pg_sleep(2.5)`).then(() => {}); // started now (drizzle's queries run when awaited)
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    const started = performance.now();
+    const during = (await (await t.app.request('/api/health')).json()) as { code: number; data: { status: string; database: string } };
+    expect(performance.now() - started).toBeLessThan(1800);
+    expect(during).toMatchObject({ code: 200, data: { status: 'ok', database: 'busy' } });
+    await busy;
+    const after = (await (await t.app.request('/api/health')).json()) as { data: { database: string } };
+    expect(after.data.database).toBe('ok');
+  });
 });

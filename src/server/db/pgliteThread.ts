@@ -58,6 +58,8 @@ export class PgliteThread implements PgliteQueryable {
   readonly #worker: Worker;
   readonly #waiting = new Map<number, Waiting>();
   readonly #subscriptions = new Map<number, (payload: string) => void>();
+  /** Requests made in this turn of the event loop, sent together (one postMessage for many). */
+  #outbox: WorkerRequest[] = [];
   #nextId = 1;
   #nextSubscription = 1;
   #stopped: Error | undefined;
@@ -66,7 +68,9 @@ export class PgliteThread implements PgliteQueryable {
   private constructor(worker: Worker) {
     this.#worker = worker;
     worker.unref();
-    worker.on('message', (message: WorkerReply) => this.#receive(message));
+    worker.on('message', (messages: WorkerReply[]) => {
+      for (const message of messages) this.#receive(message);
+    });
     worker.on('error', (error) => this.#stop(error));
     worker.on('exit', (code) => this.#stop(new Error(`the PGlite thread stopped (exit code ${code})`)));
   }
@@ -86,8 +90,8 @@ export class PgliteThread implements PgliteQueryable {
       transferList: loadDataDir ? [loadDataDir] : [],
     });
     await new Promise<void>((resolve, reject) => {
-      const onMessage = (message: WorkerReply) => {
-        if (!('op' in message) || message.op === 'notification') return;
+      const onMessage = ([message]: WorkerReply[]) => {
+        if (!message || !('op' in message) || message.op === 'notification') return;
         worker.off('message', onMessage);
         worker.off('error', reject);
         if (message.op === 'ready') resolve();
@@ -182,8 +186,15 @@ export class PgliteThread implements PgliteQueryable {
     return new Promise((resolve, reject) => {
       if (this.#waiting.size === 0) this.#worker.ref();
       this.#waiting.set(id, { resolve, reject });
-      this.#worker.postMessage({ ...request, id } as WorkerRequest);
+      if (this.#outbox.length === 0) queueMicrotask(() => this.#flush());
+      this.#outbox.push({ ...request, id } as WorkerRequest);
     });
+  }
+
+  #flush(): void {
+    const requests = this.#outbox;
+    this.#outbox = [];
+    if (requests.length > 0 && !this.#stopped) this.#worker.postMessage(requests);
   }
 
   #receive(message: WorkerReply): void {
