@@ -13,7 +13,7 @@
  *            not decide how far the next route's valid base request gets
  */
 import { randomBytes } from 'node:crypto';
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { parentPort, workerData } from 'node:worker_threads';
@@ -136,7 +136,14 @@ async function main(): Promise<void> {
   });
   const { handle, drop, databaseName } = await openDatabase(init, config);
   const db = handle.db;
-  const app = createApp({ db, config, logger, dbKind: handle.kind });
+  // Studio previews and publications build for real in the server; here a build writes one page,
+  // so hostile input reaches the whole path without an `astro build` per accepted request.
+  const siteBuild = {
+    command: async ({ outDir }: { outDir: string }) => {
+      await writeFile(path.join(outDir, 'index.html'), '<!doctype html><title>fuzz</title>');
+    },
+  };
+  const app = createApp({ db, config, logger, dbKind: handle.kind, siteBuild });
 
   const userIds = new Map<Identity, number>();
   for (const identity of identities) {
@@ -147,7 +154,7 @@ async function main(): Promise<void> {
     userIds.set(identity, id);
   }
   const allRolesId = userIds.get('allRoles')!;
-  await db.update(users).set({ roles: ['individual', 'enterprise', 'partner', 'operator'] }).where(eq(users.id, allRolesId));
+  await db.update(users).set({ roles: ['individual', 'enterprise', 'partner', 'operator', 'editor'] }).where(eq(users.id, allRolesId));
   const headOffice = await db.select().from(partnerAccounts).where(eq(partnerAccounts.userId, userIds.get('demo_bank')!));
   for (const relation of headOffice) {
     await db.insert(partnerAccounts).values({ userId: allRolesId, partnerId: relation.partnerId, empId: `FUZZ${relation.id}` }).onConflictDoNothing();
