@@ -3,9 +3,9 @@
  * Pages, the header navigation, the server's redirects and the route tests all read this one list.
  */
 import type { MessageKey } from './i18n/index.ts';
-import type { UserRole } from './roles.ts';
+import { studioRoles, type UserRole } from './roles.ts';
 
-export type LayoutName = 'base' | 'user' | 'setting' | 'person' | 'certify' | 'handle' | 'partner' | 'ops';
+export type LayoutName = 'base' | 'user' | 'setting' | 'person' | 'certify' | 'handle' | 'partner' | 'ops' | 'studio';
 
 /** Who may open a page; protected pages check the session in the browser (901 → login). */
 export type Access = 'public' | 'session';
@@ -17,8 +17,8 @@ export interface PageRoute {
   key: PageKey;
   layout: LayoutName;
   access: Access;
-  /** The role a signed-in user needs besides a session (the page's island calls check it too). */
-  role?: UserRole;
+  /** The role a signed-in user needs besides a session, or the roles any one of which will do (the page's island calls check it too). */
+  role?: UserRole | readonly UserRole[];
   /**
    * The menu entry a page sits under when it is not in its own layout's menu (an order's detail
    * under 我的订单): its side menu is that entry's section menu, with that entry current.
@@ -31,7 +31,8 @@ export type PageKey =
   | 'help' | 'login' | 'modify' | 'register' | 'binding' | 'overview' | 'enterprise' | 'order'
   | 'account' | 'settlement' | 'statistics' | 'institution' | 'trend' | 'organization'
   | 'orderDetail' | 'certifyEnterprise' | 'certificate' | 'usbkey' | 'handleOrder'
-  | 'opsCertifications' | 'opsOrders' | 'opsAudit' | 'opsSettlements';
+  | 'opsCertifications' | 'opsOrders' | 'opsAudit' | 'opsSettlements'
+  | 'studio' | 'studioItems' | 'studioEdit' | 'studioHistory' | 'studioChanges' | 'studioPublications';
 
 export const pageRoutes: readonly PageRoute[] = [
   { path: '/welcome/home', key: 'home', layout: 'base', access: 'public' },
@@ -65,6 +66,13 @@ export const pageRoutes: readonly PageRoute[] = [
   { path: '/ops/orders', key: 'opsOrders', layout: 'ops', access: 'session', role: 'operator' },
   { path: '/ops/audit', key: 'opsAudit', layout: 'ops', access: 'session', role: 'operator' },
   { path: '/ops/settlements', key: 'opsSettlements', layout: 'ops', access: 'session', role: 'operator' },
+  // The editors' studio (内容工作台): hidden from public menus, reached from the account menu; editors and operators.
+  { path: '/studio', key: 'studio', layout: 'studio', access: 'session', role: studioRoles },
+  { path: '/studio/items', key: 'studioItems', layout: 'studio', access: 'session', role: studioRoles, under: 'studio' },
+  { path: '/studio/edit', key: 'studioEdit', layout: 'studio', access: 'session', role: studioRoles, under: 'studio' },
+  { path: '/studio/history', key: 'studioHistory', layout: 'studio', access: 'session', role: studioRoles, under: 'studio' },
+  { path: '/studio/changes', key: 'studioChanges', layout: 'studio', access: 'session', role: studioRoles },
+  { path: '/studio/publications', key: 'studioPublications', layout: 'studio', access: 'session', role: studioRoles },
 ];
 
 /**
@@ -125,6 +133,7 @@ export const sectionNav: Partial<Record<LayoutName, readonly PageKey[]>> = {
   partner: ['settlement', 'statistics', 'institution', 'trend', 'organization'],
   certify: ['certifyEnterprise', 'certificate', 'usbkey'],
   ops: ['opsCertifications', 'opsOrders', 'opsAudit', 'opsSettlements'],
+  studio: ['studio', 'studioChanges', 'studioPublications'],
 };
 
 /**
