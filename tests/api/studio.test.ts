@@ -179,6 +179,7 @@ describe('drafts', () => {
     expect((await call('/api/studio/item?path=news/studio-draft.md')).code).toBe(404);
     const audited = await t.db.select().from(auditLog).where(eq(auditLog.target, 'news/studio-draft.md'));
     expect(audited.map((row) => row.action).sort()).toEqual(['content.create', 'content.discard', 'content.save']);
+    expect(audited.find((row) => row.action === 'content.save')?.detail).toMatchObject({ revision: 2, fields: ['body', 'title'] });
   });
 });
 

@@ -20,7 +20,7 @@ import { ApiError, localeOf, ok } from '../envelope.ts';
 import { requireRole } from '../middleware/session.ts';
 import { clientIp } from '../request.ts';
 import { writeAudit } from '../services/audit.ts';
-import { deleteItem, discardDraft, getItem, getVersion, listDrafts, listItems, listVersions, restoreVersion, saveDraft, userNames } from '../studio/contentRepo.ts';
+import { canonicalData, deleteItem, discardDraft, getItem, getVersion, listDrafts, listItems, listVersions, restoreVersion, saveDraft, userNames } from '../studio/contentRepo.ts';
 import { importPackage } from '../studio/importPackage.ts';
 import { listImages, storeImage } from '../studio/images.ts';
 import { buildAuditActions, buildViews, checkContent, itemSummaries, itemView, publicationViews, regionsOf } from '../studio/views.ts';
@@ -29,6 +29,14 @@ import type { AppEnv, RouteDeps } from '../types.ts';
 import { check, validate } from '../validate.ts';
 
 type StudioContext = AnyContext;
+
+/** The top-level fields whose value differs (what an audit entry says was changed); `*` for a whole list or a new item. */
+function changedFields(before: unknown, after: unknown): string[] {
+  const isRecord = (value: unknown): value is Record<string, unknown> => value !== null && typeof value === 'object' && !Array.isArray(value);
+  if (!isRecord(before) || !isRecord(after)) return ['*'];
+  const keys = new Set([...Object.keys(before), ...Object.keys(after)]);
+  return [...keys].filter((key) => canonicalData(before[key]) !== canonicalData(after[key])).sort();
+}
 
 /** The signed-in editor (requireRole has let only them through). */
 function userId(c: StudioContext): number {
@@ -90,8 +98,9 @@ export function createStudioRoutes(deps: RouteDeps): Hono<AppEnv> {
     const data = normalizedData(kind, input);
     // The build's own schema for this kind: the same rules, the same messages, in the editor's locale.
     await check(c, kindSpecs[kind].schema, data);
+    const before = await getItem(db, path);
     const row = await saveDraft(db, { path, kind, data, revision, userId: userId(c) });
-    await audit(c, revision === 0 ? 'content.create' : 'content.save', path, { revision: row.revision });
+    await audit(c, revision === 0 ? 'content.create' : 'content.save', path, { revision: row.revision, fields: changedFields(before ? (before.draft ?? before.published) : null, data) });
     return ok(c, await itemView(db, row));
   });
 
