@@ -71,4 +71,12 @@ describe('account menu', () => {
       '/person/overview', '/person/enterprise', '/person/order', '/person/account', 'logout',
     ]);
   });
+
+  it('offers the editors\' studio to editors and operators only', () => {
+    const studio = (roles: string[]) => userMenuItems(true, 'en-US', pick('en-US', userMenuMessageKeys), roles).find((item) => item.kind === 'link' && item.href === '/en-US/studio');
+    expect(studio(['editor'])).toEqual({ kind: 'link', href: '/en-US/studio', label: 'Editors\' studio' });
+    expect(studio(['individual', 'operator'])).toBeDefined();
+    expect(studio(['enterprise'])).toBeUndefined();
+    expect(studio([])).toBeUndefined();
+  });
 });

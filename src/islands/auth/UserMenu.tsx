@@ -1,8 +1,8 @@
 import { useStore } from '@nanostores/react';
-import { useId, useRef, useState } from 'react';
+import { useEffect, useId, useRef, useState } from 'react';
 import type { Locale } from '../../lib/i18n/locales.ts';
 import { loginStatus } from '../../stores/loginStatus.ts';
-import { logout } from '../../stores/session.ts';
+import { currentUser, loadCurrentUser, logout } from '../../stores/session.ts';
 import { useMountedSignal } from '../useMountedSignal.ts';
 import { useDismiss } from '../useDismiss.ts';
 import { userMenuItems, type UserMenuMessages } from './userMenu.ts';
@@ -22,13 +22,20 @@ export default function UserMenu({ locale, messages }: Props) {
   const menuId = useId();
   const [open, setOpen] = useState(false);
   const status = useStore(loginStatus);
+  const user = useStore(currentUser);
   useMountedSignal(rootRef);
 
   useDismiss(open, setOpen, rootRef, buttonRef);
 
+  // The roles decide whether the studio is offered: ask for the user once the menu opens, when no page has yet.
+  const loggedIn = status?.status === 'ok';
+  useEffect(() => {
+    if (open && loggedIn && user.id === undefined) void loadCurrentUser();
+  }, [open, loggedIn, user.id]);
+
   // Rendered only when open: the server-rendered closed state is the same for every visitor,
   // so hydration never mismatches whatever the login status.
-  const items = userMenuItems(status?.status === 'ok', locale, messages);
+  const items = userMenuItems(loggedIn, locale, messages, user.roles);
 
   return (
     <div ref={rootRef} className="relative">

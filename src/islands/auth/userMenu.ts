@@ -2,6 +2,7 @@ import type { MessageKey } from '../../lib/i18n/index.ts';
 import type { Locale } from '../../lib/i18n/locales.ts';
 import { loginPath } from '../../lib/loginRedirect.ts';
 import { localePath } from '../../lib/paths.ts';
+import { studioRoles } from '../../lib/roles.ts';
 
 export const userMenuMessageKeys = [
   'header.account',
@@ -13,6 +14,7 @@ export const userMenuMessageKeys = [
   'page.enterprise.title',
   'page.order.title',
   'page.account.title',
+  'header.studio',
 ] as const satisfies readonly MessageKey[];
 
 export type UserMenuMessages = Record<(typeof userMenuMessageKeys)[number], string>;
@@ -21,8 +23,11 @@ export type UserMenuItem =
   | { kind: 'link'; href: string; label: string }
   | { kind: 'logout'; label: string };
 
-/** What the account menu offers: sign-in entries to visitors, the personal area to users. */
-export function userMenuItems(loggedIn: boolean, locale: Locale, messages: UserMenuMessages): UserMenuItem[] {
+/**
+ * What the account menu offers: sign-in entries to visitors, the personal area to users, and the
+ * editors' studio to editors and operators (`roles`: the current user's, once known).
+ */
+export function userMenuItems(loggedIn: boolean, locale: Locale, messages: UserMenuMessages, roles: readonly string[] = []): UserMenuItem[] {
   const link = (path: string, label: string): UserMenuItem => ({ kind: 'link', href: localePath(locale, path), label });
   if (!loggedIn) {
     return [link(loginPath, messages['header.login']), link('/setting/register', messages['header.register'])];
@@ -32,6 +37,7 @@ export function userMenuItems(loggedIn: boolean, locale: Locale, messages: UserM
     link('/person/enterprise', messages['page.enterprise.title']),
     link('/person/order', messages['page.order.title']),
     link('/person/account', messages['page.account.title']),
+    ...(studioRoles.some((role) => roles.includes(role)) ? [link('/studio', messages['header.studio'])] : []),
     { kind: 'logout', label: messages['header.logout'] },
   ];
 }
