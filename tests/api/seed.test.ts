@@ -24,7 +24,7 @@ describe('seed', () => {
   });
 
   it('has one demo account per role (two partner staff), with valid names, phones and passwords', () => {
-    expect(demoAccounts.map((a) => a.role).sort()).toEqual(['enterprise', 'individual', 'operator', 'partner', 'partner']);
+    expect(demoAccounts.map((a) => a.role).sort()).toEqual(['editor', 'enterprise', 'individual', 'operator', 'partner', 'partner']);
     for (const account of demoAccounts) {
       expect(userNameSchema.safeParse(account.userName).success, account.userName).toBe(true);
       expect(phoneSchema.safeParse(account.mobile).success, account.mobile).toBe(true);
