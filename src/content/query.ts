@@ -198,10 +198,8 @@ function withOrgCom(content: SiteContent, selling: SellingSet): SellingSetView {
   return { ...selling, orgCom: getOrgCom(content, selling.orgComId) as OrgCom };
 }
 
-/** `YYYY-MM-DD` of a date in China Standard Time (UTC+8), the business's calendar. */
-export function chinaDate(at: Date = new Date()): string {
-  return new Date(at.getTime() + 8 * 3600_000).toISOString().slice(0, 10);
-}
+/** `YYYY-MM-DD` of a date in China Standard Time (UTC+8), the business's calendar (src/lib/chinaTime.ts). */
+export { chinaDate } from '../lib/chinaTime.ts';
 
 /** Whether a selling set is within its validity dates on `today` (YYYY-MM-DD). */
 export function isSellingOn(selling: SellingSet, today: string): boolean {

@@ -14,6 +14,7 @@
  */
 import { sql, type SQL } from 'drizzle-orm';
 import type { SiteContent } from '../../content/schemas.ts';
+import { chinaOffset } from '../../lib/chinaTime.ts';
 import type { Locale } from '../../lib/i18n/index.ts';
 import {
   classifiedMetrics,
@@ -46,8 +47,7 @@ import { assertAllInScope, subtreeInScope, type PartnerScope } from './partnerSc
 
 /* ------------------------------------------------------------------ periods */
 
-/** China is UTC+8 all year: a period's days start at 00:00 there. */
-const chinaOffset = '+08:00';
+/* China is UTC+8 all year: a period's days start at 00:00 there (chinaOffset, src/lib/chinaTime.ts). */
 
 /** What a period covers: instants for timestamps, days for dates (both half-open). */
 export interface AnalysisWindow {

@@ -21,6 +21,7 @@
  */
 import { sql, type SQL } from 'drizzle-orm';
 import { ApiCode } from '../../lib/apiCodes.ts';
+import { chinaOffset } from '../../lib/chinaTime.ts';
 import type { MessageKey, MessageVars } from '../../lib/i18n/index.ts';
 import {
   normalizeDirection,
@@ -269,7 +270,6 @@ function columnFor(table: TableDefinition, field: string, part: Part): ColumnDef
 const int4 = { min: -2_147_483_648, max: 2_147_483_647 };
 /** Beyond this, numbers lose integer precision in JavaScript; no column of ours gets near it. */
 const numberLimit = 1e15;
-const chinaOffset = '+08:00';
 
 function isCalendarDate(year: number, month: number, day: number): boolean {
   if (year < 1 || year > 9999 || month < 1 || month > 12 || day < 1) return false;
