@@ -120,3 +120,10 @@ export function queryFormTarget(pathname: string, search: string): string | unde
   const rest = params.toString();
   return sitePath(locale, `${form.path}/${id}`, areaCode) + (rest ? `?${rest}` : '');
 }
+
+/**
+ * Where an editor's preview build is served (src/server/studioFiles.ts): its pages are the real
+ * pages of a build that is not published, so the pre-paint language and region rules leave them
+ * where they are (a move would leave the preview for the live site).
+ */
+export const previewPathPrefix = '/studio-preview/';

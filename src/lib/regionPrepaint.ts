@@ -12,13 +12,14 @@
  *   rewrite rules: the page at the query form's path moves to the path form, keeping the rest of
  *   the query and the hash. Our own server answers these with 301 before the page is read.
  */
+import { previewPathPrefix } from './paths.ts';
 import { queryFormIdPattern } from './routes.ts';
 
 /** localStorage key of the chosen region (spec §1; the area store uses the same key). */
 export const areaStorageKey = 'areaCode';
 
 export function prepaintRegionScript(pageAreaCode: string, links: Readonly<Record<string, string>>): string {
-  return `(function(d,w){try{var e=d.documentElement;if(e.style.visibility==="hidden")return;` +
+  return `(function(d,w){try{var e=d.documentElement;if(e.style.visibility==="hidden"||w.location.pathname.indexOf(${JSON.stringify(previewPathPrefix)})===0)return;` +
     `var L=${JSON.stringify(links)},a=w.localStorage.getItem(${JSON.stringify(areaStorageKey)});` +
     `if(!a||a===${JSON.stringify(pageAreaCode)}||!Object.prototype.hasOwnProperty.call(L,a))return;` +
     `e.style.visibility="hidden";w.location.replace(L[a]+w.location.search+w.location.hash)}catch(x){}})(document,window)`;

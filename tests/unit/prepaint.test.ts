@@ -71,6 +71,10 @@ describe('pre-paint language rule', () => {
     }
   });
 
+  it('never moves an editor’s preview page (it would leave the preview for the live site)', () => {
+    expect(visit({ pageLang: 'zh-CN', pathname: '/studio-preview/12/infomation/detail/a', stored: 'en-US', languages: ['en-US'] }).replacedWith).toBeNull();
+  });
+
   it('never moves a crawler from the unprefixed address', () => {
     for (const userAgent of [
       'Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)',

@@ -41,6 +41,10 @@ describe('pre-paint region rule', () => {
     expect(visit({ script: onGuangdong, stored: '530000' }).replacedWith).toBe('/yn/business');
   });
 
+  it('leaves an editor’s preview page where it is', () => {
+    expect(visit({ script: onGuangdong, stored: '450000', pathname: '/studio-preview/12/business' }).replacedWith).toBeNull();
+  });
+
   it('ignores unknown or unbuilt regions and inherited property names', () => {
     expect(visit({ script: onGuangdong, stored: '999999' }).replacedWith).toBeNull();
     expect(visit({ script: onGuangdong, stored: 'toString' }).replacedWith).toBeNull();

@@ -9,6 +9,7 @@ import path from 'node:path';
 import { and, desc, eq, inArray, sql } from 'drizzle-orm';
 import { kindOfPath, titleOf, type ContentKind } from '../../content/kinds.ts';
 import { ContentError, loadContent } from '../../content/load.ts';
+import { previewPathPrefix } from '../../lib/paths.ts';
 import { defaultAreaCode } from '../../lib/schemas/fields.ts';
 import type { Database } from '../db/client.ts';
 import { auditLog, contentPublications, siteBuilds, type ContentItemRow, type SiteBuildRow } from '../db/schema/index.ts';
@@ -67,8 +68,8 @@ export interface StudioBuildView extends SiteBuildView {
   previewUrl: string | null;
 }
 
-/** Previews are served under this prefix, to signed-in editors only (routes/studioPreview.ts). */
-export const previewPrefix = '/studio-preview';
+/** Previews are served under this prefix, to signed-in editors only (studioFiles.ts). */
+export const previewPrefix = previewPathPrefix.replace(/\/$/, '');
 
 /** The audit actions of builds started from the studio; their detail names the build and the drafts it carries. */
 export const buildAuditActions = { publish: 'content.publish', preview: 'content.preview' } as const;
