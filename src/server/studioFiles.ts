@@ -7,7 +7,7 @@
  *                                         from the object store when another process built it
  */
 import { createReadStream } from 'node:fs';
-import { stat } from 'node:fs/promises';
+import { readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { Readable } from 'node:stream';
 import { and, eq } from 'drizzle-orm';
@@ -43,13 +43,13 @@ async function previewFile(c: Context<AppEnv>, deps: RouteDeps): Promise<Respons
   for (const candidate of [target, path.join(target, 'index.html')]) {
     const info = await stat(candidate).catch(() => undefined);
     if (!info?.isFile()) continue;
-    return new Response(Readable.toWeb(createReadStream(candidate)) as ReadableStream, {
-      headers: {
-        'Content-Type': contentTypes[path.extname(candidate)] ?? 'application/octet-stream',
-        'Cache-Control': 'no-store',
-        'X-Robots-Tag': 'noindex',
-      },
-    });
+    const headers = { 'Content-Type': contentTypes[path.extname(candidate)] ?? 'application/octet-stream', 'Cache-Control': 'no-store', 'X-Robots-Tag': 'noindex' };
+    if (candidate.endsWith('.html')) {
+      // The page's scripts and styles come from its own build, which may differ from the live site's.
+      const html = (await readFile(candidate, 'utf8')).replace(/(["'(])\/_astro\//g, `$1${previewPrefix}/${buildId}/_astro/`);
+      return new Response(html, { headers });
+    }
+    return new Response(Readable.toWeb(createReadStream(candidate)) as ReadableStream, { headers });
   }
   return c.notFound();
 }

@@ -58,7 +58,9 @@ let build: (request: BuildRequest) => Promise<void>;
 async function pagesFromContent({ contentDir, outDir }: BuildRequest): Promise<void> {
   const content = loadContent(contentDir);
   mkdirSync(path.join(outDir, 'welcome/home'), { recursive: true });
-  writeFileSync(path.join(outDir, 'index.html'), `<!doctype html><title>${content.news.length} news</title>`);
+  writeFileSync(path.join(outDir, 'index.html'), `<!doctype html><title>${content.news.length} news</title><link rel="stylesheet" href="/_astro/site.css">`);
+  mkdirSync(path.join(outDir, '_astro'), { recursive: true });
+  writeFileSync(path.join(outDir, '_astro/site.css'), 'body{color:#111}');
   writeFileSync(path.join(outDir, 'welcome/home/index.html'), `<!doctype html><title>home: ${content.news.map((n) => n.title).join('|')}</title>`);
   for (const news of content.news) {
     mkdirSync(path.join(outDir, 'infomation/detail', news.newsId), { recursive: true });
@@ -210,6 +212,9 @@ describe('preview and publication', () => {
     expect(preview.text).toContain('<title>工作室上线</title>');
     expect(preview.text).toContain('<strong>加粗</strong>');
     expect((await page(`${done.previewUrl}/infomation/detail/studio-launch/`)).status).toBe(403);
+    // Its styles and scripts are its own build's.
+    expect((await page(`${done.previewUrl}/`, editor)).text).toContain(`href="${done.previewUrl}/_astro/site.css"`);
+    expect((await page(`${done.previewUrl}/_astro/site.css`, editor)).text).toBe('body{color:#111}');
     expect((await page(`${done.previewUrl}/../../../etc/passwd`, editor)).status).not.toBe(200);
 
     expect((await page('/welcome/home')).text).toBe('<!doctype html><title>old site</title>');
