@@ -1,6 +1,8 @@
 /**
- * The content collections as Astro's content layer sees them. Each loader delegates to
- * `src/content/load.ts`, which has already validated every file with `src/content/schemas.ts`
+ * The content collections as Astro's content layer sees them. The content is the database's (the
+ * editors' studio): a build is given a snapshot of it as content files in CONTENT_DIR (written by
+ * src/server/site/rebuild.ts; `npm run build` reads the seed, src/content). Each loader delegates
+ * to `src/content/load.ts`, which has already validated every file with `src/content/schemas.ts`
  * (a bad field fails the build naming the file) and checked the references between files, so
  * the collections carry no second schema. Pages normally read through `src/content/query.ts`;
  * the collections let `getCollection()` and Astro's tooling see the same entries.
