@@ -8,6 +8,7 @@ import { spawn } from 'node:child_process';
 import { readdir } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import path from 'node:path';
+import { stripVTControlCharacters } from 'node:util';
 
 export interface BuildRequest {
   /** The content snapshot the build must read. */
@@ -25,6 +26,16 @@ export interface BuildRequest {
 /** A page in `astro build`'s output: `  └─ /welcome/home/index.html (+3ms)`. */
 const pageLine = /\.html \(\+\d/;
 
+/** Output lines as plain text: Astro colours its output whatever FORCE_COLOR says. */
+export function outputLines(chunk: string): string[] {
+  return stripVTControlCharacters(chunk).split(/\r?\n/);
+}
+
+/** Whether an output line reports a page written. */
+export function isPageLine(line: string): boolean {
+  return pageLine.test(line);
+}
+
 /** Builds the site; rejects with an Error whose message says why (the build's last output lines). */
 export type BuildCommand = (request: BuildRequest) => Promise<void>;
 
@@ -41,9 +52,9 @@ export function astroBuildCommand(projectRoot: string = process.cwd()): BuildCom
       const tail: string[] = [];
       let pages = 0;
       const keep = (chunk: Buffer) => {
-        for (const line of chunk.toString('utf8').split(/\r?\n/)) {
+        for (const line of outputLines(chunk.toString('utf8'))) {
           if (line.trim() === '') continue;
-          if (onPage && pageLine.test(line)) onPage((pages += 1));
+          if (onPage && isPageLine(line)) onPage((pages += 1));
           tail.push(line);
           if (tail.length > keptLines) tail.shift();
         }
