@@ -25,6 +25,10 @@ interface Props {
 
 type Loaded = { state: 'loading' } | { state: 'failed' } | { state: 'ready'; info: UserInfoData };
 
+function loadedFrom(answer: Awaited<ReturnType<typeof getForm<UserInfoData>>>): Loaded {
+  return answer?.ok ? { state: 'ready', info: answer.data } : { state: 'failed' };
+}
+
 /** Masks the middle of a mainland number as the server does in its answers: 138****8002. */
 function masked(phone: string): string {
   return phone.length === 11 ? `${phone.slice(0, 3)}****${phone.slice(7)}` : phone;
@@ -40,16 +44,16 @@ export default function BindingForm({ locale, messages, validation }: Props) {
   const [loaded, setLoaded] = useState<Loaded>({ state: 'loading' });
   const { formRef, errors, setErrors, busy, setBusy, fail } = useFormErrors();
 
+  // Starts as loading: the first load only sets the answer; a retry shows loading first.
   const load = useCallback(async () => {
     setLoaded({ state: 'loading' });
-    const answer = await getForm<UserInfoData>(USER_INFO_URL);
-    setLoaded(answer?.ok ? { state: 'ready', info: answer.data } : { state: 'failed' });
+    setLoaded(loadedFrom(await getForm<UserInfoData>(USER_INFO_URL)));
   }, []);
 
   const ready = useSessionReady();
   useEffect(() => {
-    if (ready) void load();
-  }, [ready, load]);
+    if (ready) void getForm<UserInfoData>(USER_INFO_URL).then((answer) => setLoaded(loadedFrom(answer)));
+  }, [ready]);
 
   if (loaded.state === 'loading') {
     return (

@@ -87,6 +87,10 @@ export default function UsbKeyCertify({ locale, messages: m, validation }: Props
   const [refused, setRefused] = useState<Refused | null>(null);
   const lookup = useFormErrors();
   const sign = useFormErrors();
+  // What the forms render, taken out of the two objects (each also holds its form's ref, which
+  // must not be read while rendering).
+  const { formRef: lookupForm, errors: lookupErrors, busy: lookupBusy } = lookup;
+  const { formRef: signForm, errors: signErrors, busy: signBusy } = sign;
 
   if (view.state !== 'ready') return <EnterprisePending view={view} locale={locale} messages={m} onRetry={() => void load()} />;
   // Until the page knows which bank is behind it (demo sandbox, none), it offers nothing.
@@ -245,7 +249,7 @@ export default function UsbKeyCertify({ locale, messages: m, validation }: Props
     <>
       <Section title={`1. ${m['certify.usbkey.accountStep']}`}>
         {status}
-        <form ref={lookup.formRef} noValidate onSubmit={(event) => void lookUp(event)} className="max-w-md">
+        <form ref={lookupForm} noValidate onSubmit={(event) => void lookUp(event)} className="max-w-md">
           <TextField
             name="accountNo"
             label={m['certify.usbkey.accountNo']}
@@ -255,12 +259,12 @@ export default function UsbKeyCertify({ locale, messages: m, validation }: Props
             readOnly={account !== null}
             defaultValue={account?.accountNo ?? ''}
             hint={m['certify.usbkey.accountHint']}
-            error={lookup.errors['accountNo']}
+            error={lookupErrors['accountNo']}
           />
           {account ? (
             <button type="button" className="btn btn-ghost mt-4" onClick={() => { setAccount(null); setRefused(null); }}>{m['certify.usbkey.restart']}</button>
           ) : (
-            <SubmitButton busy={lookup.busy} label={m['certify.usbkey.lookup']} busyLabel={m['certify.usbkey.looking']} className="btn btn-primary mt-4" />
+            <SubmitButton busy={lookupBusy} label={m['certify.usbkey.lookup']} busyLabel={m['certify.usbkey.looking']} className="btn btn-primary mt-4" />
           )}
         </form>
         {!account && refused && <Refusal outcome={refused} messages={m} />}
@@ -282,11 +286,11 @@ export default function UsbKeyCertify({ locale, messages: m, validation }: Props
           </dl>
           <p className="text-sm">{m['certify.usbkey.insert']}</p>
           <p className="text-xs text-muted">{format(m['certify.usbkey.expiresAt'], { time: shownTime(account.expiresAt, locale, m) })}</p>
-          <form ref={sign.formRef} noValidate onSubmit={(event) => void signAndSave(event)} className="max-w-md">
-            <TextField name="pin" type="password" label={m['certify.usbkey.pin']} inputMode="numeric" autoComplete="off" maxLength={6} error={sign.errors['pin']} />
-            <TextField name="empName" label={m['certify.usbkey.empName']} autoComplete="name" maxLength={64} error={sign.errors['empName']} />
-            <TextField name="empNo" label={m['certify.usbkey.empNo']} autoComplete="off" maxLength={32} error={sign.errors['empNo']} />
-            <SubmitButton busy={sign.busy} label={m['certify.usbkey.sign']} busyLabel={m['certify.usbkey.signing']} className="btn btn-primary mt-4" />
+          <form ref={signForm} noValidate onSubmit={(event) => void signAndSave(event)} className="max-w-md">
+            <TextField name="pin" type="password" label={m['certify.usbkey.pin']} inputMode="numeric" autoComplete="off" maxLength={6} error={signErrors['pin']} />
+            <TextField name="empName" label={m['certify.usbkey.empName']} autoComplete="name" maxLength={64} error={signErrors['empName']} />
+            <TextField name="empNo" label={m['certify.usbkey.empNo']} autoComplete="off" maxLength={32} error={signErrors['empNo']} />
+            <SubmitButton busy={signBusy} label={m['certify.usbkey.sign']} busyLabel={m['certify.usbkey.signing']} className="btn btn-primary mt-4" />
           </form>
           {refused && <Refusal outcome={refused} messages={m} />}
         </Section>

@@ -13,17 +13,20 @@ export type OwnEnterpriseView = { state: 'loading' } | EnterpriseLoad<Enterprise
 export function useOwnEnterprise() {
   const [view, setView] = useState<OwnEnterpriseView>({ state: 'loading' });
 
+  // undefined: the session expired and the browser is already on its way to the login page.
+  const show = useCallback((loaded: EnterpriseLoad<EnterpriseData> | undefined) => loaded && setView(loaded), []);
+
+  /** Again (a retry): loading, then the answer. */
   const load = useCallback(async () => {
     setView({ state: 'loading' });
-    const loaded = await loadEnterprise<EnterpriseData>();
-    // undefined: the session expired and the browser is already on its way to the login page.
-    if (loaded) setView(loaded);
-  }, []);
+    show(await loadEnterprise<EnterpriseData>());
+  }, [show]);
 
+  // The view starts as loading: the first load only sets the answer.
   const ready = useSessionReady();
   useEffect(() => {
-    if (ready) void load();
-  }, [ready, load]);
+    if (ready) void loadEnterprise<EnterpriseData>().then(show);
+  }, [ready, show]);
 
   return { view, setView, load };
 }

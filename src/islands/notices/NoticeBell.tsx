@@ -21,6 +21,12 @@ interface Props {
 
 type LoadState = 'idle' | 'loading' | 'ready' | 'failed' | 'anonymous';
 
+/** What the notices' answer means for the bell. */
+function stateAfter(answer: unknown): LoadState {
+  // A visitor: the call answered 901 and cleared the login status (allowAnonymous).
+  return answer ? 'ready' : loginStatus.get() === null ? 'anonymous' : 'failed';
+}
+
 /**
  * The header's notice bell: a button and, when open, the user's notices by type with unread
  * counts; one notice can be marked read, and every notice of a type cleared (after a
@@ -33,7 +39,6 @@ export default function NoticeBell({ locale, messages }: Props) {
   const tabRefs = useRef<(HTMLButtonElement | null)[]>([]);
   const panelId = useId();
   const baseId = useId();
-  const [mounted, setMounted] = useState(false);
   const [open, setOpen] = useState(false);
   const [state, setState] = useState<LoadState>('idle');
   const [type, setType] = useState<NoticeTypeName>('notification');
@@ -43,17 +48,14 @@ export default function NoticeBell({ locale, messages }: Props) {
   const user = useStore(currentUser);
   useMountedSignal(rootRef);
 
+  /** Again (a retry). */
   const load = async () => {
     setState('loading');
-    const answer = await loadNotices();
-    if (answer) setState('ready');
-    // A visitor: the call answered 901 and cleared the login status (allowAnonymous).
-    else setState(loginStatus.get() === null ? 'anonymous' : 'failed');
+    setState(stateAfter(await loadNotices()));
   };
 
   useEffect(() => {
-    setMounted(true);
-    void load();
+    void loadNotices().then((answer) => setState(stateAfter(answer)));
     // Logging out (or any 901) empties the notices; the bell then speaks to a visitor.
     return loginStatus.listen((value) => {
       if (value === null) setState('anonymous');
@@ -64,8 +66,9 @@ export default function NoticeBell({ locale, messages }: Props) {
   useDismiss(open, setOpen, rootRef, buttonRef, !confirming);
 
   // Counts live on the current user (spec §3, §4); the store recalculates them on every change.
-  // Rendered only after mounting: the server-rendered bell has no badge, whoever looks at it.
-  const unread = mounted && state === 'ready' ? (user.unreadCount ?? 0) : 0;
+  // Only once the notices have loaded in the browser: the server-rendered bell has no badge,
+  // whoever looks at it (the state is 'idle' there and at hydration).
+  const unread = state === 'ready' ? (user.unreadCount ?? 0) : 0;
   const label = unread > 0 ? format(messages['account.notices.bellUnread'], { count: unread }) : messages['account.notices.bell'];
   const typeLabel = (name: NoticeTypeName) => messages[`account.notices.type.${name}`];
   const current = noticesOfType(list, type);

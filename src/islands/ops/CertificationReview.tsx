@@ -34,6 +34,7 @@ export default function CertificationReview({ id, locale, messages: m, validatio
   const { formRef, errors, setErrors, busy, setBusy, fail } = useFormErrors();
   const commentId = useId();
 
+  // Starts as loading (one instance per enterprise: the queue keys it by id); a retry shows loading first.
   const load = useCallback(async () => {
     setView({ state: 'loading' });
     const loaded = await loadEnterprise<EnterpriseData>(id);
@@ -41,8 +42,8 @@ export default function CertificationReview({ id, locale, messages: m, validatio
   }, [id]);
 
   useEffect(() => {
-    void load();
-  }, [load]);
+    void loadEnterprise<EnterpriseData>(id).then((loaded) => loaded && setView(loaded));
+  }, [id]);
 
   const back = (
     <button type="button" className="btn btn-ghost btn-sm" onClick={onBack}>{m['certify.ops.back']}</button>

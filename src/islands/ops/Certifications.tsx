@@ -63,7 +63,7 @@ export default function Certifications({ locale, messages: m, tableMessages, val
   if (!table.ready) return <Loading label={m['common.loading']} />;
   if (id !== undefined) {
     return (
-      <CertificationReview id={id} locale={locale} messages={m} validation={validation} voltageLevels={voltageLevels} onBack={() => review(undefined)} />
+      <CertificationReview key={id} id={id} locale={locale} messages={m} validation={validation} voltageLevels={voltageLevels} onBack={() => review(undefined)} />
     );
   }
 

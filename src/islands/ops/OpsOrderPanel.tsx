@@ -33,17 +33,20 @@ export default function OpsOrderPanel({ orderNo, locale, messages, onClose, onCh
   const [refusal, setRefusal] = useState('');
   const headingRef = useRef<HTMLHeadingElement>(null);
 
+  // Starts as loading (one instance per order: the queue keys it by number); a retry shows loading first.
+  const fetchOrder = useCallback(async (): Promise<Loaded> => {
+    const answer = await callQuiet<OrderDetailData>('GET', `${OPS_API}/order/getOrderDetail`, { orderNo });
+    return answer?.ok ? { state: 'ready', order: answer.data } : { state: 'failed', message: answer?.message || messages['ordering.detail.loadFailed'] };
+  }, [orderNo, messages]);
   const load = useCallback(async () => {
     setLoaded({ state: 'loading' });
-    const answer = await callQuiet<OrderDetailData>('GET', `${OPS_API}/order/getOrderDetail`, { orderNo });
-    if (answer?.ok) setLoaded({ state: 'ready', order: answer.data });
-    else setLoaded({ state: 'failed', message: answer?.message || messages['ordering.detail.loadFailed'] });
-  }, [orderNo, messages]);
+    setLoaded(await fetchOrder());
+  }, [fetchOrder]);
 
   useEffect(() => {
-    void load();
+    void fetchOrder().then(setLoaded);
     headingRef.current?.focus();
-  }, [load]);
+  }, [fetchOrder]);
 
   const run = async (reason: string) => {
     if (!action) return;

@@ -40,21 +40,22 @@ export default function OrderDetail({ locale, messages }: Props) {
   const headingRef = useRef<HTMLHeadingElement>(null);
   const ready = useSessionReady();
 
-  const load = useCallback(async () => {
+  // Starts as loading: the first load only sets the answer (after the call, or at once when the
+  // address names no order); a retry or a reload after an action shows loading first.
+  const fetchOrder = useCallback(async (): Promise<Loaded> => {
     const orderNo = orderNoFromLocation();
-    if (!orderNo) {
-      setLoaded({ state: 'missing' });
-      return;
-    }
-    setLoaded({ state: 'loading' });
+    if (!orderNo) return { state: 'missing' };
     const answer = await callQuiet<OrderDetailData>('GET', `${ORDER_API}/getOrderDetail`, { orderNo });
-    if (answer?.ok) setLoaded({ state: 'ready', order: answer.data });
-    else setLoaded({ state: 'failed', message: answer?.message || messages['ordering.detail.loadFailed'] });
+    return answer?.ok ? { state: 'ready', order: answer.data } : { state: 'failed', message: answer?.message || messages['ordering.detail.loadFailed'] };
   }, [messages]);
+  const load = useCallback(async () => {
+    setLoaded({ state: 'loading' });
+    setLoaded(await fetchOrder());
+  }, [fetchOrder]);
 
   useEffect(() => {
-    if (ready) void load();
-  }, [ready, load]);
+    if (ready) void fetchOrder().then(setLoaded);
+  }, [ready, fetchOrder]);
 
   if (loaded.state === 'missing') {
     return (

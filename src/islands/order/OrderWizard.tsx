@@ -55,18 +55,24 @@ export default function OrderWizard({ locale, messages }: Props) {
     return () => window.removeEventListener('popstate', read);
   }, []);
 
+  // The orderer and the set's choice start empty (loading); a retry empties them again first.
   useEffect(() => {
     if (!ready) return;
-    setOrderer(null);
     void loadOrderer().then((result) => result && setOrderer(result));
   }, [ready, attempt]);
 
   const sellingSetId = wizard?.sellingSetId ?? '';
   useEffect(() => {
     if (!sellingSetId || orderer?.kind !== 'ready') return;
-    setChoice(null);
+    // A choice for another set is not shown meanwhile (`loaded` below matches the set).
     void loadChoice(sellingSetId, orderer.profile).then((result) => result && setChoice({ sellingSetId, result }));
   }, [sellingSetId, orderer, attempt]);
+
+  const retry = () => {
+    setOrderer(null);
+    setChoice(null);
+    setAttempt((n) => n + 1);
+  };
 
   // After a step change by the reader, focus the step's heading so a screen reader starts there.
   useEffect(() => {
@@ -88,7 +94,7 @@ export default function OrderWizard({ locale, messages }: Props) {
 
   if (!wizard || !orderer) return <Loading label={messages['common.loading']} />;
   if (orderer.kind === 'failed') {
-    return <LoadFailed message={orderer.message || messages['ordering.gate.loadFailed']} retryLabel={messages['ordering.retry']} onRetry={() => setAttempt((n) => n + 1)} />;
+    return <LoadFailed message={orderer.message || messages['ordering.gate.loadFailed']} retryLabel={messages['ordering.retry']} onRetry={retry} />;
   }
   if (orderer.kind === 'noEnterprise') {
     return (
@@ -147,7 +153,7 @@ export default function OrderWizard({ locale, messages }: Props) {
   } else if (loaded.kind === 'failed') {
     body = (
       <div className="grid gap-3">
-        <LoadFailed message={loaded.message} retryLabel={messages['ordering.retry']} onRetry={() => setAttempt((n) => n + 1)} />
+        <LoadFailed message={loaded.message} retryLabel={messages['ordering.retry']} onRetry={retry} />
         <div>
           <button type="button" className="btn btn-ghost btn-sm" onClick={() => go({ ...wizard, sellingSetId: '', schemeParamId: '', step: 'set' })}>
             {messages['ordering.set.change']}

@@ -23,7 +23,7 @@ export default function SetGuide({ messages, onChoose }: Props) {
 
   useEffect(() => {
     let live = true;
-    setLoaded({ state: 'loading' });
+    // Starts as loading; a retry shows loading first (below).
     void callQuiet<OrderGuideData>('GET', `${ORDER_API}/getListByGuideType`).then((answer) => {
       if (!live) return;
       if (answer?.ok) setLoaded({ state: 'ready', guide: answer.data });
@@ -36,7 +36,11 @@ export default function SetGuide({ messages, onChoose }: Props) {
 
   if (loaded.state === 'loading') return <Loading label={messages['common.loading']} />;
   if (loaded.state === 'failed') {
-    return <LoadFailed message={loaded.message} retryLabel={messages['ordering.retry']} onRetry={() => setAttempt((n) => n + 1)} />;
+    const retry = () => {
+      setLoaded({ state: 'loading' });
+      setAttempt((n) => n + 1);
+    };
+    return <LoadFailed message={loaded.message} retryLabel={messages['ordering.retry']} onRetry={retry} />;
   }
   const products = loaded.guide.filter((product) => product.sets.some((set) => set.sellingSets.length > 0));
   if (products.length === 0) return <p role="status" className="text-base-content/70">{messages['ordering.guide.empty']}</p>;

@@ -1,4 +1,4 @@
-import { useEffect, useId, useMemo, useRef, useState, type KeyboardEvent } from 'react';
+import { useEffect, useEffectEvent, useId, useMemo, useRef, useState, type KeyboardEvent } from 'react';
 import type { PartnerTreeNode } from '../../lib/schemas/partner.ts';
 import { initialExpanded, visibleRows, type PartnerTreeMessages } from './partnerTree.ts';
 
@@ -30,18 +30,21 @@ export default function PartnerTree({ roots, label, selectedId, onSelect, messag
   // The tab stop: the focused item, else the chosen one when shown, else the first.
   const tabStop = rows.find((row) => row.node.id === focusedId)?.node.id ?? rows.find((row) => row.node.id === selectedId)?.node.id ?? rows[0]?.node.id;
 
-  // A newly chosen institution deep in the tree: open the way to it.
-  useEffect(() => {
-    if (selectedId === undefined) return;
-    setExpanded((open) => {
-      const needed = initialExpanded(roots, selectedId);
-      return [...needed].every((id) => open.has(id)) ? open : new Set([...open, ...needed]);
-    });
-  }, [roots, selectedId]);
+  // A newly chosen institution deep in the tree: open the way to it (while rendering, as React
+  // advises for state that follows a prop; the reader's own opening and closing stays).
+  const [openedFor, setOpenedFor] = useState({ roots, selectedId });
+  if (openedFor.roots !== roots || openedFor.selectedId !== selectedId) {
+    setOpenedFor({ roots, selectedId });
+    const needed = selectedId === undefined ? [] : [...initialExpanded(roots, selectedId)];
+    if (!needed.every((id) => expanded.has(id))) setExpanded(new Set([...expanded, ...needed]));
+  }
 
-  // Only when the tree appears (a picker opening), not on every move.
+  // Only when the tree appears (a picker opening), not on every move: the tab stop is read then.
+  const focusTabStop = useEffectEvent(() => {
+    if (tabStop !== undefined) items.current.get(tabStop)?.focus();
+  });
   useEffect(() => {
-    if (autoFocus && tabStop !== undefined) items.current.get(tabStop)?.focus();
+    if (autoFocus) focusTabStop();
   }, [autoFocus]);
 
   const focus = (id: number | undefined) => {

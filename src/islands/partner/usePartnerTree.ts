@@ -24,7 +24,7 @@ export function usePartnerTree() {
   useEffect(() => {
     if (!ready) return;
     let current = true;
-    setLoad({ state: 'loading' });
+    // Starts as loading; `reload` shows loading first.
     void callQuiet<PartnerTreeNode[]>('GET', `${PARTNER_API}/getAllPartnersByEmpId`).then((answer) => {
       if (!current) return;
       if (answer?.ok) {
@@ -37,5 +37,9 @@ export function usePartnerTree() {
     };
   }, [ready, attempt]);
 
-  return { ready, load, reload: () => setAttempt((n) => n + 1) };
+  const reload = () => {
+    setLoad({ state: 'loading' });
+    setAttempt((n) => n + 1);
+  };
+  return { ready, load, reload };
 }

@@ -25,17 +25,21 @@ export default function AccountSettings({ locale, messages, validation }: Props)
   const [loaded, setLoaded] = useState<Loaded>({ state: 'loading' });
   const [sessionsVersion, setSessionsVersion] = useState(0);
 
-  const load = useCallback(async () => {
-    setLoaded({ state: 'loading' });
+  // Starts as loading: the first load only sets the answer; a retry shows loading first.
+  const fetchInfo = useCallback(async (): Promise<Loaded> => {
     const answer = await getForm<UserInfoData>(USER_INFO_URL);
     if (answer?.ok) storeUserInfo(answer.data);
-    setLoaded(answer?.ok ? { state: 'ready', info: answer.data } : { state: 'failed' });
+    return answer?.ok ? { state: 'ready', info: answer.data } : { state: 'failed' };
   }, []);
+  const load = useCallback(async () => {
+    setLoaded({ state: 'loading' });
+    setLoaded(await fetchInfo());
+  }, [fetchInfo]);
 
   const ready = useSessionReady();
   useEffect(() => {
-    if (ready) void load();
-  }, [ready, load]);
+    if (ready) void fetchInfo().then(setLoaded);
+  }, [ready, fetchInfo]);
 
   const saved = (info: UserInfoData) => {
     storeUserInfo(info);

@@ -55,20 +55,24 @@ export default function Overview({ locale, messages }: Props) {
   const list = useStore(notices);
   const dash = messages['account.common.dash'];
 
-  const load = useCallback(async () => {
-    setLoaded({ state: 'loading' });
+  // Starts as loading: the first load only sets the answers; a retry shows loading first.
+  const fetchAll = useCallback(async (): Promise<Loaded> => {
     const [answer] = await Promise.all([
       getForm<UserInfoData>(USER_INFO_URL),
       loadNotices().then((answer) => setNoticesState(answer ? 'ready' : 'failed')),
     ]);
     if (answer?.ok) storeUserInfo(answer.data);
-    setLoaded(answer?.ok ? { state: 'ready', info: answer.data } : { state: 'failed' });
+    return answer?.ok ? { state: 'ready', info: answer.data } : { state: 'failed' };
   }, []);
+  const load = useCallback(async () => {
+    setLoaded({ state: 'loading' });
+    setLoaded(await fetchAll());
+  }, [fetchAll]);
 
   const ready = useSessionReady();
   useEffect(() => {
-    if (ready) void load();
-  }, [ready, load]);
+    if (ready) void fetchAll().then(setLoaded);
+  }, [ready, fetchAll]);
 
   if (loaded.state === 'loading') {
     return (

@@ -27,15 +27,21 @@ export default function SessionList({ locale, messages, version }: Props) {
   const [ending, setEnding] = useState<SessionData | null>(null);
   const [busy, setBusy] = useState(false);
 
+  const fetchSessions = useCallback(async (): Promise<Loaded> => {
+    const answer = await getForm<SessionData[]>(SESSIONS_URL);
+    return answer?.ok && Array.isArray(answer.data) ? { state: 'ready', sessions: answer.data } : { state: 'failed' };
+  }, []);
+  // A retry shows loading first.
   const load = useCallback(async () => {
     setLoaded({ state: 'loading' });
-    const answer = await getForm<SessionData[]>(SESSIONS_URL);
-    setLoaded(answer?.ok && Array.isArray(answer.data) ? { state: 'ready', sessions: answer.data } : { state: 'failed' });
-  }, []);
+    setLoaded(await fetchSessions());
+  }, [fetchSessions]);
 
+  // Loaded at first (the state starts as loading) and again when the caller's `version` changes
+  // (a password change ended the other sessions): the list stays until the new one arrives.
   useEffect(() => {
-    void load();
-  }, [load, version]);
+    void fetchSessions().then(setLoaded);
+  }, [fetchSessions, version]);
 
   const deviceName = (session: SessionData) => session.device || messages['account.sessions.unknownDevice'];
 

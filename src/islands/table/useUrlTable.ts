@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useRef, useState } from 'react';
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import {
   buildAntTable,
   defaultTableQuery,
@@ -10,6 +10,7 @@ import {
   type TableQueryState,
   type TableSort,
 } from '../../lib/tableRequest.ts';
+import { pushSearch, useLocationSearch } from '../locationSearch.ts';
 import { callQuiet } from '../quietCall.ts';
 import type { TableLoad } from './DataTable.tsx';
 
@@ -51,53 +52,56 @@ interface Page<Row> {
 }
 
 /**
- * A server-paged table whose state lives in the URL query (src/lib/tableRequest.ts): read at
- * load and on back/forward, written with pushState on every change, so reload, back and a
- * shared link show the same rows. Answers that arrive after a newer request are dropped.
+ * A server-paged table whose state lives in the URL query (src/lib/tableRequest.ts): read from
+ * the address (useLocationSearch: at load and on back/forward), written with pushState on every
+ * change, so reload, back and a shared link show the same rows. Loading is derived from which
+ * request the last answer belongs to (the previous rows stay until the new ones arrive);
+ * answers that arrive after a newer request are dropped.
  */
 export function useUrlTable<Row>({ url, query, build, toRequest, fields, ready }: UrlTableOptions) {
-  const [state, setState] = useState<TableQueryState>(() => defaultTableQuery(query));
-  const [fromUrl, setFromUrl] = useState(false);
-  const [load, setLoad] = useState<TableLoad>('loading');
-  const [page, setPage] = useState<Page<Row>>({ result: [], totalCount: 0 });
-  const [failure, setFailure] = useState({ code: 0, message: '' });
+  const search = useLocationSearch();
+  // The options as text: plain data, so a caller's new object with the same values changes nothing.
+  const queryKey = JSON.stringify(query ?? {});
+  const state = useMemo(() => {
+    const options = JSON.parse(queryKey) as TableQueryOptions;
+    return search === undefined ? defaultTableQuery(options) : readTableQuery(new URLSearchParams(search), options);
+  }, [search, queryKey]);
   const [attempt, setAttempt] = useState(0);
+  const [answered, setAnswered] = useState<Answered<Row>>({ key: '', load: 'loading', page: { result: [], totalCount: 0 }, failure: noFailure });
   const latest = useRef(0);
   // The options are the caller's constants; keep them out of the effects' dependencies.
   const config = useRef({ url, query, build, toRequest, fields });
-  config.current = { url, query, build, toRequest, fields };
+  useEffect(() => {
+    config.current = { url, query, build, toRequest, fields };
+  });
+
+  // The request of this render, as text: the address's state and the attempt (a retry asks
+  // again); '' until the address has been read. Only a new text asks again (another island's
+  // own keys in the address, a re-render, change nothing).
+  const requestKey = search === undefined ? '' : JSON.stringify([state, attempt]);
 
   useEffect(() => {
-    const read = () => setState(readTableQuery(new URLSearchParams(window.location.search), config.current.query));
-    read();
-    setFromUrl(true);
-    window.addEventListener('popstate', read);
-    return () => window.removeEventListener('popstate', read);
-  }, []);
-
-  useEffect(() => {
-    if (!ready || !fromUrl) return;
+    if (!ready || requestKey === '') return;
     const id = ++latest.current;
-    setLoad('loading');
+    const [asked] = JSON.parse(requestKey) as [TableQueryState, number];
     const { url: target, build: buildOptions, toRequest: convert, fields: extra } = config.current;
-    const body = { ...extra?.(state), antTable: buildAntTable(convert ? convert(state) : state, buildOptions) };
+    const body = { ...extra?.(asked), antTable: buildAntTable(convert ? convert(asked) : asked, buildOptions) };
     void callQuiet<Page<Row>>('POST', target, body).then((answer) => {
       if (id !== latest.current) return;
-      if (answer?.ok) {
-        setPage(answer.data);
-        setFailure({ code: 0, message: '' });
-        setLoad('ready');
-      } else {
-        setFailure(answer ? { code: answer.code, message: answer.message } : { code: 0, message: '' });
-        setLoad('failed');
-      }
+      setAnswered((last) =>
+        answer?.ok
+          ? { key: requestKey, load: 'ready', page: answer.data, failure: noFailure }
+          : { key: requestKey, load: 'failed', page: last.page, failure: answer ? { code: answer.code, message: answer.message } : noFailure },
+      );
     });
-  }, [state, ready, fromUrl, attempt]);
+  }, [requestKey, ready]);
+
+  const load: TableLoad = answered.key === requestKey ? answered.load : 'loading';
+  const page = answered.page;
+  const failure = load === 'failed' ? answered.failure : noFailure;
 
   const change = useCallback((next: TableQueryState) => {
-    const params = writeTableQuery(next, new URLSearchParams(window.location.search), config.current.query).toString();
-    window.history.pushState(null, '', `${window.location.pathname}${params ? `?${params}` : ''}${window.location.hash}`);
-    setState(next);
+    pushSearch(writeTableQuery(next, new URLSearchParams(window.location.search), config.current.query).toString());
   }, []);
 
   // Stable, so an island may reload from an effect (e.g. on returning to the list).
@@ -125,3 +129,13 @@ export function useUrlTable<Row>({ url, query, build, toRequest, fields, ready }
     retry,
   };
 }
+
+interface Answered<Row> {
+  /** The request it answers (state and attempt). */
+  key: string;
+  load: TableLoad;
+  page: Page<Row>;
+  failure: { code: number; message: string };
+}
+
+const noFailure = { code: 0, message: '' };

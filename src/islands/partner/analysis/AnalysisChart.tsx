@@ -1,4 +1,4 @@
-import { useEffect, useId, useMemo, useRef } from 'react';
+import { useEffect, useEffectEvent, useId, useMemo, useRef } from 'react';
 import type { Locale } from '../../../lib/i18n/locales.ts';
 import { isEmptyChart, metricNumberFormat, type ChartModel } from './chartData.ts';
 import { chartConfig, createChart, prefersReducedMotion, type ChartKind, type ChartTexts } from './charts.ts';
@@ -39,13 +39,15 @@ export default function AnalysisChart({ kind, model, load, locale, label, texts,
     [locale],
   );
 
+  // `texts` is rebuilt by the island on every render from its fixed messages, so it is read when
+  // the chart is made, not a reason to make it again: a new chart for the same data on every
+  // render would flicker and replay its animation.
+  const configOf = useEffectEvent((drawn: ChartModel) => chartConfig(kind, drawn, locale, texts, prefersReducedMotion()));
   useEffect(() => {
     const element = canvas.current;
     if (!element || model.labels.length === 0 || empty) return;
-    const chart = createChart(element, chartConfig(kind, model, locale, texts, prefersReducedMotion()));
+    const chart = createChart(element, configOf(model));
     return () => chart.destroy();
-    // `texts` is rebuilt by the island on every render from its fixed messages, so it is left out:
-    // a new chart for the same data on every render would flicker and replay its animation.
   }, [kind, model, locale, empty]);
 
   return (

@@ -1,4 +1,5 @@
-import { useEffect, useId, useState } from 'react';
+import { useId } from 'react';
+import { useDraft } from '../../useDraft.ts';
 import { isPeriod, yearTypes, type YearType } from '../../../lib/partner.ts';
 import { periodInputType } from './analysisQuery.ts';
 
@@ -57,8 +58,7 @@ interface PeriodProps {
  */
 export function PeriodField({ label, yearType, value, invalidMessage, onChange, min, max }: PeriodProps) {
   const id = useId();
-  const [draft, setDraft] = useState(value);
-  useEffect(() => setDraft(value), [value, yearType]);
+  const [draft, setDraft] = useDraft(value, `${yearType}|${value}`);
   const invalid = draft !== '' && !isPeriod(yearType, draft);
   const type = periodInputType[yearType];
   return (

@@ -1,4 +1,5 @@
-import { useEffect, useMemo, useState } from 'react';
+import { useMemo } from 'react';
+import { useDraft } from '../../useDraft.ts';
 import { format } from '../../../lib/api/messages.ts';
 import type { Locale } from '../../../lib/i18n/locales.ts';
 import { partnerMetrics, type PartnerMetric } from '../../../lib/partner.ts';
@@ -57,8 +58,7 @@ export default function Trend({ locale, messages }: Props) {
   const shownTo = params?.to || answered?.to || fallback.to;
 
   // The span being typed: committed to the address only when the server would accept it.
-  const [draft, setDraft] = useState({ from: shownFrom, to: shownTo });
-  useEffect(() => setDraft({ from: shownFrom, to: shownTo }), [shownFrom, shownTo]);
+  const [draft, setDraft] = useDraft({ from: shownFrom, to: shownTo }, `${shownFrom}|${shownTo}`);
   const problem = trendSpanProblem(yearType, draft.from, draft.to);
 
   const chart = useAllRows<Row>(`${PARTNER_API}/getTrendDataAntTable`, params && body(params), ['period', ...metrics], table.ready);

@@ -18,19 +18,18 @@ interface Answer<Row> {
  * table beside it shows. Reads pages of 100 (only the columns drawn) until the count is reached,
  * at most 1 000 rows. `fields` undefined: nothing to ask (e.g. fewer than two institutions).
  */
+const noRows: readonly never[] = [];
+
 export function useAllRows<Row>(url: string, fields: RequestData | undefined, select: readonly string[], ready: boolean) {
-  const [load, setLoad] = useState<ChartLoad>('loading');
-  const [rows, setRows] = useState<Row[]>([]);
   const key = fields === undefined ? '' : JSON.stringify({ fields, select });
+  // The last answer and the request it answers: loading is derived (an answer for an older key
+  // keeps its rows on screen, greyed, until the new one arrives), never set before a call.
+  const [answered, setAnswered] = useState<{ key: string; load: ChartLoad; rows: Row[] }>({ key: '', load: 'loading', rows: [] });
 
   useEffect(() => {
-    if (!ready || key === '') {
-      setRows([]);
-      return;
-    }
+    if (!ready || key === '') return;
     const { fields: body, select: columns } = JSON.parse(key) as { fields: RequestData; select: string[] };
     let current = true;
-    setLoad('loading');
     void (async () => {
       const all: Row[] = [];
       for (let page = 1; page <= MAX_PAGES; page += 1) {
@@ -38,19 +37,20 @@ export function useAllRows<Row>(url: string, fields: RequestData | undefined, se
         const outcome = await callQuiet<Answer<Row>>('POST', url, { ...body, antTable });
         if (!current) return;
         if (!outcome?.ok) {
-          setLoad('failed');
+          setAnswered((last) => ({ key, load: 'failed', rows: last.rows }));
           return;
         }
         all.push(...outcome.data.result);
         if (all.length >= outcome.data.totalCount || outcome.data.result.length < PAGE_SIZE) break;
       }
-      setRows(all);
-      setLoad('ready');
+      setAnswered({ key, load: 'ready', rows: all });
     })();
     return () => {
       current = false;
     };
   }, [url, key, ready]);
 
-  return { load, rows };
+  // Nothing to ask: no rows (one array, so that what is drawn from it is not made anew each render).
+  if (key === '') return { load: answered.load, rows: noRows as readonly Row[] as Row[] };
+  return { load: answered.key === key ? answered.load : ('loading' as ChartLoad), rows: answered.rows };
 }

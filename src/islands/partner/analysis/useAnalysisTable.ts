@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useRef, useState } from 'react';
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import type { RequestData } from '../../../lib/api/encode.ts';
 import {
   buildAntTable,
@@ -9,6 +9,7 @@ import {
   type TableQueryOptions,
   type TableQueryState,
 } from '../../../lib/tableRequest.ts';
+import { pushSearch, useLocationSearch } from '../../locationSearch.ts';
 import { callQuiet } from '../../quietCall.ts';
 import type { TableLoad } from '../../table/DataTable.tsx';
 import { nextSort } from '../../table/useUrlTable.ts';
@@ -39,66 +40,65 @@ interface Answer {
  * live in the address, and so do the page's own fields (granularity, period, institutions…), in
  * one history entry per change, so reload, back/forward and a shared link show the same rows and
  * chart. The call carries those fields beside `antTable`, and the whole answer is kept (it says
- * which period or span the server used when the address named none). Answers that arrive after a
- * newer request are dropped; calls wait for the session gate.
+ * which period or span the server used when the address named none; the last one stays on screen
+ * while the next loads). Answers that arrive after a newer request are dropped; calls wait for the
+ * session gate.
  */
 export function useAnalysisTable<P, A extends Answer>({ url, query, readParams, writeParams, body }: AnalysisTableOptions<P>) {
   const ready = useSessionReady();
   const config = useRef({ url, query, readParams, writeParams, body });
-  config.current = { url, query, readParams, writeParams, body };
-  const [state, setState] = useState<TableQueryState>(() => defaultTableQuery(query));
-  const [params, setParams] = useState<P | undefined>(undefined);
-  const [load, setLoad] = useState<AnalysisLoad>('loading');
-  const [answer, setAnswer] = useState<A | undefined>(undefined);
-  const [failure, setFailure] = useState('');
+  useEffect(() => {
+    config.current = { url, query, readParams, writeParams, body };
+  });
+  // The address is the state (useLocationSearch); undefined while hydrating.
+  const search = useLocationSearch();
+  const queryKey = JSON.stringify(query ?? {});
+  const state = useMemo(() => {
+    const options = JSON.parse(queryKey) as TableQueryOptions;
+    return search === undefined ? defaultTableQuery(options) : readTableQuery(new URLSearchParams(search), options);
+  }, [search, queryKey]);
+  const params = useMemo(() => (search === undefined ? undefined : readParams(new URLSearchParams(search))), [search, readParams]);
   const [attempt, setAttempt] = useState(0);
+  // The last answer and the request it answers: loading is derived from it, never set before a call.
+  const [answered, setAnswered] = useState<{ key: string; load: AnalysisLoad; answer: A | undefined; failure: string }>({
+    key: '',
+    load: 'loading',
+    answer: undefined,
+    failure: '',
+  });
   const latest = useRef(0);
 
-  useEffect(() => {
-    const read = () => {
-      const search = new URLSearchParams(window.location.search);
-      setState(readTableQuery(search, config.current.query));
-      setParams(config.current.readParams(search));
-    };
-    read();
-    window.addEventListener('popstate', read);
-    return () => window.removeEventListener('popstate', read);
-  }, []);
-
   // The call's own fields as text: a change that only the chart uses (its metric) asks nothing new.
-  const fieldsKey = params === undefined ? undefined : JSON.stringify(body(params) ?? null);
+  // The request as text ('' until the address has been read): only a new text asks again.
+  const requestKey = params === undefined ? '' : JSON.stringify([state, body(params) ?? null, attempt]);
 
   useEffect(() => {
-    if (!ready || fieldsKey === undefined) return;
+    if (!ready || requestKey === '') return;
     const id = ++latest.current;
-    const fields = JSON.parse(fieldsKey) as RequestData | null;
-    if (!fields) {
-      setAnswer(undefined);
-      setLoad('idle');
-      return;
-    }
-    setLoad('loading');
-    void callQuiet<A>('POST', config.current.url, { ...fields, antTable: buildAntTable(state) }).then((outcome) => {
+    const [asked, fields] = JSON.parse(requestKey) as [TableQueryState, RequestData | null, number];
+    // Nothing to ask yet (fewer than two institutions): idle, no answer.
+    const call = fields ? callQuiet<A>('POST', config.current.url, { ...fields, antTable: buildAntTable(asked) }) : Promise.resolve(null);
+    void call.then((outcome) => {
       if (id !== latest.current) return;
-      if (outcome?.ok) {
-        setAnswer(outcome.data);
-        setFailure('');
-        setLoad('ready');
-      } else {
-        setFailure(outcome?.message ?? '');
-        setLoad('failed');
-      }
+      setAnswered((last) =>
+        outcome === null
+          ? { key: requestKey, load: 'idle', answer: undefined, failure: '' }
+          : outcome?.ok
+            ? { key: requestKey, load: 'ready', answer: outcome.data, failure: '' }
+            : { key: requestKey, load: 'failed', answer: last.answer, failure: outcome?.message ?? '' },
+      );
     });
-  }, [state, fieldsKey, ready, attempt]);
+  }, [requestKey, ready]);
+
+  const load: AnalysisLoad = answered.key === requestKey ? answered.load : 'loading';
+  const { answer } = answered;
+  const failure = load === 'failed' ? answered.failure : '';
 
   /** One history entry for a new table state and/or page state. */
   const change = useCallback((nextState: TableQueryState, nextParams: P) => {
     const { query: options, writeParams: write } = config.current;
     const base = new URLSearchParams(window.location.search);
-    const search = writeTableQuery(nextState, write(nextParams, base), options).toString();
-    window.history.pushState(null, '', `${window.location.pathname}${search ? `?${search}` : ''}${window.location.hash}`);
-    setState(nextState);
-    setParams(nextParams);
+    pushSearch(writeTableQuery(nextState, write(nextParams, base), options).toString());
   }, []);
 
   const retry = useCallback(() => setAttempt((n) => n + 1), []);
