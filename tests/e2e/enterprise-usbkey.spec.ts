@@ -118,6 +118,9 @@ test('USB-key certification: a failing, a hanging and a refusing bank, a wrong P
     await expect(bound).toContainText(zh['authStatus.2']);
     await expect(bound).toContainText(zh['certify.authType.usbkey']);
     await expect(bound).toContainText('陈经办');
+    // 开户银行 by name in the page's locale, never the provider's code.
+    await expect(bound).toContainText(`${zh['certify.record.bank']}${zh['certify.bank.icbc']}`);
+    await expect(bound).not.toContainText('icbc');
   });
 
   await test.step('my enterprise shows the binding', async () => {
