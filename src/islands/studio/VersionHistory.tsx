@@ -155,7 +155,8 @@ export default function VersionHistory({ locale, messages }: Props) {
                   <td>{version.publishedBy ?? messages['studio.history.system']}</td>
                   <td className="tabular-nums">{version.buildId ?? ''}</td>
                   <td>
-                    {!version.deleted && (
+                    {/* The newest version with no draft over it is what the draft would already be. */}
+                    {!version.deleted && (item.draft !== null || version.version !== versions[0]?.version) && (
                       <button type="button" className="btn btn-ghost btn-xs" onClick={() => setRestore(version.version)}>{messages['studio.history.restore']}</button>
                     )}
                   </td>
