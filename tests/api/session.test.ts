@@ -7,7 +7,8 @@ import { createLogger } from '../../src/server/logger.ts';
 import { localeMiddleware } from '../../src/server/middleware/locale.ts';
 import { requestLog } from '../../src/server/middleware/requestLog.ts';
 import { loadSession, requireRole } from '../../src/server/middleware/session.ts';
-import { createSession, isWellFormedToken, revokeOtherSessions } from '../../src/server/session.ts';
+import { signedInHintCookieName } from '../../src/lib/apiCodes.ts';
+import { clearSessionCookie, createSession, isWellFormedToken, revokeOtherSessions, setSessionCookie } from '../../src/server/session.ts';
 import type { AppEnv } from '../../src/server/types.ts';
 import { apiHeaders, createTestApp, openPerFile, sessionCookieFrom, sessionIdOf } from './harness.ts';
 
@@ -191,5 +192,35 @@ describe('requireRole', () => {
     expect(await call(await t.login('demo_person'))).toEqual({ code: 403, message: '没有权限执行此操作', data: {} });
     expect((await call(await t.login('demo_operator'))).data).toEqual({ who: 'demo_operator' });
     expect((await call(await t.login('demo_partner'))).code).toBe(200);
+  });
+});
+
+describe('signed-in hint cookie', () => {
+  const hintOf = (response: Response) => response.headers.getSetCookie().find((line) => line.startsWith(`${signedInHintCookieName}=`));
+
+  it('is set beside the session cookie, readable by script, and cleared with it', async () => {
+    const app = new Hono();
+    app.get('/in', (c) => {
+      setSessionCookie(c, 'A'.repeat(43), t.config, 'mobile');
+      return c.text('in');
+    });
+    app.get('/out', (c) => {
+      clearSessionCookie(c, t.config);
+      return c.text('out');
+    });
+    const signedIn = await app.request('/in');
+    expect(sessionCookieFrom(signedIn)?.attributes).toMatch(/HttpOnly/);
+    expect(hintOf(signedIn)).toBe(`${signedInHintCookieName}=mobile; Path=/; SameSite=Lax`);
+    const signedOut = await app.request('/out');
+    expect(sessionCookieFrom(signedOut)?.value).toBe('');
+    expect(hintOf(signedOut)).toMatch(new RegExp(`^${signedInHintCookieName}=; Max-Age=0; Path=/`));
+  });
+
+  it('is cleared when it comes with a dead session or without a session cookie', async () => {
+    expect(hintOf(await currentUser(`hgd_sid=${'A'.repeat(43)}; ${signedInHintCookieName}=account`))).toMatch(/Max-Age=0/);
+    expect(hintOf(await currentUser(`${signedInHintCookieName}=account`))).toMatch(/Max-Age=0/);
+    // A live session keeps it.
+    const cookie = await t.login('demo_person');
+    expect(hintOf(await currentUser(`${cookie}; ${signedInHintCookieName}=account`))).toBeUndefined();
   });
 });
