@@ -279,7 +279,7 @@ test.describe('requirement form', () => {
     await expect(heading(page)).toHaveText(t['page.welcomeForm.title']);
     await page.getByRole('button', { name: t['site.form.submit'] }).click();
     const summary = page.getByRole('alert');
-    await expect(summary).toContainText(t['site.form.errorSummary'].split('{count}')[0] ?? '');
+    await expect(summary).toContainText(t['site.form.errorSummary_other'].split('{count}')[0] ?? '');
     const nameField = page.getByLabel(t['field.contactName']);
     await expect(nameField).toHaveAttribute('aria-invalid', 'true');
     await expect(page.locator('#requirement-contactName-error')).toHaveText(/.+/);

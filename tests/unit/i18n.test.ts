@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { dictionaries, format, locales, matchLocale, negotiateLocale, pick, pickLocale, t } from '../../src/lib/i18n/index.ts';
+import { countKey, countKeys, formatCount } from '../../src/lib/i18n/plural.ts';
 
 describe('dictionaries', () => {
   const keysOf = (locale: (typeof locales)[number]) => Object.keys(dictionaries[locale]).sort();
@@ -54,5 +55,55 @@ describe('island messages', () => {
 
   it('formats placeholders and leaves unknown ones', () => {
     expect(format('{a} of {b} {c}', { a: 1, b: 'two' })).toBe('1 of two {c}');
+  });
+});
+
+describe('count messages (i18next plural keys)', () => {
+  const bases = [...new Set(Object.keys(dictionaries['zh-CN']).filter((key) => /_(one|other)$/.test(key)).map((key) => key.replace(/_(one|other)$/, '')))];
+
+  it('every count message has both forms in every locale, and no unsuffixed twin', () => {
+    expect(bases.length).toBeGreaterThanOrEqual(4);
+    for (const locale of locales) {
+      for (const base of bases) {
+        expect(dictionaries[locale], `${locale} ${base}`).toHaveProperty(`${base}_one`);
+        expect(dictionaries[locale], `${locale} ${base}`).toHaveProperty(`${base}_other`);
+        expect(dictionaries[locale], `${locale} ${base}`).not.toHaveProperty(base);
+      }
+    }
+  });
+
+  it('i18next picks the singular for 1 and the plural otherwise, per locale', () => {
+    expect(t('en-US', countKey('site.products.setCount'), { count: 1 })).toBe('1 package in this region');
+    expect(t('en-US', countKey('site.products.setCount'), { count: 3 })).toBe('3 packages in this region');
+    expect(t('pt-BR', countKey('partner.import.rejected'), { count: 1 })).toMatch(/^1 linha tem erros/);
+    expect(t('pt-BR', countKey('partner.import.rejected'), { count: 2 })).toMatch(/^2 linhas têm erros/);
+    expect(t('zh-CN', countKey('site.products.setCount'), { count: 1 })).toBe('本地区 1 个套餐');
+    expect(t('id-ID', countKey('site.products.setCount'), { count: 1 })).toBe('1 paket di wilayah ini');
+  });
+
+  it('islands pick the same form with formatCount, digits in the locale\'s style', () => {
+    const en = pick('en-US', countKeys('settlement.import.rejected'));
+    expect(formatCount(en, 'settlement.import.rejected', 'en-US', 1)).toMatch(/^The file has 1 problem;/);
+    expect(formatCount(en, 'settlement.import.rejected', 'en-US', 1200)).toMatch(/^The file has 1,200 problems;/);
+    const pt = pick('pt-BR', countKeys('site.form.errorSummary'));
+    expect(formatCount(pt, 'site.form.errorSummary', 'pt-BR', 1)).toBe('A solicitação não foi enviada. Corrija 1 item:');
+    expect(formatCount(pt, 'site.form.errorSummary', 'pt-BR', 2)).toBe('A solicitação não foi enviada. Corrija 2 itens:');
+  });
+
+  it('no English, Indonesian or Portuguese message counts with a hedged plural ("item(s)")', () => {
+    for (const locale of ['en-US', 'id-ID', 'pt-BR'] as const) {
+      for (const [key, text] of Object.entries(dictionaries[locale])) expect(text, `${locale} ${key}`).not.toMatch(/\w\((s|ns|es)\)/);
+    }
+  });
+});
+
+describe('currency', () => {
+  it('amounts are in 元 in Chinese and CNY in every other locale, on every page', () => {
+    for (const locale of ['en-US', 'id-ID', 'pt-BR'] as const) {
+      for (const [key, text] of Object.entries(dictionaries[locale])) expect(text, `${locale} ${key}`).not.toMatch(/\byuan\b|\bRMB\b|元/i);
+    }
+    for (const locale of ['zh-CN', 'zh-TW'] as const) {
+      for (const [key, text] of Object.entries(dictionaries[locale])) expect(text, `${locale} ${key}`).not.toMatch(/\bCNY\b|\byuan\b/i);
+    }
   });
 });

@@ -3,6 +3,7 @@ import { BAD_REQUEST, OK, SESSION_EXPIRED } from '../../lib/apiCodes.ts';
 import { upload } from '../../lib/api/client.ts';
 import { format } from '../../lib/api/messages.ts';
 import type { Locale } from '../../lib/i18n/locales.ts';
+import { formatCount } from '../../lib/i18n/plural.ts';
 import type { ImportRejection, ImportResultData } from '../../lib/schemas/partner.ts';
 import { serverFieldErrors } from '../auth/formValidation.ts';
 import {
@@ -127,10 +128,10 @@ export default function SettlementImport({ locale, messages }: Props) {
         {phase.state === 'failed' && <p role="alert" className="alert alert-error">{format(messages['settlement.import.failed'], { message: phase.message })}</p>}
         {phase.state === 'rejected' && (
           <div className="grid gap-2">
-            <p role="alert" className="alert alert-error">{format(messages['settlement.import.rejected'], { count: numbers.format(phase.rejected.length) })}</p>
+            <p role="alert" className="alert alert-error">{formatCount(messages, 'settlement.import.rejected', locale, phase.rejected.length)}</p>
             <div className="max-h-[60vh] overflow-auto rounded-box border border-base-300">
               <table className="table table-sm table-pin-rows">
-                <caption className="sr-only">{format(messages['settlement.import.rejected'], { count: numbers.format(phase.rejected.length) })}</caption>
+                <caption className="sr-only">{formatCount(messages, 'settlement.import.rejected', locale, phase.rejected.length)}</caption>
                 <thead>
                   <tr>
                     <th scope="col" className="text-end">{messages['settlement.import.col.row']}</th>

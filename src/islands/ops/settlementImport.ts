@@ -1,5 +1,6 @@
 /** The operator's settlement import (/ops/settlements): its messages and the file rules checked before sending. */
 import type { MessageKey } from '../../lib/i18n/index.ts';
+import { countKeys } from '../../lib/i18n/plural.ts';
 import { settlementImportMaxBytes } from '../../lib/schemas/partner.ts';
 
 export const settlementImportMessageKeys = [
@@ -15,7 +16,7 @@ export const settlementImportMessageKeys = [
   'settlement.import.tooLarge',
   'settlement.import.success',
   'settlement.import.months',
-  'settlement.import.rejected',
+  ...countKeys('settlement.import.rejected'),
   'settlement.import.rejectedMore',
   'settlement.import.col.row',
   'settlement.import.col.column',

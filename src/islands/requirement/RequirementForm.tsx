@@ -1,6 +1,8 @@
 import { useEffect, useRef, useState, type ReactNode } from 'react';
 import { post } from '../../lib/api/index.ts';
 import type { FieldError, ValidationErrorData } from '../../lib/apiCodes.ts';
+import type { Locale } from '../../lib/i18n/locales.ts';
+import { formatCount } from '../../lib/i18n/plural.ts';
 import { areaCode as storedAreaCode } from '../../stores/area.ts';
 import { useMountedSignal } from '../useMountedSignal.ts';
 import { validateRequirement, valuesOf, type RequirementField, type RequirementMessages } from './requirementForm.ts';
@@ -11,10 +13,11 @@ interface Option {
 }
 
 interface Props {
+  locale: Locale;
   messages: RequirementMessages;
   areas: readonly Option[];
   bizTypes: readonly Option[];
-  /** `lang` of content options (region and business type names are zh-CN). */
+  /** `lang` of content options (business type names are zh-CN; region names are in the page's language). */
   contentLang?: string | undefined;
   defaultAreaCode: string;
 }
@@ -28,7 +31,7 @@ const submitUrl = '/api/front/requirement/submitRequirement';
  * takes the focus, and the first wrong field is named by aria-describedby. The server's answer
  * (its own field errors, or its success message) is shown the same way.
  */
-export default function RequirementForm({ messages, areas, bizTypes, contentLang, defaultAreaCode }: Props) {
+export default function RequirementForm({ locale, messages, areas, bizTypes, contentLang, defaultAreaCode }: Props) {
   const rootRef = useRef<HTMLDivElement>(null);
   const summaryRef = useRef<HTMLDivElement>(null);
   const successRef = useRef<HTMLHeadingElement>(null);
@@ -116,7 +119,7 @@ export default function RequirementForm({ messages, areas, bizTypes, contentLang
     <div ref={rootRef}>
       {errors.length > 0 && (
         <div ref={summaryRef} tabIndex={-1} role="alert" className="alert alert-error mb-6 block">
-          <p className="font-semibold">{messages['site.form.errorSummary'].replace('{count}', String(errors.length))}</p>
+          <p className="font-semibold">{formatCount(messages, 'site.form.errorSummary', locale, errors.length)}</p>
           <ul className="mt-1 list-disc pl-5">
             {errors.map((error) => (
               <li key={error.field}>
@@ -137,7 +140,7 @@ export default function RequirementForm({ messages, areas, bizTypes, contentLang
           {field('phone', messages['field.phone'], true, (props) => <input {...props} type="tel" inputMode="numeric" autoComplete="tel-national" maxLength={11} className="input w-full" />)}
           {field('company', messages['field.company'], false, (props) => <input {...props} type="text" autoComplete="organization" maxLength={100} className="input w-full" />)}
           {field('areaCode', messages['site.area.listLabel'], true, (props) => (
-            <select {...props} defaultValue={defaultAreaCode} className="select w-full" lang={contentLang}>
+            <select {...props} defaultValue={defaultAreaCode} className="select w-full">
               {areas.map((area) => <option key={area.value} value={area.value}>{area.label}</option>)}
             </select>
           ))}

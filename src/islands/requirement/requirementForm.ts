@@ -6,6 +6,7 @@
 import { format } from '../../lib/api/index.ts';
 import type { FieldError } from '../../lib/apiCodes.ts';
 import type { MessageKey } from '../../lib/i18n/index.ts';
+import { countKeys } from '../../lib/i18n/plural.ts';
 import { localizeIssues } from '../../lib/schemas/issues.ts';
 import { controlCharacterIssues } from '../../lib/schemas/text.ts';
 import { submitRequirementBody, type SubmitRequirementBody } from '../../lib/schemas/requirement.ts';
@@ -39,7 +40,7 @@ export const requirementMessageKeys = [
   'site.form.choose',
   'site.form.submit',
   'site.form.submitting',
-  'site.form.errorSummary',
+  ...countKeys('site.form.errorSummary'),
   'site.form.successTitle',
   'site.form.again',
 ] as const satisfies readonly MessageKey[];

@@ -16,6 +16,7 @@
 import { sql } from 'drizzle-orm';
 import { ApiCode } from '../../lib/apiCodes.ts';
 import { t, type Locale, type MessageKey, type MessageVars } from '../../lib/i18n/index.ts';
+import { countKey } from '../../lib/i18n/plural.ts';
 import { OrderStatusCode } from '../../lib/orderStatus.ts';
 import { currentPeriod } from '../../lib/partner.ts';
 import {
@@ -362,7 +363,7 @@ export async function importSettlements(
     if (rejected.length > 0) {
       const report: ImportResultData = { imported: 0, months: [], rejected };
       const count = new Set(rejected.map((rejection) => rejection.row)).size;
-      throw new ApiError(ApiCode.BAD_REQUEST, 'partner.import.rejected', { count }, report);
+      throw new ApiError(ApiCode.BAD_REQUEST, countKey('partner.import.rejected'), { count }, report);
     }
     const months = [...new Set(rows.map((row) => row.month))].sort();
     let replaced = 0;
