@@ -6,9 +6,10 @@
  */
 import path from 'node:path';
 import { readSheet } from 'read-excel-file/node';
+import { dictionaries } from '../../src/lib/i18n/index.ts';
 import { expect, test } from './support/accountsFixtures.ts';
 import { chineseSpec, zh } from './support/chinesePages.ts';
-import { demo, signedInPage, tableTotal } from './support/partnerPages.ts';
+import { demo, expectTableFitsThenScrolls, signedInPage, tableTotal } from './support/partnerPages.ts';
 
 chineseSpec(180_000);
 
@@ -118,6 +119,19 @@ test('the export saves an .xlsx holding exactly the filtered rows', async ({ bro
     const statusColumn = (sheet[0] ?? []).indexOf('状态');
     expect(statusColumn).toBeGreaterThan(0);
     for (const line of sheet.slice(1, -1)) expect(line[statusColumn]).toBe(zh['partner.settlementStatus.1']);
+  } finally {
+    await context.close();
+  }
+});
+
+test('the settlement table fits 1280 px in Chinese and English; on a phone it scrolls with its first column held', async ({ browser, accounts }) => {
+  const { context, page } = await signedInPage(browser, accounts, demo.partner);
+  try {
+    await page.goto(pageUrl);
+    await expectTableFitsThenScrolls(page, page.getByRole('table', { name: zh['page.settlement.title'] }));
+    await context.addInitScript(() => window.localStorage.setItem('locale', 'en-US'));
+    await page.goto(`/en-US${pageUrl}`);
+    await expectTableFitsThenScrolls(page, page.getByRole('table', { name: dictionaries['en-US']['page.settlement.title'] }));
   } finally {
     await context.close();
   }

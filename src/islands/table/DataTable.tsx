@@ -11,9 +11,21 @@ export interface Column<Row> {
   sortable?: boolean;
   /** How a cell shows its row; the field's raw value when absent. */
   render?: (row: Row) => ReactNode;
-  /** Right-aligned numbers, nowrap codes… */
+  /** The cells' classes: right-aligned numbers, nowrap codes… (the header takes only the alignment). */
   className?: string;
 }
+
+/** Header cells wrap (a long label takes two lines, not the column's width), in the cells' size, aligned with them. */
+function headerClass(column: Column<unknown>, first: boolean): string {
+  const end = /\btext-(right|end)\b/.test(column.className ?? '');
+  return `whitespace-normal align-bottom text-xs ${end ? 'text-end' : ''} ${first ? stickyCell : ''}`;
+}
+
+/**
+ * The first column stays in view while the rest scrolls sideways (below the width where the
+ * table fits): opaque, above the scrolled cells, with an edge.
+ */
+const stickyCell = 'sticky start-0 z-[1] bg-base-100 shadow-[inset_-1px_0_0_var(--color-base-300)]';
 
 export type TableLoad = 'loading' | 'failed' | 'ready';
 
@@ -45,7 +57,10 @@ interface Props<Row> {
  * The data table every list of the signed-in area uses (my orders, the operator's queues, the
  * audit trail). Server-side paging and sorting: the island above it keeps page, size and sort in
  * the URL and loads; this component only shows and asks. Sortable headers are buttons inside
- * the header cells with `aria-sort` on the cell (WAI-ARIA sortable table pattern). While a page
+ * the header cells with `aria-sort` on the cell (WAI-ARIA sortable table pattern). Cells are
+ * compact and headers wrap, so a table of a dozen columns fits the common desktop width (1280 px
+ * with the side menu); below that the table scrolls sideways inside its frame with its first
+ * column held in view. While a page
  * loads the previous rows stay (greyed, `aria-busy`) so the layout does not jump; one polite
  * live region says "loading", the range shown or "empty", so each state is announced once.
  */
@@ -75,28 +90,30 @@ export default function DataTable<Row>(props: Props<Row>) {
       )}
       {load !== 'failed' && (
         <div className="overflow-x-auto rounded-box border border-base-300">
-          <table className={`table table-sm ${busy ? 'opacity-60' : ''}`} aria-busy={busy}>
+          <table className={`table table-sm [&_:is(th,td)]:px-1.5 ${busy ? 'opacity-60' : ''}`} aria-busy={busy}>
             <caption className="sr-only">{caption}</caption>
             <thead>
               <tr>
-                {columns.map((column) => {
+                {columns.map((column, index) => {
                   const sorted = sort?.key === column.key ? sort.order : undefined;
                   return (
                     <th
                       key={column.key}
                       scope="col"
-                      className={column.className}
+                      className={headerClass(column as Column<unknown>, index === 0)}
                       aria-sort={column.sortable ? (sorted === 'asc' ? 'ascending' : sorted === 'desc' ? 'descending' : 'none') : undefined}
                     >
                       {column.sortable ? (
                         <button
                           type="button"
-                          className="inline-flex items-center gap-1 font-semibold hover:underline focus-visible:underline"
+                          // Inline, not a flex box: a long label wraps inside the button (a flex
+                          // item would keep its whole width), and the arrow may go to the next line.
+                          className="text-start font-semibold hover:underline focus-visible:underline"
                           onClick={() => onSort(column.key)}
                           title={format(messages['ordering.table.sortBy'], { column: column.label })}
                         >
-                          {column.label}
-                          <span aria-hidden="true" className="text-xs">{sorted === 'asc' ? '▲' : sorted === 'desc' ? '▼' : '↕'}</span>
+                          {column.label}{' '}
+                          <span aria-hidden="true" className="text-xs whitespace-nowrap">{sorted === 'asc' ? '▲' : sorted === 'desc' ? '▼' : '↕'}</span>
                           {sorted && (
                             <span className="sr-only">
                               {sorted === 'asc' ? messages['ordering.table.sortedAsc'] : messages['ordering.table.sortedDesc']}
@@ -114,8 +131,8 @@ export default function DataTable<Row>(props: Props<Row>) {
             <tbody>
               {rows.map((row) => (
                 <tr key={rowKey(row)} className="hover:bg-base-200/50">
-                  {columns.map((column) => (
-                    <td key={column.key} className={column.className}>
+                  {columns.map((column, index) => (
+                    <td key={column.key} className={`${column.className ?? ''} ${index === 0 ? stickyCell : ''}`}>
                       {column.render ? column.render(row) : String((row as Record<string, unknown>)[column.key] ?? '')}
                     </td>
                   ))}

@@ -3,7 +3,7 @@
  * table's row count from its summary line, and rows read from the test server's database.
  */
 import { sql } from 'drizzle-orm';
-import type { BrowserContext, Page } from '@playwright/test';
+import type { BrowserContext, Locator, Page } from '@playwright/test';
 import type { AccountsServer } from './accountsServer.ts';
 import { apiLogin, expect } from './accountsFixtures.ts';
 
@@ -39,4 +39,32 @@ export async function rows<T>(accounts: AccountsServer, query: ReturnType<typeof
   const result: unknown = await accounts.db.execute(query);
   // node-postgres answers { rows }, other drivers the array itself.
   return (Array.isArray(result) ? result : (result as { rows: T[] }).rows) as T[];
+}
+
+/**
+ * A data table at a desktop width (1280 px) fits its frame, every column in view; on a phone it
+ * scrolls sideways inside the frame and its first column stays in view while it does.
+ */
+export async function expectTableFitsThenScrolls(page: Page, table: Locator): Promise<void> {
+  const frame = table.locator('xpath=..');
+  const widths = () => frame.evaluate((el) => ({ scroll: el.scrollWidth, client: el.clientWidth }));
+  await page.setViewportSize({ width: 1280, height: 900 });
+  await expect(table.locator('tbody tr').first()).toBeVisible();
+  const desktop = await widths();
+  expect(desktop.scroll, `the table needs ${desktop.scroll} px in ${desktop.client} px at 1280 px`).toBeLessThanOrEqual(desktop.client);
+
+  await page.setViewportSize({ width: 390, height: 844 });
+  await expect.poll(async () => (await widths()).client).toBeLessThan(desktop.client);
+  const phone = await widths();
+  expect(phone.scroll).toBeGreaterThan(phone.client);
+  await frame.evaluate((el) => el.scrollTo({ left: el.scrollWidth }));
+  const frameBox = await frame.boundingBox();
+  const firstCell = table.locator('tbody tr').first().locator('td').first();
+  const secondCell = table.locator('tbody tr').first().locator('td').nth(1);
+  const [first, second] = [await firstCell.boundingBox(), await secondCell.boundingBox()];
+  expect(frameBox && first && second).toBeTruthy();
+  // The first column is still at the frame's start edge; the second has scrolled under it.
+  expect(Math.abs(first!.x - frameBox!.x)).toBeLessThanOrEqual(2);
+  expect(second!.x).toBeLessThan(first!.x);
+  await page.setViewportSize({ width: 1280, height: 900 });
 }

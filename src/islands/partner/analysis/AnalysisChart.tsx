@@ -51,7 +51,9 @@ export default function AnalysisChart({ kind, model, load, locale, label, texts,
   }, [kind, model, locale, empty]);
 
   return (
-    <figure className="grid gap-2">
+    // min-w-0: a grid item as narrow as its column, not as wide as the canvas drawn at a wider
+    // size, so the chart follows the window when it narrows (Chart.js resizes with its box).
+    <figure className="grid min-w-0 gap-2">
       <div className="relative h-72 w-full rounded-box border border-base-300 p-2 md:h-80" aria-busy={load === 'loading'}>
         <canvas
           ref={canvas}

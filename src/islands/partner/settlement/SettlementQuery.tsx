@@ -85,7 +85,7 @@ export default function SettlementQuery({ locale, messages }: Props) {
       key: 'enterpriseName',
       label: messages['settlement.col.enterpriseName'],
       sortable: true,
-      className: 'min-w-48',
+      className: 'min-w-32',
       render: (row) => (
         <>
           <span className="block">{row.enterpriseName}</span>
@@ -94,7 +94,7 @@ export default function SettlementQuery({ locale, messages }: Props) {
       ),
     },
     { key: 'partnerName', label: messages['settlement.col.partnerName'], sortable: true, className: 'whitespace-nowrap', render: (row) => row.partnerName ?? '-' },
-    { key: 'setName', label: messages['settlement.col.setName'], className: 'min-w-32' },
+    { key: 'setName', label: messages['settlement.col.setName'], className: 'min-w-24' },
     { key: 'settledEnergy', label: messages['settlement.col.settledEnergy'], sortable: true, className: number, render: (row) => formatFixed(row.settledEnergy, locale, 3) },
     { key: 'contractPrice', label: messages['settlement.col.contractPrice'], sortable: true, className: number, render: (row) => formatFixed(row.contractPrice, locale, 5) },
     { key: 'marketPrice', label: messages['settlement.col.marketPrice'], sortable: true, className: number, render: (row) => formatFixed(row.marketPrice, locale, 5) },
