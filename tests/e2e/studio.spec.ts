@@ -87,6 +87,36 @@ test('an editor creates a news item: errors in place, Markdown preview, saved as
   expect((await request.get(`${accounts.url}/infomation/detail/${newsId}`)).status()).toBe(404);
 });
 
+test('two editors on one item: the later save is told someone else saved, and reloads their version', async ({ page, browser, accounts }) => {
+  await page.goto('/studio/items?kind=notice');
+  await page.getByRole('table').getByRole('row').nth(1).getByRole('link').first().click();
+  await expect(page).toHaveURL(/\/studio\/edit\?path=notices%2F/);
+  const other = await browser.newContext({ baseURL: accounts.url, locale: 'zh-CN' });
+  try {
+    await other.addInitScript(() => window.localStorage.setItem('locale', 'zh-CN'));
+    await apiLogin(other.request, accounts.url, 'demo_editor', 'Editor2025');
+    const second = await other.newPage();
+    await second.goto(page.url());
+    await second.getByLabel('来源').fill('第二位编辑');
+    await page.getByLabel('来源').fill('第一位编辑');
+    await second.getByRole('button', { name: zh['studio.edit.save'] }).click();
+    await expect(second.getByRole('status').filter({ hasText: zh['studio.edit.saved'] })).toBeVisible();
+
+    await page.getByRole('button', { name: zh['studio.edit.save'] }).click();
+    const conflict = page.getByRole('alert').filter({ hasText: zh['studio.edit.changedTitle'] });
+    await expect(conflict).toContainText(zh['studio.edit.changedBody']);
+    await conflict.getByRole('button', { name: zh['studio.edit.reload'] }).click();
+    await expect(page.getByLabel('来源')).toHaveValue('第二位编辑');
+    // Back as it was: the draft discarded, after a confirmation.
+    await page.getByRole('button', { name: zh['studio.edit.discard'] }).click();
+    await page.getByRole('dialog').getByRole('button', { name: zh['studio.edit.discard'] }).click();
+    await expect(page.getByRole('status').filter({ hasText: zh['studio.edit.discarded'] })).toBeVisible();
+    await expect(page.getByText(zh['studio.state.published'], { exact: true })).toBeVisible();
+  } finally {
+    await other.close();
+  }
+});
+
 test('publishing what the editor chose: progress, then the public page shows it', async ({ page, accounts, request }) => {
   // A first publication the site can later be rolled back to: another item's change alone.
   await page.goto('/studio/edit?path=news%2F20250108-platform-launch.md');
