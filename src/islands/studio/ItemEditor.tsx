@@ -3,6 +3,7 @@ import { isContentKind, isItemId, kindOfPath, kindSpecs, type ContentKind } from
 import { BAD_REQUEST, CONFLICT, NOT_FOUND, OK } from '../../lib/apiCodes.ts';
 import { formatChinaDateTime } from '../../lib/chinaTime.ts';
 import type { Locale } from '../../lib/i18n/locales.ts';
+import { formatCount } from '../../lib/i18n/plural.ts';
 import { serverFieldErrors, validateForm, withFieldError, type FieldErrors, type ValidationMessages } from '../auth/formValidation.ts';
 import ConfirmDialog from '../ConfirmDialog.tsx';
 import { LoadFailed, Loading } from '../LoadStatus.tsx';
@@ -243,7 +244,7 @@ export default function ItemEditor({ locale, messages, labels, validation }: Pro
       <form ref={formRef} noValidate onSubmit={(event) => void save(event)} className="grid gap-2" aria-label={isNew ? say(messages, 'studio.edit.newTitle', { kind: kindName }) : view.title}>
         {errorCount > 0 && (
           <div role="alert" className="alert alert-error flex-col items-start">
-            <p>{say(messages, 'studio.edit.errors', { count: errorCount })}</p>
+            <p>{formatCount(messages, 'studio.edit.errors', locale, errorCount)}</p>
             {unplaced.length > 0 && (
               <ul className="list-disc pl-5">
                 {unplaced.map((field) => <li key={field}>{errors[field]}</li>)}

@@ -2,6 +2,7 @@ import { useStore } from '@nanostores/react';
 import { useId, useRef, useState } from 'react';
 import { CONFLICT, OK, BAD_REQUEST } from '../../lib/apiCodes.ts';
 import type { Locale } from '../../lib/i18n/locales.ts';
+import { formatCount } from '../../lib/i18n/plural.ts';
 import { formatChinaDateTime } from '../../lib/chinaTime.ts';
 import { followBuild, studioBuild } from '../../stores/studioBuild.ts';
 import ConfirmDialog from '../ConfirmDialog.tsx';
@@ -166,7 +167,7 @@ export default function PendingChanges({ locale, messages, labels }: Props) {
       </div>
       <ConfirmDialog
         open={confirming}
-        title={say(messages, 'studio.changes.publishTitle', { count: chosen.length })}
+        title={formatCount(messages, 'studio.changes.publishTitle', locale, chosen.length)}
         body={messages['studio.changes.publishBody']}
         confirmLabel={messages['studio.changes.publish']}
         cancelLabel={messages['studio.cancel']}
