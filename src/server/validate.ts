@@ -6,6 +6,7 @@
  */
 import type { z } from 'zod';
 import { ApiCode, type ValidationErrorData } from '../lib/apiCodes.ts';
+import { format } from '../lib/api/messages.ts';
 import { translator } from '../lib/i18n/index.ts';
 import { localizeIssues } from '../lib/schemas/issues.ts';
 import { controlCharacterIssues } from '../lib/schemas/text.ts';
@@ -62,13 +63,18 @@ export async function validate<S extends z.ZodType>(
   return check(c, schema, source === 'query' ? readQuery(c) : await readBody(c));
 }
 
-/** Checks a value already read (a part of the input with a rule of its own); the same 400 as `validate`. */
-export async function check<S extends z.ZodType>(c: AnyContext, schema: S, input: unknown): Promise<z.output<S>> {
+/**
+ * Checks a value already read (a part of the input with a rule of its own); the same 400 as
+ * `validate`. `messages` replaces dictionary texts for this check (the studio's field labels, as
+ * its form shows them), so the server's messages and the browser's name a field alike.
+ */
+export async function check<S extends z.ZodType>(c: AnyContext, schema: S, input: unknown, messages?: Readonly<Record<string, string>>): Promise<z.output<S>> {
   // Control characters are refused in every field before the schema runs (src/lib/schemas/text.ts).
   const unclean = controlCharacterIssues(input);
   const result = unclean.length ? undefined : await schema.safeParseAsync(input);
   if (result?.success) return result.data;
-  const t = translator(localeOf(c));
+  const base = translator(localeOf(c));
+  const t: typeof base = messages ? (key, vars) => (Object.hasOwn(messages, key) ? format(messages[key] ?? key, vars) : base(key, vars)) : base;
   const errors = localizeIssues(result?.error.issues ?? unclean, {
     input,
     schema,

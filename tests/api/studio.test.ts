@@ -158,6 +158,10 @@ describe('drafts', () => {
     const en = await call<{ errors: { field: string; message: string }[] }>('/api/studio/item', { body: { path: 'news/studio-bad.md', data: bad, revision: 0 }, locale: 'en-US' });
     expect(en.data.errors.find((error) => error.field === 'title')?.message).toMatch(/^[A-Z][a-z]/);
     expect(zh.data.errors.find((error) => error.field === 'title')?.message).toMatch(/[\u4e00-\u9fff]/);
+    // Fields are named as the editor's form names them: a content item's `name` is 名称, not a person's 姓名.
+    const region = await call<{ errors: { field: string; message: string }[] }>('/api/studio/item', { body: { path: 'regions/450000.yaml', data: { name: '', shortName: '广西' }, revision: 1 } });
+    expect(region.data.errors.find((error) => error.field === 'name')?.message).toContain('名称');
+    expect(region.data.errors.find((error) => error.field === 'name')?.message).not.toContain('姓名');
     expect((await call('/api/studio/item?path=news/studio-bad.md')).code).toBe(404);
 
     const badPath = await call<{ errors: { field: string }[] }>('/api/studio/item', { body: { path: 'news/../../etc/passwd', data: newsData('x'), revision: 0 } });

@@ -16,6 +16,8 @@ import { Hono } from 'hono';
 import { strToU8, zipSync } from 'fflate';
 import { contentKinds, fileTextOf, kindOfPath, kindSpecs, normalizedData, type ContentKind } from '../../content/kinds.ts';
 import { studioBuildBody, studioBuildQuery, studioDeleteBody, studioKindQuery, studioPathBody, studioPathQuery, studioRestoreBody, studioRollbackBody, studioSaveBody, studioUploadBody, studioVersionQuery, maxImportBytes } from '../../lib/schemas/studio.ts';
+import { studioValidation } from '../../islands/studio/studioPageMessages.ts';
+import type { Locale } from '../../lib/i18n/index.ts';
 import { ApiError, localeOf, ok } from '../envelope.ts';
 import { requireRole } from '../middleware/session.ts';
 import { clientIp } from '../request.ts';
@@ -29,6 +31,14 @@ import type { AppEnv, RouteDeps } from '../types.ts';
 import { check, validate } from '../validate.ts';
 
 type StudioContext = AnyContext;
+
+const studioTexts = new Map<Locale, Readonly<Record<string, string>>>();
+/** The editor form's validation texts and field labels (src/islands/studio/studioPageMessages.ts), once per locale. */
+function studioMessagesOf(locale: Locale): Readonly<Record<string, string>> {
+  let texts = studioTexts.get(locale);
+  if (!texts) studioTexts.set(locale, (texts = studioValidation(locale)));
+  return texts;
+}
 
 /** The top-level fields whose value differs (what an audit entry says was changed); `*` for a whole list or a new item. */
 function changedFields(before: unknown, after: unknown): string[] {
@@ -96,8 +106,9 @@ export function createStudioRoutes(deps: RouteDeps): Hono<AppEnv> {
     const { path, data: input, revision } = await validate(c, studioSaveBody, 'body');
     const { kind } = kindOfPath(path)!;
     const data = normalizedData(kind, input);
-    // The build's own schema for this kind: the same rules, the same messages, in the editor's locale.
-    await check(c, kindSpecs[kind].schema, data);
+    // The build's own schema for this kind: the same rules, and the messages the editor's form
+    // gives (its field labels), in the editor's locale.
+    await check(c, kindSpecs[kind].schema, data, studioMessagesOf(localeOf(c)));
     const before = await getItem(db, path);
     const row = await saveDraft(db, { path, kind, data, revision, userId: userId(c) });
     await audit(c, revision === 0 ? 'content.create' : 'content.save', path, { revision: row.revision, fields: changedFields(before ? (before.draft ?? before.published) : null, data) });
