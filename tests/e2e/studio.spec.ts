@@ -4,9 +4,12 @@
  * its errors shown in place, previewed (the preview page shows it, the public site does not),
  * published with its progress (then the public page shows it), a publish refused by the
  * content's cross-check (the exact error, the public site unchanged), and a rollback (the item
- * gone from the public page again). One server for the whole file: the tests follow each other.
+ * gone from the public page again); the content exported as files and imported back as drafts.
+ * One server for the whole file: the tests follow each other.
  */
+import { readFileSync } from 'node:fs';
 import type { Page } from '@playwright/test';
+import { strFromU8, strToU8, unzipSync, zipSync } from 'fflate';
 import { apiLogin, expect, test } from './support/accountsFixtures.ts';
 import { chineseSpec, zh } from './support/chinesePages.ts';
 
@@ -193,4 +196,33 @@ test('rolling back to the earlier publication takes the item off the public site
   await expect.poll(async () => (await request.get(`${accounts.url}/infomation/detail/${newsId}`)).status(), { timeout: 30_000 }).toBe(404);
   await page.goto(`/infomation/detail/${newsId}`);
   await expect(page.getByRole('heading', { name: newsTitle })).toHaveCount(0);
+});
+
+test('the content as files: export saves a .zip of the content, an import makes each changed file a draft', async ({ page, accounts }) => {
+  await page.goto('/studio');
+  const section = page.getByRole('region', { name: zh['studio.package.title'] });
+  const saved = page.waitForEvent('download');
+  await section.getByRole('button', { name: zh['partner.export'], exact: true }).click();
+  const download = await saved;
+  const files = unzipSync(new Uint8Array(readFileSync((await download.path()) ?? '')));
+  expect(Object.keys(files)).toEqual(expect.arrayContaining(['business-types.yaml', 'regions/440000.yaml']));
+  const notice = Object.keys(files).find((name) => name.startsWith('notices/'));
+  expect(notice).toBeDefined();
+
+  // The package with one file changed: that file, and only it, becomes a draft.
+  const changed = { ...files, [notice!]: strToU8(strFromU8(files[notice!]!).replace(/\n$/, '\n\n导入测试补充的一段。\n')) };
+  await section.getByLabel(zh['studio.package.file']).setInputFiles({ name: 'content.zip', mimeType: 'application/zip', buffer: Buffer.from(zipSync(changed)) });
+  await section.getByRole('button', { name: zh['studio.package.import'], exact: true }).click();
+  await expect(section.locator('form').getByRole('status')).toHaveText(`导入完成：1 个文件成为草稿，${Object.keys(files).length - 1} 个没有变化。`);
+
+  // A package with a broken file changes nothing and says which file.
+  await section.getByLabel(zh['studio.package.file']).setInputFiles({ name: 'bad.zip', mimeType: 'application/zip', buffer: Buffer.from(zipSync({ 'news/broken.md': strToU8('---\ntitle: [\n---\nx') })) });
+  await section.getByRole('button', { name: zh['studio.package.import'], exact: true }).click();
+  await expect(section.locator('form').getByRole('status')).toContainText('news/broken.md');
+
+  const discarded = await page.request.post(`${accounts.url}/api/studio/item/discard`, {
+    headers: { 'X-Requested-With': 'XMLHttpRequest', Origin: accounts.url },
+    data: { path: notice },
+  });
+  expect(((await discarded.json()) as { code: number }).code).toBe(200);
 });

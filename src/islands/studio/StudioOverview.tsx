@@ -4,7 +4,9 @@ import { formatChinaDateTime } from '../../lib/chinaTime.ts';
 import type { Locale } from '../../lib/i18n/locales.ts';
 import { studioBuild } from '../../stores/studioBuild.ts';
 import { LoadFailed, Loading } from '../LoadStatus.tsx';
+import type { ExportMessages } from '../partner/exportFile.ts';
 import BuildStatus from './BuildStatus.tsx';
+import ContentPackage from './ContentPackage.tsx';
 import { changesUrl, itemsUrl } from './studioLinks.ts';
 import { loadOverview, type Overview } from './studioApi.ts';
 import { say, type StudioMessages } from './studioMessages.ts';
@@ -14,6 +16,7 @@ import { useLoad } from './useLoad.ts';
 interface Props {
   locale: Locale;
   messages: StudioMessages;
+  exportMessages: ExportMessages;
 }
 
 /**
@@ -21,7 +24,7 @@ interface Props {
  * (with the way to preview and publish them), a build under way, and every kind of content
  * with its number of items and drafts, each leading to its list.
  */
-export default function StudioOverview({ locale, messages }: Props) {
+export default function StudioOverview({ locale, messages, exportMessages }: Props) {
   const build = useStore(studioBuild);
   const { loaded, reload } = useLoad(loadOverview);
   useFollowRunning(loaded.state === 'ready' ? loaded.value.running : null, reload);
@@ -48,6 +51,7 @@ export default function StudioOverview({ locale, messages }: Props) {
         </section>
       </div>
       {build && <BuildStatus build={build} regions={overview.regions} locale={locale} messages={messages} />}
+      <ContentPackage locale={locale} messages={messages} exportMessages={exportMessages} onImported={reload} />
       <div className="overflow-x-auto">
         <table className="table">
           <caption className="text-left text-lg font-semibold">{messages['studio.overview.kinds']}</caption>
