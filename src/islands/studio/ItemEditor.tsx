@@ -219,7 +219,7 @@ export default function ItemEditor({ locale, messages, labels, validation }: Pro
         </div>
         <nav className="flex flex-wrap gap-2" aria-label={kindName}>
           <a className="btn btn-ghost btn-sm" href={itemsUrl(locale, kind)}>{say(messages, 'studio.items.caption', { kind: kindName })}</a>
-          {view && view.publishedVersion !== null && <a className="btn btn-ghost btn-sm" href={historyUrl(locale, view.path)}>{messages['studio.edit.openHistory']}</a>}
+          {view && view.publishedVersion > 0 && <a className="btn btn-ghost btn-sm" href={historyUrl(locale, view.path)}>{messages['studio.edit.openHistory']}</a>}
           <a className="btn btn-ghost btn-sm" href={changesUrl(locale)}>{messages['studio.edit.openChanges']}</a>
         </nav>
       </div>

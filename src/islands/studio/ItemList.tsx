@@ -106,7 +106,7 @@ export default function ItemList({ locale, messages }: Props) {
                   <td className="text-sm">{item.draftBy && item.draftAt ? say(messages, 'studio.at', { name: item.draftBy, at: formatChinaDateTime(item.draftAt, locale) }) : ''}</td>
                   <td className="whitespace-nowrap">
                     <a className="btn btn-ghost btn-xs" href={editUrl(locale, item.path)} aria-label={say(messages, 'studio.items.editItem', { title: item.title })}>{messages['studio.items.edit']}</a>
-                    {item.publishedVersion !== null && (
+                    {item.publishedVersion > 0 && (
                       <a className="btn btn-ghost btn-xs" href={historyUrl(locale, item.path)} aria-label={say(messages, 'studio.items.historyOf', { title: item.title })}>{messages['studio.items.history']}</a>
                     )}
                   </td>

@@ -6,38 +6,11 @@
  */
 import { get, post, upload, type ApiEnvelope, type UploadProgress } from '../../lib/api/index.ts';
 import type { ContentKind } from '../../content/kinds.ts';
+import type { BuildPhase, ItemSummary, ItemView, RegionView } from '../../lib/studioViews.ts';
+
+export type { BuildPhase, ItemState, ItemSummary, ItemView, RegionView } from '../../lib/studioViews.ts';
 
 export const STUDIO_API = '/api/studio';
-
-export type ItemState = 'published' | 'changed' | 'new' | 'deleted';
-
-export interface ItemSummary {
-  path: string;
-  kind: ContentKind;
-  id: string | null;
-  areaCode: string | null;
-  title: string;
-  state: ItemState;
-  publishedVersion: number | null;
-  revision: number;
-  draftAt: string | null;
-  draftBy: string | null;
-}
-
-export interface ItemView extends ItemSummary {
-  published: unknown;
-  draft: unknown;
-  draftDeleted: boolean;
-}
-
-export interface RegionView {
-  areaCode: string;
-  name: string;
-  /** '' for the default region, `/gx` etc. */
-  prefix: string;
-}
-
-export type BuildPhase = 'content' | 'images' | 'build' | 'store' | 'stage' | 'publish';
 
 export interface BuildView {
   buildId: number;

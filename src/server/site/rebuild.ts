@@ -28,6 +28,7 @@ import { and, desc, eq, isNotNull, lt, sql } from 'drizzle-orm';
 import { loadContent } from '../../content/load.ts';
 import type { SiteContent } from '../../content/schemas.ts';
 import type { Database } from '../db/client.ts';
+import type { BuildPhase } from '../../lib/studioViews.ts';
 import { siteBuilds, type SiteBuildPurpose, type SiteBuildRow } from '../db/schema/index.ts';
 import { ApiError } from '../envelope.ts';
 import type { Logger } from '../logger.ts';
@@ -65,8 +66,6 @@ export interface SiteBuildView {
   progressTotal: number | null;
 }
 
-export const buildPhases = ['content', 'images', 'build', 'store', 'stage', 'publish'] as const;
-export type BuildPhase = (typeof buildPhases)[number];
 
 /** What to build: the public site with the drafts it publishes, or an editor's preview. */
 export interface BuildOrder {

@@ -16,6 +16,7 @@ import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { and, asc, desc, eq, inArray, isNotNull, max, or, sql } from 'drizzle-orm';
 import { dataOfFile, fileTextOf, kindOfPath, type ContentKind } from '../../content/kinds.ts';
+import type { ItemState } from '../../lib/studioViews.ts';
 import type { Database } from '../db/client.ts';
 import { contentItems, contentPublications, contentVersions, users, type ContentItemRow } from '../db/schema/index.ts';
 import { ApiError } from '../envelope.ts';
@@ -25,7 +26,6 @@ const seedLockKey = 4_400_013;
 
 
 
-export type ItemState = 'published' | 'changed' | 'new' | 'deleted';
 
 export function stateOf(row: Pick<ContentItemRow, 'published' | 'draft' | 'draftDeleted'>): ItemState {
   if (row.draftDeleted) return 'deleted';

@@ -15,26 +15,8 @@ import type { Database } from '../db/client.ts';
 import { auditLog, contentPublications, siteBuilds, type ContentItemRow, type SiteBuildRow } from '../db/schema/index.ts';
 import { ApiError } from '../envelope.ts';
 import { siteBuildView, type SiteBuildView } from '../site/rebuild.ts';
-import { ContentFileError, stateOf, takeSnapshot, userNames, versionsOfBuilds, writeSnapshot, type DraftSelection, type ItemState } from './contentRepo.ts';
-
-export interface ItemSummary {
-  path: string;
-  kind: ContentKind;
-  id: string | null;
-  areaCode: string | null;
-  title: string;
-  state: ItemState;
-  publishedVersion: number;
-  revision: number;
-  draftAt: string | null;
-  draftBy: string | null;
-}
-
-export interface ItemView extends ItemSummary {
-  published: unknown;
-  draft: unknown;
-  draftDeleted: boolean;
-}
+import { ContentFileError, stateOf, takeSnapshot, userNames, versionsOfBuilds, writeSnapshot, type DraftSelection } from './contentRepo.ts';
+import type { ItemSummary, ItemView, RegionView } from '../../lib/studioViews.ts';
 
 export async function itemSummaries(db: Database, rows: readonly ContentItemRow[]): Promise<ItemSummary[]> {
   const names = await userNames(db, rows.map((row) => row.draftBy));
@@ -128,7 +110,7 @@ export async function publicationViews(db: Database, kept: ReadonlySet<number>) 
 }
 
 /** Region choices and URL prefixes, from the published region items. */
-export function regionsOf(rows: readonly ContentItemRow[]): { areaCode: string; name: string; prefix: string }[] {
+export function regionsOf(rows: readonly ContentItemRow[]): RegionView[] {
   return rows
     .filter((row) => row.kind === 'region' && row.published !== null)
     .map((row) => {

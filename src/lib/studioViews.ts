@@ -1,0 +1,39 @@
+/**
+ * What the editors' studio calls answer about items (docs/editing-content.md): one definition for
+ * the server that writes them (src/server/studio/views.ts) and the islands that read them.
+ */
+import type { ContentKind } from '../content/kinds.ts';
+
+/** An item as the public site and its draft make it: on the site as is, changed, new, or to be removed. */
+export type ItemState = 'published' | 'changed' | 'new' | 'deleted';
+
+export interface ItemSummary {
+  path: string;
+  kind: ContentKind;
+  id: string | null;
+  areaCode: string | null;
+  title: string;
+  state: ItemState;
+  publishedVersion: number;
+  revision: number;
+  draftAt: string | null;
+  /** The name of the editor who saved the draft. */
+  draftBy: string | null;
+}
+
+export interface ItemView extends ItemSummary {
+  published: unknown;
+  draft: unknown;
+  draftDeleted: boolean;
+}
+
+export interface RegionView {
+  areaCode: string;
+  name: string;
+  /** '' for the default region, `/gx` etc. */
+  prefix: string;
+}
+
+/** What a build is doing now. */
+export const buildPhases = ['content', 'images', 'build', 'store', 'stage', 'publish'] as const;
+export type BuildPhase = (typeof buildPhases)[number];
