@@ -35,5 +35,4 @@ export interface RegionView {
 }
 
 /** What a build is doing now. */
-export const buildPhases = ['content', 'images', 'build', 'store', 'stage', 'publish'] as const;
-export type BuildPhase = (typeof buildPhases)[number];
+export type BuildPhase = 'content' | 'images' | 'build' | 'store' | 'stage' | 'publish';

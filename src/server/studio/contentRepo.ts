@@ -339,12 +339,6 @@ async function writeManifest(tx: Database, buildId: number): Promise<void> {
   if (rows.length) await tx.insert(contentPublications).values(rows.map((row) => ({ buildId, ...row })));
 }
 
-/** Whether a publication has a manifest (every publication made since the studio has one). */
-export async function hasManifest(db: Database, buildId: number): Promise<boolean> {
-  const [row] = await db.select({ path: contentPublications.path }).from(contentPublications).where(eq(contentPublications.buildId, buildId)).limit(1);
-  return row !== undefined;
-}
-
 /** The items a publication changed: the versions first published by it. */
 export async function versionsOfBuilds(db: Database, buildIds: readonly number[]) {
   if (!buildIds.length) return [];
