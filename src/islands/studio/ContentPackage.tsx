@@ -1,4 +1,4 @@
-import { useId, useState, type FormEvent } from 'react';
+import { useId, useState, type SubmitEvent } from 'react';
 import { upload } from '../../lib/api/index.ts';
 import type { Locale } from '../../lib/i18n/locales.ts';
 import ExportButton from '../partner/ExportButton.tsx';
@@ -29,7 +29,7 @@ export default function ContentPackage({ locale, messages, exportMessages, onImp
   const fileId = useId();
   const draftsId = useId();
 
-  const submit = async (event: FormEvent) => {
+  const submit = async (event: SubmitEvent<HTMLFormElement>) => {
     event.preventDefault();
     if (!file) {
       setPhase({ state: 'failed', text: messages['studio.package.chooseFile'] });
