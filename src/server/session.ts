@@ -12,7 +12,7 @@ import { deleteCookie, getCookie, setCookie } from 'hono/cookie';
 import { sessionCookieName, signedInHintCookieName } from '../lib/apiCodes.ts';
 import type { Config } from './config.ts';
 import { rowsOf, type Database } from './db/client.ts';
-import { sessions, users } from './db/schema/index.ts';
+import { enterprises, sessions, users } from './db/schema/index.ts';
 import type { AnyContext } from './envelope.ts';
 import { secureCookies } from './request.ts';
 import type { SessionState, SessionUser } from './types.ts';
@@ -116,6 +116,7 @@ interface LiveSessionRow {
   avatar: string;
   roles: SessionUser['roles'];
   status: SessionUser['status'];
+  enterprise_name: string;
 }
 
 /**
@@ -141,8 +142,10 @@ export async function resolveSession(
     await db.execute(sql`
       with live as (
         select s.id, s.user_id, s.created_at, s.last_seen_at, s.expires_at,
-               u.user_name, u.name, u.mobile, u.email, u.avatar, u.roles, u.status
+               u.user_name, u.name, u.mobile, u.email, u.avatar, u.roles, u.status,
+               coalesce(e.enterprise_name, '') as enterprise_name
         from ${sessions} s join ${users} u on u.id = s.user_id
+          left join ${enterprises} e on e.owner_user_id = u.id
         where s.id = ${id} and s.revoked_at is null and s.expires_at > ${at}::timestamptz
           and s.last_seen_at > ${idleSince}::timestamptz and u.status = 'active'
       ), touched as (
@@ -172,6 +175,7 @@ export async function resolveSession(
       avatar: row.avatar,
       roles: row.roles,
       status: row.status,
+      enterpriseName: row.enterprise_name,
     },
   };
 }

@@ -144,7 +144,7 @@ export function createStaticHandler(options: { root: string | (() => string) }):
   let root = path.resolve(rootOf());
   const entries = new Map<string, FileEntry>();
   const misses = new Set<string>();
-  const bodies = new Map<string, Uint8Array>();
+  const bodies = new Map<string, Uint8Array<ArrayBuffer>>();
   let cachedBytes = 0;
   /**
    * Bumped by every reset: a lookup that started before a reset (e.g. under the previous root)
@@ -231,9 +231,13 @@ export function createStaticHandler(options: { root: string | (() => string) }):
     return undefined;
   }
 
+  /**
+   * A cached body is handed out as it is, not copied: the adapter writes it to the socket and
+   * nothing writes to it (a Web Response built from it copies it first).
+   */
   async function body(representation: Representation): Promise<BodyInit> {
     const cached = bodies.get(representation.file);
-    if (cached) return cached.slice();
+    if (cached) return cached;
     if (representation.size <= maxCachedBody && cachedBytes + representation.size <= maxCachedBytes) {
       const started = generation;
       const data = new Uint8Array(await readFile(representation.file));
@@ -241,7 +245,7 @@ export function createStaticHandler(options: { root: string | (() => string) }):
         bodies.set(representation.file, data);
         cachedBytes += data.byteLength;
       }
-      return data.slice();
+      return data;
     }
     return Readable.toWeb(createReadStream(representation.file)) as ReadableStream<Uint8Array>;
   }

@@ -71,6 +71,8 @@ export interface SessionUser {
   avatar: string;
   roles: UserRole[];
   status: UserStatus;
+  /** The name of the enterprise the user owns, '' when none: read with the session (currentUser shows it). */
+  enterpriseName: string;
 }
 
 export interface SessionState {

@@ -2,7 +2,8 @@ import { mkdtemp, mkdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { gzipSync } from 'node:zlib';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ServerResponse } from 'node:http';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { loadConfig } from '../../src/server/config.ts';
 import { closeDevApp, createDevApp, demoAccountTable, displayUrl, startServer, type RunningServer } from '../../src/server/main.ts';
 import { openRuntime } from '../../src/server/runtime.ts';
@@ -55,6 +56,29 @@ describe('startServer (PGlite under DATA_DIR)', () => {
     const missing = await fetch(`${base}/nope`);
     expect(missing.status).toBe(404);
     expect(await missing.text()).toContain('页面不存在');
+  });
+
+  it('writes whole answers at once, with the headers the middleware adds (issue 15: never re-streamed)', async () => {
+    // An answer rebuilt as a stream (a header set the wrong way after the handler, or its body
+    // read) is written piece by piece with ServerResponse.write; a whole one goes out with end().
+    const writes = vi.spyOn(ServerResponse.prototype, 'write');
+    try {
+      for (const url of [`${base}/api/health`, `${base}/welcome/home/`, `${base}/api/front/help/document/client/getHelpCenter`]) {
+        const response = await fetch(url);
+        expect(response.status).toBe(200);
+        expect(Number(response.headers.get('content-length'))).toBeGreaterThan(0);
+        expect(response.headers.get('x-request-id')).toMatch(/^[0-9a-f-]{36}$/);
+        expect(response.headers.get('content-security-policy')).toContain("default-src 'self'");
+        await response.arrayBuffer();
+      }
+      expect(writes).not.toHaveBeenCalled();
+    } finally {
+      writes.mockRestore();
+    }
+    expect((await fetch(`${base}/api/health`)).headers.get('cache-control')).toBe('no-store');
+    // A cached page body is handed out, not copied: it stays whole however often it is sent.
+    const pages = await Promise.all([1, 2, 3].map(async () => (await fetch(`${base}/welcome/home/`)).text()));
+    expect(pages).toEqual(['<!doctype html><title>首页</title>', '<!doctype html><title>首页</title>', '<!doctype html><title>首页</title>']);
   });
 
   it('checks CSRF against the Host the client used', async () => {

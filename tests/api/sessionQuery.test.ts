@@ -9,9 +9,12 @@ import type { Logger } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { pgliteDrizzle, type Database } from '../../src/server/db/client.ts';
 import * as schema from '../../src/server/db/schema/index.ts';
-import { sessions, users } from '../../src/server/db/schema/index.ts';
+import { enterprises, sessions, users } from '../../src/server/db/schema/index.ts';
+import { createApp } from '../../src/server/app.ts';
+import { createLogger } from '../../src/server/logger.ts';
+import { demoEnterprise } from '../../src/server/db/seed.ts';
 import { createSession, defaultSessionPolicy, resolveSession } from '../../src/server/session.ts';
-import { createTestApp, openPerFile } from './harness.ts';
+import { apiHeaders, createTestApp, openPerFile } from './harness.ts';
 
 const t = openPerFile(createTestApp);
 
@@ -80,7 +83,28 @@ describe('resolveSession', () => {
       avatar: user!.avatar,
       roles: user!.roles,
       status: 'active',
+      enterpriseName: demoEnterprise.enterpriseName,
     });
+    // A user who owns no enterprise: ''.
+    const person = await newSession('demo_person', start);
+    expect((await resolveSession(t.db, person.token, defaultSessionPolicy, new Date(start.getTime() + 2000)))?.user.enterpriseName).toBe('');
+  });
+
+  it('answers currentUser with that one statement, the enterprise name as it is now included', async () => {
+    const { db, statements } = countingDatabase();
+    const app = createApp({ db, config: t.config, logger: createLogger(t.config), dbKind: t.kind });
+    const cookie = await t.login('demo_company');
+    const currentUser = async () => {
+      statements.length = 0;
+      const response = await app.request('/api/front/user/currentUser', { headers: apiHeaders({ Cookie: cookie }) });
+      return ((await response.json()) as { data: { enterpriseName: string } }).data;
+    };
+    expect((await currentUser()).enterpriseName).toBe(demoEnterprise.enterpriseName);
+    expect(statements).toHaveLength(1);
+    const [owner] = await t.db.select({ id: users.id }).from(users).where(eq(users.userName, 'demo_company'));
+    await t.db.update(enterprises).set({ enterpriseName: '广州明珠精密制造（集团）有限公司' }).where(eq(enterprises.ownerUserId, owner!.id));
+    expect((await currentUser()).enterpriseName).toBe('广州明珠精密制造（集团）有限公司');
+    expect(statements).toHaveLength(1);
   });
 
   it('finds nothing, and writes nothing, for an idle, expired, revoked session or a locked user', async () => {

@@ -8,6 +8,7 @@ import { randomUUID } from 'node:crypto';
 import { createMiddleware } from 'hono/factory';
 import type { Logger } from '../logger.ts';
 import type { AppEnv } from '../types.ts';
+import { setAnswerHeader } from './answerHeader.ts';
 
 const incomingId = /^[A-Za-z0-9._:-]{8,128}$/;
 
@@ -32,7 +33,7 @@ export function requestLog(logger: Logger) {
     try {
       await next();
     } finally {
-      c.header('X-Request-Id', requestId);
+      setAnswerHeader(c, 'X-Request-Id', requestId);
       const path = c.req.path;
       const status = c.res.status;
       const line = {

@@ -17,10 +17,12 @@ export class StreamAborted extends Error {
 
 export const streamGuard = createMiddleware<AppEnv>(async (c, next) => {
   await next();
-  const source = c.res.body;
+  // Envelopes are answered whole; only a real stream needs the guard. The type is read first:
+  // reading `.body` of a whole answer would turn it into a stream (answerHeader.ts).
   const contentType = c.res.headers.get('content-type') ?? '';
-  // Envelopes are answered whole; only a real stream needs the guard.
-  if (!source || contentType.startsWith('application/json')) return;
+  if (contentType.startsWith('application/json')) return;
+  const source = c.res.body;
+  if (!source) return;
   const log = c.get('log');
   const path = c.req.path;
   const reader = source.getReader();

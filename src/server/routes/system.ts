@@ -27,7 +27,7 @@ import { writeAudit } from '../services/audit.ts';
 import { captchaRules, createCaptcha } from '../services/captcha.ts';
 import { checkAccountLogin, loginRules } from '../services/login.ts';
 import { hitLimit, type RateRule } from '../services/rateLimit.ts';
-import { findUserById, findUserByMobile, isMobileRegistered, loadCurrentUserView, sessionUserOf } from '../services/users.ts';
+import { findUserById, findUserByMobile, isMobileRegistered, loadCurrentUserView } from '../services/users.ts';
 import { signIn } from '../signIn.ts';
 import { checkSmsCode, consumeSmsCode, sendSmsCode, smsRules } from '../sms/codes.ts';
 import type { SmsProvider } from '../sms/provider.ts';
@@ -119,7 +119,7 @@ export function createSystemRoutes(deps: RouteDeps): Hono<AppEnv> {
       ip,
     });
     await signIn(c, deps, user.id, 'account', body.deviceId);
-    return ok(c, await loadCurrentUserView(db, sessionUserOf(user)), 'auth.loginOk');
+    return ok(c, await loadCurrentUserView(db, user), 'auth.loginOk');
   });
 
   routes.post('/loginMobile', async (c) => {
@@ -137,7 +137,7 @@ export function createSystemRoutes(deps: RouteDeps): Hono<AppEnv> {
     await db.transaction((tx) => consumeSmsCode(tx, codeId));
     // A proven phone is a login even while password guessing keeps the account name locked.
     await signIn(c, deps, user.id, 'mobile', body.deviceId);
-    return ok(c, await loadCurrentUserView(db, sessionUserOf(user)), 'auth.loginOk');
+    return ok(c, await loadCurrentUserView(db, user), 'auth.loginOk');
   });
 
   /** Idempotent: without a live session it still clears the cookie and says goodbye. */
@@ -164,7 +164,7 @@ export function createSystemRoutes(deps: RouteDeps): Hono<AppEnv> {
     const userId = await registerUser(db, { ...body, ip: clientIp(c, config) });
     await signIn(c, deps, userId, 'register', body.deviceId);
     const user = await findUserById(db, userId);
-    return ok(c, user ? await loadCurrentUserView(db, sessionUserOf(user)) : {}, 'auth.registerOk');
+    return ok(c, user ? await loadCurrentUserView(db, user) : {}, 'auth.registerOk');
   });
 
   routes.post('/resetpassword', async (c) => {

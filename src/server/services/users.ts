@@ -35,13 +35,13 @@ export interface CurrentUserView {
   roles: UserRole[];
 }
 
-export function currentUserView(user: SessionUser, enterpriseName = ''): CurrentUserView {
+export function currentUserView(user: SessionUser): CurrentUserView {
   return {
     orgId: String(user.id),
     orgName: user.name || user.userName,
     userName: user.userName,
     telephone: user.mobile,
-    enterpriseName,
+    enterpriseName: user.enterpriseName,
     avatar: user.avatar,
     email: user.email,
     roles: user.roles,
@@ -83,13 +83,13 @@ export async function findBoundEnterprise(db: Database, userId: number): Promise
   return row ?? null;
 }
 
-/** The current-user view of a user, with their enterprise's name. */
-export async function loadCurrentUserView(db: Database, user: SessionUser): Promise<CurrentUserView> {
-  const enterprise = await findBoundEnterprise(db, user.id);
-  return currentUserView(user, enterprise?.enterpriseName ?? '');
+/** The current-user view of a user just signed in or registered (a session's own user carries its enterprise's name). */
+export async function loadCurrentUserView(db: Database, row: UserRow): Promise<CurrentUserView> {
+  const enterprise = await findBoundEnterprise(db, row.id);
+  return currentUserView(sessionUserOf(row, enterprise?.enterpriseName ?? ''));
 }
 
-export function sessionUserOf(row: UserRow): SessionUser {
+function sessionUserOf(row: UserRow, enterpriseName: string): SessionUser {
   return {
     id: row.id,
     userName: row.userName,
@@ -99,6 +99,7 @@ export function sessionUserOf(row: UserRow): SessionUser {
     avatar: row.avatar,
     roles: row.roles,
     status: row.status,
+    enterpriseName,
   };
 }
 
@@ -108,7 +109,7 @@ export async function userInfoView(db: Database, userId: number): Promise<UserIn
   if (!row) throw new Error(`user ${userId} vanished`);
   const enterprise = await findBoundEnterprise(db, userId);
   return {
-    ...currentUserView(sessionUserOf(row), enterprise?.enterpriseName ?? ''),
+    ...currentUserView(sessionUserOf(row, enterprise?.enterpriseName ?? '')),
     userId: row.id,
     name: row.name,
     mobile: row.mobile,
