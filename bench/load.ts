@@ -24,7 +24,8 @@
  */
 import autocannon from 'autocannon';
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { cpus } from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { sql } from 'drizzle-orm';
@@ -70,6 +71,47 @@ function residentOf(pid: number | undefined): number {
 }
 
 const mb = (bytes: number) => (bytes / 1_048_576).toFixed(0);
+
+/** Clock ticks of /proc (USER_HZ: 100 on Linux). */
+const ticksPerSecond = 100;
+
+/** utime + stime of a process (all its threads), in ticks; 0 when unreadable. */
+function cpuTicksOf(pid: number | string | undefined): number {
+  try {
+    // The fields after the command name, which is in parentheses and may hold spaces.
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return Number(fields[11]) + Number(fields[12]);
+  } catch {
+    return 0;
+  }
+}
+
+/** CPU ticks used so far: the server, PostgreSQL's processes (any on this machine), this process (the load generator), the machine idle. */
+function cpuSnapshot(serverPid: number | undefined): { server: number; database: number; generator: number; idle: number } {
+  let database = 0;
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      if (readFileSync(`/proc/${entry}/comm`, 'utf8').trim() === 'postgres') database += cpuTicksOf(entry);
+    } catch {
+      // gone meanwhile
+    }
+  }
+  const usage = process.cpuUsage();
+  const idle = Number(readFileSync('/proc/stat', 'utf8').split('\n')[0]!.trim().split(/\s+/)[4]);
+  return { server: cpuTicksOf(serverPid), database, generator: ((usage.user + usage.system) / 1e6) * ticksPerSecond, idle };
+}
+
+/** Where the machine's CPU went per request between two snapshots (µs): profile-free, by process. */
+function cpuPerRequest(before: ReturnType<typeof cpuSnapshot>, after: ReturnType<typeof cpuSnapshot>, requests: number, withDatabase: boolean): string {
+  const us = (ticks: number) => `${Math.round(((ticks / ticksPerSecond) * 1e6) / requests)} µs`;
+  return (
+    `  CPU per request: server ${us(after.server - before.server)}` +
+    (withDatabase ? `, PostgreSQL ${us(after.database - before.database)}` : '') +
+    `, load generator ${us(after.generator - before.generator)}, machine idle ${us(after.idle - before.idle)} (${cpus().length} cores)`
+  );
+}
 
 interface Load {
   result: autocannon.Result;
@@ -196,14 +238,17 @@ async function loadTarget(target: Target): Promise<void> {
     const hq = await signIn(origin, 'bench_hq', 'Bank2025');
     const operator = await signIn(origin, 'demo_operator', 'Operator2025');
     const lines: string[] = [];
-    const measure = async (name: string, url: string, options: { cookie?: string; json?: boolean } = {}) => {
+    const measure = async (name: string, url: string, options: { cookie?: string; json?: boolean; serverPid?: number | undefined } = {}) => {
       await load(url, { connections: 50, duration: 3, ...options }); // warm-up
+      const serverPid = options.serverPid ?? servers?.portal.pid;
+      const before = cpuSnapshot(serverPid);
       const measured = await load(url, { connections: 200, duration: 10, ...options });
       lines.push(line(name, measured));
+      lines.push(cpuPerRequest(before, cpuSnapshot(serverPid), measured.result.requests.total, !target.label.startsWith('PGlite')));
       return measured;
     };
     lines.push(`machine before: ${uptime()}`);
-    await measure('bare Hono hello-world', helloUrl);
+    await measure('bare Hono hello-world', helloUrl, { serverPid: servers.hello.pid });
     await measure('home page (static)', `${origin}${homePath}`);
     await measure('content call (help centre)', `${origin}${contentPath}`, { json: true });
     const read = await measure('currentUser (session)', `${origin}${currentUserPath}`, { cookie: person, json: true });

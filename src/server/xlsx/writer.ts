@@ -45,8 +45,15 @@ const boldOffset = 5;
 const decimals: Record<XlsxFormat, number> = { text: 0, int: 0, energy: 3, price: 5, money: 2 };
 const defaultWidth: Record<XlsxFormat, number> = { text: 18, int: 10, energy: 14, price: 12, money: 16 };
 
-/** Rows turned into XML per pull: big enough to keep the zip busy, small enough to stay flat. */
-const rowsPerChunk = 500;
+/**
+ * Rows turned into XML and deflated per slice: big enough to keep the zip busy, small enough that
+ * a slice (~2 ms here) never holds the server's thread long — between slices the writer yields to
+ * the event loop, so other requests are answered while a long export runs (issue 15).
+ */
+const rowsPerChunk = 100;
+
+/** One turn of the event loop: rows read from memory and the stream's reads chain as microtasks only. */
+const yieldToEventLoop = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 const contentTypes = `<?xml version="1.0" encoding="UTF-8" standalone="yes"?>
 <Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types"><Default Extension="rels" ContentType="application/vnd.openxmlformats-package.relationships+xml"/><Default Extension="xml" ContentType="application/xml"/><Override PartName="/xl/workbook.xml" ContentType="application/vnd.openxmlformats-officedocument.spreadsheetml.sheet.main+xml"/><Override PartName="/xl/worksheets/sheet1.xml" ContentType="application/vnd.openxmlformats-officedocument.spreadsheetml.worksheet+xml"/><Override PartName="/xl/styles.xml" ContentType="application/vnd.openxmlformats-officedocument.spreadsheetml.styles+xml"/></Types>`;
@@ -150,6 +157,7 @@ export function xlsxStream(sheet: XlsxSheet): ReadableStream<Uint8Array> {
 
   /** The next rows as XML into the zip; the end of the sheet and the zip after the last one. */
   async function writeRows(): Promise<void> {
+    await yieldToEventLoop();
     let xml = '';
     for (let count = 0; count < rowsPerChunk; count += 1) {
       const next = await iterator.next();
