@@ -92,6 +92,52 @@ export function wrapPglite(client: PgliteThread): PgliteHandle {
   };
 }
 
+/**
+ * Distinct statement texts prepared on PostgreSQL; texts beyond them run unnamed (parsed and
+ * planned each time). The same bound as the PGlite thread's. postgres-js keeps a connection's
+ * statements for the connection's life (30–60 minutes), so this bounds their memory too.
+ */
+const maxPreparedTexts = 1000;
+
+/**
+ * drizzle on postgres-js, with its statements prepared. postgres-js prepares every statement
+ * (a named statement per connection, by its text), but drizzle asks it not to for every statement
+ * it was not given a name for (`.prepare(name)`), which is all of ours: PostgreSQL parsed and
+ * planned each one again — 574 µs of PostgreSQL's CPU per session check, 2.5× its throughput
+ * (docs/performance.md). The client drizzle gets asks for preparation instead, in transactions
+ * and savepoints too.
+ */
+export function postgresDrizzle<S extends Record<string, unknown> = Record<string, never>>(client: Sql, config: DrizzleConfig<S> = {}) {
+  const prepared = new Set<string>();
+  const shouldPrepare = (text: string) => {
+    if (prepared.has(text)) return true;
+    if (prepared.size >= maxPreparedTexts) return false;
+    prepared.add(text);
+    return true;
+  };
+  type Callback = (sql: Sql) => unknown;
+  const preparing = <T extends Sql>(sql: T): T =>
+    new Proxy(sql, {
+      get(target, key, receiver) {
+        if (key === 'unsafe') {
+          return (text: string, params?: unknown[], options?: Record<string, unknown>) =>
+            target.unsafe(text, params as never, { ...options, prepare: shouldPrepare(text) });
+        }
+        if (key === 'begin' || key === 'savepoint') {
+          // begin(fn) / begin(options, fn), savepoint(fn) / savepoint(name, fn): the callback's client prepares too.
+          return (...args: unknown[]) => {
+            const last = args.length - 1;
+            const callback = args[last] as Callback;
+            args[last] = (inner: Sql) => callback(preparing(inner));
+            return (Reflect.get(target, key) as (...given: unknown[]) => unknown).apply(target, args);
+          };
+        }
+        return Reflect.get(target, key, receiver) as unknown;
+      },
+    });
+  return drizzlePostgres({ ...config, client: preparing(client) });
+}
+
 export function openPostgres(
   url: string,
   config: Pick<Config, 'dbStatementTimeoutMs' | 'dbPoolMax'>,
@@ -106,7 +152,7 @@ export function openPostgres(
       idle_in_transaction_session_timeout: config.dbStatementTimeoutMs * 4,
     },
   });
-  const db: Database = drizzlePostgres({ client, schema });
+  const db: Database = postgresDrizzle(client, { schema });
   return {
     kind: 'postgres',
     client,

@@ -10,8 +10,9 @@
  * - Order: `exclusive` runs one unit at a time — a statement of its own, or a whole transaction
  *   from its BEGIN to its COMMIT — so a transaction's statements run in order with nothing
  *   interleaved, and a statement outside it waits for its end.
- * - Statements are prepared once per SQL text (a named statement in the backend, as postgres-js
- *   does on PostgreSQL) and then run with one Bind/Describe/Execute/Sync: PGlite's own `query`
+ * - Statements are prepared (and their result columns described) once per SQL text (a named
+ *   statement in the backend, as postgres-js does on PostgreSQL) and then run with one
+ *   Bind/Execute/Sync: PGlite's own `query`
  *   parses and plans every call again in six separate calls into WebAssembly, which made a
  *   session check cost ~2 ms of this thread (docs/performance.md).
  *
@@ -31,10 +32,17 @@ const keepText = (value: string) => value;
 /** Prepared statements kept; SQL texts beyond these run unnamed (parsed each time). */
 const maxPrepared = 1000;
 
+type BackendMessage = Awaited<ReturnType<PGlite['execProtocolStream']>>[number];
+
 interface Prepared {
   name: string;
   paramTypes: number[];
+  /** The statement's result columns as described when it was prepared (none for a statement without rows). */
+  rowDescription: BackendMessage | undefined;
 }
+
+/** Execute + Sync never change: encoded once. */
+let executeAndSync: Uint8Array | undefined;
 
 const prepared = new Map<string, Prepared>();
 let preparedCount = 0;
@@ -69,9 +77,13 @@ function errorOf(error: unknown): WorkerError {
 }
 
 /**
- * Replies wait in `outbox` until the statements queued now have run, then cross in one message:
- * under load one postMessage carries dozens of answers instead of one each.
+ * Replies wait in `outbox` until the statements queued now have run, or until there are
+ * `repliesPerMessage` of them, then cross in one message: under load one postMessage carries
+ * several answers instead of one each, and the server's thread works on the first answers
+ * while this thread runs the next statements (waiting for the whole queue made answers arrive
+ * in bursts and the server's thread idle meanwhile).
  */
+const repliesPerMessage = 8;
 let outbox: WorkerReply[] = [];
 function flush(): void {
   if (outbox.length === 0) return;
@@ -86,6 +98,7 @@ function reply(message: WorkerReply, transfer: ArrayBuffer[] = []): void {
   }
   if (outbox.length === 0) setImmediate(flush);
   outbox.push(message);
+  if (outbox.length >= repliesPerMessage) flush();
 }
 
 /** Parsers per set of types kept as text: PGlite's parseResults copies its whole map for every call given `parsers`. */
@@ -117,7 +130,7 @@ async function statement(pg: PGlite, sql: string, params: unknown[], rowMode: 'a
     if (!known) {
       const name = prepared.size < maxPrepared ? `hgd_${++preparedCount}` : '';
       const described = await pg.execProtocolStream(joined([serialize.parse({ name, text: sql, types: [] }), serialize.describe({ type: 'S', name }), serialize.sync()]), { syncToFs: false });
-      known = { name, paramTypes: parse.parseDescribeStatementResults(described) };
+      known = { name, paramTypes: parse.parseDescribeStatementResults(described), rowDescription: described.find((message) => message.name === 'rowDescription') };
       if (name) prepared.set(sql, known);
     }
     const types = known.paramTypes;
@@ -127,8 +140,11 @@ async function statement(pg: PGlite, sql: string, params: unknown[], rowMode: 'a
       return serializer ? serializer(value) : String(value);
     });
     const name = known.name;
+    executeAndSync ??= joined([serialize.execute({}), serialize.sync()]);
+    // No Describe: the columns were described when the statement was prepared (as postgres-js
+    // does), so PostgreSQL does not send, nor this thread parse, them again on every run.
     const messages = await pg
-      .execProtocolStream(joined([serialize.bind({ statement: name, values }), serialize.describe({ type: 'P' }), serialize.execute({}), serialize.sync()]), { syncToFs: false })
+      .execProtocolStream(joined([serialize.bind({ statement: name, values }), executeAndSync]), { syncToFs: false })
       .catch((error: unknown) => {
         // "cached plan must not change result type": the table changed under the statement; prepare it again next time.
         if ((error as { code?: string }).code === '0A000') prepared.delete(sql);
@@ -136,7 +152,8 @@ async function statement(pg: PGlite, sql: string, params: unknown[], rowMode: 'a
       });
     if (!inTransaction) await pg.syncToFs();
     // drizzle's parsers all keep their types' text as it is; they are named, not sent (functions do not cross threads).
-    return parse.parseResults(messages, parsersKeeping(pg, textTypes), { rowMode })[0]!;
+    const described = known.rowDescription ? [known.rowDescription, ...messages] : messages;
+    return parse.parseResults(described, parsersKeeping(pg, textTypes), { rowMode })[0]!;
   });
 }
 
