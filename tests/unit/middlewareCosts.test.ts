@@ -1,6 +1,8 @@
+/** What the shared middleware must not cost: answers kept whole, requests not rebuilt (issue 15, docs/performance.md). */
 import { Hono } from 'hono';
 import { describe, expect, it } from 'vitest';
 import { setAnswerHeader } from '../../src/server/middleware/answerHeader.ts';
+import { apiBodyLimit } from '../../src/server/middleware/bodyLimit.ts';
 
 function appAnswering(answer: () => Response): Hono {
   const app = new Hono();
@@ -25,5 +27,24 @@ describe('setAnswerHeader', () => {
     expect(response.status).toBe(302);
     expect(response.headers.get('location')).toBe('http://localhost/elsewhere');
     expect(response.headers.get('x-added')).toBe('yes');
+  });
+});
+
+describe('apiBodyLimit', () => {
+  it('never asks a GET or HEAD for its body (that builds a whole Web Request per call), and still limits a POST', async () => {
+    const app = new Hono();
+    app.use('*', apiBodyLimit({ bodyLimitBytes: 10, uploadLimitBytes: 100 }));
+    app.all('/', (c) => c.text('ok'));
+    for (const method of ['GET', 'HEAD']) {
+      const request = new Request('http://localhost/', { method });
+      Object.defineProperty(request, 'body', {
+        get() {
+          throw new Error('the body of a GET was read');
+        },
+      });
+      expect((await app.request(request)).status).toBe(200);
+    }
+    const tooLarge = await app.request('/', { method: 'POST', body: 'x'.repeat(11), headers: { 'Content-Type': 'text/plain' } });
+    expect(tooLarge.status).toBe(413);
   });
 });
