@@ -239,6 +239,8 @@ function scenarios(ids: Ids): Scenario[] {
 const postHeaders = formPostHeaders(origin);
 /** `app.request('/…')` runs as http://localhost: the CSRF check wants that origin in process. */
 const inProcessHeaders = formPostHeaders('http://localhost');
+/** An export is a GET guarded like a POST (src/server/middleware/csrf.ts): the client's same-origin proof. */
+const sameOrigin = (from: string) => ({ 'X-Requested-With': 'XMLHttpRequest', Origin: from });
 
 function envelopeOk(text: string): boolean {
   return text.startsWith('{"code":200,');
@@ -355,7 +357,7 @@ async function exportMemory(app: AppLike, requests: ExportRequest[], cookie: str
       lastGc = performance.now();
     };
     const started = performance.now();
-    const response = await app.request(`${exportPath}?${request.query}`, { headers: { Cookie: cookie } });
+    const response = await app.request(`${exportPath}?${request.query}`, { headers: { ...sameOrigin('http://localhost'), Cookie: cookie } });
     const type = response.headers.get('content-type') ?? '';
     if (!type.includes('spreadsheetml')) throw new Error(`export refused: ${await response.text()}`);
     let bytes = 0;
@@ -429,7 +431,7 @@ async function httpExport(server: ChildProcess, request: ExportRequest, cookie: 
     peak = Math.max(peak, residentOf(server.pid));
   }, 20);
   const started = performance.now();
-  const response = await fetch(`${origin}${exportPath}?${request.query}`, { headers: { Cookie: cookie } });
+  const response = await fetch(`${origin}${exportPath}?${request.query}`, { headers: { ...sameOrigin(origin), Cookie: cookie } });
   const bytes = (await response.arrayBuffer()).byteLength;
   const seconds = (performance.now() - started) / 1000;
   clearInterval(sampler);

@@ -156,6 +156,25 @@ describe('answers', () => {
     expect((await run(request)).totalCount).toBe(fixture.rows.filter((row) => row.id % 4 === 1 || row.id % 4 === 2).length);
   });
 
+  it('matches a keyword and a liker against a column’s `match`, without its join; the page still shows the joined value', async () => {
+    // The group's label as an expression of the fixture's own row: equal to the joined g.label.
+    const copy = sql.raw(`(case f.id % 4 ${Object.entries(groupLabels).map(([id, label]) => `when ${id} then '${label}'`).join(' ')} end)`);
+    const matched = defineTable({ ...fixtureTable, columns: { ...fixtureTable.columns, groupLabel: { ...fixtureTable.columns.groupLabel, match: copy, search: true } } });
+    for (const request of [
+      { liker: { groupLabel: 'GROUP' }, pager: { pageSize: 100 } },
+      { liker: { groupLabel: '_' }, pager: { pageSize: 100 } },
+      { search: { keyword: '一组', select: ['groupLabel'] }, sorter: [{ key: 'groupLabel', sort: 'asc' }], pager: { pageSize: 100 } },
+    ] satisfies TableRequest[]) {
+      const queries = buildTableQueries(matched, request);
+      expect(dialect.sqlToQuery(queries.count).sql).not.toContain('table_fixture_group');
+      expect(dialect.sqlToQuery(queries.page).sql).toContain('left join table_fixture_group');
+      const answer = await runTable(fixture.db, matched, request);
+      expect(answer).toEqual(expected(request));
+      expect(answer.totalCount).toBeGreaterThan(0);
+    }
+    expect(() => defineTable({ ...fixtureTable, columns: { ...fixtureTable.columns, day: { ...fixtureTable.columns.day, match: sql`f.day` } } })).toThrow();
+  });
+
   it('puts nulls last only for nullable columns, so a plain index serves the others', async () => {
     const orderBy = (request: TableRequest) => dialect.sqlToQuery(buildTableQueries(fixtureTable, request).page).sql.split(' order by ')[1];
     expect(orderBy({ sorter: [{ key: 'at', sort: 'descend' }] })).toMatch(/^\("?f"?\.?"?at"?\) desc, /);

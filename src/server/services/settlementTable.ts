@@ -9,7 +9,10 @@
  * summed or exported. Speed: settlement_results carries the institution, area and product copied
  * from the order, so the scoped count of a month range reads settlement_results alone through
  * (partner_id, settle_month desc, id desc); orders, enterprises and institutions are joined only
- * in the statements that use their columns (the engine's `joins`).
+ * in the statements that use their columns (the engine's `joins`). A keyword or liker matches the
+ * copies of the order number, set name and enterprise name kept on the row by the database
+ * (migration 0011's triggers; the engine's `match`), so it joins nothing either; the page still
+ * shows the order's and the enterprise's own values.
  */
 import { sql } from 'drizzle-orm';
 import type { SiteContent } from '../../content/schemas.ts';
@@ -31,14 +34,14 @@ export const settlementTable = defineTable({
   },
   columns: {
     id: { sql: sql`s.id`, type: 'int' },
-    orderNo: { sql: sql`o.order_no`, type: 'text', join: 'order', search: true, like: true },
-    enterpriseName: { sql: sql`e.enterprise_name`, type: 'text', join: 'enterprise', search: true, like: true, sort: true },
+    orderNo: { sql: sql`o.order_no`, match: sql`s.order_no`, type: 'text', join: 'order', search: true, like: true },
+    enterpriseName: { sql: sql`e.enterprise_name`, match: sql`s.enterprise_name`, type: 'text', join: 'enterprise', search: true, like: true, sort: true },
     creditCode: { sql: sql`e.credit_code`, type: 'text', join: 'enterprise', nullable: true },
     partnerId: { sql: sql`s.partner_id`, type: 'int', filter: true, nullable: true },
     partnerName: { sql: sql`p.name`, type: 'text', join: 'partner', sort: true, nullable: true },
     areaCode: { sql: sql`s.area_code`, type: 'text', filter: true },
     productId: { sql: sql`s.product_id`, type: 'text', filter: true },
-    setName: { sql: sql`o.set_name`, type: 'text', join: 'order', search: true },
+    setName: { sql: sql`o.set_name`, match: sql`s.set_name`, type: 'text', join: 'order', search: true },
     settleMonth: { sql: sql`s.settle_month`, type: 'month', range: true, filter: true, sort: true },
     settledEnergy: { sql: sql`s.settled_energy`, type: 'number', range: true, sort: true },
     contractPrice: { sql: sql`s.contract_price`, type: 'number', range: true, sort: true },

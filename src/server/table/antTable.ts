@@ -64,6 +64,14 @@ export interface ColumnDefinition {
   search?: boolean;
   /** Usable in `liker` (default false). */
   like?: boolean;
+  /**
+   * What `search` and `liker` match instead of `sql`: a copy of the value kept on the `from`
+   * table, for a column shown from a join (e.g. sql`s.enterprise_name` beside
+   * sql`e.enterprise_name`), so a keyword reads no join. It reads from `from` alone (its column's
+   * `join` is not added for it) and must always equal `sql`: the feature keeps it so (e.g. by
+   * trigger). Only for a column with `search` or `like`.
+   */
+  match?: SQL;
   /** Usable in `range` (default false). */
   range?: boolean;
   /** Usable in `filter` (default false; not for timestamps: use a range). */
@@ -146,6 +154,9 @@ export function defineTable<const Columns extends Record<string, ColumnDefinitio
     if (!tableFieldPattern.test(field)) throw new Error(`table column name "${field}" is not a field name`);
     for (const name of joinNames(column.join)) {
       if (!input.joins || !Object.hasOwn(input.joins, name)) throw new Error(`table column "${field}" needs unknown join "${name}"`);
+    }
+    if (column.match && !column.search && !column.like) {
+      throw new Error(`table column "${field}": match is only for a column with search or like`);
     }
     if (column.type === 'timestamp' && column.filter) {
       throw new Error(`table column "${field}": a timestamp cannot be a filter (exact instants); use range`);
@@ -369,9 +380,10 @@ export function containsPattern(text: string): string {
   return `%${text.replace(/[\\%_]/g, (char) => `\\${char}`)}%`;
 }
 
-function contains(column: ColumnDefinition, text: string): SQL {
-  const target = column.type === 'text' ? sql`(${column.sql})` : sql`(${column.sql})::text`;
-  return sql`${target} ilike ${containsPattern(text)}::text`;
+/** `target ilike %text%`; `target` is the column's `match`, else its `sql`. */
+function contains(column: ColumnDefinition, target: SQL, text: string): SQL {
+  const value = column.type === 'text' ? sql`(${target})` : sql`(${target})::text`;
+  return sql`${value} ilike ${containsPattern(text)}::text`;
 }
 
 /* ------------------------------------------------------------------ the queries */
@@ -445,6 +457,8 @@ function compile(table: TableDefinition, request: TableRequest, options: RunOpti
     for (const name of joinNames(column.join)) whereJoins.add(name);
     return column;
   };
+  // What a keyword or liker compares: the column's `match` (no join), else its value (and its joins).
+  const matched = (column: ColumnDefinition) => column.match ?? inWhere(column).sql;
   if (table.where) conditions.push(sql`(${table.where})`);
   if (options.scope) conditions.push(sql`(${options.scope})`);
 
@@ -459,13 +473,13 @@ function compile(table: TableDefinition, request: TableRequest, options: RunOpti
     const keyword = request.search.keyword?.trim() ?? '';
     if (!isCleanText(keyword)) throw badRequest('table.badValue.text', { field: 'keyword', part: 'search' });
     if (keyword !== '' && searched.length) {
-      conditions.push(sql`(${sql.join(searched.map((column) => contains(inWhere(column), keyword)), sql` or `)})`);
+      conditions.push(sql`(${sql.join(searched.map((column) => contains(column, matched(column), keyword)), sql` or `)})`);
     }
   }
   for (const [field, text] of Object.entries(request.liker ?? {})) {
     const column = columnFor(table, field, 'liker');
     if (!isCleanText(text)) throw badRequest('table.badValue.text', { field, part: 'liker' });
-    if (text.trim() !== '') conditions.push(contains(inWhere(column), text.trim()));
+    if (text.trim() !== '') conditions.push(contains(column, matched(column), text.trim()));
   }
   for (const [field, bounds] of Object.entries(request.range ?? {})) {
     const conditionsOfRange = rangeConditions(columnFor(table, field, 'range'), field, bounds);

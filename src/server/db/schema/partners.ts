@@ -95,6 +95,16 @@ export const settlementResults = pgTable(
     /** The order's referring institution; null when the order has none (not in any partner's scope). */
     partnerId: integer('partner_id').references(() => partnerInstitutions.id, { onDelete: 'restrict' }),
     areaCode: char('area_code', { length: 6 }).notNull(),
+    // The searchable names, copied from the order and the enterprise so a keyword search reads this
+    // table alone (docs/partner.md, Benchmark). The database keeps them true, not the writers:
+    // triggers of migration 0011 fill them on insert (and when order_id / enterprise_id change) and
+    // follow a renamed enterprise or order. A writer leaves them out; drizzle then sends null.
+    /** orders.order_no of order_id (kept by trigger). */
+    orderNo: varchar('order_no', { length: 20 }).notNull().$defaultFn(() => sql`null`),
+    /** orders.set_name of order_id (kept by trigger). */
+    setName: varchar('set_name', { length: 60 }).notNull().$defaultFn(() => sql`null`),
+    /** enterprises.enterprise_name of enterprise_id (kept by trigger). */
+    enterpriseName: varchar('enterprise_name', { length: 100 }).notNull().$defaultFn(() => sql`null`),
     productId: varchar('product_id', { length: 8 }).notNull(),
     /** The month settled: its first day. */
     settleMonth: date('settle_month', { mode: 'string' }).notNull(),
