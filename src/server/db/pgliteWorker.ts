@@ -12,9 +12,9 @@
  *   interleaved, and a statement outside it waits for its end.
  * - Statements are prepared (and their result columns described) once per SQL text (a named
  *   statement in the backend, as postgres-js does on PostgreSQL) and then run with one
- *   Bind/Execute/Sync: PGlite's own `query`
- *   parses and plans every call again in six separate calls into WebAssembly, which made a
- *   session check cost ~2 ms of this thread (docs/performance.md).
+ *   Bind/Execute/Sync: PGlite's own `query` parses and plans every call again in six separate
+ *   calls into WebAssembly, which made a session check cost ~2 ms of this thread
+ *   (docs/performance.md).
  *
  * Only Node's own type stripping runs this file (no bundler, no Vite): erasable TypeScript only.
  */
