@@ -19,8 +19,9 @@ ALTER TABLE "settlement_results" ALTER COLUMN "enterprise_name" SET NOT NULL;-->
 -- of truth. It runs on every write of a name too (the renames below included: they read the same).
 CREATE FUNCTION settlement_results_names() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
-  SELECT o.order_no, o.set_name INTO NEW.order_no, NEW.set_name FROM orders o WHERE o.id = NEW.order_id;
-  SELECT e.enterprise_name INTO NEW.enterprise_name FROM enterprises e WHERE e.id = NEW.enterprise_id;
+  -- One statement, not one per table: a bulk insert pays this for every row.
+  SELECT o.order_no, o.set_name, e.enterprise_name INTO NEW.order_no, NEW.set_name, NEW.enterprise_name
+  FROM orders o, enterprises e WHERE o.id = NEW.order_id AND e.id = NEW.enterprise_id;
   RETURN NEW;
 END $$;--> statement-breakpoint
 CREATE TRIGGER settlement_results_names BEFORE INSERT OR UPDATE OF order_id, enterprise_id, order_no, set_name, enterprise_name ON settlement_results
