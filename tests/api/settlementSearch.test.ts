@@ -14,6 +14,7 @@ import { partnerIdIn } from '../../src/server/services/partnerScope.ts';
 import { settlementTable } from '../../src/server/services/settlementTable.ts';
 import { buildTableQueries } from '../../src/server/table/antTable.ts';
 import { post, type Envelope } from './accountCalls.ts';
+import { addEnterprise, base as enterpriseBase, fullRecord, newUser, postJson } from './enterpriseCalls.ts';
 import { apiHeaders, createTestApp, openPerFile } from './harness.ts';
 import { insertPartnerTree, insertPartnerUser, insertSettledOrder, type PartnerTree } from './partnerFixtures.ts';
 
@@ -118,6 +119,23 @@ describe('the kept names follow their sources', () => {
     expect((byNew.result as SettlementRowData[]).every((row) => row.enterpriseName === '改名后的星河科技有限公司')).toBe(true);
     expect((await table({ search: { keyword: '反斜杠' } })).totalCount).toBe(0);
     expect((await table({ liker: { enterpriseName: '反斜杠' } })).totalCount).toBe(0);
+  });
+
+  it('an enterprise renamed by its owner (the edit call) is found by its new name at once', async () => {
+    const owner = await newUser(t);
+    const created = await addEnterprise(t, owner.cookie, { enterpriseName: '旧名称云岭能源有限公司' });
+    // A settled order moved to the owner's enterprise: the rows' enterprise_id changes, so the copy does too.
+    const settled = await insertSettledOrder(t, tree.subA1, months);
+    await t.db.execute(sql`update orders set enterprise_id = ${created.id} where id = ${settled.orderId}`);
+    await t.db.execute(sql`update settlement_results set enterprise_id = ${created.id} where order_id = ${settled.orderId}`);
+    expect((await table({ search: { keyword: '云岭' } })).totalCount).toBe(months.length);
+    const record = fullRecord({ enterpriseName: '新名称滇池能源有限公司', creditCode: created.creditCode, clearanceAccount: created.clearanceAccount });
+    const renamed = await postJson(t, `${enterpriseBase}/edit`, { id: created.id, ...record }, owner.cookie);
+    expect(renamed.code, renamed.message).toBe(200);
+    expect((await table({ search: { keyword: '云岭' } })).totalCount).toBe(0);
+    const byNew = await table({ liker: { enterpriseName: '滇池' } });
+    expect(byNew.totalCount).toBe(months.length);
+    expect((byNew.result as SettlementRowData[]).every((row) => row.enterpriseName === '新名称滇池能源有限公司')).toBe(true);
   });
 
   it('a renamed set is found by its new name', async () => {
