@@ -8,7 +8,7 @@ import { startAccountsServer, type AccountsServer } from './accountsServer.ts';
 
 export { expect } from '@playwright/test';
 
-export const test = base.extend<object, { accounts: AccountsServer }>({
+export const test = base.extend<{ newVisitor: void }, { accounts: AccountsServer }>({
   accounts: [
     async ({}, use) => {
       const server = await startAccountsServer();
@@ -17,6 +17,16 @@ export const test = base.extend<object, { accounts: AccountsServer }>({
     },
     // A new embedded database (migrate + seed with argon2 hashes) on a busy 2-core machine.
     { scope: 'worker', timeout: 180_000 },
+  ],
+  // Each test is a visitor of its own: the per-address limits (30 login tries in 15 minutes, 120
+  // captcha images in 10) count this test's requests, not those of every test the worker ran
+  // before it on the same server (the axe sweep alone signs in 25 times).
+  newVisitor: [
+    async ({ accounts }, use) => {
+      await accounts.forgetAddressLimits();
+      await use();
+    },
+    { auto: true },
   ],
   baseURL: async ({ accounts }, use) => {
     await use(accounts.url);

@@ -14,11 +14,13 @@ import { createHash } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { and, desc, eq, isNull, sql } from 'drizzle-orm';
+import { and, desc, eq, isNull, like, or, sql } from 'drizzle-orm';
 import { loadConfig } from '../../../src/server/config.ts';
 import { captchas, rateLimits, smsOutbox, users, type SmsPurpose } from '../../../src/server/db/schema/index.ts';
 import type { Database } from '../../../src/server/db/client.ts';
 import { startServer } from '../../../src/server/main.ts';
+import { captchaRules } from '../../../src/server/services/captcha.ts';
+import { loginRules } from '../../../src/server/services/login.ts';
 
 export interface AccountsServer {
   url: string;
@@ -30,6 +32,8 @@ export interface AccountsServer {
   captchaAnswer(): Promise<string>;
   /** The user name of the account with this mobile number. */
   userNameOf(mobile: string): Promise<string | undefined>;
+  /** Forgets the per-address limits (login tries, login failures, captcha images): the next test is a new visitor. */
+  forgetAddressLimits(): Promise<void>;
 }
 
 const captchaChars = 'abcdefghijklmnopqrstuvwxyz0123456789';
@@ -105,6 +109,10 @@ export async function startAccountsServer(): Promise<AccountsServer> {
         return found;
       }, 'a captcha');
       return crackCaptcha(row.answerHash);
+    },
+    forgetAddressLimits: async () => {
+      const rules = [loginRules.perIp, loginRules.failuresPerIp, captchaRules.perIp];
+      await db.delete(rateLimits).where(or(...rules.map((rule) => like(rateLimits.key, `${rule.name}:%`))));
     },
     userNameOf: async (mobile) => {
       const [row] = await db.select({ userName: users.userName }).from(users).where(eq(users.mobile, mobile)).limit(1);
