@@ -5,9 +5,8 @@
  */
 import { existsSync, statSync } from 'node:fs';
 import path from 'node:path';
-import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
-import { serve, type ServerType } from '@hono/node-server';
+import type { ServerType } from '@hono/node-server';
 import type { Hono } from 'hono';
 import { defaultContentDir, loadContent } from '../content/load.ts';
 import { createApp } from './app.ts';
@@ -16,6 +15,7 @@ import { getConfig, loadConfig, type Config } from './config.ts';
 import { demoAccounts } from './db/seed.ts';
 import { startHousekeeping } from './housekeeping.ts';
 import { createLogger, type Logger } from './logger.ts';
+import { listen } from './listen.ts';
 import { openRuntime, type Runtime } from './runtime.ts';
 import { storageBannerLine } from './storage/fromConfig.ts';
 import { filesMatchPublished } from './studio/contentRepo.ts';
@@ -25,6 +25,7 @@ import { createSitePublisher } from './site/publisher.ts';
 import type { AppEnv } from './types.ts';
 
 export interface RunningServer {
+  /** The first of the listening sockets' servers (listen.ts); its address is theirs. */
   server: ServerType;
   url: string;
   runtime: Runtime;
@@ -88,36 +89,21 @@ export async function startServer(config: Config = getConfig()): Promise<Running
   const app = createApp({ db: runtime.db, config, logger, staticDir: publication.staticDir, publisher, dbKind: runtime.kind, objects: runtime.objects, rebuildAtStart });
   const stopHousekeeping = startHousekeeping(runtime.db, logger);
 
-  const server = await new Promise<ServerType>((resolve, reject) => {
-    const started = serve({ fetch: app.fetch, hostname: config.host, port: config.port }, () => resolve(started));
-    started.once('error', reject);
-  });
-  const address = server.address() as AddressInfo | null;
-  const url = displayUrl(config.host, address?.port ?? config.port);
+  const listener = await listen(app.fetch, { host: config.host, port: config.port });
+  const url = displayUrl(config.host, listener.address().port);
 
   let closing: Promise<void> | undefined;
   const close = () => {
     closing ??= (async () => {
       stopHousekeeping();
       await stopWatching().catch(() => {});
-      await new Promise<void>((resolve) => {
-        const force = setTimeout(() => {
-          if ('closeAllConnections' in server) server.closeAllConnections();
-          resolve();
-        }, 10_000);
-        force.unref();
-        server.close(() => {
-          clearTimeout(force);
-          resolve();
-        });
-        if ('closeIdleConnections' in server) server.closeIdleConnections();
-      });
+      await listener.close(10_000);
       await runtime.close();
     })();
     return closing;
   };
 
-  return { server, url, runtime, publication, close };
+  return { server: listener.server, url, runtime, publication, close };
 }
 
 /** Whether a directory was written after `moment` (a build newer than a publication). */
