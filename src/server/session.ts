@@ -5,13 +5,13 @@
  * within the idle timeout (30 min). `last_seen_at` is written at most once a minute.
  * Login must call createSession (always a new id: no fixation) and revoke the old one.
  */
-import { createHash, randomBytes } from 'node:crypto';
+import { hash, randomBytes } from 'node:crypto';
 import { and, eq, isNull, ne, sql } from 'drizzle-orm';
 import type { Context } from 'hono';
 import { deleteCookie, getCookie, setCookie } from 'hono/cookie';
 import { sessionCookieName, signedInHintCookieName } from '../lib/apiCodes.ts';
 import type { Config } from './config.ts';
-import { rowsOf, type Database } from './db/client.ts';
+import { preparedStatement, rowsOf, type Database } from './db/client.ts';
 import { enterprises, sessions, users } from './db/schema/index.ts';
 import type { AnyContext } from './envelope.ts';
 import { secureCookies } from './request.ts';
@@ -48,7 +48,7 @@ export function newSessionToken(): string {
 
 /** The stored id of a token: sha256, hex. */
 export function hashSessionToken(token: string): string {
-  return createHash('sha256').update(token).digest('hex');
+  return hash('sha256', token, 'hex');
 }
 
 const tokenPattern = /^[A-Za-z0-9_-]{43}$/;
@@ -128,6 +128,24 @@ interface LiveSessionRow {
  * writes nothing otherwise) — so a session-checked read costs one indexed query, and a write at
  * most once a minute per session.
  */
+const liveSessionStatement = preparedStatement(
+  () => sql`
+      with live as (
+        select s.id, s.user_id, s.created_at, s.last_seen_at, s.expires_at,
+               u.user_name, u.name, u.mobile, u.email, u.avatar, u.roles, u.status,
+               coalesce(e.enterprise_name, '') as enterprise_name
+        from ${sessions} s join ${users} u on u.id = s.user_id
+          left join ${enterprises} e on e.owner_user_id = u.id
+        where s.id = ${sql.placeholder('id')} and s.revoked_at is null and s.expires_at > ${sql.placeholder('at')}::timestamptz
+          and s.last_seen_at > ${sql.placeholder('idleSince')}::timestamptz and u.status = 'active'
+      ), touched as (
+        update ${sessions} set last_seen_at = ${sql.placeholder('at')}::timestamptz from live
+        where ${sessions}.id = live.id and live.last_seen_at <= ${sql.placeholder('touchBefore')}::timestamptz
+        returning ${sessions}.last_seen_at
+      )
+      select live.*, (select last_seen_at from touched) as touched_at from live`,
+);
+
 export async function resolveSession(
   db: Database,
   token: string,
@@ -139,23 +157,7 @@ export async function resolveSession(
   const at = now.toISOString();
   const idleSince = new Date(now.getTime() - policy.idleMs).toISOString();
   const touchBefore = new Date(now.getTime() - policy.touchIntervalMs).toISOString();
-  const [row] = rowsOf<LiveSessionRow>(
-    await db.execute(sql`
-      with live as (
-        select s.id, s.user_id, s.created_at, s.last_seen_at, s.expires_at,
-               u.user_name, u.name, u.mobile, u.email, u.avatar, u.roles, u.status,
-               coalesce(e.enterprise_name, '') as enterprise_name
-        from ${sessions} s join ${users} u on u.id = s.user_id
-          left join ${enterprises} e on e.owner_user_id = u.id
-        where s.id = ${id} and s.revoked_at is null and s.expires_at > ${at}::timestamptz
-          and s.last_seen_at > ${idleSince}::timestamptz and u.status = 'active'
-      ), touched as (
-        update ${sessions} set last_seen_at = ${at}::timestamptz from live
-        where ${sessions}.id = live.id and live.last_seen_at <= ${touchBefore}::timestamptz
-        returning ${sessions}.last_seen_at
-      )
-      select live.*, (select last_seen_at from touched) as touched_at from live`),
-  );
+  const [row] = rowsOf<LiveSessionRow>(await liveSessionStatement.execute(db, { id, at, idleSince, touchBefore }));
   if (!row) return null;
   // timestamptz as PostgreSQL's text (both drivers leave it so for raw statements), as drizzle reads it.
   const time = (value: string) => new Date(value);

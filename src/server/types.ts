@@ -84,11 +84,14 @@ export interface SessionState {
   expiresAt: Date;
 }
 
+/** What request handlers log with. */
+export type RequestLogger = Pick<Logger, 'debug' | 'info' | 'warn' | 'error'>;
+
 export interface AppVariables {
   requestId: string;
   locale: Locale;
-  /** Child logger carrying the request id. */
-  log: Logger;
+  /** The request's logger: its lines carry the request id (middleware/requestLog.ts). */
+  log: RequestLogger;
   session: SessionState | null;
   user: SessionUser | null;
 }

@@ -6,7 +6,8 @@
 import { eq } from 'drizzle-orm';
 import { drizzle as drizzlePostgres } from 'drizzle-orm/postgres-js';
 import type { Logger } from 'drizzle-orm';
-import { describe, expect, it } from 'vitest';
+import { PgDialect } from 'drizzle-orm/pg-core';
+import { describe, expect, it, vi } from 'vitest';
 import { pgliteDrizzle, type Database } from '../../src/server/db/client.ts';
 import * as schema from '../../src/server/db/schema/index.ts';
 import { enterprises, sessions, users } from '../../src/server/db/schema/index.ts';
@@ -132,6 +133,28 @@ describe('resolveSession', () => {
       expect(await storedLastSeen(locked.id)).toBe(start.getTime());
     } finally {
       await t.db.update(users).set({ status: 'active' }).where(eq(users.userName, 'demo_operator'));
+    }
+  });
+});
+
+describe('a session-checked read per call', () => {
+  it('builds no statement text (db/client.ts preparedStatement builds it once) and no child logger', async () => {
+    const logger = createLogger(t.config);
+    const app = createApp({ db: t.db, config: t.config, logger, dbKind: t.kind });
+    const cookie = await t.login('demo_company');
+    const currentUser = async () => {
+      const response = await app.request('/api/front/user/currentUser', { headers: apiHeaders({ Cookie: cookie }) });
+      return (await response.json()) as { code: number; data: { userName: string } };
+    };
+    await currentUser();
+    const built = vi.spyOn(PgDialect.prototype, 'sqlToQuery');
+    const child = vi.spyOn(logger, 'child');
+    try {
+      for (let call = 0; call < 3; call += 1) expect((await currentUser()).data.userName).toBe('demo_company');
+      expect(built).not.toHaveBeenCalled();
+      expect(child).not.toHaveBeenCalled();
+    } finally {
+      built.mockRestore();
     }
   });
 });

@@ -107,3 +107,19 @@ describe('currency', () => {
     }
   });
 });
+
+describe('t', () => {
+  it('gives each locale its own message, the same on every call, and fills values when given (messages without values are kept per locale)', () => {
+    for (let round = 0; round < 2; round += 1) {
+      for (const locale of locales) {
+        expect(t(locale, 'api.ok')).toBe(dictionaries[locale]['api.ok']);
+        expect(t(locale, 'validation.required', { label: 'X' })).toBe(format(dictionaries[locale]['validation.required'], { label: 'X' }));
+      }
+    }
+    expect(t('en-US', 'api.ok')).not.toBe(t('zh-CN', 'api.ok'));
+    // A message with placeholders asked without values, then with them: the values still fill it.
+    const bare = t('en-US', 'validation.required');
+    expect(t('en-US', 'validation.required', { label: 'Name' })).toBe('Please enter Name');
+    expect(t('en-US', 'validation.required')).toBe(bare);
+  });
+});

@@ -63,8 +63,18 @@ void i18n.init({
 
 /** Translates one key for one locale, filling `{name}` placeholders from `vars`. */
 export function t(locale: Locale, key: MessageKey, vars?: MessageVars): string {
-  return i18n.t(key, { lng: locale, ...vars } as TOptions);
+  if (vars) return i18n.t(key, { lng: locale, ...vars } as TOptions);
+  // Without values a message never changes: kept per locale (every API answer says `api.ok`).
+  const known = plainMessages[locale];
+  let text = known.get(key);
+  if (text === undefined) {
+    text = i18n.t(key, { lng: locale } as TOptions);
+    known.set(key, text);
+  }
+  return text;
 }
+
+const plainMessages = Object.fromEntries(locales.map((locale) => [locale, new Map<MessageKey, string>()])) as Record<Locale, Map<MessageKey, string>>;
 
 /** A translator bound to one locale, for pages and request handlers. */
 export function translator(locale: Locale): (key: MessageKey, vars?: MessageVars) => string {

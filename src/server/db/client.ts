@@ -12,7 +12,8 @@ import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import type { PGlite } from '@electric-sql/pglite';
 import type { DrizzleConfig } from 'drizzle-orm';
-import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
+import type { SQL } from 'drizzle-orm';
+import { PgDialect, type PgDatabase, type PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import { drizzle as drizzlePglite, type PgliteDatabase } from 'drizzle-orm/pglite';
 import { drizzle as drizzlePostgres } from 'drizzle-orm/postgres-js';
 import postgres, { type Sql } from 'postgres';
@@ -168,4 +169,20 @@ export function openPostgres(
 export function rowsOf<Row = Record<string, unknown>>(result: unknown): Row[] {
   if (Array.isArray(result)) return result as Row[];
   return ((result as { rows?: Row[] }).rows ?? []);
+}
+
+const dialect = new PgDialect();
+
+/**
+ * A statement whose text is built once (its values are `sql.placeholder(name)`s), for the hottest
+ * paths: drizzle otherwise rebuilds the text from its parts on every call.
+ */
+export function preparedStatement<Values extends Record<string, unknown>>(build: () => SQL) {
+  let query: { sql: string; params: unknown[] } | undefined;
+  return {
+    execute(db: Database, values: Values): Promise<unknown> {
+      query ??= dialect.sqlToQuery(build());
+      return db._.session.prepareQuery(query, undefined, undefined, false).execute(values);
+    },
+  };
 }

@@ -6,7 +6,9 @@
  */
 import { randomUUID } from 'node:crypto';
 import { createMiddleware } from 'hono/factory';
+import type { LogFn } from 'pino';
 import type { Logger } from '../logger.ts';
+import type { RequestLogger } from '../types.ts';
 import type { AppEnv } from '../types.ts';
 import { setAnswerHeader } from './answerHeader.ts';
 
@@ -21,13 +23,28 @@ export function loggableQuery(url: string, pathname: string): string[] | undefin
   return [...new Set(names)].slice(0, 20);
 }
 
+/**
+ * The request's logger: pino's child carrying the request id, made when the request first logs
+ * (most never do beyond their request line; a child costs ~5 µs, a tenth of a session-checked read's).
+ */
+export function requestLogger(logger: Logger, reqId: string): RequestLogger {
+  let child: Logger | undefined;
+  const level =
+    (name: 'debug' | 'info' | 'warn' | 'error'): LogFn =>
+    (...args: Parameters<LogFn>) => {
+      child ??= logger.child({ reqId });
+      child[name](...args);
+    };
+  return { debug: level('debug'), info: level('info'), warn: level('warn'), error: level('error') };
+}
+
 export function requestLog(logger: Logger) {
   return createMiddleware<AppEnv>(async (c, next) => {
     const started = performance.now();
     const given = c.req.header('x-request-id');
     const requestId = given && incomingId.test(given) ? given : randomUUID();
     c.set('requestId', requestId);
-    c.set('log', logger.child({ reqId: requestId }));
+    c.set('log', requestLogger(logger, requestId));
     c.set('session', null);
     c.set('user', null);
     try {

@@ -35,14 +35,15 @@ export function loadSession(deps: { db: Database; config: Config }) {
 }
 
 export const requireSession = createMiddleware<AuthedEnv>(async (c, next) => {
-  if (!c.var.user || !c.var.session) throw new ApiError(ApiCode.SESSION_EXPIRED, 'api.sessionExpired');
+  // c.get, not c.var: `c.var` copies every variable into a new object on each read.
+  if (!c.get('user') || !c.get('session')) throw new ApiError(ApiCode.SESSION_EXPIRED, 'api.sessionExpired');
   await next();
 });
 
 export function requireRole(...roles: UserRole[]) {
   return createMiddleware<AuthedEnv>(async (c, next) => {
-    const user = c.var.user;
-    if (!user || !c.var.session) throw new ApiError(ApiCode.SESSION_EXPIRED, 'api.sessionExpired');
+    const user = c.get('user');
+    if (!user || !c.get('session')) throw new ApiError(ApiCode.SESSION_EXPIRED, 'api.sessionExpired');
     if (!user.roles.some((role) => roles.includes(role))) throw new ApiError(ApiCode.FORBIDDEN, 'api.forbidden');
     await next();
   });
