@@ -128,7 +128,7 @@ interface LiveSessionRow {
  * writes nothing otherwise) — so a session-checked read costs one indexed query, and a write at
  * most once a minute per session.
  */
-const liveSessionStatement = preparedStatement(
+const liveSessionStatement = preparedStatement<{ id: string; at: string; idleSince: string; touchBefore: string }>(
   () => sql`
       with live as (
         select s.id, s.user_id, s.created_at, s.last_seen_at, s.expires_at,
