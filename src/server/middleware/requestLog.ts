@@ -8,8 +8,7 @@ import { randomUUID } from 'node:crypto';
 import { createMiddleware } from 'hono/factory';
 import type { LogFn } from 'pino';
 import type { Logger } from '../logger.ts';
-import type { RequestLogger } from '../types.ts';
-import type { AppEnv } from '../types.ts';
+import type { AppEnv, RequestLogger } from '../types.ts';
 import { setAnswerHeader } from './answerHeader.ts';
 
 const incomingId = /^[A-Za-z0-9._:-]{8,128}$/;

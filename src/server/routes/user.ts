@@ -31,7 +31,7 @@ export function createUserRoutes(deps: RouteDeps): Hono<AppEnv> {
   const policy = sessionPolicy(config);
   const routes = new Hono<AppEnv>();
 
-  routes.get('/currentUser', requireSession, (c) => ok(c, currentUserView(c.get('user'))));
+  routes.get('/currentUser', requireSession, (c) => ok(c, currentUserView(c.var.user)));
 
   // The spec lists it among the POST calls with no body; GET reads the same.
   routes.on(['GET', 'POST'], '/getUserInfo', requireSession, async (c) => ok(c, await userInfoView(db, c.var.user.id)));
