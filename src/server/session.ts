@@ -119,15 +119,7 @@ interface LiveSessionRow {
   enterprise_name: string;
 }
 
-/**
- * The live session of a token and its (active) user; null otherwise. ONE statement (issue 15): it
- * finds the session by its primary key only while it is live (not revoked, before its absolute
- * end, used within the idle timeout) and its user is active, reads the name of the enterprise the
- * user owns with it (so `currentUser` needs no statement of its own), and in the same round trip
- * refreshes `last_seen_at` when it is older than `touchIntervalMs` (a data-modifying CTE that
- * writes nothing otherwise) — so a session-checked read costs one indexed query, and a write at
- * most once a minute per session.
- */
+/** resolveSession's one statement (below), its text built once. */
 const liveSessionStatement = preparedStatement<{ id: string; at: string; idleSince: string; touchBefore: string }>(
   () => sql`
       with live as (
@@ -146,6 +138,15 @@ const liveSessionStatement = preparedStatement<{ id: string; at: string; idleSin
       select live.*, (select last_seen_at from touched) as touched_at from live`,
 );
 
+/**
+ * The live session of a token and its (active) user; null otherwise. ONE statement (issue 15): it
+ * finds the session by its primary key only while it is live (not revoked, before its absolute
+ * end, used within the idle timeout) and its user is active, reads the name of the enterprise the
+ * user owns with it (so `currentUser` needs no statement of its own), and in the same round trip
+ * refreshes `last_seen_at` when it is older than `touchIntervalMs` (a data-modifying CTE that
+ * writes nothing otherwise) — so a session-checked read costs one indexed query, and a write at
+ * most once a minute per session.
+ */
 export async function resolveSession(
   db: Database,
   token: string,
