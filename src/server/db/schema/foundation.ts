@@ -67,6 +67,8 @@ export const sessions = pgTable(
     ip: text('ip'),
     userAgent: text('user_agent'),
     revokedAt: timestamp('revoked_at', { withTimezone: true }),
+    /** When this session proved a second factor (at login, or by enrolling one); null: never. */
+    secondFactorAt: timestamp('second_factor_at', { withTimezone: true }),
   },
   (t) => [index('sessions_user_id_idx').on(t.userId)],
 );

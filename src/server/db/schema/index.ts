@@ -12,3 +12,4 @@ export * from './accounts.ts';
 export * from './orders.ts';
 export * from './partners.ts';
 export * from './studio.ts';
+export * from './security.ts';
