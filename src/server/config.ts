@@ -52,7 +52,8 @@ const envSchema = z.object({
   REQUEST_TIMEOUT_MS: positiveInt.default(30_000),
   UPLOAD_TIMEOUT_MS: positiveInt.default(300_000),
   DB_POOL_MAX: positiveInt.default(10),
-  SEED_DEMO_ACCOUNTS: flag.default(true),
+  // Unset: seeded for a local run, not once PUBLIC_ORIGIN says this is a deployment (seedDemoAccountsRule).
+  SEED_DEMO_ACCOUNTS: flag.optional(),
   SMS_HTTP_URL: z.url({ protocol: /^https?$/ }).optional(),
   SMS_HTTP_KEY: z.string().min(8).optional(),
   SMS_HTTP_TIMEOUT_MS: positiveInt.default(5_000),
@@ -111,7 +112,10 @@ export interface Config {
   /** The same for the upload calls, whose body may come slowly from a phone. */
   uploadTimeoutMs: number;
   dbPoolMax: number;
-  /** Seed the four demo accounts into an empty database (off for production). */
+  /**
+   * Seed the demo accounts (published passwords) into an empty database: by default only for a
+   * local run (seedDemoAccountsRule); an explicit true with PUBLIC_ORIGIN is a public demo.
+   */
   seedDemoAccounts: boolean;
   /** SMS gateway (sms/http.ts); unset means the outbox provider (database + log). */
   smsHttpUrl: string | undefined;
@@ -190,6 +194,15 @@ function bankProviderRule(e: z.infer<typeof envSchema>): Config['bankProvider'] 
     );
   }
   return provider;
+}
+
+/**
+ * The demo accounts' passwords are published (README, the start-up banner), so a deployment
+ * (PUBLIC_ORIGIN set) gets none unless SEED_DEMO_ACCOUNTS=true asks for them (a public demo,
+ * which the banner and the log then call out); a local run gets them unless told otherwise.
+ */
+function seedDemoAccountsRule(e: z.infer<typeof envSchema>): boolean {
+  return e.SEED_DEMO_ACCOUNTS ?? e.PUBLIC_ORIGIN === undefined;
 }
 
 /**
@@ -313,7 +326,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     requestTimeoutMs: e.REQUEST_TIMEOUT_MS,
     uploadTimeoutMs: e.UPLOAD_TIMEOUT_MS,
     dbPoolMax: e.DB_POOL_MAX,
-    seedDemoAccounts: e.SEED_DEMO_ACCOUNTS,
+    seedDemoAccounts: seedDemoAccountsRule(e),
     smsHttpUrl: e.SMS_HTTP_URL,
     smsHttpKey: e.SMS_HTTP_KEY,
     smsHttpTimeoutMs: e.SMS_HTTP_TIMEOUT_MS,

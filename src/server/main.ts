@@ -12,7 +12,7 @@ import { defaultContentDir, loadContent } from '../content/load.ts';
 import { createApp } from './app.ts';
 import { bankBannerLines } from './bank/fromConfig.ts';
 import { getConfig, loadConfig, type Config } from './config.ts';
-import { demoAccounts } from './db/seed.ts';
+import { demoAccounts, demoAccountsWithPublicPasswords } from './db/seed.ts';
 import { startHousekeeping } from './housekeeping.ts';
 import { createLogger, type Logger } from './logger.ts';
 import { listen } from './listen.ts';
@@ -130,7 +130,34 @@ const pgliteDurabilityLines = [
   '  crash or a power loss: PGlite does not fsync. For production set DATABASE_URL to a PostgreSQL server.',
 ];
 
-function printBanner(running: RunningServer, config: Config, logger: Logger): void {
+/**
+ * The demo accounts in the banner. A local run lists them. A deployment that seeds them anyway
+ * (SEED_DEMO_ACCOUNTS=true with PUBLIC_ORIGIN: a public demo) lists them under a warning that
+ * their passwords are public. A deployment that does not, but whose database still holds demo
+ * accounts that open with their published password (`stillOpen`), names those to disable.
+ */
+export function demoAccountBannerLines(config: Pick<Config, 'seedDemoAccounts' | 'publicOrigin'>, stillOpen: readonly string[] = []): string[] {
+  const table = demoAccountTable().split('\n').map((line) => `    ${line}`);
+  if (config.seedDemoAccounts && config.publicOrigin === undefined) return ['', '  Demo accounts:', ...table];
+  if (config.seedDemoAccounts) {
+    return [
+      '',
+      `  WARNING: demo accounts with public passwords are seeded (SEED_DEMO_ACCOUNTS=true with PUBLIC_ORIGIN=${config.publicOrigin}):`,
+      '  anyone can sign in as the operator below. Only for a public demo; a real deployment unsets SEED_DEMO_ACCOUNTS.',
+      '',
+      '  Demo accounts (public passwords):',
+      ...table,
+    ];
+  }
+  if (stillOpen.length === 0) return [];
+  return [
+    '',
+    `  WARNING: demo accounts open with their published passwords in this database: ${stillOpen.join(', ')}.`,
+    '  Disable each one: npm run user -- disable <user name>',
+  ];
+}
+
+function printBanner(running: RunningServer, config: Config, logger: Logger, openDemoAccounts: readonly string[]): void {
   const lines = [
     '',
     `  汇购电 portal listening on ${running.url}`,
@@ -145,8 +172,11 @@ function printBanner(running: RunningServer, config: Config, logger: Logger): vo
     lines.push(...pgliteDurabilityLines);
     logger.warn({ db: 'pglite' }, 'embedded database: commits survive a killed process but not an OS crash or power loss (no fsync); use PostgreSQL for production');
   }
-  if (config.seedDemoAccounts) {
-    lines.push('', '  Demo accounts:', ...demoAccountTable().split('\n').map((line) => `    ${line}`));
+  lines.push(...demoAccountBannerLines(config, openDemoAccounts));
+  if (config.seedDemoAccounts && config.publicOrigin !== undefined) {
+    logger.warn({ seedDemoAccounts: true, publicOrigin: config.publicOrigin }, 'demo accounts with public passwords are seeded (SEED_DEMO_ACCOUNTS=true)');
+  } else if (openDemoAccounts.length > 0) {
+    logger.warn({ demoAccounts: openDemoAccounts }, 'demo accounts open with their published passwords; disable them with npm run user -- disable');
   }
   process.stdout.write(`${lines.join('\n')}\n\n`);
   logger.info({ url: running.url, db: running.runtime.kind }, 'server started');
@@ -157,7 +187,9 @@ export async function runServer(): Promise<RunningServer> {
   const config = loadConfig();
   const logger = createLogger(config);
   const running = await startServer(config);
-  printBanner(running, config, logger);
+  // Only a deployment that did not ask for demo accounts looks for leftover ones (a few argon2 checks).
+  const openDemoAccounts = config.publicOrigin !== undefined && !config.seedDemoAccounts ? await demoAccountsWithPublicPasswords(running.runtime.db) : [];
+  printBanner(running, config, logger, openDemoAccounts);
   const stop = (signal: NodeJS.Signals) => {
     logger.info({ signal }, 'shutting down');
     running.close().then(

@@ -96,4 +96,21 @@ describe('config', () => {
       expect(() => loadConfig({ BANK_SANDBOX_ALLOWED: 'sure' })).toThrow(/BANK_SANDBOX_ALLOWED/);
     });
   });
+
+  describe('demo accounts: seeded for a local run, never silently in a deployment', () => {
+    const deployed = { PUBLIC_ORIGIN: 'https://portal.example.com' };
+
+    it('seeds them by default locally and not once PUBLIC_ORIGIN is set', () => {
+      expect(loadConfig({}).seedDemoAccounts).toBe(true);
+      expect(loadConfig(deployed).seedDemoAccounts).toBe(false);
+      expect(loadConfig({ ...deployed, SEED_DEMO_ACCOUNTS: ' ' }).seedDemoAccounts).toBe(false);
+    });
+
+    it('follows an explicit SEED_DEMO_ACCOUNTS either way (a public demo seeds them knowingly)', () => {
+      expect(loadConfig({ ...deployed, SEED_DEMO_ACCOUNTS: 'true' }).seedDemoAccounts).toBe(true);
+      expect(loadConfig({ ...deployed, SEED_DEMO_ACCOUNTS: '1' }).seedDemoAccounts).toBe(true);
+      expect(loadConfig({ SEED_DEMO_ACCOUNTS: 'false' }).seedDemoAccounts).toBe(false);
+      expect(() => loadConfig({ SEED_DEMO_ACCOUNTS: 'sure' })).toThrow(/SEED_DEMO_ACCOUNTS/);
+    });
+  });
 });

@@ -10,8 +10,8 @@
 import { defaultContentDir } from '../../content/load.ts';
 import { seedContentIfEmpty } from '../studio/contentRepo.ts';
 import { createHash, randomBytes } from 'node:crypto';
-import { count, sql } from 'drizzle-orm';
-import { hashPassword } from '../password.ts';
+import { and, count, eq, inArray, sql } from 'drizzle-orm';
+import { hashPassword, verifyPassword } from '../password.ts';
 import { contentStore } from '../services/contentStore.ts';
 import type { ObjectStore } from '../storage/objectStore.ts';
 import { uploadKey } from '../uploads/storage.ts';
@@ -361,4 +361,23 @@ export async function seedIfEmpty(db: Database, options: SeedOptions): Promise<b
 async function isEmpty(db: Database): Promise<boolean> {
   const [row] = await db.select({ n: count() }).from(regions);
   return (row?.n ?? 0) === 0;
+}
+
+/**
+ * The demo accounts (those of the README and the banner) that are active and still open with
+ * their published password, by user name. In a deployment each is a door anyone can open: the
+ * start-up banner names them (main.ts), so a database seeded before SEED_DEMO_ACCOUNTS' default
+ * changed, or seeded as a demo and then put to real use, does not keep them unnoticed.
+ */
+export async function demoAccountsWithPublicPasswords(db: Database): Promise<string[]> {
+  const published = new Map<string, string>(
+    [...demoAccounts, ...demoReviewEnterprises.map((enterprise) => enterprise.owner)].map((account) => [account.userName.toLowerCase(), account.password]),
+  );
+  const rows = await db
+    .select({ userName: users.userName, passwordHash: users.passwordHash })
+    .from(users)
+    .where(and(inArray(sql<string>`lower(${users.userName})`, [...published.keys()]), eq(users.status, 'active')))
+    .orderBy(users.id);
+  const open = await Promise.all(rows.map(async (row) => ((await verifyPassword(row.passwordHash, published.get(row.userName.toLowerCase()) ?? '')) ? row.userName : null)));
+  return open.filter((name): name is string => name !== null);
 }
