@@ -9,7 +9,7 @@
  * Pure (no Node, no Astro): the server, the build and the studio's islands share it.
  */
 import { parse as parseYaml, stringify as stringifyYaml } from 'yaml';
-import { z } from 'zod';
+import type { z } from 'zod';
 import {
   bizItemFileSchema,
   bizTypesFileSchema,
@@ -18,6 +18,7 @@ import {
   helpCatalogueFileSchema,
   helpDocumentFrontSchema,
   industriesFileSchema,
+  markdownField,
   newsFrontSchema,
   orgComsFileSchema,
   problemGuidesFileSchema,
@@ -46,9 +47,6 @@ export type ContentKind = (typeof contentKinds)[number];
 
 /** The Markdown of a `.md` item is kept under this key of its data, beside the front matter's fields. */
 export const markdownBodyKey = 'body';
-
-/** A Markdown source an editor writes (the loaded site renders it with `marked`, GFM). */
-const markdownSource = z.string().trim().min(1, 'must not be empty');
 
 /** What identifies an item within its kind: its own id (from the file name) and its region, where it has them. */
 export interface ItemKey {
@@ -121,7 +119,7 @@ function byRegionAndId(kind: ContentKind, folder: string, schema: z.ZodType): Ki
   };
 }
 
-const withBody = <S extends z.ZodObject>(front: S) => front.extend({ [markdownBodyKey]: markdownSource });
+const withBody = <S extends z.ZodObject>(front: S) => front.extend({ [markdownBodyKey]: markdownField });
 
 export const kindSpecs: Readonly<Record<ContentKind, KindSpec>> = {
   region: byId('region', 'regions', '.yaml', regionFileSchema, area),

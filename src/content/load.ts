@@ -1,7 +1,8 @@
 /**
  * Reads every content file (layout: the top of schemas.ts), validates it with its schema, renders
- * its Markdown, checks the references between files, and returns the content sorted for display.
- * Pure Node (fs + yaml + marked, no Astro import): the build, the API server and the tests use it
+ * its Markdown to sanitized HTML (markdown.ts), checks the references between files, and returns
+ * the content sorted for display.
+ * Pure Node (fs + yaml + the renderer, no Astro import): the build, the API server and the tests use it
  * alike. Any problem throws a `ContentError` naming the file and the field, so a bad edit fails the
  * build (and a rebuild keeps the old site) with a message the editor can act on.
  */
@@ -17,6 +18,7 @@ import {
   helpCatalogueFileSchema,
   helpDocumentFrontSchema,
   industriesFileSchema,
+  mapMarkdownFields,
   markdownField,
   newsFrontSchema,
   orgComsFileSchema,
@@ -34,6 +36,7 @@ import {
   type SellingSet,
   type SiteContent,
 } from './schemas.ts';
+import { renderMarkdown } from './markdown.ts';
 
 /** The content directory: CONTENT_DIR (a rebuild's snapshot) or `src/content` of the working directory. */
 export function defaultContentDir(): string {
@@ -129,9 +132,10 @@ class Reader {
     return { front: this.yaml(relativeFile, match[1] ?? ''), body: match[2] ?? '' };
   }
 
+  /** The value checked by its schema, with every Markdown field in it rendered to sanitized HTML. */
   parse<S extends z.ZodType>(relativeFile: string, schema: S, value: unknown, prefix = ''): z.output<S> {
     const result = schema.safeParse(value);
-    if (result.success) return result.data;
+    if (result.success) return mapMarkdownFields(schema, result.data, (source) => renderMarkdown(source).html) as z.output<S>;
     const issue = result.error.issues[0];
     const field = [prefix, fieldPath(issue?.path ?? [])].filter(Boolean).join('.');
     return this.fail(relativeFile, field || '(file)', issue?.message ?? 'is invalid');

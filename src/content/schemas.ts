@@ -24,13 +24,14 @@
  * File-name ids (`bizItemId`, `setId`, `newsId`, `documentId`, `noticeId`) are lower-case slugs
  * (`a-z`, `0-9`, `-`) because they appear in URLs; each is unique across the whole content, not
  * only within its folder (the API looks them up without a region). Dates are `YYYY-MM-DD`.
- * Markdown fields are rendered to HTML by the schema itself (`marked`, GFM), so the loaded value
- * of `desc`, `body`, `content`, `answer` and `description` is HTML.
+ * Markdown fields (`markdownField`: `desc`, `body`, `content`, `answer`, `description`) hold the
+ * editor's source here; load.ts renders each to safe HTML (markdown.ts, found by
+ * `mapMarkdownFields`), so their loaded value is HTML. The schemas themselves render nothing: the
+ * studio's islands check forms with them and must not ship the renderer.
  *
  * Cross-references (a region's business types, a set's product, a selling set's orgCom, a news
  * item's type, …) are checked by `load.ts` after every file has passed its schema.
  */
-import { marked } from 'marked';
 import { z } from 'zod';
 
 /** GB/T 2260 province-level code. */
@@ -52,18 +53,93 @@ export const dateField = z
 /** Text shown as is: trimmed, not empty. */
 const text = (max: number) => z.string().trim().min(1).max(max);
 
-/** The site's one Markdown renderer (GFM): the build and the editors' live preview use it alike. */
-export function renderMarkdown(source: string): string {
-  return marked.parse(source, { async: false, gfm: true });
+/**
+ * Markdown written by an editor (GFM). Its source is what the schema checks; load.ts turns every
+ * field of this very schema into sanitized HTML (markdown.ts), so editor content never reaches a
+ * page unsanitized. Compared by identity (`mapMarkdownFields`, the studio's form walker).
+ */
+export const markdownField = z.string().trim().min(1, 'must not be empty');
+
+/** The parts of zod's internal definition `mapMarkdownFields` reads. */
+interface SchemaDef {
+  type: string;
+  innerType?: z.ZodType;
+  shape?: Record<string, z.ZodType>;
+  element?: z.ZodType;
+  valueType?: z.ZodType;
+  out?: z.ZodType;
 }
 
-/** Markdown written by an editor, loaded as HTML. Content is the editors' own, so it is trusted. */
-export const markdownField = z.string().trim().min(1, 'must not be empty').transform(renderMarkdown);
+function defOf(schema: z.ZodType): SchemaDef {
+  return (schema as unknown as { _zod: { def: SchemaDef } })._zod.def;
+}
 
-/** A link: a site path (`/welcome/detail/…`) or an absolute http(s) URL. */
+const holdsMarkdownCache = new WeakMap<SchemaDef, boolean>();
+
+/** Whether a schema's definition holds a Markdown field anywhere inside (also where `mapMarkdownFields` cannot reach it). */
+function defHoldsMarkdown(def: SchemaDef): boolean {
+  let holds = holdsMarkdownCache.get(def);
+  if (holds === undefined) holdsMarkdownCache.set(def, (holds = holdsMarkdown(def)));
+  return holds;
+}
+
+function holdsMarkdown(value: unknown, seen = new Set<unknown>()): boolean {
+  if (value === markdownField) return true;
+  if (value === null || typeof value !== 'object' || seen.has(value)) return false;
+  seen.add(value);
+  const def = (value as { _zod?: { def?: unknown } })._zod?.def;
+  const parts = def === undefined ? Object.values(value) : Object.values(def as object);
+  return parts.some((part) => holdsMarkdown(part, seen));
+}
+
+/**
+ * A value parsed with `schema`, with `map` applied to the value of every `markdownField` in it:
+ * what load.ts renders. Walks objects, lists, records and optional/default wrappers; a Markdown
+ * field inside anything else (a union, a transform's input) throws, so none is left unrendered.
+ */
+export function mapMarkdownFields(schema: z.ZodType, value: unknown, map: (source: string) => string): unknown {
+  if (schema === markdownField) return typeof value === 'string' ? map(value) : value;
+  if (value === undefined || value === null) return value;
+  const def = defOf(schema);
+  switch (def.type) {
+    case 'optional':
+    case 'nullable':
+    case 'default':
+    case 'prefault':
+    case 'readonly':
+    case 'catch':
+    case 'nonoptional':
+      return def.innerType ? mapMarkdownFields(def.innerType, value, map) : value;
+    case 'object': {
+      if (typeof value !== 'object' || !def.shape) return value;
+      const out: Record<string, unknown> = { ...(value as Record<string, unknown>) };
+      for (const [key, field] of Object.entries(def.shape)) {
+        if (Object.hasOwn(out, key)) out[key] = mapMarkdownFields(field, out[key], map);
+      }
+      return out;
+    }
+    case 'array':
+      return Array.isArray(value) && def.element ? value.map((entry) => mapMarkdownFields(def.element!, entry, map)) : value;
+    case 'record':
+      return typeof value === 'object' && def.valueType
+        ? Object.fromEntries(Object.entries(value as Record<string, unknown>).map(([key, entry]) => [key, mapMarkdownFields(def.valueType!, entry, map)]))
+        : value;
+    case 'pipe':
+      // A parsed value is the pipe's output.
+      return def.out ? mapMarkdownFields(def.out, value, map) : value;
+    default:
+      if (defHoldsMarkdown(def)) throw new Error(`a Markdown field inside a zod ${def.type} cannot be rendered`);
+      return value;
+  }
+}
+
+/**
+ * A link: a site path (`/welcome/detail/…`) or an absolute http(s) URL. Not `//host` nor `/\host`
+ * (browsers read both as another host), so a "site path" always stays on the site.
+ */
 export const linkField = z
   .string()
-  .regex(/^(\/(?!\/)[^\s]*|https?:\/\/[^\s]+)$/, 'must be a site path starting with / or an http(s) URL');
+  .regex(/^(\/(?![/\\])[^\s\\]*|https?:\/\/[^\s]+)$/, 'must be a site path starting with / or an http(s) URL');
 
 /** An image under `public/` (path starting with /) or an absolute http(s) URL. */
 export const imageField = linkField;

@@ -133,6 +133,7 @@ export default function ItemEditor({ locale, messages, labels, validation }: Pro
     errors,
     labels,
     messages,
+    locale,
     onUploadError: (field, message) => setErrors((current) => withFieldError(current, field, message)),
   };
 

@@ -1,6 +1,6 @@
-import { useDeferredValue, useId, useState, type ReactNode } from 'react';
-import { renderMarkdown } from '../../content/schemas.ts';
+import { useId, useState, type ReactNode } from 'react';
 import { OK } from '../../lib/apiCodes.ts';
+import type { Locale } from '../../lib/i18n/locales.ts';
 import { labelCase } from '../auth/formValidation.ts';
 import {
   appendAt,
@@ -17,8 +17,10 @@ import {
   type FieldNode,
   type FieldPath,
 } from './formModel.ts';
+import { droppedText } from './markdownPreview.ts';
 import { uploadImage } from './studioApi.ts';
 import { say, type FieldLabels, type StudioMessages } from './studioMessages.ts';
+import { useMarkdownPreview } from './useMarkdownPreview.ts';
 
 export interface FormContext {
   data: unknown;
@@ -28,6 +30,7 @@ export interface FormContext {
   errors: Readonly<Record<string, string>>;
   labels: FieldLabels;
   messages: StudioMessages;
+  locale: Locale;
   /** Shown when an image upload is refused. */
   onUploadError: (field: string, message: string) => void;
 }
@@ -234,8 +237,10 @@ function MarkdownField({ node, path, label, context, bare }: FieldProps) {
   const name = pathName(path);
   const value = getAt(data, path);
   const source = typeof value === 'string' ? value : '';
-  const deferred = useDeferredValue(source);
+  const preview = useMarkdownPreview(source);
   const error = errors[name];
+  const dropped = preview.loading ? [] : (preview.rendered?.dropped ?? []);
+  const describedBy = [`${id}-hint`, error ? `${id}-error` : '', dropped.length > 0 ? `${id}-dropped` : ''].filter(Boolean).join(' ');
   return (
     <div className="fieldset py-1" data-field={name}>
       <label htmlFor={id} className={bare ? 'sr-only' : 'fieldset-legend pb-1 text-sm'}>{label}{optionalMark(node, messages)}</label>
@@ -248,17 +253,31 @@ function MarkdownField({ node, path, label, context, bare }: FieldProps) {
             className={`textarea h-64 w-full font-mono text-sm ${error ? 'textarea-error' : ''}`}
             value={source}
             aria-invalid={error ? true : undefined}
-            aria-describedby={`${id}-hint${error ? ` ${id}-error` : ''}`}
+            aria-describedby={describedBy}
             onChange={(event) => onChange(setAt(data, path, textFromInput(node, event.target.value)))}
           />
           <p id={`${id}-hint`} className="label text-xs whitespace-normal">{messages['studio.edit.markdownHint']}</p>
           <ErrorText id={`${id}-error`} text={error} />
         </div>
-        <section aria-label={say(messages, 'studio.edit.previewOf', { label })} className="h-64 overflow-auto rounded-box border border-base-300 bg-base-100 p-3">
-          <p aria-hidden="true" className="mb-2 text-xs text-base-content/70">{messages['studio.edit.preview']}</p>
-          {/* The site's own renderer (content/schemas.ts): the editors' Markdown is trusted content. */}
-          <div className="rich-text" dangerouslySetInnerHTML={{ __html: renderMarkdown(deferred) }} />
-        </section>
+        <div className="grid min-w-0 content-start gap-2">
+          <section aria-label={say(messages, 'studio.edit.previewOf', { label })} aria-busy={preview.loading} className="h-64 overflow-auto rounded-box border border-base-300 bg-base-100 p-3">
+            <p aria-hidden="true" className="mb-2 flex justify-between gap-2 text-xs text-base-content/70">
+              <span>{messages['studio.edit.preview']}</span>
+              {preview.loading && <span>{messages['studio.edit.previewLoading']}</span>}
+            </p>
+            {preview.failed && <p role="alert" className="mb-2 text-sm text-error">{preview.failed.message ?? messages['studio.edit.previewFailed']}</p>}
+            {/* Rendered and sanitized on the server by the site's own renderer (content/markdown.ts). */}
+            <div className={`rich-text ${preview.loading ? 'opacity-60' : ''}`} dangerouslySetInnerHTML={{ __html: preview.rendered?.html ?? '' }} />
+          </section>
+          {dropped.length > 0 && (
+            <div id={`${id}-dropped`} role="status" className="alert alert-warning flex-col items-start gap-1 text-sm" data-dropped>
+              <p>{messages['studio.edit.droppedTitle']}</p>
+              <ul className="list-disc ps-5">
+                {dropped.map((item, index) => <li key={index} className="wrap-anywhere">{droppedText(messages, context.locale, item)}</li>)}
+              </ul>
+            </div>
+          )}
+        </div>
       </div>
     </div>
   );

@@ -101,7 +101,7 @@ function walk(schema: SchemaLike, options: WalkOptions, root = false): FieldNode
   const def = defOf(current);
   switch (def.type) {
     case 'pipe':
-      // A transform after the input (Markdown → HTML, trims): the editor writes the input.
+      // A transform after the input: the editor writes the input.
       return def.in ? { ...walk(def.in, options), ...base } : { ...base, type: 'unsupported', zodType: 'pipe' };
     case 'string': {
       if ((current as unknown) === dateField) return { ...base, type: 'text', input: 'date' };

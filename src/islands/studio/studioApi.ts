@@ -6,9 +6,11 @@
  */
 import { get, post, upload, type ApiEnvelope, type UploadProgress } from '../../lib/api/index.ts';
 import type { ContentKind } from '../../content/kinds.ts';
+import type { RenderedMarkdown } from '../../content/markdown.ts';
 import type { BuildPhase, ItemSummary, ItemView, RegionView } from '../../lib/studioViews.ts';
 
 export type { BuildPhase, ItemState, ItemSummary, ItemView, RegionView } from '../../lib/studioViews.ts';
+export type { DroppedItem, RenderedMarkdown } from '../../content/markdown.ts';
 
 export const STUDIO_API = '/api/studio';
 
@@ -84,6 +86,10 @@ export const restoreItem = (path: string, version: number, revision: number) => 
 export const startBuild = (purpose: 'preview' | 'publish', paths?: readonly string[]) =>
   write<BuildView>(purpose, paths ? { paths: [...paths] } : {});
 export const rollback = (buildId: number) => write<BuildView>('rollback', { buildId });
+
+/** A Markdown field rendered by the site's renderer, with what it removed; aborting it is silent. */
+export const renderMarkdownPreview = (markdown: string, signal: AbortSignal) =>
+  post<RenderedMarkdown>(`${STUDIO_API}/markdown`, { markdown }, { json: true, quiet: true, signal });
 
 export function uploadImage(file: File, onProgress: (progress: UploadProgress) => void) {
   return upload<ImageUpload>(`${STUDIO_API}/image`, { file }, { quiet: true, onProgress });

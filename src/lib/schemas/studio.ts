@@ -32,6 +32,12 @@ export const studioRestoreBody = z.object({ path: contentPathSchema, version: ve
 export const studioBuildBody = z.object({ paths: z.array(contentPathSchema).max(1000).optional() });
 export const studioRollbackBody = z.object({ buildId: recordIdSchema });
 
+/** Longest Markdown the preview renders: far above any content field, and bounded work per call. */
+export const maxPreviewMarkdown = 100_000;
+
+/** POST markdown: a Markdown field's source, rendered as the site will show it (`{ html, dropped }`). */
+export const studioMarkdownBody = z.object({ markdown: z.string().max(maxPreviewMarkdown) });
+
 /** Largest content package imported (.zip of the content files). */
 export const maxImportBytes = 10 * 1024 * 1024;
 

@@ -10,12 +10,14 @@
  *   POST preview {paths?} · publish {paths?} → the build; GET build?buildId (progress)
  *   GET  publications · POST rollback {buildId}
  *   POST image (multipart file) · GET images
+ *   POST markdown {markdown} → { html, dropped }: the site's renderer, for the editor's preview
  *   GET  export[?drafts=1] (.zip) · POST import (multipart .zip)
  */
 import { Hono } from 'hono';
 import { strToU8, zipSync } from 'fflate';
 import { contentKinds, fileTextOf, kindOfPath, kindSpecs, normalizedData, type ContentKind } from '../../content/kinds.ts';
-import { studioBuildBody, studioBuildQuery, studioDeleteBody, studioKindQuery, studioPathBody, studioPathQuery, studioRestoreBody, studioRollbackBody, studioSaveBody, studioUploadBody, studioVersionQuery, maxImportBytes } from '../../lib/schemas/studio.ts';
+import { renderMarkdown } from '../../content/markdown.ts';
+import { studioBuildBody, studioBuildQuery, studioDeleteBody, studioKindQuery, studioMarkdownBody, studioPathBody, studioPathQuery, studioRestoreBody, studioRollbackBody, studioSaveBody, studioUploadBody, studioVersionQuery, maxImportBytes } from '../../lib/schemas/studio.ts';
 import { studioValidation } from '../../islands/studio/studioPageMessages.ts';
 import type { Locale } from '../../lib/i18n/index.ts';
 import { ApiError, localeOf, ok } from '../envelope.ts';
@@ -199,6 +201,13 @@ export function createStudioRoutes(deps: RouteDeps): Hono<AppEnv> {
   });
 
   routes.get('/images', async (c) => ok(c, { images: await listImages(db) }));
+
+  // The preview beside a Markdown field: rendered here, by the one renderer the build uses, so
+  // the browser never renders an editor's HTML itself and sees what the site will drop.
+  routes.post('/markdown', async (c) => {
+    const { markdown } = await validate(c, studioMarkdownBody, 'body');
+    return ok(c, renderMarkdown(markdown));
+  });
 
   routes.get('/export', async (c) => {
     const withDrafts = new URL(c.req.url).searchParams.get('drafts') === '1';
