@@ -17,6 +17,7 @@ import { drizzle as drizzlePglite, type PgliteDatabase } from 'drizzle-orm/pglit
 import { drizzle as drizzlePostgres } from 'drizzle-orm/postgres-js';
 import postgres, { type Sql } from 'postgres';
 import type { Config } from '../config.ts';
+import { lockDataDir } from './dataDirLock.ts';
 import { PgliteThread, type PgliteThreadOptions } from './pgliteThread.ts';
 import * as schema from './schema/index.ts';
 
@@ -55,7 +56,24 @@ export async function openDatabase(config: DatabaseConfig): Promise<DatabaseHand
   if (config.databaseUrl) return openPostgres(config.databaseUrl, config);
   const dir = path.join(config.dataDir, 'pglite');
   await mkdir(dir, { recursive: true });
-  return openPglite({ dataDir: dir }, config);
+  // PGlite has no lock of its own: a second process on the same files would corrupt them.
+  const lock = await lockDataDir(dir);
+  try {
+    const handle = await openPglite({ dataDir: dir }, config);
+    return {
+      ...handle,
+      close: async () => {
+        try {
+          await handle.close();
+        } finally {
+          await lock.release();
+        }
+      },
+    };
+  } catch (error) {
+    await lock.release();
+    throw error;
+  }
 }
 
 /** PGlite on its own thread: a data directory, `{ loadDataDir }` for an in-memory copy of a dump, or neither (in memory). */
