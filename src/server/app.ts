@@ -23,6 +23,7 @@ import { bankProviderFromConfig } from './bank/fromConfig.ts';
 import { apiModules } from './routes/index.ts';
 import { httpProviderFromConfig } from './sms/http.ts';
 import { createOutboxProvider } from './sms/provider.ts';
+import { lazyKeys } from './secrets.ts';
 import { contentStore } from './services/contentStore.ts';
 import { createPublishedSite } from './site/publication.ts';
 import { astroBuildCommand } from './site/buildCommand.ts';
@@ -83,7 +84,8 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
       (error: unknown) => deps.logger.info({ reason: error instanceof Error ? error.message : String(error) }, 'new release: rebuild not started here'),
     );
   }
-  const routeDeps: RouteDeps = { ...deps, sms, site, publisher, rebuilder, bank, objects };
+  const keys = deps.keys ?? lazyKeys(deps.db, deps.config);
+  const routeDeps: RouteDeps = { ...deps, sms, site, publisher, rebuilder, bank, objects, keys };
   for (const module of apiModules) app.route(module.base, module.create(routeDeps));
   app.all('/api', unknownPath);
   app.all('/api/*', unknownPath);

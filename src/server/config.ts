@@ -5,6 +5,7 @@
  */
 import path from 'node:path';
 import { z } from 'zod';
+import { userRoles, type UserRole } from '../lib/roles.ts';
 
 const MiB = 1024 * 1024;
 
@@ -80,9 +81,17 @@ const envSchema = z.object({
   // The bucket a CDN serves the site from (site/cdn.ts); reached with the S3_* connection settings (cdnRule).
   CDN_S3_BUCKET: bucketName.optional(),
   CDN_S3_PREFIX: keyPrefix.optional(),
+  // The root of the server's keys (secrets.ts); unset: generated once and kept in the database.
+  APP_SECRET: z.string().min(32, 'must be at least 32 characters (e.g. `openssl rand -base64 32`)').optional(),
+  // Roles whose accounts need a second factor for every role-guarded call (mfaRequiredRolesRule).
+  MFA_REQUIRED_ROLES: z
+    .string()
+    .transform((value) => value.split(',').map((role) => role.trim()).filter(Boolean))
+    .pipe(z.union([z.tuple([z.literal('none')]), z.array(z.enum(userRoles)).min(1)], { error: `must be "none" or a comma list of ${userRoles.join(', ')}` }))
+    .optional(),
 });
 
-const secretVariables = new Set(['SMS_HTTP_KEY', 'REBUILD_TOKEN', 'S3_SECRET_ACCESS_KEY']);
+const secretVariables = new Set(['SMS_HTTP_KEY', 'REBUILD_TOKEN', 'S3_SECRET_ACCESS_KEY', 'APP_SECRET']);
 
 export interface Config {
   host: string;
@@ -148,6 +157,13 @@ export interface Config {
   storage: 'local' | 's3';
   /** Set when `storage` is `s3`. */
   s3: S3Config | undefined;
+  /** APP_SECRET: the root of the server's keys (secrets.ts); undefined: one generated and kept in the database. Never logged. */
+  appSecret: string | undefined;
+  /**
+   * Accounts holding one of these roles need a second factor proved in their session before any
+   * role-guarded call (middleware/session.ts requireRole); empty: nobody is required to.
+   */
+  mfaRequiredRoles: readonly UserRole[];
   /**
    * CDN_S3_BUCKET: every successful rebuild (and every rollback) uploads its pages to this bucket,
    * which a CDN serves, before it is published (site/cdn.ts); the S3_* connection settings, its
@@ -194,6 +210,20 @@ function bankProviderRule(e: z.infer<typeof envSchema>): Config['bankProvider'] 
     );
   }
   return provider;
+}
+
+/** The privileged roles of a deployment: the operator console, the editors' studio, the banks' settlement data. */
+export const deploymentMfaRoles: readonly UserRole[] = ['operator', 'editor', 'partner'];
+
+/**
+ * A second factor is required of privileged accounts once PUBLIC_ORIGIN says this is a deployment
+ * (operator, editor, partner); a local run requires none, so the demo accounts log in with their
+ * password alone. MFA_REQUIRED_ROLES overrides either way (`none` to require it of nobody).
+ */
+function mfaRequiredRolesRule(e: z.infer<typeof envSchema>): readonly UserRole[] {
+  const given = e.MFA_REQUIRED_ROLES;
+  if (given === undefined) return e.PUBLIC_ORIGIN === undefined ? [] : deploymentMfaRoles;
+  return given[0] === 'none' ? [] : [...new Set(given as UserRole[])];
 }
 
 /**
@@ -340,6 +370,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     bankSandboxSeed: e.BANK_SANDBOX_SEED,
     ...storage,
     cdn,
+    appSecret: e.APP_SECRET,
+    mfaRequiredRoles: mfaRequiredRolesRule(e),
   };
 }
 

@@ -1,13 +1,13 @@
 /**
  * Deleting rows whose life is over, so the tables that grow with every login and SMS stay small:
  * ended rate-limit windows, captchas and SMS codes an hour / a day past their expiry, bank USB-key
- * challenges a day past theirs, and sessions a week after they ended (the audit log keeps the logins themselves). Safe on N processes at once
+ * challenges and pending second steps of logins a day past theirs, and sessions a week after they ended (the audit log keeps the logins themselves). Safe on N processes at once
  * (plain deletes by time), cheap when there is nothing to do. The same timer completes the orders
  * whose contract has ended (services/orders.ts, completeEndedOrders).
  */
 import { and, isNotNull, lt, or, sql } from 'drizzle-orm';
 import type { Database } from './db/client.ts';
-import { bankChallenges, captchas, sessions, smsCodes } from './db/schema/index.ts';
+import { bankChallenges, captchas, loginChallenges, sessions, smsCodes } from './db/schema/index.ts';
 import type { Logger } from './logger.ts';
 import { completeEndedOrders } from './services/orders.ts';
 import { pruneLimits } from './services/rateLimit.ts';
@@ -18,6 +18,7 @@ export interface Pruned {
   smsCodes: number;
   sessions: number;
   bankChallenges: number;
+  loginChallenges: number;
 }
 
 export async function pruneExpired(db: Database): Promise<Pruned> {
@@ -45,12 +46,17 @@ export async function pruneExpired(db: Database): Promise<Pruned> {
     .delete(bankChallenges)
     .where(lt(bankChallenges.expiresAt, sql`now() - interval '1 day'`))
     .returning({ id: bankChallenges.id });
+  const oldLogins = await db
+    .delete(loginChallenges)
+    .where(lt(loginChallenges.expiresAt, sql`now() - interval '1 day'`))
+    .returning({ id: loginChallenges.id });
   return {
     rateLimits,
     captchas: oldCaptchas.length,
     smsCodes: oldCodes.length,
     sessions: oldSessions.length,
     bankChallenges: oldChallenges.length,
+    loginChallenges: oldLogins.length,
   };
 }
 

@@ -17,6 +17,7 @@ import { startHousekeeping } from './housekeeping.ts';
 import { createLogger, type Logger } from './logger.ts';
 import { listen } from './listen.ts';
 import { openRuntime, type Runtime } from './runtime.ts';
+import { loadedKeys } from './secrets.ts';
 import { storageBannerLine } from './storage/fromConfig.ts';
 import { filesMatchPublished } from './studio/contentRepo.ts';
 import { contentStore, publishContent } from './services/contentStore.ts';
@@ -86,7 +87,17 @@ export async function startServer(config: Config = getConfig()): Promise<Running
     await runtime.close().catch(() => {});
     throw error;
   }
-  const app = createApp({ db: runtime.db, config, logger, staticDir: publication.staticDir, publisher, dbKind: runtime.kind, objects: runtime.objects, rebuildAtStart });
+  const app = createApp({
+    db: runtime.db,
+    config,
+    logger,
+    staticDir: publication.staticDir,
+    publisher,
+    dbKind: runtime.kind,
+    objects: runtime.objects,
+    keys: loadedKeys(runtime.keys),
+    rebuildAtStart,
+  });
   const stopHousekeeping = startHousekeeping(runtime.db, logger);
 
   const listener = await listen(app.fetch, { host: config.host, port: config.port });
@@ -226,7 +237,7 @@ export function createDevApp(config: Config = getConfig()): Promise<Hono<AppEnv>
       throw error;
     });
     const runtime = await state.runtime;
-    return createApp({ db: runtime.db, config, logger: createLogger(config), dbKind: runtime.kind, objects: runtime.objects });
+    return createApp({ db: runtime.db, config, logger: createLogger(config), dbKind: runtime.kind, objects: runtime.objects, keys: loadedKeys(runtime.keys) });
   })().catch((error: unknown) => {
     devApp = undefined;
     throw error;

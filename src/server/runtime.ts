@@ -4,6 +4,7 @@
 import type { Config } from './config.ts';
 import { openDatabase, type Database, type DatabaseHandle, type DatabaseKind } from './db/client.ts';
 import { migrateDatabase } from './db/migrate.ts';
+import { loadServerKeys, type ServerKeys } from './secrets.ts';
 import { seedIfEmpty } from './db/seed.ts';
 import { loadContent } from '../content/load.ts';
 import { publishContent } from './services/contentStore.ts';
@@ -19,6 +20,8 @@ export interface Runtime {
   handle: DatabaseHandle;
   /** Where uploaded files are kept (STORAGE), checked reachable at start; hand it to createApp. */
   objects: ObjectStore;
+  /** The server's keys (secrets.ts), read once here; hand them to createApp. */
+  keys: ServerKeys;
 }
 
 /**
@@ -36,10 +39,11 @@ export async function openRuntime(config: Config, contentDir?: string | null): P
   try {
     await migrateDatabase(handle);
     const seeded = await seedIfEmpty(handle.db, { demoAccounts: config.seedDemoAccounts, objects });
+    const keys = await loadServerKeys(handle.db, config);
     // The content is loaded now, so a broken content directory stops the start, and
     // the regions table is synced from it (regions/*.yaml is the one source of regions).
     if (contentDir !== null) await publishContent(handle.db, loadContent(contentDir));
-    return { db: handle.db, kind: handle.kind, close: handle.close, seeded, handle, objects };
+    return { db: handle.db, kind: handle.kind, close: handle.close, seeded, handle, objects, keys };
   } catch (error) {
     await handle.close().catch(() => {});
     throw error;

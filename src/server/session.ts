@@ -39,6 +39,8 @@ export const defaultSessionPolicy: SessionPolicy = sessionPolicy({ sessionIdleMi
 export interface SessionMeta {
   ip?: string | null;
   userAgent?: string | null;
+  /** The session begins with a second factor proved (login's second step; a renewal of a proved session). */
+  secondFactorAt?: Date | null;
 }
 
 /** A fresh random token: 32 bytes, base64url (43 characters). */
@@ -76,8 +78,17 @@ export async function createSession(
     expiresAt,
     ip: meta.ip ?? null,
     userAgent: meta.userAgent?.slice(0, 512) ?? null,
+    secondFactorAt: meta.secondFactorAt ?? null,
   });
   return { token, id, expiresAt };
+}
+
+/** Records that a live session has proved the second factor (enrolling or verifying in it). */
+export async function markSecondFactorProved(db: Database, id: string, now: Date = new Date()): Promise<void> {
+  await db
+    .update(sessions)
+    .set({ secondFactorAt: now })
+    .where(and(eq(sessions.id, id), isNull(sessions.revokedAt)));
 }
 
 export async function revokeSession(db: Database, id: string, now: Date = new Date()): Promise<void> {
@@ -108,6 +119,7 @@ interface LiveSessionRow {
   created_at: string;
   last_seen_at: string;
   expires_at: string;
+  second_factor_at: string | null;
   touched_at: string | null;
   user_name: string;
   name: string;
@@ -123,7 +135,7 @@ interface LiveSessionRow {
 const liveSessionStatement = preparedStatement<{ id: string; at: string; idleSince: string; touchBefore: string }>(
   () => sql`
       with live as (
-        select s.id, s.user_id, s.created_at, s.last_seen_at, s.expires_at,
+        select s.id, s.user_id, s.created_at, s.last_seen_at, s.expires_at, s.second_factor_at,
                u.user_name, u.name, u.mobile, u.email, u.avatar, u.roles, u.status,
                coalesce(e.enterprise_name, '') as enterprise_name
         from ${sessions} s join ${users} u on u.id = s.user_id
@@ -142,7 +154,8 @@ const liveSessionStatement = preparedStatement<{ id: string; at: string; idleSin
  * The live session of a token and its (active) user; null otherwise. ONE statement (issue 15): it
  * finds the session by its primary key only while it is live (not revoked, before its absolute
  * end, used within the idle timeout) and its user is active, reads the name of the enterprise the
- * user owns with it (so `currentUser` needs no statement of its own), and in the same round trip
+ * user owns with it (so `currentUser` needs no statement of its own) and when the session proved a
+ * second factor (so the role guards need none either), and in the same round trip
  * refreshes `last_seen_at` when it is older than `touchIntervalMs` (a data-modifying CTE that
  * writes nothing otherwise) — so a session-checked read costs one indexed query, and a write at
  * most once a minute per session.
@@ -169,6 +182,7 @@ export async function resolveSession(
       createdAt: time(row.created_at),
       lastSeenAt: time(row.touched_at ?? row.last_seen_at),
       expiresAt: time(row.expires_at),
+      secondFactorAt: row.second_factor_at === null ? null : time(row.second_factor_at),
     },
     user: {
       id: row.user_id,

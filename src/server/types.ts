@@ -5,12 +5,14 @@ import type { Config } from './config.ts';
 import type { Database, DatabaseKind } from './db/client.ts';
 import type { UserRole, UserStatus } from './db/schema/index.ts';
 import type { Logger } from './logger.ts';
+import type { KeySource } from './secrets.ts';
 import type { BuildCommand } from './site/buildCommand.ts';
 import type { Publication, PublishedSite } from './site/publication.ts';
 import type { SitePublisher } from './site/publisher.ts';
 import type { SiteRebuilder } from './site/rebuild.ts';
 import type { SmsProvider } from './sms/provider.ts';
 import type { ObjectStore } from './storage/objectStore.ts';
+import type { SecondFactorDemand } from '../lib/schemas/secondFactor.ts';
 
 /** What the app is built from; tests pass their own (in-memory database, silent logger). */
 export interface AppDeps {
@@ -47,6 +49,11 @@ export interface AppDeps {
    * (storage/fromConfig.ts). The server passes the runtime's, checked at start.
    */
   objects?: ObjectStore;
+  /**
+   * The server's keys (secrets.ts); the server passes those it loaded at start. Omitted: read
+   * from APP_SECRET or the database on first use.
+   */
+  keys?: KeySource;
 }
 
 /** What route modules receive: AppDeps with every default filled in. */
@@ -59,6 +66,7 @@ export type RouteDeps = AppDeps & {
   /** Null with BANK_PROVIDER=none: USB-key certification is not offered. */
   bank: BankProvider | null;
   objects: ObjectStore;
+  keys: KeySource;
 };
 
 /** The logged-in user as the request sees it (never the password hash). */
@@ -82,6 +90,8 @@ export interface SessionState {
   createdAt: Date;
   lastSeenAt: Date;
   expiresAt: Date;
+  /** When this session proved a second factor (login's second step, or enrolling one); null: never. */
+  secondFactorAt: Date | null;
 }
 
 /** What request handlers log with. */
@@ -94,6 +104,11 @@ export interface AppVariables {
   log: RequestLogger;
   session: SessionState | null;
   user: SessionUser | null;
+  /**
+   * Set when the user's role requires a second factor (MFA_REQUIRED_ROLES) and this session has
+   * not proved one: `enrol` (the account has none yet) or `verify`; role-guarded calls refuse.
+   */
+  secondFactorDemand: SecondFactorDemand | null;
 }
 
 export interface AppEnv {

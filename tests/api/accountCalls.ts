@@ -101,7 +101,7 @@ export async function knownCaptcha(t: TestApp, answer = 'Ab3d', options: CallOpt
   const line = response.headers.getSetCookie().find((value) => value.startsWith('hgd_captcha='));
   const token = line?.split(';')[0]?.split('=')[1];
   if (!token) throw new Error('no captcha cookie');
-  await t.db.update(captchas).set({ answerHash: hashCaptchaAnswer(answer) }).where(eq(captchas.id, hashCaptchaToken(token)));
+  await t.db.update(captchas).set({ answerHash: hashCaptchaAnswer((await t.keys()).captcha, answer) }).where(eq(captchas.id, hashCaptchaToken(token)));
   return `hgd_captcha=${token}`;
 }
 

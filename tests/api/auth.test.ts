@@ -25,7 +25,7 @@ describe('POST /api/front/system/login', () => {
     expect(cookie?.attributes).toMatch(/SameSite=Lax/i);
     expect(await currentUserCode(`hgd_sid=${cookie?.value}`)).toBe(200);
     const [audit] = await t.db.select().from(auditLog).where(eq(auditLog.action, 'session.login')).orderBy(desc(auditLog.id)).limit(1);
-    expect(audit?.detail).toEqual({ method: 'account', deviceId: 'hgdweb' });
+    expect(audit?.detail).toEqual({ method: 'account', deviceId: 'hgdweb', secondFactor: false });
   });
 
   it('answers in the caller\'s locale and takes the name in any case, and JSON bodies', async () => {

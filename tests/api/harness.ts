@@ -15,6 +15,7 @@ import { openPglite, openPostgres, type Database, type DatabaseHandle, type Data
 import { migrateDatabase } from '../../src/server/db/migrate.ts';
 import { seedIfEmpty } from '../../src/server/db/seed.ts';
 import { createLogger, type Logger } from '../../src/server/logger.ts';
+import { lazyKeys, type KeySource } from '../../src/server/secrets.ts';
 import { createSession, hashSessionToken, sessionCookieName, sessionPolicy } from '../../src/server/session.ts';
 import { findUserIdByUserName } from '../../src/server/services/users.ts';
 import type { AppDeps, AppEnv } from '../../src/server/types.ts';
@@ -40,6 +41,8 @@ export interface TestApp {
   close(): Promise<void>;
   /** Creates a real session for a seeded user; returns the `Cookie` header value. */
   login(userName: string): Promise<string>;
+  /** The app's server keys (secrets.ts): what a test needs to write a captcha answer's hash. */
+  keys: KeySource;
 }
 
 /** Origin of `app.request('/…')` calls. */
@@ -104,11 +107,13 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
   const config = loadConfig({ ...testConfigEnv, ...options.env });
   const { handle, drop } = await openTestDatabase(config);
   const logger = options.logger ?? createLogger(config);
+  const keys = lazyKeys(handle.db, config);
   const app = createApp({
     db: handle.db,
     config,
     logger,
     dbKind: handle.kind,
+    keys,
     ...(options.staticDir === undefined ? {} : { staticDir: options.staticDir }),
     ...options.deps,
   });
@@ -119,6 +124,7 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
     handle,
     kind: handle.kind,
     config,
+    keys,
     close: async () => {
       await handle.close();
       await drop();

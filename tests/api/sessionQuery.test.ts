@@ -74,7 +74,14 @@ describe('resolveSession', () => {
     const found = await resolveSession(t.db, token, defaultSessionPolicy, new Date(start.getTime() + 2000));
     const [stored] = await t.db.select().from(sessions).where(eq(sessions.id, id));
     const [user] = await t.db.select().from(users).where(eq(users.userName, 'demo_company'));
-    expect(found?.session).toEqual({ id, userId: user!.id, createdAt: stored!.createdAt, lastSeenAt: stored!.lastSeenAt, expiresAt: stored!.expiresAt });
+    expect(found?.session).toEqual({
+      id,
+      userId: user!.id,
+      createdAt: stored!.createdAt,
+      lastSeenAt: stored!.lastSeenAt,
+      expiresAt: stored!.expiresAt,
+      secondFactorAt: null,
+    });
     expect(found?.user).toEqual({
       id: user!.id,
       userName: user!.userName,

@@ -8,6 +8,7 @@
  */
 import { z } from 'zod';
 import type { UserRole } from '../roles.ts';
+import type { SecondFactorDemand } from './secondFactor.ts';
 import { passwordSchema, personNameSchema, phoneSchema, smsCodeSchema } from './fields.ts';
 
 /** Device id the web portal sends with account calls (spec §9). */
@@ -127,6 +128,11 @@ export interface CurrentUserData {
   avatar: string;
   email: string;
   roles: UserRole[];
+  /**
+   * currentUser only, and only when the account's role requires a second factor this session has
+   * not proved: role-guarded calls answer 403 until it does (docs/accounts.md).
+   */
+  secondFactorRequired?: SecondFactorDemand;
 }
 
 /** `data` of a refused account login (code 400 or 429): whether the next try needs the captcha. */

@@ -1,20 +1,25 @@
 /**
  * Session loading for every /api call, and the guards of protected calls.
  * `requireSession`: no live session → code 901 `api.sessionExpired` (HTTP 200), and a stale
- * cookie is cleared. `requireRole(...)`: a live session without one of the roles → code 403.
+ * cookie is cleared. `requireRole(...)`: a live session without one of the roles → code 403; an
+ * account whose role requires a second factor (MFA_REQUIRED_ROLES) on a session that has not
+ * proved one → code 403 with `data.secondFactorRequired` (`enrol` or `verify`), never the data.
  */
 import { getCookie } from 'hono/cookie';
 import { createMiddleware } from 'hono/factory';
 import { ApiCode, signedInHintCookieName } from '../../lib/apiCodes.ts';
+import type { SecondFactorRequiredData } from '../../lib/schemas/secondFactor.ts';
 import type { Config } from '../config.ts';
 import type { Database } from '../db/client.ts';
 import type { UserRole } from '../db/schema/index.ts';
 import { ApiError } from '../envelope.ts';
+import { requiresSecondFactor, secondFactorDemand } from '../services/secondFactor.ts';
 import { clearSessionCookie, readSessionToken, resolveSession, sessionPolicy } from '../session.ts';
 import type { AppEnv, AuthedEnv } from '../types.ts';
 
 export function loadSession(deps: { db: Database; config: Config }) {
   const policy = sessionPolicy(deps.config);
+  const requiredRoles = deps.config.mfaRequiredRoles;
   return createMiddleware<AppEnv>(async (c, next) => {
     const token = readSessionToken(c);
     if (token) {
@@ -22,6 +27,10 @@ export function loadSession(deps: { db: Database; config: Config }) {
       if (found) {
         c.set('session', found.session);
         c.set('user', found.user);
+        // Only a session owing its factor pays a second statement (does the account have one yet?).
+        if (found.session.secondFactorAt === null && requiresSecondFactor(found.user.roles, requiredRoles)) {
+          c.set('secondFactorDemand', await secondFactorDemand(deps.db, found.user.id));
+        }
       } else {
         // The browser holds a dead session: forget it.
         clearSessionCookie(c, deps.config);
@@ -45,6 +54,11 @@ export function requireRole(...roles: UserRole[]) {
     const user = c.get('user');
     if (!user || !c.get('session')) throw new ApiError(ApiCode.SESSION_EXPIRED, 'api.sessionExpired');
     if (!user.roles.some((role) => roles.includes(role))) throw new ApiError(ApiCode.FORBIDDEN, 'api.forbidden');
+    const demand = c.get('secondFactorDemand');
+    if (demand) {
+      const data: SecondFactorRequiredData = { secondFactorRequired: demand };
+      throw new ApiError(ApiCode.FORBIDDEN, demand === 'enrol' ? 'auth.secondFactorEnrolRequired' : 'auth.secondFactorVerifyRequired', undefined, data);
+    }
     await next();
   });
 }

@@ -1,7 +1,8 @@
 /**
  * /api/front/system/*: account calls open to visitors (spec §7, "System, user, area"): login by
- * account and by mobile, logout, registration, password reset, SMS codes, the captcha image and
- * the phone check. Inputs and answers: docs/accounts.md. The request log writes neither query
+ * account and by mobile (with the second step of a user with a second factor), logout,
+ * registration, password reset, SMS codes, the captcha image and the phone check. Inputs and
+ * answers: docs/accounts.md. The request log writes neither query
  * values nor parameter names under this path (phones, codes, captchas).
  */
 import type { Context } from 'hono';
@@ -17,18 +18,21 @@ import {
   type SmsSendType,
   type SmsSentData,
 } from '../../lib/schemas/auth.ts';
+import { loginSecondFactorBody, type SecondFactorChallengeData } from '../../lib/schemas/secondFactor.ts';
 import { checkPhoneQuery } from '../../lib/schemas/system.ts';
 import type { Config } from '../config.ts';
-import { ApiError, ok, type AnyContext } from '../envelope.ts';
+import { ApiError, localeOf, ok, type AnyContext } from '../envelope.ts';
 import { clientIp, secureCookies } from '../request.ts';
 import { clearSessionCookie, revokeSession } from '../session.ts';
 import { registerUser, resetPassword } from '../services/accounts.ts';
 import { writeAudit } from '../services/audit.ts';
 import { captchaRules, createCaptcha } from '../services/captcha.ts';
 import { checkAccountLogin, loginRules } from '../services/login.ts';
+import { claimChallengeTry, createLoginChallenge, loginChallengeRules, useChallenge, type FirstFactor } from '../services/loginChallenge.ts';
 import { hitLimit, type RateRule } from '../services/rateLimit.ts';
+import { hasConfirmedSecondFactor, noticeRecoveryCodeUsed, proveSecondFactor } from '../services/secondFactor.ts';
 import { findUserById, findUserByMobile, isMobileRegistered, loadCurrentUserView } from '../services/users.ts';
-import { signIn } from '../signIn.ts';
+import { handOverSession, openSession, signIn } from '../signIn.ts';
 import { checkSmsCode, consumeSmsCode, sendSmsCode, smsRules } from '../sms/codes.ts';
 import type { SmsProvider } from '../sms/provider.ts';
 import type { AppEnv, RouteDeps } from '../types.ts';
@@ -57,6 +61,25 @@ function clearCaptchaCookie(c: AnyContext, config: Config): void {
   deleteCookie(c as Context, captchaCookieName, { path: captchaCookiePath, secure: secureCookies(c, config) });
 }
 
+/** The pending second step of a login: HttpOnly, sent only to this group of calls, gone with the login. */
+export const loginChallengeCookieName = 'hgd_login_challenge';
+
+function setChallengeCookie(c: AnyContext, token: string, config: Config): void {
+  setCookie(c as Context, loginChallengeCookieName, token, {
+    httpOnly: true,
+    sameSite: 'Strict',
+    path: captchaCookiePath,
+    maxAge: loginChallengeRules.ttlSeconds,
+    secure: secureCookies(c, config),
+  });
+}
+
+function clearChallengeCookie(c: AnyContext, config: Config): void {
+  deleteCookie(c as Context, loginChallengeCookieName, { path: captchaCookiePath, secure: secureCookies(c, config) });
+}
+
+const secondFactorOwed: SecondFactorChallengeData = { secondFactor: 'totp' };
+
 /** 429 with the minutes left in the window. */
 export function tooManyAttempts(retryAfterSeconds: number): ApiError {
   return ApiError.tooManyRequests('auth.tooManyAttempts', { minutes: Math.max(1, Math.ceil(retryAfterSeconds / 60)) });
@@ -82,6 +105,32 @@ export function createSystemRoutes(deps: RouteDeps): Hono<AppEnv> {
   const { db, config } = deps;
   const routes = new Hono<AppEnv>();
 
+  /**
+   * The first factor passed. A user with a second factor gets no session yet: a pending login
+   * (cookie) and `data.secondFactor`; anyone else is signed in. `within` runs in the transaction
+   * that makes the pending login (the SMS code is used up with it).
+   */
+  const afterFirstFactor = async (
+    c: AnyContext,
+    user: { id: number },
+    method: FirstFactor,
+    deviceId: string,
+    within: (tx: RouteDeps['db']) => Promise<void> = async () => {},
+  ): Promise<'signedIn' | 'secondFactorOwed'> => {
+    if (!(await hasConfirmedSecondFactor(db, user.id))) {
+      await within(db);
+      await signIn(c, deps, user.id, method, deviceId);
+      return 'signedIn';
+    }
+    const ip = clientIp(c, config);
+    const token = await db.transaction(async (tx) => {
+      await within(tx);
+      return createLoginChallenge(tx, { userId: user.id, method, deviceId, ip });
+    });
+    setChallengeCookie(c, token, config);
+    return 'secondFactorOwed';
+  };
+
   routes.get('/checkphonenum', async (c) => {
     const { phone } = await validate(c, checkPhoneQuery, 'query');
     const ip = clientIp(c, config);
@@ -100,7 +149,7 @@ export function createSystemRoutes(deps: RouteDeps): Hono<AppEnv> {
       const verdict = await hitLimit(db, captchaRules.perIp, ip);
       if (!verdict.allowed) throw tooManyAttempts(verdict.retryAfterSeconds);
     }
-    const { token, png } = await createCaptcha(db, ip);
+    const { token, png } = await createCaptcha(db, (await deps.keys()).captcha, ip);
     setCaptchaCookie(c, token, config);
     return c.body(new Uint8Array(png), 200, { 'Content-Type': 'image/png' });
   });
@@ -116,9 +165,10 @@ export function createSystemRoutes(deps: RouteDeps): Hono<AppEnv> {
       password: body.password,
       captcha: body.captcha || undefined,
       captchaToken,
+      captchaKey: (await deps.keys()).captcha,
       ip,
     });
-    await signIn(c, deps, user.id, 'account', body.deviceId);
+    if ((await afterFirstFactor(c, user, 'account', body.deviceId)) === 'secondFactorOwed') return ok(c, secondFactorOwed, 'auth.secondFactorNeeded');
     return ok(c, await loadCurrentUserView(db, user), 'auth.loginOk');
   });
 
@@ -134,10 +184,48 @@ export function createSystemRoutes(deps: RouteDeps): Hono<AppEnv> {
     const user = await findUserByMobile(db, body.phone);
     if (!user) throw ApiError.badRequest('sms.codeInvalid');
     if (user.status !== 'active') throw ApiError.badRequest('auth.accountDisabled');
-    await db.transaction((tx) => consumeSmsCode(tx, codeId));
     // A proven phone is a login even while password guessing keeps the account name locked.
-    await signIn(c, deps, user.id, 'mobile', body.deviceId);
+    const step = await afterFirstFactor(c, user, 'mobile', body.deviceId, (tx) => consumeSmsCode(tx, codeId));
+    if (step === 'secondFactorOwed') return ok(c, secondFactorOwed, 'auth.secondFactorNeeded');
     return ok(c, await loadCurrentUserView(db, user), 'auth.loginOk');
+  });
+
+  /**
+   * The second step: a code of the user's authenticator app, or one recovery code, for the login
+   * the cookie names. Limits as for passwords: the per-address budget of login, the pending
+   * login's 5 tries, and the user's code failures (5 in 15 minutes lock codes for 15 minutes).
+   */
+  routes.post('/loginSecondFactor', async (c) => {
+    const body = await validate(c, loginSecondFactorBody, 'body');
+    const ip = clientIp(c, config);
+    if (ip) {
+      const verdict = await hitLimit(db, loginRules.perIp, ip);
+      if (!verdict.allowed) throw tooManyAttempts(verdict.retryAfterSeconds);
+    }
+    const pending = await claimChallengeTry(db, getCookie(c, loginChallengeCookieName)).catch((error: unknown) => {
+      // Gone for good: the browser drops it and starts the login again.
+      clearChallengeCookie(c, config);
+      throw error;
+    });
+    const { userId, method, deviceId } = pending;
+    const keys = await deps.keys();
+    const token = await proveSecondFactor(
+      db,
+      keys,
+      { userId, code: body.secondFactorCode, ip, purpose: 'login' },
+      () => ApiError.field(localeOf(c), 'secondFactorCode', 'auth.secondFactorInvalid'),
+      async (tx, kind) => {
+        await useChallenge(tx, pending.id);
+        const user = await findUserById(tx, userId);
+        if (!user || user.status !== 'active') throw ApiError.badRequest('auth.accountDisabled');
+        if (kind === 'recovery') await noticeRecoveryCodeUsed(tx, userId);
+        return openSession(tx, c, config, userId, method, deviceId, { secondFactorAt: new Date() });
+      },
+    );
+    clearChallengeCookie(c, config);
+    handOverSession(c, config, token, method);
+    const user = await findUserById(db, userId);
+    return ok(c, user ? await loadCurrentUserView(db, user) : {}, 'auth.loginOk');
   });
 
   /** Idempotent: without a live session it still clears the cookie and says goodbye. */

@@ -1,7 +1,8 @@
 /**
  * /api/front/user/*: calls of the logged-in user (spec §7) — current user and user info,
- * password and profile changes, a code to the account's own phone, enterprise binding, and the
- * session list. Every route requires a session (901 otherwise). Answers: docs/accounts.md.
+ * password and profile changes, a code to the account's own phone, enterprise binding, the
+ * session list, and two-step verification. Every route requires a session (901 otherwise).
+ * Answers: docs/accounts.md.
  */
 import { Hono } from 'hono';
 import {
@@ -11,18 +12,36 @@ import {
   endSessionBody,
   sendSmsByDefaultPhoneBody,
 } from '../../lib/schemas/account.ts';
-import { ok } from '../envelope.ts';
+import {
+  confirmSecondFactorBody,
+  enrolSecondFactorBody,
+  secondFactorProofBody,
+  verifySecondFactorBody,
+  type RecoveryCodesData,
+} from '../../lib/schemas/secondFactor.ts';
+import { localeOf, ok } from '../envelope.ts';
 import { requireSession } from '../middleware/session.ts';
 import { clientIp } from '../request.ts';
 import { changePassword, changeUserInfo } from '../services/accounts.ts';
 import { bindEnterprise } from '../services/enterprises.ts';
+import {
+  confirmEnrolment,
+  disableSecondFactor,
+  regenerateRecoveryCodes,
+  requiresSecondFactor,
+  secondFactorStatus,
+  startEnrolment,
+  verifyInSession,
+  type Actor,
+} from '../services/secondFactor.ts';
 import { endSession, listSessions } from '../services/sessionList.ts';
 import { currentUserView, userInfoView } from '../services/users.ts';
 import { clearSessionCookie, sessionPolicy } from '../session.ts';
 import { signIn } from '../signIn.ts';
 import { sendSmsCode } from '../sms/codes.ts';
 import { maskPhone } from '../sms/provider.ts';
-import type { AppEnv, RouteDeps } from '../types.ts';
+import type { AppEnv, AuthedEnv, RouteDeps } from '../types.ts';
+import type { Context } from 'hono';
 import { validate } from '../validate.ts';
 import { smsSent } from './system.ts';
 
@@ -31,7 +50,12 @@ export function createUserRoutes(deps: RouteDeps): Hono<AppEnv> {
   const policy = sessionPolicy(config);
   const routes = new Hono<AppEnv>();
 
-  routes.get('/currentUser', requireSession, (c) => ok(c, currentUserView(c.var.user)));
+  routes.get('/currentUser', requireSession, (c) => {
+    const view = currentUserView(c.get('user'));
+    // What the role-guarded calls will refuse for, so the pages can say it first (SessionGate).
+    const demand = c.get('secondFactorDemand');
+    return ok(c, demand ? { ...view, secondFactorRequired: demand } : view);
+  });
 
   // The spec lists it among the POST calls with no body; GET reads the same.
   routes.on(['GET', 'POST'], '/getUserInfo', requireSession, async (c) => ok(c, await userInfoView(db, c.var.user.id)));
@@ -86,6 +110,50 @@ export function createUserRoutes(deps: RouteDeps): Hono<AppEnv> {
       return ok(c, [], 'auth.sessionEnded');
     }
     return ok(c, await listSessions(db, c.var.user.id, c.var.session.id, policy), 'auth.sessionEnded');
+  });
+
+  // ---- Two-step verification (docs/accounts.md) ----
+
+  const actorOf = (c: Context<AuthedEnv>): Actor => ({
+    userId: c.var.user.id,
+    userName: c.var.user.userName,
+    sessionId: c.var.session.id,
+    ip: clientIp(c, config),
+    locale: localeOf(c),
+  });
+  const factorRequired = (c: Context<AuthedEnv>) => requiresSecondFactor(c.var.user.roles, config.mfaRequiredRoles);
+
+  routes.get('/secondFactor', requireSession, async (c) =>
+    ok(c, await secondFactorStatus(db, c.var.user.id, { required: factorRequired(c), sessionVerified: c.var.session.secondFactorAt !== null })),
+  );
+
+  routes.post('/enrolSecondFactor', requireSession, async (c) => {
+    const { password } = await validate(c, enrolSecondFactorBody, 'body');
+    return ok(c, await startEnrolment(db, await deps.keys(), actorOf(c), password));
+  });
+
+  routes.post('/confirmSecondFactor', requireSession, async (c) => {
+    const { totpCode } = await validate(c, confirmSecondFactorBody, 'body');
+    const recoveryCodes = await confirmEnrolment(db, await deps.keys(), actorOf(c), totpCode);
+    return ok(c, { recoveryCodes } satisfies RecoveryCodesData, 'auth.secondFactorEnabled');
+  });
+
+  routes.post('/verifySecondFactor', requireSession, async (c) => {
+    const { secondFactorCode } = await validate(c, verifySecondFactorBody, 'body');
+    await verifyInSession(db, await deps.keys(), actorOf(c), secondFactorCode);
+    return ok(c, {}, 'auth.secondFactorVerified');
+  });
+
+  routes.post('/disableSecondFactor', requireSession, async (c) => {
+    const proof = await validate(c, secondFactorProofBody, 'body');
+    await disableSecondFactor(db, await deps.keys(), actorOf(c), proof, factorRequired(c));
+    return ok(c, {}, 'auth.secondFactorDisabled');
+  });
+
+  routes.post('/regenerateRecoveryCodes', requireSession, async (c) => {
+    const proof = await validate(c, secondFactorProofBody, 'body');
+    const recoveryCodes = await regenerateRecoveryCodes(db, await deps.keys(), actorOf(c), proof);
+    return ok(c, { recoveryCodes } satisfies RecoveryCodesData, 'auth.recoveryCodesRegenerated');
   });
 
   return routes;

@@ -7,7 +7,7 @@
 import { and, eq, ne, sql } from 'drizzle-orm';
 import type { Database } from '../db/client.ts';
 import { isUniqueViolation } from '../db/errors.ts';
-import { users } from '../db/schema/index.ts';
+import { users, type UserRow } from '../db/schema/index.ts';
 import { ApiError } from '../envelope.ts';
 import { hashPassword, verifyPassword } from '../password.ts';
 import { revokeOtherSessions } from '../session.ts';
@@ -103,23 +103,32 @@ export interface ChangePasswordInput {
  * Revokes every session of the user; the caller signs this browser in again with a new id.
  */
 export async function changePassword(db: Database, input: ChangePasswordInput): Promise<void> {
-  const subject = String(input.userId);
-  const pause = await peekWindow(db, accountRules.wrongOldPassword, subject);
-  if (pause.hits >= accountRules.wrongOldPassword.limit) {
-    throw ApiError.tooManyRequests('auth.tooManyAttempts', { minutes: Math.max(1, Math.ceil(pause.remainingSeconds / 60)) });
-  }
-  const user = await findUserById(db, input.userId);
-  if (!user) throw ApiError.sessionExpired();
-  if (!(await verifyPassword(user.passwordHash, input.oldPassword))) {
-    await hitLimit(db, accountRules.wrongOldPassword, subject);
-    throw ApiError.badRequest('auth.oldPasswordWrong');
-  }
+  const user = await verifyCurrentPassword(db, input.userId, input.oldPassword, () => ApiError.badRequest('auth.oldPasswordWrong'));
   const passwordHash = await hashPassword(input.newPassword);
   await db.transaction(async (tx) => {
     await tx.update(users).set({ passwordHash }).where(eq(users.id, user.id));
     await revokeOtherSessions(tx, user.id, null);
     await writeAudit(tx, { userId: user.id, action: 'user.passwordChange', target: `user:${user.id}`, ip: input.ip });
   });
+}
+
+/**
+ * The signed-in user's password typed again before a sensitive change (password, second factor):
+ * 5 wrong tries per user per 15 minutes, then 429 until the window ends. Answers the user row.
+ */
+export async function verifyCurrentPassword(db: Database, userId: number, password: string, wrong: () => ApiError): Promise<UserRow> {
+  const subject = String(userId);
+  const pause = await peekWindow(db, accountRules.wrongOldPassword, subject);
+  if (pause.hits >= accountRules.wrongOldPassword.limit) {
+    throw ApiError.tooManyRequests('auth.tooManyAttempts', { minutes: Math.max(1, Math.ceil(pause.remainingSeconds / 60)) });
+  }
+  const user = await findUserById(db, userId);
+  if (!user) throw ApiError.sessionExpired();
+  if (!(await verifyPassword(user.passwordHash, password))) {
+    await hitLimit(db, accountRules.wrongOldPassword, subject);
+    throw wrong();
+  }
+  return user;
 }
 
 export interface ChangeUserInfoInput {

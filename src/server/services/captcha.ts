@@ -1,13 +1,15 @@
 /**
  * Login captchas (DOMAIN.md, Security): a server-made PNG image (captchaImage.ts: our own stroke
  * font, every glyph distorted on its own), single use, short-lived. The browser holds a random
- * token in an HttpOnly cookie; the table keeps sha256(token) as the id and sha256(answer) —
- * nothing that answers a captcha if the table leaks.
+ * token in an HttpOnly cookie; the table keeps sha256(token) as the id and an HMAC of the answer
+ * keyed with the server's captcha key (secrets.ts). An answer has only 43⁴ ≈ 3.4 million values,
+ * so a plain hash of it would give every live answer of a leaked table in a second; the keyed
+ * one gives nothing without the key.
  *
  * The text and the drawing's randomness come from node:crypto, so neither can be predicted from
  * earlier images.
  */
-import { createHash, randomBytes, randomInt, timingSafeEqual } from 'node:crypto';
+import { createHash, createHmac, randomBytes, randomInt, timingSafeEqual } from 'node:crypto';
 import { and, eq, gt, isNull, lt, sql } from 'drizzle-orm';
 import type { Database } from '../db/client.ts';
 import { captchas } from '../db/schema/index.ts';
@@ -36,15 +38,15 @@ export function hashCaptchaToken(token: string): string {
   return createHash('sha256').update(`captcha:${token}`).digest('hex');
 }
 
-/** Answers are case-insensitive. */
-export function hashCaptchaAnswer(answer: string): string {
-  return createHash('sha256').update(`captcha-answer:${answer.trim().toLowerCase()}`).digest('hex');
+/** HMAC-SHA256 with the captcha key (secrets.ts); answers are case-insensitive. */
+export function hashCaptchaAnswer(key: Buffer, answer: string): string {
+  return createHmac('sha256', key).update(answer.trim().toLowerCase()).digest('hex');
 }
 
 const tokenPattern = /^[A-Za-z0-9_-]{43}$/;
 
 /** Makes a captcha: stores its hashes, returns the cookie token and the PNG. Prunes expired ones. */
-export async function createCaptcha(db: Database, ip: string | null): Promise<{ token: string; png: Buffer }> {
+export async function createCaptcha(db: Database, key: Buffer, ip: string | null): Promise<{ token: string; png: Buffer }> {
   const token = randomBytes(32).toString('base64url');
   const text = captchaText();
   const png = await renderCaptchaPng(text);
@@ -53,7 +55,7 @@ export async function createCaptcha(db: Database, ip: string | null): Promise<{ 
     await tx.delete(captchas).where(lt(captchas.expiresAt, sql`now() - interval '1 hour'`));
     await tx.insert(captchas).values({
       id: hashCaptchaToken(token),
-      answerHash: hashCaptchaAnswer(text),
+      answerHash: hashCaptchaAnswer(key, text),
       expiresAt: sql`now() + make_interval(secs => ${captchaRules.ttlSeconds})`,
       ip,
     });
@@ -65,7 +67,7 @@ export async function createCaptcha(db: Database, ip: string | null): Promise<{ 
  * Uses the captcha up (whatever the answer: one image, one try) and says whether the answer was
  * right. False for an unknown, expired or already used token.
  */
-export async function consumeCaptcha(db: Database, token: string | undefined, answer: string): Promise<boolean> {
+export async function consumeCaptcha(db: Database, key: Buffer, token: string | undefined, answer: string): Promise<boolean> {
   if (!token || !tokenPattern.test(token)) return false;
   const [row] = await db
     .update(captchas)
@@ -73,5 +75,5 @@ export async function consumeCaptcha(db: Database, token: string | undefined, an
     .where(and(eq(captchas.id, hashCaptchaToken(token)), isNull(captchas.usedAt), gt(captchas.expiresAt, sql`now()`)))
     .returning({ answerHash: captchas.answerHash });
   if (!row) return false;
-  return timingSafeEqual(Buffer.from(row.answerHash), Buffer.from(hashCaptchaAnswer(answer)));
+  return timingSafeEqual(Buffer.from(row.answerHash), Buffer.from(hashCaptchaAnswer(key, answer)));
 }

@@ -40,6 +40,8 @@ export interface AccountLoginInput {
   password: string;
   captcha: string | undefined;
   captchaToken: string | undefined;
+  /** The server's captcha key (secrets.ts). */
+  captchaKey: Buffer;
   ip: string | null;
 }
 
@@ -102,7 +104,7 @@ export async function checkAccountLogin(db: Database, input: AccountLoginInput):
   };
   if (input.captcha) {
     // Given: always checked, and used up whatever the answer.
-    if (!(await consumeCaptcha(db, input.captchaToken, input.captcha))) {
+    if (!(await consumeCaptcha(db, input.captchaKey, input.captchaToken, input.captcha))) {
       await refuseBeforeCheck(refusal(ApiCode.BAD_REQUEST, 'auth.captchaInvalid', true));
     }
   } else if (await captchaRequired(db, priorFailures, input.ip)) {
