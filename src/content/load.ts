@@ -36,7 +36,7 @@ import {
   type SellingSet,
   type SiteContent,
 } from './schemas.ts';
-import { renderMarkdown } from './markdown.ts';
+import { renderMarkdown, UnrenderableMarkdown } from './markdown.ts';
 
 /** The content directory: CONTENT_DIR (a rebuild's snapshot) or `src/content` of the working directory. */
 export function defaultContentDir(): string {
@@ -135,7 +135,16 @@ class Reader {
   /** The value checked by its schema, with every Markdown field in it rendered to sanitized HTML. */
   parse<S extends z.ZodType>(relativeFile: string, schema: S, value: unknown, prefix = ''): z.output<S> {
     const result = schema.safeParse(value);
-    if (result.success) return mapMarkdownFields(schema, result.data, (source) => renderMarkdown(source).html) as z.output<S>;
+    if (result.success) {
+      return mapMarkdownFields(schema, result.data, (source, at) => {
+        try {
+          return renderMarkdown(source).html;
+        } catch (error) {
+          if (!(error instanceof UnrenderableMarkdown)) throw error;
+          return this.fail(relativeFile, [prefix, fieldPath(at)].filter(Boolean).join('.') || '(file)', error.message);
+        }
+      }) as z.output<S>;
+    }
     const issue = result.error.issues[0];
     const field = [prefix, fieldPath(issue?.path ?? [])].filter(Boolean).join('.');
     return this.fail(relativeFile, field || '(file)', issue?.message ?? 'is invalid');

@@ -167,10 +167,26 @@ function sanitizerOptions(report: DropReport): SanitizerOptions {
   };
 }
 
-/** Renders an editor's Markdown to the HTML a page may show, and says what was removed. */
+/** Markdown that cannot be rendered: quotes or lists nested so deeply that marked runs out of stack. */
+export class UnrenderableMarkdown extends Error {
+  constructor(cause: unknown) {
+    super('nests too deeply to be rendered (quotes or lists)', { cause });
+    this.name = 'UnrenderableMarkdown';
+  }
+}
+
+/**
+ * Renders an editor's Markdown to the HTML a page may show, and says what was removed. Throws
+ * UnrenderableMarkdown when marked cannot parse it (`>>>>…` thousands deep).
+ */
 export function renderMarkdown(source: string): RenderedMarkdown {
   const report = new DropReport();
-  const unsafe = markdown.parse(source, { async: false });
+  let unsafe: string;
+  try {
+    unsafe = markdown.parse(source, { async: false });
+  } catch (error) {
+    throw new UnrenderableMarkdown(error);
+  }
   // The sanitizer writes void elements as `<br />`, marked as `<br>`. ` />` can come only from that
   // serializer: text and attribute values leave it with `>` escaped as `&gt;`.
   const html = sanitizeHtml(unsafe, sanitizerOptions(report)).replaceAll(' />', '>');

@@ -54,11 +54,18 @@ export const dateField = z
 const text = (max: number) => z.string().trim().min(1).max(max);
 
 /**
+ * Longest Markdown field, in characters: far above any real document (the seed's longest is under
+ * 500), and a bound on the renderer's work — marked's worst case grows with the square of the
+ * length (20 000 characters of `_a_a…` take about a second).
+ */
+export const maxMarkdownLength = 20_000;
+
+/**
  * Markdown written by an editor (GFM). Its source is what the schema checks; load.ts turns every
  * field of this very schema into sanitized HTML (markdown.ts), so editor content never reaches a
  * page unsanitized. Compared by identity (`mapMarkdownFields`, the studio's form walker).
  */
-export const markdownField = z.string().trim().min(1, 'must not be empty');
+export const markdownField = z.string().trim().min(1, 'must not be empty').max(maxMarkdownLength);
 
 /** The parts of zod's internal definition `mapMarkdownFields` reads. */
 interface SchemaDef {
@@ -92,13 +99,22 @@ function holdsMarkdown(value: unknown, seen = new Set<unknown>()): boolean {
   return parts.some((part) => holdsMarkdown(part, seen));
 }
 
+/** Where a field is inside a value: keys and list positions. */
+export type FieldPathSegments = readonly (string | number)[];
+
 /**
- * A value parsed with `schema`, with `map` applied to the value of every `markdownField` in it:
- * what load.ts renders. Walks objects, lists, records and optional/default wrappers; a Markdown
- * field inside anything else (a union, a transform's input) throws, so none is left unrendered.
+ * A value parsed with `schema`, with `map` applied to the value of every `markdownField` in it
+ * (and given where it is): what load.ts renders. Walks objects, lists, records and
+ * optional/default wrappers; a Markdown field inside anything else (a union, a transform's input)
+ * throws, so none is left unrendered.
  */
-export function mapMarkdownFields(schema: z.ZodType, value: unknown, map: (source: string) => string): unknown {
-  if (schema === markdownField) return typeof value === 'string' ? map(value) : value;
+export function mapMarkdownFields(
+  schema: z.ZodType,
+  value: unknown,
+  map: (source: string, path: FieldPathSegments) => string,
+  path: FieldPathSegments = [],
+): unknown {
+  if (schema === markdownField) return typeof value === 'string' ? map(value, path) : value;
   if (value === undefined || value === null) return value;
   const def = defOf(schema);
   switch (def.type) {
@@ -109,24 +125,24 @@ export function mapMarkdownFields(schema: z.ZodType, value: unknown, map: (sourc
     case 'readonly':
     case 'catch':
     case 'nonoptional':
-      return def.innerType ? mapMarkdownFields(def.innerType, value, map) : value;
+      return def.innerType ? mapMarkdownFields(def.innerType, value, map, path) : value;
     case 'object': {
       if (typeof value !== 'object' || !def.shape) return value;
       const out: Record<string, unknown> = { ...(value as Record<string, unknown>) };
       for (const [key, field] of Object.entries(def.shape)) {
-        if (Object.hasOwn(out, key)) out[key] = mapMarkdownFields(field, out[key], map);
+        if (Object.hasOwn(out, key)) out[key] = mapMarkdownFields(field, out[key], map, [...path, key]);
       }
       return out;
     }
     case 'array':
-      return Array.isArray(value) && def.element ? value.map((entry) => mapMarkdownFields(def.element!, entry, map)) : value;
+      return Array.isArray(value) && def.element ? value.map((entry, index) => mapMarkdownFields(def.element!, entry, map, [...path, index])) : value;
     case 'record':
       return typeof value === 'object' && def.valueType
-        ? Object.fromEntries(Object.entries(value as Record<string, unknown>).map(([key, entry]) => [key, mapMarkdownFields(def.valueType!, entry, map)]))
+        ? Object.fromEntries(Object.entries(value as Record<string, unknown>).map(([key, entry]) => [key, mapMarkdownFields(def.valueType!, entry, map, [...path, key])]))
         : value;
     case 'pipe':
       // A parsed value is the pipe's output.
-      return def.out ? mapMarkdownFields(def.out, value, map) : value;
+      return def.out ? mapMarkdownFields(def.out, value, map, path) : value;
     default:
       if (defHoldsMarkdown(def)) throw new Error(`a Markdown field inside a zod ${def.type} cannot be rendered`);
       return value;

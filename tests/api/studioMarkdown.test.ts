@@ -162,7 +162,7 @@ describe('POST /api/studio/markdown: the preview', () => {
   });
 
   it('bad input is a 400 at the field, in the caller’s locale', async () => {
-    const tooLong = await call<{ errors: { field: string; message: string }[] }>('/api/studio/markdown', { body: { markdown: 'x'.repeat(100_001) } });
+    const tooLong = await call<{ errors: { field: string; message: string }[] }>('/api/studio/markdown', { body: { markdown: 'x'.repeat(20_001) } });
     expect(tooLong.code).toBe(400);
     expect(tooLong.data.errors[0]?.field).toBe('markdown');
     expect(tooLong.data.errors[0]?.message).toMatch(/[\u4e00-\u9fff]/);
@@ -171,5 +171,17 @@ describe('POST /api/studio/markdown: the preview', () => {
     expect(english.data.errors[0]).toMatchObject({ field: 'markdown' });
     expect(english.data.errors[0]?.message).toMatch(/^[A-Z][a-z]/);
     expect((await call('/api/studio/markdown', { body: {} })).code).toBe(400);
+  });
+
+  it('Markdown nested too deeply to render is a 400 at its field, in the preview and on save, and nothing is saved', async () => {
+    const deep = `${'>'.repeat(19_000)} x`;
+    const preview = await call<{ errors: { field: string; message: string }[] }>('/api/studio/markdown', { body: { markdown: deep } });
+    expect(preview.code).toBe(400);
+    expect(preview.data.errors).toEqual([{ field: 'markdown', message: expect.stringContaining('嵌套') }]);
+    const data = { newsTypeCode: 'company', title: '嵌套过深', date: '2026-11-25', source: '编辑部', summary: '摘要。', body: deep };
+    const saved = await call<{ errors: { field: string; message: string }[] }>('/api/studio/item', { body: { path: 'news/studio-deep.md', data, revision: 0 }, locale: 'en-US' });
+    expect(saved.code).toBe(400);
+    expect(saved.data.errors).toEqual([{ field: 'body', message: expect.stringMatching(/nests too deeply/) }]);
+    expect((await call('/api/studio/item?path=news/studio-deep.md')).code).toBe(404);
   });
 });

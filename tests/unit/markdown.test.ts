@@ -14,9 +14,9 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { parse as parseYaml, stringify as stringifyYaml } from 'yaml';
 import { z } from 'zod';
 import { kindSpecs } from '../../src/content/kinds.ts';
-import { loadContent } from '../../src/content/load.ts';
-import { markdownPolicy, renderMarkdown, type DroppedItem } from '../../src/content/markdown.ts';
-import { linkField, mapMarkdownFields, markdownField } from '../../src/content/schemas.ts';
+import { ContentError, loadContent } from '../../src/content/load.ts';
+import { markdownPolicy, renderMarkdown, UnrenderableMarkdown, type DroppedItem } from '../../src/content/markdown.ts';
+import { linkField, mapMarkdownFields, markdownField, maxMarkdownLength } from '../../src/content/schemas.ts';
 import { droppedText } from '../../src/islands/studio/markdownPreview.ts';
 import { studioMessages } from '../../src/islands/studio/studioPageMessages.ts';
 import { locales } from '../../src/lib/i18n/locales.ts';
@@ -250,10 +250,42 @@ describe('the loader renders every Markdown field through it', () => {
     expect(loaded).not.toMatch(/onerror|<script|javascript:/);
   });
 
+  it('Markdown nested too deeply to render fails the load naming its file and field; a field is at most 20 000 characters', () => {
+    const deep = `${'>'.repeat(19_000)} x`;
+    expect(() => renderMarkdown(deep)).toThrow(UnrenderableMarkdown);
+    const dir = mkdtempSync(path.join(tmpdir(), 'content-markdown-'));
+    fixtures.push(dir);
+    cpSync(path.resolve('src/content'), dir, { recursive: true, filter: (source) => !source.endsWith('.ts') });
+    const itemFile = `business/440000/${readdirSync(path.join(dir, 'business/440000')).sort()[0]}`;
+    const item = parseYaml(readFileSync(path.join(dir, itemFile), 'utf8')) as { descList: { desc: string }[] };
+    item.descList[1]!.desc = deep;
+    writeFileSync(path.join(dir, itemFile), stringifyYaml(item));
+    const failure = (() => {
+      try {
+        loadContent(dir);
+      } catch (error) {
+        return error;
+      }
+      return undefined;
+    })();
+    expect(failure).toBeInstanceOf(ContentError);
+    expect(failure).toMatchObject({ file: `${dir}/${itemFile}`, field: 'descList[1].desc' });
+    expect((failure as Error).message).toMatch(/nests too deeply/);
+
+    expect(markdownField.safeParse('x'.repeat(maxMarkdownLength)).success).toBe(true);
+    expect(markdownField.safeParse('x'.repeat(maxMarkdownLength + 1)).success).toBe(false);
+  });
+
   it('a Markdown field the walker cannot reach is refused, not left unrendered', () => {
     const schema = z.object({ either: z.union([markdownField, z.number()]) });
     expect(() => mapMarkdownFields(schema, { either: 'x' }, (source) => source)).toThrow(/union/);
-    expect(mapMarkdownFields(z.object({ list: z.array(z.object({ md: markdownField.optional() })) }), { list: [{ md: 'a' }, {}] }, (s) => `<${s}>`)).toEqual({ list: [{ md: '<a>' }, {}] });
+    const paths: string[] = [];
+    const mapped = mapMarkdownFields(z.object({ list: z.array(z.object({ md: markdownField.optional() })) }), { list: [{ md: 'a' }, {}, { md: 'b' }] }, (source, at) => {
+      paths.push(at.join('.'));
+      return `<${source}>`;
+    });
+    expect(mapped).toEqual({ list: [{ md: '<a>' }, {}, { md: '<b>' }] });
+    expect(paths).toEqual(['list.0.md', 'list.2.md']);
   });
 });
 

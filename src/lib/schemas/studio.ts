@@ -5,6 +5,7 @@
  */
 import { z } from 'zod';
 import { contentKinds, kindOfPath } from '../../content/kinds.ts';
+import { maxMarkdownLength } from '../../content/schemas.ts';
 import { recordIdSchema } from './fields.ts';
 
 /** A content item's file path (`news/<id>.md`, `business-types.yaml`, …). */
@@ -32,11 +33,8 @@ export const studioRestoreBody = z.object({ path: contentPathSchema, version: ve
 export const studioBuildBody = z.object({ paths: z.array(contentPathSchema).max(1000).optional() });
 export const studioRollbackBody = z.object({ buildId: recordIdSchema });
 
-/** Longest Markdown the preview renders: far above any content field, and bounded work per call. */
-export const maxPreviewMarkdown = 100_000;
-
-/** POST markdown: a Markdown field's source, rendered as the site will show it (`{ html, dropped }`). */
-export const studioMarkdownBody = z.object({ markdown: z.string().max(maxPreviewMarkdown) });
+/** POST markdown: a Markdown field's source (as long as a field may be), rendered as the site will show it. */
+export const studioMarkdownBody = z.object({ markdown: z.string().max(maxMarkdownLength) });
 
 /** Largest content package imported (.zip of the content files). */
 export const maxImportBytes = 10 * 1024 * 1024;

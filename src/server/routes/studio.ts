@@ -14,9 +14,11 @@
  *   GET  export[?drafts=1] (.zip) · POST import (multipart .zip)
  */
 import { Hono } from 'hono';
+import type { z } from 'zod';
 import { strToU8, zipSync } from 'fflate';
 import { contentKinds, fileTextOf, kindOfPath, kindSpecs, normalizedData, type ContentKind } from '../../content/kinds.ts';
-import { renderMarkdown } from '../../content/markdown.ts';
+import { renderMarkdown, UnrenderableMarkdown } from '../../content/markdown.ts';
+import { mapMarkdownFields } from '../../content/schemas.ts';
 import { studioBuildBody, studioBuildQuery, studioDeleteBody, studioKindQuery, studioMarkdownBody, studioPathBody, studioPathQuery, studioRestoreBody, studioRollbackBody, studioSaveBody, studioUploadBody, studioVersionQuery, maxImportBytes } from '../../lib/schemas/studio.ts';
 import { studioValidation } from '../../islands/studio/studioPageMessages.ts';
 import type { Locale } from '../../lib/i18n/index.ts';
@@ -48,6 +50,22 @@ function changedFields(before: unknown, after: unknown): string[] {
   if (!isRecord(before) || !isRecord(after)) return ['*'];
   const keys = new Set([...Object.keys(before), ...Object.keys(after)]);
   return [...keys].filter((key) => canonicalData(before[key]) !== canonicalData(after[key])).sort();
+}
+
+/** The dotted path of the first Markdown field of a checked item the renderer cannot render (the build would fail on it). */
+function unrenderableMarkdownField(schema: z.ZodType, checked: unknown): string | undefined {
+  let found: string | undefined;
+  mapMarkdownFields(schema, checked, (source, path) => {
+    if (found !== undefined) return source;
+    try {
+      renderMarkdown(source);
+    } catch (error) {
+      if (!(error instanceof UnrenderableMarkdown)) throw error;
+      found = path.join('.');
+    }
+    return source;
+  });
+  return found;
 }
 
 /** The signed-in editor (requireRole has let only them through). */
@@ -110,7 +128,9 @@ export function createStudioRoutes(deps: RouteDeps): Hono<AppEnv> {
     const data = normalizedData(kind, input);
     // The build's own schema for this kind: the same rules, and the messages the editor's form
     // gives (its field labels), in the editor's locale.
-    await check(c, kindSpecs[kind].schema, data, studioMessagesOf(localeOf(c)));
+    const checked = await check(c, kindSpecs[kind].schema, data, studioMessagesOf(localeOf(c)));
+    const unrenderable = unrenderableMarkdownField(kindSpecs[kind].schema, checked);
+    if (unrenderable !== undefined) throw ApiError.field(localeOf(c), unrenderable, 'studio.edit.markdownUnrenderable');
     const before = await getItem(db, path);
     const row = await saveDraft(db, { path, kind, data, revision, userId: userId(c) });
     await audit(c, revision === 0 ? 'content.create' : 'content.save', path, { revision: row.revision, fields: changedFields(before ? (before.draft ?? before.published) : null, data) });
@@ -206,7 +226,12 @@ export function createStudioRoutes(deps: RouteDeps): Hono<AppEnv> {
   // the browser never renders an editor's HTML itself and sees what the site will drop.
   routes.post('/markdown', async (c) => {
     const { markdown } = await validate(c, studioMarkdownBody, 'body');
-    return ok(c, renderMarkdown(markdown));
+    try {
+      return ok(c, renderMarkdown(markdown));
+    } catch (error) {
+      if (error instanceof UnrenderableMarkdown) throw ApiError.field(localeOf(c), 'markdown', 'studio.edit.markdownUnrenderable');
+      throw error;
+    }
   });
 
   routes.get('/export', async (c) => {
