@@ -2,7 +2,9 @@
 import { defineConfig } from 'astro/config';
 import react from '@astrojs/react';
 import tailwindcss from '@tailwindcss/vite';
-import { devApi, intentDirective, precompress, sitemap } from './src/integrations/index.ts';
+import { devApi, intentDirective, pagePolicyCheck, precompress, sitemap } from './src/integrations/index.ts';
+import { cspHash, pageDirectives } from './src/lib/contentSecurityPolicy.ts';
+import { constantInlineScripts } from './src/components/inlineScripts.ts';
 
 // Fully static output (no adapter): the server in src/server serves dist/ and the API.
 export default defineConfig({
@@ -15,9 +17,21 @@ export default defineConfig({
     defaultLocale: 'zh-CN',
     routing: { prefixDefaultLocale: false },
   },
-  integrations: [react(), intentDirective(), sitemap(), precompress(), devApi()],
+  integrations: [react(), intentDirective(), pagePolicyCheck(), sitemap(), precompress(), devApi()],
   vite: {
     plugins: [tailwindcss()],
   },
   devToolbar: { enabled: false },
+  // Every page carries its Content-Security-Policy in a <meta> (the server sends it as a header
+  // too): Astro lists the hashes of the scripts and styles it emits, we list ours — the inline
+  // scripts that are the same on every page here, those with a page's own data where that page
+  // writes its head. No 'unsafe-inline' anywhere (docs/security.md).
+  security: {
+    csp: {
+      directives: [...pageDirectives],
+      scriptDirective: { hashes: constantInlineScripts.map(cspHash) },
+    },
+  },
+  // Our Markdown is rendered by src/content/markdown.ts; Astro's own highlighter would write inline styles.
+  markdown: { syntaxHighlight: false },
 });

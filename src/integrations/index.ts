@@ -16,6 +16,29 @@ export function intentDirective(): AstroIntegration {
   };
 }
 
+/**
+ * Fails the build when a page would break under its own Content-Security-Policy: an inline script
+ * or style it does not list, an unsafe source, an event-handler or style attribute
+ * (pagePolicy.ts). Runs before `sitemap` and `precompress`, so a failing build stops early.
+ */
+export function pagePolicyCheck(): AstroIntegration {
+  return {
+    name: 'hgd:page-policy',
+    hooks: {
+      'astro:build:done': async ({ dir, logger }) => {
+        const { buildPolicyProblems } = await import('./pagePolicy.ts');
+        const failing = await buildPolicyProblems(fileURLToPath(dir));
+        if (failing.length > 0) {
+          const listed = failing.slice(0, 20).map(({ page, problems }) => `  ${page}: ${problems.join('; ')}`);
+          const more = failing.length > listed.length ? [`  … and ${failing.length - listed.length} more pages`] : [];
+          throw new Error(`${failing.length} pages would break under their Content-Security-Policy:\n${[...listed, ...more].join('\n')}`);
+        }
+        logger.info('every page runs only the scripts and styles its Content-Security-Policy lists');
+      },
+    },
+  };
+}
+
 /** Writes `sitemap.xml` from the built pages (see sitemap.ts); runs before `precompress`. */
 export function sitemap(): AstroIntegration {
   let site = new URL('http://localhost:4321');

@@ -38,6 +38,15 @@ function nodeAt(root: Element, path: number[]): HTMLElement | null {
   return current instanceof HTMLElement ? current : null;
 }
 
+/** Whether the browser holds the server's signed-in hint; an editor's preview (a sandboxed page) may not read cookies at all. */
+function hasSignedInHint(): boolean {
+  try {
+    return document.cookie.split(/;\s*/).some((cookie) => cookie.startsWith(`${signedInHintCookieName}=`));
+  } catch {
+    return false;
+  }
+}
+
 const intent: ClientDirective = (load, options, el) => {
   let started = false;
   let pendingClick: number[] | null = null;
@@ -75,7 +84,7 @@ const intent: ClientDirective = (load, options, el) => {
 
   el.addEventListener('click', onClick, true);
   for (const type of intentEvents) el.addEventListener(type, onIntent, { passive: true });
-  if (options.value === 'signed-in' && document.cookie.split(/;\s*/).some((cookie) => cookie.startsWith(`${signedInHintCookieName}=`))) {
+  if (options.value === 'signed-in' && hasSignedInHint()) {
     const idle = window.requestIdleCallback ?? ((run: () => void) => setTimeout(run, 200));
     idle(() => void start());
   }

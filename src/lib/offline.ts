@@ -108,9 +108,13 @@ self.addEventListener('activate', (event) => {
 `;
 }
 
-/** Inline lines on every page when offline mode is off: unregister any worker left from an earlier build. */
+/**
+ * Inline lines on every page when offline mode is off: unregister any worker left from an earlier
+ * build. Both page scripts catch what they throw: in an editor's preview (a sandboxed, opaque
+ * origin: src/server/studioFiles.ts) merely reading `navigator.serviceWorker` throws.
+ */
 export const unregisterScript =
-  `if("serviceWorker"in navigator)navigator.serviceWorker.getRegistrations().then(function(r){r.forEach(function(x){x.unregister()})}).catch(function(){})`;
+  `try{if("serviceWorker"in navigator)navigator.serviceWorker.getRegistrations().then(function(r){r.forEach(function(x){x.unregister()})}).catch(function(){})}catch(e){}`;
 
 /**
  * Inline lines on every page when offline mode is on: register /sw.js, show the offline warning
@@ -119,7 +123,7 @@ export const unregisterScript =
  * the controller too, and must not reload a page being read).
  * Elements: `[data-offline-warning]`, `[data-update-prompt]` with a `button` inside.
  */
-export const registerScript = `(function(n,d,w){if(!("serviceWorker"in n))return;
+export const registerScript = `(function(n,d,w){try{if(!("serviceWorker"in n))return;
 var off=d.querySelector("[data-offline-warning]"),up=d.querySelector("[data-update-prompt]");
 function net(){if(off)off.hidden=n.onLine}w.addEventListener("online",net);w.addEventListener("offline",net);net();
 var asked=false;n.serviceWorker.addEventListener("controllerchange",function(){if(!asked)return;asked=false;w.location.reload()});
@@ -127,4 +131,4 @@ function offer(reg){if(!up||!reg.waiting||!n.serviceWorker.controller)return;up.
 up.querySelector("button").onclick=function(){if(reg.waiting){asked=true;reg.waiting.postMessage("skip-waiting")}}}
 n.serviceWorker.register("/sw.js").then(function(reg){offer(reg);
 reg.addEventListener("updatefound",function(){var s=reg.installing;if(s)s.addEventListener("statechange",function(){if(s.state==="installed")offer(reg)})});
-d.addEventListener("visibilitychange",function(){if(d.visibilityState==="visible")reg.update().catch(function(){})})}).catch(function(){})})(navigator,document,window)`.replace(/\n/g, '');
+d.addEventListener("visibilitychange",function(){if(d.visibilityState==="visible")reg.update().catch(function(){})})}).catch(function(){})}catch(e){}})(navigator,document,window)`.replace(/\n/g, '');

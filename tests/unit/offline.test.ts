@@ -140,4 +140,17 @@ describe('page lines', () => {
     workerListeners.get('controllerchange')?.();
     expect(reloads).toBe(1);
   });
+
+  it('run on in a sandboxed preview, where reading navigator.serviceWorker throws', () => {
+    const navigator = {
+      onLine: true,
+      get serviceWorker(): never {
+        throw new Error('SecurityError: the context is sandboxed and lacks allow-same-origin');
+      },
+    };
+    const document = { querySelector: () => null, addEventListener: () => undefined };
+    const window = { addEventListener: () => undefined };
+    expect(() => runInNewContext(unregisterScript, { navigator })).not.toThrow();
+    expect(() => runInNewContext(registerScript, { navigator, document, window })).not.toThrow();
+  });
 });
