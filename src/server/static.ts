@@ -10,7 +10,10 @@
  * - The root may be a function: the directory published now (site/publication.ts). The editors'
  *   rebuild publishes a new directory at once; the first request after that sees the new root and
  *   forgets every cached lookup. Published directories are never written to afterwards.
- * - File metadata is looked up once per path and kept in memory (small bodies too).
+ * - File metadata is looked up once per path and kept in memory (small bodies too), and with it
+ *   the file's Content-Security-Policy: a page's own, read from its `<meta>` when the page is
+ *   first looked up under the published directory (middleware/secureHeaders.ts), so a page and its
+ *   policy always come from the same build and no request parses HTML.
  * - Unknown path: the not-found page of the path's locale (prefix, else locale cookie or
  *   Accept-Language, else zh-CN) with status 404. Traversal attempts: 400.
  */
@@ -24,6 +27,7 @@ import { localePath, queryFormTarget, splitLocale } from '../lib/paths.ts';
 import { parseQualityList } from '../lib/qualityValues.ts';
 import { redirects, serverOnlyRedirects } from '../lib/routes.ts';
 import { requestLocale } from './middleware/locale.ts';
+import { filePolicy, pagePolicy } from './middleware/secureHeaders.ts';
 import type { AnyContext } from './envelope.ts';
 import type { AppEnv } from './types.ts';
 
@@ -83,6 +87,8 @@ interface Representation {
 interface FileEntry {
   contentType: string;
   cacheControl: string;
+  /** Its Content-Security-Policy header (also on 304 answers: a browser updates its stored headers from them). */
+  policy: string;
   lastModified: string;
   mtimeSeconds: number;
   identity: Representation;
@@ -201,9 +207,11 @@ export function createStaticHandler(options: { root: string | (() => string) }):
       const variant = await statFile(file + suffix);
       if (variant) variants.push({ file: file + suffix, size: variant.size, encoding, etag: `W/"${tag}-${encoding}"` });
     }
+    const contentType = contentTypeOf(file);
     const entry: FileEntry = {
-      contentType: contentTypeOf(file),
+      contentType,
       cacheControl: cacheControlOf(relative),
+      policy: contentType === contentTypes['.html'] ? pagePolicy(await readFile(file, 'utf8')) : filePolicy,
       lastModified: info.mtime.toUTCString(),
       mtimeSeconds: Math.floor(info.mtimeMs / 1000),
       identity: { file, size: info.size, encoding: null, etag: `W/"${tag}"` },
@@ -258,6 +266,7 @@ export function createStaticHandler(options: { root: string | (() => string) }):
       'Cache-Control': status === 404 ? cacheControl.html : entry.cacheControl,
       'Last-Modified': entry.lastModified,
       ETag: chosen.etag,
+      'Content-Security-Policy': entry.policy,
     });
     if (entry.variants.length) headers.set('Vary', 'Accept-Encoding');
     if (chosen.encoding) headers.set('Content-Encoding', chosen.encoding);

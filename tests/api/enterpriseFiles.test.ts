@@ -261,12 +261,12 @@ describe.each(engines)('on the $engine store', ({ engine, open }) => {
 
       const operator = await newUser(t, ['operator']);
       expect((await download(file.id, operator.cookie)).status).toBe(200);
-      // A PDF keeps the site's policy (no inline plugins from elsewhere), not the sandbox Chromium's viewer refuses.
+      // A PDF keeps the API's policy (no plugins, nothing loaded), not the sandbox Chromium's viewer refuses.
       const pdf = (await upload(t, owner.cookie, { kind: 'authLetter', bytes: pdfBytes() })).answer.data as unknown as AuthFileData;
       const pdfResponse = await download(pdf.id, operator.cookie);
       expect(pdfResponse.headers.get('content-type')).toBe('application/pdf');
       expect(pdfResponse.headers.get('x-content-type-options')).toBe('nosniff');
-      expect(pdfResponse.headers.get('content-security-policy')).toMatch(/object-src 'none'/);
+      expect(pdfResponse.headers.get('content-security-policy')).toBe("default-src 'none'; frame-ancestors 'none'");
     });
 
     it('another user, an unknown id, a bad id and no session are refused; bytes gone from the store → 404', async () => {

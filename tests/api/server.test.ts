@@ -68,7 +68,7 @@ describe('startServer (PGlite under DATA_DIR)', () => {
         expect(response.status).toBe(200);
         expect(Number(response.headers.get('content-length'))).toBeGreaterThan(0);
         expect(response.headers.get('x-request-id')).toMatch(/^[0-9a-f-]{36}$/);
-        expect(response.headers.get('content-security-policy')).toContain("default-src 'self'");
+        expect(response.headers.get('content-security-policy')).toContain("frame-ancestors 'none'");
         await response.arrayBuffer();
       }
       expect(writes).not.toHaveBeenCalled();

@@ -1,42 +1,69 @@
 /**
- * Security headers for pages and API. The pages are static HTML with small inline scripts in
- * <head> (stored-preference redirects) and Astro's inline island loaders, so the CSP allows
- * inline scripts and styles from this origin but nothing from elsewhere, no plugins, no framing.
+ * Security headers for pages and API, and the Content-Security-Policy of every kind of answer
+ * (docs/security.md, "Content-Security-Policy"):
+ *
+ * - a page: the policy its build wrote into its `<meta>` (Astro lists the hashes of the page's
+ *   inline scripts and styles; src/lib/contentSecurityPolicy.ts), plus what only a header can
+ *   say: no framing. The static handler reads it once per file (static.ts), never per request;
+ * - an editor's preview page: the same, sandboxed (studioFiles.ts);
+ * - any other file of the site (scripts, styles, images, the service worker, a page without a
+ *   `<meta>`): the pages' directives with no hash, so nothing inline runs;
+ * - every other answer (the API's JSON, errors): nothing at all.
  */
 import { createMiddleware } from 'hono/factory';
 import { secureHeaders } from 'hono/secure-headers';
+import { formatPolicy, metaPolicyOf, pageDirectives, parsePolicy } from '../../lib/contentSecurityPolicy.ts';
+import { setAnswerHeader } from './answerHeader.ts';
 
-export const contentSecurityPolicy = {
-  defaultSrc: ["'self'"],
-  scriptSrc: ["'self'", "'unsafe-inline'"],
-  styleSrc: ["'self'", "'unsafe-inline'"],
-  imgSrc: ["'self'", 'data:', 'blob:'],
-  fontSrc: ["'self'", 'data:'],
-  connectSrc: ["'self'"],
-  objectSrc: ["'none'"],
-  baseUri: ["'self'"],
-  formAction: ["'self'"],
-  frameAncestors: ["'none'"],
-};
+/** What only a header can carry (a `<meta>` policy cannot forbid framing). */
+const headerOnlyDirectives = ["frame-ancestors 'none'"];
+
+/** An answer that is no page or file of the site (JSON, an error text) loads nothing and is framed nowhere. */
+export const answerPolicy = "default-src 'none'; frame-ancestors 'none'";
+
+function withHeaderDirectives(policy: string, extra: readonly string[] = []): string {
+  const directives = parsePolicy(policy);
+  for (const ignoredInMeta of ['frame-ancestors', 'sandbox', 'report-uri']) directives.delete(ignoredInMeta);
+  for (const [name, ...sources] of [...headerOnlyDirectives, ...extra].map((directive) => directive.split(' '))) {
+    if (name) directives.set(name, sources);
+  }
+  return formatPolicy(directives);
+}
+
+/** A file of the site without a policy of its own: same origin only, nothing inline. */
+export const filePolicy = withHeaderDirectives([...pageDirectives, "script-src 'self'", "style-src 'self'"].join('; '));
+
+/** The header of a built page: the policy of its `<meta>`, and no framing; `filePolicy` when it has none. */
+export function pagePolicy(html: string): string {
+  const own = metaPolicyOf(html);
+  return own === undefined ? filePolicy : withHeaderDirectives(own);
+}
 
 /**
- * The headers above on every answer; a handler that set a stricter Content-Security-Policy of its
- * own (the download of an uploaded image: `sandbox`) keeps it.
+ * The header of an editor's preview page: its own policy in a sandbox without allow-same-origin.
+ * The page runs in an opaque origin: its scripts send no cookie, read no storage of the portal,
+ * and their `Origin: null` fails the CSRF check, so a draft cannot act as the editor viewing it.
+ */
+export function previewPolicy(html: string): string {
+  const own = metaPolicyOf(html);
+  return withHeaderDirectives(own ?? filePolicy, ['sandbox allow-scripts']);
+}
+
+/**
+ * The headers on every answer. A handler's own headers are kept (a page's policy, the sandbox of
+ * an uploaded image's download, a preview file's resource policy); an answer that set no
+ * Content-Security-Policy gets `answerPolicy`.
  */
 export function securityHeaders() {
   const standard = secureHeaders({
-    contentSecurityPolicy,
     referrerPolicy: 'strict-origin-when-cross-origin',
     xFrameOptions: 'DENY',
     crossOriginResourcePolicy: 'same-origin',
     crossOriginOpenerPolicy: 'same-origin',
+    overwrite: false,
   });
   return createMiddleware(async (c, next) => {
-    let own: string | null = null;
-    await standard(c, async () => {
-      await next();
-      own = c.res.headers.get('Content-Security-Policy');
-    });
-    if (own) c.res.headers.set('Content-Security-Policy', own);
+    await standard(c, next);
+    if (!c.res.headers.has('Content-Security-Policy')) setAnswerHeader(c, 'Content-Security-Policy', answerPolicy);
   });
 }

@@ -50,9 +50,9 @@ export function createEnterpriseAuthFileRoutes(deps: RouteDeps): Hono<AppEnv> {
       'Content-Length': String(object.size),
       'Content-Disposition': inlineDisposition(row.originalName, contentType),
       'X-Content-Type-Options': 'nosniff',
-      // An image opened in a tab runs nothing and reaches nothing. A PDF keeps the site's policy:
-      // Chromium refuses to start its PDF viewer in a sandboxed document, and with nosniff and a
-      // type read from the bytes the file cannot be taken for a page.
+      // An image opened in a tab runs nothing and reaches nothing. A PDF keeps the API's policy
+      // (nothing loaded, no framing): Chromium refuses to start its PDF viewer in a sandboxed
+      // document, and with nosniff and a type read from the bytes the file cannot be taken for a page.
       ...(contentType === 'application/pdf' ? {} : { 'Content-Security-Policy': imageDownloadPolicy }),
       'Cache-Control': 'private, no-store',
     });
