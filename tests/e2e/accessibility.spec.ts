@@ -8,7 +8,7 @@
  */
 import AxeBuilder from '@axe-core/playwright';
 import type { Browser, Page } from '@playwright/test';
-import { expect, test } from '@playwright/test';
+import { expect, test } from './support/test.ts';
 import { locales, type Locale } from '../../src/lib/i18n/locales.ts';
 import { localePath } from '../../src/lib/paths.ts';
 import type { PageRoute } from '../../src/lib/routes.ts';

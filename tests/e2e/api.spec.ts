@@ -1,4 +1,4 @@
-import { expect, test } from '@playwright/test';
+import { expect, test } from './support/test.ts';
 
 /** The API's plumbing as a browser meets it: envelope, 901, CSRF and localised validation. */
 test.describe('API from the browser', () => {

@@ -2,7 +2,7 @@
  * Every time the portal shows is China time (src/lib/chinaTime.ts), whatever the viewer's clock:
  * a browser in Los Angeles (16 hours behind China) sees a notice's time as a browser in China does.
  */
-import { expect, test } from '@playwright/test';
+import { expect, test } from './support/test.ts';
 import { formatChinaDateTime } from '../../src/lib/chinaTime.ts';
 import { apiLogin } from './support/accountsFixtures.ts';
 

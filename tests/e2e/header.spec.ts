@@ -2,7 +2,7 @@
  * The header in every locale: one line at the common desktop width (1280 px), the products entry
  * with its sub-entries reachable from the keyboard, and the region named in the page's language.
  */
-import { expect, test } from '@playwright/test';
+import { expect, test } from './support/test.ts';
 import { dictionaries, locales } from '../../src/lib/i18n/index.ts';
 import { localePath } from '../../src/lib/paths.ts';
 

@@ -1,4 +1,4 @@
-import { expect, test } from '@playwright/test';
+import { expect, test } from './support/test.ts';
 import { dictionaries } from '../../src/lib/i18n/index.ts';
 
 test.describe('language rule: stored choice, else browser language, else zh-CN', () => {

@@ -8,7 +8,7 @@
  * The test serves a copy of that build, so it can publish a "new build" by changing the copy's
  * worker the way a real build does (a new build id).
  */
-import { expect, test } from '@playwright/test';
+import { expect, test } from './support/test.ts';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';

@@ -1,4 +1,4 @@
-import { expect, test } from '@playwright/test';
+import { expect, test } from './support/test.ts';
 import { readFileSync } from 'node:fs';
 import { htmlFileFor } from '../../scripts/page-weight.ts';
 import { dictionaries, locales, type Locale } from '../../src/lib/i18n/index.ts';

@@ -3,7 +3,7 @@
  * sessionStorage status of its own) reads the server's signed-in hint cookie, set and cleared with
  * the HttpOnly session cookie. A visitor's public page still loads no framework code.
  */
-import { expect, test } from '@playwright/test';
+import { expect, test } from './support/test.ts';
 import { dictionaries } from '../../src/lib/i18n/index.ts';
 import { signedInHintCookieName } from '../../src/lib/apiCodes.ts';
 import { apiLogin } from './support/accountsFixtures.ts';

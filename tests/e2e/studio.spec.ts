@@ -88,6 +88,33 @@ test('an editor creates a news item: errors in place, Markdown preview, saved as
   await page.goto(href ?? '');
   await expect(page.getByRole('heading', { name: newsTitle })).toBeVisible();
   expect((await request.get(`${accounts.url}/infomation/detail/${newsId}`)).status()).toBe(404);
+
+  // The preview is sandboxed: a draft's script could not act as the editor viewing it.
+  const reach = await page.evaluate(async () => {
+    const user = (init?: RequestInit) =>
+      fetch('/api/front/user/getUserInfo', init).then(
+        (answer) => answer.text(),
+        () => 'refused',
+      );
+    const attempt = (read: () => unknown) => {
+      try {
+        read();
+        return 'read';
+      } catch {
+        return 'refused';
+      }
+    };
+    return {
+      origin: self.origin,
+      user: await user(),
+      userWithCookies: await user({ credentials: 'include' }),
+      storage: attempt(() => localStorage.getItem('locale')),
+      cookies: attempt(() => document.cookie),
+    };
+  });
+  expect(reach).toEqual({ origin: 'null', user: 'refused', userWithCookies: 'refused', storage: 'refused', cookies: 'refused' });
+  // Yet it looks as it will: the preview build's stylesheet applies (the body is a flex column).
+  await expect(page.locator('body')).toHaveCSS('display', 'flex');
 });
 
 test('two editors on one item: the later save is told someone else saved, and reloads their version', async ({ page, browser, accounts }) => {

@@ -3,10 +3,12 @@
  * pages' base URL pointing at it, and a login through the API for tests whose subject is not
  * the login form.
  */
-import { test as base, type APIRequestContext } from '@playwright/test';
+import type { APIRequestContext } from '@playwright/test';
 import { startAccountsServer, type AccountsServer } from './accountsServer.ts';
+// Every test of the suite fails on a Content-Security-Policy violation (test.ts).
+import { test as base } from './test.ts';
 
-export { expect } from '@playwright/test';
+export { expect } from './test.ts';
 
 export const test = base.extend<{ newVisitor: void }, { accounts: AccountsServer }>({
   accounts: [

@@ -3,7 +3,8 @@
  * check, valid credit codes and clearance accounts no other test uses, and binding a freshly
  * registered account to a new enterprise through the binding page.
  */
-import { expect, type Page } from '@playwright/test';
+import type { Page } from '@playwright/test';
+import { expect } from './test.ts';
 import { creditCodeAlphabet, creditCodeCheckChar } from '../../../src/lib/creditCode.ts';
 import { dictionaries } from '../../../src/lib/i18n/index.ts';
 import { endResendWait, type AccountsServer } from './accountsServer.ts';
