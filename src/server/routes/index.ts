@@ -28,6 +28,7 @@ import { createEnterpriseUserRoutes } from './enterpriseUser.ts';
 import { createIcbcAuthRoutes } from './icbcAuth.ts';
 import { createOpsCertificationRoutes } from './opsCertification.ts';
 import { createOpsSettlementRoutes } from './opsSettlement.ts';
+import { createOpsStaffRoutes } from './opsStaff.ts';
 import { createPartnerAnalysisRoutes } from './partnerAnalysis.ts';
 import { createPartnerAccountRoutes } from './partnerAccount.ts';
 import { createPartnerTreeRoutes } from './partnerTree.ts';
@@ -75,4 +76,6 @@ export const apiModules: readonly ApiModule[] = [
   { base: '/api/front/hgdarc/partner', create: createPartnerAnalysisRoutes },
   { base: '/api/front/hgdsel/settlementbuyresult', create: createSettlementRoutes },
   { base: '/api/ops/settlement', create: createOpsSettlementRoutes },
+  // Staff accounts (docs/accounts.md): roles, status, second factors; shared with `npm run user`.
+  { base: '/api/ops/staff', create: createOpsStaffRoutes },
 ];

@@ -31,13 +31,13 @@ export function createPartnerAccountRoutes(deps: RouteDeps): Hono<AppEnv> {
     const { partnerId } = await validate(c, partnerAccountInfoQuery, 'query');
     const actor = await actorOf(c);
     if (partnerId === undefined) {
-      const answer: PartnerAccountInfoData = { partner: null, accounts: await partnerAccountsOf(db, actor.userId, null) };
+      const answer: PartnerAccountInfoData = { partner: null, accounts: await partnerAccountsOf(db, c.var.user.id, null) };
       return ok(c, answer);
     }
     await requirePartnerVisible(db, actor, partnerId);
     const answer: PartnerAccountInfoData = {
       partner: await partnerDetail(db, partnerId),
-      accounts: await partnerAccountsOf(db, actor.userId, partnerId),
+      accounts: await partnerAccountsOf(db, c.var.user.id, partnerId),
     };
     return ok(c, answer);
   });

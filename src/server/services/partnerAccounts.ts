@@ -19,10 +19,13 @@ import { inScope, partnerNotFound, type PartnerScope } from './partnerScope.ts';
 
 /** Who is acting: a partner user within its scope, or an operator (scope `null`: everything). */
 export interface RelationActor {
-  userId: number;
+  /** Null for the command line (`npm run user`), which acts as nobody signed in. */
+  userId: number | null;
   scope: PartnerScope | null;
   ip: string | null;
   locale: Locale;
+  /** How the change was made, kept in its audit row (`cli`: the command line; `ops`: /ops/staff). */
+  via?: 'cli' | 'ops';
 }
 
 /** The institution exists and the actor may see it; else the partner 404 (the same for both). */
@@ -52,7 +55,7 @@ const accountFields = {
   createdAt: partnerAccounts.createdAt,
 };
 
-function accountData(row: { id: number; partnerId: number; userId: number; userName: string; name: string; mobile: string; empId: string; createdAt: Date }, viewerId: number): PartnerAccountData {
+function accountData(row: { id: number; partnerId: number; userId: number; userName: string; name: string; mobile: string; empId: string; createdAt: Date }, viewerId: number | null): PartnerAccountData {
   return {
     id: row.id,
     partnerId: row.partnerId,
@@ -114,7 +117,7 @@ export async function addRelation(db: Database, actor: RelationActor, input: { p
         userId: actor.userId,
         action: 'partner.relationAdd',
         target: `partner:${input.partnerId}`,
-        detail: { relationId: created!.id, userId: target.id, empId: input.empId },
+        detail: { relationId: created!.id, userId: target.id, empId: input.empId, ...(actor.via ? { via: actor.via } : {}) },
         ip: actor.ip,
       });
       return created!.id;
@@ -173,7 +176,7 @@ export async function deleteRelation(db: Database, actor: RelationActor, id: num
       userId: actor.userId,
       action: 'partner.relationDelete',
       target: `partner:${relation.partnerId}`,
-      detail: { relationId: relation.id, userId: relation.userId, empId: relation.empId },
+      detail: { relationId: relation.id, userId: relation.userId, empId: relation.empId, ...(actor.via ? { via: actor.via } : {}) },
       ip: actor.ip,
     });
   });

@@ -1,0 +1,83 @@
+/**
+ * /api/ops/staff/*: the operator's staff accounts (/ops/staff; docs/accounts.md, Staff accounts).
+ * Every call needs the operator role (901 without a session, 403 without the role). The rules —
+ * not oneself, never the last active operator, audited — are the service's, shared with
+ * `npm run user` (services/staffAccounts.ts). A partner relation is removed with the partner
+ * area's own call (partneraccount/delRelationPartnerAccount), which operators may use.
+ */
+import { Hono, type Context } from 'hono';
+import { relateInstitutionBody, staffRoleBody, staffUserBody } from '../../lib/schemas/staff.ts';
+import { localeOf, ok } from '../envelope.ts';
+import { requireRole } from '../middleware/session.ts';
+import { clientIp } from '../request.ts';
+import {
+  disableAccount,
+  enableAccount,
+  grantRole,
+  relateInstitution,
+  resetSecondFactor,
+  revokeRole,
+  staffPage,
+  staffRowOf,
+  type StaffActor,
+} from '../services/staffAccounts.ts';
+import { readTableRequest } from '../table/antTable.ts';
+import type { AppEnv, AuthedEnv, RouteDeps } from '../types.ts';
+import { validate } from '../validate.ts';
+
+export function createOpsStaffRoutes(deps: RouteDeps): Hono<AppEnv> {
+  const { db, config } = deps;
+  const routes = new Hono<AppEnv>();
+  const operator = requireRole('operator');
+
+  const actorOf = (c: Context<AuthedEnv>): StaffActor => ({ userId: c.var.user.id, ip: clientIp(c, config), locale: localeOf(c), via: 'ops' });
+  /** Every change answers the account as the table shows it now. */
+  const changed = (c: Context<AuthedEnv>, userId: number, key: Parameters<typeof ok>[2]) => staffRowOf(db, userId, c.var.user.id).then((row) => ok(c, row, key));
+
+  /** Staff accounts (or, with a keyword, every user), with roles, second factor, status, institutions, last sign-in. */
+  routes.post('/getAntTable', operator, async (c) => ok(c, await staffPage(db, c.var.user.id, await readTableRequest(c))));
+
+  /** One account as the table shows it (any user, staff or not): the page's panel. */
+  routes.get('/getStaff', operator, async (c) => {
+    const { userId } = await validate(c, staffUserBody, 'query');
+    return ok(c, await staffRowOf(db, userId, c.var.user.id));
+  });
+
+  routes.post('/grant', operator, async (c) => {
+    const { userId, role } = await validate(c, staffRoleBody, 'body');
+    await grantRole(db, actorOf(c), userId, role);
+    return changed(c, userId, 'staff.granted');
+  });
+
+  routes.post('/revoke', operator, async (c) => {
+    const { userId, role } = await validate(c, staffRoleBody, 'body');
+    await revokeRole(db, actorOf(c), userId, role);
+    return changed(c, userId, 'staff.revoked');
+  });
+
+  routes.post('/disable', operator, async (c) => {
+    const { userId } = await validate(c, staffUserBody, 'body');
+    await disableAccount(db, actorOf(c), userId);
+    return changed(c, userId, 'staff.disabled');
+  });
+
+  routes.post('/enable', operator, async (c) => {
+    const { userId } = await validate(c, staffUserBody, 'body');
+    await enableAccount(db, actorOf(c), userId);
+    return changed(c, userId, 'staff.enabled');
+  });
+
+  routes.post('/resetSecondFactor', operator, async (c) => {
+    const { userId } = await validate(c, staffUserBody, 'body');
+    await resetSecondFactor(db, actorOf(c), userId);
+    return changed(c, userId, 'staff.secondFactorWasReset');
+  });
+
+  routes.post('/relateInstitution', operator, async (c) => {
+    const body = await validate(c, relateInstitutionBody, 'body');
+    await relateInstitution(db, actorOf(c), body);
+    return changed(c, body.userId, 'staff.related');
+  });
+
+  return routes;
+}
