@@ -270,7 +270,7 @@ function MarkdownField({ node, path, label, context, bare }: FieldProps) {
             <div className={`rich-text ${preview.loading ? 'opacity-60' : ''}`} dangerouslySetInnerHTML={{ __html: preview.rendered?.html ?? '' }} />
           </section>
           {dropped.length > 0 && (
-            <div id={`${id}-dropped`} role="status" className="alert alert-warning flex-col items-start gap-1 text-sm" data-dropped>
+            <div id={`${id}-dropped`} role="status" className="grid gap-1 rounded-box border border-warning bg-warning/10 p-3 text-sm" data-dropped>
               <p>{messages['studio.edit.droppedTitle']}</p>
               <ul className="list-disc ps-5">
                 {dropped.map((item, index) => <li key={index} className="wrap-anywhere">{droppedText(messages, context.locale, item)}</li>)}
