@@ -9,6 +9,7 @@ import { get, goToLogin, post } from '../lib/api/client.ts';
 import { message } from '../lib/api/notify.ts';
 import { flashOnNextPage } from '../lib/flash.ts';
 import { loginUrlFor } from '../lib/loginRedirect.ts';
+import type { SecondFactorDemand } from '../lib/schemas/secondFactor.ts';
 import { loginStatus, markLoggedOut } from './loginStatus.ts';
 
 export {
@@ -34,6 +35,8 @@ export interface CurrentUserResponse {
   avatar?: string | null;
   email?: string | null;
   roles?: readonly string[] | null;
+  /** Only when the account's role requires a second factor this session has not proved. */
+  secondFactorRequired?: SecondFactorDemand | null;
 }
 
 /** A second user-info response (getUserInfo); only `mobile` is used here. */
@@ -62,6 +65,8 @@ export interface CurrentUser {
   avatar?: string;
   email?: string;
   roles?: string[];
+  /** The session must enrol or verify a second factor before the role's pages (SessionGate). */
+  secondFactorRequired?: SecondFactorDemand;
   /** number of notices (totalCount) */
   notifyCount?: number;
   unreadCount?: number;
@@ -71,10 +76,11 @@ export const currentUser = atom<CurrentUser>({});
 
 /**
  * What the page's session gate (src/components/SessionGate.astro) decided: still checking, the
- * user may see the page, or they are signed in without the role the page needs (the operator
- * console). Islands wait for `ready` before their own calls.
+ * user may see the page, they are signed in without the role the page needs (the operator
+ * console), or they have the role but this session owes a second factor. Islands wait for
+ * `ready` before their own calls.
  */
-export const sessionGate = atom<'pending' | 'ready' | 'forbidden'>('pending');
+export const sessionGate = atom<'pending' | 'ready' | 'forbidden' | 'secondFactor'>('pending');
 
 /** Maps the current-user response; an empty (or missing) response gives `{}`. */
 export function mapCurrentUser(resp: CurrentUserResponse | null | undefined): CurrentUser {
@@ -91,6 +97,7 @@ export function mapCurrentUser(resp: CurrentUserResponse | null | undefined): Cu
   if (typeof resp.avatar === 'string') user.avatar = resp.avatar;
   if (typeof resp.email === 'string') user.email = resp.email;
   if (Array.isArray(resp.roles)) user.roles = [...resp.roles];
+  if (resp.secondFactorRequired === 'enrol' || resp.secondFactorRequired === 'verify') user.secondFactorRequired = resp.secondFactorRequired;
   return user;
 }
 

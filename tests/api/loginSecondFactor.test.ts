@@ -10,7 +10,7 @@ import { auditLog, loginChallenges, sessions, users } from '../../src/server/db/
 import { secondFactorRules } from '../../src/server/services/secondFactor.ts';
 import { get, post, postForm, sessionCookie, skipResendPause, smsCodeFor, cookies, type Envelope } from './accountCalls.ts';
 import { createTestApp, openPerFile, sessionIdOf } from './harness.ts';
-import { challengeCookie, enableSecondFactor, forgetUsedStep, loginByPassword, secondStep, wrongCode, type Authenticator } from './secondFactorCalls.ts';
+import { challengeCookie, enableSecondFactor, forgetUsedStep, loginByPassword, secondStep, wrongCode, type Authenticator, type FirstStep } from './secondFactorCalls.ts';
 
 const t = openPerFile(() => createTestApp({ env: { TRUST_PROXY: '1' } }));
 
@@ -161,7 +161,7 @@ describe('limits', () => {
     const { app } = await enabled('demo_partner', 'Partner2025');
     const userId = await userIdOf('demo_partner');
     // Six pending logins (one after the other: simultaneous passwords would meet the captcha rule).
-    const pending = [];
+    const pending: FirstStep[] = [];
     for (let i = 0; i < 6; i++) pending.push(await loginByPassword(t, 'demo_partner', 'Partner2025', { ip: `198.51.100.${40 + i}` }));
     expect(pending.every((first) => first.challenge !== undefined)).toBe(true);
     const answers = await Promise.all(

@@ -2,10 +2,12 @@ import { useId, useRef, useState, type SubmitEvent, type KeyboardEvent } from 'r
 import type { Locale } from '../../lib/i18n/locales.ts';
 import { localePath } from '../../lib/paths.ts';
 import { appCode, loginAppCode, webDeviceId, type CurrentUserData } from '../../lib/schemas/auth.ts';
+import type { SecondFactorChallengeData } from '../../lib/schemas/secondFactor.ts';
 import { useMountedSignal } from '../useMountedSignal.ts';
 import CaptchaImage from './CaptchaImage.tsx';
 import KeepRedirectLink from './KeepRedirectLink.tsx';
 import PhoneCodeFields from './PhoneCodeFields.tsx';
+import SecondFactorStep from './SecondFactorStep.tsx';
 import SubmitButton from './SubmitButton.tsx';
 import TextField from './TextField.tsx';
 import { postForm } from './formCall.ts';
@@ -28,10 +30,18 @@ interface Props {
 
 const modes: readonly LoginMode[] = ['account', 'mobile'];
 
+/** A first step's success: signed in, or (a user with a second factor) a code owed. */
+type FirstStepData = CurrentUserData | SecondFactorChallengeData;
+
+function owesSecondFactor(data: FirstStepData): data is SecondFactorChallengeData {
+  return (data as Partial<SecondFactorChallengeData>).secondFactor === 'totp';
+}
+
 /**
  * The login page (spec §2, /user/login): account mode (user name, password, captcha) and mobile
- * mode (phone, SMS code). Server-rendered in its first state and hydrated on intent, so the page
- * loads no framework code until the visitor reaches for the form.
+ * mode (phone, SMS code), then — for a user with two-step verification — the code step.
+ * Server-rendered in its first state and hydrated on intent, so the page loads no framework code
+ * until the visitor reaches for the form.
  */
 export default function LoginForm({ locale, messages, validation }: Props) {
   const rootRef = useRef<HTMLDivElement>(null);
@@ -42,6 +52,8 @@ export default function LoginForm({ locale, messages, validation }: Props) {
   const [errors, setErrors] = useState<FieldErrors>({});
   const [busy, setBusy] = useState(false);
   const [captchaVersion, setCaptchaVersion] = useState(0);
+  /** Set while the login of this mode owes its second factor. */
+  const [codeOwed, setCodeOwed] = useState<LoginMode | null>(null);
   useMountedSignal(rootRef);
 
   const refreshCaptcha = () => setCaptchaVersion(Date.now());
@@ -75,8 +87,13 @@ export default function LoginForm({ locale, messages, validation }: Props) {
     if (!checked.ok) return fail(form, checked.errors);
     setErrors({});
     setBusy(true);
-    const answer = await postForm<CurrentUserData>(LOGIN_URL, checked.data);
+    const answer = await postForm<FirstStepData>(LOGIN_URL, checked.data);
     if (answer?.ok) {
+      if (owesSecondFactor(answer.data)) {
+        setBusy(false);
+        setCodeOwed('account');
+        return;
+      }
       completeSignIn('account', answer.data, answer.message || messages['account.login.ok'], signInTarget(window.location.href, locale));
       return;
     }
@@ -96,8 +113,13 @@ export default function LoginForm({ locale, messages, validation }: Props) {
     if (!checked.ok) return fail(form, checked.errors);
     setErrors({});
     setBusy(true);
-    const answer = await postForm<CurrentUserData>(LOGIN_MOBILE_URL, checked.data);
+    const answer = await postForm<FirstStepData>(LOGIN_MOBILE_URL, checked.data);
     if (answer?.ok) {
+      if (owesSecondFactor(answer.data)) {
+        setBusy(false);
+        setCodeOwed('mobile');
+        return;
+      }
       completeSignIn('mobile', answer.data, answer.message || messages['account.login.ok'], signInTarget(window.location.href, locale));
       return;
     }
@@ -110,6 +132,23 @@ export default function LoginForm({ locale, messages, validation }: Props) {
   );
   const tabId = (m: LoginMode) => `${baseId}-tab-${m}`;
   const panelId = (m: LoginMode) => `${baseId}-panel-${m}`;
+
+  if (codeOwed !== null) {
+    return (
+      <div ref={rootRef}>
+        <SecondFactorStep
+          messages={messages}
+          validation={validation}
+          onSignedIn={(user, text) => completeSignIn(codeOwed, user, text || messages['account.login.ok'], signInTarget(window.location.href, locale))}
+          onRestart={() => {
+            setCodeOwed(null);
+            setErrors({});
+            refreshCaptcha();
+          }}
+        />
+      </div>
+    );
+  }
 
   return (
     <div ref={rootRef}>

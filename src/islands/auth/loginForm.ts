@@ -4,6 +4,8 @@ import { captchaAnswerSchema, loginBody, loginMobileBody } from '../../lib/schem
 
 export const LOGIN_URL = '/api/front/system/login';
 export const LOGIN_MOBILE_URL = '/api/front/system/loginMobile';
+/** The second step of a user with two-step verification (docs/accounts.md). */
+export const LOGIN_SECOND_FACTOR_URL = '/api/front/system/loginSecondFactor';
 
 /**
  * The account form always asks for the captcha the spec's login page shows (the server makes it
@@ -34,6 +36,15 @@ export const loginMessageKeys = [
   'field.captcha',
   'field.phone',
   'field.smsCode',
+  'field.totpCode',
+  'field.recoveryCode',
+  'account.secondFactor.stepTitle',
+  'account.secondFactor.stepLead',
+  'account.secondFactor.recoveryLead',
+  'account.secondFactor.useRecovery',
+  'account.secondFactor.useApp',
+  'account.secondFactor.submit',
+  'account.secondFactor.back',
 ] as const satisfies readonly MessageKey[];
 
 export type LoginMessages = Record<(typeof loginMessageKeys)[number], string>;

@@ -6,6 +6,7 @@ import type { ValidationMessages } from '../auth/formValidation.ts';
 import PasswordForm from './PasswordForm.tsx';
 import PhoneForm from './PhoneForm.tsx';
 import ProfileForm from './ProfileForm.tsx';
+import SecondFactorCard from './SecondFactorCard.tsx';
 import SessionList from './SessionList.tsx';
 import type { AccountMessages } from './accountSettings.ts';
 import { USER_INFO_URL, storeUserInfo } from './personData.ts';
@@ -20,7 +21,7 @@ interface Props {
 
 type Loaded = { state: 'loading' } | { state: 'failed' } | { state: 'ready'; info: UserInfoData };
 
-/** Account settings (/person/account): profile, password, phone and the list of sessions. */
+/** Account settings (/person/account): profile, password, two-step verification, phone and the list of sessions. */
 export default function AccountSettings({ locale, messages, validation }: Props) {
   const [loaded, setLoaded] = useState<Loaded>({ state: 'loading' });
   const [sessionsVersion, setSessionsVersion] = useState(0);
@@ -60,6 +61,7 @@ export default function AccountSettings({ locale, messages, validation }: Props)
     <div className="grid gap-4">
       <ProfileForm info={loaded.info} messages={messages} validation={validation} onSaved={saved} />
       <PasswordForm messages={messages} validation={validation} onChanged={() => setSessionsVersion((n) => n + 1)} />
+      <SecondFactorCard locale={locale} messages={messages} validation={validation} />
       <PhoneForm info={loaded.info} messages={messages} validation={validation} onSaved={saved} />
       <SessionList locale={locale} messages={messages} version={sessionsVersion} />
     </div>

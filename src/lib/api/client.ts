@@ -12,6 +12,10 @@
  *   any other code → an error toast with the server's message, the call resolves `undefined`.
  *   With `{ quiet: true }` the call resolves the whole envelope instead, and shows no toast, so a
  *   form can put the message next to its fields (901 still goes to the login page).
+ * - 403 with `data.secondFactorRequired` (a role-guarded call on a session that owes a second
+ *   factor): a notification with the server's message and a link to account settings, where the
+ *   factor is enrolled or verified; the call resolves undefined, quiet or not (nothing to show at
+ *   a field, and nothing the page could do about it).
  * - Transport faults (HTTP status outside 2xx, no response, timeout, unreadable JSON) show a
  *   notification (spec section 8) and the call resolves `undefined`. An aborted call is silent.
  *
@@ -19,8 +23,10 @@
  * flow stops silently if its call returns nothing" (spec section 4).
  */
 import { ofetch } from 'ofetch';
-import { OK, SESSION_EXPIRED, type ApiEnvelope } from '../apiCodes.ts';
+import { FORBIDDEN, OK, SESSION_EXPIRED, type ApiEnvelope } from '../apiCodes.ts';
 import { loginUrlFor } from '../loginRedirect.ts';
+import { localePath } from '../paths.ts';
+import { secondFactorDemandOf, secondFactorSettingsPath } from '../secondFactorDemand.ts';
 import { markLoggedOut } from '../../stores/loginStatus.ts';
 import { toFormBody, toMultipart, withQuery, type RequestData } from './encode.ts';
 import { pageLocale, translator } from './messages.ts';
@@ -253,6 +259,15 @@ async function settle<T>(url: string, outcome: Outcome, options: CallOptions): P
     markLoggedOut();
     if (!options.allowAnonymous) goToLogin();
     return options.quiet ? result : undefined;
+  }
+  if (result.code === FORBIDDEN && secondFactorDemandOf(result.data)) {
+    const t = await translator();
+    notification.warning({
+      title: result.message,
+      link: { href: localePath(pageLocale(), secondFactorSettingsPath), text: t('session.secondFactorLink') ?? '' },
+      duration: 0,
+    });
+    return undefined;
   }
   if (options.quiet) return result;
   if (result.code !== OK) {

@@ -32,6 +32,7 @@ export const fallbackMessages = {
   'request.timeout': '请求超时（{ms} 毫秒）',
   'request.parseError': '响应内容无法解析',
   'common.close': '关闭',
+  'session.secondFactorLink': '前往账户设置',
 } as const satisfies Partial<Record<MessageKey, string>>;
 
 const loaded = new Map<Locale, Messages>();

@@ -32,6 +32,8 @@ export interface ToastHandle {
 export interface NotificationArgs {
   title: string;
   description?: string;
+  /** A link under the text: where to do what the notification asks. */
+  link?: { href: string; text: string };
   /** Milliseconds; 0 keeps it until closed. Default 4.5 s. */
   duration?: number;
 }
@@ -161,10 +163,17 @@ export const message = {
 };
 
 function notify(kind: ToastKind) {
-  return ({ title, description, duration = NOTIFICATION_DURATION_MS }: NotificationArgs): ToastHandle => {
+  return ({ title, description, link, duration = NOTIFICATION_DURATION_MS }: NotificationArgs): ToastHandle => {
     if (!canShow()) return noop;
     const content: Node[] = [textNode('p', title, 'font-semibold')];
     if (description) content.push(textNode('p', description, 'text-sm'));
+    if (link) {
+      const anchor = document.createElement('a');
+      anchor.className = 'link text-sm font-medium';
+      anchor.href = link.href;
+      anchor.textContent = link.text;
+      content.push(anchor);
+    }
     return show('notification', kind, content, duration);
   };
 }
