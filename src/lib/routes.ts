@@ -31,7 +31,7 @@ export type PageKey =
   | 'help' | 'login' | 'modify' | 'register' | 'binding' | 'overview' | 'enterprise' | 'order'
   | 'account' | 'settlement' | 'statistics' | 'institution' | 'trend' | 'organization'
   | 'orderDetail' | 'certifyEnterprise' | 'certificate' | 'usbkey' | 'handleOrder'
-  | 'opsCertifications' | 'opsOrders' | 'opsAudit' | 'opsSettlements'
+  | 'opsCertifications' | 'opsOrders' | 'opsAudit' | 'opsSettlements' | 'opsStaff'
   | 'studio' | 'studioItems' | 'studioEdit' | 'studioHistory' | 'studioChanges' | 'studioPublications';
 
 export const pageRoutes: readonly PageRoute[] = [
@@ -66,6 +66,7 @@ export const pageRoutes: readonly PageRoute[] = [
   { path: '/ops/orders', key: 'opsOrders', layout: 'ops', access: 'session', role: 'operator' },
   { path: '/ops/audit', key: 'opsAudit', layout: 'ops', access: 'session', role: 'operator' },
   { path: '/ops/settlements', key: 'opsSettlements', layout: 'ops', access: 'session', role: 'operator' },
+  { path: '/ops/staff', key: 'opsStaff', layout: 'ops', access: 'session', role: 'operator' },
   // The editors' studio (内容工作台): hidden from public menus, reached from the account menu; editors and operators.
   { path: '/studio', key: 'studio', layout: 'studio', access: 'session', role: studioRoles },
   { path: '/studio/items', key: 'studioItems', layout: 'studio', access: 'session', role: studioRoles, under: 'studio' },
@@ -132,7 +133,7 @@ export const sectionNav: Partial<Record<LayoutName, readonly PageKey[]>> = {
   person: ['overview', 'enterprise', 'order', 'account'],
   partner: ['settlement', 'statistics', 'institution', 'trend', 'organization'],
   certify: ['certifyEnterprise', 'certificate', 'usbkey'],
-  ops: ['opsCertifications', 'opsOrders', 'opsAudit', 'opsSettlements'],
+  ops: ['opsCertifications', 'opsOrders', 'opsAudit', 'opsSettlements', 'opsStaff'],
   studio: ['studio', 'studioChanges', 'studioPublications'],
 };
 

@@ -27,6 +27,9 @@ function headerClass(column: Column<unknown>, first: boolean): string {
  */
 const stickyCell = 'sticky start-0 z-[1] bg-base-100 shadow-[inset_-1px_0_0_var(--color-base-300)]';
 
+/** A pager button that may shrink and wrap its label rather than push the page wider than the screen. */
+const pagerItem = 'h-auto min-h-8 shrink whitespace-normal';
+
 export type TableLoad = 'loading' | 'failed' | 'ready';
 
 interface Props<Row> {
@@ -170,14 +173,15 @@ export default function DataTable<Row>(props: Props<Row>) {
               ))}
             </select>
           </div>
-          <div className="join">
-            <button type="button" className="btn btn-sm join-item" disabled={busy || page <= 1} onClick={() => onPage(page - 1)}>
+          {/* Its labels may wrap: "Halaman sebelumnya" and its neighbours are wider than a phone. */}
+          <div className="join max-w-full">
+            <button type="button" className={`btn btn-sm join-item ${pagerItem}`} disabled={busy || page <= 1} onClick={() => onPage(page - 1)}>
               {messages['ordering.table.prev']}
             </button>
-            <span className="btn btn-sm join-item pointer-events-none btn-ghost" aria-current="page">
+            <span className={`btn btn-sm join-item pointer-events-none btn-ghost ${pagerItem}`} aria-current="page">
               {format(messages['ordering.table.pageOf'], { page, pages })}
             </span>
-            <button type="button" className="btn btn-sm join-item" disabled={busy || page >= pages} onClick={() => onPage(page + 1)}>
+            <button type="button" className={`btn btn-sm join-item ${pagerItem}`} disabled={busy || page >= pages} onClick={() => onPage(page + 1)}>
               {messages['ordering.table.next']}
             </button>
           </div>

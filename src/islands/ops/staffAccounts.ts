@@ -1,0 +1,126 @@
+/** The operator's staff accounts (/ops/staff): its messages, its calls and how states are shown. */
+import type { MessageKey } from '../../lib/i18n/index.ts';
+import type { UserRole } from '../../lib/roles.ts';
+import type { AccountStatus, GrantableRole, SecondFactorState } from '../../lib/schemas/staff.ts';
+import { dataTableMessageKeys } from '../table/dataTable.ts';
+
+export const STAFF_API = '/api/ops/staff';
+
+export const roleKeys = {
+  individual: 'account.role.individual',
+  enterprise: 'account.role.enterprise',
+  partner: 'account.role.partner',
+  operator: 'account.role.operator',
+  editor: 'account.role.editor',
+} as const satisfies Record<UserRole, MessageKey>;
+
+export const secondFactorKeys = {
+  none: 'staff.secondFactor.none',
+  enrolling: 'staff.secondFactor.enrolling',
+  enrolled: 'staff.secondFactor.enrolled',
+} as const satisfies Record<SecondFactorState, MessageKey>;
+
+export const statusKeys = {
+  active: 'staff.status.active',
+  disabled: 'staff.status.disabled',
+} as const satisfies Record<AccountStatus, MessageKey>;
+
+export const grantKeys = { operator: 'staff.action.grantOperator', editor: 'staff.action.grantEditor' } as const satisfies Record<GrantableRole, MessageKey>;
+export const revokeKeys = { operator: 'staff.action.revokeOperator', editor: 'staff.action.revokeEditor' } as const satisfies Record<GrantableRole, MessageKey>;
+
+export function secondFactorBadge(state: SecondFactorState): string {
+  return state === 'enrolled' ? 'badge-success' : state === 'enrolling' ? 'badge-warning' : 'badge-ghost';
+}
+
+export function statusBadge(status: AccountStatus): string {
+  return status === 'active' ? 'badge-success badge-outline' : 'badge-error';
+}
+
+/** The role filter's choices: the engine's boolean columns (services/staffAccounts.ts). */
+export const roleFilters = { operator: 'isOperator', editor: 'isEditor', partner: 'isPartner' } as const;
+
+export const staffAccountsMessageKeys = [
+  ...dataTableMessageKeys,
+  'page.opsStaff.title',
+  'common.loading',
+  'ordering.filter.search',
+  'ordering.filter.reset',
+  'ordering.retry',
+  'account.role.individual',
+  'account.role.enterprise',
+  'account.role.partner',
+  'account.role.operator',
+  'account.role.editor',
+  'staff.filterLabel',
+  'staff.keyword',
+  'staff.keywordHint',
+  'staff.scopeHint',
+  'staff.role',
+  'staff.allRoles',
+  'staff.status',
+  'staff.allStatuses',
+  'staff.status.active',
+  'staff.status.disabled',
+  'staff.secondFactor.none',
+  'staff.secondFactor.enrolling',
+  'staff.secondFactor.enrolled',
+  'staff.col.user',
+  'staff.col.roles',
+  'staff.col.secondFactor',
+  'staff.col.status',
+  'staff.col.institutions',
+  'staff.col.lastLogin',
+  'staff.neverLoggedIn',
+  'staff.you',
+  'staff.emptyStaff',
+  'staff.emptySearch',
+  'staff.openLabel',
+  'staff.panel.title',
+  'staff.panel.close',
+  'staff.panel.loadFailed',
+  'staff.panel.mobile',
+  'staff.panel.created',
+  'staff.panel.roles',
+  'staff.panel.account',
+  'staff.panel.secondFactor',
+  'staff.panel.institutions',
+  'staff.panel.noInstitutions',
+  'staff.panel.selfHint',
+  'staff.panel.partnerHint',
+  'staff.panel.secondFactorNone',
+  'staff.institution',
+  'staff.action.grantOperator',
+  'staff.action.grantEditor',
+  'staff.action.revokeOperator',
+  'staff.action.revokeEditor',
+  'staff.action.disable',
+  'staff.action.enable',
+  'staff.action.resetSecondFactor',
+  'staff.action.unrelate',
+  'staff.action.unrelateLabel',
+  'staff.action.done',
+  'staff.confirm.revokeTitle',
+  'staff.confirm.revokeBody',
+  'staff.confirm.revoke',
+  'staff.confirm.disableTitle',
+  'staff.confirm.disableBody',
+  'staff.confirm.disable',
+  'staff.confirm.resetTitle',
+  'staff.confirm.resetBody',
+  'staff.confirm.reset',
+  'staff.confirm.unrelateTitle',
+  'staff.confirm.unrelateBody',
+  'staff.confirm.unrelate',
+  'staff.confirm.cancel',
+  'staff.relate.title',
+  'staff.relate.code',
+  'staff.relate.codeHint',
+  'staff.relate.codeInvalid',
+  'staff.relate.empId',
+  'staff.relate.empIdHint',
+  'staff.relate.empIdInvalid',
+  'staff.relate.required',
+  'staff.relate.submit',
+] as const satisfies readonly MessageKey[];
+
+export type StaffAccountsMessages = Record<(typeof staffAccountsMessageKeys)[number], string>;
