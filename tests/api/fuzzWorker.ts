@@ -325,6 +325,8 @@ async function plausibleValues(
   add('phone', '13800138002', '13912345678');
   add('code', '123456');
   add('verifyCode', '123456');
+  add('totpCode', '123456');
+  add('secondFactorCode', '123456', 'ab3de-fg0hj');
   add('captcha', '');
   add('t', '1');
   add('areaCode', '440000', '450000');
@@ -340,6 +342,7 @@ async function plausibleValues(
   add('voltageLevel', 'kv10');
   add('annualConsumption', '8600');
   add('comment', '材料不清晰，请重新上传');
+  add('markdown', '## 调整要点\n\n- 高峰时段延长一小时\n- 低谷电价下调 **3%**');
   add('field', 'address');
   add('value', '广州市天河区天河路 1 号');
   add('kind', 'businessLicence');
