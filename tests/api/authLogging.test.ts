@@ -6,9 +6,11 @@
  * provider there is no such line.
  */
 import { describe, expect, it } from 'vitest';
+import { serverSecrets } from '../../src/server/db/schema/index.ts';
 import { createLogger } from '../../src/server/logger.ts';
 import { get, knownCaptcha, lastSmsCode, post, postForm, sessionCookie, skipResendPause } from './accountCalls.ts';
 import { createTestApp, openPerFile } from './harness.ts';
+import { enableSecondFactor, forgetUsedStep, loginByPassword, secondStep } from './secondFactorCalls.ts';
 
 const lines: string[] = [];
 const t = openPerFile(() => {
@@ -83,5 +85,28 @@ describe('account flows and the log', () => {
     }
     // The outbox line shows the phone masked.
     expect(outboxLines[0]).toContain('139****0001');
+  });
+
+  it('log neither second-factor secrets, codes, recovery codes, pending-login tokens nor the server keys', async () => {
+    const from = lines.length;
+    const ip = '198.51.100.78';
+    const cookie = await t.login('demo_company');
+    const { app, recoveryCodes } = await enableSecondFactor(t, cookie, 'Company2025');
+    const secrets = [app.manualKey.replace(/ /g, ''), ...recoveryCodes, ...recoveryCodes.map((code) => code.replace('-', ''))];
+    await forgetUsedStep(t, 'demo_company');
+    const first = await loginByPassword(t, 'demo_company', 'Company2025', { ip });
+    const code = app.code();
+    const done = await secondStep(t, first.challenge, code, { ip });
+    expect(done.answer.code).toBe(200);
+    const again = await loginByPassword(t, 'demo_company', 'Company2025', { ip });
+    expect((await secondStep(t, again.challenge, recoveryCodes[1]!, { ip })).answer.code).toBe(200);
+    secrets.push(code, first.challenge!.split('=')[1]!, again.challenge!.split('=')[1]!, done.session!.split('=')[1]!);
+    const keys = await t.keys();
+    for (const key of Object.values(keys)) secrets.push(key.toString('hex'), key.toString('base64'), key.toString('base64url'));
+    for (const row of await t.db.select().from(serverSecrets)) secrets.push(row.value);
+
+    const written = lines.slice(from);
+    expect(written.filter((line) => line.includes('"msg":"request"')).length).toBeGreaterThan(5);
+    for (const line of written) for (const secret of secrets) expect(line, `a log line carries a secret: ${line}`).not.toContain(secret);
   });
 });

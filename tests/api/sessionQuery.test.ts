@@ -115,6 +115,32 @@ describe('resolveSession', () => {
     expect(statements).toHaveLength(1);
   });
 
+  it('reads when the session proved a second factor in that one statement; a role-guarded call on a proved session needs no other', async () => {
+    const start = new Date(Date.now() - 1000);
+    const proved = new Date(start.getTime() + 500);
+    const { token, id } = await newSession('demo_operator', start);
+    await t.db.update(sessions).set({ secondFactorAt: proved }).where(eq(sessions.id, id));
+    const { db, statements } = countingDatabase();
+    const found = await resolveSession(db, token, defaultSessionPolicy, new Date(start.getTime() + 2000));
+    expect(found?.session.secondFactorAt).toEqual(proved);
+    expect(statements).toHaveLength(1);
+
+    // With the factor required of operators: the guard reads the proof from the session's row.
+    const config = { ...t.config, mfaRequiredRoles: ['operator' as const] };
+    const app = createApp({ db, config, logger: createLogger(t.config), dbKind: t.kind });
+    const me = async () => {
+      statements.length = 0;
+      const response = await app.request('/api/front/user/currentUser', { headers: apiHeaders({ Cookie: `hgd_sid=${token}` }) });
+      return ((await response.json()) as { data: Record<string, unknown> }).data;
+    };
+    expect(await me()).not.toHaveProperty('secondFactorRequired');
+    expect(statements).toHaveLength(1);
+    // Not proved: one more statement, to tell "enrol" from "verify".
+    await t.db.update(sessions).set({ secondFactorAt: null }).where(eq(sessions.id, id));
+    expect((await me())['secondFactorRequired']).toBe('enrol');
+    expect(statements).toHaveLength(2);
+  });
+
   it('finds nothing, and writes nothing, for an idle, expired, revoked session or a locked user', async () => {
     const start = new Date(Date.now() - 60 * 60_000);
     const policy = defaultSessionPolicy;
