@@ -6,7 +6,7 @@
  */
 import { and, eq, inArray, sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
-import { auditLog, loginChallenges, sessions, users } from '../../src/server/db/schema/index.ts';
+import { auditLog, loginChallenges, rateLimits, secondFactors, sessions, users } from '../../src/server/db/schema/index.ts';
 import { secondFactorRules } from '../../src/server/services/secondFactor.ts';
 import { get, post, postForm, sessionCookie, skipResendPause, smsCodeFor, cookies, type Envelope } from './accountCalls.ts';
 import { createTestApp, openPerFile, sessionIdOf } from './harness.ts';
@@ -135,6 +135,23 @@ describe('the pending login', () => {
     await t.db.execute(sql`delete from rate_limits where key like ${`${secondFactorRules.failures.name}:%`}`);
     expect((await secondStep(t, first.challenge, wrongCode(app), { ip: '198.51.100.15' })).answer.code).toBe(400);
     expect((await secondStep(t, first.challenge, app.code(), { ip: '198.51.100.15' })).answer.message).toBe('登录验证已失效，请重新登录');
+  });
+});
+
+describe('an account disabled between the steps', () => {
+  it('is refused at the second step, and its right code is not counted as a wrong one', async () => {
+    const userId = await userIdOf('demo_bank');
+    // A factor of its own (an operator's reset first: the mobile test enabled one).
+    await t.db.delete(secondFactors).where(eq(secondFactors.userId, userId));
+    const { app } = await enabled('demo_bank', 'Bank2025');
+    const first = await loginByPassword(t, 'demo_bank', 'Bank2025', { ip: '198.51.100.19' });
+    await t.db.update(users).set({ status: 'locked' }).where(eq(users.id, userId));
+    const refused = await secondStep(t, first.challenge, app.code(), { ip: '198.51.100.19' });
+    await t.db.update(users).set({ status: 'active' }).where(eq(users.id, userId));
+    expect(refused.answer).toMatchObject({ code: 400, message: '该账户已停用，请联系客服' });
+    expect(refused.session).toBeUndefined();
+    const [failures] = await t.db.select().from(rateLimits).where(eq(rateLimits.key, `${secondFactorRules.failures.name}:${userId}`));
+    expect(failures?.hits ?? 0).toBe(0);
   });
 });
 

@@ -40,7 +40,8 @@ import { validate } from '../validate.ts';
 
 /** The browser's captcha token: HttpOnly, sent only to this group of calls, gone with the image. */
 export const captchaCookieName = 'hgd_captcha';
-const captchaCookiePath = '/api/front/system';
+/** Where the captcha and pending-login cookies are sent: these calls only. */
+const systemCallsPath = '/api/front/system';
 
 /** checkphonenum tells whether a phone is registered: limit how fast one address can ask. */
 export const checkPhoneRule: RateRule = { name: 'checkphone.ip', limit: 60, windowSeconds: 10 * 60 };
@@ -51,14 +52,14 @@ function setCaptchaCookie(c: AnyContext, token: string, config: Config): void {
   setCookie(c as Context, captchaCookieName, token, {
     httpOnly: true,
     sameSite: 'Strict',
-    path: captchaCookiePath,
+    path: systemCallsPath,
     maxAge: captchaRules.ttlSeconds,
     secure: secureCookies(c, config),
   });
 }
 
 function clearCaptchaCookie(c: AnyContext, config: Config): void {
-  deleteCookie(c as Context, captchaCookieName, { path: captchaCookiePath, secure: secureCookies(c, config) });
+  deleteCookie(c as Context, captchaCookieName, { path: systemCallsPath, secure: secureCookies(c, config) });
 }
 
 /** The pending second step of a login: HttpOnly, sent only to this group of calls, gone with the login. */
@@ -68,14 +69,14 @@ function setChallengeCookie(c: AnyContext, token: string, config: Config): void 
   setCookie(c as Context, loginChallengeCookieName, token, {
     httpOnly: true,
     sameSite: 'Strict',
-    path: captchaCookiePath,
+    path: systemCallsPath,
     maxAge: loginChallengeRules.ttlSeconds,
     secure: secureCookies(c, config),
   });
 }
 
 function clearChallengeCookie(c: AnyContext, config: Config): void {
-  deleteCookie(c as Context, loginChallengeCookieName, { path: captchaCookiePath, secure: secureCookies(c, config) });
+  deleteCookie(c as Context, loginChallengeCookieName, { path: systemCallsPath, secure: secureCookies(c, config) });
 }
 
 const secondFactorOwed: SecondFactorChallengeData = { secondFactor: 'totp' };

@@ -246,11 +246,18 @@ export async function proveSecondFactor<T>(
     await releaseHit(db, secondFactorRules.failures, subject);
     throw lockedFor(secondFactorRules.lock.windowSeconds);
   }
-  const outcome = await db.transaction(async (tx) => {
-    const kind = await useCode(tx, keys, proof.userId, proof.code);
-    if (!kind) return { passed: false as const };
-    return { passed: true as const, value: await then(tx, kind), kind };
-  });
+  let outcome: { passed: false } | { passed: true; value: T };
+  try {
+    outcome = await db.transaction(async (tx) => {
+      const kind = await useCode(tx, keys, proof.userId, proof.code);
+      if (!kind) return { passed: false as const };
+      return { passed: true as const, value: await then(tx, kind) };
+    });
+  } catch (error) {
+    // What the code was for failed (the pending login went first, the account was disabled): not a wrong code.
+    await releaseHit(db, secondFactorRules.failures, subject);
+    throw error;
+  }
   if (outcome.passed) {
     await resetLimit(db, secondFactorRules.failures, subject);
     return outcome.value;
