@@ -21,6 +21,7 @@ import { loadedKeys } from './secrets.ts';
 import { storageBannerLine } from './storage/fromConfig.ts';
 import { filesMatchPublished } from './studio/contentRepo.ts';
 import { contentStore, publishContent } from './services/contentStore.ts';
+import { hasActiveOperator } from './services/staffAccounts.ts';
 import { createPublishedSite, type Publication } from './site/publication.ts';
 import { createSitePublisher } from './site/publisher.ts';
 import type { AppEnv } from './types.ts';
@@ -168,7 +169,17 @@ export function demoAccountBannerLines(config: Pick<Config, 'seedDemoAccounts' |
   ];
 }
 
-function printBanner(running: RunningServer, config: Config, logger: Logger, openDemoAccounts: readonly string[]): void {
+/** Until an operator exists nobody can manage the portal: how to make the first one (a new deployment). */
+export function firstOperatorBannerLines(operatorExists: boolean): string[] {
+  if (operatorExists) return [];
+  return [
+    '',
+    '  There is no active operator yet. Create the first one on this machine (docs/deployment.md):',
+    '    npm run user -- create --user-name <name> --mobile <mobile> --name <name> --role operator',
+  ];
+}
+
+function printBanner(running: RunningServer, config: Config, logger: Logger, openDemoAccounts: readonly string[], operatorExists: boolean): void {
   const lines = [
     '',
     `  汇购电 portal listening on ${running.url}`,
@@ -183,7 +194,7 @@ function printBanner(running: RunningServer, config: Config, logger: Logger, ope
     lines.push(...pgliteDurabilityLines);
     logger.warn({ db: 'pglite' }, 'embedded database: commits survive a killed process but not an OS crash or power loss (no fsync); use PostgreSQL for production');
   }
-  lines.push(...demoAccountBannerLines(config, openDemoAccounts));
+  lines.push(...demoAccountBannerLines(config, openDemoAccounts), ...firstOperatorBannerLines(operatorExists));
   if (config.seedDemoAccounts && config.publicOrigin !== undefined) {
     logger.warn({ seedDemoAccounts: true, publicOrigin: config.publicOrigin }, 'demo accounts with public passwords are seeded (SEED_DEMO_ACCOUNTS=true)');
   } else if (openDemoAccounts.length > 0) {
@@ -200,7 +211,7 @@ export async function runServer(): Promise<RunningServer> {
   const running = await startServer(config);
   // Only a deployment that did not ask for demo accounts looks for leftover ones (a few argon2 checks).
   const openDemoAccounts = config.publicOrigin !== undefined && !config.seedDemoAccounts ? await demoAccountsWithPublicPasswords(running.runtime.db) : [];
-  printBanner(running, config, logger, openDemoAccounts);
+  printBanner(running, config, logger, openDemoAccounts, await hasActiveOperator(running.runtime.db));
   const stop = (signal: NodeJS.Signals) => {
     logger.info({ signal }, 'shutting down');
     running.close().then(

@@ -12,7 +12,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/server/config.ts';
 import { regions, users } from '../../src/server/db/schema/index.ts';
 import { demoAccounts, demoAccountsWithPublicPasswords } from '../../src/server/db/seed.ts';
-import { demoAccountBannerLines, startServer, type RunningServer } from '../../src/server/main.ts';
+import { demoAccountBannerLines, firstOperatorBannerLines, startServer, type RunningServer } from '../../src/server/main.ts';
+import { hasActiveOperator } from '../../src/server/services/staffAccounts.ts';
 import { createTestApp, openPerFile } from './harness.ts';
 
 const publicOrigin = 'https://portal.example.com';
@@ -46,6 +47,14 @@ describe('a deployment (PUBLIC_ORIGIN set) on an empty database', () => {
     const help = (await (await fetch(`${base}/api/front/help/document/client/getHelpCenter`)).json()) as { code: number; data: unknown[] };
     expect(help.code).toBe(200);
     expect(help.data.length).toBeGreaterThan(0);
+  });
+
+  it('says at start how to create the first operator, until one exists', async () => {
+    expect(await hasActiveOperator(running.runtime.db)).toBe(false);
+    const lines = firstOperatorBannerLines(false).join('\n');
+    expect(lines).toContain('no active operator');
+    expect(lines).toContain('npm run user -- create');
+    expect(firstOperatorBannerLines(true)).toEqual([]);
   });
 
   it('refuses every published demo password at login', async () => {
@@ -93,6 +102,10 @@ describe('the start-up banner', () => {
 
 describe('demo accounts left in a database', () => {
   const t = openPerFile(() => createTestApp());
+
+  it('hold an active operator (so the banner asks for none)', async () => {
+    expect(await hasActiveOperator(t.db)).toBe(true);
+  });
 
   it('are named while they keep their published password and are active', async () => {
     const names = demoAccounts.map((account) => account.userName);

@@ -127,6 +127,16 @@ export async function staffRowOf(db: Database, userId: number, viewerId: number 
   return staffRow(row, viewerId);
 }
 
+/** Whether any active account holds the operator role (a new deployment has none until `npm run user -- create`). */
+export async function hasActiveOperator(db: Database): Promise<boolean> {
+  const [row] = await db
+    .select({ id: users.id })
+    .from(users)
+    .where(and(eq(users.status, 'active'), sql`'operator' = any(${users.roles})`))
+    .limit(1);
+  return row !== undefined;
+}
+
 /** The id of the account a command names: its user name (any case) or its mobile number. */
 export async function findStaffUserId(db: Database, userNameOrMobile: string): Promise<number> {
   const [row] = await db
