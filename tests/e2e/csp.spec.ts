@@ -36,3 +36,16 @@ test('fails a test whose page broke its policy', async ({ page }) => {
   await reported;
   await expect(page).toHaveTitle('probe');
 });
+
+test('fails a test whose violation happened in a context it opened itself', async ({ browser }) => {
+  test.fail(true, 'support/test.ts watches the contexts of browser.newContext() too (the accessibility sweep opens its own)');
+  const context = await browser.newContext();
+  try {
+    const page = await context.newPage();
+    const reported = page.waitForEvent('console', (message) => message.text().includes('Content Security Policy'));
+    await openProbe(page);
+    await reported;
+  } finally {
+    await context.close();
+  }
+});
