@@ -23,6 +23,9 @@
  *   object (`.cdn-upload.json`, written last) keeps their fingerprint, and without a matching one
  *   everything is uploaded again.
  * - The first failure stops the upload (puts in flight finish) with an error naming the file.
+ * - Pages go up as built, with their Content-Security-Policy `<meta>`. The headers a bucket cannot
+ *   send (`frame-ancestors`, which no `<meta>` can carry, first of all) are the CDN's to add
+ *   (docs/deployment.md, "Security headers").
  */
 import { createHash } from 'node:crypto';
 import { createReadStream } from 'node:fs';
