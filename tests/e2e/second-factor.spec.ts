@@ -4,6 +4,7 @@
  * the phone's app), the first code, ten recovery codes shown once — then logging out and in with
  * password and code, and once more with a recovery code.
  */
+import AxeBuilder from '@axe-core/playwright';
 import type { Page } from '@playwright/test';
 import { Secret, TOTP } from 'otpauth';
 import { dictionaries } from '../../src/lib/i18n/index.ts';
@@ -19,6 +20,14 @@ test.beforeEach(async ({ page }) => {
 
 function toast(page: Page, text: string) {
   return page.locator('[data-hgd-toasts] [role="status"], [data-hgd-toasts] [role="alert"]').filter({ hasText: text });
+}
+
+/** WCAG 2.2 AA on the page as it is now (the accessibility sweep sees the card before any step). */
+async function expectAccessible(page: Page): Promise<void> {
+  const axe = await new AxeBuilder({ page })
+    .options({ runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22a', 'wcag22aa'] }, rules: { 'target-size': { enabled: true } } })
+    .analyze();
+  expect(axe.violations.map((violation) => `${violation.id}: ${violation.nodes.map((node) => node.target.join(' ')).join(', ')}`)).toEqual([]);
 }
 
 async function logOut(page: Page): Promise<void> {
@@ -47,6 +56,7 @@ test('enrol in account settings, then log in with password + code, and with a re
   await card.getByLabel(zh['field.password'], { exact: true }).fill(user.password);
   await card.getByRole('button', { name: zh['account.secondFactor.continue'] }).click();
   await expect(card.getByRole('img', { name: zh['account.secondFactor.qrAlt'] })).toBeVisible();
+  await expectAccessible(page);
   const manualKey = (await card.locator('[data-manual-key]').textContent()) ?? '';
   expect(manualKey).toMatch(/^[A-Z2-7]{4}( [A-Z2-7]{4})+$/);
   const app = new TOTP({ secret: Secret.fromBase32(manualKey.replace(/ /g, '')), digits: 6, period: 30, algorithm: 'SHA1' });
@@ -60,6 +70,7 @@ test('enrol in account settings, then log in with password + code, and with a re
   // Ten recovery codes, once; downloadable as a .txt file.
   const codes = card.getByRole('list', { name: zh['account.secondFactor.codesTitle'] }).getByRole('listitem');
   await expect(codes).toHaveCount(10);
+  await expectAccessible(page);
   const recoveryCodes = await codes.allTextContents();
   for (const code of recoveryCodes) expect(code).toMatch(/^[0-9a-z]{5}-[0-9a-z]{5}$/);
   const download = page.waitForEvent('download');
@@ -85,6 +96,7 @@ test('enrol in account settings, then log in with password + code, and with a re
   const step = page.getByRole('region', { name: zh['account.secondFactor.stepTitle'] });
   const loginCode = step.getByLabel(zh['field.totpCode'], { exact: true });
   await expect(loginCode).toBeFocused();
+  await expectAccessible(page);
   await expect(loginCode).toHaveAttribute('autocomplete', 'one-time-code');
   await expect(loginCode).toHaveAttribute('inputmode', 'numeric');
   // The code already used at enrolment is refused: a step is accepted once.
