@@ -106,9 +106,10 @@ export interface AppVariables {
   user: SessionUser | null;
   /**
    * Set when the user's role requires a second factor (MFA_REQUIRED_ROLES) and this session has
-   * not proved one: `enrol` (the account has none yet) or `verify`; role-guarded calls refuse.
+   * not proved one: `enrol` (the account has none yet) or `verify`, and the account's own roles;
+   * `user.roles` lacks the required ones until it does (so every role check sees them missing).
    */
-  secondFactorDemand: SecondFactorDemand | null;
+  secondFactorDemand: { demand: SecondFactorDemand; accountRoles: UserRole[] } | null;
 }
 
 export interface AppEnv {

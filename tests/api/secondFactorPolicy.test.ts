@@ -9,13 +9,14 @@ import { and, eq, isNull } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import type { SecondFactorStatusData } from '../../src/lib/schemas/secondFactor.ts';
 import { loadConfig } from '../../src/server/config.ts';
-import { sessions, users } from '../../src/server/db/schema/index.ts';
+import { enterprises, sessions, users } from '../../src/server/db/schema/index.ts';
 import { get, post } from './accountCalls.ts';
 import { createTestApp, openPerFile } from './harness.ts';
 import { enableSecondFactor, forgetUsedStep, loginByPassword, secondStep } from './secondFactorCalls.ts';
 
 const t = openPerFile(() => createTestApp({ env: { MFA_REQUIRED_ROLES: 'operator,partner' } }));
 const open = openPerFile(createTestApp);
+const own = openPerFile(() => createTestApp({ env: { MFA_REQUIRED_ROLES: 'operator' } }));
 
 const auditTable = { antTable: JSON.stringify({ pager: { current: 1, pageSize: 5 } }) };
 const opsCall = (app: typeof t, cookie: string) => post(app, '/api/ops/audit/getAntTable', auditTable, { cookie });
@@ -80,6 +81,35 @@ describe('a privileged account without a second factor', () => {
     expect((await get(t, '/api/studio/overview', { cookie: editor })).code).not.toBe(403);
     expect((await get(t, '/api/front/user/currentUser', { cookie: editor })).data).not.toHaveProperty('secondFactorRequired');
   });
+});
+
+describe('a role withheld until the second factor', () => {
+  it('has the role withheld from every check, not only the guarded calls: an operator\'s wider reads see its own records only', async () => {
+    const cookie = await own.login('demo_operator');
+    const table = { antTable: JSON.stringify({ pager: { current: 1, pageSize: 50 } }) };
+    const refused = await post<{ result: unknown[]; totalCount: number }>(own, '/api/front/hgdarc/enterpriseuser/getAntTable', table, { cookie });
+    expect(refused).toMatchObject({ code: 200, data: { result: [], totalCount: 0 } });
+    const [anyEnterprise] = await own.db.select({ id: enterprises.id }).from(enterprises).limit(1);
+    const one = await get(own, `/api/front/hgdarc/enterpriseuser/get?id=${anyEnterprise!.id}`, { cookie });
+    expect(one.code).toBe(404);
+    const preview = await own.app.request('/studio-preview/1/welcome/home', { headers: { cookie } });
+    expect(preview.status).toBe(403);
+    // Its account still says who it is, with the role and what it owes.
+    expect((await get<{ roles: string[] }>(own, '/api/front/user/currentUser', { cookie })).data).toMatchObject({ roles: ['operator'], secondFactorRequired: 'enrol' });
+
+    await enableSecondFactor(own, cookie, 'Operator2025');
+    const proved = await post<{ totalCount: number }>(own, '/api/front/hgdarc/enterpriseuser/getAntTable', table, { cookie });
+    expect(proved.data.totalCount).toBeGreaterThan(0);
+    expect((await get(own, `/api/front/hgdarc/enterpriseuser/get?id=${anyEnterprise!.id}`, { cookie })).code).toBe(200);
+
+    // A session that has not proved the factor cannot turn it off with the password alone: the
+    // account's role still requires it.
+    const unproved = await own.login('demo_operator');
+    const off = await post(own, '/api/front/user/disableSecondFactor', { password: 'Operator2025' }, { cookie: unproved });
+    expect(off).toMatchObject({ code: 403, data: {} });
+    expect((await get<SecondFactorStatusData>(own, '/api/front/user/secondFactor', { cookie: unproved })).data).toMatchObject({ enabled: true, required: true, sessionVerified: false });
+  });
+
 });
 
 describe('the default of a local run', () => {

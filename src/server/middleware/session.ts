@@ -3,8 +3,10 @@
  * `requireSession`: no live session → code 901 `api.sessionExpired` (HTTP 200), and a stale
  * cookie is cleared. `requireRole(...)`: a live session without one of the roles → code 403; an
  * account whose role requires a second factor (MFA_REQUIRED_ROLES) on a session that has not
- * proved one → code 403 with `data.secondFactorRequired` (`enrol` or `verify`), never the data.
+ * proved one has that role withheld from the request's user, and a call needing it answers code 403
+ * with `data.secondFactorRequired` (`enrol` or `verify`), never the data.
  */
+import type { Context } from 'hono';
 import { getCookie } from 'hono/cookie';
 import { createMiddleware } from 'hono/factory';
 import { ApiCode, signedInHintCookieName } from '../../lib/apiCodes.ts';
@@ -26,10 +28,15 @@ export function loadSession(deps: { db: Database; config: Config }) {
       const found = await resolveSession(deps.db, token, policy);
       if (found) {
         c.set('session', found.session);
-        c.set('user', found.user);
-        // Only a session owing its factor pays a second statement (does the account have one yet?).
         if (found.session.secondFactorAt === null && requiresSecondFactor(found.user.roles, requiredRoles)) {
-          c.set('secondFactorDemand', await secondFactorDemand(deps.db, found.user.id));
+          // The privileged roles are withheld from the request's user, not only refused by
+          // requireRole: a check elsewhere (an operator's wider read, the studio's files) sees
+          // them missing too. Only a session owing its factor pays this second statement.
+          const kept = found.user.roles.filter((role) => !requiredRoles.includes(role));
+          c.set('user', { ...found.user, roles: kept.length > 0 ? kept : ['individual'] });
+          c.set('secondFactorDemand', { demand: await secondFactorDemand(deps.db, found.user.id), accountRoles: found.user.roles });
+        } else {
+          c.set('user', found.user);
         }
       } else {
         // The browser holds a dead session: forget it.
@@ -43,6 +50,14 @@ export function loadSession(deps: { db: Database; config: Config }) {
   });
 }
 
+/**
+ * The signed-in account's own roles, those withheld until a second factor included: what the
+ * account is (currentUser, whether its role requires a factor), never what this request may do.
+ */
+export function accountRoles(c: Context<AuthedEnv>): UserRole[] {
+  return c.get('secondFactorDemand')?.accountRoles ?? c.get('user').roles;
+}
+
 export const requireSession = createMiddleware<AuthedEnv>(async (c, next) => {
   // c.get, not c.var: `c.var` copies every variable into a new object on each read.
   if (!c.get('user') || !c.get('session')) throw new ApiError(ApiCode.SESSION_EXPIRED, 'api.sessionExpired');
@@ -53,12 +68,12 @@ export function requireRole(...roles: UserRole[]) {
   return createMiddleware<AuthedEnv>(async (c, next) => {
     const user = c.get('user');
     if (!user || !c.get('session')) throw new ApiError(ApiCode.SESSION_EXPIRED, 'api.sessionExpired');
-    if (!user.roles.some((role) => roles.includes(role))) throw new ApiError(ApiCode.FORBIDDEN, 'api.forbidden');
-    const demand = c.get('secondFactorDemand');
-    if (demand) {
-      const data: SecondFactorRequiredData = { secondFactorRequired: demand };
-      throw new ApiError(ApiCode.FORBIDDEN, demand === 'enrol' ? 'auth.secondFactorEnrolRequired' : 'auth.secondFactorVerifyRequired', undefined, data);
+    if (user.roles.some((role) => roles.includes(role))) return next();
+    const owed = c.get('secondFactorDemand');
+    if (owed?.accountRoles.some((role) => roles.includes(role))) {
+      const data: SecondFactorRequiredData = { secondFactorRequired: owed.demand };
+      throw new ApiError(ApiCode.FORBIDDEN, owed.demand === 'enrol' ? 'auth.secondFactorEnrolRequired' : 'auth.secondFactorVerifyRequired', undefined, data);
     }
-    await next();
+    throw new ApiError(ApiCode.FORBIDDEN, 'api.forbidden');
   });
 }

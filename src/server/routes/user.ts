@@ -20,7 +20,7 @@ import {
   type RecoveryCodesData,
 } from '../../lib/schemas/secondFactor.ts';
 import { localeOf, ok } from '../envelope.ts';
-import { requireSession } from '../middleware/session.ts';
+import { accountRoles, requireSession } from '../middleware/session.ts';
 import { clientIp } from '../request.ts';
 import { changePassword, changeUserInfo } from '../services/accounts.ts';
 import { bindEnterprise } from '../services/enterprises.ts';
@@ -51,10 +51,11 @@ export function createUserRoutes(deps: RouteDeps): Hono<AppEnv> {
   const routes = new Hono<AppEnv>();
 
   routes.get('/currentUser', requireSession, (c) => {
-    const view = currentUserView(c.get('user'));
-    // What the role-guarded calls will refuse for, so the pages can say it first (SessionGate).
-    const demand = c.get('secondFactorDemand');
-    return ok(c, demand ? { ...view, secondFactorRequired: demand } : view);
+    // The account's own roles, and what the role-guarded calls will refuse for until a second
+    // factor is proved, so the pages can say it first (SessionGate).
+    const owed = c.get('secondFactorDemand');
+    if (!owed) return ok(c, currentUserView(c.get('user')));
+    return ok(c, { ...currentUserView({ ...c.get('user'), roles: owed.accountRoles }), secondFactorRequired: owed.demand });
   });
 
   // The spec lists it among the POST calls with no body; GET reads the same.
@@ -121,7 +122,7 @@ export function createUserRoutes(deps: RouteDeps): Hono<AppEnv> {
     ip: clientIp(c, config),
     locale: localeOf(c),
   });
-  const factorRequired = (c: Context<AuthedEnv>) => requiresSecondFactor(c.var.user.roles, config.mfaRequiredRoles);
+  const factorRequired = (c: Context<AuthedEnv>) => requiresSecondFactor(accountRoles(c), config.mfaRequiredRoles);
 
   routes.get('/secondFactor', requireSession, async (c) =>
     ok(c, await secondFactorStatus(db, c.var.user.id, { required: factorRequired(c), sessionVerified: c.var.session.secondFactorAt !== null })),
