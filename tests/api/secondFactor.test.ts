@@ -178,6 +178,24 @@ describe('recovery codes', () => {
   });
 });
 
+describe('a session that has not proved the factor', () => {
+  it('cannot change it with the password alone: new recovery codes or turning it off need a code', async () => {
+    const enrolled = await t.login('demo_operator');
+    const { app } = await enableSecondFactor(t, enrolled, 'Operator2025');
+    // A session begun before the factor was enabled (or one whose password was stolen).
+    const unproved = await t.login('demo_operator');
+    const needed = { errors: [{ field: 'secondFactorCode', message: '本次登录尚未验证两步验证：请输入动态验证码或恢复码，密码不能代替' }] };
+    const regenerate = await post<RecoveryCodesData>(t, '/api/front/user/regenerateRecoveryCodes', { password: 'Operator2025' }, { cookie: unproved });
+    expect(regenerate).toMatchObject({ code: 400, data: needed });
+    expect((await post(t, '/api/front/user/disableSecondFactor', { password: 'Operator2025' }, { cookie: unproved })).data).toEqual(needed);
+    expect((await status(unproved)).enabled).toBe(true);
+    await forgetUsedStep(t, 'demo_operator');
+    expect((await post(t, '/api/front/user/regenerateRecoveryCodes', { secondFactorCode: app.code() }, { cookie: unproved })).code).toBe(200);
+    // The session that enrolled has proved it: its password still counts.
+    expect((await post(t, '/api/front/user/disableSecondFactor', { password: 'Operator2025' }, { cookie: enrolled })).code).toBe(200);
+  });
+});
+
 describe('turning it off', () => {
   it('needs a code or the password, drops the recovery codes, and logins ask for no code again', async () => {
     const cookie = await t.login('demo_bank');

@@ -119,6 +119,7 @@ export function createUserRoutes(deps: RouteDeps): Hono<AppEnv> {
     userId: c.var.user.id,
     userName: c.var.user.userName,
     sessionId: c.var.session.id,
+    sessionProved: c.var.session.secondFactorAt !== null,
     ip: clientIp(c, config),
     locale: localeOf(c),
   });

@@ -293,6 +293,8 @@ export interface Actor {
   userName: string;
   /** The session making the change (sha256 id). */
   sessionId: string;
+  /** Whether that session has proved the second factor (at login or since). */
+  sessionProved: boolean;
   ip: string | null;
   locale: Locale;
 }
@@ -393,7 +395,7 @@ export async function verifyInSession(db: Database, keys: ServerKeys, actor: Act
   );
 }
 
-/** Either a current code (or a recovery code) or the password proves a change to the factor. */
+/** A current code (or a recovery code) proves a change to the factor; the password, only in a proved session. */
 export interface FactorChangeProof {
   secondFactorCode?: string | undefined;
   password?: string | undefined;
@@ -415,6 +417,11 @@ async function withProof<T>(
       () => ApiError.field(actor.locale, 'secondFactorCode', 'auth.secondFactorInvalid'),
       then,
     );
+  }
+  // The password is the first factor: it may stand in for a code only in a session that has
+  // proved the second one, or a stolen password would replace the factor (new recovery codes).
+  if (!actor.sessionProved && (await hasConfirmedSecondFactor(db, actor.userId))) {
+    throw ApiError.field(actor.locale, 'secondFactorCode', 'auth.secondFactorCodeNeeded');
   }
   await verifyCurrentPassword(db, actor.userId, proof.password ?? '', () => ApiError.field(actor.locale, 'password', 'auth.passwordWrong'));
   return db.transaction(then);
