@@ -5,6 +5,7 @@ import type { Locale } from '../../lib/i18n/locales.ts';
 import { empIdSchema, partnerCodeSchema } from '../../lib/schemas/partner.ts';
 import { grantableRoles, type GrantableRole, type StaffInstitutionData, type StaffRowData } from '../../lib/schemas/staff.ts';
 import type { FieldErrors } from '../auth/formValidation.ts';
+import CompactField from '../CompactField.tsx';
 import ConfirmDialog from '../ConfirmDialog.tsx';
 import { LoadFailed, Loading } from '../LoadStatus.tsx';
 import { formatDateTime } from '../order/orderView.ts';
@@ -163,29 +164,9 @@ export default function StaffPanel({ userId, locale, messages, onClose, onChange
     setPending(next);
   };
 
-  const relateField = (name: 'institutionCode' | 'empId', label: string, hint: string) => {
-    const error = relateErrors[name];
-    const inputId = `${id}-${name}`;
-    return (
-      <div className="fieldset py-0">
-        <label htmlFor={inputId} className="fieldset-legend pb-1 text-sm">{label}</label>
-        <input
-          id={inputId}
-          name={name}
-          maxLength={32}
-          autoComplete="off"
-          className={`input input-sm w-44 ${error ? 'input-error' : ''}`}
-          aria-invalid={error ? true : undefined}
-          aria-describedby={`${inputId}-${error ? 'error' : 'hint'}`}
-        />
-        {error ? (
-          <p id={`${inputId}-error`} className="label text-xs whitespace-normal text-error">{error}</p>
-        ) : (
-          <p id={`${inputId}-hint`} className="label text-xs whitespace-normal">{hint}</p>
-        )}
-      </div>
-    );
-  };
+  const relateField = (name: 'institutionCode' | 'empId', label: string, hint: string) => (
+    <CompactField id={`${id}-${name}`} name={name} label={label} hint={hint} error={relateErrors[name]} widthClass="w-44" />
+  );
 
   const section = (title: string, children: ReactNode) => (
     <div className="grid gap-2">

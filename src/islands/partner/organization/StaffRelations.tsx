@@ -6,6 +6,7 @@ import type { Locale } from '../../../lib/i18n/locales.ts';
 import { userNameSchema } from '../../../lib/schemas/fields.ts';
 import { empIdSchema, type PartnerAccountData, type PartnerDetailData } from '../../../lib/schemas/partner.ts';
 import { serverFieldErrors, type FieldErrors } from '../../auth/formValidation.ts';
+import CompactField from '../../CompactField.tsx';
 import ConfirmDialog from '../../ConfirmDialog.tsx';
 import { formatDateTime } from '../../order/orderView.ts';
 import { callQuiet } from '../../quietCall.ts';
@@ -94,29 +95,9 @@ export default function StaffRelations({ partner, accounts, locale, messages, on
     }
   };
 
-  const field = (name: 'userName' | 'empId', label: string, hint: string) => {
-    const error = errors[name];
-    const inputId = `${formId}-${name}`;
-    return (
-      <div className="fieldset py-0">
-        <label htmlFor={inputId} className="fieldset-legend pb-1 text-sm">{label}</label>
-        <input
-          id={inputId}
-          name={name}
-          maxLength={32}
-          autoComplete="off"
-          className={`input input-sm w-52 ${error ? 'input-error' : ''}`}
-          aria-invalid={error ? true : undefined}
-          aria-describedby={`${inputId}-${error ? 'error' : 'hint'}`}
-        />
-        {error ? (
-          <p id={`${inputId}-error`} className="label text-xs whitespace-normal text-error">{error}</p>
-        ) : (
-          <p id={`${inputId}-hint`} className="label text-xs whitespace-normal">{hint}</p>
-        )}
-      </div>
-    );
-  };
+  const field = (name: 'userName' | 'empId', label: string, hint: string) => (
+    <CompactField id={`${formId}-${name}`} name={name} label={label} hint={hint} error={errors[name]} widthClass="w-52" />
+  );
 
   return (
     <section aria-labelledby={headingId} className="grid gap-3">
