@@ -3,6 +3,7 @@ import { appCode, webDeviceId, type CurrentUserData } from '../../lib/schemas/au
 import { loginSecondFactorBody } from '../../lib/schemas/secondFactor.ts';
 import SubmitButton from './SubmitButton.tsx';
 import TextField from './TextField.tsx';
+import { totpCodeInput } from './codeInputs.ts';
 import { postForm } from './formCall.ts';
 import { formValues, validateForm, type FieldErrors, type ValidationMessages } from './formValidation.ts';
 import { LOGIN_SECOND_FACTOR_URL, type LoginMessages } from './loginForm.ts';
@@ -80,11 +81,7 @@ export default function SecondFactorStep({ messages, validation, onSignedIn, onR
             key="app"
             name="secondFactorCode"
             label={messages['field.totpCode']}
-            autoComplete="one-time-code"
-            inputMode="numeric"
-            pattern="[0-9]*"
-            maxLength={6}
-            spellCheck={false}
+            {...totpCodeInput}
             error={errors['secondFactorCode']}
           />
         ) : (

@@ -7,7 +7,8 @@ import { formatDateTime } from '../order/orderView.ts';
 import DataTable, { type Column } from '../table/DataTable.tsx';
 import { useSessionTable } from '../table/useSessionTable.ts';
 import StaffPanel from './StaffPanel.tsx';
-import { roleFilters, roleKeys, secondFactorBadge, secondFactorKeys, STAFF_API, statusBadge, statusKeys, type StaffAccountsMessages } from './staffAccounts.ts';
+import { roleKeys } from '../../lib/roles.ts';
+import { roleFilters, secondFactorBadge, secondFactorKeys, STAFF_API, statusBadge, statusKeys, type StaffAccountsMessages } from './staffAccounts.ts';
 
 interface Props {
   locale: Locale;

@@ -3,6 +3,7 @@ import { format } from '../../lib/api/messages.ts';
 import { message } from '../../lib/api/notify.ts';
 import type { Locale } from '../../lib/i18n/locales.ts';
 import { empIdSchema, partnerCodeSchema } from '../../lib/schemas/partner.ts';
+import { roleKeys } from '../../lib/roles.ts';
 import { grantableRoles, type GrantableRole, type StaffInstitutionData, type StaffRowData } from '../../lib/schemas/staff.ts';
 import type { FieldErrors } from '../auth/formValidation.ts';
 import CompactField from '../CompactField.tsx';
@@ -14,7 +15,6 @@ import { callQuiet } from '../quietCall.ts';
 import {
   grantKeys,
   revokeKeys,
-  roleKeys,
   secondFactorBadge,
   secondFactorKeys,
   STAFF_API,

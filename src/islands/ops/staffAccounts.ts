@@ -1,18 +1,9 @@
 /** The operator's staff accounts (/ops/staff): its messages, its calls and how states are shown. */
 import type { MessageKey } from '../../lib/i18n/index.ts';
-import type { UserRole } from '../../lib/roles.ts';
 import type { AccountStatus, GrantableRole, SecondFactorState } from '../../lib/schemas/staff.ts';
 import { dataTableMessageKeys } from '../table/dataTable.ts';
 
 export const STAFF_API = '/api/ops/staff';
-
-export const roleKeys = {
-  individual: 'account.role.individual',
-  enterprise: 'account.role.enterprise',
-  partner: 'account.role.partner',
-  operator: 'account.role.operator',
-  editor: 'account.role.editor',
-} as const satisfies Record<UserRole, MessageKey>;
 
 export const secondFactorKeys = {
   none: 'staff.secondFactor.none',

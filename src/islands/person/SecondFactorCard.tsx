@@ -14,6 +14,7 @@ import {
 import type { z } from 'zod';
 import SubmitButton from '../auth/SubmitButton.tsx';
 import TextField from '../auth/TextField.tsx';
+import { secondFactorCodeInput, totpCodeInput } from '../auth/codeInputs.ts';
 import { getForm, postForm } from '../auth/formCall.ts';
 import { formValues, validateForm, type ValidationMessages } from '../auth/formValidation.ts';
 import { useFormErrors } from '../auth/useFormErrors.ts';
@@ -248,11 +249,7 @@ function ScanStep({
         <TextField
           name="totpCode"
           label={messages['field.totpCode']}
-          autoComplete="one-time-code"
-          inputMode="numeric"
-          pattern="[0-9]*"
-          maxLength={6}
-          spellCheck={false}
+          {...totpCodeInput}
           error={errors['totpCode']}
         />
         <FormButtons busy={busy} label={messages['account.secondFactor.confirm']} messages={messages} onCancel={onCancel} />
@@ -272,9 +269,7 @@ function VerifyForm({ messages, validation, onVerified }: StepProps & { onVerifi
       <TextField
         name="secondFactorCode"
         label={messages['field.secondFactorCode']}
-        autoComplete="one-time-code"
-        spellCheck={false}
-        maxLength={11}
+        {...secondFactorCodeInput}
         error={errors['secondFactorCode']}
       />
       <FormButtons busy={busy} label={messages['account.secondFactor.verify']} messages={messages} />
@@ -301,9 +296,7 @@ function ProofForm({
       <TextField
         name="secondFactorCode"
         label={messages['field.secondFactorCode']}
-        autoComplete="one-time-code"
-        spellCheck={false}
-        maxLength={11}
+        {...secondFactorCodeInput}
         error={errors['secondFactorCode']}
         autoFocus
       />

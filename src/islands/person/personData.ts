@@ -8,14 +8,6 @@ import { applyUserInfo, currentUser, mapCurrentUser } from '../../stores/session
 
 export const USER_INFO_URL = '/api/front/user/getUserInfo';
 
-export const roleKeys = {
-  individual: 'account.role.individual',
-  enterprise: 'account.role.enterprise',
-  partner: 'account.role.partner',
-  operator: 'account.role.operator',
-  editor: 'account.role.editor',
-} as const satisfies Record<UserInfoData['roles'][number], MessageKey>;
-
 export const authStatusKeys = ['authStatus.0', 'authStatus.1', 'authStatus.2', 'authStatus.3'] as const satisfies readonly MessageKey[];
 
 /** The certification status as words (spec §4): 0–3, any other value a dash. */

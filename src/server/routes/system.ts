@@ -48,36 +48,26 @@ export const checkPhoneRule: RateRule = { name: 'checkphone.ip', limit: 60, wind
 
 export const smsSent: SmsSentData = { resendSeconds: smsRules.resendInterval.windowSeconds, expiresSeconds: smsRules.codeTtlSeconds };
 
-function setCaptchaCookie(c: AnyContext, token: string, config: Config): void {
-  setCookie(c as Context, captchaCookieName, token, {
-    httpOnly: true,
-    sameSite: 'Strict',
-    path: systemCallsPath,
-    maxAge: captchaRules.ttlSeconds,
-    secure: secureCookies(c, config),
-  });
+/**
+ * A short-lived HttpOnly cookie sent only to this group of calls: the captcha's token, the pending
+ * second step of a login. Set with its lifetime, cleared once used.
+ */
+function systemCallsCookie(name: string, ttlSeconds: number) {
+  return {
+    set(c: AnyContext, token: string, config: Config): void {
+      setCookie(c as Context, name, token, { httpOnly: true, sameSite: 'Strict', path: systemCallsPath, maxAge: ttlSeconds, secure: secureCookies(c, config) });
+    },
+    clear(c: AnyContext, config: Config): void {
+      deleteCookie(c as Context, name, { path: systemCallsPath, secure: secureCookies(c, config) });
+    },
+  };
 }
 
-function clearCaptchaCookie(c: AnyContext, config: Config): void {
-  deleteCookie(c as Context, captchaCookieName, { path: systemCallsPath, secure: secureCookies(c, config) });
-}
+const captchaCookie = systemCallsCookie(captchaCookieName, captchaRules.ttlSeconds);
 
-/** The pending second step of a login: HttpOnly, sent only to this group of calls, gone with the login. */
+/** The pending second step of a login: gone with the login. */
 export const loginChallengeCookieName = 'hgd_login_challenge';
-
-function setChallengeCookie(c: AnyContext, token: string, config: Config): void {
-  setCookie(c as Context, loginChallengeCookieName, token, {
-    httpOnly: true,
-    sameSite: 'Strict',
-    path: systemCallsPath,
-    maxAge: loginChallengeRules.ttlSeconds,
-    secure: secureCookies(c, config),
-  });
-}
-
-function clearChallengeCookie(c: AnyContext, config: Config): void {
-  deleteCookie(c as Context, loginChallengeCookieName, { path: systemCallsPath, secure: secureCookies(c, config) });
-}
+const challengeCookie = systemCallsCookie(loginChallengeCookieName, loginChallengeRules.ttlSeconds);
 
 const secondFactorOwed: SecondFactorChallengeData = { secondFactor: 'totp' };
 
@@ -128,7 +118,7 @@ export function createSystemRoutes(deps: RouteDeps): Hono<AppEnv> {
       await within(tx);
       return createLoginChallenge(tx, { userId: user.id, method, deviceId, ip });
     });
-    setChallengeCookie(c, token, config);
+    challengeCookie.set(c, token, config);
     return 'secondFactorOwed';
   };
 
@@ -151,7 +141,7 @@ export function createSystemRoutes(deps: RouteDeps): Hono<AppEnv> {
       if (!verdict.allowed) throw tooManyAttempts(verdict.retryAfterSeconds);
     }
     const { token, png } = await createCaptcha(db, (await deps.keys()).captcha, ip);
-    setCaptchaCookie(c, token, config);
+    captchaCookie.set(c, token, config);
     return c.body(new Uint8Array(png), 200, { 'Content-Type': 'image/png' });
   });
 
@@ -160,7 +150,7 @@ export function createSystemRoutes(deps: RouteDeps): Hono<AppEnv> {
     const ip = clientIp(c, config);
     const captchaToken = getCookie(c, captchaCookieName);
     // A presented captcha is used up by this try, right or wrong: drop the cookie with it.
-    if (body.captcha) clearCaptchaCookie(c, config);
+    if (body.captcha) captchaCookie.clear(c, config);
     const user = await checkAccountLogin(db, {
       userName: body.userName,
       password: body.password,
@@ -205,7 +195,7 @@ export function createSystemRoutes(deps: RouteDeps): Hono<AppEnv> {
     }
     const pending = await claimChallengeTry(db, getCookie(c, loginChallengeCookieName)).catch((error: unknown) => {
       // Gone for good: the browser drops it and starts the login again.
-      clearChallengeCookie(c, config);
+      challengeCookie.clear(c, config);
       throw error;
     });
     const { userId, method, deviceId } = pending;
@@ -223,7 +213,7 @@ export function createSystemRoutes(deps: RouteDeps): Hono<AppEnv> {
         return openSession(tx, c, config, userId, method, deviceId, { secondFactorAt: new Date() });
       },
     );
-    clearChallengeCookie(c, config);
+    challengeCookie.clear(c, config);
     handOverSession(c, config, token, method);
     const user = await findUserById(db, userId);
     return ok(c, user ? await loadCurrentUserView(db, user) : {}, 'auth.loginOk');
