@@ -2,7 +2,7 @@
 import { defineConfig } from 'astro/config';
 import react from '@astrojs/react';
 import tailwindcss from '@tailwindcss/vite';
-import { devApi, intentDirective, pagePolicyCheck, precompress, sitemap } from './src/integrations/index.ts';
+import { devApi, incrementalBuild, intentDirective, pagePolicyCheck, precompress, sitemap } from './src/integrations/index.ts';
 import { cspHash, pageDirectives } from './src/lib/contentSecurityPolicy.ts';
 import { constantInlineScripts } from './src/components/inlineScripts.ts';
 
@@ -17,7 +17,8 @@ export default defineConfig({
     defaultLocale: 'zh-CN',
     routing: { prefixDefaultLocale: false },
   },
-  integrations: [react(), intentDirective(), pagePolicyCheck(), sitemap(), precompress(), devApi()],
+  // incrementalBuild first: its build:done puts the unchanged pages in place before the others read them.
+  integrations: [incrementalBuild(), react(), intentDirective(), pagePolicyCheck(), sitemap(), precompress(), devApi()],
   vite: {
     plugins: [tailwindcss()],
   },

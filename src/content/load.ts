@@ -36,7 +36,9 @@ import {
   type SellingSet,
   type SiteContent,
 } from './schemas.ts';
+import { tagSource, trackReads } from './dependencies.ts';
 import { renderMarkdown, UnrenderableMarkdown } from './markdown.ts';
+import { graphRecorder } from './pageGraph.ts';
 
 /** The content directory: CONTENT_DIR (a rebuild's snapshot) or `src/content` of the working directory. */
 export function defaultContentDir(): string {
@@ -189,7 +191,7 @@ function loadRegions(reader: Reader): { regions: Region[]; files: Map<string, st
     const areaCode = path.basename(entry, '.yaml');
     if (!/^\d{6}$/.test(areaCode)) reader.fail(file, '(file name)', 'must be a six-digit GB/T 2260 area code');
     files.set(areaCode, file);
-    return { areaCode, ...reader.parse(file, regionFileSchema, reader.yaml(file)) };
+    return tagSource({ areaCode, ...reader.parse(file, regionFileSchema, reader.yaml(file)) }, file);
   });
   if (regions.length === 0) reader.fail('regions', '', 'holds no region file (regions/<areaCode>.yaml)');
   regions.sort((a, b) => a.sort - b.sort || a.areaCode.localeCompare(b.areaCode));
@@ -299,7 +301,7 @@ export function loadContent(dir: string = defaultContentDir()): SiteContent {
         }
         sellingSets.push({ ...s, setId, areaCode });
       });
-      sets.push({ ...set, setId, areaCode });
+      sets.push(tagSource({ ...set, setId, areaCode }, file));
     }
   }
   const productOrder = new Map(products.map((product, index) => [product.productId, index]));
@@ -339,7 +341,7 @@ export function loadContent(dir: string = defaultContentDir()): SiteContent {
           reader.fail(file, `bizItemProducts[${i}].setId`, `"${related.setId}" is not a set of ${related.productId} in ${areaCode}`);
         }
       });
-      bizItems.push({ ...item, bizItemId, areaCode });
+      bizItems.push(tagSource({ ...item, bizItemId, areaCode }, file));
     }
   }
   const typeOrder = new Map(bizTypes.map((type, index) => [type.bizTypeId, index]));
@@ -358,7 +360,7 @@ export function loadContent(dir: string = defaultContentDir()): SiteContent {
     const { front, body } = reader.markdown(file);
     const meta = reader.parse(file, newsFrontSchema, front);
     if (!newsTypeCodes.has(meta.newsTypeCode)) reader.fail(file, 'newsTypeCode', `unknown newsType "${meta.newsTypeCode}" (dictionaries.yaml)`);
-    return { ...meta, newsId, body: reader.parse(file, markdownField, body, '(body)') };
+    return tagSource({ ...meta, newsId, body: reader.parse(file, markdownField, body, '(body)') }, file);
   });
   news.sort((a, b) => b.date.localeCompare(a.date) || a.newsId.localeCompare(b.newsId));
 
@@ -367,7 +369,7 @@ export function loadContent(dir: string = defaultContentDir()): SiteContent {
     const file = `help/${entry}`;
     const documentId = reader.slugOf(file, '.md');
     const { front, body } = reader.markdown(file);
-    return { ...reader.parse(file, helpDocumentFrontSchema, front), documentId, content: reader.parse(file, markdownField, body, '(body)') };
+    return tagSource({ ...reader.parse(file, helpDocumentFrontSchema, front), documentId, content: reader.parse(file, markdownField, body, '(body)') }, file);
   });
   const helpSections = reader.parse('help/catalogue.yaml', helpCatalogueFileSchema, reader.yaml('help/catalogue.yaml')).sections.sort(bySort);
   const sectionKeys = new IdRegistry(reader, 'key');
@@ -395,7 +397,7 @@ export function loadContent(dir: string = defaultContentDir()): SiteContent {
     const file = `notices/${entry}`;
     const noticeId = reader.slugOf(file, '.md');
     const { front, body } = reader.markdown(file);
-    return { ...reader.parse(file, customerNoticeFrontSchema, front), noticeId, content: reader.parse(file, markdownField, body, '(body)') };
+    return tagSource({ ...reader.parse(file, customerNoticeFrontSchema, front), noticeId, content: reader.parse(file, markdownField, body, '(body)') }, file);
   });
   customerNotices.sort((a, b) => b.date.localeCompare(a.date) || a.noticeId.localeCompare(b.noticeId));
   const noticeIds = new Set(customerNotices.map((notice) => notice.noticeId));
@@ -426,10 +428,12 @@ export function loadContent(dir: string = defaultContentDir()): SiteContent {
 }
 
 const cache = new Map<string, SiteContent>();
+const tracked = new WeakMap<SiteContent, SiteContent>();
 
 /**
  * The content of `dir`, loaded once per process: for the static build, where every page asks for
- * it. The API server holds its own copy in its content store, replaced after a rebuild.
+ * it. The API server holds its own copy in its content store, replaced after a rebuild. During a
+ * build that records its page graph (pageGraph.ts), what each page reads is recorded.
  */
 export function loadContentOnce(dir: string = defaultContentDir()): SiteContent {
   const key = path.resolve(dir);
@@ -438,5 +442,13 @@ export function loadContentOnce(dir: string = defaultContentDir()): SiteContent 
     content = loadContent(key);
     cache.set(key, content);
   }
-  return content;
+  const recorder = graphRecorder();
+  if (!recorder) return content;
+  let seen = tracked.get(content);
+  if (!seen) {
+    const record = (read: string) => recorder.current?.add(read);
+    seen = trackReads(content, () => (recorder.current ? record : undefined));
+    tracked.set(content, seen);
+  }
+  return seen;
 }

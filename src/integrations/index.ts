@@ -1,6 +1,8 @@
 import type { AstroIntegration } from 'astro';
 import { fileURLToPath } from 'node:url';
 
+export { incrementalBuild } from './incremental.ts';
+
 /** Registers `client:intent` (see intent-directive.ts). */
 export function intentDirective(): AstroIntegration {
   return {
@@ -64,7 +66,18 @@ export function precompress(): AstroIntegration {
     hooks: {
       'astro:build:done': async ({ dir, logger }) => {
         const { compressTree } = await import('./compress.ts');
-        const count = await compressTree(fileURLToPath(dir));
+        const { reusedCompression } = await import('./incremental.ts');
+        // A line per 5 % for the studio's progress bar (site/buildCommand.ts reads them).
+        let reported = -1;
+        const count = await compressTree(fileURLToPath(dir), {
+          skip: reusedCompression,
+          onProgress: (done, total) => {
+            const step = Math.floor((done / Math.max(total, 1)) * 20);
+            if (step === reported && done !== total) return;
+            reported = step;
+            logger.info(`compressed ${done} / ${total}`);
+          },
+        });
         logger.info(`precompressed ${count} files (br + gzip)`);
       },
     },

@@ -29,7 +29,10 @@ import { createPublishedSite } from './site/publication.ts';
 import { astroBuildCommand } from './site/buildCommand.ts';
 import { cdnStoreFromConfig } from './site/cdn.ts';
 import { createSitePublisher } from './site/publisher.ts';
+import { createBuildRunner } from './site/buildJob.ts';
 import { createSiteRebuilder } from './site/rebuild.ts';
+import { createJobQueue } from './jobs/queue.ts';
+import { attachWorker } from './jobs/worker.ts';
 import { createStaticHandler } from './static.ts';
 import { objectStoreFromConfig } from './storage/fromConfig.ts';
 import { mountStudioFiles } from './studioFiles.ts';
@@ -68,16 +71,22 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
       logger: deps.logger,
     });
   const site = publisher.site;
-  const rebuilder = createSiteRebuilder({
-    db: deps.db,
-    logger: deps.logger,
-    dataDir: deps.config.dataDir,
-    objects,
-    publisher,
-    build: deps.siteBuild?.command ?? astroBuildCommand(),
-    timeoutMs: deps.config.rebuildTimeoutMinutes * 60_000,
-    cdn: cdnStoreFromConfig(deps.config),
-  });
+  const jobs = deps.jobs ?? createJobQueue({ db: deps.db, logger: deps.logger, expireSeconds: deps.config.rebuildTimeoutMinutes * 60 });
+  const cdn = cdnStoreFromConfig(deps.config);
+  const rebuilder = createSiteRebuilder({ db: deps.db, logger: deps.logger, dataDir: deps.config.dataDir, objects, publisher, jobs, cdn });
+  if (deps.config.siteWorker === 'embedded') {
+    const builds = createBuildRunner({
+      db: deps.db,
+      logger: deps.logger,
+      dataDir: deps.config.dataDir,
+      objects,
+      publisher,
+      build: deps.siteBuild?.command ?? astroBuildCommand(),
+      timeoutMs: deps.config.rebuildTimeoutMinutes * 60_000,
+      cdn,
+    });
+    attachWorker(jobs, { builds }).catch((error: unknown) => deps.logger.error({ err: error }, 'the embedded worker could not start'));
+  }
   if (deps.rebuildAtStart) {
     rebuilder.start({ purpose: 'publish', drafts: 'none' }).then(
       (build) => deps.logger.info({ buildId: build.buildId }, 'new release: rebuilding the published content with it'),
@@ -85,7 +94,7 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
     );
   }
   const keys = deps.keys ?? lazyKeys(deps.db, deps.config);
-  const routeDeps: RouteDeps = { ...deps, sms, site, publisher, rebuilder, bank, objects, keys };
+  const routeDeps: RouteDeps = { ...deps, sms, site, publisher, rebuilder, jobs, bank, objects, keys };
   for (const module of apiModules) app.route(module.base, module.create(routeDeps));
   app.all('/api', unknownPath);
   app.all('/api/*', unknownPath);

@@ -62,6 +62,9 @@ const envSchema = z.object({
   REBUILD_TOKEN: z.string().min(32, 'must be at least 32 characters (e.g. `openssl rand -hex 32`)').optional(),
   REBUILD_TIMEOUT_MINUTES: positiveInt.default(20),
   SITE_POLL_SECONDS: positiveInt.default(10),
+  // Who runs the site's builds (jobs/worker.ts): this process (`embedded`), or `npm run worker`
+  // processes (`external`). Unset: embedded on PGlite, external on PostgreSQL.
+  SITE_WORKER: z.enum(['embedded', 'external']).optional(),
   // `sandbox` (demo mode) or `none`; a production bank adds its name here (docs/enterprises.md).
   // Unset: `sandbox` for a local run, `none` once PUBLIC_ORIGIN says this is a deployment (bankProviderRule).
   BANK_PROVIDER: z.enum(['sandbox', 'none']).optional(),
@@ -137,6 +140,8 @@ export interface Config {
   rebuildTimeoutMinutes: number;
   /** How often each process checks the published build besides LISTEN/NOTIFY (site/publisher.ts). */
   sitePollSeconds: number;
+  /** `embedded`: this process also runs the job queue's worker (builds, schedules); `external`: `npm run worker` does. */
+  siteWorker: 'embedded' | 'external';
   /**
    * The bank behind USB-key certification (bank/provider.ts): `sandbox` is the local stand-in of
    * demo mode (anyone certifies with the demo PIN), `none` turns USB-key certification off.
@@ -363,6 +368,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     rebuildToken: e.REBUILD_TOKEN,
     rebuildTimeoutMinutes: e.REBUILD_TIMEOUT_MINUTES,
     sitePollSeconds: e.SITE_POLL_SECONDS,
+    siteWorker: e.SITE_WORKER ?? (e.DATABASE_URL ? 'external' : 'embedded'),
     bankProvider,
     bankSandboxAllowed: e.BANK_SANDBOX_ALLOWED,
     bankTimeoutMs: e.BANK_TIMEOUT_MS,

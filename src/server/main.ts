@@ -24,6 +24,8 @@ import { contentStore, publishContent } from './services/contentStore.ts';
 import { hasActiveOperator } from './services/staffAccounts.ts';
 import { createPublishedSite, type Publication } from './site/publication.ts';
 import { createSitePublisher } from './site/publisher.ts';
+import { recordInitialPublication } from './site/initialPublication.ts';
+import { createJobQueue } from './jobs/queue.ts';
 import type { AppEnv } from './types.ts';
 
 export interface RunningServer {
@@ -83,23 +85,35 @@ export async function startServer(config: Config = getConfig()): Promise<Running
     rebuildAtStart = !fallbackCurrent && (!lastPublished || builtAfter(fallback.staticDir, lastPublished.publishedAt));
     // STATIC_DIR's own content: loaded now (a broken file stops the start) and its regions synced.
     if (publication.buildId === null) await publishContent(runtime.db, loadContent(publication.contentDir));
+    // The site first served becomes the first publication, so that it can be rolled back to.
+    if (publication.buildId === null && fallbackCurrent && !lastPublished) {
+      await recordInitialPublication({ db: runtime.db, objects: runtime.objects, publisher, logger, dataDir: config.dataDir, staticDir: fallback.staticDir, load: loadContent }).catch(
+        (error: unknown) => logger.error({ err: error }, 'the site first served could not be recorded as a publication; it is served as it is'),
+      );
+      publication = publisher.site.current() ?? publication;
+    }
     stopWatching = await publisher.watch(runtime.handle, config.sitePollSeconds * 1000);
   } catch (error) {
     await runtime.close().catch(() => {});
     throw error;
   }
+  const jobs = createJobQueue({ db: runtime.db, logger, expireSeconds: config.rebuildTimeoutMinutes * 60 });
   const app = createApp({
     db: runtime.db,
     config,
     logger,
     staticDir: publication.staticDir,
     publisher,
+    jobs,
     dbKind: runtime.kind,
     objects: runtime.objects,
     keys: loadedKeys(runtime.keys),
     rebuildAtStart,
   });
   const stopHousekeeping = startHousekeeping(runtime.db, logger);
+  // The embedded worker takes queued and scheduled jobs from the start (a process that only sends
+  // jobs starts the queue with its first).
+  if (config.siteWorker === 'embedded') await jobs.start();
 
   const listener = await listen(app.fetch, { host: config.host, port: config.port });
   const url = displayUrl(config.host, listener.address().port);
@@ -108,6 +122,7 @@ export async function startServer(config: Config = getConfig()): Promise<Running
   const close = () => {
     closing ??= (async () => {
       stopHousekeeping();
+      await jobs.stop();
       await stopWatching().catch(() => {});
       await listener.close(10_000);
       await runtime.close();

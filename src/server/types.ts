@@ -4,6 +4,7 @@ import type { BankProvider } from './bank/provider.ts';
 import type { Config } from './config.ts';
 import type { Database, DatabaseKind } from './db/client.ts';
 import type { UserRole, UserStatus } from './db/schema/index.ts';
+import type { JobQueue } from './jobs/queue.ts';
 import type { Logger } from './logger.ts';
 import type { KeySource } from './secrets.ts';
 import type { BuildCommand } from './site/buildCommand.ts';
@@ -32,6 +33,11 @@ export interface AppDeps {
   publication?: Publication;
   /** Which build every process serves (site/publisher.ts); omitted means one made for this app. */
   publisher?: SitePublisher;
+  /**
+   * The job queue (jobs/queue.ts); omitted means one made for this app on `db`, started by its
+   * first job (the server passes its own, started at once and stopped at shutdown).
+   */
+  jobs?: JobQueue;
   /** The site builds' command (`astro build` by default; tests inject a fast one). */
   siteBuild?: { command?: BuildCommand };
   /**
@@ -63,6 +69,7 @@ export type RouteDeps = AppDeps & {
   publisher: SitePublisher;
   /** Builds, publishes, previews and rolls back the site (the studio and the token calls). */
   rebuilder: SiteRebuilder;
+  jobs: JobQueue;
   /** Null with BANK_PROVIDER=none: USB-key certification is not offered. */
   bank: BankProvider | null;
   objects: ObjectStore;

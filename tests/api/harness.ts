@@ -10,6 +10,7 @@ import type { Hono } from 'hono';
 import postgres from 'postgres';
 import { afterAll, beforeAll, inject } from 'vitest';
 import { createApp } from '../../src/server/app.ts';
+import { createJobQueue } from '../../src/server/jobs/queue.ts';
 import { loadConfig, type Config } from '../../src/server/config.ts';
 import { openPglite, openPostgres, type Database, type DatabaseHandle, type DatabaseKind } from '../../src/server/db/client.ts';
 import { migrateDatabase } from '../../src/server/db/migrate.ts';
@@ -108,12 +109,15 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
   const { handle, drop } = await openTestDatabase(config);
   const logger = options.logger ?? createLogger(config);
   const keys = lazyKeys(handle.db, config);
+  // The app's job queue, stopped before the database closes (it starts with the app's first job).
+  const jobs = createJobQueue({ db: handle.db, logger, expireSeconds: config.rebuildTimeoutMinutes * 60 });
   const app = createApp({
     db: handle.db,
     config,
     logger,
     dbKind: handle.kind,
     keys,
+    jobs,
     ...(options.staticDir === undefined ? {} : { staticDir: options.staticDir }),
     ...options.deps,
   });
@@ -126,6 +130,7 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
     config,
     keys,
     close: async () => {
+      await jobs.stop();
       await handle.close();
       await drop();
     },

@@ -25,6 +25,7 @@ export type WorkerRequest =
   | { op: 'end'; id: number; tx: number; commit: boolean }
   | { op: 'listen'; id: number; channel: string; subscription: number }
   | { op: 'unlisten'; id: number; subscription: number }
+  | { op: 'exec'; id: number; sql: string }
   | { op: 'dump'; id: number }
   | { op: 'close'; id: number };
 

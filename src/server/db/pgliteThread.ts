@@ -156,6 +156,11 @@ export class PgliteThread implements PgliteQueryable {
     };
   }
 
+  /** Runs a script of statements without parameters (simple protocol); the rows of all of them. */
+  async exec(sql: string): Promise<{ rows: Record<string, unknown>[] }> {
+    return (await this.#ask({ op: 'exec', sql })) as { rows: Record<string, unknown>[] };
+  }
+
   /** The data directory as PGlite's (uncompressed) tar. */
   async dumpDataDir(): Promise<Blob> {
     return new Blob([(await this.#ask({ op: 'dump' })) as ArrayBuffer]);

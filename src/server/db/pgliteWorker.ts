@@ -4,8 +4,9 @@
  * worker, so the server's own thread keeps answering static files and other calls while a long
  * import, export or analysis runs.
  *
- * Messages in (one per request, answered with the same `id`): query, begin / end of a transaction,
- * listen / unlisten, dump, close.
+ * Messages in (one per request, answered with the same `id`): query, exec (a script of several
+ * statements without parameters, its rows flattened: the job queue's schema), begin / end of a
+ * transaction, listen / unlisten, dump, close.
  *
  * - Order: `exclusive` runs one unit at a time — a statement of its own, or a whole transaction
  *   from its BEGIN to its COMMIT — so a transaction's statements run in order with nothing
@@ -220,6 +221,15 @@ async function handle(request: WorkerRequest, pg: PGlite): Promise<void> {
       listeners.delete(request.subscription);
       if (unsubscribe) await exclusive(unsubscribe);
       reply({ id: request.id, ok: true, value: null });
+      return;
+    }
+    case 'exec': {
+      const results = await exclusive(async () => {
+        const done = await pg.exec(request.sql);
+        await pg.syncToFs();
+        return done;
+      });
+      reply({ id: request.id, ok: true, value: { rows: results.flatMap((result) => result.rows) } });
       return;
     }
     case 'dump': {

@@ -17,14 +17,19 @@ export interface BuildRequest {
   outDir: string;
   /** Aborted when the build runs past its time limit. */
   signal: AbortSignal;
-  /** Told the number of pages written so far, as the build goes. */
-  onPage?: (pages: number) => void;
-  /** More environment for the build (BUILD_LOCALES for a preview). */
+  /** Told, as the build goes, the pages written so far, then the files compressed of how many. */
+  onProgress?: (step: BuildStep, done: number, total?: number) => void;
+  /** More environment for the build (BUILD_LOCALES for a preview, INCREMENTAL_PLAN). */
   env?: Readonly<Record<string, string>>;
 }
 
+/** The steps of `astro build` the output reports progress of. */
+export type BuildStep = 'build' | 'compress';
+
 /** A page in `astro build`'s output: `  └─ /welcome/home/index.html (+3ms)`. */
 const pageLine = /\.html \(\+\d/;
+/** The precompress integration's progress: `[hgd:precompress] compressed 40 / 382`. */
+const compressLine = /\bcompressed (\d+) \/ (\d+)/;
 
 /** Output lines as plain text: Astro colours its output whatever FORCE_COLOR says. */
 export function outputLines(chunk: string): string[] {
@@ -34,6 +39,12 @@ export function outputLines(chunk: string): string[] {
 /** Whether an output line reports a page written. */
 export function isPageLine(line: string): boolean {
   return pageLine.test(line);
+}
+
+/** Files compressed and of how many, when an output line reports them. */
+export function compressProgress(line: string): { done: number; total: number } | undefined {
+  const match = compressLine.exec(line);
+  return match ? { done: Number(match[1]), total: Number(match[2]) } : undefined;
 }
 
 /** Builds the site; rejects with an Error whose message says why (the build's last output lines). */
@@ -47,14 +58,16 @@ export function astroBuildCommand(projectRoot: string = process.cwd()): BuildCom
   // The bin is not among astro's exports; its package.json is, and the bin sits beside it.
   const astroPackage = createRequire(path.join(projectRoot, 'package.json')).resolve('astro/package.json');
   const astroBin = path.join(path.dirname(astroPackage), 'bin', 'astro.mjs');
-  return ({ contentDir, outDir, signal, onPage, env = {} }) =>
+  return ({ contentDir, outDir, signal, onProgress, env = {} }) =>
     new Promise<void>((resolve, reject) => {
       const tail: string[] = [];
       let pages = 0;
       const keep = (chunk: Buffer) => {
         for (const line of outputLines(chunk.toString('utf8'))) {
           if (line.trim() === '') continue;
-          if (onPage && isPageLine(line)) onPage((pages += 1));
+          if (isPageLine(line)) onProgress?.('build', (pages += 1));
+          const compressed = compressProgress(line);
+          if (compressed) onProgress?.('compress', compressed.done, compressed.total);
           tail.push(line);
           if (tail.length > keptLines) tail.shift();
         }

@@ -58,6 +58,8 @@ export interface CdnUploadOptions {
   skipUnchanged?: boolean;
   /** Written into the marker object, to tell which build the bucket holds. */
   buildId?: number;
+  /** Told the objects done (put or skipped) so far, of how many. */
+  onProgress?: (done: number, total: number) => void;
 }
 
 export interface CdnUploadResult {
@@ -234,9 +236,12 @@ export async function uploadToCdn(store: ObjectStore, distDir: string, options: 
     result.bytes += size;
   }
 
+  let done = 0;
+  options.onProgress?.(0, plan.length);
   const attempt = async (item: Item) => {
     try {
       await upload(item);
+      options.onProgress?.((done += 1), plan.length);
     } catch (error) {
       const reason = error instanceof Error ? error.message : String(error);
       const what = item.madeFrom === undefined ? item.key : `${item.key} (made from ${item.madeFrom})`;

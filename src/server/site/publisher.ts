@@ -19,12 +19,12 @@ import { statSync } from 'node:fs';
 import { readdir, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { randomUUID } from 'node:crypto';
-import { and, desc, eq, gt, isNotNull, isNull, ne, notInArray, or, sql } from 'drizzle-orm';
+import { and, desc, eq, gt, isNotNull, ne, notInArray, sql } from 'drizzle-orm';
 import { loadContent } from '../../content/load.ts';
 import type { SiteContent } from '../../content/schemas.ts';
 import type { Database, DatabaseHandle } from '../db/client.ts';
 import { listen, notify } from '../db/notify.ts';
-import { siteBuilds, siteNodes, type SiteBuildRow } from '../db/schema/index.ts';
+import { siteBuilds, siteContents, siteNodes, type SiteBuildRow } from '../db/schema/index.ts';
 import type { Logger } from '../logger.ts';
 import type { ContentStore } from '../services/contentStore.ts';
 import type { ObjectStore } from '../storage/objectStore.ts';
@@ -71,7 +71,7 @@ export interface SitePublisher {
    * of them have it (or `maxWaitMs` passed: the late ones fetch it when it is published). Then
    * `publish` is only a swap everywhere, not a download and unpack.
    */
-  stage(buildId: number, maxWaitMs?: number): Promise<void>;
+  stage(buildId: number, maxWaitMs?: number, onProgress?: (staged: number, live: number) => void): Promise<void>;
 }
 
 export interface SitePublisherOptions {
@@ -139,12 +139,21 @@ export function createSitePublisher(options: SitePublisherOptions): SitePublishe
     return row?.publishedAt ? { buildId: row.buildId, publishedAt: row.publishedAt } : undefined;
   }
 
-  /** Serves a build here: fetched if missing, content loaded, then pages and content swapped in one step. */
+  /**
+   * The content a build was made from: as the builder stored it in the database (site_contents),
+   * or, for a build made before it did, loaded from the build's content files.
+   */
+  async function contentOfBuild(buildId: number, buildDir: string): Promise<SiteContent> {
+    const [row] = await db.select({ content: siteContents.content }).from(siteContents).where(eq(siteContents.buildId, buildId));
+    return row ? (JSON.parse(row.content) as SiteContent) : load(path.join(buildDir, 'content'));
+  }
+
+  /** Serves a build here: fetched if missing, content read, then pages and content swapped in one step. */
   async function activate(build: PublishedBuild): Promise<void> {
     const started = performance.now();
     const buildDir = await localBuild(build.buildId);
     const contentDir = path.join(buildDir, 'content');
-    const content = load(contentDir);
+    const content = await contentOfBuild(build.buildId, buildDir);
     // One synchronous step: pages and content change together.
     store.replace(content);
     site.publish({ staticDir: path.join(buildDir, 'dist'), contentDir, buildId: build.buildId });
@@ -312,33 +321,32 @@ export function createSitePublisher(options: SitePublisherOptions): SitePublishe
         await db.delete(siteNodes).where(eq(siteNodes.nodeId, nodeId)).catch(() => {});
       };
     },
-    async stage(buildId, maxWaitMs = stageWaitMs) {
+    async stage(buildId, maxWaitMs = stageWaitMs, onProgress) {
       await localBuild(buildId);
       await notify(db, stagingChannel, String(buildId));
       const started = Date.now();
       // Live: seen within three polls. This process has the build already.
       for (;;) {
         const [row] = await db
-          .select({ missing: sql<number>`count(*)::int` })
+          .select({
+            live: sql<number>`count(*)::int`,
+            staged: sql<number>`(count(*) filter (where ${siteNodes.stagedBuildId} = ${buildId}))::int`,
+          })
           .from(siteNodes)
-          .where(
-            and(
-              ne(siteNodes.nodeId, nodeId),
-              gt(siteNodes.seenAt, sql`now() - make_interval(secs => ${Math.ceil((3 * pollMs) / 1000)})`),
-              or(isNull(siteNodes.stagedBuildId), ne(siteNodes.stagedBuildId, buildId)),
-            ),
-          );
-        if (Number(row?.missing ?? 0) === 0) return;
+          .where(and(ne(siteNodes.nodeId, nodeId), gt(siteNodes.seenAt, sql`now() - make_interval(secs => ${Math.ceil((3 * pollMs) / 1000)})`)));
+        const live = Number(row?.live ?? 0);
+        const staged = Number(row?.staged ?? 0);
+        onProgress?.(staged, live);
+        if (staged >= live) return;
         if (Date.now() - started > maxWaitMs) {
-          logger.warn({ buildId, missing: row?.missing }, 'publishing before every process staged the build');
+          logger.warn({ buildId, missing: live - staged }, 'publishing before every process staged the build');
           return;
         }
         await new Promise((resolve) => setTimeout(resolve, 200));
       }
     },
     async contentOf(buildId) {
-      const buildDir = await localBuild(buildId);
-      return load(path.join(buildDir, 'content'));
+      return contentOfBuild(buildId, await localBuild(buildId));
     },
   };
 }

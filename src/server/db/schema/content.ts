@@ -29,6 +29,8 @@ export const siteBuildStatuses = ['running', 'succeeded', 'failed'] as const;
 export const siteBuildPurposes = ['publish', 'preview'] as const;
 export type SiteBuildPurpose = (typeof siteBuildPurposes)[number];
 export type SiteBuildStatus = (typeof siteBuildStatuses)[number];
+export const siteBuildModes = ['full', 'incremental', 'initial'] as const;
+export type SiteBuildMode = (typeof siteBuildModes)[number];
 
 /** One editors' rebuild of the static site (POST /api/admin/site/rebuild) and how it ended. */
 export const siteBuilds = pgTable(
@@ -57,10 +59,21 @@ export const siteBuilds = pgTable(
     phase: text('phase'),
     progressDone: integer('progress_done'),
     progressTotal: integer('progress_total'),
+    /**
+     * How it was made: `full` (every page), `incremental` (the pages its changes touch, over the
+     * base build's other pages) or `initial` (the site served at first start, recorded so that it
+     * can be rolled back to).
+     */
+    mode: text('mode').$type<SiteBuildMode>().notNull().default('full'),
+    /** The build an incremental one started from. */
+    baseBuildId: integer('base_build_id'),
+    /** The queue's job that runs it (jobs/queue.ts). */
+    jobId: text('job_id'),
   },
   (t) => [
     check('site_builds_status_check', sql`${t.status} in ('running', 'succeeded', 'failed')`),
     check('site_builds_purpose_check', sql`${t.purpose} in ('publish', 'preview')`),
+    check('site_builds_mode_check', sql`${t.mode} in ('full', 'incremental', 'initial')`),
     index('site_builds_published_at_idx').on(t.publishedAt),
   ],
 );
@@ -70,6 +83,16 @@ export const siteBuilds = pgTable(
  * process writes its row when it starts and on every poll, and the build it last fetched on a
  * "build stored" notification; a builder publishes once every live process has the build.
  */
+/**
+ * The content a build was made from, as the content API serves it (SiteContent as JSON text, key
+ * order kept): every process reads it from here when the build is published, instead of parsing
+ * the build's content files again.
+ */
+export const siteContents = pgTable('site_contents', {
+  buildId: integer('build_id').primaryKey(),
+  content: text('content').notNull(),
+});
+
 export const siteNodes = pgTable('site_nodes', {
   nodeId: text('node_id').primaryKey(),
   seenAt: timestamp('seen_at', { withTimezone: true }).notNull().defaultNow(),

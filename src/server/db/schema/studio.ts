@@ -75,6 +75,38 @@ export const contentImages = pgTable(
   (t) => [check('content_images_mime_check', sql`${t.mime} in ('image/jpeg', 'image/png', 'image/webp')`)],
 );
 
+export const scheduleActions = ['publish', 'unpublish'] as const;
+export type ScheduleAction = (typeof scheduleActions)[number];
+export const scheduleStatuses = ['scheduled', 'running', 'done', 'failed', 'cancelled'] as const;
+export type ScheduleStatus = (typeof scheduleStatuses)[number];
+
+/** An editor's publication (or removal) of items at a chosen time, run by the job queue. */
+export const scheduledPublications = pgTable(
+  'scheduled_publications',
+  {
+    id: integer('id').primaryKey().generatedAlwaysAsIdentity(),
+    action: text('action').$type<ScheduleAction>().notNull(),
+    /** The items (content_items paths) it publishes or removes. */
+    paths: jsonb('paths').$type<string[]>().notNull(),
+    runAt: timestamp('run_at', { withTimezone: true }).notNull(),
+    status: text('status').$type<ScheduleStatus>().notNull().default('scheduled'),
+    /** The queue's job that runs it at `run_at`. */
+    jobId: text('job_id'),
+    /** The publication it started (site_builds). */
+    buildId: integer('build_id'),
+    error: text('error'),
+    createdBy: integer('created_by'),
+    createdAt: createdAt(),
+    finishedAt: timestamp('finished_at', { withTimezone: true }),
+  },
+  (t) => [
+    check('scheduled_publications_action_check', sql`${t.action} in ('publish', 'unpublish')`),
+    check('scheduled_publications_status_check', sql`${t.status} in ('scheduled', 'running', 'done', 'failed', 'cancelled')`),
+    index('scheduled_publications_run_at_idx').on(t.runAt),
+  ],
+);
+
+export type ScheduledPublicationRow = typeof scheduledPublications.$inferSelect;
 export type ContentItemRow = typeof contentItems.$inferSelect;
 export type ContentVersionRow = typeof contentVersions.$inferSelect;
 export type ContentImageRow = typeof contentImages.$inferSelect;

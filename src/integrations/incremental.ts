@@ -1,0 +1,110 @@
+/**
+ * The page graph of every build, and the incremental build (src/content/pageGraph.ts):
+ *
+ *   build:start  starts the recorder — with the base build's graph and the changed content keys
+ *                when INCREMENTAL_PLAN names a plan, empty otherwise
+ *   build:done   (first of the build:done hooks) puts the base build's bytes where the middleware
+ *                left the unchanged-page marker, reuses the base's compressed copies of every file
+ *                whose bytes did not change (precompress skips them), and writes `.pages.json`
+ *
+ * Pages a full build would not write (a removed item's) are not in the output, so they are gone.
+ */
+import type { AstroIntegration } from 'astro';
+import { copyFile, link, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import {
+  codeVersion,
+  incrementalPlanVariable,
+  pageGraphFile,
+  readPageGraph,
+  startGraphRecorder,
+  stopGraphRecorder,
+  unchangedPageMarker,
+  type GraphRecorder,
+  type IncrementalPlan,
+  type PageGraph,
+} from '../content/pageGraph.ts';
+
+/** Files of this build whose `.br` and `.gz` are the base build's (read by precompress). */
+export const reusedCompression = new Set<string>();
+
+/** Hard link (same file system: the builds' directory), else a copy. */
+async function place(from: string, to: string): Promise<void> {
+  await rm(to, { force: true });
+  try {
+    await link(from, to);
+  } catch {
+    await copyFile(from, to);
+  }
+}
+
+async function exists(file: string): Promise<boolean> {
+  return stat(file).then(
+    () => true,
+    () => false,
+  );
+}
+
+const markerBytes = Buffer.byteLength(unchangedPageMarker);
+const compressedSuffixes = ['.br', '.gz'];
+
+/** Fills the unchanged pages from `baseDir` and reuses its compressed copies; answers the pages taken from it. */
+async function fillFromBase(outDir: string, baseDir: string): Promise<number> {
+  const entries = await readdir(outDir, { recursive: true, withFileTypes: true });
+  let carried = 0;
+  for (const entry of entries) {
+    if (!entry.isFile() || compressedSuffixes.some((suffix) => entry.name.endsWith(suffix))) continue;
+    const file = path.join(entry.parentPath, entry.name);
+    const relative = path.relative(outDir, file);
+    const baseFile = path.join(baseDir, relative);
+    const { size } = await stat(file);
+    const bytes = await readFile(file);
+    const unchangedPage = size === markerBytes && bytes.toString('utf8') === unchangedPageMarker;
+    if (unchangedPage) {
+      if (!(await exists(baseFile))) throw new Error(`incremental build: the base build has no ${relative}`);
+      await place(baseFile, file);
+      carried += 1;
+    } else if (!(await exists(baseFile)) || !bytes.equals(await readFile(baseFile))) continue;
+    let reused = true;
+    for (const suffix of compressedSuffixes) {
+      if (await exists(baseFile + suffix)) await place(baseFile + suffix, file + suffix);
+      else reused = false;
+    }
+    if (reused) reusedCompression.add(file);
+  }
+  return carried;
+}
+
+export function incrementalBuild(): AstroIntegration {
+  let recorder: GraphRecorder | undefined;
+  let plan: IncrementalPlan | undefined;
+  let root = process.cwd();
+  return {
+    name: 'hgd:incremental',
+    hooks: {
+      'astro:config:done': ({ config }) => {
+        root = fileURLToPath(config.root);
+      },
+      'astro:build:start': async ({ logger }) => {
+        reusedCompression.clear();
+        const planFile = process.env[incrementalPlanVariable];
+        plan = planFile ? (JSON.parse(await readFile(planFile, 'utf8')) as IncrementalPlan) : undefined;
+        const base = plan ? readPageGraph(plan.baseDir) : undefined;
+        if (plan && !base) throw new Error(`incremental build: ${plan.baseDir} has no ${pageGraphFile}`);
+        recorder = startGraphRecorder(plan && base ? { base, changed: new Set(plan.changed) } : undefined);
+        if (plan) logger.info(`incremental over ${plan.baseDir}: ${plan.changed.length} content keys changed`);
+      },
+      'astro:build:done': async ({ dir, logger }) => {
+        const outDir = fileURLToPath(dir);
+        if (plan) {
+          const carried = await fillFromBase(outDir, plan.baseDir);
+          logger.info(`${carried} unchanged pages taken from the base build`);
+        }
+        const graph: PageGraph = { codeVersion: codeVersion(root), pages: recorder?.pages ?? {} };
+        await writeFile(path.join(outDir, pageGraphFile), JSON.stringify(graph));
+        stopGraphRecorder();
+      },
+    },
+  };
+}

@@ -1,0 +1,153 @@
+/**
+ * The job queue: pg-boss on the portal's own database (docs/deployment.md, "Jobs and the worker").
+ *
+ * Why pg-boss: it keeps jobs in PostgreSQL tables of its own (schema `pgboss`) with SKIP LOCKED
+ * fetching, retries, deferred jobs (`startAfter`), cancellation, per-job heartbeats and queue
+ * policies, and it runs on the embedded PGlite too (its `pglite` backend), so both databases have
+ * one queue. graphile-worker needs a pool of real connections and LISTEN, which PGlite lacks.
+ *
+ * - A job a dead worker held stops heartbeating; the supervisor (every instance runs one, one at a
+ *   time) fails it within `heartbeatSeconds + superviseIntervalSeconds`, and it is retried.
+ * - `site-build` has the `singleton` policy: one active job across every worker.
+ * - Jobs are rows: they survive a restart of every process.
+ */
+import { PgBoss, fromPglite, type Job, type JobWithMetadata } from 'pg-boss';
+import type { Sql } from 'postgres';
+import type { Database } from '../db/client.ts';
+import { PgliteThread } from '../db/pgliteThread.ts';
+import type { Logger } from '../logger.ts';
+
+/** The site's builds, publications and previews (site/buildJob.ts). */
+export const siteBuildQueue = 'site-build';
+/** An editor's scheduled publication or removal, at its time (studio/schedules.ts). */
+export const scheduleQueue = 'scheduled-publication';
+
+/** A worker that stopped heartbeating this long has died; its job is failed and retried. */
+export const jobHeartbeatSeconds = 10;
+/** How often the supervisor looks for such jobs. */
+const superviseSeconds = 10;
+/** How often an idle worker asks for a job (a job sent by this process wakes it at once). */
+const pollSeconds = 1;
+
+export type JobHandler<T> = (job: Job<T>) => Promise<void>;
+
+export interface JobQueue {
+  /** Creates the queue's tables (first start) and the queues; starts supervising and working. The first send starts it too. */
+  start(): Promise<void>;
+  /** Stops working and supervising; waits up to `timeoutMs` for running jobs. */
+  stop(timeoutMs?: number): Promise<void>;
+  send<T extends object>(name: string, data: T, options?: { startAfter?: Date }): Promise<string>;
+  /** Runs `handler` for each job of `name`, one at a time in this process (from the start, when registered before it). */
+  work<T extends object>(name: string, handler: JobHandler<T>): Promise<void>;
+  cancel(name: string, id: string): Promise<void>;
+  job<T extends object>(name: string, id: string): Promise<JobWithMetadata<T> | null>;
+}
+
+export interface JobQueueOptions {
+  db: Database;
+  logger: Logger;
+  /** A job running longer than this fails (the build's own time limit). */
+  expireSeconds: number;
+}
+
+/** pg-boss talks to PGlite through the adapter it ships, and to PostgreSQL through the same client as the app. */
+function bossDatabase(db: Database): ConstructorParameters<typeof PgBoss>[0] {
+  const client = (db as unknown as { $client: unknown }).$client;
+  if (client instanceof PgliteThread) {
+    return { db: fromPglite({ query: (text, params) => client.query(text, params ?? []), exec: async (text) => [await client.exec(text)] }), backend: 'pglite' };
+  }
+  const sql = client as Sql;
+  return {
+    db: {
+      async executeSql(text: string, values?: unknown[]) {
+        let rows: unknown[];
+        if (values?.length) rows = await sql.unsafe(text, values as never[]);
+        else {
+          // A script without parameters (the queue's schema, a locked BEGIN … COMMIT) needs the
+          // simple protocol and one connection of its own.
+          const reserved = await sql.reserve();
+          try {
+            rows = await reserved.unsafe(text).simple();
+          } finally {
+            reserved.release();
+          }
+        }
+        const results = Array.isArray(rows[0]) ? (rows as unknown as Record<string, unknown>[][]).flat() : (rows as unknown as Record<string, unknown>[]);
+        return { rows: results };
+      },
+    },
+  };
+}
+
+export function createJobQueue(options: JobQueueOptions): JobQueue {
+  const { logger } = options;
+  const boss = new PgBoss({
+    ...bossDatabase(options.db),
+    schema: 'pgboss',
+    superviseIntervalSeconds: superviseSeconds,
+    monitorIntervalSeconds: 60,
+    registerInstance: false,
+    persistWarnings: false,
+    persistQueueStats: false,
+  });
+  boss.on('error', (error: unknown) => logger.error({ err: error }, 'job queue error'));
+  let started: Promise<void> | undefined;
+  /** Handlers registered before the start, attached once the queues exist. */
+  const handlers = new Map<string, JobHandler<object>>();
+  const workers = new Map<string, string>();
+
+  async function attach(name: string, handler: JobHandler<object>): Promise<void> {
+    const id = await boss.work<object>(name, { pollingIntervalSeconds: pollSeconds, localConcurrency: 1, batchSize: 1 }, async ([job]) => {
+      if (job) await handler(job);
+    });
+    workers.set(name, id);
+  }
+
+  const start = () => {
+    started ??= (async () => {
+      await boss.start();
+      const common = { retryLimit: 2, retryDelay: 1, heartbeatSeconds: jobHeartbeatSeconds, expireInSeconds: options.expireSeconds, deleteAfterSeconds: 7 * 24 * 3600 };
+      for (const [name, policy] of [
+        [siteBuildQueue, 'singleton'],
+        [scheduleQueue, 'standard'],
+      ] as const) {
+        if (!(await boss.getQueue(name))) await boss.createQueue(name, { ...common, policy });
+      }
+      for (const [name, handler] of handlers) await attach(name, handler);
+    })();
+    return started;
+  };
+
+  return {
+    start,
+    async stop(timeoutMs = 10_000) {
+      if (!started) return;
+      await started.catch(() => {});
+      await boss.stop({ graceful: true, timeout: timeoutMs, close: false, wait: true } as never).catch((error: unknown) => logger.warn({ err: error }, 'job queue did not stop cleanly'));
+    },
+    async send(name, data, sendOptions = {}) {
+      await start();
+      const id = await boss.send(name, data, sendOptions.startAfter ? { startAfter: sendOptions.startAfter } : {});
+      if (!id) throw new Error(`the job queue refused a ${name} job`);
+      // A worker of this process picks it up now rather than at its next poll.
+      const worker = workers.get(name);
+      if (worker) boss.notifyWorker(worker);
+      return id;
+    },
+    async work<T extends object>(name: string, handler: JobHandler<T>) {
+      handlers.set(name, handler as JobHandler<object>);
+      if (started) {
+        await started;
+        await attach(name, handler as JobHandler<object>);
+      }
+    },
+    async cancel(name, id) {
+      await start();
+      await boss.cancel(name, id);
+    },
+    async job(name, id) {
+      await start();
+      return boss.getJobById(name, id);
+    },
+  };
+}

@@ -1,0 +1,16 @@
+/**
+ * The worker role: the handlers of the queue's jobs. `npm run worker` (src/server/worker.ts) runs
+ * it in processes of its own; with SITE_WORKER=embedded the API process runs it too (app.ts).
+ */
+import type { BuildJobData, BuildRunner } from '../site/buildJob.ts';
+import { siteBuildQueue, type JobQueue } from './queue.ts';
+
+export interface WorkerRole {
+  /** Runs `site-build` jobs. */
+  builds: BuildRunner;
+}
+
+/** Registers the role's handlers; they run once the queue has started. */
+export async function attachWorker(jobs: JobQueue, role: WorkerRole): Promise<void> {
+  await jobs.work<BuildJobData>(siteBuildQueue, (job) => role.builds.runJob(job.data));
+}

@@ -1,0 +1,71 @@
+/**
+ * `npm run worker`: the worker role in a process of its own (docs/deployment.md, "Jobs and the
+ * worker"): it runs the queue's jobs — site builds and publications, scheduled publications — and
+ * serves nothing. API processes with SITE_WORKER=external only send jobs. Run one or more per
+ * deployment; the `site-build` queue lets one build run at a time across all of them. On SIGTERM
+ * it stops taking jobs and lets the running one finish (up to WORKER_STOP_SECONDS); a worker killed
+ * outright has its job retried by another within a minute.
+ */
+import { loadContent } from '../content/load.ts';
+import { loadConfig } from './config.ts';
+import { createJobQueue } from './jobs/queue.ts';
+import { attachWorker } from './jobs/worker.ts';
+import { createLogger } from './logger.ts';
+import { openRuntime } from './runtime.ts';
+import { createContentStore } from './services/contentStore.ts';
+import { astroBuildCommand } from './site/buildCommand.ts';
+import { createBuildRunner } from './site/buildJob.ts';
+import { cdnStoreFromConfig } from './site/cdn.ts';
+import { createPublishedSite } from './site/publication.ts';
+import { createSitePublisher } from './site/publisher.ts';
+
+/** How long a stopping worker lets its running job go on. */
+const stopSeconds = Number(process.env['WORKER_STOP_SECONDS'] ?? 60);
+
+const config = loadConfig();
+const logger = createLogger(config).child({ role: 'worker' });
+const runtime = await openRuntime(config, null);
+// The worker's own view of the publication: it publishes through the database like any process,
+// and keeps the published build on its disk as the base of incremental builds.
+const publisher = createSitePublisher({
+  db: runtime.db,
+  objects: runtime.objects,
+  dataDir: config.dataDir,
+  site: createPublishedSite(undefined),
+  store: createContentStore(() => loadContent()),
+  logger,
+});
+const jobs = createJobQueue({ db: runtime.db, logger, expireSeconds: config.rebuildTimeoutMinutes * 60 });
+const builds = createBuildRunner({
+  db: runtime.db,
+  logger,
+  dataDir: config.dataDir,
+  objects: runtime.objects,
+  publisher,
+  build: astroBuildCommand(),
+  timeoutMs: config.rebuildTimeoutMinutes * 60_000,
+  cdn: cdnStoreFromConfig(config),
+});
+await attachWorker(jobs, { builds });
+await jobs.start();
+process.stdout.write(`\n  汇购电 worker running jobs (database: ${runtime.kind})\n\n`);
+logger.info({ db: runtime.kind }, 'worker started');
+
+let stopping = false;
+const stop = (signal: NodeJS.Signals) => {
+  if (stopping) return;
+  stopping = true;
+  logger.info({ signal }, 'worker stopping: no new jobs, the running one may finish');
+  jobs
+    .stop(stopSeconds * 1000)
+    .then(() => runtime.close())
+    .then(
+      () => process.exit(0),
+      (error: unknown) => {
+        logger.error({ err: error }, 'worker shutdown failed');
+        process.exit(1);
+      },
+    );
+};
+process.once('SIGINT', stop);
+process.once('SIGTERM', stop);
