@@ -27,6 +27,16 @@ export default defineConfig({
       },
       {
         test: {
+          // Real `astro build`s compared (incremental against full: tests/build). Minutes, not seconds.
+          name: 'build',
+          include: ['tests/build/**/*.test.ts'],
+          environment: 'node',
+          testTimeout: 10 * 60_000,
+          hookTimeout: 6 * 60_000,
+        },
+      },
+      {
+        test: {
           // Real API processes on PostgreSQL and an S3-compatible server, with real rebuilds
           // (tests/cluster/cluster.ts). Needs the built site: run after `npm run build` (npm test does).
           name: 'cluster',

@@ -14,9 +14,10 @@
  * - partner: the partner area (issue 6) on a million settlement rows: the settlement table, the
  *   analysis calls and the export's memory, on PGlite and on PostgreSQL when DATABASE_URL is set
  *   (partner.ts). Heavy (minutes): only when named, never in the default run.
- * - cluster: the time from "rebuild finished" to "served by every node" over two API processes on
- *   PostgreSQL and an S3-compatible server, for 3 real rebuilds (bench/cluster.ts). Heavy (a build
- *   per rebuild, minutes): only when named, never in the default run.
+ * - cluster: publish click → served by every node, over two API processes and a worker on
+ *   PostgreSQL and an S3-compatible server: a new news item and an edit (incremental builds) and a
+ *   forced full build (bench/cluster.ts), against the 15 s goal for one item. Heavy (real builds):
+ *   only when named, never in the default run.
  * - lighthouse: mobile scores of home, news list and help against issue 3's thresholds
  *   (bench/lighthouse.ts); a page below them sets a non-zero exit code.
  * Servers run in their own processes so the load generator does not share their event loop.

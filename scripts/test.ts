@@ -1,6 +1,6 @@
 /**
  * `npm test`: unit and API tests (Vitest, real PGlite database), the static build, the page-weight
- * budgets, the cluster test (two server processes on PostgreSQL and an S3-compatible server,
+ * budgets, incremental against full builds (tests/build), the cluster test (two server processes on PostgreSQL and an S3-compatible server,
  * tests/cluster; PostgreSQL installed as root when missing, like Chromium), then the browser tests
  * (Playwright in Debian's Chromium against the real server).
  * Ends with one line that counts every test: `tests: N passed, N failed`.
@@ -14,6 +14,7 @@ rmSync(results, { recursive: true, force: true });
 mkdirSync(results, { recursive: true });
 const vitestJson = `${results}/vitest.json`;
 const clusterJson = `${results}/cluster.json`;
+const buildJson = `${results}/build.json`;
 const e2eJson = `${results}/e2e.json`;
 /** A second build with offline mode on (the spec's `pwa` setting), for tests/e2e/public-offline.spec.ts. */
 const offlineDist = `${results}/pwa-dist`;
@@ -30,6 +31,8 @@ const step = async (name: string, action: () => Promise<number>) => {
 await step('unit + api', () => run('vitest', ['run', '--project', 'unit', '--project', 'api', '--reporter=default', '--reporter=json', `--outputFile.json=${vitestJson}`]));
 await step('build', async () => (await buildIfStale(), 0));
 await step('budgets', () => run('node', ['scripts/check-budgets.ts']));
+// Incremental builds write what full builds write (real builds of zh-CN pages, about two minutes).
+await step('incremental build', () => run('vitest', ['run', '--project', 'build', '--reporter=default', '--reporter=json', `--outputFile.json=${buildJson}`]));
 // Serves the build just made from two processes and rebuilds it twice (a few minutes).
 await step('cluster', () => run('vitest', ['run', '--project', 'cluster', '--reporter=default', '--reporter=json', `--outputFile.json=${clusterJson}`]));
 await step('offline build', () => run('astro', ['build', '--silent', '--outDir', offlineDist], { PWA: 'true' }));
@@ -41,7 +44,7 @@ await step('browser', async () => {
 const readJson = (file: string): Record<string, unknown> | undefined =>
   existsSync(file) ? (JSON.parse(readFileSync(file, 'utf8')) as Record<string, unknown>) : undefined;
 type VitestSummary = { numPassedTests?: number; numFailedTests?: number; numPendingTests?: number } | undefined;
-const vitestRuns = [readJson(vitestJson), readJson(clusterJson)] as VitestSummary[];
+const vitestRuns = [readJson(vitestJson), readJson(buildJson), readJson(clusterJson)] as VitestSummary[];
 const vitest = {
   numPassedTests: vitestRuns.reduce((sum, r) => sum + (r?.numPassedTests ?? 0), 0),
   numFailedTests: vitestRuns.reduce((sum, r) => sum + (r?.numFailedTests ?? 0), 0),

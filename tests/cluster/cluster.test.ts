@@ -14,6 +14,7 @@
  * PostgreSQL (installed as root when missing, or TEST_DATABASE_URL's server). `npm run test:cluster`.
  */
 import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fullRecord } from '../api/enterpriseCalls.ts';
 import { demoPdf } from '../../src/server/db/demoFiles.ts';
@@ -218,5 +219,38 @@ describe('two API processes on one database and one bucket', () => {
       const builds = await fetch(`${a.origin}/api/admin/site/builds`, { headers: { Authorization: `Bearer ${cluster.rebuildToken}` } });
       expect(((await builds.json()) as { data: { published: number } }).data.published).toBe(firstBuild);
     }, 2 * observeMs);
+
+    it('a worker killed mid-build: another worker takes the job within a minute and the publication goes on', async () => {
+      const third = { newsId: `cluster-${run}-third`, title: `集群发布测试 ${run} 第三条` };
+      const standby = await cluster.startWorker();
+      await addNews(b, third.newsId, third.title);
+      const buildId = await startRebuild(cluster, a);
+      // The build is running on some worker (its `astro build` has started): that machine dies.
+      let running: { name: string; pid: number } | undefined;
+      const deadline = Date.now() + 120_000;
+      while (!running && Date.now() < deadline) {
+        const [row] = await cluster.sql<{ phase: string | null }[]>`select phase from site_builds where id = ${buildId}`;
+        if (row?.phase === 'build') {
+          running = cluster.workers
+            .filter((worker) => worker.child.exitCode === null && readFileSync(worker.logFile, 'utf8').includes(`"buildId":${buildId}`))
+            .map((worker) => ({ name: worker.name, pid: worker.child.pid! }))[0];
+        }
+        if (!running) await new Promise((resolve) => setTimeout(resolve, 200));
+      }
+      expect(running, 'a worker running the build').toBeDefined();
+      const killedAt = performance.now();
+      process.kill(-running!.pid, 'SIGKILL');
+      const published = await waitForBuild(cluster, a, listener, buildId, killedAt, buildLimitMs);
+      const taken = cluster.workers.find((worker) => worker.name !== running!.name && readFileSync(worker.logFile, 'utf8').includes(`"buildId":${buildId}`));
+      const retriedAt = readFileSync((taken ?? standby).logFile, 'utf8')
+        .split('\n')
+        .filter((line) => line.includes(`"buildId":${buildId}`))
+        .map((line) => (JSON.parse(line) as { time: number }).time)[0];
+      console.log(`worker ${running!.name} killed during build ${buildId}; ${taken?.name ?? '?'} published it ${((published.at - killedAt) / 1000).toFixed(1)} s later`);
+      expect(taken, 'another worker ran the build').toBeDefined();
+      // The job reached the other worker within a minute of the death (its first log line of that build).
+      expect(retriedAt! - (Date.now() - (performance.now() - killedAt))).toBeLessThan(60_000);
+      await propagation(cluster.nodes, published, (node) => newsServed(node, third.newsId, third.title), observeMs);
+    }, buildLimitMs + 3 * observeMs);
   });
 });

@@ -43,10 +43,20 @@ export interface Cluster {
   contentDir: string;
   rebuildToken: string;
   s3: TestS3Server;
-  /** The last lines of a node's log, for failure messages. */
-  logTail(node: ClusterNode, lines?: number): string;
+  /** The worker processes (`npm run worker`): they run the builds; the API processes only queue them. */
+  workers: ClusterWorker[];
+  /** Starts one more worker and waits until it takes jobs. */
+  startWorker(): Promise<ClusterWorker>;
+  /** The last lines of a node's (or worker's) log, for failure messages. */
+  logTail(node: Pick<ClusterNode, 'logFile'>, lines?: number): string;
   /** Stops every process, the S3 server and the database (also after a failed start). */
   stop(): Promise<void>;
+}
+
+export interface ClusterWorker {
+  name: string;
+  logFile: string;
+  child: ChildProcess;
 }
 
 export interface ClusterOptions {
@@ -55,6 +65,8 @@ export interface ClusterOptions {
   pollSeconds?: number;
   /** LOG_LEVEL of the processes (their logs go to files under the cluster's directory). */
   logLevel?: string;
+  /** Worker processes started with the cluster (default 1). */
+  workers?: number;
 }
 
 /** The environment a process gets: the system's basics only, then the cluster's settings. */
@@ -180,6 +192,39 @@ export async function startCluster(options: ClusterOptions = {}): Promise<Cluste
     // Started together, as a rollout would: one migrates and seeds under the schema lock, the others wait.
     await waitHealthy(nodes, 180_000);
 
+    const workers: ClusterWorker[] = [];
+    const startWorker = async (): Promise<ClusterWorker> => {
+      const name = `W${workers.length + 1}`;
+      const dataDir = path.join(root, `worker-${name}`);
+      mkdirSync(dataDir, { recursive: true });
+      const logFile = path.join(root, `worker-${name}.log`);
+      writeFileSync(logFile, '');
+      const env = cleanEnv({
+        DATA_DIR: dataDir,
+        DATABASE_URL: databaseUrl,
+        STATIC_DIR: distDir,
+        CONTENT_DIR: contentDir,
+        LOG_LEVEL: options.logLevel ?? 'info',
+        WORKER_STOP_SECONDS: '5',
+        ...s3.env,
+      });
+      const fd = openSync(logFile, 'a');
+      // Its own process group, so that a test can kill it with its build as a crashed machine would.
+      const child = spawn(process.execPath, ['src/server/worker.ts'], { cwd: projectRoot, env, stdio: ['ignore', fd, fd], detached: true });
+      closeSync(fd);
+      const worker = { name, logFile, child };
+      workers.push(worker);
+      stops.push(() => stopProcess(child));
+      const deadline = Date.now() + 120_000;
+      while (!readFileSync(logFile, 'utf8').includes('"worker started"')) {
+        if (child.exitCode !== null || child.signalCode !== null) throw new Error(`worker ${name} exited before it started:\n${tail(logFile, 30)}`);
+        if (Date.now() > deadline) throw new Error(`worker ${name} did not start within 120 s:\n${tail(logFile, 30)}`);
+        await new Promise((resolve) => setTimeout(resolve, 200));
+      }
+      return worker;
+    };
+    for (let i = 0; i < (options.workers ?? 1); i += 1) await startWorker();
+
     return {
       nodes,
       databaseUrl,
@@ -187,6 +232,8 @@ export async function startCluster(options: ClusterOptions = {}): Promise<Cluste
       contentDir,
       rebuildToken,
       s3,
+      workers,
+      startWorker,
       logTail: (node, lines = 30) => tail(node.logFile, lines),
       stop: stopAll,
     };
@@ -268,9 +315,14 @@ function editorSession(node: ClusterNode): Promise<string> {
 }
 
 /** An editor saves a news item as a draft in the studio on `node` (the content is the database's: the next rebuild on any node publishes it). */
-export async function addNews(node: ClusterNode, newsId: string, title: string): Promise<void> {
-  const data = { newsTypeCode: 'company', title, date: '2026-12-01', source: '集群测试', summary: '在一个 API 进程上保存、在另一个进程上重建、由每个进程提供的新闻。', body: `${title}：正文。` };
-  const answer = await postJson(node, '/api/studio/item', { path: `news/${newsId}.md`, data, revision: 0 }, { cookie: await editorSession(node) });
+export async function addNews(node: ClusterNode, newsId: string, title: string, body = `${title}：正文。`): Promise<void> {
+  const cookie = await editorSession(node);
+  const path = `news/${newsId}.md`;
+  // A new item (revision 0), or the next draft of an existing one.
+  const existing = await getJson<{ revision: number }>(node, `/api/studio/item?path=${encodeURIComponent(path)}`, { cookie });
+  const revision = existing.code === 200 ? existing.data.revision : 0;
+  const data = { newsTypeCode: 'company', title, date: '2026-12-01', source: '集群测试', summary: '在一个 API 进程上保存、在另一个进程上重建、由每个进程提供的新闻。', body };
+  const answer = await postJson(node, '/api/studio/item', { path, data, revision }, { cookie });
   if (answer.code !== 200) throw new Error(`studio save on ${node.name}: ${answer.code} ${answer.message}`);
 }
 
@@ -331,8 +383,12 @@ interface BuildView {
 }
 
 /** POST /api/admin/site/rebuild on `node`; answers the new build's id. */
-export async function startRebuild(cluster: Cluster, node: ClusterNode): Promise<number> {
-  const response = await fetch(`${node.origin}/api/admin/site/rebuild`, { method: 'POST', headers: rebuildHeaders(cluster, node) });
+export async function startRebuild(cluster: Cluster, node: ClusterNode, options: { full?: boolean } = {}): Promise<number> {
+  const response = await fetch(`${node.origin}/api/admin/site/rebuild`, {
+    method: 'POST',
+    headers: { ...rebuildHeaders(cluster, node), 'Content-Type': 'application/x-www-form-urlencoded' },
+    body: options.full ? 'full=1' : '',
+  });
   const answer = (await response.json()) as Envelope<BuildView>;
   if (answer.code !== 200) throw new Error(`rebuild refused by ${node.name}: ${answer.code} ${answer.message}`);
   return answer.data.buildId;

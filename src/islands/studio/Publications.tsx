@@ -100,9 +100,14 @@ export default function Publications({ locale, messages }: Props) {
                     </th>
                     <td className="whitespace-nowrap">{formatChinaDateTime(entry.publishedAt ?? entry.startedAt, locale)}</td>
                     <td>{entry.startedBy ?? messages['studio.history.system']}</td>
-                    <td><span className={`badge ${statusBadge[entry.status]} whitespace-nowrap`}>{messages[`studio.pub.status.${entry.status}`]}</span></td>
                     <td>
-                      {entry.items.length === 0 ? (
+                      <span className={`badge ${statusBadge[entry.status]} whitespace-nowrap`}>{messages[`studio.pub.status.${entry.status}`]}</span>
+                      <span className="mt-1 block text-xs text-base-content/70">{messages[`studio.pub.mode.${entry.mode}`]}</span>
+                    </td>
+                    <td>
+                      {entry.mode === 'initial' ? (
+                        <span className="text-base-content/70">{messages['studio.pub.initial']}</span>
+                      ) : entry.items.length === 0 ? (
                         <span className="text-base-content/70">{messages['studio.pub.noItems']}</span>
                       ) : (
                         <ul className="grid gap-1">

@@ -21,6 +21,8 @@ export interface BuildView {
   phase: BuildPhase | null;
   progressDone: number | null;
   progressTotal: number | null;
+  /** Every page, only the pages its changes touch, or the site as first served. */
+  mode: 'full' | 'incremental' | 'initial';
   startedAt: string;
   finishedAt: string | null;
   startedBy: string | null;

@@ -1,9 +1,9 @@
 /**
  * /api/admin/site/*: the editors' rebuild (docs/editing-content.md).
  *
- *   POST /rebuild   starts a rebuild in the background, publishing every pending draft of the editors'
- *                   studio → the new `site_builds` row (status running);
- *                   409 `rebuild.running` while one runs
+ *   POST /rebuild   queues a rebuild, publishing every pending draft of the editors' studio → the
+ *                   new `site_builds` row (status running); `full=1` builds every page (else only
+ *                   the pages the changes touch, when it can); 409 `rebuild.running` while one runs
  *   GET  /rebuild   the latest rebuild (status, times, pages, why it failed), `{}` before the first
  *   GET  /builds    the recent builds, newest first, and which one is published now
  *   POST /rollback  `buildId`: publish an earlier successful build again, on every API process
@@ -16,7 +16,7 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { Hono } from 'hono';
 import { createMiddleware } from 'hono/factory';
-import { siteRollbackBody } from '../../lib/schemas/site.ts';
+import { siteRebuildBody, siteRollbackBody } from '../../lib/schemas/site.ts';
 import { ApiError, ok, unknownPath } from '../envelope.ts';
 import { clientIp } from '../request.ts';
 import { hitLimit, peekLimit, type RateRule } from '../services/rateLimit.ts';
@@ -67,7 +67,10 @@ export function createSiteAdminRoutes(deps: RouteDeps): Hono<AppEnv> {
   routes.use('/rebuild', requireToken);
   routes.use('/builds', requireToken);
   routes.use('/rollback', requireToken);
-  routes.post('/rebuild', async (c) => ok(c, await rebuilder.start(), 'rebuild.started'));
+  routes.post('/rebuild', async (c) => {
+    const { full } = await validate(c, siteRebuildBody, 'body');
+    return ok(c, await rebuilder.start({ purpose: 'publish', full: full === '1' }), 'rebuild.started');
+  });
   routes.get('/rebuild', async (c) => {
     const latest = await rebuilder.latest();
     return latest ? ok(c, latest) : ok(c, {}, 'rebuild.none');

@@ -4,7 +4,7 @@
  * snapshot and manifest recorded, stored for every process and published. So the first editor's
  * publication can be rolled back to the site as it was, and the first incremental build has a base.
  */
-import { cp, mkdir, rm } from 'node:fs/promises';
+import { cp, mkdir, realpath, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { and, eq, isNotNull, or, sql } from 'drizzle-orm';
 import type { SiteContent } from '../../content/schemas.ts';
@@ -52,7 +52,8 @@ export async function recordInitialPublication(options: InitialPublicationOption
   try {
     await rm(buildDir, { recursive: true, force: true });
     await mkdir(buildDir, { recursive: true });
-    await cp(options.staticDir, path.join(buildDir, 'dist'), { recursive: true });
+    // STATIC_DIR is often a link to the release's build (`npm run build`): its files are copied.
+    await cp(await realpath(options.staticDir), path.join(buildDir, 'dist'), { recursive: true, dereference: true });
     const contentDir = path.join(buildDir, 'content');
     await writeSnapshot(await takeSnapshot(db, 'none'), contentDir);
     const content = options.load(contentDir);

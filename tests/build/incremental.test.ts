@@ -1,0 +1,125 @@
+/**
+ * Incremental publication writes what a full build writes: real `astro build`s (zh-CN pages, to
+ * keep it to about a minute) of a base content, then of changed content twice — incrementally over
+ * the base and in full — and every file of the two outputs compared byte for byte (pages, their
+ * `.br` and `.gz`, the sitemap, the page graph). The changes touch news (an edit, an addition and a
+ * removal), a help document and a product set, so list pages, home pages and details all move.
+ */
+import { cpSync, readdirSync, readFileSync, rmSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
+import { mkdtemp } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadContent } from '../../src/content/load.ts';
+import { incrementalPlanVariable } from '../../src/content/pageGraph.ts';
+import { astroBuildCommand } from '../../src/server/site/buildCommand.ts';
+import { planBuild } from '../../src/server/site/incremental.ts';
+
+const projectRoot = path.resolve(import.meta.dirname, '../..');
+const env = { BUILD_LOCALES: 'zh-CN', BUILD_ID: 'incremental-test' };
+let root: string;
+
+function files(dir: string): string[] {
+  return readdirSync(dir, { recursive: true, withFileTypes: true })
+    .filter((entry) => entry.isFile())
+    .map((entry) => path.relative(dir, path.join(entry.parentPath, entry.name)))
+    .sort();
+}
+
+/** Builds `contentDir` into `<dir>/dist` (with the content beside it, as a build directory holds it). */
+async function build(dir: string, contentDir: string, extra: Record<string, string> = {}): Promise<number> {
+  cpSync(contentDir, path.join(dir, 'content'), { recursive: true });
+  let pages = 0;
+  const saved = { ...process.env };
+  Object.assign(process.env, env);
+  try {
+    await astroBuildCommand(projectRoot)({
+      contentDir: path.join(dir, 'content'),
+      outDir: path.join(dir, 'dist'),
+      signal: AbortSignal.timeout(5 * 60_000),
+      env: { ...env, ...extra },
+      onProgress: (step) => {
+        if (step === 'build') pages += 1;
+      },
+    });
+  } finally {
+    process.env = saved;
+  }
+  return pages;
+}
+
+/** The base content with news, help and a set changed. */
+function changeContent(from: string, to: string): void {
+  cpSync(from, to, { recursive: true, filter: (source) => !source.endsWith('.ts') });
+  const news = readdirSync(path.join(to, 'news')).sort();
+  const edited = path.join(to, 'news', news.at(-1)!);
+  writeFileSync(edited, `${readFileSync(edited, 'utf8')}\n增量发布测试追加的一段正文。\n`);
+  const added = readFileSync(path.join(to, 'news', news[0]!), 'utf8').replace(/^title: .*$/m, 'title: 增量发布测试新增的新闻').replace(/^date: .*$/m, 'date: 2026-12-24');
+  writeFileSync(path.join(to, 'news', 'incremental-added.md'), added);
+  unlinkSync(path.join(to, 'news', news[1]!));
+  const help = path.join(to, 'help', 'order-status.md');
+  writeFileSync(help, readFileSync(help, 'utf8').replace(/^title: (.*)$/m, 'title: $1（已更新）'));
+  const setsDir = path.join(to, 'sets', '440000');
+  const set = path.join(setsDir, readdirSync(setsDir).sort()[0]!);
+  writeFileSync(set, readFileSync(set, 'utf8').replace(/^(setName|name): (.*)$/m, '$1: $2 · 新版'));
+}
+
+describe('incremental publication', () => {
+  let base: string;
+  let changed: string;
+  let basePages: number;
+
+  beforeAll(async () => {
+    root = await mkdtemp(path.join(tmpdir(), 'hgd-incremental-'));
+    base = path.join(root, 'base');
+    basePages = await build(base, path.join(projectRoot, 'src/content'));
+    changed = path.join(root, 'changed-content');
+    changeContent(path.join(projectRoot, 'src/content'), changed);
+  }, 5 * 60_000);
+
+  afterAll(() => {
+    if (root) rmSync(root, { recursive: true, force: true });
+  });
+
+  it('re-renders only the pages the changes touch, and writes every file as a full build does', async () => {
+    const saved = { ...process.env };
+    Object.assign(process.env, env);
+    const plan = planBuild({ base: { buildId: 1, dir: base }, content: loadContent(changed), load: loadContent, projectRoot });
+    process.env = saved;
+    expect(plan.mode, plan.mode === 'full' ? plan.reason : '').toBe('incremental');
+    if (plan.mode !== 'incremental') return;
+    expect(plan.plan.changed.length).toBeGreaterThan(0);
+    const planFile = path.join(root, 'plan.json');
+    writeFileSync(planFile, JSON.stringify(plan.plan));
+
+    const incremental = path.join(root, 'incremental');
+    await build(incremental, changed, { [incrementalPlanVariable]: planFile });
+    const full = path.join(root, 'full');
+    await build(full, changed);
+
+    const written = files(path.join(incremental, 'dist'));
+    expect(written).toEqual(files(path.join(full, 'dist')));
+    const different = written.filter((file) => !readFileSync(path.join(incremental, 'dist', file)).equals(readFileSync(path.join(full, 'dist', file))));
+    expect(different).toEqual([]);
+
+    // Most pages came from the base: the same file (a hard link), not a new rendering.
+    const pages = written.filter((file) => file.endsWith('.html'));
+    const carried = pages.filter((file) => {
+      try {
+        return statSync(path.join(incremental, 'dist', file)).ino === statSync(path.join(base, 'dist', file)).ino;
+      } catch {
+        return false;
+      }
+    });
+    console.log(`incremental: ${plan.plan.changed.length} content keys changed; ${pages.length - carried.length} of ${pages.length} pages rendered (a full build renders ${basePages})`);
+    expect(carried.length).toBeGreaterThan(pages.length * 0.5);
+  }, 8 * 60_000);
+
+  it('builds every page when the code differs from the base build', () => {
+    const graphFile = path.join(base, 'dist', '.pages.json');
+    const graph = JSON.parse(readFileSync(graphFile, 'utf8')) as { codeVersion: string };
+    writeFileSync(graphFile, JSON.stringify({ ...graph, codeVersion: 'other code' }));
+    const plan = planBuild({ base: { buildId: 1, dir: base }, content: loadContent(changed), load: loadContent, projectRoot });
+    expect(plan).toEqual({ mode: 'full', reason: 'the code changed since the published build' });
+  });
+});
