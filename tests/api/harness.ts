@@ -22,6 +22,8 @@ import { findUserIdByUserName } from '../../src/server/services/users.ts';
 import type { AppDeps, AppEnv } from '../../src/server/types.ts';
 import { buildPgliteSnapshot, databaseUrl, dropDatabase, randomDatabaseName, testConfigEnv } from './snapshot.ts';
 
+type TestDeps = Pick<AppDeps, 'siteBuild' | 'publication' | 'publisher' | 'objects'>;
+
 export interface TestAppOptions {
   /** Serve this directory as the built site. */
   staticDir?: string;
@@ -29,7 +31,8 @@ export interface TestAppOptions {
   env?: Record<string, string>;
   logger?: Logger;
   /** Further app dependencies (e.g. the editors' rebuild with an injected build command). */
-  deps?: Pick<AppDeps, 'siteBuild' | 'publication'>;
+  /** More of the app's parts; a function is given the test database (for a publisher on it). */
+  deps?: TestDeps | ((db: Database) => TestDeps);
 }
 
 export interface TestApp {
@@ -119,7 +122,7 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
     keys,
     jobs,
     ...(options.staticDir === undefined ? {} : { staticDir: options.staticDir }),
-    ...options.deps,
+    ...(typeof options.deps === 'function' ? options.deps(handle.db) : options.deps),
   });
   const policy = sessionPolicy(config);
   return {

@@ -246,10 +246,11 @@ describe('two API processes on one database and one bucket', () => {
         .split('\n')
         .filter((line) => line.includes(`"buildId":${buildId}`))
         .map((line) => (JSON.parse(line) as { time: number }).time)[0];
-      console.log(`worker ${running!.name} killed during build ${buildId}; ${taken?.name ?? '?'} published it ${((published.at - killedAt) / 1000).toFixed(1)} s later`);
-      expect(taken, 'another worker ran the build').toBeDefined();
       // The job reached the other worker within a minute of the death (its first log line of that build).
-      expect(retriedAt! - (Date.now() - (performance.now() - killedAt))).toBeLessThan(60_000);
+      const handedOnMs = retriedAt! - (Date.now() - (performance.now() - killedAt));
+      console.log(`worker ${running!.name} killed during build ${buildId}; ${taken?.name ?? '?'} took the job ${(handedOnMs / 1000).toFixed(1)} s later and published it ${((published.at - killedAt) / 1000).toFixed(1)} s after the kill`);
+      expect(taken, 'another worker ran the build').toBeDefined();
+      expect(handedOnMs).toBeLessThan(60_000);
       await propagation(cluster.nodes, published, (node) => newsServed(node, third.newsId, third.title), observeMs);
     }, buildLimitMs + 3 * observeMs);
   });

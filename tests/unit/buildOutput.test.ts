@@ -1,6 +1,6 @@
 /** The build's progress counter reads `astro build`'s output as Astro writes it: coloured, whatever FORCE_COLOR says. */
 import { describe, expect, it } from 'vitest';
-import { isPageLine, outputLines } from '../../src/server/site/buildCommand.ts';
+import { compressProgress, isPageLine, outputLines } from '../../src/server/site/buildCommand.ts';
 
 const esc = String.fromCharCode(27);
 /** Lines as captured from `FORCE_COLOR=0 astro build` (Astro 7). */
@@ -17,5 +17,11 @@ describe('astro build output', () => {
     expect(lines.filter(isPageLine)).toHaveLength(2);
     expect(lines[0]).toBe('20:29:41   ├─ /404.html (+332ms) ');
     expect(isPageLine('  └─ /welcome/home/index.html (+3ms)')).toBe(true);
+  });
+
+  it('reads the compression step\'s progress lines, and only those', () => {
+    const [line] = outputLines(`${esc}[2m19:08:51${esc}[22m ${esc}[34m[hgd:precompress]${esc}[39m compressed 996 / 1422`);
+    expect(compressProgress(line!)).toEqual({ done: 996, total: 1422 });
+    expect(compressProgress('19:08:59 [hgd:precompress] precompressed 1413 files (br + gzip)')).toBeUndefined();
   });
 });

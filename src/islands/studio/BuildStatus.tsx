@@ -2,7 +2,7 @@ import { useEffect, useState } from 'react';
 import type { Locale } from '../../lib/i18n/locales.ts';
 import { formatChinaDateTime } from '../../lib/chinaTime.ts';
 import { kindOfPath, titleOf } from '../../content/kinds.ts';
-import { phaseKey, previewPageUrl, progressOf } from './buildProgress.ts';
+import { countKey, phaseKey, previewPageUrl, progressOf } from './buildProgress.ts';
 import { loadItem, type BuildView, type RegionView } from './studioApi.ts';
 import { say, type StudioMessages } from './studioMessages.ts';
 import { OK } from '../../lib/apiCodes.ts';
@@ -51,7 +51,7 @@ export default function BuildStatus({ build, regions, locale, messages }: Props)
                 aria-label={messages['studio.build.progress']}
                 {...(progress ? { value: progress.done, max: progress.total } : {})}
               />
-              {progress && <span className="text-sm tabular-nums">{say(messages, 'studio.build.count', { done: progress.done, total: progress.total })}</span>}
+              {progress && <span className="text-sm tabular-nums">{say(messages, countKey(build), { done: progress.done, total: progress.total })}</span>}
             </div>
           </>
         )}

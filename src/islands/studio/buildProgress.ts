@@ -11,6 +11,12 @@ export function phaseKey(build: Pick<BuildView, 'phase'>): `studio.phase.${NonNu
   return `studio.phase.${build.phase ?? 'queued'}`;
 }
 
+/** The dictionary key that counts a step's work in its unit (pages, files, servers). */
+export function countKey(build: Pick<BuildView, 'phase'>): 'studio.build.count' | `studio.build.count.${'build' | 'compress' | 'upload' | 'stage'}` {
+  const phase = build.phase;
+  return phase === 'build' || phase === 'compress' || phase === 'upload' || phase === 'stage' ? `studio.build.count.${phase}` : 'studio.build.count';
+}
+
 /** Done and total when the build reports them (0–100 %), else undefined: the bar then shows activity only. */
 export function progressOf(build: Pick<BuildView, 'progressDone' | 'progressTotal'>): { done: number; total: number; percent: number } | undefined {
   const { progressDone: done, progressTotal: total } = build;

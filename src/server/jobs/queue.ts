@@ -7,7 +7,7 @@
  * one queue. graphile-worker needs a pool of real connections and LISTEN, which PGlite lacks.
  *
  * - A job a dead worker held stops heartbeating; the supervisor (every instance runs one, one at a
- *   time) fails it within `heartbeatSeconds + superviseIntervalSeconds`, and it is retried.
+ *   time) fails it within `heartbeatSeconds` + `superviseSeconds` (about 20 s), and it is retried.
  * - `site-build` has the `singleton` policy: one active job across every worker.
  * - Jobs are rows: they survive a restart of every process.
  */
@@ -24,7 +24,7 @@ export const scheduleQueue = 'scheduled-publication';
 
 /** A worker that stopped heartbeating this long has died; its job is failed and retried. */
 export const jobHeartbeatSeconds = 10;
-/** How often the supervisor looks for such jobs. */
+/** How often the supervisor looks for such jobs (its monitor pass fails them: both timers). */
 const superviseSeconds = 10;
 /** How often an idle worker asks for a job (a job sent by this process wakes it at once). */
 const pollSeconds = 1;
@@ -85,7 +85,7 @@ export function createJobQueue(options: JobQueueOptions): JobQueue {
     ...bossDatabase(options.db),
     schema: 'pgboss',
     superviseIntervalSeconds: superviseSeconds,
-    monitorIntervalSeconds: 60,
+    monitorIntervalSeconds: superviseSeconds,
     registerInstance: false,
     persistWarnings: false,
     persistQueueStats: false,
