@@ -1,6 +1,6 @@
 /** The build's progress counter reads `astro build`'s output as Astro writes it: coloured, whatever FORCE_COLOR says. */
 import { describe, expect, it } from 'vitest';
-import { compressProgress, isPageLine, outputLines } from '../../src/server/site/buildCommand.ts';
+import { compressProgress, isPageLine, lineReader, outputLines } from '../../src/server/site/buildCommand.ts';
 
 const esc = String.fromCharCode(27);
 /** Lines as captured from `FORCE_COLOR=0 astro build` (Astro 7). */
@@ -23,5 +23,16 @@ describe('astro build output', () => {
     const [line] = outputLines(`${esc}[2m19:08:51${esc}[22m ${esc}[34m[hgd:precompress]${esc}[39m compressed 996 / 1422`);
     expect(compressProgress(line!)).toEqual({ done: 996, total: 1422 });
     expect(compressProgress('19:08:59 [hgd:precompress] precompressed 1413 files (br + gzip)')).toBeUndefined();
+  });
+
+  it('counts a page whose line arrives in pieces (its path, then its time after it rendered)', () => {
+    const pages: string[] = [];
+    const reader = lineReader((lines) => pages.push(...lines.filter(isPageLine)));
+    reader.push(`${esc}[2m19:18:38${esc}[22m   ${esc}[34m├─${esc}[39m ${esc}[2m/404.html${esc}[22m`);
+    expect(pages).toEqual([]);
+    reader.push(` ${esc}[2m(+78ms)${esc}[22m \n${esc}[2m19:18:38${esc}[22m   ├─ /en-US/404/index.html`);
+    reader.push(' (+12ms) ');
+    reader.end();
+    expect(pages).toEqual(['19:18:38   ├─ /404.html (+78ms) ', '19:18:38   ├─ /en-US/404/index.html (+12ms) ']);
   });
 });

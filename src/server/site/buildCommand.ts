@@ -36,6 +36,26 @@ export function outputLines(chunk: string): string[] {
   return stripVTControlCharacters(chunk).split(/\r?\n/);
 }
 
+/**
+ * Complete output lines, as plain text, from a stream's chunks. Astro writes a page's path, renders
+ * the page, then writes its time: a line arrives in pieces, and only a whole line says a page was
+ * written (the rest of a chunk waits for the next).
+ */
+export function lineReader(onLines: (lines: string[]) => void): { push(chunk: string): void; end(): void } {
+  let partial = '';
+  return {
+    push(chunk) {
+      const lines = outputLines(partial + chunk);
+      partial = lines.pop() ?? '';
+      onLines(lines);
+    },
+    end() {
+      if (partial) onLines(outputLines(partial));
+      partial = '';
+    },
+  };
+}
+
 /** Whether an output line reports a page written. */
 export function isPageLine(line: string): boolean {
   return pageLine.test(line);
@@ -62,8 +82,8 @@ export function astroBuildCommand(projectRoot: string = process.cwd()): BuildCom
     new Promise<void>((resolve, reject) => {
       const tail: string[] = [];
       let pages = 0;
-      const keep = (chunk: Buffer) => {
-        for (const line of outputLines(chunk.toString('utf8'))) {
+      const keepLines = (lines: string[]) => {
+        for (const line of lines) {
           if (line.trim() === '') continue;
           if (isPageLine(line)) onProgress?.('build', (pages += 1));
           const compressed = compressProgress(line);
@@ -80,8 +100,12 @@ export function astroBuildCommand(projectRoot: string = process.cwd()): BuildCom
         signal,
         killSignal: 'SIGTERM',
       });
-      child.stdout.on('data', keep);
-      child.stderr.on('data', keep);
+      for (const stream of [child.stdout, child.stderr]) {
+        const reader = lineReader(keepLines);
+        stream.setEncoding('utf8');
+        stream.on('data', reader.push);
+        stream.once('end', reader.end);
+      }
       child.once('error', (error) => {
         reject(new Error(signal.aborted ? `build stopped: ${String(signal.reason)}` : `build could not run: ${error.message}`));
       });
