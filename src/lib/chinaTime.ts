@@ -45,6 +45,31 @@ export function chinaDayEnd(day: string): string {
   return `${day}T23:59:59.999${chinaOffset}`;
 }
 
+/**
+ * An instant as a China wall clock to the minute, `YYYY-MM-DDTHH:mm`: the value an
+ * `<input type="datetime-local">` holds when its time is read as China time (scheduled publishing).
+ */
+export function chinaDateTimeLocal(at: string | number | Date = new Date()): string {
+  const shifted = new Date(toDate(at).getTime() + offsetMs);
+  return `${chinaDate(at)}T${pad(shifted.getUTCHours())}:${pad(shifted.getUTCMinutes())}`;
+}
+
+/**
+ * The instant a China wall clock `YYYY-MM-DDTHH:mm` (or `…:ss`) names, whatever the clock of the
+ * machine reading it; undefined when it is no real time (`2026-02-30T09:00`, `24:00`).
+ * @example instantOfChinaDateTime('2026-12-01T09:00')?.toISOString() // '2026-12-01T01:00:00.000Z'
+ */
+export function instantOfChinaDateTime(text: string): Date | undefined {
+  const match = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2}))?$/.exec(text);
+  if (!match) return undefined;
+  const [year, month, day, hour, minute, second] = match.slice(1).map((part) => Number(part ?? 0)) as [number, number, number, number, number, number];
+  const at = new Date(Date.UTC(year, month - 1, day, hour, minute, second) - offsetMs);
+  // Date.UTC rolls 30 February over into March: a wall clock that does not come back is no time.
+  const back = new Date(at.getTime() + offsetMs);
+  const same = back.getUTCFullYear() === year && back.getUTCMonth() === month - 1 && back.getUTCDate() === day && back.getUTCHours() === hour && back.getUTCMinutes() === minute;
+  return same ? at : undefined;
+}
+
 const formats = new Map<string, Intl.DateTimeFormat>();
 
 function formatter(locale: Locale, options: Intl.DateTimeFormatOptions): Intl.DateTimeFormat {

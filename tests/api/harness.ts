@@ -10,7 +10,7 @@ import type { Hono } from 'hono';
 import postgres from 'postgres';
 import { afterAll, beforeAll, inject } from 'vitest';
 import { createApp } from '../../src/server/app.ts';
-import { createJobQueue } from '../../src/server/jobs/queue.ts';
+import { createJobQueue, type JobQueue } from '../../src/server/jobs/queue.ts';
 import { loadConfig, type Config } from '../../src/server/config.ts';
 import { openPglite, openPostgres, type Database, type DatabaseHandle, type DatabaseKind } from '../../src/server/db/client.ts';
 import { migrateDatabase } from '../../src/server/db/migrate.ts';
@@ -47,6 +47,8 @@ export interface TestApp {
   login(userName: string): Promise<string>;
   /** The app's server keys (secrets.ts): what a test needs to write a captcha answer's hash. */
   keys: KeySource;
+  /** The app's job queue (a test reads the jobs a call sent, or runs a service beside the app on it). */
+  jobs: JobQueue;
 }
 
 /** Origin of `app.request('/…')` calls. */
@@ -132,6 +134,7 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
     kind: handle.kind,
     config,
     keys,
+    jobs,
     close: async () => {
       await jobs.stop();
       await handle.close();

@@ -6,6 +6,7 @@
 import { z } from 'zod';
 import { contentKinds, kindOfPath } from '../../content/kinds.ts';
 import { maxMarkdownLength } from '../../content/schemas.ts';
+import { instantOfChinaDateTime } from '../chinaTime.ts';
 import { recordIdSchema } from './fields.ts';
 
 /** A content item's file path (`news/<id>.md`, `business-types.yaml`, …). */
@@ -43,3 +44,43 @@ const fileSchema = z
   .instanceof(File)
   .refine((file) => file.size > 0, { message: 'enterprise.validation.fileEmpty' });
 export const studioUploadBody = z.object({ file: fileSchema });
+
+/** What a scheduled publication does at its time: publish drafts, or take published items off the site. */
+export const scheduleActions = ['publish', 'unpublish'] as const;
+export type ScheduleAction = (typeof scheduleActions)[number];
+/** How far ahead a publication may be scheduled. */
+export const maxScheduleAheadDays = 365;
+
+/**
+ * When a scheduled publication runs: a China wall clock (`2026-12-01T09:00`, as the form's
+ * datetime-local input gives it, read as UTC+8 whatever the browser's zone), after now and at
+ * most a year ahead; the output is the instant.
+ */
+export const scheduleRunAtSchema = z
+  .string()
+  .regex(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2})?$/, { message: 'studio.schedule.runAtFormat' })
+  .transform((text, context) => {
+    const at = instantOfChinaDateTime(text);
+    const now = Date.now();
+    const problem =
+      at === undefined
+        ? 'studio.schedule.runAtFormat'
+        : at.getTime() <= now
+          ? 'studio.schedule.runAtPast'
+          : at.getTime() > now + maxScheduleAheadDays * 86_400_000
+            ? 'studio.schedule.runAtTooFar'
+            : undefined;
+    if (!at || problem) {
+      context.issues.push({ code: 'custom', message: problem ?? 'studio.schedule.runAtFormat', input: text });
+      return z.NEVER;
+    }
+    return at;
+  });
+
+/** POST schedule: publish the drafts of `paths`, or take the published `paths` off the site, at `runAt`. */
+export const studioScheduleBody = z.object({
+  action: z.enum(scheduleActions),
+  paths: z.array(contentPathSchema).min(1).max(1000),
+  runAt: scheduleRunAtSchema,
+});
+export const studioScheduleCancelBody = z.object({ id: recordIdSchema });

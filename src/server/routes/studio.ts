@@ -12,6 +12,7 @@
  *   POST image (multipart file) · GET images
  *   POST markdown {markdown} → { html, dropped }: the site's renderer, for the editor's preview
  *   GET  export[?drafts=1] (.zip) · POST import (multipart .zip)
+ *   POST schedule {action, paths, runAt} · GET schedules · POST schedule/cancel {id} (studioSchedules.ts)
  */
 import { Hono } from 'hono';
 import type { z } from 'zod';
@@ -30,6 +31,7 @@ import { canonicalData, deleteItem, discardDraft, getItem, getVersion, listDraft
 import { importPackage } from '../studio/importPackage.ts';
 import { listImages, storeImage } from '../studio/images.ts';
 import { buildAuditActions, buildViews, checkContent, itemSummaries, itemView, publicationViews, regionsOf } from '../studio/views.ts';
+import { mountScheduleRoutes } from './studioSchedules.ts';
 import type { AnyContext } from '../envelope.ts';
 import type { AppEnv, RouteDeps } from '../types.ts';
 import { check, validate } from '../validate.ts';
@@ -259,6 +261,8 @@ export function createStudioRoutes(deps: RouteDeps): Hono<AppEnv> {
     await audit(c, 'content.import', null, { fileName: file.name, ...result });
     return ok(c, result);
   });
+
+  mountScheduleRoutes(routes, deps, { userId, audit });
 
   return routes;
 }

@@ -218,6 +218,11 @@ export async function discardDraft(db: Database, itemPath: string): Promise<Cont
   });
 }
 
+/** The change that marks an item for removal at the next publication: a draft of deletion by `userId` (its draft, if any, dropped). */
+export function deletionMark(row: Pick<ContentItemRow, 'revision'>, userId: number | null) {
+  return { draft: null, draftDeleted: true, draftBy: userId, draftAt: new Date(), revision: row.revision + 1 };
+}
+
 /** Marks a published item for removal at the next publication; an item never published is removed now. */
 export async function deleteItem(db: Database, input: { path: string; revision: number; userId: number }): Promise<ContentItemRow | undefined> {
   return db.transaction(async (tx) => {
@@ -229,7 +234,7 @@ export async function deleteItem(db: Database, input: { path: string; revision: 
     }
     const [updated] = await tx
       .update(contentItems)
-      .set({ draft: null, draftDeleted: true, draftBy: input.userId, draftAt: new Date(), revision: row.revision + 1 })
+      .set(deletionMark(row, input.userId))
       .where(eq(contentItems.path, input.path))
       .returning();
     return updated;
