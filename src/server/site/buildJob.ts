@@ -26,11 +26,11 @@ import { incrementalPlanVariable } from '../../content/pageGraph.ts';
 import type { SiteContent } from '../../content/schemas.ts';
 import type { BuildPhase } from '../../lib/studioViews.ts';
 import type { Database } from '../db/client.ts';
-import { siteBuilds, siteContents, type SiteBuildRow } from '../db/schema/index.ts';
+import { siteBuilds, siteContents, type SiteBuildPurpose, type SiteBuildRow } from '../db/schema/index.ts';
 import type { Logger } from '../logger.ts';
 import { syncRegions } from '../services/regionSync.ts';
 import type { ObjectStore } from '../storage/objectStore.ts';
-import { commitPublication, takeSnapshot, writeSnapshot, type CarriedDraft } from '../studio/contentRepo.ts';
+import { commitPublication, takeSnapshot, writeSnapshot, type CarriedDraft, type DraftSelection } from '../studio/contentRepo.ts';
 import { prepareImages } from '../studio/images.ts';
 import { ensureLocalBuild, saveBuild } from './artifacts.ts';
 import { countPages, type BuildCommand } from './buildCommand.ts';
@@ -38,7 +38,6 @@ import { uploadToCdn } from './cdn.ts';
 import { planBuild } from './incremental.ts';
 import { buildDirName, siteLayout } from './publication.ts';
 import type { SitePublisher } from './publisher.ts';
-import type { BuildOrder } from './rebuild.ts';
 
 /** Longest failure reason kept in the table. */
 const maxErrorLength = 4000;
@@ -46,6 +45,17 @@ const maxErrorLength = 4000;
 const previewLocales = 'zh-CN';
 /** Progress is saved at most this often (the last figure of a step always). */
 const progressEveryMs = 500;
+
+/** What to build: the public site with the drafts it publishes, or an editor's preview. */
+export interface BuildOrder {
+  purpose: SiteBuildPurpose;
+  /** The drafts it carries: all (the default), some paths, or none (the published content again). */
+  drafts?: DraftSelection;
+  /** The editor who started it (null: the token call). */
+  userId?: number | null;
+  /** Every page, even when an incremental build could do (an operator's choice). */
+  full?: boolean;
+}
 
 /** What a `site-build` job carries. */
 export interface BuildJobData {

@@ -23,9 +23,9 @@ import { siteBuildQueue, type JobQueue } from '../jobs/queue.ts';
 import type { Logger } from '../logger.ts';
 import { syncRegions } from '../services/regionSync.ts';
 import type { ObjectStore } from '../storage/objectStore.ts';
-import { restoreManifest, type DraftSelection } from '../studio/contentRepo.ts';
+import { restoreManifest } from '../studio/contentRepo.ts';
 import { ensureLocalBuild } from './artifacts.ts';
-import { reasonOf, type BuildJobData } from './buildJob.ts';
+import { reasonOf, type BuildJobData, type BuildOrder } from './buildJob.ts';
 import { uploadToCdn } from './cdn.ts';
 import { siteLayout, type SiteLayout } from './publication.ts';
 import type { SitePublisher } from './publisher.ts';
@@ -54,17 +54,6 @@ export interface SiteBuildView {
   mode: SiteBuildMode;
 }
 
-
-/** What to build: the public site with the drafts it publishes, or an editor's preview. */
-export interface BuildOrder {
-  purpose: SiteBuildPurpose;
-  /** The drafts it carries: all (the default), some paths, or none (the published content again). */
-  drafts?: DraftSelection;
-  /** The editor who started it (null: the token call). */
-  userId?: number | null;
-  /** Every page, even when an incremental build could do (an operator's choice). */
-  full?: boolean;
-}
 
 /** A queued build whose job was never sent (the process stopped in between) is closed after this. */
 const unsentJobMs = 60_000;
