@@ -224,6 +224,11 @@ export function createSitePublisher(options: SitePublisherOptions): SitePublishe
         logger.warn({ err: error }, 'old build archives not removed'),
       );
     }
+    // A build no longer kept cannot be published again: its stored content goes with it.
+    await db
+      .delete(siteContents)
+      .where(notInArray(siteContents.buildId, [...keep, ...running, 0]))
+      .catch((error: unknown) => logger.warn({ err: error }, 'old builds\' content not removed'));
   }
 
   /** The last `keptPublications` publications (by when they were published). */
