@@ -216,7 +216,7 @@ export async function startCluster(options: ClusterOptions = {}): Promise<Cluste
       workers.push(worker);
       stops.push(() => stopProcess(child));
       const deadline = Date.now() + 120_000;
-      while (!readFileSync(logFile, 'utf8').includes('"worker started"')) {
+      while (!readFileSync(logFile, 'utf8').includes('worker running jobs')) {
         if (child.exitCode !== null || child.signalCode !== null) throw new Error(`worker ${name} exited before it started:\n${tail(logFile, 30)}`);
         if (Date.now() > deadline) throw new Error(`worker ${name} did not start within 120 s:\n${tail(logFile, 30)}`);
         await new Promise((resolve) => setTimeout(resolve, 200));
