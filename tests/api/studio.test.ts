@@ -320,7 +320,7 @@ describe('images', () => {
     return call<Item>('/api/studio/item', { body: { path: regionPath, data, revision: region.data.revision } });
   }
 
-  it('an upload is checked by its bytes; a build converts it within the budget and every process serves it', async () => {
+  it('an upload is checked by its bytes, converted for the web at once within the budget, and served by every process', async () => {
     const notImage = await upload<{ errors: { field: string }[] }>('/api/studio/image', 'photo.png', strToU8('not a picture'), 'image/png');
     expect(notImage.code).toBe(400);
     expect(notImage.data.errors[0]?.field).toBe('file');
@@ -330,7 +330,10 @@ describe('images', () => {
     expect(stored.code).toBe(200);
     expect(stored.data).toMatchObject({ width: 2400, height: 800 });
     expect(stored.data.url).toMatch(/^\/images\/uploads\/[0-9a-f]{32}\.webp$/);
-    expect((await page(stored.data.url)).status).toBe(404);
+    // Its web version is there at once (the editor's thumbnail, the media library); the build reuses it.
+    const early = await t.app.request(stored.data.url);
+    expect(early.status).toBe(200);
+    expect(await sharp(Buffer.from(await early.arrayBuffer())).metadata()).toMatchObject({ format: 'webp', width: 1200, height: 400 });
 
     expect((await bannerWith(stored.data.url)).code).toBe(200);
     const done = await finished((await call<Build>('/api/studio/publish', { body: {} })).data.buildId);

@@ -8,6 +8,7 @@
  */
 import type { z } from 'zod';
 import { kindSpecs, markdownBodyKey, type ContentKind } from '../../content/kinds.ts';
+import { referenceFieldsOf, type ReferenceField } from '../../content/references.ts';
 import { dateField, markdownField } from '../../content/schemas.ts';
 
 /** The parts of zod's internal definition the walker reads. */
@@ -33,6 +34,11 @@ interface Base {
   optional: boolean;
   /** What the build fills in when the field is left out (zod `default`); undefined when none. */
   defaultValue?: unknown;
+  /**
+   * The field names other content (content/references.ts): chosen from that content's choices.
+   * On a list node (a `set` reference) the whole list is chosen in one group.
+   */
+  reference?: ReferenceField;
 }
 
 /** How a text field is entered: one line, several lines, a date, an image path. */
@@ -170,10 +176,30 @@ function isChoice(value: unknown): value is string | number {
   return typeof value === 'string' || typeof value === 'number';
 }
 
-/** The field tree of a kind's items: its schema, with the body of a Markdown kind as Markdown. */
+/**
+ * The field tree of a kind's items: its schema, with the body of a Markdown kind as Markdown and
+ * the fields that name other content marked with their reference (content/references.ts).
+ */
 export function fieldTreeOfKind(kind: ContentKind): FieldNode {
   const spec = kindSpecs[kind];
-  return fieldTree(spec.schema, { markdownKeys: spec.format === 'markdown' ? [markdownBodyKey] : [] });
+  let tree = fieldTree(spec.schema, { markdownKeys: spec.format === 'markdown' ? [markdownBodyKey] : [] });
+  for (const reference of referenceFieldsOf(kind)) {
+    const segments = reference.field.split('.');
+    // An ordered list keeps its entries (add, move, remove): each entry is chosen.
+    tree = withReference(tree, reference.many === 'ordered' ? [...segments, '*'] : segments, reference);
+  }
+  return tree;
+}
+
+/** The tree with the node at `segments` (`*`: a list's entries) marked as `reference`; a path the schema does not have throws. */
+function withReference(node: FieldNode, segments: readonly string[], reference: ReferenceField): FieldNode {
+  const [head, ...rest] = segments;
+  if (head === undefined) return { ...node, reference };
+  if (head === '*' && node.type === 'list') return { ...node, element: withReference(node.element, rest, reference) };
+  if (node.type === 'object' && node.fields.some((field) => field.key === head)) {
+    return { ...node, fields: node.fields.map((field) => (field.key === head ? { key: field.key, node: withReference(field.node, rest, reference) } : field)) };
+  }
+  throw new Error(`the ${reference.kind} schema has no field ${reference.field}`);
 }
 
 /** Every field name in a tree (the keys that need a label), in first-seen order. */

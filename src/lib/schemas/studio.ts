@@ -45,6 +45,9 @@ const fileSchema = z
   .refine((file) => file.size > 0, { message: 'enterprise.validation.fileEmpty' });
 export const studioUploadBody = z.object({ file: fileSchema });
 
+/** POST image/delete: an uploaded image's stored name (`<32 hex of its hash>.<jpg|png|webp>`). */
+export const studioImageBody = z.object({ name: z.string().regex(/^[0-9a-f]{32}\.(?:jpg|png|webp)$/, { message: 'rebuild.unknownImage' }) });
+
 /** What a scheduled publication does at its time: publish drafts, or take published items off the site. */
 export const scheduleActions = ['publish', 'unpublish'] as const;
 export type ScheduleAction = (typeof scheduleActions)[number];

@@ -9,7 +9,7 @@
  *        item/restore {path, version, revision}
  *   POST preview {paths?} · publish {paths?} → the build; GET build?buildId (progress)
  *   GET  publications · POST rollback {buildId}
- *   POST image (multipart file) · GET images
+ *   POST image (multipart file) · GET images (with usage) · POST image/delete {name} · GET choices (studioLibrary.ts)
  *   POST markdown {markdown} → { html, dropped }: the site's renderer, for the editor's preview
  *   GET  export[?drafts=1] (.zip) · POST import (multipart .zip)
  *   POST schedule {action, paths, runAt} · GET schedules · POST schedule/cancel {id} (studioSchedules.ts)
@@ -29,9 +29,10 @@ import { clientIp } from '../request.ts';
 import { writeAudit } from '../services/audit.ts';
 import { canonicalData, deleteItem, discardDraft, getItem, getVersion, listDrafts, listItems, listVersions, restoreVersion, saveDraft, userNames } from '../studio/contentRepo.ts';
 import { importPackage } from '../studio/importPackage.ts';
-import { listImages, storeImage } from '../studio/images.ts';
+import { storeImage } from '../studio/images.ts';
 import { buildAuditActions, buildViews, checkContent, itemSummaries, itemView, publicationViews, regionsOf } from '../studio/views.ts';
 import { mountScheduleRoutes } from './studioSchedules.ts';
+import { mountLibraryRoutes } from './studioLibrary.ts';
 import type { AnyContext } from '../envelope.ts';
 import type { AppEnv, RouteDeps } from '../types.ts';
 import { check, validate } from '../validate.ts';
@@ -222,8 +223,6 @@ export function createStudioRoutes(deps: RouteDeps): Hono<AppEnv> {
     return ok(c, image);
   });
 
-  routes.get('/images', async (c) => ok(c, { images: await listImages(db) }));
-
   // The preview beside a Markdown field: rendered here, by the one renderer the build uses, so
   // the browser never renders an editor's HTML itself and sees what the site will drop.
   routes.post('/markdown', async (c) => {
@@ -263,6 +262,7 @@ export function createStudioRoutes(deps: RouteDeps): Hono<AppEnv> {
   });
 
   mountScheduleRoutes(routes, deps, { userId, audit });
+  mountLibraryRoutes(routes, deps, { audit });
 
   return routes;
 }

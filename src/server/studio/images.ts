@@ -1,10 +1,12 @@
 /**
  * Images of the editors' studio. An upload keeps the original in the object store (shared by
  * every process) under a name made of its bytes' hash; content refers to it as
- * `/images/uploads/<hash>.webp`. A build converts every image its content refers to — resized to
- * at most 1200 px wide, WebP — and refuses one heavier than the weight budget, naming the item,
- * so a 5 MB photo can never reach a page. Converted images are kept in the object store too and
- * served from there by every process (`/images/uploads/*`), immutable since their name is their content.
+ * `/images/uploads/<hash>.webp`. The image is converted for the web — resized to at most 1200 px
+ * wide, WebP — at once when it fits the weight budget (the editor's thumbnail, the media library),
+ * and a build converts every image its content refers to that has no web version yet and refuses
+ * one heavier than the budget, naming the item, so a 5 MB photo can never reach a page. Converted
+ * images are kept in the object store too and served from there by every process
+ * (`/images/uploads/*`), immutable since their name is their content.
  */
 import { createHash } from 'node:crypto';
 import sharp from 'sharp';
@@ -31,7 +33,16 @@ export const imageUrlPrefix = '/images/uploads/';
 const originalsPrefix = 'content-images/originals/';
 const webPrefix = 'content-images/web/';
 /** `/images/uploads/<32 hex>.webp` in any content text. */
-const imageReference = /\/images\/uploads\/([0-9a-f]{32})\.webp/g;
+export const imageReference = /\/images\/uploads\/([0-9a-f]{32})\.webp/g;
+
+/** The hash that names an image (`<hash>.png` → `<hash>`): its web file is `<hash>.webp`. */
+export const imageHashOf = (name: string): string => name.split('.')[0] ?? name;
+/** The object keys of an image: its original and its converted web file. */
+export const imageObjectKeys = (name: string): [original: string, web: string] => [`${originalsPrefix}${name}`, `${webPrefix}${imageHashOf(name)}.webp`];
+/** The hashes of the converted web images in the store. */
+export async function convertedImageHashes(objects: ObjectStore): Promise<Set<string>> {
+  return new Set((await objects.list(webPrefix)).map((key) => key.slice(webPrefix.length).replace(/\.webp$/, '')));
+}
 
 const formats = { jpeg: { mime: 'image/jpeg', ext: 'jpg' }, png: { mime: 'image/png', ext: 'png' }, webp: { mime: 'image/webp', ext: 'webp' } } as const;
 
@@ -48,7 +59,7 @@ export interface ImageView {
 export function imageView(row: ContentImageRow): ImageView {
   return {
     name: row.name,
-    url: `${imageUrlPrefix}${row.name.split('.')[0] ?? row.name}.webp`,
+    url: `${imageUrlPrefix}${imageHashOf(row.name)}.webp`,
     fileName: row.fileName,
     width: row.width,
     height: row.height,
@@ -80,6 +91,9 @@ export async function storeImage(db: Database, objects: ObjectStore, file: File,
   const [known] = await db.select().from(contentImages).where(eq(contentImages.name, name));
   if (known) return imageView(known);
   await objects.put(`${originalsPrefix}${name}`, bytes, { size: bytes.length, contentType: format.mime });
+  // The web version now when it fits the budget (one that does not fails the build that needs it, naming the item).
+  const web = await webImageOf(bytes);
+  if (web.length <= imageBudgetBytes) await putWebImage(objects, imageHashOf(name), web);
   const [row] = await db
     .insert(contentImages)
     .values({ name, fileName: file.name.slice(0, 200) || name, mime: format.mime, bytes: bytes.length, width: metadata.width ?? 0, height: metadata.height ?? 0, uploadedBy: userId })
@@ -87,11 +101,6 @@ export async function storeImage(db: Database, objects: ObjectStore, file: File,
     .returning();
   const [stored] = row ? [row] : await db.select().from(contentImages).where(eq(contentImages.name, name));
   return imageView(stored!);
-}
-
-export async function listImages(db: Database): Promise<ImageView[]> {
-  const rows = await db.select().from(contentImages);
-  return rows.sort((a, b) => b.createdAt.getTime() - a.createdAt.getTime()).map(imageView);
 }
 
 /** The converted image's object key for a URL's file name (`<hash>.webp`), or undefined for another name. */
@@ -102,6 +111,24 @@ export function webImageKey(fileName: string): string | undefined {
 export interface PreparedImages {
   converted: number;
   reused: number;
+}
+
+/** The web version of an image: at most `webImageWidth` wide, WebP, at the first quality that fits the budget (else the lowest tried). */
+async function webImageOf(source: Buffer): Promise<Buffer> {
+  let output = Buffer.alloc(0);
+  for (const quality of qualities) {
+    output = await sharp(source, { limitInputPixels: maxImageSide * maxImageSide })
+      .rotate()
+      .resize({ width: webImageWidth, withoutEnlargement: true })
+      .webp({ quality })
+      .toBuffer();
+    if (output.length <= imageBudgetBytes) break;
+  }
+  return output;
+}
+
+function putWebImage(objects: ObjectStore, hash: string, web: Buffer): Promise<void> {
+  return objects.put(`${webPrefix}${hash}.webp`, web, { size: web.length, contentType: 'image/webp', cacheControl: 'public, max-age=31536000, immutable' });
 }
 
 /**
@@ -123,24 +150,15 @@ export async function prepareImages(db: Database, objects: ObjectStore, files: R
     const [row] = await db.select().from(contentImages).where(like(contentImages.name, `${hash}.%`));
     const original = row ? await objects.get(`${originalsPrefix}${row.name}`) : null;
     if (!row || !original) throw new ContentFileError(file, 'image', `${imageUrlPrefix}${target} is not an uploaded image`);
-    const source = await readAll(original.body);
-    let output: Buffer | undefined;
-    for (const quality of qualities) {
-      output = await sharp(source, { limitInputPixels: maxImageSide * maxImageSide })
-        .rotate()
-        .resize({ width: webImageWidth, withoutEnlargement: true })
-        .webp({ quality })
-        .toBuffer();
-      if (output.length <= imageBudgetBytes) break;
-    }
-    if (!output || output.length > imageBudgetBytes) {
+    const output = await webImageOf(await readAll(original.body));
+    if (output.length > imageBudgetBytes) {
       throw new ContentFileError(
         file,
         'image',
-        `${row.fileName} weighs ${Math.round((output?.length ?? 0) / 1024)} KB as a ${webImageWidth}px WebP, over the ${imageBudgetBytes / 1024} KB budget: use a smaller or simpler picture`,
+        `${row.fileName} weighs ${Math.round(output.length / 1024)} KB as a ${webImageWidth}px WebP, over the ${imageBudgetBytes / 1024} KB budget: use a smaller or simpler picture`,
       );
     }
-    await objects.put(`${webPrefix}${target}`, output, { size: output.length, contentType: 'image/webp', cacheControl: 'public, max-age=31536000, immutable' });
+    await putWebImage(objects, hash, output);
     converted += 1;
   }
   return { converted, reused };
