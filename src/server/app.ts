@@ -33,6 +33,7 @@ import { createBuildRunner } from './site/buildJob.ts';
 import { createSiteRebuilder } from './site/rebuild.ts';
 import { createJobQueue } from './jobs/queue.ts';
 import { attachWorker } from './jobs/worker.ts';
+import { createScheduleService } from './studio/schedules.ts';
 import { createStaticHandler } from './static.ts';
 import { objectStoreFromConfig } from './storage/fromConfig.ts';
 import { mountStudioFiles } from './studioFiles.ts';
@@ -85,7 +86,8 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
       timeoutMs: deps.config.rebuildTimeoutMinutes * 60_000,
       cdn,
     });
-    attachWorker(jobs, { builds }).catch((error: unknown) => deps.logger.error({ err: error }, 'the embedded worker could not start'));
+    const schedules = createScheduleService({ db: deps.db, jobs, rebuilder, logger: deps.logger });
+    attachWorker(jobs, { builds, schedules }).catch((error: unknown) => deps.logger.error({ err: error }, 'the embedded worker could not start'));
   }
   if (deps.rebuildAtStart) {
     rebuilder.start({ purpose: 'publish', drafts: 'none' }).then(

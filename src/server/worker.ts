@@ -18,6 +18,8 @@ import { createBuildRunner } from './site/buildJob.ts';
 import { cdnStoreFromConfig } from './site/cdn.ts';
 import { createPublishedSite } from './site/publication.ts';
 import { createSitePublisher } from './site/publisher.ts';
+import { createSiteRebuilder } from './site/rebuild.ts';
+import { createScheduleService } from './studio/schedules.ts';
 
 /** How long a stopping worker lets its running job go on. */
 const stopSeconds = Number(process.env['WORKER_STOP_SECONDS'] ?? 60);
@@ -46,7 +48,10 @@ const builds = createBuildRunner({
   timeoutMs: config.rebuildTimeoutMinutes * 60_000,
   cdn: cdnStoreFromConfig(config),
 });
-await attachWorker(jobs, { builds });
+// Scheduled publications start builds the way the studio does (a queued `site-build` job).
+const rebuilder = createSiteRebuilder({ db: runtime.db, logger, dataDir: config.dataDir, objects: runtime.objects, publisher, jobs, cdn: cdnStoreFromConfig(config) });
+const schedules = createScheduleService({ db: runtime.db, jobs, rebuilder, logger });
+await attachWorker(jobs, { builds, schedules });
 await jobs.start();
 process.stdout.write(`\n  汇购电 worker running jobs (database: ${runtime.kind})\n\n`);
 logger.info({ db: runtime.kind }, 'worker started');

@@ -10,12 +10,11 @@ export interface WorkerRole {
   /** Runs `site-build` jobs. */
   builds: BuildRunner;
   /** Runs `scheduled-publication` jobs (studio/schedules.ts: createScheduleService). */
-  schedules?: Pick<ScheduleService, 'run'>;
+  schedules: Pick<ScheduleService, 'run'>;
 }
 
 /** Registers the role's handlers; they run once the queue has started. */
 export async function attachWorker(jobs: JobQueue, role: WorkerRole): Promise<void> {
   await jobs.work<BuildJobData>(siteBuildQueue, (job) => role.builds.runJob(job.data));
-  const { schedules } = role;
-  if (schedules) await jobs.work<ScheduleJobData>(scheduleQueue, (job) => schedules.run(job.data));
+  await jobs.work<ScheduleJobData>(scheduleQueue, (job) => role.schedules.run(job.data));
 }
