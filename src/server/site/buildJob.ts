@@ -91,11 +91,24 @@ function progressOf(db: Database, buildId: number) {
   const save = (values: Partial<SiteBuildRow>) => {
     pending = pending.then(() => db.update(siteBuilds).set(values).where(eq(siteBuilds.id, buildId))).catch(() => {});
   };
+  /** Milliseconds each step took, for the log. */
+  const steps: Partial<Record<BuildPhase, number>> = {};
+  let current: { phase: BuildPhase; since: number } | undefined;
+  const closeStep = () => {
+    if (current) steps[current.phase] = Math.round(performance.now() - current.since);
+  };
   return {
     /** A new step, its total when known (null: unknown). */
     step(phase: BuildPhase, total: number | null = null) {
+      closeStep();
+      current = { phase, since: performance.now() };
       savedAt = Date.now();
       save({ phase, progressDone: 0, progressTotal: total });
+    },
+    /** The steps' durations so far (ms). */
+    timings() {
+      closeStep();
+      return steps;
     },
     /** Work done in the step; saved at most twice a second, and always when it reaches its total. */
     tick(done: number, total?: number) {
@@ -188,7 +201,7 @@ export function createBuildRunner(options: BuildRunnerOptions) {
       if (preview) {
         await progress.settled();
         await finish(row.id, { status: 'succeeded', pages, outputDir });
-        log.info({ pages, seconds: (Date.now() - started) / 1000 }, 'preview built');
+        log.info({ pages, seconds: (Date.now() - started) / 1000, stepMs: progress.timings() }, 'preview built');
         return;
       }
       if (cdn) {
@@ -207,7 +220,7 @@ export function createBuildRunner(options: BuildRunnerOptions) {
       await publisher.publish(row.id, { status: 'succeeded', finishedAt: new Date(), pages, outputDir, phase: null }, (tx) =>
         commitPublication(tx, row.id, carried, order.userId ?? null),
       );
-      log.info({ pages, mode: plan.mode, drafts: carried.length, seconds: (Date.now() - started) / 1000 }, 'site built and published');
+      log.info({ pages, mode: plan.mode, drafts: carried.length, seconds: (Date.now() - started) / 1000, stepMs: progress.timings() }, 'site built and published');
     } catch (error) {
       const reason = reasonOf(error);
       log.error({ reason }, preview ? 'preview build failed' : 'site build failed; the published site is unchanged');
