@@ -6,7 +6,10 @@
  * starts later serves the current publication from the bucket, not its own disk.
  * The same over real processes: the cluster test.
  */
-import { cpSync, existsSync, mkdirSync, readFileSync, utimesSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, linkSync, mkdirSync, readFileSync, utimesSync, writeFileSync } from 'node:fs';
+import { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import * as tar from 'tar';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -152,5 +155,47 @@ describe('one publication, every node', () => {
   it('keeps every kept publication\'s archive in the bucket', async () => {
     const keys = await objects.list('site/builds/');
     expect(keys).toEqual(expect.arrayContaining([artifactKey(first), artifactKey(second)]));
+  });
+
+  it('an incremental build travels as a delta: its archive holds only its own files, and B rebuilds the whole build from the base it serves', async () => {
+    const base = await makeBuild(a, 'delta base', 0);
+    const layoutA = siteLayout(a.dataDir);
+    const baseDir = buildDirOf(layoutA, base);
+    mkdirSync(path.join(baseDir, 'dist/kept'), { recursive: true });
+    writeFileSync(path.join(baseDir, 'dist/kept/index.html'), '<title>kept page</title>');
+    await saveBuild(objects, layoutA, base);
+    await a.publisher.publish(base, { status: 'succeeded', finishedAt: new Date(), pages: 2 });
+    await servedWithin(b, base);
+
+    // As the incremental integration leaves it: the base's files linked, the changed ones new.
+    const [row] = await t.db.insert(siteBuilds).values({ status: 'running', mode: 'incremental', baseBuildId: base }).returning();
+    const delta = row!.id;
+    const deltaDir = buildDirOf(layoutA, delta);
+    mkdirSync(path.join(deltaDir, 'dist/kept'), { recursive: true });
+    mkdirSync(path.join(deltaDir, 'dist/welcome/home'), { recursive: true });
+    mkdirSync(path.join(deltaDir, 'dist/added'), { recursive: true });
+    linkSync(path.join(baseDir, 'dist/kept/index.html'), path.join(deltaDir, 'dist/kept/index.html'));
+    writeFileSync(path.join(deltaDir, 'dist/welcome/home/index.html'), '<title>delta build</title>');
+    writeFileSync(path.join(deltaDir, 'dist/added/index.html'), '<title>added page</title>');
+    cpSync(path.join(baseDir, 'content'), path.join(deltaDir, 'content'), { recursive: true });
+    await saveBuild(objects, layoutA, delta, base);
+
+    const archived: string[] = [];
+    const archive = await objects.get(artifactKey(delta));
+    await pipeline(Readable.fromWeb(archive!.body as never), tar.list({ onReadEntry: (entry) => void archived.push(entry.path) }));
+    expect(archived).toContain('delta.json');
+    expect(archived).toContain('dist/welcome/home/index.html');
+    expect(archived).toContain('dist/added/index.html');
+    expect(archived).not.toContain('dist/kept/index.html');
+
+    await t.db.update(siteBuilds).set({ status: 'succeeded', pages: 3 }).where(eq(siteBuilds.id, delta));
+    await a.publisher.publish(delta);
+    await servedWithin(b, delta);
+    const served = b.site.staticDir()!;
+    expect(homeOf(b)).toBe('<title>delta build</title>');
+    expect(readFileSync(path.join(served, 'added/index.html'), 'utf8')).toBe('<title>added page</title>');
+    expect(readFileSync(path.join(served, 'kept/index.html'), 'utf8')).toBe('<title>kept page</title>');
+    // B's base stays, so does its archive: the delta needs it.
+    expect(await objects.list('site/builds/')).toEqual(expect.arrayContaining([artifactKey(base), artifactKey(delta)]));
   });
 });

@@ -196,7 +196,7 @@ export function createBuildRunner(options: BuildRunnerOptions) {
 
       progress.step('store');
       if (!preview) await db.insert(siteContents).values({ buildId: row.id, content: JSON.stringify(content) }).onConflictDoUpdate({ target: siteContents.buildId, set: { content: JSON.stringify(content) } });
-      await saveBuild(objects, layout, row.id);
+      await saveBuild(objects, layout, row.id, plan.mode === 'incremental' ? plan.baseBuildId : undefined);
       const outputDir = path.relative(path.dirname(layout.root), outDir);
       if (preview) {
         await progress.settled();

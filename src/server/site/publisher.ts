@@ -28,7 +28,7 @@ import { siteBuilds, siteContents, siteNodes, type SiteBuildRow } from '../db/sc
 import type { Logger } from '../logger.ts';
 import type { ContentStore } from '../services/contentStore.ts';
 import type { ObjectStore } from '../storage/objectStore.ts';
-import { buildDirOf, ensureLocalBuild, removeBuildArtifacts } from './artifacts.ts';
+import { buildDirOf, deltaChain, ensureLocalBuild, removeBuildArtifacts } from './artifacts.ts';
 import { pointCurrentAt, siteLayout, type PublishedSite, type Publication, type SiteLayout } from './publication.ts';
 
 export const publicationChannel = 'site_publication';
@@ -216,10 +216,11 @@ export function createSitePublisher(options: SitePublisherOptions): SitePublishe
       if (!cached.has(id) && !running.has(id)) await rm(buildDirOf(layout, id), { recursive: true, force: true });
     }
     if (!local) {
-      const dropped = await db
-        .select({ id: siteBuilds.id })
-        .from(siteBuilds)
-        .where(and(eq(siteBuilds.status, 'succeeded'), notInArray(siteBuilds.id, [...keep, 0])));
+      // A kept build archived as a delta needs its bases' archives too.
+      const succeeded = await db.select({ id: siteBuilds.id, base: siteBuilds.baseBuildId }).from(siteBuilds).where(eq(siteBuilds.status, 'succeeded'));
+      const bases = new Map(succeeded.map((row) => [row.id, row.base]));
+      const needed = new Set([...keep, ...running].flatMap((id) => [id, ...deltaChain(bases, id)]));
+      const dropped = succeeded.filter((row) => !needed.has(row.id));
       await removeBuildArtifacts(objects, dropped.map((row) => row.id)).catch((error: unknown) =>
         logger.warn({ err: error }, 'old build archives not removed'),
       );
