@@ -7,11 +7,14 @@ import { formatCount } from '../../lib/i18n/plural.ts';
 import { serverFieldErrors, validateForm, withFieldError, type FieldErrors, type ValidationMessages } from '../auth/formValidation.ts';
 import ConfirmDialog from '../ConfirmDialog.tsx';
 import { LoadFailed, Loading } from '../LoadStatus.tsx';
-import { emptyValue, errorsWithoutField, fieldTreeOfKind, setAt } from './formModel.ts';
+import type { Choices } from '../../content/references.ts';
+import { recheckedErrors } from './fieldErrors.ts';
+import { emptyValue, errorsWithoutField, fieldTreeOfKind, setAt, type FieldPath } from './formModel.ts';
 import ItemForm, { type FormContext } from './ItemForm.tsx';
+import ScheduleControl from './ScheduleControl.tsx';
 import StateBadge from './StateBadge.tsx';
 import { changesUrl, editUrl, historyUrl, itemsUrl } from './studioLinks.ts';
-import { deleteItem, discardItem, loadItem, loadOverview, saveItem, type ItemView, type RegionView } from './studioApi.ts';
+import { deleteItem, discardItem, loadChoices, loadItem, loadOverview, saveItem, type ItemView, type RegionView } from './studioApi.ts';
 import { say, type FieldLabels, type StudioMessages } from './studioMessages.ts';
 import { useLoad } from './useLoad.ts';
 import { useQuery } from './useQuery.ts';
@@ -26,7 +29,7 @@ interface Props {
 /** What the editor is working on: an existing item (its view) or a new one of a kind, and the data it starts from. */
 type Subject =
   | { state: 'missing' }
-  | { state: 'ready'; kind: ContentKind; view: ItemView | null; regions: RegionView[]; initial: unknown };
+  | { state: 'ready'; kind: ContentKind; view: ItemView | null; regions: RegionView[]; choices: Choices; initial: unknown };
 
 /** The key of the new item's id input in the error map (the server names a bad path `path`). */
 const PATH_FIELD = 'path';
@@ -35,19 +38,20 @@ const PATH_FIELD = 'path';
 async function openSubject(search: URLSearchParams): Promise<Subject | undefined> {
   const path = search.get('path');
   const kindParam = search.get('kind');
-  const overview = await loadOverview();
-  if (!overview) return undefined;
-  const regions = overview.regions;
+  const [overview, listed] = await Promise.all([loadOverview(), loadChoices()]);
+  if (!overview || !listed) return undefined;
+  const { regions } = overview;
+  const { choices } = listed;
   if (path) {
     const answer = await loadItem(path);
     if (!answer) return undefined;
     const kind = kindOfPath(path)?.kind;
     if (answer.code === NOT_FOUND || answer.code === BAD_REQUEST || !kind) return { state: 'missing' };
     if (answer.code !== OK) return undefined;
-    return { state: 'ready', kind, view: answer.data, regions, initial: answer.data.draft ?? answer.data.published };
+    return { state: 'ready', kind, view: answer.data, regions, choices, initial: answer.data.draft ?? answer.data.published };
   }
   if (search.get('new') === '1' && isContentKind(kindParam) && !kindSpecs[kindParam].single) {
-    return { state: 'ready', kind: kindParam, view: null, regions, initial: emptyValue(fieldTreeOfKind(kindParam)) };
+    return { state: 'ready', kind: kindParam, view: null, regions, choices, initial: emptyValue(fieldTreeOfKind(kindParam)) };
   }
   return { state: 'missing' };
 }
@@ -55,7 +59,9 @@ async function openSubject(search: URLSearchParams): Promise<Subject | undefined
 /**
  * The item editor (/studio/edit?path=… or ?kind=…&new=1). The form is drawn from the kind's
  * schema (the build's own) and checked against it in the browser, errors in place and in the
- * page's locale; the server's 400 field errors land the same way. Saving writes a draft with the
+ * page's locale; the server's 400 field errors land the same way. As the editor fixes a field its
+ * error is checked again and goes once the field is valid (fieldErrors.ts), the count above the
+ * form with it. Fields that name other content offer that content as choices. Saving writes a draft with the
  * revision it was loaded at: when someone else saved meanwhile (409) the editor is told and
  * offered to reload. Discard and delete ask first. Leaving with unsaved changes asks too.
  */
@@ -66,7 +72,15 @@ export default function ItemEditor({ locale, messages, labels, validation }: Pro
   const subject = loaded.state === 'ready' ? loaded.value : undefined;
   // The editor's changes, tied to the subject they were made on (a reload or a save starts afresh).
   const [edited, setEdited] = useState<{ base: Subject; data: unknown } | null>(null);
+  // The same, as of the latest change: an upload finishing after other edits writes into that.
+  const latest = useRef<{ base: Subject; data: unknown } | null>(null);
+  const edit = (next: { base: Subject; data: unknown } | null) => {
+    latest.current = next;
+    setEdited(next);
+  };
   const [errors, setErrors] = useState<FieldErrors>({});
+  // The shown errors the schema cannot judge (the server's, a refused upload, the new id's): a change of their own field clears them.
+  const serverOnly = useRef<ReadonlySet<string>>(new Set([PATH_FIELD]));
   const [busy, setBusy] = useState(false);
   const [notice, setNotice] = useState<{ tone: 'success' | 'error'; text: string } | null>(null);
   const [conflict, setConflict] = useState(false);
@@ -94,7 +108,7 @@ export default function ItemEditor({ locale, messages, labels, validation }: Pro
   if (loaded.state === 'failed') return <LoadFailed message={messages['studio.loadFailed']} retryLabel={messages['studio.retry']} onRetry={reload} />;
   if (subject?.state !== 'ready' || !tree || !kind) return <p role="alert" className="alert alert-warning">{messages['studio.edit.notFound']}</p>;
 
-  const { view, regions } = subject;
+  const { view, regions, choices } = subject;
   const data = dirty ? edited.data : subject.initial;
   const newArea = chosenArea || (regions[0]?.areaCode ?? '');
   const spec = kindSpecs[kind];
@@ -108,33 +122,59 @@ export default function ItemEditor({ locale, messages, labels, validation }: Pro
     requestAnimationFrame(() => noticeRef.current?.focus());
   };
 
-  const fail = (next: FieldErrors) => {
+  const fail = (next: FieldErrors, fromServer = false) => {
+    serverOnly.current = new Set([PATH_FIELD, ...(fromServer ? Object.keys(next) : [])]);
     setErrors(next);
     requestAnimationFrame(() => focusField(formRef.current, Object.keys(next)[0]));
   };
 
-  const change = (next: unknown) => {
-    setEdited({ base: subject, data: next });
+  /** The shown errors re-checked against the data as it is after a change at `at`. */
+  const recheck = (next: unknown, at: FieldPath) =>
+    setErrors((current) =>
+      recheckedErrors(
+        current,
+        at,
+        () => {
+          const checked = validateForm(spec.schema, next, validation);
+          return checked.ok ? {} : checked.errors;
+        },
+        serverOnly.current,
+      ),
+    );
+
+  const change = (next: unknown, at: FieldPath) => {
+    edit({ base: subject, data: next });
+    recheck(next, at);
     setNotice(null);
   };
 
   /** The subject with a new view from the server, its data the new starting point. */
   const settle = (next: ItemView) => {
-    setValue({ state: 'ready', kind, view: next, regions, initial: next.draft ?? next.published });
-    setEdited(null);
+    setValue({ state: 'ready', kind, view: next, regions, choices, initial: next.draft ?? next.published });
+    edit(null);
+    serverOnly.current = new Set([PATH_FIELD]);
     setErrors({});
   };
 
   const context: FormContext = {
     data,
     onChange: change,
-    setField: (fieldPath, value) =>
-      setEdited((current) => ({ base: subject, data: setAt(current !== null && current.base === subject ? current.data : subject.initial, fieldPath, value) })),
+    setField: (fieldPath, value) => {
+      const current = latest.current;
+      const next = setAt(current !== null && current.base === subject ? current.data : subject.initial, fieldPath, value);
+      edit({ base: subject, data: next });
+      recheck(next, fieldPath);
+    },
     errors,
     labels,
     messages,
     locale,
-    onUploadError: (field, message) => setErrors((current) => withFieldError(current, field, message)),
+    onUploadError: (field, message) => {
+      serverOnly.current = new Set([...serverOnly.current, field]);
+      setErrors((current) => withFieldError(current, field, message));
+    },
+    choices,
+    areaCode: view ? (kindOfPath(view.path)?.key.areaCode ?? undefined) : spec.perRegion ? newArea : undefined,
   };
 
   const newIdError = (): string | undefined => {
@@ -168,11 +208,11 @@ export default function ItemEditor({ locale, messages, labels, validation }: Pro
       return;
     }
     if (answer.code === CONFLICT) {
-      fail({ [PATH_FIELD]: answer.message });
+      fail({ [PATH_FIELD]: answer.message }, true);
       return;
     }
     const fieldErrors = serverFieldErrors(answer);
-    if (Object.keys(fieldErrors).length > 0) fail(fieldErrors);
+    if (Object.keys(fieldErrors).length > 0) fail(fieldErrors, true);
     else show('error', answer.message);
   };
 
@@ -237,7 +277,7 @@ export default function ItemEditor({ locale, messages, labels, validation }: Pro
         <div role="alert" className="alert alert-warning flex-col items-start">
           <p className="font-semibold">{messages['studio.edit.changedTitle']}</p>
           <p>{messages['studio.edit.changedBody']}</p>
-          <button type="button" className="btn btn-sm" onClick={() => { setEdited(null); setConflict(false); setErrors({}); reload(); }}>{messages['studio.edit.reload']}</button>
+          <button type="button" className="btn btn-sm" onClick={() => { edit(null); setConflict(false); setErrors({}); reload(); }}>{messages['studio.edit.reload']}</button>
         </div>
       )}
       {view?.draftDeleted && <p role="status" className="alert alert-warning">{messages['studio.edit.deletedDraft']}</p>}
@@ -272,11 +312,11 @@ export default function ItemEditor({ locale, messages, labels, validation }: Pro
                 value={newId}
                 autoComplete="off"
                 aria-invalid={errors[PATH_FIELD] ? true : undefined}
-                aria-describedby={`${idInput}-hint${errors[PATH_FIELD] ? ` ${idInput}-error` : ''}`}
+                aria-describedby={`${errors[PATH_FIELD] ? `${idInput}-error ` : ''}${idInput}-hint`}
                 onChange={(event) => { setNewId(event.target.value); setErrors((current) => withFieldError(current, PATH_FIELD, undefined)); }}
               />
-              <p id={`${idInput}-hint`} className="label text-xs whitespace-normal">{messages['studio.edit.idHint']}</p>
-              {errors[PATH_FIELD] && <p id={`${idInput}-error`} className="label text-xs whitespace-normal text-error">{errors[PATH_FIELD]}</p>}
+              {errors[PATH_FIELD] && <p id={`${idInput}-error`} className="mt-1 block text-xs text-error" data-field-error>{errors[PATH_FIELD]}</p>}
+              <p id={`${idInput}-hint`} className="label block text-xs whitespace-normal">{messages['studio.edit.idHint']}</p>
             </div>
           </div>
         )}
@@ -291,6 +331,20 @@ export default function ItemEditor({ locale, messages, labels, validation }: Pro
           )}
           {view && !view.draftDeleted && (
             <button type="button" className="btn btn-outline btn-error" disabled={busy} onClick={() => setConfirm('delete')}>{messages['studio.edit.delete']}</button>
+          )}
+          {view && view.state === 'published' && view.published !== null && (
+            <ScheduleControl
+              action="unpublish"
+              paths={[view.path]}
+              label={messages['studio.schedule.openUnpublish']}
+              title={say(messages, 'studio.schedule.unpublishTitle', { title: view.title })}
+              body={messages['studio.schedule.unpublishBody']}
+              disabled={busy}
+              locale={locale}
+              messages={messages}
+              validation={validation}
+              onScheduled={(_view, text) => show('success', text)}
+            />
           )}
           <span className="text-sm text-base-content/70" aria-live="polite">{dirty ? messages['studio.edit.unsaved'] : ''}</span>
         </div>

@@ -1,4 +1,5 @@
 import { useId, useState, type ReactNode } from 'react';
+import type { Choice, Choices, ReferenceField } from '../../content/references.ts';
 import { OK } from '../../lib/apiCodes.ts';
 import type { Locale } from '../../lib/i18n/locales.ts';
 import { labelCase } from '../auth/formValidation.ts';
@@ -24,7 +25,8 @@ import { useMarkdownPreview } from './useMarkdownPreview.ts';
 
 export interface FormContext {
   data: unknown;
-  onChange: (data: unknown) => void;
+  /** The data after a change, and where it changed (a field, or a list or map as a whole). */
+  onChange: (data: unknown, at: FieldPath) => void;
   /** Sets one field on the data as it is when called (an upload finishes after other edits). */
   setField: (path: FieldPath, value: unknown) => void;
   errors: Readonly<Record<string, string>>;
@@ -33,6 +35,10 @@ export interface FormContext {
   locale: Locale;
   /** Shown when an image upload is refused. */
   onUploadError: (field: string, message: string) => void;
+  /** What the reference fields may name (the studio's choices call); undefined: they are typed as text. */
+  choices?: Choices | undefined;
+  /** The edited item's region, for references that only fit within it (content/references.ts `narrow`). */
+  areaCode?: string | undefined;
 }
 
 interface FieldProps {
@@ -86,9 +92,24 @@ function Field(props: FieldProps) {
   }
 }
 
-/** An error message under a control, tied to it by `aria-describedby`. */
+/**
+ * An error message on its own line directly under its control, tied to it by `aria-describedby`
+ * (the control also says `aria-invalid`). Not a daisyUI `.label`: that class's muted grey would
+ * win over `text-error` (its layer comes after Tailwind's utilities) and sets it inline beside the
+ * hint. The error red is 6:1 on the form's white, 4.9:1 on base-300 (WCAG AA).
+ */
 function ErrorText({ id, text }: { id: string; text: string | undefined }) {
-  return text ? <p id={id} className="label text-xs whitespace-normal text-error" data-field-error>{text}</p> : null;
+  return text ? <p id={id} className="mt-1 block text-xs text-error" data-field-error>{text}</p> : null;
+}
+
+/** A control's hint (what to enter), under its error when it has one. */
+function HintText({ id, text }: { id: string; text: string }) {
+  return <p id={id} className="label block text-xs whitespace-normal">{text}</p>;
+}
+
+/** The ids a control is described by: its error first (read first), then its hint and notes; undefined when none. */
+function describedBy(...ids: readonly (string | false | undefined)[]): string | undefined {
+  return ids.filter(Boolean).join(' ') || undefined;
 }
 
 function optionalMark(node: FieldNode, messages: StudioMessages): ReactNode {
@@ -114,6 +135,8 @@ function Group({ node, path, label, context, bare, children }: FieldProps & { ch
 
 function ListField({ node, path, label, context, bare }: FieldProps & { node: Extract<FieldNode, { type: 'list' }> }) {
   const { data, onChange, messages } = context;
+  const choices = node.reference ? choicesAt(node.reference, context, path) : undefined;
+  if (choices) return <ReferenceGroup node={node} path={path} label={label} context={context} choices={choices} {...(bare ? { bare } : {})} />;
   const entries = getAt(data, path);
   const list = Array.isArray(entries) ? (entries as unknown[]) : [];
   const element = node.element;
@@ -124,13 +147,13 @@ function ListField({ node, path, label, context, bare }: FieldProps & { node: Ex
     const vars = { label, n: index + 1 };
     return (
       <div className="flex shrink-0 gap-1">
-        <button type="button" className="btn btn-ghost btn-xs" disabled={index === 0} aria-label={say(messages, 'studio.edit.moveUpEntry', vars)} onClick={() => onChange(moveAt(data, path, index, -1))}>
+        <button type="button" className="btn btn-ghost btn-xs" disabled={index === 0} aria-label={say(messages, 'studio.edit.moveUpEntry', vars)} onClick={() => onChange(moveAt(data, path, index, -1), path)}>
           <span aria-hidden="true">↑</span> {messages['studio.edit.moveUp']}
         </button>
-        <button type="button" className="btn btn-ghost btn-xs" disabled={index === list.length - 1} aria-label={say(messages, 'studio.edit.moveDownEntry', vars)} onClick={() => onChange(moveAt(data, path, index, 1))}>
+        <button type="button" className="btn btn-ghost btn-xs" disabled={index === list.length - 1} aria-label={say(messages, 'studio.edit.moveDownEntry', vars)} onClick={() => onChange(moveAt(data, path, index, 1), path)}>
           <span aria-hidden="true">↓</span> {messages['studio.edit.moveDown']}
         </button>
-        <button type="button" className="btn btn-ghost btn-xs text-error" aria-label={say(messages, 'studio.edit.removeEntry', vars)} onClick={() => onChange(removeAt(data, path, index))}>
+        <button type="button" className="btn btn-ghost btn-xs text-error" aria-label={say(messages, 'studio.edit.removeEntry', vars)} onClick={() => onChange(removeAt(data, path, index), path)}>
           {messages['studio.edit.remove']}
         </button>
       </div>
@@ -162,7 +185,7 @@ function ListField({ node, path, label, context, bare }: FieldProps & { node: Ex
         })}
       </ol>
       <div>
-        <button type="button" className="btn btn-sm mt-1" disabled={full} aria-label={say(messages, 'studio.edit.addTo', { label })} onClick={() => onChange(appendAt(data, path, newListEntry(element)))}>
+        <button type="button" className="btn btn-sm mt-1" disabled={full} aria-label={say(messages, 'studio.edit.addTo', { label })} onClick={() => onChange(appendAt(data, path, newListEntry(element)), path)}>
           + {messages['studio.edit.add']}
         </button>
       </div>
@@ -180,8 +203,8 @@ function MapField({ node, path, label, context, bare }: FieldProps & { node: Ext
         {Object.keys(record).map((key) => (
           <div key={key} className="rounded-box border border-base-300 bg-base-100 p-3">
             <div className="flex flex-wrap items-end gap-2">
-              <MapKey value={key} label={say(messages, 'studio.edit.keyOf', { label })} taken={(next) => next !== key && Object.hasOwn(record, next)} context={context} onRename={(next) => onChange(renameKeyAt(data, path, key, next))} />
-              <button type="button" className="btn btn-ghost btn-xs text-error" onClick={() => onChange(setAt(data, [...path, key], undefined))}>
+              <MapKey value={key} label={say(messages, 'studio.edit.keyOf', { label })} taken={(next) => next !== key && Object.hasOwn(record, next)} context={context} onRename={(next) => onChange(renameKeyAt(data, path, key, next), path)} />
+              <button type="button" className="btn btn-ghost btn-xs text-error" onClick={() => onChange(setAt(data, [...path, key], undefined), path)}>
                 {say(messages, 'studio.edit.removeKey', { key })}
               </button>
             </div>
@@ -190,7 +213,7 @@ function MapField({ node, path, label, context, bare }: FieldProps & { node: Ext
         ))}
       </div>
       <div>
-        <button type="button" className="btn btn-sm mt-1" onClick={() => onChange(setAt(data, [...path, freeKey(record, 'newKey')], newListEntry(node.value)))}>
+        <button type="button" className="btn btn-sm mt-1" onClick={() => onChange(setAt(data, [...path, freeKey(record, 'newKey')], newListEntry(node.value)), path)}>
           + {messages['studio.edit.addKey']}
         </button>
       </div>
@@ -240,7 +263,7 @@ function MarkdownField({ node, path, label, context, bare }: FieldProps) {
   const preview = useMarkdownPreview(source);
   const error = errors[name];
   const dropped = preview.loading ? [] : (preview.rendered?.dropped ?? []);
-  const describedBy = [`${id}-hint`, error ? `${id}-error` : '', dropped.length > 0 ? `${id}-dropped` : ''].filter(Boolean).join(' ');
+  const described = describedBy(error && `${id}-error`, `${id}-hint`, dropped.length > 0 && `${id}-dropped`);
   return (
     <div className="fieldset py-1" data-field={name}>
       <label htmlFor={id} className={bare ? 'sr-only' : 'fieldset-legend pb-1 text-sm'}>{label}{optionalMark(node, messages)}</label>
@@ -253,11 +276,11 @@ function MarkdownField({ node, path, label, context, bare }: FieldProps) {
             className={`textarea h-64 w-full font-mono text-sm ${error ? 'textarea-error' : ''}`}
             value={source}
             aria-invalid={error ? true : undefined}
-            aria-describedby={describedBy}
-            onChange={(event) => onChange(setAt(data, path, textFromInput(node, event.target.value)))}
+            aria-describedby={described}
+            onChange={(event) => onChange(setAt(data, path, textFromInput(node, event.target.value)), path)}
           />
-          <p id={`${id}-hint`} className="label text-xs whitespace-normal">{messages['studio.edit.markdownHint']}</p>
           <ErrorText id={`${id}-error`} text={error} />
+          <HintText id={`${id}-hint`} text={messages['studio.edit.markdownHint']} />
         </div>
         <div className="grid min-w-0 content-start gap-2">
           <section aria-label={say(messages, 'studio.edit.previewOf', { label })} aria-busy={preview.loading} className="h-64 overflow-auto rounded-box border border-base-300 bg-base-100 p-3">
@@ -297,16 +320,19 @@ function LeafField({ node, path, label, context, bare }: FieldProps) {
   const key = [...path].reverse().find((segment): segment is string => typeof segment === 'string');
   const hintId = `${id}-hint`;
   const errorId = `${id}-error`;
-  const set = (next: unknown) => onChange(setAt(data, path, next));
+  const staleId = `${id}-stale`;
+  const set = (next: unknown) => onChange(setAt(data, path, next), path);
   const invalid = error ? { 'aria-invalid': true as const } : {};
   const hint = node.type === 'text' && node.input === 'image' ? messages['studio.edit.imageHint'] : undefined;
-  const describedBy = [hint ? hintId : '', error ? errorId : ''].filter(Boolean).join(' ') || undefined;
+  const choices = node.reference ? choicesAt(node.reference, context, path) : undefined;
+  const stale = choices && typeof value === 'string' && value !== '' && !choices.some((choice) => choice.value === value) ? value : undefined;
+  const described = describedBy(error && errorId, stale && staleId, hint && hintId);
 
   if (node.type === 'boolean') {
     return (
       <div className="fieldset py-1" data-field={name}>
         <label className="label cursor-pointer gap-2 text-base-content">
-          <input id={id} name={name} type="checkbox" className="checkbox checkbox-sm" checked={value === true} aria-describedby={describedBy} {...invalid} onChange={(event) => set(event.target.checked)} />
+          <input id={id} name={name} type="checkbox" className="checkbox checkbox-sm" checked={value === true} aria-describedby={described} {...invalid} onChange={(event) => set(event.target.checked)} />
           {label}
         </label>
         <ErrorText id={errorId} text={error} />
@@ -316,29 +342,38 @@ function LeafField({ node, path, label, context, bare }: FieldProps) {
 
   let control: ReactNode;
   const labelClass = bare ? 'sr-only' : 'fieldset-legend pb-1 text-sm';
-  if (node.type === 'choice') {
+  if (choices) {
+    const empty = typeof value !== 'string' || value === '';
+    control = (
+      <select id={id} name={name} className={`select w-full max-w-md ${error ? 'select-error' : ''}`} value={empty ? '' : value} aria-describedby={described} {...invalid} onChange={(event) => set(event.target.value === '' ? emptyChoice(node) : event.target.value)}>
+        {(empty || node.optional) && <option value="">{messages['studio.edit.choose']}</option>}
+        {stale !== undefined && <option value={stale}>{say(messages, 'studio.choice.missingOption', { code: stale })}</option>}
+        {choices.map((choice) => <option key={choice.value} value={choice.value}>{choiceText(choice, messages)}</option>)}
+      </select>
+    );
+  } else if (node.type === 'choice') {
     const index = node.options.findIndex((option) => option === value);
     control = (
-      <select id={id} name={name} className={`select w-full max-w-md ${error ? 'select-error' : ''}`} value={index < 0 ? '' : String(index)} aria-describedby={describedBy} {...invalid} onChange={(event) => set(event.target.value === '' ? undefined : node.options[Number(event.target.value)])}>
+      <select id={id} name={name} className={`select w-full max-w-md ${error ? 'select-error' : ''}`} value={index < 0 ? '' : String(index)} aria-describedby={described} {...invalid} onChange={(event) => set(event.target.value === '' ? undefined : node.options[Number(event.target.value)])}>
         {(index < 0 || node.optional) && <option value="">{messages['studio.edit.choose']}</option>}
         {node.options.map((option, position) => <option key={String(option)} value={String(position)}>{choiceLabel(key, option, context)}</option>)}
       </select>
     );
   } else if (node.type === 'number') {
     control = (
-      <input id={id} name={name} inputMode="decimal" className={`input w-full max-w-xs ${error ? 'input-error' : ''}`} value={value === undefined || value === null ? '' : String(value)} aria-describedby={describedBy} {...invalid} onChange={(event) => set(numberFromInput(event.target.value))} />
+      <input id={id} name={name} inputMode="decimal" className={`input w-full max-w-xs ${error ? 'input-error' : ''}`} value={value === undefined || value === null ? '' : String(value)} aria-describedby={described} {...invalid} onChange={(event) => set(numberFromInput(event.target.value))} />
     );
   } else if (node.type === 'text' && node.input === 'multiline') {
     control = (
-      <textarea id={id} name={name} rows={3} className={`textarea w-full ${error ? 'textarea-error' : ''}`} value={typeof value === 'string' ? value : ''} aria-describedby={describedBy} {...invalid} onChange={(event) => set(textFromInput(node, event.target.value))} />
+      <textarea id={id} name={name} rows={3} className={`textarea w-full ${error ? 'textarea-error' : ''}`} value={typeof value === 'string' ? value : ''} aria-describedby={described} {...invalid} onChange={(event) => set(textFromInput(node, event.target.value))} />
     );
   } else if (node.type === 'text' && node.input === 'date') {
     control = (
-      <input id={id} name={name} type="date" className={`input w-full max-w-xs ${error ? 'input-error' : ''}`} value={typeof value === 'string' ? value : ''} aria-describedby={describedBy} {...invalid} onChange={(event) => set(textFromInput(node, event.target.value))} />
+      <input id={id} name={name} type="date" className={`input w-full max-w-xs ${error ? 'input-error' : ''}`} value={typeof value === 'string' ? value : ''} aria-describedby={described} {...invalid} onChange={(event) => set(textFromInput(node, event.target.value))} />
     );
   } else if (node.type === 'text') {
     control = (
-      <input id={id} name={name} className={`input w-full ${node.input === 'image' ? 'font-mono text-sm' : ''} ${error ? 'input-error' : ''}`} value={typeof value === 'string' ? value : ''} maxLength={node.maxLength ? node.maxLength + 20 : undefined} aria-describedby={describedBy} {...invalid} onChange={(event) => set(textFromInput(node, event.target.value))} />
+      <input id={id} name={name} className={`input w-full ${node.input === 'image' ? 'font-mono text-sm' : ''} ${error ? 'input-error' : ''}`} value={typeof value === 'string' ? value : ''} maxLength={node.maxLength ? node.maxLength + 20 : undefined} aria-describedby={described} {...invalid} onChange={(event) => set(textFromInput(node, event.target.value))} />
     );
   } else {
     control = <p className="text-sm text-base-content/70">{JSON.stringify(value)}</p>;
@@ -348,10 +383,92 @@ function LeafField({ node, path, label, context, bare }: FieldProps) {
     <div className="fieldset py-1" data-field={name}>
       <label htmlFor={id} className={labelClass}>{label}{optionalMark(node, messages)}</label>
       {control}
-      {node.type === 'text' && node.input === 'image' && <ImageUpload path={path} label={label} value={value} context={context} />}
-      {hint && <p id={hintId} className="label text-xs whitespace-normal">{hint}</p>}
       <ErrorText id={errorId} text={error} />
+      {stale !== undefined && <StaleChoice id={staleId} code={stale} messages={messages} />}
+      {node.type === 'text' && node.input === 'image' && <ImageUpload path={path} label={label} value={value} context={context} />}
+      {hint && <HintText id={hintId} text={hint} />}
     </div>
+  );
+}
+
+/** What choosing nothing writes: an optional field is left out, a required text field is empty (the schema then says so). */
+function emptyChoice(node: FieldNode): unknown {
+  return node.type === 'text' ? textFromInput(node, '') : undefined;
+}
+
+/** A choice as the editor reads it: its name and its code. */
+function choiceText(choice: Choice, messages: StudioMessages): string {
+  return choice.name ? say(messages, 'studio.choice.option', { name: choice.name, code: choice.value }) : choice.value;
+}
+
+/**
+ * The choices of a reference field at `path`: its source's, narrowed to those that fit where it
+ * is (the item's region, the other fields of the object it sits in). Undefined without choices.
+ */
+function choicesAt(reference: ReferenceField, context: FormContext, path: FieldPath): readonly Choice[] | undefined {
+  const all = context.choices?.[reference.source];
+  if (!all || !reference.narrow) return all;
+  let at = path.slice(0, -1);
+  while (at.length > 0 && typeof at[at.length - 1] === 'number') at = at.slice(0, -1);
+  const parent = getAt(context.data, at);
+  const siblings = parent !== null && typeof parent === 'object' && !Array.isArray(parent) ? (parent as Record<string, unknown>) : {};
+  const narrow = reference.narrow;
+  return all.filter((choice) => narrow(choice, { areaCode: context.areaCode, siblings }));
+}
+
+/** A value that is no longer among its field's choices: kept and shown, with why it needs a look. */
+function StaleChoice({ id, code, messages }: { id: string; code: string; messages: StudioMessages }) {
+  return (
+    <p id={id} className="mt-1 block rounded-box border border-warning bg-warning/10 px-2 py-1 text-xs" data-stale-choice>
+      {say(messages, 'studio.choice.missing', { code })}
+    </p>
+  );
+}
+
+/**
+ * A list of references in no particular order (a set's voltage levels, an orgCom's regions): one
+ * checkbox per choice in a group named by the field. Values no longer among the choices stay
+ * ticked and flagged until the editor unticks them; ticking adds at the end, unticking removes,
+ * so the saved list changes only where the editor changed it.
+ */
+function ReferenceGroup({ node, path, label, context, bare, choices }: FieldProps & { choices: readonly Choice[] }) {
+  const id = useId();
+  const { data, onChange, errors, messages } = context;
+  const name = pathName(path);
+  const current = getAt(data, path);
+  const values = Array.isArray(current) ? (current as unknown[]).filter((value): value is string => typeof value === 'string') : [];
+  const known = new Set(choices.map((choice) => choice.value));
+  const stale = values.filter((value) => !known.has(value));
+  const toggle = (value: string, on: boolean) => onChange(setAt(data, path, on ? [...values, value] : values.filter((entry) => entry !== value)), path);
+  const entryErrors = values.flatMap((value, index) => {
+    const message = errors[`${name}.${index}`];
+    return message ? [{ value, index, message }] : [];
+  });
+  const box = (value: string, text: string, flagged: boolean) => (
+    <li key={value}>
+      <label className="flex cursor-pointer items-center gap-2 text-sm">
+        <input
+          type="checkbox"
+          className="checkbox checkbox-sm"
+          name={name}
+          value={value}
+          checked={values.includes(value)}
+          aria-describedby={flagged ? `${id}-stale` : undefined}
+          onChange={(event) => toggle(value, event.target.checked)}
+        />
+        {text}
+      </label>
+    </li>
+  );
+  return (
+    <Group node={node} path={path} label={label} context={context} {...(bare ? { bare } : {})}>
+      <ul className="grid gap-1 sm:grid-cols-2 lg:grid-cols-3">
+        {stale.map((value) => box(value, say(messages, 'studio.choice.missingOption', { code: value }), true))}
+        {choices.map((choice) => box(choice.value, choiceText(choice, messages), false))}
+      </ul>
+      {entryErrors.map((entry) => <ErrorText key={entry.index} id={`${id}-error-${entry.index}`} text={`${entry.value}: ${entry.message}`} />)}
+      {stale.length > 0 && <StaleChoice id={`${id}-stale`} code={stale.join(', ')} messages={messages} />}
+    </Group>
   );
 }
 

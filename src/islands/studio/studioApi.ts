@@ -7,6 +7,7 @@
 import { get, post, upload, type ApiEnvelope, type UploadProgress } from '../../lib/api/index.ts';
 import type { ContentKind } from '../../content/kinds.ts';
 import type { RenderedMarkdown } from '../../content/markdown.ts';
+import type { Choices } from '../../content/references.ts';
 import type { BuildPhase, ItemSummary, ItemView, RegionView } from '../../lib/studioViews.ts';
 
 export type { BuildPhase, ItemState, ItemSummary, ItemView, RegionView } from '../../lib/studioViews.ts';
@@ -61,6 +62,25 @@ export interface ImageUpload {
   bytes: number;
 }
 
+/** Where an image is used: an item whose published data, draft or a kept earlier publication refers to it. */
+export interface ImageUse {
+  path: string;
+  kind: ContentKind;
+  title: string;
+  /** `published`: on the site now; `draft`: in its pending draft; `kept`: in an earlier publication the site can be rolled back to. */
+  in: ('published' | 'draft' | 'kept')[];
+}
+
+/** An uploaded image in the media library. */
+export interface LibraryImage extends ImageUpload {
+  fileName: string;
+  createdAt: string;
+  uploadedBy: string | null;
+  /** The converted web image exists (it is what `url` serves). */
+  converted: boolean;
+  usedBy: ImageUse[];
+}
+
 /** The detail of a 400 `studio.contentInvalid`: which item and field failed the build's checks. */
 export interface ContentInvalid {
   path: string;
@@ -75,6 +95,7 @@ export const loadItem = (path: string) => get<ItemView>(`${STUDIO_API}/item`, { 
 export const loadVersions = (path: string) => get<{ versions: VersionSummary[] }>(`${STUDIO_API}/versions`, { path });
 export const loadVersion = (path: string, version: number) => get<{ version: number; data: unknown }>(`${STUDIO_API}/version`, { path, version });
 export const loadBuild = (buildId: number) => get<BuildView>(`${STUDIO_API}/build`, { buildId }, { quiet: true });
+export const loadChoices = () => get<{ choices: Choices }>(`${STUDIO_API}/choices`);
 export const loadPublications = () => get<{ published: number | null; builds: PublicationView[] }>(`${STUDIO_API}/publications`);
 
 const write = <T>(call: string, body: Record<string, unknown>): Promise<ApiEnvelope<T> | undefined> =>
@@ -92,6 +113,10 @@ export const rollback = (buildId: number) => write<BuildView>('rollback', { buil
 /** A Markdown field rendered by the site's renderer, with what it removed; aborting it is silent. */
 export const renderMarkdownPreview = (markdown: string, signal: AbortSignal) =>
   post<RenderedMarkdown>(`${STUDIO_API}/markdown`, { markdown }, { json: true, quiet: true, signal });
+
+export const loadImages = () => get<{ images: LibraryImage[] }>(`${STUDIO_API}/images`);
+/** Deletes an unused image; 409 (with `usedBy`) while an item still refers to it. */
+export const deleteImage = (name: string) => write<null>('image/delete', { name });
 
 export function uploadImage(file: File, onProgress: (progress: UploadProgress) => void) {
   return upload<ImageUpload>(`${STUDIO_API}/image`, { file }, { quiet: true, onProgress });
