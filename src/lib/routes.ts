@@ -32,7 +32,7 @@ export type PageKey =
   | 'account' | 'settlement' | 'statistics' | 'institution' | 'trend' | 'organization'
   | 'orderDetail' | 'certifyEnterprise' | 'certificate' | 'usbkey' | 'handleOrder'
   | 'opsCertifications' | 'opsOrders' | 'opsAudit' | 'opsSettlements' | 'opsStaff'
-  | 'studio' | 'studioItems' | 'studioEdit' | 'studioHistory' | 'studioChanges' | 'studioPublications';
+  | 'studio' | 'studioItems' | 'studioEdit' | 'studioHistory' | 'studioChanges' | 'studioPublications' | 'studioMedia';
 
 export const pageRoutes: readonly PageRoute[] = [
   { path: '/welcome/home', key: 'home', layout: 'base', access: 'public' },
@@ -74,6 +74,7 @@ export const pageRoutes: readonly PageRoute[] = [
   { path: '/studio/history', key: 'studioHistory', layout: 'studio', access: 'session', role: studioRoles, under: 'studio' },
   { path: '/studio/changes', key: 'studioChanges', layout: 'studio', access: 'session', role: studioRoles },
   { path: '/studio/publications', key: 'studioPublications', layout: 'studio', access: 'session', role: studioRoles },
+  { path: '/studio/media', key: 'studioMedia', layout: 'studio', access: 'session', role: studioRoles },
 ];
 
 /**
@@ -134,7 +135,7 @@ export const sectionNav: Partial<Record<LayoutName, readonly PageKey[]>> = {
   partner: ['settlement', 'statistics', 'institution', 'trend', 'organization'],
   certify: ['certifyEnterprise', 'certificate', 'usbkey'],
   ops: ['opsCertifications', 'opsOrders', 'opsAudit', 'opsSettlements', 'opsStaff'],
-  studio: ['studio', 'studioChanges', 'studioPublications'],
+  studio: ['studio', 'studioChanges', 'studioPublications', 'studioMedia'],
 };
 
 /**

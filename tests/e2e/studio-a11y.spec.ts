@@ -26,6 +26,7 @@ const pages = [
   '/studio/history?path=news%2F20250108-platform-launch.md',
   '/studio/changes',
   '/studio/publications',
+  '/studio/media',
 ];
 
 for (const [locale, prefix] of [['zh-CN', ''], ['en-US', '/en-US']] as const) {
