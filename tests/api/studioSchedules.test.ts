@@ -417,8 +417,7 @@ describe('at the time', () => {
     await registered.get(scheduleQueue)?.({ data: { scheduleId: 7 } });
     expect(ran).toEqual([{ scheduleId: 7 }]);
 
-    // And on the app's own queue: due in two seconds (a wall clock with seconds is taken too).
-    await t.jobs.work<ScheduleJobData>(scheduleQueue, (job) => schedules.run(job.data));
+    // And in the app's embedded worker, from its queue: due in two seconds (a wall clock with seconds is taken too).
     const at = new Date(Date.now() + 2_000);
     const created = await schedule('publish', ['news/sched-d.md'], `${chinaDateTimeLocal(at)}:${String(at.getUTCSeconds()).padStart(2, '0')}`);
     expect(created.code).toBe(200);

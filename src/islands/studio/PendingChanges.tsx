@@ -5,9 +5,12 @@ import type { Locale } from '../../lib/i18n/locales.ts';
 import { formatCount } from '../../lib/i18n/plural.ts';
 import { formatChinaDateTime } from '../../lib/chinaTime.ts';
 import { followBuild, studioBuild } from '../../stores/studioBuild.ts';
+import type { ValidationMessages } from '../auth/formValidation.ts';
 import ConfirmDialog from '../ConfirmDialog.tsx';
 import { LoadFailed, Loading } from '../LoadStatus.tsx';
 import BuildStatus from './BuildStatus.tsx';
+import ScheduleControl from './ScheduleControl.tsx';
+import ScheduledList from './ScheduledList.tsx';
 import StateBadge from './StateBadge.tsx';
 import { editUrl } from './studioLinks.ts';
 import { contentInvalidOf, loadDrafts, loadOverview, startBuild, type BuildView, type ContentInvalid, type ItemSummary, type RegionView } from './studioApi.ts';
@@ -19,6 +22,8 @@ interface Props {
   locale: Locale;
   messages: StudioMessages;
   labels: FieldLabels;
+  /** The validation texts (the schedule form's time). */
+  validation: ValidationMessages;
 }
 
 interface Pending {
@@ -37,8 +42,10 @@ async function loadPending(): Promise<Pending | undefined> {
  * site with the chosen drafts without publishing it, "publish" publishes them in one build after
  * a confirmation. The build is then followed (progress, outcome) below the list; a build already
  * running when the page opens is followed too, and starting another is refused until it ends.
+ * "Schedule publication" publishes the chosen drafts at a chosen China time instead; what is
+ * scheduled is listed below ("已计划"), each cancellable until it starts.
  */
-export default function PendingChanges({ locale, messages, labels }: Props) {
+export default function PendingChanges({ locale, messages, labels, validation }: Props) {
   const build = useStore(studioBuild);
   const { loaded, reload } = useLoad(loadPending);
   useFollowRunning(loaded.state === 'ready' ? loaded.value.running : null, reload);
@@ -46,6 +53,7 @@ export default function PendingChanges({ locale, messages, labels }: Props) {
   const [confirming, setConfirming] = useState(false);
   const [busy, setBusy] = useState(false);
   const [refusal, setRefusal] = useState<{ text: string; invalid?: ContentInvalid | undefined } | null>(null);
+  const [scheduled, setScheduled] = useState<{ text: string; round: number } | null>(null);
   const allId = useId();
   const statusRef = useRef<HTMLDivElement>(null);
 
@@ -145,6 +153,18 @@ export default function PendingChanges({ locale, messages, labels }: Props) {
             <button type="button" className="btn btn-primary" disabled={busy || running || chosen.length === 0} onClick={() => setConfirming(true)}>
               {messages['studio.changes.publish']}
             </button>
+            <ScheduleControl
+              action="publish"
+              paths={chosen.map((item) => item.path)}
+              label={messages['studio.schedule.open']}
+              title={formatCount(messages, 'studio.schedule.publishTitle', locale, chosen.length)}
+              body={messages['studio.schedule.publishBody']}
+              disabled={busy || chosen.length === 0}
+              locale={locale}
+              messages={messages}
+              validation={validation}
+              onScheduled={(_view, text) => setScheduled((current) => ({ text, round: (current?.round ?? 0) + 1 }))}
+            />
             {chosen.length === 0 && <span className="text-sm">{messages['studio.changes.nothingChosen']}</span>}
           </div>
         </>
@@ -162,9 +182,13 @@ export default function PendingChanges({ locale, messages, labels }: Props) {
           )}
         </div>
       )}
+      <div aria-live="polite">
+        {scheduled && <p role="status" className="alert alert-success">{scheduled.text}</p>}
+      </div>
       <div ref={statusRef} tabIndex={-1} className="min-h-8 outline-none">
         {build && <BuildStatus build={build} regions={regions} locale={locale} messages={messages} />}
       </div>
+      <ScheduledList locale={locale} messages={messages} refresh={scheduled?.round ?? 0} />
       <ConfirmDialog
         open={confirming}
         title={formatCount(messages, 'studio.changes.publishTitle', locale, chosen.length)}

@@ -7,6 +7,7 @@ const withQuery = (locale: Locale, path: string, query: Record<string, string>) 
 
 export const studioHome = (locale: Locale) => localePath(locale, '/studio');
 export const changesUrl = (locale: Locale) => localePath(locale, '/studio/changes');
+export const publicationsUrl = (locale: Locale) => localePath(locale, '/studio/publications');
 export const itemsUrl = (locale: Locale, kind: ContentKind) => withQuery(locale, '/studio/items', { kind });
 export const editUrl = (locale: Locale, path: string) => withQuery(locale, '/studio/edit', { path });
 export const newItemUrl = (locale: Locale, kind: ContentKind) => withQuery(locale, '/studio/edit', { kind, new: '1' });

@@ -1,0 +1,18 @@
+/**
+ * The studio's scheduled-publishing calls (/api/studio/schedule, schedules, schedule/cancel;
+ * docs/editing-content.md, "定时发布"), through the project's request client like studioApi.ts.
+ */
+import { get, post, type ApiEnvelope } from '../../lib/api/index.ts';
+import type { ScheduleAction, ScheduleList, ScheduleView } from '../../lib/studioSchedules.ts';
+import { STUDIO_API } from './studioApi.ts';
+
+export type { ScheduleAction, ScheduleFailure, ScheduleList, ScheduleStatus, ScheduleView } from '../../lib/studioSchedules.ts';
+
+export const loadSchedules = () => get<ScheduleList>(`${STUDIO_API}/schedules`);
+
+/** Schedules `action` on `paths` at `runAt`, a China wall clock (`2026-12-01T09:00`); quiet: the form shows the verdict. */
+export const scheduleItems = (action: ScheduleAction, paths: readonly string[], runAt: string): Promise<ApiEnvelope<ScheduleView> | undefined> =>
+  post<ScheduleView>(`${STUDIO_API}/schedule`, { action, paths: [...paths], runAt }, { json: true, quiet: true });
+
+export const cancelSchedule = (id: number): Promise<ApiEnvelope<ScheduleView> | undefined> =>
+  post<ScheduleView>(`${STUDIO_API}/schedule/cancel`, { id }, { json: true, quiet: true });
