@@ -19,6 +19,7 @@ import { createOpsRoutes } from './ops.ts';
 import { createOrderRoutes } from './order.ts';
 import { createSiteAdminRoutes } from './siteAdmin.ts';
 import { createStudioRoutes } from './studio.ts';
+import { createStudioLibraryRoutes } from './studioLibrary.ts';
 import { createSystemRoutes } from './system.ts';
 import { createUserRoutes } from './user.ts';
 import { createBankSandboxRoutes } from './bankSandbox.ts';
@@ -49,6 +50,8 @@ export const apiModules: readonly ApiModule[] = [
   { base: '/api/admin/site', create: createSiteAdminRoutes },
   // The editors' studio (docs/editing-content.md): content in the database, previews, publications.
   { base: '/api/studio', create: createStudioRoutes },
+  // The item editor's choices and the media library.
+  { base: '/api/studio', create: createStudioLibraryRoutes },
   // Content calls (docs/content-api.md): answered from the content store.
   { base: '/api/front/hgdsys/hgdClient', create: createAreaSettingsRoutes },
   { base: '/api/front/system', create: createIndustryRoutes },

@@ -9,7 +9,7 @@
  *        item/restore {path, version, revision}
  *   POST preview {paths?} · publish {paths?} → the build; GET build?buildId (progress)
  *   GET  publications · POST rollback {buildId}
- *   POST image (multipart file) · GET images (with usage) · POST image/delete {name} · GET choices (studioLibrary.ts)
+ *   POST image (multipart file); GET images (with usage) · POST image/delete {name} · GET choices: studioLibrary.ts
  *   POST markdown {markdown} → { html, dropped }: the site's renderer, for the editor's preview
  *   GET  export[?drafts=1] (.zip) · POST import (multipart .zip)
  *   POST schedule {action, paths, runAt} · GET schedules · POST schedule/cancel {id} (studioSchedules.ts)
@@ -32,7 +32,6 @@ import { importPackage } from '../studio/importPackage.ts';
 import { storeImage } from '../studio/images.ts';
 import { buildAuditActions, buildViews, checkContent, itemSummaries, itemView, publicationViews, regionsOf } from '../studio/views.ts';
 import { mountScheduleRoutes } from './studioSchedules.ts';
-import { mountLibraryRoutes } from './studioLibrary.ts';
 import type { AnyContext } from '../envelope.ts';
 import type { AppEnv, RouteDeps } from '../types.ts';
 import { check, validate } from '../validate.ts';
@@ -262,7 +261,6 @@ export function createStudioRoutes(deps: RouteDeps): Hono<AppEnv> {
   });
 
   mountScheduleRoutes(routes, deps, { userId, audit });
-  mountLibraryRoutes(routes, deps, { audit });
 
   return routes;
 }

@@ -1,6 +1,7 @@
 /**
  * /api/studio: what the item editor chooses from and the media library (docs/editing-content.md,
- * "下拉选项与图片库"), mounted by the studio's routes (routes/studio.ts) behind their role check.
+ * 下拉选项 and 图片库). Editors and operators, as every studio call; deletions audited like the
+ * studio's other changes.
  *
  *   GET  choices → { choices: { <source>: [{ value, name, … }] } }: what each reference field
  *        (content/references.ts) may name, read once from the content the editor would publish
@@ -8,22 +9,22 @@
  *   GET  images → { images: [ …, uploadedBy, converted, usedBy ] }
  *   POST image/delete {name}: 409 while used (the items named), else the image and its files go
  */
-import type { Hono } from 'hono';
+import { Hono } from 'hono';
 import { choicesOfItems } from '../../content/references.ts';
 import { studioImageBody } from '../../lib/schemas/studio.ts';
-import { localeOf, ok, type AnyContext } from '../envelope.ts';
+import { localeOf, ok } from '../envelope.ts';
+import { requireRole } from '../middleware/session.ts';
+import { clientIp } from '../request.ts';
+import { writeAudit } from '../services/audit.ts';
 import { listItems } from '../studio/contentRepo.ts';
 import { deleteLibraryImage, libraryImages } from '../studio/imageLibrary.ts';
 import type { AppEnv, RouteDeps } from '../types.ts';
 import { validate } from '../validate.ts';
 
-interface Helpers {
-  /** Writes the studio's audit entry (who, when, what). */
-  audit(c: AnyContext, action: string, target: string | null, detail?: Record<string, unknown>): Promise<void>;
-}
-
-export function mountLibraryRoutes(routes: Hono<AppEnv>, deps: RouteDeps, { audit }: Helpers): void {
-  const { db, objects, publisher } = deps;
+export function createStudioLibraryRoutes(deps: RouteDeps): Hono<AppEnv> {
+  const { db, objects, publisher, config } = deps;
+  const routes = new Hono<AppEnv>();
+  routes.use('*', requireRole('editor', 'operator'));
 
   routes.get('/choices', async (c) => {
     const rows = await listItems(db);
@@ -37,7 +38,10 @@ export function mountLibraryRoutes(routes: Hono<AppEnv>, deps: RouteDeps, { audi
     const { name } = await validate(c, studioImageBody, 'body');
     const list = new Intl.ListFormat(localeOf(c), { type: 'conjunction' });
     const image = await deleteLibraryImage(db, objects, name, await publisher.keptBuildIds(), (titles) => list.format(titles));
-    await audit(c, 'content.imageDelete', image.name, { fileName: image.fileName, bytes: image.bytes });
+    const user = c.get('user');
+    await writeAudit(db, { userId: user?.id ?? null, action: 'content.imageDelete', target: image.name, detail: { fileName: image.fileName, bytes: image.bytes }, ip: clientIp(c, config) });
     return ok(c, null, 'rebuild.imageDeleted', { fileName: image.fileName });
   });
+
+  return routes;
 }
