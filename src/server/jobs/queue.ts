@@ -26,6 +26,8 @@ export const scheduleQueue = 'scheduled-publication';
 export const jobHeartbeatSeconds = 10;
 /** How often the supervisor looks for such jobs (its monitor pass fails them: both timers). */
 const superviseSeconds = 10;
+/** How often a scheduled publication that found another build running tries again. */
+const scheduleRetrySeconds = 15;
 /** How often an idle worker asks for a job (a job sent by this process wakes it at once). */
 const pollSeconds = 1;
 
@@ -106,12 +108,17 @@ export function createJobQueue(options: JobQueueOptions): JobQueue {
   const start = () => {
     started ??= (async () => {
       await boss.start();
-      const common = { retryLimit: 2, retryDelay: 1, heartbeatSeconds: jobHeartbeatSeconds, expireInSeconds: options.expireSeconds, deleteAfterSeconds: 7 * 24 * 3600 };
-      for (const [name, policy] of [
-        [siteBuildQueue, 'singleton'],
-        [scheduleQueue, 'standard'],
-      ] as const) {
-        if (!(await boss.getQueue(name))) await boss.createQueue(name, { ...common, policy });
+      const common = { heartbeatSeconds: jobHeartbeatSeconds, expireInSeconds: options.expireSeconds, deleteAfterSeconds: 7 * 24 * 3600 };
+      const queues = [
+        // A build whose worker died is built again at once, twice at most.
+        { name: siteBuildQueue, policy: 'singleton', retryLimit: 2, retryDelay: 1 },
+        // A schedule that falls due while another build runs waits for it: retried every 15 s for
+        // longer than the longest build.
+        { name: scheduleQueue, policy: 'standard', retryLimit: Math.ceil(options.expireSeconds / scheduleRetrySeconds) + 4, retryDelay: scheduleRetrySeconds },
+      ] as const;
+      for (const { name, policy, ...settings } of queues) {
+        if (await boss.getQueue(name)) await boss.updateQueue(name, { ...common, ...settings });
+        else await boss.createQueue(name, { ...common, ...settings, policy });
       }
       for (const [name, handler] of handlers) await attach(name, handler);
     })();
