@@ -28,7 +28,7 @@ const config = loadConfig();
 const logger = createLogger(config).child({ role: 'worker' });
 const runtime = await openRuntime(config, null);
 // The worker's own view of the publication: it publishes through the database like any process,
-// and keeps the published build on its disk as the base of incremental builds.
+// and keeps the published build on its disk as the base of incremental builds (it serves nothing).
 const publisher = createSitePublisher({
   db: runtime.db,
   objects: runtime.objects,
@@ -52,6 +52,10 @@ const builds = createBuildRunner({
 const rebuilder = createSiteRebuilder({ db: runtime.db, logger, dataDir: config.dataDir, objects: runtime.objects, publisher, jobs, cdn: cdnStoreFromConfig(config) });
 const schedules = createScheduleService({ db: runtime.db, jobs, rebuilder, logger });
 await attachWorker(jobs, { builds, schedules });
+// Follows the publication like an API process, so the published build — the next incremental
+// build's base — is on this disk before a job needs it.
+const stopWatching = await publisher.watch(runtime.handle, config.sitePollSeconds * 1000);
+void publisher.sync();
 await jobs.start();
 process.stdout.write(`\n  汇购电 worker running jobs (database: ${runtime.kind})\n\n`);
 logger.info({ db: runtime.kind }, 'worker started');
@@ -63,6 +67,7 @@ const stop = (signal: NodeJS.Signals) => {
   logger.info({ signal }, 'worker stopping: no new jobs, the running one may finish');
   jobs
     .stop(stopSeconds * 1000)
+    .then(() => stopWatching())
     .then(() => runtime.close())
     .then(
       () => process.exit(0),
