@@ -76,7 +76,8 @@ export default function Publications({ locale, messages }: Props) {
       {builds.length === 0 ? (
         <p className="rounded-box bg-base-200 p-4">{messages['studio.pub.empty']}</p>
       ) : (
-        <div className="overflow-x-auto">
+        <div className="overflow-x-auto" tabIndex={0} role="region" aria-label={messages['studio.pub.caption']}>
+          {/* Focusable, so that a keyboard can scroll it when it is wider than a phone. */}
           <table className="table">
             <caption className="sr-only">{messages['studio.pub.caption']}</caption>
             <thead>
