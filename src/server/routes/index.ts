@@ -20,6 +20,7 @@ import { createOrderRoutes } from './order.ts';
 import { createSiteAdminRoutes } from './siteAdmin.ts';
 import { createStudioRoutes } from './studio.ts';
 import { createStudioLibraryRoutes } from './studioLibrary.ts';
+import { createStudioScheduleRoutes } from './studioSchedules.ts';
 import { createSystemRoutes } from './system.ts';
 import { createUserRoutes } from './user.ts';
 import { createBankSandboxRoutes } from './bankSandbox.ts';
@@ -52,6 +53,7 @@ export const apiModules: readonly ApiModule[] = [
   { base: '/api/studio', create: createStudioRoutes },
   // The item editor's choices and the media library.
   { base: '/api/studio', create: createStudioLibraryRoutes },
+  { base: '/api/studio', create: createStudioScheduleRoutes },
   // Content calls (docs/content-api.md): answered from the content store.
   { base: '/api/front/hgdsys/hgdClient', create: createAreaSettingsRoutes },
   { base: '/api/front/system', create: createIndustryRoutes },

@@ -31,7 +31,6 @@ import { canonicalData, deleteItem, discardDraft, getItem, getVersion, listDraft
 import { importPackage } from '../studio/importPackage.ts';
 import { storeImage } from '../studio/images.ts';
 import { buildAuditActions, buildViews, checkContent, itemSummaries, itemView, publicationViews, regionsOf } from '../studio/views.ts';
-import { mountScheduleRoutes } from './studioSchedules.ts';
 import type { AnyContext } from '../envelope.ts';
 import type { AppEnv, RouteDeps } from '../types.ts';
 import { check, validate } from '../validate.ts';
@@ -260,7 +259,6 @@ export function createStudioRoutes(deps: RouteDeps): Hono<AppEnv> {
     return ok(c, result);
   });
 
-  mountScheduleRoutes(routes, deps, { userId, audit });
 
   return routes;
 }

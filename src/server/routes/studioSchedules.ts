@@ -1,28 +1,33 @@
 /**
- * /api/studio: scheduled publishing (docs/editing-content.md, "定时发布"), mounted by the studio's
- * routes (routes/studio.ts) behind their role check, audited like every studio change.
+ * /api/studio: scheduled publishing (docs/editing-content.md, "定时发布"). Editors and operators,
+ * as every studio call; audited like every studio change.
  *
  *   POST schedule {action, paths, runAt}  runAt: China wall clock `YYYY-MM-DDTHH:mm` (UTC+8)
  *   GET  schedules → { upcoming, recent }
  *   POST schedule/cancel {id}
  */
-import type { Hono } from 'hono';
+import { Hono } from 'hono';
 import { formatChinaDateTime } from '../../lib/chinaTime.ts';
 import { studioScheduleBody, studioScheduleCancelBody } from '../../lib/schemas/studio.ts';
 import { localeOf, ok, type AnyContext } from '../envelope.ts';
+import { requireRole } from '../middleware/session.ts';
+import { clientIp } from '../request.ts';
+import { writeAudit } from '../services/audit.ts';
 import { createScheduleService } from '../studio/schedules.ts';
 import type { AppEnv, RouteDeps } from '../types.ts';
 import { validate } from '../validate.ts';
 
-export interface StudioRouteHelpers {
-  /** The signed-in editor's id. */
-  userId(c: AnyContext): number;
-  /** Writes the studio's audit entry (who, when, what). */
-  audit(c: AnyContext, action: string, target: string | null, detail?: Record<string, unknown>): Promise<void>;
-}
-
-export function mountScheduleRoutes(routes: Hono<AppEnv>, deps: RouteDeps, { userId, audit }: StudioRouteHelpers): void {
+export function createStudioScheduleRoutes(deps: RouteDeps): Hono<AppEnv> {
   const schedules = createScheduleService({ db: deps.db, jobs: deps.jobs, rebuilder: deps.rebuilder, logger: deps.logger });
+  const routes = new Hono<AppEnv>();
+  routes.use('*', requireRole('editor', 'operator'));
+  const userId = (c: AnyContext): number => {
+    const user = c.get('user') as { id: number } | undefined;
+    if (!user) throw new Error('studio route reached without a session');
+    return user.id;
+  };
+  const audit = (c: AnyContext, action: string, target: string, detail: Record<string, unknown>) =>
+    writeAudit(deps.db, { userId: userId(c), action, target, detail, ip: clientIp(c, deps.config) });
 
   routes.post('/schedule', async (c) => {
     const { action, paths, runAt } = await validate(c, studioScheduleBody, 'body');
@@ -40,4 +45,5 @@ export function mountScheduleRoutes(routes: Hono<AppEnv>, deps: RouteDeps, { use
     await audit(c, 'content.scheduleCancel', `schedule:${id}`, { scheduleId: id, action: row.action, paths: row.paths, runAt: row.runAt.toISOString() });
     return ok(c, await schedules.get(id), 'rebuild.scheduleCancelled');
   });
+  return routes;
 }
