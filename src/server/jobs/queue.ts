@@ -52,6 +52,11 @@ export interface JobQueueOptions {
   expireSeconds: number;
 }
 
+function asParameter(value: unknown): unknown {
+  const plainObject = typeof value === 'object' && value !== null && !Array.isArray(value) && !(value instanceof Date) && !ArrayBuffer.isView(value);
+  return plainObject ? JSON.stringify(value) : value;
+}
+
 /** pg-boss talks to PGlite through the adapter it ships, and to PostgreSQL through the same client as the app. */
 function bossDatabase(db: Database): ConstructorParameters<typeof PgBoss>[0] {
   const client = (db as unknown as { $client: unknown }).$client;
@@ -63,7 +68,8 @@ function bossDatabase(db: Database): ConstructorParameters<typeof PgBoss>[0] {
     db: {
       async executeSql(text: string, values?: unknown[]) {
         let rows: unknown[];
-        if (values?.length) rows = await sql.unsafe(text, values as never[]);
+        // As node-postgres (pg-boss's own driver) sends them: a plain object as JSON text.
+        if (values?.length) rows = await sql.unsafe(text, values.map(asParameter) as never[]);
         else {
           // A script without parameters (the queue's schema, a locked BEGIN … COMMIT) needs the
           // simple protocol and one connection of its own.

@@ -1,0 +1,54 @@
+/**
+ * The job queue (src/server/jobs/queue.ts) on the test database — PGlite, and PostgreSQL when the
+ * suite runs there (CI does both): its tables made once and its settings brought up to date by
+ * every later start, jobs run by a worker, deferred jobs waiting for their time and cancellable.
+ */
+import { afterAll, describe, expect, it } from 'vitest';
+import { createJobQueue, scheduleQueue, siteBuildQueue, type JobQueue } from '../../src/server/jobs/queue.ts';
+import { createLogger } from '../../src/server/logger.ts';
+import { createTestApp, openPerFile } from './harness.ts';
+
+const t = openPerFile(() => createTestApp());
+const logger = createLogger({ logLevel: 'silent' });
+const queues: JobQueue[] = [];
+const queue = () => {
+  const made = createJobQueue({ db: t.db, logger, expireSeconds: 600 });
+  queues.push(made);
+  return made;
+};
+
+afterAll(async () => {
+  for (const made of queues) await made.stop();
+});
+
+describe('the job queue', () => {
+  it('starts again on a database that has it (the settings are updated), and a worker runs what is sent', async () => {
+    const first = queue();
+    await first.start();
+    await first.stop();
+    const again = queue();
+    const ran: unknown[] = [];
+    await again.work<{ n: number }>(siteBuildQueue, async (job) => void ran.push(job.data));
+    await again.start();
+    const id = await again.send(siteBuildQueue, { n: 1 });
+    for (let i = 0; i < 100 && ran.length === 0; i += 1) await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(ran).toEqual([{ n: 1 }]);
+    for (let i = 0; i < 50 && (await again.job(siteBuildQueue, id))?.state !== 'completed'; i += 1) await new Promise((resolve) => setTimeout(resolve, 50));
+    expect((await again.job(siteBuildQueue, id))?.state).toBe('completed');
+  });
+
+  it('keeps a deferred job until its time, and a cancelled one never runs', async () => {
+    const jobs = queue();
+    const ran: unknown[] = [];
+    await jobs.work<{ n: number }>(scheduleQueue, async (job) => void ran.push(job.data));
+    const later = new Date(Date.now() + 3_600_000);
+    const id = await jobs.send(scheduleQueue, { n: 2 }, { startAfter: later });
+    const job = await jobs.job(scheduleQueue, id);
+    expect(job?.state).toBe('created');
+    expect(new Date(job!.startAfter).getTime()).toBe(later.getTime());
+    await jobs.cancel(scheduleQueue, id);
+    expect((await jobs.job(scheduleQueue, id))?.state).toBe('cancelled');
+    await new Promise((resolve) => setTimeout(resolve, 1_500));
+    expect(ran).toEqual([]);
+  });
+});
