@@ -28,6 +28,8 @@ import {
 
 /** Files of this build whose `.br` and `.gz` are the base build's (read by precompress). */
 export const reusedCompression = new Set<string>();
+/** Pages of this build that are the base build's, unchanged (the page-policy check skips them). */
+export const carriedFromBase = new Set<string>();
 
 /** Hard link (same file system: the builds' directory), else a copy. */
 async function place(from: string, to: string): Promise<void> {
@@ -59,13 +61,16 @@ async function fillFromBase(outDir: string, baseDir: string): Promise<number> {
     const relative = path.relative(outDir, file);
     const baseFile = path.join(baseDir, relative);
     const { size } = await stat(file);
-    const bytes = await readFile(file);
-    const unchangedPage = size === markerBytes && bytes.toString('utf8') === unchangedPageMarker;
-    if (unchangedPage) {
-      if (!(await exists(baseFile))) throw new Error(`incremental build: the base build has no ${relative}`);
+    const baseSize = await stat(baseFile).then(
+      (found) => found.size,
+      () => undefined,
+    );
+    if (size === markerBytes && (await readFile(file, 'utf8')) === unchangedPageMarker) {
+      if (baseSize === undefined) throw new Error(`incremental build: the base build has no ${relative}`);
       await place(baseFile, file);
+      carriedFromBase.add(file);
       carried += 1;
-    } else if (!(await exists(baseFile)) || !bytes.equals(await readFile(baseFile))) continue;
+    } else if (baseSize !== size || !(await readFile(file)).equals(await readFile(baseFile))) continue;
     let reused = true;
     for (const suffix of compressedSuffixes) {
       if (await exists(baseFile + suffix)) await place(baseFile + suffix, file + suffix);
@@ -88,6 +93,7 @@ export function incrementalBuild(): AstroIntegration {
       },
       'astro:build:start': async ({ logger }) => {
         reusedCompression.clear();
+        carriedFromBase.clear();
         const planFile = process.env[incrementalPlanVariable];
         plan = planFile ? (JSON.parse(await readFile(planFile, 'utf8')) as IncrementalPlan) : undefined;
         const base = plan ? readPageGraph(plan.baseDir) : undefined;

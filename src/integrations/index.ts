@@ -29,7 +29,9 @@ export function pagePolicyCheck(): AstroIntegration {
     hooks: {
       'astro:build:done': async ({ dir, logger }) => {
         const { buildPolicyProblems } = await import('./pagePolicy.ts');
-        const failing = await buildPolicyProblems(fileURLToPath(dir));
+        const { carriedFromBase } = await import('./incremental.ts');
+        // An incremental build's unchanged pages are the base build's, checked when it was built.
+        const failing = await buildPolicyProblems(fileURLToPath(dir), carriedFromBase);
         if (failing.length > 0) {
           const listed = failing.slice(0, 20).map(({ page, problems }) => `  ${page}: ${problems.join('; ')}`);
           const more = failing.length > listed.length ? [`  … and ${failing.length - listed.length} more pages`] : [];

@@ -86,9 +86,12 @@ export function pagePolicyProblems(html: string): string[] {
 }
 
 /** Every page of a build directory with its problems (pages without any left out). */
-export async function buildPolicyProblems(distDir: string): Promise<{ page: string; problems: string[] }[]> {
+export async function buildPolicyProblems(distDir: string, checked: ReadonlySet<string> = new Set()): Promise<{ page: string; problems: string[] }[]> {
   const entries = await readdir(distDir, { recursive: true, withFileTypes: true });
-  const pages = entries.filter((entry) => entry.isFile() && entry.name.endsWith('.html')).map((entry) => path.join(entry.parentPath, entry.name));
+  const pages = entries
+    .filter((entry) => entry.isFile() && entry.name.endsWith('.html'))
+    .map((entry) => path.join(entry.parentPath, entry.name))
+    .filter((page) => !checked.has(page));
   const found: { page: string; problems: string[] }[] = [];
   for (const page of pages.sort()) {
     const problems = pagePolicyProblems(await readFile(page, 'utf8'));
