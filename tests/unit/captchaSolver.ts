@@ -146,7 +146,9 @@ function toTemplate(answer: string, ink: InkMap, rows: { top: number; bottom: nu
 export function fontTemplates(angles: readonly number[] = [0]): Template[] {
   const inks: { char: string; ink: InkMap }[] = [];
   for (const char of captchaGlyphs) {
-    const upright = drawCaptcha(char, { distort: false, clutter: false });
+    // A fixed draw: its colour is then a dark teal. A random one is now and then so light (a dark
+    // yellow) that it reads as paper, and the glyph has no ink to make a template of.
+    const upright = drawCaptcha(char, { distort: false, clutter: false, random: () => 0.5 });
     for (const angle of angles) {
       const turned = createCanvas(upright.width, upright.height);
       const ctx = turned.getContext('2d');
