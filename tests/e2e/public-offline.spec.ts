@@ -10,7 +10,7 @@
  */
 import { expect, test } from './support/test.ts';
 import { spawn, type ChildProcess } from 'node:child_process';
-import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdtempSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { dictionaries } from '../../src/lib/i18n/index.ts';
@@ -90,6 +90,9 @@ test.describe('offline mode', () => {
     // Publish a new build: its worker differs in its build id.
     const worker = join(root, 'sw.js');
     writeFileSync(worker, readFileSync(worker, 'utf8').replace(/const BUILD = "[^"]*"/, 'const BUILD = "next-build"'));
+    // A new build is a new directory (npm run build): newer than the site recorded at first start.
+    const now = new Date();
+    utimesSync(root, now, now);
     await stopServer();
     await startServer();
     await page.goto(`${origin}/welcome/home`);
