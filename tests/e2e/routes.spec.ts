@@ -36,6 +36,8 @@ test('every route exists in all five locales', async ({ request }) => {
 });
 
 test('signed-in routes send a visitor without a session to login, carrying the full address', async ({ page }) => {
+  // One page load and one redirect per signed-in route (30 of them): about 1 s each on a busy machine.
+  test.setTimeout(90_000);
   await storeLocale(page, 'zh-CN');
   for (const route of pageRoutes.filter((r) => r.access === 'session')) {
     const address = `${route.path}?from=test`;
