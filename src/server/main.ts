@@ -18,6 +18,7 @@ import { createLogger, type Logger } from './logger.ts';
 import { listen } from './listen.ts';
 import { openRuntime, type Runtime } from './runtime.ts';
 import { loadedKeys } from './secrets.ts';
+import { exitOnSignals } from './shutdown.ts';
 import { storageBannerLine } from './storage/fromConfig.ts';
 import { filesMatchPublished } from './studio/contentRepo.ts';
 import { contentStore, publishContent } from './services/contentStore.ts';
@@ -227,18 +228,7 @@ export async function runServer(): Promise<RunningServer> {
   // Only a deployment that did not ask for demo accounts looks for leftover ones (a few argon2 checks).
   const openDemoAccounts = config.publicOrigin !== undefined && !config.seedDemoAccounts ? await demoAccountsWithPublicPasswords(running.runtime.db) : [];
   printBanner(running, config, logger, openDemoAccounts, await hasActiveOperator(running.runtime.db));
-  const stop = (signal: NodeJS.Signals) => {
-    logger.info({ signal }, 'shutting down');
-    running.close().then(
-      () => process.exit(0),
-      (error: unknown) => {
-        logger.error({ err: error }, 'shutdown failed');
-        process.exit(1);
-      },
-    );
-  };
-  process.once('SIGINT', stop);
-  process.once('SIGTERM', stop);
+  exitOnSignals(logger, () => running.close());
   return running;
 }
 

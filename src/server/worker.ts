@@ -12,6 +12,7 @@ import { createJobQueue } from './jobs/queue.ts';
 import { attachWorker } from './jobs/worker.ts';
 import { createLogger } from './logger.ts';
 import { openRuntime } from './runtime.ts';
+import { exitOnSignals } from './shutdown.ts';
 import { createContentStore } from './services/contentStore.ts';
 import { astroBuildCommand } from './site/buildCommand.ts';
 import { createBuildRunner } from './site/buildJob.ts';
@@ -60,22 +61,12 @@ await jobs.start();
 process.stdout.write(`\n  汇购电 worker running jobs (database: ${runtime.kind})\n\n`);
 logger.info({ db: runtime.kind }, 'worker started');
 
-let stopping = false;
-const stop = (signal: NodeJS.Signals) => {
-  if (stopping) return;
-  stopping = true;
-  logger.info({ signal }, 'worker stopping: no new jobs, the running one may finish');
-  jobs
-    .stop(stopSeconds * 1000)
-    .then(() => stopWatching())
-    .then(() => runtime.close())
-    .then(
-      () => process.exit(0),
-      (error: unknown) => {
-        logger.error({ err: error }, 'worker shutdown failed');
-        process.exit(1);
-      },
-    );
-};
-process.once('SIGINT', stop);
-process.once('SIGTERM', stop);
+exitOnSignals(
+  logger,
+  async () => {
+    await jobs.stop(stopSeconds * 1000);
+    await stopWatching();
+    await runtime.close();
+  },
+  'worker stopping: no new jobs, the running one may finish',
+);
