@@ -158,9 +158,10 @@ export function createJobQueue(options: JobQueueOptions): JobQueue {
       await start();
       await boss.cancel(name, id);
     },
-    async job(name, id) {
+    async job<T extends object>(name: string, id: string) {
       await start();
-      return boss.getJobById(name, id);
+      const [found] = await boss.findJobs<T>(name, { id });
+      return found ?? null;
     },
   };
 }
