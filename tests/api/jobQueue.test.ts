@@ -45,7 +45,7 @@ describe('the job queue', () => {
     const id = await jobs.send(scheduleQueue, { n: 2 }, { startAfter: later });
     const job = await jobs.job(scheduleQueue, id);
     expect(job?.state).toBe('created');
-    expect(new Date(job!.startAfter).getTime()).toBe(later.getTime());
+    expect(job?.startAfter.getTime()).toBe(later.getTime());
     await jobs.cancel(scheduleQueue, id);
     expect((await jobs.job(scheduleQueue, id))?.state).toBe('cancelled');
     await new Promise((resolve) => setTimeout(resolve, 1_500));

@@ -52,6 +52,17 @@ export interface JobQueueOptions {
   expireSeconds: number;
 }
 
+/** A job's times as Dates: over postgres.js (whose timestamps the app reads as text) they come back as text. */
+const jobTimes = ['startAfter', 'startedOn', 'createdOn', 'completedOn', 'keepUntil', 'singletonOn', 'heartbeatOn'] as const;
+function withDates<T extends object>(job: JobWithMetadata<T>): JobWithMetadata<T> {
+  const times: Partial<Record<(typeof jobTimes)[number], Date>> = {};
+  for (const field of jobTimes) {
+    const value: unknown = job[field];
+    if (typeof value === 'string') times[field] = new Date(value);
+  }
+  return { ...job, ...times };
+}
+
 function asParameter(value: unknown): unknown {
   const plainObject = typeof value === 'object' && value !== null && !Array.isArray(value) && !(value instanceof Date) && !ArrayBuffer.isView(value);
   return plainObject ? JSON.stringify(value) : value;
@@ -161,7 +172,7 @@ export function createJobQueue(options: JobQueueOptions): JobQueue {
     async job<T extends object>(name: string, id: string) {
       await start();
       const [found] = await boss.findJobs<T>(name, { id });
-      return found ?? null;
+      return found ? withDates(found) : null;
     },
   };
 }
