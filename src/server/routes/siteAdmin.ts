@@ -13,10 +13,10 @@
  * (HTTP 404, as an unknown path), so an unconfigured server offers nothing to guess at. A missing
  * or wrong token answers 403 `rebuild.forbidden`; wrong tokens are rate limited per IP.
  */
-import { createHash, timingSafeEqual } from 'node:crypto';
 import { Hono } from 'hono';
 import { createMiddleware } from 'hono/factory';
 import { siteRebuildBody, siteRollbackBody } from '../../lib/schemas/site.ts';
+import { bearerToken, tokenMatches } from '../bearerToken.ts';
 import { ApiError, ok, unknownPath } from '../envelope.ts';
 import { clientIp } from '../request.ts';
 import { hitLimit, peekLimit, type RateRule } from '../services/rateLimit.ts';
@@ -25,20 +25,6 @@ import { validate } from '../validate.ts';
 
 /** Wrong tokens allowed per IP before the calls answer 429 for the rest of the window. */
 export const rebuildTokenRule: RateRule = { name: 'rebuild.token.ip', limit: 10, windowSeconds: 15 * 60 };
-
-function digest(value: string): Buffer {
-  return createHash('sha256').update(value, 'utf8').digest();
-}
-
-/** Constant-time comparison: both sides hashed to equal length first, so neither length nor content leaks through timing. */
-export function tokenMatches(presented: string, expected: string): boolean {
-  return timingSafeEqual(digest(presented), digest(expected));
-}
-
-function bearerToken(header: string | undefined): string {
-  const match = /^Bearer\s+(\S+)\s*$/i.exec(header ?? '');
-  return match?.[1] ?? '';
-}
 
 export function createSiteAdminRoutes(deps: RouteDeps): Hono<AppEnv> {
   const { config, db } = deps;
