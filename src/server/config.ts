@@ -92,9 +92,14 @@ const envSchema = z.object({
     .transform((value) => value.split(',').map((role) => role.trim()).filter(Boolean))
     .pipe(z.union([z.tuple([z.literal('none')]), z.array(z.enum(userRoles)).min(1)], { error: `must be "none" or a comma list of ${userRoles.join(', ')}` }))
     .optional(),
+  // GET /metrics (metrics/endpoint.ts): with this token on the API's port, and/or on a port of its own (metricsRule).
+  METRICS_TOKEN: z.string().min(32, 'must be at least 32 characters (e.g. `openssl rand -hex 32`)').optional(),
+  METRICS_PORT: z.coerce.number().int().min(1).max(65535).optional(),
+  METRICS_HOST: z.string().min(1).optional(),
+  METRICS_ENABLED: flag.default(true),
 });
 
-const secretVariables = new Set(['SMS_HTTP_KEY', 'REBUILD_TOKEN', 'S3_SECRET_ACCESS_KEY', 'APP_SECRET']);
+const secretVariables = new Set(['SMS_HTTP_KEY', 'REBUILD_TOKEN', 'S3_SECRET_ACCESS_KEY', 'APP_SECRET', 'METRICS_TOKEN']);
 
 export interface Config {
   host: string;
@@ -175,6 +180,17 @@ export interface Config {
    * own bucket and prefix (CDN_S3_PREFIX). Undefined: no CDN upload.
    */
   cdn: S3Config | undefined;
+  /** METRICS_TOKEN: the bearer token of GET /metrics on the API's port (and on METRICS_PORT); undefined: no /metrics there. Never logged. */
+  metricsToken: string | undefined;
+  /** METRICS_PORT: a listener serving only /metrics (the worker's too); undefined: none. */
+  metricsPort: number | undefined;
+  /** METRICS_HOST: the interface of that listener (a private network's); HOST when unset. */
+  metricsHost: string;
+  /**
+   * METRICS_ENABLED: measure requests and statements (metrics/instruments.ts). Only `false` to
+   * measure what measuring costs (`npm run bench -- metrics`); nothing is served then.
+   */
+  metricsEnabled: boolean;
 }
 
 export interface S3Config {
@@ -322,6 +338,22 @@ function cdnRule(e: z.infer<typeof envSchema>, regionGiven: boolean, s3: S3Confi
   };
 }
 
+/**
+ * /metrics needs a guard, so it is served only with METRICS_TOKEN or on METRICS_PORT; a
+ * METRICS_PORT that is PORT would put it on the public listener unguarded; with METRICS_ENABLED=false
+ * there is nothing to serve.
+ */
+function metricsRule(e: z.infer<typeof envSchema>): Pick<Config, 'metricsToken' | 'metricsPort' | 'metricsHost' | 'metricsEnabled'> {
+  const problems: string[] = [];
+  if (e.METRICS_PORT !== undefined && e.METRICS_PORT === e.PORT) problems.push(`  METRICS_PORT=${e.METRICS_PORT} is PORT: give the metrics listener a port of its own`);
+  if (!e.METRICS_ENABLED) {
+    const set = (['METRICS_TOKEN', 'METRICS_PORT'] as const).filter((name) => e[name] !== undefined);
+    if (set.length > 0) problems.push(`  METRICS_ENABLED=false with ${set.join(', ')} set: nothing is measured to serve; unset METRICS_ENABLED or ${set.join(', ')}`);
+  }
+  if (problems.length > 0) throw new ConfigError(`Invalid server configuration:\n${problems.join('\n')}`);
+  return { metricsToken: e.METRICS_TOKEN, metricsPort: e.METRICS_PORT, metricsHost: e.METRICS_HOST ?? e.HOST, metricsEnabled: e.METRICS_ENABLED };
+}
+
 /** Reads and validates the configuration from `env` (blank values count as unset). */
 export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
   const present = Object.fromEntries(
@@ -378,6 +410,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     cdn,
     appSecret: e.APP_SECRET,
     mfaRequiredRoles: mfaRequiredRolesRule(e),
+    ...metricsRule(e),
   };
 }
 
