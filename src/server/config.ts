@@ -53,6 +53,8 @@ const envSchema = z.object({
   REQUEST_TIMEOUT_MS: positiveInt.default(30_000),
   UPLOAD_TIMEOUT_MS: positiveInt.default(300_000),
   DB_POOL_MAX: positiveInt.default(10),
+  // On SIGTERM: serve on this long with /api/health/ready answering 503, so the load balancer stops sending users first.
+  SHUTDOWN_DRAIN_SECONDS: z.coerce.number().int().min(0).max(300).default(0),
   // Unset: seeded for a local run, not once PUBLIC_ORIGIN says this is a deployment (seedDemoAccountsRule).
   SEED_DEMO_ACCOUNTS: flag.optional(),
   SMS_HTTP_URL: z.url({ protocol: /^https?$/ }).optional(),
@@ -129,6 +131,11 @@ export interface Config {
   /** The same for the upload calls, whose body may come slowly from a phone. */
   uploadTimeoutMs: number;
   dbPoolMax: number;
+  /**
+   * A stopping server goes on serving this long while /api/health/ready answers 503 (main.ts
+   * close()), before it stops accepting connections and lets the open requests finish.
+   */
+  shutdownDrainSeconds: number;
   /**
    * Seed the demo accounts (published passwords) into an empty database: by default only for a
    * local run (seedDemoAccountsRule); an explicit true with PUBLIC_ORIGIN is a public demo.
@@ -393,6 +400,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     requestTimeoutMs: e.REQUEST_TIMEOUT_MS,
     uploadTimeoutMs: e.UPLOAD_TIMEOUT_MS,
     dbPoolMax: e.DB_POOL_MAX,
+    shutdownDrainSeconds: e.SHUTDOWN_DRAIN_SECONDS,
     seedDemoAccounts: seedDemoAccountsRule(e),
     smsHttpUrl: e.SMS_HTTP_URL,
     smsHttpKey: e.SMS_HTTP_KEY,

@@ -18,7 +18,8 @@ import { createLogger, type Logger } from './logger.ts';
 import { listen } from './listen.ts';
 import { openRuntime, type Runtime } from './runtime.ts';
 import { loadedKeys } from './secrets.ts';
-import { exitOnSignals } from './shutdown.ts';
+import { assertPreflight } from './preflight.ts';
+import { createDrain, exitOnSignals } from './shutdown.ts';
 import { storageBannerLine } from './storage/fromConfig.ts';
 import { filesMatchPublished } from './studio/contentRepo.ts';
 import { contentStore, publishContent } from './services/contentStore.ts';
@@ -36,7 +37,11 @@ export interface RunningServer {
   runtime: Runtime;
   /** What was published at start (it changes in memory after an editors' rebuild). */
   publication: Publication;
-  /** Stops accepting, waits for open requests (up to 10 s), then closes the database. */
+  /**
+   * Drains (/api/health/ready answers 503 from now on, and the process serves on for
+   * SHUTDOWN_DRAIN_SECONDS), stops accepting, waits for open requests (up to 10 s), then closes
+   * the database.
+   */
   close(): Promise<void>;
 }
 
@@ -60,6 +65,8 @@ export function demoAccountTable(): string {
 }
 
 export async function startServer(config: Config = getConfig()): Promise<RunningServer> {
+  // Nothing is opened before the configuration is known to work (preflight.ts).
+  await assertPreflight(config);
   const logger = createLogger(config);
   const runtime = await openRuntime(config, null);
   // The build the database says is published (fetched if this machine lacks it), or `npm run
@@ -99,6 +106,7 @@ export async function startServer(config: Config = getConfig()): Promise<Running
     throw error;
   }
   const jobs = createJobQueue({ db: runtime.db, logger, expireSeconds: config.rebuildTimeoutMinutes * 60 });
+  const drain = createDrain();
   const app = createApp({
     db: runtime.db,
     config,
@@ -110,6 +118,7 @@ export async function startServer(config: Config = getConfig()): Promise<Running
     objects: runtime.objects,
     keys: loadedKeys(runtime.keys),
     rebuildAtStart,
+    drain,
   });
   const stopHousekeeping = startHousekeeping(runtime.db, logger);
   // The embedded worker takes queued and scheduled jobs from the start (a process that only sends
@@ -122,6 +131,11 @@ export async function startServer(config: Config = getConfig()): Promise<Running
   let closing: Promise<void> | undefined;
   const close = () => {
     closing ??= (async () => {
+      drain.begin();
+      if (config.shutdownDrainSeconds > 0) {
+        logger.info({ seconds: config.shutdownDrainSeconds }, 'draining: /api/health/ready answers 503 before the listener closes');
+        await new Promise((resolve) => setTimeout(resolve, config.shutdownDrainSeconds * 1000));
+      }
       stopHousekeeping();
       await jobs.stop();
       await stopWatching().catch(() => {});

@@ -11,6 +11,7 @@ import type { BuildCommand } from './site/buildCommand.ts';
 import type { Publication, PublishedSite } from './site/publication.ts';
 import type { SitePublisher } from './site/publisher.ts';
 import type { SiteRebuilder } from './site/rebuild.ts';
+import type { Drain } from './shutdown.ts';
 import type { SmsProvider } from './sms/provider.ts';
 import type { ObjectStore } from './storage/objectStore.ts';
 import type { SecondFactorDemand } from '../lib/schemas/secondFactor.ts';
@@ -60,6 +61,8 @@ export interface AppDeps {
    * from APP_SECRET or the database on first use.
    */
   keys?: KeySource;
+  /** The server's shutdown drain (shutdown.ts): /api/health/ready answers 503 once it began. */
+  drain?: Drain;
 }
 
 /** What route modules receive: AppDeps with every default filled in. */

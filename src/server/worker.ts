@@ -11,6 +11,7 @@ import { loadConfig } from './config.ts';
 import { createJobQueue } from './jobs/queue.ts';
 import { attachWorker } from './jobs/worker.ts';
 import { createLogger } from './logger.ts';
+import { assertPreflight } from './preflight.ts';
 import { openRuntime } from './runtime.ts';
 import { exitOnSignals } from './shutdown.ts';
 import { createContentStore } from './services/contentStore.ts';
@@ -26,6 +27,11 @@ import { createScheduleService } from './studio/schedules.ts';
 const stopSeconds = Number(process.env['WORKER_STOP_SECONDS'] ?? 60);
 
 const config = loadConfig();
+// The same checks as a server's start (preflight.ts): a worker that cannot reach the database or the bucket takes no job.
+await assertPreflight(config).catch((error: unknown) => {
+  process.stderr.write(`${error instanceof Error ? error.message : String(error)}\n`);
+  process.exit(1);
+});
 const logger = createLogger(config).child({ role: 'worker' });
 const runtime = await openRuntime(config, null);
 // The worker's own view of the publication: it publishes through the database like any process,

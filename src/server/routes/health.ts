@@ -1,21 +1,53 @@
 /**
- * GET /api/health: the process answers and the database answers `select 1`. The process answers
- * at once even while the database is busy: PGlite is one connection, so behind a long import its
- * `select 1` waits for the import's transaction. After `dbWaitMs` the answer is given without it,
- * `database: 'busy'` (still 200: the process serves static files and other calls, issue 15); a
- * database that fails answers an error as before.
+ * Health calls, public and cheap (no session, no CSRF: a load balancer polls them every second or so).
+ *
+ * - GET /api/health: the process answers and the database answers `select 1`. The process answers
+ *   at once even while the database is busy: PGlite is one connection, so behind a long import its
+ *   `select 1` waits for the import's transaction. After `dbWaitMs` the answer is given without it,
+ *   `database: 'busy'` (still 200: the process serves static files and other calls); a database
+ *   that fails answers an error as before.
+ * - GET /api/health/live: the process answers (liveness: restart it when this fails). Touches nothing.
+ * - GET /api/health/ready: this process should be sent users (readiness): 200 when the database
+ *   answers `select 1` within `readyDbBudgetMs`, the object store is reachable (S3: a HeadBucket;
+ *   local: a probe file written and removed; either at most every `storeProbeTtlMs`) and a
+ *   publication is loaded; HTTP 503 naming the failed checks otherwise, and at once while the
+ *   process drains on its way out (shutdown.ts). Names only, never a connection string or an error
+ *   text; the reasons go to the log when the state changes.
+ *
+ * On PGlite a `select 1` past the budget counts as busy, not failed: its one connection is held by
+ * this very process (an import), and taking the only process out of the load balancer would end
+ * the site for everyone instead of slowing one call.
  */
 import { sql } from 'drizzle-orm';
 import { Hono } from 'hono';
-import { ok } from '../envelope.ts';
-import type { AppDeps, AppEnv } from '../types.ts';
+import { ApiCode } from '../../lib/apiCodes.ts';
+import { envelope, message, ok } from '../envelope.ts';
+import { probeObjectStore, TimeoutError, within } from '../preflight.ts';
+import type { AppEnv, RouteDeps } from '../types.ts';
 
 const dbWaitMs = 1000;
+/** How long the database has to answer a readiness probe. */
+export const readyDbBudgetMs = 1500;
+/** A readiness probe of the object store is reused this long (a load balancer polls every second). */
+export const storeProbeTtlMs = 5000;
+const storeBudgetMs = 2000;
 
-export function createHealthRoutes(deps: AppDeps): Hono<AppEnv> {
+type CheckState = 'ok' | 'busy' | 'failed' | 'timeout' | 'none';
+type CheckName = 'database' | 'objectStore' | 'site';
+
+interface Probe {
+  state: CheckState;
+  reason?: string;
+}
+
+const reasonOf = (error: unknown) => (error instanceof Error ? error.message : String(error)).split('\n')[0] ?? '';
+
+export function createHealthRoutes(deps: RouteDeps): Hono<AppEnv> {
   const started = Date.now();
   const kind = deps.dbKind ?? (deps.config.databaseUrl ? 'postgres' : 'pglite');
+  const uptime = () => Math.round((Date.now() - started) / 1000);
   const routes = new Hono<AppEnv>();
+
   routes.get('/', async (c) => {
     let timer: NodeJS.Timeout | undefined;
     const waited = new Promise<'busy'>((resolve) => {
@@ -24,7 +56,66 @@ export function createHealthRoutes(deps: AppDeps): Hono<AppEnv> {
     const answered = deps.db.execute(sql`select 1`).then(() => 'ok' as const);
     answered.catch(() => {}); // a failure after 'busy' was answered has no one left to tell
     const database = await Promise.race([answered, waited]).finally(() => clearTimeout(timer));
-    return ok(c, { status: 'ok', db: kind, database, uptime: Math.round((Date.now() - started) / 1000) });
+    return ok(c, { status: 'ok', db: kind, database, uptime: uptime() });
+  });
+
+  routes.get('/live', (c) => ok(c, { status: 'live', uptime: uptime() }));
+
+  // One probe of each kind at a time: polls that arrive meanwhile share it, so a hung database
+  // gets one pending `select 1` per process, not one per poll.
+  let databaseProbe: Promise<Probe> | undefined;
+  const probeDatabase = (): Promise<Probe> => {
+    databaseProbe ??= within(deps.db.execute(sql`select 1`), readyDbBudgetMs)
+      .then(
+        (): Probe => ({ state: 'ok' }),
+        (error: unknown): Probe => {
+          if (error instanceof TimeoutError) return { state: kind === 'pglite' ? 'busy' : 'timeout', reason: error.message };
+          return { state: 'failed', reason: reasonOf(error) };
+        },
+      )
+      .finally(() => {
+        databaseProbe = undefined;
+      });
+    return databaseProbe;
+  };
+
+  let storeProbe: { at: number; outcome: Promise<Probe> } | undefined;
+  const probeStore = (): Promise<Probe> => {
+    if (storeProbe && Date.now() - storeProbe.at < storeProbeTtlMs) return storeProbe.outcome;
+    const objects = deps.objects;
+    const outcome = within(objects.check ? objects.check() : probeObjectStore(objects), storeBudgetMs).then(
+      (): Probe => ({ state: 'ok' }),
+      (error: unknown): Probe => ({ state: error instanceof TimeoutError ? 'timeout' : 'failed', reason: reasonOf(error) }),
+    );
+    storeProbe = { at: Date.now(), outcome };
+    return outcome;
+  };
+
+  // The failed checks last answered, so the log says when readiness changes, not at every poll.
+  let lastFailed = '';
+  routes.get('/ready', async (c) => {
+    if (deps.drain?.draining) {
+      return envelope(c, ApiCode.SERVICE_UNAVAILABLE, message(c, 'api.busy'), { status: 'draining', failed: ['draining'] }, 503);
+    }
+    const [database, objectStore] = await Promise.all([probeDatabase(), probeStore()]);
+    const site: Probe = deps.site.current() ? { state: 'ok' } : { state: 'none', reason: 'no publication loaded' };
+    const probes: Record<CheckName, Probe> = { database, objectStore, site };
+    const failed = (Object.keys(probes) as CheckName[]).filter((name) => !['ok', 'busy'].includes(probes[name].state));
+    const checks = { database: database.state, objectStore: objectStore.state, site: site.state };
+    const failedNow = failed.join(',');
+    if (failedNow !== lastFailed) {
+      if (failed.length > 0) {
+        const reasons = Object.fromEntries(failed.map((name) => [name, probes[name].reason]));
+        deps.logger.warn({ failed, reasons }, 'not ready');
+      } else {
+        deps.logger.info({ checks }, 'ready');
+      }
+      lastFailed = failedNow;
+    }
+    if (failed.length > 0) {
+      return envelope(c, ApiCode.SERVICE_UNAVAILABLE, message(c, 'api.busy'), { status: 'not ready', failed, checks }, 503);
+    }
+    return ok(c, { status: 'ready', checks });
   });
   return routes;
 }
