@@ -25,6 +25,10 @@ export interface TestPostgres {
   dataDir: string;
   /** Stops the server (`pg_ctl -m fast stop`) and removes its directory. */
   stop(): Promise<void>;
+  /** Stops the server but keeps its directory (an outage under a running client), for `resume`. */
+  halt(): Promise<void>;
+  /** Starts a halted server again, on the same directory and port. */
+  resume(): Promise<void>;
 }
 
 const installRoot = '/usr/lib/postgresql';
@@ -123,7 +127,8 @@ export async function startPostgres(): Promise<TestPostgres> {
     const port = await freePort();
     // fsync off: a throwaway cluster; durability is not what the tests measure, and it spares a busy disk.
     const options = `-c listen_addresses=127.0.0.1 -p ${port} -k /tmp -c fsync=off`;
-    await runTool([pgCtl, '-D', dataDir, '-o', options, '-l', log, '-w', '-t', '60', 'start'], '/tmp');
+    const start = () => runTool([pgCtl, '-D', dataDir, '-o', options, '-l', log, '-w', '-t', '60', 'start'], '/tmp');
+    await start();
     // A test run that dies without stop() still takes its server down.
     process.once('exit', stopSync);
     let stopped: Promise<void> | undefined;
@@ -131,6 +136,8 @@ export async function startPostgres(): Promise<TestPostgres> {
       url: `postgres://postgres@127.0.0.1:${port}/postgres`,
       port,
       dataDir,
+      halt: () => runTool([pgCtl, '-D', dataDir, '-m', 'fast', '-w', 'stop'], '/tmp'),
+      resume: start,
       stop: () =>
         (stopped ??= (async () => {
           process.off('exit', stopSync);
