@@ -3,7 +3,7 @@
  * database on TEST_DATABASE_URL's server), an S3-compatible server (s3rver, tests/api/s3Server.ts)
  * and N API processes — `node src/server/main.ts`, each on its own port with its own DATA_DIR,
  * sharing the database and the bucket — as a deployment runs them behind a load balancer.
- * Used by tests/cluster/cluster.test.ts and `npm run bench -- cluster`.
+ * Used by tests/cluster/cluster.test.ts, tests/cluster/restore.test.ts and `npm run bench -- cluster`.
  *
  * Each process: STORAGE=s3, TRUST_PROXY=1 (so callers choose their address with X-Forwarded-For),
  * REBUILD_TOKEN, STATIC_DIR = the built dist/ (required: `npm run build` first), CONTENT_DIR = one
@@ -118,6 +118,67 @@ async function stopProcess(child: ChildProcess): Promise<void> {
   clearTimeout(timer);
 }
 
+/** One API process's settings: its directory (for DATA_DIR and the log), database, bucket and the cluster's shared values. */
+export interface NodeSettings {
+  name: string;
+  /** The node's DATA_DIR is `<root>/node-<name>` (created when missing), its log `<root>/node-<name>.log`. */
+  root: string;
+  databaseUrl: string;
+  /** The bucket's variables (TestS3Server's `env`: STORAGE=s3, S3_*). */
+  s3Env: Record<string, string>;
+  contentDir: string;
+  rebuildToken: string;
+  pollSeconds?: number;
+  logLevel?: string;
+}
+
+/** Starts `node src/server/main.ts` with a node's settings; does not wait for it to answer. */
+async function spawnNode(settings: NodeSettings): Promise<ClusterNode> {
+  const port = await freePort();
+  const dataDir = path.join(settings.root, `node-${settings.name}`);
+  mkdirSync(dataDir, { recursive: true });
+  const logFile = path.join(settings.root, `node-${settings.name}.log`);
+  writeFileSync(logFile, '');
+  const env = cleanEnv({
+    HOST: '127.0.0.1',
+    PORT: String(port),
+    DATA_DIR: dataDir,
+    DATABASE_URL: settings.databaseUrl,
+    STATIC_DIR: distDir,
+    CONTENT_DIR: settings.contentDir,
+    REBUILD_TOKEN: settings.rebuildToken,
+    TRUST_PROXY: '1',
+    SITE_POLL_SECONDS: String(settings.pollSeconds ?? 30),
+    LOG_LEVEL: settings.logLevel ?? 'info',
+    ...settings.s3Env,
+  });
+  const fd = openSync(logFile, 'a');
+  // The Node running us (the project's Node 24), as the server's own rebuild does.
+  const child = spawn(process.execPath, ['src/server/main.ts'], { cwd: projectRoot, env, stdio: ['ignore', fd, fd] });
+  closeSync(fd);
+  return { name: settings.name, origin: `http://127.0.0.1:${port}`, dataDir, logFile, child };
+}
+
+/**
+ * One API process on a database and bucket of the caller's (a restored deployment, say), started
+ * and answering /api/health; stop it with `stopNode`.
+ */
+export async function startNode(settings: NodeSettings, timeoutMs = 180_000): Promise<ClusterNode> {
+  const node = await spawnNode(settings);
+  try {
+    await waitHealthy([node], timeoutMs);
+  } catch (error) {
+    await stopProcess(node.child);
+    throw error;
+  }
+  return node;
+}
+
+/** Stops an API process (SIGTERM, SIGKILL after 15 s). */
+export function stopNode(node: ClusterNode): Promise<void> {
+  return stopProcess(node.child);
+}
+
 export async function startCluster(options: ClusterOptions = {}): Promise<Cluster> {
   if (!existsSync(path.join(distDir, 'index.html'))) {
     throw new Error(`the built site is missing (${distDir}/index.html): run \`npm run build\` first (\`npm test\` builds before the cluster test)`);
@@ -162,32 +223,18 @@ export async function startCluster(options: ClusterOptions = {}): Promise<Cluste
     const nodes: ClusterNode[] = [];
     const count = options.nodes ?? 2;
     for (let i = 0; i < count; i += 1) {
-      const name = String.fromCharCode(65 + i);
-      const port = await freePort();
-      const dataDir = path.join(root, `node-${name}`);
-      mkdirSync(dataDir, { recursive: true });
-      const logFile = path.join(root, `node-${name}.log`);
-      writeFileSync(logFile, '');
-      const env = cleanEnv({
-        HOST: '127.0.0.1',
-        PORT: String(port),
-        DATA_DIR: dataDir,
-        DATABASE_URL: databaseUrl,
-        STATIC_DIR: distDir,
-        CONTENT_DIR: contentDir,
-        REBUILD_TOKEN: rebuildToken,
-        TRUST_PROXY: '1',
-        SITE_POLL_SECONDS: String(options.pollSeconds ?? 30),
-        LOG_LEVEL: options.logLevel ?? 'info',
-        ...s3.env,
+      const node = await spawnNode({
+        name: String.fromCharCode(65 + i),
+        root,
+        databaseUrl,
+        s3Env: s3.env,
+        contentDir,
+        rebuildToken,
+        ...(options.pollSeconds === undefined ? {} : { pollSeconds: options.pollSeconds }),
+        ...(options.logLevel === undefined ? {} : { logLevel: options.logLevel }),
       });
-      const fd = openSync(logFile, 'a');
-      // The Node running us (the project's Node 24), as the server's own rebuild does.
-      const child = spawn(process.execPath, ['src/server/main.ts'], { cwd: projectRoot, env, stdio: ['ignore', fd, fd] });
-      closeSync(fd);
-      const node = { name, origin: `http://127.0.0.1:${port}`, dataDir, logFile, child };
       nodes.push(node);
-      stops.push(() => stopProcess(child));
+      stops.push(() => stopProcess(node.child));
     }
     // Started together, as a rollout would: one migrates and seeds under the schema lock, the others wait.
     await waitHealthy(nodes, 180_000);
@@ -297,10 +344,10 @@ export { sessionCookie };
 
 // ——— Rebuilds and publications ———
 
-/** The demo editor's session on a node (signed in once per node). */
+/** The demo editor's session on a node (signed in once per node): `editorSession(node)`. */
 const editorSessions = new Map<ClusterNode, Promise<string>>();
 
-function editorSession(node: ClusterNode): Promise<string> {
+export function editorSession(node: ClusterNode): Promise<string> {
   let session = editorSessions.get(node);
   if (!session) {
     session = (async () => {
