@@ -139,6 +139,7 @@ export function weakSecrets(config: Config): string[] {
   const secrets: [string, string | undefined][] = [
     ['APP_SECRET', config.appSecret],
     ['REBUILD_TOKEN', config.rebuildToken],
+    ['METRICS_TOKEN', config.metricsToken],
   ];
   const problems: string[] = [];
   for (const [name, value] of secrets) {

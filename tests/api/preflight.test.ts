@@ -91,10 +91,11 @@ describe('secrets', () => {
 
   it('names the variable and never echoes the value', () => {
     const weak = 'x'.repeat(32);
-    const problems = weakSecrets(loadConfig({ ...quiet, APP_SECRET: weak, REBUILD_TOKEN: `${'ab'.repeat(20)}` }));
-    expect(problems).toHaveLength(2);
+    const problems = weakSecrets(loadConfig({ ...quiet, APP_SECRET: weak, REBUILD_TOKEN: 'ab'.repeat(20), METRICS_TOKEN: 'metrics!'.repeat(5) }));
+    expect(problems).toHaveLength(3);
     expect(problems[0]).toMatch(/^APP_SECRET is too weak: /);
     expect(problems[1]).toMatch(/^REBUILD_TOKEN is too weak: /);
+    expect(problems[2]).toBe('METRICS_TOKEN is too weak: it is one 8-character sequence repeated; use a random value (e.g. `openssl rand -base64 32`)');
     expect(problems.join('\n')).not.toContain(weak);
     expect(problems.join('\n')).not.toContain('abab');
   });

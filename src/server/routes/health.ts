@@ -40,7 +40,15 @@ interface Probe {
   reason?: string;
 }
 
-const reasonOf = (error: unknown) => (error instanceof Error ? error.message : String(error)).split('\n')[0] ?? '';
+const firstLine = (text: string) => text.split('\n')[0] ?? '';
+const reasonOf = (error: unknown) => firstLine(error instanceof Error ? error.message : String(error));
+
+/** The driver's own words under drizzle's "Failed query: …" wrapper (its `cause`). */
+function databaseReason(error: unknown): string {
+  let inner = error;
+  while (inner instanceof Error && inner.cause instanceof Error) inner = inner.cause;
+  return reasonOf(inner);
+}
 
 export function createHealthRoutes(deps: RouteDeps): Hono<AppEnv> {
   const started = Date.now();
@@ -70,7 +78,7 @@ export function createHealthRoutes(deps: RouteDeps): Hono<AppEnv> {
         (): Probe => ({ state: 'ok' }),
         (error: unknown): Probe => {
           if (error instanceof TimeoutError) return { state: kind === 'pglite' ? 'busy' : 'timeout', reason: error.message };
-          return { state: 'failed', reason: reasonOf(error) };
+          return { state: 'failed', reason: databaseReason(error) };
         },
       )
       .finally(() => {
