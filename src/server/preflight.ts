@@ -45,14 +45,16 @@ export class TimeoutError extends Error {
 const formatSeconds = (ms: number) => `${Math.round(ms / 100) / 10} s`;
 
 /** `work`'s outcome, or a TimeoutError after `ms` (the work goes on; its late outcome is dropped). */
-export async function within<T>(work: Promise<T>, ms: number): Promise<T> {
+export async function within<T>(work: PromiseLike<T>, ms: number): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
   const expired = new Promise<never>((_, reject) => {
     timer = setTimeout(() => reject(new TimeoutError(ms)), ms);
   });
-  work.catch(() => {}); // a failure after the timeout has no one left to tell
+  // Awaited once: a drizzle query runs again at each `then`.
+  const outcome = Promise.resolve(work);
+  outcome.catch(() => {}); // a failure after the timeout has no one left to tell
   try {
-    return await Promise.race([work, expired]);
+    return await Promise.race([outcome, expired]);
   } finally {
     clearTimeout(timer);
   }
