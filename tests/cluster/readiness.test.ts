@@ -4,8 +4,12 @@
  * the S3 test server. PostgreSQL is stopped under the running process: /api/health/ready must go
  * 503 naming the database within seconds while /api/health/live stays 200; started again, ready
  * must come back and a login must work in the same process (postgres.js reconnects), no restart.
+ *
+ * The process is spawned here rather than by cluster.ts's startNode: it serves a one-page
+ * STATIC_DIR, where startNode's is the whole dist/, which the first publication archives and
+ * uploads at start (tens of seconds this test does not need).
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { closeSync, mkdirSync, openSync, readFileSync, writeFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -14,7 +18,7 @@ import postgres from 'postgres';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort, startPostgres, type TestPostgres } from '../../scripts/postgres.ts';
 import { startS3Server, type TestS3Server } from '../api/s3Server.ts';
-import { getJson, postForm, projectRoot, sessionCookie, type ClusterNode } from './cluster.ts';
+import { getJson, postForm, projectRoot, sessionCookie, stopNode, type ClusterNode } from './cluster.ts';
 
 /** The bound this test holds readiness to, each way (a load balancer polling every second sees it within a few polls). */
 const boundMs = 5_000;
@@ -52,15 +56,6 @@ async function login(): Promise<{ code: number; cookie: string | undefined }> {
   const response = await postForm(node, '/api/front/system/login', { userName: 'demo_person', password: 'Person2025', deviceId: 'hgdweb', appCode: 'hgd' }, { ip: '198.51.100.20' });
   const body = (await response.json()) as { code: number };
   return { code: body.code, cookie: sessionCookie(response) };
-}
-
-async function stopProcess(child: ChildProcess): Promise<void> {
-  if (child.exitCode !== null || child.signalCode !== null) return;
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-  child.kill('SIGTERM');
-  const timer = setTimeout(() => child.kill('SIGKILL'), 15_000);
-  await exited;
-  clearTimeout(timer);
 }
 
 beforeAll(async () => {
@@ -107,7 +102,7 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  if (node) await stopProcess(node.child);
+  if (node) await stopNode(node);
   await s3?.stop();
   await pg?.stop();
   await rm(root, { recursive: true, force: true });
