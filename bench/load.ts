@@ -73,10 +73,10 @@ function residentOf(pid: number | undefined): number {
 const mb = (bytes: number) => (bytes / 1_048_576).toFixed(0);
 
 /** Clock ticks of /proc (USER_HZ: 100 on Linux). */
-const ticksPerSecond = 100;
+export const ticksPerSecond = 100;
 
 /** utime + stime of a process (all its threads), in ticks; 0 when unreadable. */
-function cpuTicksOf(pid: number | string | undefined): number {
+export function cpuTicksOf(pid: number | string | undefined): number {
   try {
     // The fields after the command name, which is in parentheses and may hold spaces.
     const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');

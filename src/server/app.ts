@@ -4,11 +4,13 @@
  *   every request  request id + log line → security headers → locale
  *   /api/*         no-store → time budget → stream guard → CSRF → body limit → session → the modules of routes/index.ts
  *   /api unknown   HTTP 404 envelope
+ *   /metrics       the app's metrics, with METRICS_TOKEN (metrics/endpoint.ts; else 404)
  *   /studio-preview/*, /images/uploads/*   the editors' previews and uploaded images (studioFiles.ts)
  *   everything else  static files of the published directory (or 404)
  */
 import { Hono } from 'hono';
 import { defaultContentDir } from '../content/load.ts';
+import { databaseMetricsOf } from './db/client.ts';
 import { handleError, isApiPath, unknownPath } from './envelope.ts';
 import { apiBodyLimit } from './middleware/bodyLimit.ts';
 import { csrfGuard } from './middleware/csrf.ts';
@@ -34,6 +36,9 @@ import { createSiteRebuilder } from './site/rebuild.ts';
 import { createJobQueue } from './jobs/queue.ts';
 import { attachWorker } from './jobs/worker.ts';
 import { createScheduleService } from './studio/schedules.ts';
+import { httpMetrics, sessionMetrics } from './metrics/instruments.ts';
+import { mountMetrics } from './metrics/endpoint.ts';
+import { createMetricsRegistry } from './metrics/registry.ts';
 import { createStaticHandler } from './static.ts';
 import { objectStoreFromConfig } from './storage/fromConfig.ts';
 import { mountStudioFiles } from './studioFiles.ts';
@@ -43,8 +48,12 @@ export type { AppDeps, AppEnv } from './types.ts';
 
 export function createApp(deps: AppDeps): Hono<AppEnv> {
   const app = new Hono<AppEnv>();
+  // Requests and session checks are measured unless METRICS_ENABLED=false; /metrics serves them with the other parts'.
+  const http = deps.config.metricsEnabled ? httpMetrics() : undefined;
+  const sessions = deps.config.metricsEnabled ? sessionMetrics() : undefined;
+  const metrics = deps.metrics ?? createMetricsRegistry();
 
-  app.use('*', requestLog(deps.logger));
+  app.use('*', requestLog(deps.logger, http));
   app.use('*', securityHeaders());
   app.use('*', localeMiddleware);
 
@@ -53,7 +62,7 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
   app.use('/api/*', streamGuard);
   app.use('/api/*', csrfGuard(deps.config));
   app.use('/api/*', apiBodyLimit(deps.config));
-  app.use('/api/*', loadSession(deps));
+  app.use('/api/*', loadSession(deps, sessions));
 
   const sms = deps.sms ?? httpProviderFromConfig(deps.config, deps.logger) ?? createOutboxProvider(deps.db, deps.logger);
   const bank = deps.bank === undefined ? bankProviderFromConfig(deps.config) : deps.bank;
@@ -87,6 +96,7 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
       cdn,
     });
     const schedules = createScheduleService({ db: deps.db, jobs, rebuilder, logger: deps.logger });
+    metrics.add(builds);
     attachWorker(jobs, { builds, schedules }).catch((error: unknown) => deps.logger.error({ err: error }, 'the embedded worker could not start'));
   }
   if (deps.rebuildAtStart) {
@@ -100,6 +110,8 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
   for (const module of apiModules) app.route(module.base, module.create(routeDeps));
   app.all('/api', unknownPath);
   app.all('/api/*', unknownPath);
+  metrics.add(http, sessions, databaseMetricsOf(deps.db), publisher, jobs);
+  mountMetrics(app, metrics, deps.config);
   mountStudioFiles(app, routeDeps);
 
   const servedAtStart = site.staticDir();

@@ -16,6 +16,8 @@ import { demoAccounts, demoAccountsWithPublicPasswords } from './db/seed.ts';
 import { startHousekeeping } from './housekeeping.ts';
 import { createLogger, type Logger } from './logger.ts';
 import { listen } from './listen.ts';
+import { listenForMetrics } from './metrics/endpoint.ts';
+import { createMetricsRegistry } from './metrics/registry.ts';
 import { openRuntime, type Runtime } from './runtime.ts';
 import { loadedKeys } from './secrets.ts';
 import { assertPreflight } from './preflight.ts';
@@ -107,10 +109,13 @@ export async function startServer(config: Config = getConfig()): Promise<Running
   }
   const jobs = createJobQueue({ db: runtime.db, logger, expireSeconds: config.rebuildTimeoutMinutes * 60 });
   const drain = createDrain();
+  // What /metrics serves, on the API's port (METRICS_TOKEN) and on METRICS_PORT's listener.
+  const metrics = createMetricsRegistry();
   const app = createApp({
     db: runtime.db,
     config,
     logger,
+    metrics,
     staticDir: publication.staticDir,
     publisher,
     jobs,
@@ -127,6 +132,8 @@ export async function startServer(config: Config = getConfig()): Promise<Running
 
   const listener = await listen(app.fetch, { host: config.host, port: config.port });
   const url = displayUrl(config.host, listener.address().port);
+  const metricsListener = await listenForMetrics(metrics, config);
+  if (metricsListener) logger.info({ url: `${displayUrl(config.metricsHost, metricsListener.address().port)}/metrics` }, 'metrics listening');
 
   let closing: Promise<void> | undefined;
   const close = () => {
@@ -140,6 +147,7 @@ export async function startServer(config: Config = getConfig()): Promise<Running
       await jobs.stop();
       await stopWatching().catch(() => {});
       await listener.close(10_000);
+      await metricsListener?.close(1_000);
       await runtime.close();
     })();
     return closing;

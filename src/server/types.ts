@@ -6,6 +6,7 @@ import type { Database, DatabaseKind } from './db/client.ts';
 import type { UserRole, UserStatus } from './db/schema/index.ts';
 import type { JobQueue } from './jobs/queue.ts';
 import type { Logger } from './logger.ts';
+import type { MetricsRegistry } from './metrics/registry.ts';
 import type { KeySource } from './secrets.ts';
 import type { BuildCommand } from './site/buildCommand.ts';
 import type { Publication, PublishedSite } from './site/publication.ts';
@@ -21,6 +22,11 @@ export interface AppDeps {
   db: Database;
   config: Config;
   logger: Logger;
+  /**
+   * What /metrics serves (metrics/registry.ts): the app adds its own parts' instruments to it. The
+   * server passes the one its METRICS_PORT listener serves too; omitted: one made for this app.
+   */
+  metrics?: MetricsRegistry;
   /** The Astro build output to serve; omitted in the dev server (Astro serves pages there). */
   staticDir?: string;
   /** Reported by /api/health; derived from config.databaseUrl when omitted. */

@@ -4,13 +4,17 @@
  * serves nothing. API processes with SITE_WORKER=external only send jobs. Run one or more per
  * deployment; the `site-build` queue lets one build run at a time across all of them. On SIGTERM
  * it stops taking jobs and lets the running one finish (up to WORKER_STOP_SECONDS); a worker killed
- * outright has its job retried by another within a minute.
+ * outright has its job retried by another within a minute. With METRICS_PORT it serves /metrics
+ * there (its builds, publications, queue depth, database and process figures; metrics/endpoint.ts).
  */
 import { loadContent } from '../content/load.ts';
 import { loadConfig } from './config.ts';
 import { createJobQueue } from './jobs/queue.ts';
 import { attachWorker } from './jobs/worker.ts';
 import { createLogger } from './logger.ts';
+import { databaseMetricsOf } from './db/client.ts';
+import { listenForMetrics } from './metrics/endpoint.ts';
+import { createMetricsRegistry } from './metrics/registry.ts';
 import { assertPreflight } from './preflight.ts';
 import { openRuntime } from './runtime.ts';
 import { exitOnSignals } from './shutdown.ts';
@@ -64,14 +68,19 @@ await attachWorker(jobs, { builds, schedules });
 const stopWatching = await publisher.watch(runtime.handle, config.sitePollSeconds * 1000);
 void publisher.sync();
 await jobs.start();
-process.stdout.write(`\n  汇购电 worker running jobs (database: ${runtime.kind})\n\n`);
-logger.info({ db: runtime.kind }, 'worker started');
+const metrics = createMetricsRegistry();
+metrics.add(databaseMetricsOf(runtime.db), publisher, jobs, builds);
+const metricsListener = await listenForMetrics(metrics, config);
+const metricsUrl = metricsListener ? `http://${config.metricsHost}:${metricsListener.address().port}/metrics` : undefined;
+process.stdout.write(`\n  汇购电 worker running jobs (database: ${runtime.kind})${metricsUrl ? `\n  metrics: ${metricsUrl}` : ''}\n\n`);
+logger.info({ db: runtime.kind, metrics: metricsUrl }, 'worker started');
 
 exitOnSignals(
   logger,
   async () => {
     await jobs.stop(stopSeconds * 1000);
     await stopWatching();
+    await metricsListener?.close(1_000);
     await runtime.close();
   },
   'worker stopping: no new jobs, the running one may finish',

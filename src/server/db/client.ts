@@ -7,6 +7,10 @@
  * server's thread. It is a single connection: it serialises queries and transactions with its own
  * mutex, so inside `db.transaction(async (tx) => …)` use `tx` only — a query on `db` from inside a
  * transaction callback would wait for the transaction to finish, i.e. forever.
+ *
+ * Both drivers time every statement and transaction, and count the connections they hold
+ * (metrics/instruments.ts `DatabaseMetrics`; off with METRICS_ENABLED=false): the registry of the
+ * app or worker built on a database finds them with `databaseMetricsOf(db)`.
  */
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
@@ -17,6 +21,7 @@ import { drizzle as drizzlePglite, type PgliteDatabase } from 'drizzle-orm/pglit
 import { drizzle as drizzlePostgres } from 'drizzle-orm/postgres-js';
 import postgres, { type Sql } from 'postgres';
 import type { Config } from '../config.ts';
+import { DatabaseMetrics } from '../metrics/instruments.ts';
 import { lockDataDir } from './dataDirLock.ts';
 import { PgliteThread, type PgliteThreadOptions } from './pgliteThread.ts';
 import * as schema from './schema/index.ts';
@@ -50,7 +55,18 @@ export type DatabaseHandle = PgliteHandle | PostgresHandle;
  */
 const randomPageCost = 1.1;
 
-export type DatabaseConfig = Pick<Config, 'dataDir' | 'databaseUrl' | 'dbStatementTimeoutMs' | 'dbPoolMax'>;
+/** Whether statements are measured; omitted: they are (tests and tools pass only what they set). */
+type MetricsSetting = Partial<Pick<Config, 'metricsEnabled'>>;
+
+export type DatabaseConfig = Pick<Config, 'dataDir' | 'databaseUrl' | 'dbStatementTimeoutMs' | 'dbPoolMax'> & MetricsSetting;
+
+/** The statement metrics of each database opened here (none when METRICS_ENABLED=false). */
+const measured = new WeakMap<Database, DatabaseMetrics>();
+
+/** The statement and connection metrics of a database opened by this module, if it is measured. */
+export function databaseMetricsOf(db: Database): DatabaseMetrics | undefined {
+  return measured.get(db);
+}
 
 export async function openDatabase(config: DatabaseConfig): Promise<DatabaseHandle> {
   if (config.databaseUrl) return openPostgres(config.databaseUrl, config);
@@ -79,7 +95,7 @@ export async function openDatabase(config: DatabaseConfig): Promise<DatabaseHand
 /** PGlite on its own thread: a data directory, `{ loadDataDir }` for an in-memory copy of a dump, or neither (in memory). */
 export async function openPglite(
   options: Omit<PgliteThreadOptions, 'sessionSql'>,
-  config: Pick<Config, 'dbStatementTimeoutMs'>,
+  config: Pick<Config, 'dbStatementTimeoutMs'> & MetricsSetting,
 ): Promise<PgliteHandle> {
   // PGlite cannot interrupt its own statement, so the timeout is advisory there; it is set anyway
   // so that the same session settings hold on both drivers.
@@ -87,6 +103,7 @@ export async function openPglite(
     ...options,
     sessionSql: `set statement_timeout = ${Math.trunc(config.dbStatementTimeoutMs)}; set random_page_cost = ${randomPageCost}`,
   });
+  if (config.metricsEnabled !== false) client.metrics = new DatabaseMetrics(1);
   return wrapPglite(client);
 }
 
@@ -100,6 +117,7 @@ export function pgliteDrizzle<S extends Record<string, unknown> = Record<string,
 
 export function wrapPglite(client: PgliteThread): PgliteHandle {
   const db: Database = pgliteDrizzle(client, { schema });
+  if (client.metrics) measured.set(db, client.metrics);
   return {
     kind: 'pglite',
     client,
@@ -124,8 +142,12 @@ const maxPreparedTexts = 1000;
  * planned each one again — 574 µs of PostgreSQL's CPU per session check, 2.5× its throughput
  * (docs/performance.md). The client drizzle gets asks for preparation instead, in transactions
  * and savepoints too.
+ *
+ * With `metrics`, each statement is timed from its sending to its answer, and each transaction
+ * whole. Statements through `unsafe` are awaited whole (drizzle, pg-boss): timing one attaches to
+ * its promise, which a cursor or a stream of rows would not survive.
  */
-export function postgresDrizzle<S extends Record<string, unknown> = Record<string, never>>(client: Sql, config: DrizzleConfig<S> = {}) {
+export function postgresDrizzle<S extends Record<string, unknown> = Record<string, never>>(client: Sql, config: DrizzleConfig<S> = {}, metrics?: DatabaseMetrics) {
   const prepared = new Set<string>();
   const shouldPrepare = (text: string) => {
     if (prepared.has(text)) return true;
@@ -134,26 +156,36 @@ export function postgresDrizzle<S extends Record<string, unknown> = Record<strin
     return true;
   };
   type Callback = (sql: Sql) => unknown;
-  const preparing = <T extends Sql>(sql: T): T =>
+  /** `inTransaction`: the client of a transaction's callback, whose connection its transaction holds. */
+  const preparing = <T extends Sql>(sql: T, inTransaction: boolean): T =>
     new Proxy(sql, {
       get(target, key, receiver) {
         if (key === 'unsafe') {
-          return (text: string, params?: unknown[], options?: Record<string, unknown>) =>
-            target.unsafe(text, params as never, { ...options, prepare: shouldPrepare(text) });
+          return (text: string, params?: unknown[], options?: Record<string, unknown>) => {
+            const query = target.unsafe(text, params as never, { ...options, prepare: shouldPrepare(text) });
+            if (metrics) {
+              const done = metrics.statement(text, !inTransaction);
+              query.then(done, done);
+            }
+            return query;
+          };
         }
         if (key === 'begin' || key === 'savepoint') {
           // begin(fn) / begin(options, fn), savepoint(fn) / savepoint(name, fn): the callback's client prepares too.
           return (...args: unknown[]) => {
             const last = args.length - 1;
             const callback = args[last] as Callback;
-            args[last] = (inner: Sql) => callback(preparing(inner));
-            return (Reflect.get(target, key) as (...given: unknown[]) => unknown).apply(target, args);
+            args[last] = (inner: Sql) => callback(preparing(inner, true));
+            const done = key === 'begin' && !inTransaction ? metrics?.transaction() : undefined;
+            const result = (Reflect.get(target, key) as (...given: unknown[]) => Promise<unknown>).apply(target, args);
+            if (done) result.then(done, done);
+            return result;
           };
         }
         return Reflect.get(target, key, receiver) as unknown;
       },
     });
-  return drizzlePostgres({ ...config, client: preparing(client) });
+  return drizzlePostgres({ ...config, client: preparing(client, false) });
 }
 
 /**
@@ -168,7 +200,7 @@ export function reconnectBackoffSeconds(failures: number): number {
 
 export function openPostgres(
   url: string,
-  config: Pick<Config, 'dbStatementTimeoutMs' | 'dbPoolMax'>,
+  config: Pick<Config, 'dbStatementTimeoutMs' | 'dbPoolMax'> & MetricsSetting,
 ): PostgresHandle {
   const client = postgres(url, {
     max: config.dbPoolMax,
@@ -181,7 +213,9 @@ export function openPostgres(
       idle_in_transaction_session_timeout: config.dbStatementTimeoutMs * 4,
     },
   });
-  const db: Database = postgresDrizzle(client, { schema });
+  const metrics = config.metricsEnabled === false ? undefined : new DatabaseMetrics(config.dbPoolMax);
+  const db: Database = postgresDrizzle(client, { schema }, metrics);
+  if (metrics) measured.set(db, metrics);
   return {
     kind: 'postgres',
     client,

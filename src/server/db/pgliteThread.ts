@@ -15,6 +15,7 @@
  */
 import { Worker } from 'node:worker_threads';
 import type { Results } from '@electric-sql/pglite';
+import type { DatabaseMetrics } from '../metrics/instruments.ts';
 import type { WorkerError, WorkerInit, WorkerReply, WorkerRequest } from './pgliteProtocol.ts';
 
 export interface PgliteThreadOptions {
@@ -64,6 +65,8 @@ export class PgliteThread implements PgliteQueryable {
   #nextSubscription = 1;
   #stopped: Error | undefined;
   #closed = false;
+  /** Times every statement and transaction (set by db/client.ts); undefined: nothing is measured. */
+  metrics: DatabaseMetrics | undefined;
 
   private constructor(worker: Worker) {
     this.#worker = worker;
@@ -116,6 +119,15 @@ export class PgliteThread implements PgliteQueryable {
 
   /** Runs `callback` in one transaction: committed when it resolves, rolled back when it throws. */
   async transaction<T>(callback: (tx: PgliteTransaction) => Promise<T>): Promise<T> {
+    const measured = this.metrics?.transaction();
+    try {
+      return await this.#transaction(callback);
+    } finally {
+      measured?.();
+    }
+  }
+
+  async #transaction<T>(callback: (tx: PgliteTransaction) => Promise<T>): Promise<T> {
     const id = (await this.#ask({ op: 'begin' })) as number;
     let closed = false;
     const tx: PgliteTransaction = {
@@ -174,7 +186,7 @@ export class PgliteThread implements PgliteQueryable {
   }
 
   #statement<T>(tx: number | undefined, sql: string, params: unknown[], options: ThreadQueryOptions): Promise<Results<T>> {
-    return this.#ask({
+    const answer = this.#ask({
       op: 'query',
       ...(tx === undefined ? {} : { tx }),
       sql,
@@ -182,6 +194,8 @@ export class PgliteThread implements PgliteQueryable {
       rowMode: options.rowMode ?? 'object',
       textTypes: options.parsers ? Object.keys(options.parsers).map(Number) : [],
     }) as Promise<Results<T>>;
+    // A statement of a transaction runs on the connection its transaction already holds.
+    return this.metrics ? answer.finally(this.metrics.statement(sql, tx === undefined)) : answer;
   }
 
   #ask(request: Request, closing = false): Promise<unknown> {

@@ -10,12 +10,16 @@
  *   time) fails it within `heartbeatSeconds` + `superviseSeconds` (about 20 s), and it is retried.
  * - `site-build` has the `singleton` policy: one active job across every worker.
  * - Jobs are rows: they survive a restart of every process.
+ * - Its depth (jobs waiting, deferred, running per queue) is read from pg-boss's job table when
+ *   scraped (metrics/instruments.ts `jobQueueMetrics`), without starting the queue.
  */
+import { sql } from 'drizzle-orm';
 import { PgBoss, fromPglite, type Job, type JobWithMetadata } from 'pg-boss';
 import type { Sql } from 'postgres';
-import type { Database } from '../db/client.ts';
+import { rowsOf, type Database } from '../db/client.ts';
 import { PgliteThread } from '../db/pgliteThread.ts';
 import type { Logger } from '../logger.ts';
+import { jobQueueMetrics, type Instrumented, type QueueDepth } from '../metrics/instruments.ts';
 
 /** The site's builds, publications and previews (site/buildJob.ts). */
 export const siteBuildQueue = 'site-build';
@@ -33,7 +37,7 @@ const pollSeconds = 1;
 
 export type JobHandler<T> = (job: Job<T>) => Promise<void>;
 
-export interface JobQueue {
+export interface JobQueue extends Instrumented {
   /** Creates the queue's tables (first start) and the queues; starts supervising and working. The first send starts it too. */
   start(): Promise<void>;
   /** Stops working and supervising; waits up to `timeoutMs` for running jobs. */
@@ -98,11 +102,37 @@ function bossDatabase(db: Database): ConstructorParameters<typeof PgBoss>[0] {
   };
 }
 
+/** pg-boss's own schema (its tables and the state of every job). */
+const bossSchema = 'pgboss';
+const queueNames = [siteBuildQueue, scheduleQueue];
+
+/**
+ * Every queue's jobs by state, straight from the job table (pg-boss's own counts are refreshed by
+ * its monitor, which only a started queue runs). Before the queue's first start the table does not
+ * exist and this fails: no figures.
+ */
+async function queueDepth(db: Database): Promise<QueueDepth[]> {
+  const rows = rowsOf<{ queue: string; waiting: number; deferred: number; active: number }>(
+    await db.execute(sql`
+      select name as queue,
+             (count(*) filter (where state < 'active' and start_after <= now()))::int as waiting,
+             (count(*) filter (where state < 'active' and start_after > now()))::int as deferred,
+             (count(*) filter (where state = 'active'))::int as active
+      from ${sql.identifier(bossSchema)}.job
+      where name in ${queueNames} and state <= 'active'
+      group by name`),
+  );
+  return queueNames.map((queue) => {
+    const row = rows.find((found) => found.queue === queue);
+    return { queue, waiting: Number(row?.waiting ?? 0), deferred: Number(row?.deferred ?? 0), active: Number(row?.active ?? 0) };
+  });
+}
+
 export function createJobQueue(options: JobQueueOptions): JobQueue {
   const { logger } = options;
   const boss = new PgBoss({
     ...bossDatabase(options.db),
-    schema: 'pgboss',
+    schema: bossSchema,
     superviseIntervalSeconds: superviseSeconds,
     monitorIntervalSeconds: superviseSeconds,
     registerInstance: false,
@@ -143,6 +173,7 @@ export function createJobQueue(options: JobQueueOptions): JobQueue {
   };
 
   return {
+    metrics: jobQueueMetrics(() => queueDepth(options.db)).metrics,
     start,
     async stop(timeoutMs = 10_000) {
       if (!started) return;

@@ -1,13 +1,20 @@
 /**
  * Request id (`X-Request-Id`, kept from the client when well-formed, else generated) and one log
- * line per request: method, path, status, duration, request id, user id. Picked fields only —
- * never headers, cookies or bodies. Query values are never logged; under /api/front/system/*
- * (phones, SMS codes, captchas) not even the parameter names.
+ * line per request: method, path, matched route pattern, status, duration, request id, user id.
+ * Picked fields only — never headers, cookies or bodies. Query values are never logged; under
+ * /api/front/system/* (phones, SMS codes, captchas) not even the parameter names.
+ *
+ * The same request is measured (`http_request_duration_seconds`, metrics/instruments.ts) by its
+ * route pattern, never its URL, with its request id as the exemplar: a slow bucket leads to its line.
  */
 import { randomUUID } from 'node:crypto';
+import type { Context } from 'hono';
 import { createMiddleware } from 'hono/factory';
+import { matchedRoutes } from 'hono/route';
 import type { LogFn } from 'pino';
+import { isApiPath, unknownPath } from '../envelope.ts';
 import type { Logger } from '../logger.ts';
+import type { HttpMetrics } from '../metrics/instruments.ts';
 import type { AppEnv, RequestLogger } from '../types.ts';
 import { setAnswerHeader } from './answerHeader.ts';
 
@@ -20,6 +27,27 @@ export function loggableQuery(url: string, pathname: string): string[] | undefin
   if (start === -1) return undefined;
   const names = new URLSearchParams(url.slice(start + 1)).keys();
   return [...new Set(names)].slice(0, 20);
+}
+
+/** The route of a path no route answers: an unknown /api path (its URL is never a label). */
+export const unmatchedRoute = 'unmatched';
+/** The route of every file of the published site (and of a page it does not have). */
+export const staticRoute = 'static';
+
+/**
+ * The pattern of the route that answers a request (`/api/front/user/currentUser`,
+ * `/images/uploads/*`), as registered with the sub-app's base: the first matched handler — a
+ * middleware takes `next` too, a handler only the context. The same whichever middleware answered
+ * first (a CSRF refusal of a known call keeps the call's route).
+ */
+export function routeOf(c: Context): string {
+  for (const route of matchedRoutes(c)) {
+    if (route.handler.length >= 2) continue;
+    if (route.handler === unknownPath) return unmatchedRoute;
+    // The static site's handler, mounted for every path.
+    return route.path === '*' ? staticRoute : route.path;
+  }
+  return isApiPath(c.req.path) ? unmatchedRoute : staticRoute;
 }
 
 /**
@@ -37,7 +65,8 @@ export function requestLogger(logger: Logger, reqId: string): RequestLogger {
   return { debug: level('debug'), info: level('info'), warn: level('warn'), error: level('error') };
 }
 
-export function requestLog(logger: Logger) {
+/** `http`: where the app measures requests (none with METRICS_ENABLED=false). */
+export function requestLog(logger: Logger, http?: HttpMetrics) {
   return createMiddleware<AppEnv>(async (c, next) => {
     const started = performance.now();
     const given = c.req.header('x-request-id');
@@ -52,13 +81,17 @@ export function requestLog(logger: Logger) {
       setAnswerHeader(c, 'X-Request-Id', requestId);
       const path = c.req.path;
       const status = c.res.status;
+      const route = routeOf(c);
+      const ms = performance.now() - started;
+      http?.observe(c.req.method, route, status, ms / 1000, requestId);
       const line = {
         reqId: requestId,
         method: c.req.method,
         path,
+        route,
         query: loggableQuery(c.req.url, path),
         status,
-        ms: Math.round((performance.now() - started) * 10) / 10,
+        ms: Math.round(ms * 10) / 10,
         userId: c.get('user')?.id,
       };
       // Static files that went fine are routine: debug, so production logs stay about the API.

@@ -5,6 +5,7 @@
  * account whose role requires a second factor (MFA_REQUIRED_ROLES) on a session that has not
  * proved one has that role withheld from the request's user, and a call needing it answers code 403
  * with `data.secondFactorRequired` (`enrol` or `verify`), never the data.
+ * Each check is counted by what it found (`hgd_session_checks_total`), when the app measures.
  */
 import type { Context } from 'hono';
 import { getCookie } from 'hono/cookie';
@@ -15,17 +16,19 @@ import type { Config } from '../config.ts';
 import type { Database } from '../db/client.ts';
 import type { UserRole } from '../db/schema/index.ts';
 import { ApiError } from '../envelope.ts';
+import type { SessionMetrics } from '../metrics/instruments.ts';
 import { requiresSecondFactor, secondFactorDemand } from '../services/secondFactor.ts';
-import { clearSessionCookie, readSessionToken, resolveSession, sessionPolicy } from '../session.ts';
+import { clearSessionCookie, isWellFormedToken, readSessionToken, resolveSession, sessionPolicy } from '../session.ts';
 import type { AppEnv, AuthedEnv } from '../types.ts';
 
-export function loadSession(deps: { db: Database; config: Config }) {
+export function loadSession(deps: { db: Database; config: Config }, metrics?: SessionMetrics) {
   const policy = sessionPolicy(deps.config);
   const requiredRoles = deps.config.mfaRequiredRoles;
   return createMiddleware<AppEnv>(async (c, next) => {
     const token = readSessionToken(c);
     if (token) {
       const found = await resolveSession(deps.db, token, policy);
+      metrics?.checked(found ? 'valid' : isWellFormedToken(token) ? 'expired' : 'malformed');
       if (found) {
         c.set('session', found.session);
         if (found.session.secondFactorAt === null && requiresSecondFactor(found.user.roles, requiredRoles)) {
@@ -42,9 +45,10 @@ export function loadSession(deps: { db: Database; config: Config }) {
         // The browser holds a dead session: forget it.
         clearSessionCookie(c, deps.config);
       }
-    } else if (getCookie(c, signedInHintCookieName) !== undefined) {
+    } else {
+      metrics?.checked('missing');
       // A signed-in hint without a session cookie: the header must not say signed in.
-      clearSessionCookie(c, deps.config);
+      if (getCookie(c, signedInHintCookieName) !== undefined) clearSessionCookie(c, deps.config);
     }
     await next();
   });

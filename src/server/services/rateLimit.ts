@@ -1,6 +1,7 @@
 /**
  * Rate limits: fixed-window counters in the `rate_limits` table, shared by every API process.
  * One atomic upsert per hit, so two concurrent requests can never both slip under the limit.
+ * Each refusal is counted by the rule's name (`hgd_rate_limit_refusals_total`).
  *
  * @example
  *   const verdict = await hitLimit(db, rateRules.requirementPerIp, clientIp(c));
@@ -9,6 +10,7 @@
 import { lt, sql } from 'drizzle-orm';
 import type { Database } from '../db/client.ts';
 import { rateLimits } from '../db/schema/index.ts';
+import { rateLimitRefusals } from '../metrics/instruments.ts';
 
 export interface RateRule {
   /** Short dotted name, the key's prefix: `login.ip`, `sms.phone`… */
@@ -51,6 +53,7 @@ export async function hitLimit(db: Database, rule: RateRule, subject: string): P
     });
   const hits = row?.hits ?? 1;
   const allowed = hits <= rule.limit;
+  if (!allowed) rateLimitRefusals.inc({ rule: rule.name });
   return { allowed, hits, retryAfterSeconds: allowed ? 0 : Number(row?.remaining ?? rule.windowSeconds) };
 }
 

@@ -17,10 +17,13 @@
  * A preview stops after `store` (zh-CN pages only, never published). Any failure before the
  * publication leaves the published site, its content and the drafts as they were; the row records
  * `failed` and why. A job whose worker died is run again from the start by the queue.
+ *
+ * Measured (metrics/instruments.ts `siteBuildMetrics`): builds by purpose and outcome, the time of
+ * the successful ones, and when each purpose last succeeded on any worker.
  */
 import { writeFile, mkdir, rm } from 'node:fs/promises';
 import path from 'node:path';
-import { eq } from 'drizzle-orm';
+import { eq, max } from 'drizzle-orm';
 import { loadContent } from '../../content/load.ts';
 import { incrementalPlanVariable } from '../../content/pageGraph.ts';
 import type { SiteContent } from '../../content/schemas.ts';
@@ -28,6 +31,7 @@ import type { BuildPhase } from '../../lib/studioViews.ts';
 import type { Database } from '../db/client.ts';
 import { siteBuilds, siteContents, type SiteBuildPurpose, type SiteBuildRow } from '../db/schema/index.ts';
 import type { Logger } from '../logger.ts';
+import { siteBuildMetrics } from '../metrics/instruments.ts';
 import { syncRegions } from '../services/regionSync.ts';
 import type { ObjectStore } from '../storage/objectStore.ts';
 import { commitPublication, takeSnapshot, writeSnapshot, type CarriedDraft, type DraftSelection } from '../studio/contentRepo.ts';
@@ -121,8 +125,19 @@ function progressOf(db: Database, buildId: number) {
   };
 }
 
+/** When each purpose's last successful build finished (unix seconds), over every worker. */
+async function lastSuccesses(db: Database): Promise<Map<string, number>> {
+  const rows = await db
+    .select({ purpose: siteBuilds.purpose, at: max(siteBuilds.finishedAt) })
+    .from(siteBuilds)
+    .where(eq(siteBuilds.status, 'succeeded'))
+    .groupBy(siteBuilds.purpose);
+  return new Map(rows.flatMap((row) => (row.at ? [[row.purpose, new Date(row.at).getTime() / 1000] as const] : [])));
+}
+
 export function createBuildRunner(options: BuildRunnerOptions) {
   const { db, logger, objects, publisher, build, timeoutMs, cdn } = options;
+  const measured = siteBuildMetrics(() => lastSuccesses(db));
   const load = options.load ?? loadContent;
   const layout = siteLayout(options.dataDir);
   const projectRoot = options.projectRoot ?? process.cwd();
@@ -201,6 +216,7 @@ export function createBuildRunner(options: BuildRunnerOptions) {
       if (preview) {
         await progress.settled();
         await finish(row.id, { status: 'succeeded', pages, outputDir });
+        measured.finished(order.purpose, 'succeeded', (Date.now() - started) / 1000);
         log.info({ pages, seconds: (Date.now() - started) / 1000, stepMs: progress.timings() }, 'preview built');
         return;
       }
@@ -220,8 +236,10 @@ export function createBuildRunner(options: BuildRunnerOptions) {
       await publisher.publish(row.id, { status: 'succeeded', finishedAt: new Date(), pages, outputDir, phase: null }, (tx) =>
         commitPublication(tx, row.id, carried, order.userId ?? null),
       );
+      measured.finished(order.purpose, 'succeeded', (Date.now() - started) / 1000);
       log.info({ pages, mode: plan.mode, drafts: carried.length, seconds: (Date.now() - started) / 1000, stepMs: progress.timings() }, 'site built and published');
     } catch (error) {
+      measured.finished(order.purpose, 'failed', (Date.now() - started) / 1000);
       const reason = reasonOf(error);
       log.error({ reason }, preview ? 'preview build failed' : 'site build failed; the published site is unchanged');
       await progress.settled();
@@ -232,6 +250,7 @@ export function createBuildRunner(options: BuildRunnerOptions) {
   }
 
   return {
+    metrics: measured.metrics,
     /** Runs a `site-build` job: the build its row names, unless that row is no longer running. */
     async runJob({ buildId, order }: BuildJobData): Promise<void> {
       const [row] = await db.select().from(siteBuilds).where(eq(siteBuilds.id, buildId));

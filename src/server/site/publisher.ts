@@ -14,6 +14,9 @@
  * A process that starts later serves the current publication, not whatever its disk has — except
  * that `npm run build`'s STATIC_DIR wins when it is newer than the last publication (a developer's
  * fresh build, or a new release whose image carries a newer site).
+ *
+ * Measured (metrics/instruments.ts `publicationMetrics`): this process's switches by outcome,
+ * their time, when it last switched, and which build it serves.
  */
 import { statSync } from 'node:fs';
 import { readdir, rm } from 'node:fs/promises';
@@ -26,6 +29,7 @@ import type { Database, DatabaseHandle } from '../db/client.ts';
 import { listen, notify } from '../db/notify.ts';
 import { siteBuilds, siteContents, siteNodes, type SiteBuildRow } from '../db/schema/index.ts';
 import type { Logger } from '../logger.ts';
+import { publicationMetrics, type Instrumented } from '../metrics/instruments.ts';
 import type { ContentStore } from '../services/contentStore.ts';
 import type { ObjectStore } from '../storage/objectStore.ts';
 import { buildDirOf, deltaChain, ensureLocalBuild, removeBuildArtifacts } from './artifacts.ts';
@@ -43,7 +47,7 @@ export interface PublishedBuild {
   publishedAt: Date;
 }
 
-export interface SitePublisher {
+export interface SitePublisher extends Instrumented {
   readonly site: PublishedSite;
   /** The published build according to the database, or undefined before the first. */
   published(): Promise<PublishedBuild | undefined>;
@@ -104,6 +108,7 @@ export function createSitePublisher(options: SitePublisherOptions): SitePublishe
   let pollMs = options.pollMs ?? 10_000;
   /** Fetches under way, so a staging and a publication of one build share one download. */
   const fetching = new Map<number, Promise<string>>();
+  const measured = publicationMetrics(() => site.current()?.buildId ?? null);
 
   function localBuild(buildId: number): Promise<string> {
     let pending = fetching.get(buildId);
@@ -151,13 +156,21 @@ export function createSitePublisher(options: SitePublisherOptions): SitePublishe
   /** Serves a build here: fetched if missing, content read, then pages and content swapped in one step. */
   async function activate(build: PublishedBuild): Promise<void> {
     const started = performance.now();
-    const buildDir = await localBuild(build.buildId);
+    let buildDir: string;
+    let content: SiteContent;
+    try {
+      buildDir = await localBuild(build.buildId);
+      content = await contentOfBuild(build.buildId, buildDir);
+    } catch (error) {
+      measured.switched('failed', (performance.now() - started) / 1000);
+      throw error;
+    }
     const contentDir = path.join(buildDir, 'content');
-    const content = await contentOfBuild(build.buildId, buildDir);
     // One synchronous step: pages and content change together.
     store.replace(content);
     site.publish({ staticDir: path.join(buildDir, 'dist'), contentDir, buildId: build.buildId });
     seen = keyOf(build);
+    measured.switched('succeeded', (performance.now() - started) / 1000);
     await pointCurrentAt(layout, buildDir).catch(() => {});
     logger.info({ buildId: build.buildId, ms: Math.round(performance.now() - started) }, 'site publication switched');
   }
@@ -244,6 +257,7 @@ export function createSitePublisher(options: SitePublisherOptions): SitePublishe
   }
 
   return {
+    metrics: measured.metrics,
     site,
     published,
     keptBuildIds,
