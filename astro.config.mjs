@@ -5,6 +5,7 @@ import tailwindcss from '@tailwindcss/vite';
 import { devApi, incrementalBuild, intentDirective, pagePolicyCheck, precompress, sitemap } from './src/integrations/index.ts';
 import { cspHash, pageDirectives } from './src/lib/contentSecurityPolicy.ts';
 import { constantInlineScripts } from './src/components/inlineScripts.ts';
+import { clientChunkGroups } from './src/integrations/clientChunks.ts';
 
 // Fully static output (no adapter): the server in src/server serves dist/ and the API.
 export default defineConfig({
@@ -21,6 +22,8 @@ export default defineConfig({
   integrations: [incrementalBuild(), react(), intentDirective(), pagePolicyCheck(), sitemap(), precompress(), devApi()],
   vite: {
     plugins: [tailwindcss()],
+    // Fewer, larger files for the browser: see clientChunks.ts.
+    environments: { client: { build: { rolldownOptions: { output: { codeSplitting: { groups: clientChunkGroups } } } } } },
   },
   devToolbar: { enabled: false },
   // Every page carries its Content-Security-Policy in a <meta> (the server sends it as a header

@@ -9,12 +9,11 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import lighthouse from 'lighthouse';
 import { ensureChromium } from '../scripts/chromium.ts';
-import { waitFor } from './server.ts';
+import { freePort, waitFor } from './server.ts';
 
 /** Pages measured, zh-CN and the default region (Guangdong). */
 export const lighthousePages = ['/welcome/home', '/infomation/list', '/assistance'] as const;
@@ -42,19 +41,6 @@ const chromiumFlags = [
   '--lang=zh-CN',
   '--accept-lang=zh-CN',
 ];
-
-/** A port free right now (the OS picks it), so parallel runs and other servers never collide. */
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as AddressInfo;
-      probe.close(() => resolve(port));
-    });
-  });
-}
-
 
 function stop(child: ChildProcess): Promise<void> {
   return new Promise((resolve) => {

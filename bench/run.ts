@@ -11,9 +11,6 @@
  *   connections next to a bare Hono hello-world, and the home page and health while a long export
  *   and import run, on PGlite and on PostgreSQL when DATABASE_URL is set (load.ts).
  * - memory: the server's RSS after 30 s and after 5 minutes of that mix (load.ts). Only when named.
- * - metrics: what measuring costs: currentUser at 200 connections on a server measuring (and
- *   scraped) and one with METRICS_ENABLED=false, taking turns; req/s, p99 and their difference
- *   against the ≤ 5 % goal (metrics.ts).
  * - partner: the partner area (issue 6) on a million settlement rows: the settlement table, the
  *   analysis calls and the export's memory, on PGlite and on PostgreSQL when DATABASE_URL is set
  *   (partner.ts). Heavy (minutes): only when named, never in the default run.
@@ -21,6 +18,9 @@
  *   PostgreSQL and an S3-compatible server: a new news item and an edit (incremental builds) and a
  *   forced full build (bench/cluster.ts), against the 15 s goal for one item. Heavy (real builds):
  *   only when named, never in the default run.
+ * - js: the JavaScript of every signed-in first page in Chromium (empty cache, compressed as
+ *   sent), per page and account, beside the build's static reading the CI budget checks
+ *   (signedInJs.ts). Reads dist/, or the build in BENCH_DIST (a build made elsewhere). Only when named.
  * - lighthouse: mobile scores of home, news list and help against issue 3's thresholds
  *   (bench/lighthouse.ts); a page below them sets a non-zero exit code.
  * Servers run in their own processes so the load generator does not share their event loop.
@@ -37,11 +37,11 @@ import { buildSite, distDir } from '../scripts/build-state.ts';
 import { kb, measurePage } from '../scripts/page-weight.ts';
 import { buildIfStale } from '../scripts/run.ts';
 import { benchAccounts } from './accounts.ts';
-import { benchMetrics } from './metrics.ts';
 import { benchCluster } from './cluster.ts';
 import { benchLoad, benchMemory } from './load.ts';
 import { benchOrders } from './orders.ts';
 import { benchPartner } from './partner.ts';
+import { measureSignedInJs, printSignedInJs } from './signedInJs.ts';
 import { benchLighthouse, printLighthouse } from './lighthouse.ts';
 import { startProcess, waitFor } from './server.ts';
 
@@ -107,10 +107,13 @@ if (wants('api')) await benchApi();
 if (wants('accounts')) await benchAccounts();
 if (wants('orders')) await benchOrders();
 if (wants('load')) await benchLoad();
-if (wants('metrics')) await benchMetrics();
 if (selected.has('memory')) await benchMemory();
 if (selected.has('partner')) await benchPartner();
 if (selected.has('cluster')) await benchCluster();
+if (selected.has('js')) {
+  if (!process.env['BENCH_DIST']) await buildIfStale();
+  printSignedInJs(await measureSignedInJs(process.env['BENCH_DIST'] ?? distDir));
+}
 if (wants('lighthouse')) {
   await buildIfStale();
   const rows = await benchLighthouse(distDir);

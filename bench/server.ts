@@ -3,10 +3,23 @@
  * benchmark's own CPU), is waited for until it answers, and is called as the browser client calls.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
+import { createServer, type AddressInfo } from 'node:net';
 
 /** `node <args>` with these environment variables added; its stderr shows in the benchmark's. */
 export function startProcess(args: string[], env: Record<string, string>): ChildProcess {
   return spawn('node', args, { env: { ...process.env, ...env }, stdio: ['ignore', 'ignore', 'inherit'] });
+}
+
+/** A port free right now (the OS picks it), so parallel runs and other servers never collide. */
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = createServer();
+    probe.once('error', reject);
+    probe.listen(0, '127.0.0.1', () => {
+      const { port } = probe.address() as AddressInfo;
+      probe.close(() => resolve(port));
+    });
+  });
 }
 
 /**

@@ -18,7 +18,8 @@
  * history.pushState(null, '', `?${writeTableQuery(next, new URLSearchParams(location.search), { size: 20 })}`);
  * await api.post(path, { antTable: buildAntTable(next) });
  */
-import { tableFieldPattern, tableLimits, type TableRequestInput } from './schemas/table.ts';
+import type { TableRequestInput } from './schemas/table.ts';
+import { tableFieldPattern, tableLimits } from './tableLimits.ts';
 
 export type SortOrder = 'asc' | 'desc';
 

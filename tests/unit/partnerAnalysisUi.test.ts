@@ -29,8 +29,7 @@ import {
   tickNumberFormat,
   trendChart,
 } from '../../src/islands/partner/analysis/chartData.ts';
-import { chartConfig, createChart } from '../../src/islands/partner/analysis/charts.ts';
-import { createCanvas } from '@napi-rs/canvas';
+import { categoryAt, layoutChart, linearTicks, monotoneControls } from '../../src/islands/partner/analysis/charts.ts';
 import { formatBytes } from '../../src/islands/partner/exportFile.ts';
 import { flattenTree, indentedName, namesById } from '../../src/islands/partner/partnerTree.ts';
 import { dictionaries, locales, pick } from '../../src/lib/i18n/index.ts';
@@ -154,6 +153,10 @@ describe('periods across granularities', () => {
   });
 });
 
+/** Text widths as the chart's 12 px font roughly has them: a CJK character 12 px, others 7 px. */
+const measure = (text: string) => [...text].reduce((width, char) => width + (char.charCodeAt(0) > 0x2e80 ? 12 : 7), 0);
+const texts = { xTitle: '时间', unitTitles: { count: '数量', energy: '电量（MWh）', money: '金额（元）' } };
+
 describe('chart shaping', () => {
   it('draws one bar per institution of the page, gaps for missing values', () => {
     const model = statisticsChart(
@@ -210,22 +213,73 @@ describe('chart shaping', () => {
     expect(chartUnits(model)).toEqual(['energy', 'money']);
   });
 
-  it('configures one y axis per unit, localized ticks and titles, no animation for reduced motion', () => {
+  it('lays out one y axis per unit, localized ticks and titles, the first on the left with the grid', () => {
     const model = trendChart([{ period: '2026', orders: 12000, saving: 34567.5 }], ['2026'], [
       { metric: 'orders', label: 'O' },
       { metric: 'saving', label: 'S' },
     ]);
-    const texts = { xTitle: '时间', unitTitles: { count: '数量', energy: '电量（MWh）', money: '金额（元）' } };
-    const config = chartConfig('line', model, 'zh-CN', texts, true);
-    const scales = config.options?.scales as Record<string, { title?: { text?: string }; position?: string; ticks?: { callback?: (value: number) => string } }>;
-    expect(Object.keys(scales)).toEqual(['x', 'count', 'money']);
-    expect(scales.x?.title?.text).toBe('时间');
-    expect(scales.money?.title?.text).toBe('金额（元）');
-    expect(scales.money?.position).toBe('right');
-    expect(scales.count?.ticks?.callback?.(12000)).toBe('1.2万');
-    expect(config.options?.animation).toBe(false);
-    expect(config.data.datasets.map((dataset) => (dataset as { yAxisID?: string }).yAxisID)).toEqual(['count', 'money']);
-    expect(chartConfig('bar', model, 'en-US', texts, false).options?.animation).toEqual({ duration: 400 });
+    const layout = layoutChart('line', model, 'zh-CN', texts, { width: 800, height: 320 }, measure);
+    expect(layout.yAxes.map((axis) => [axis.unit, axis.side, axis.title, axis.grid])).toEqual([
+      ['count', 'left', '数量', true],
+      ['money', 'right', '金额（元）', false],
+    ]);
+    expect(layout.xAxis.title).toBe('时间');
+    const countTicks = layout.yAxes[0]?.ticks ?? [];
+    expect(countTicks.every((tick) => tick.label === tickNumberFormat('zh-CN').format(tick.value))).toBe(true);
+    expect(countTicks.at(-1)!.value).toBeGreaterThanOrEqual(12000);
+    expect(tickNumberFormat('zh-CN').format(12000)).toBe('1.2万');
+    // Every value is on its own axis's scale, inside the plot.
+    const { plot } = layout;
+    for (const line of layout.lines) {
+      for (const point of line.points) {
+        expect(point.y).toBeGreaterThanOrEqual(plot.top);
+        expect(point.y).toBeLessThanOrEqual(plot.top + plot.height);
+      }
+    }
+    expect(layout.legend.map((entry) => entry.label)).toEqual(['O', 'S']);
+  });
+
+  it('groups bars per category, turns labels that do not fit, and finds the category under the pointer', () => {
+    const model = compareChart(
+      [
+        { classKey: 'a', className: '广东省', partnerId: 1, partnerName: 'P1', orders: 4 },
+        { classKey: 'a', className: '广东省', partnerId: 2, partnerName: 'P2', orders: 2 },
+        { classKey: 'b', className: '广西壮族自治区', partnerId: 1, partnerName: 'P1', orders: 1 },
+      ],
+      'orders',
+      [1, 2],
+    );
+    const wide = layoutChart('bar', model, 'zh-CN', texts, { width: 800, height: 320 }, measure);
+    // Class × institution, a zero where an institution has nothing in a class.
+    expect(wide.bars.map((bar) => [bar.series, bar.index])).toEqual([[0, 0], [0, 1], [1, 0], [1, 1]]);
+    const [p1a, , p2a, p2b] = wide.bars;
+    expect(p1a!.x + p1a!.width).toBeLessThanOrEqual(p2a!.x);
+    expect(p1a!.height).toBeCloseTo(p2a!.height * 2);
+    expect(p2b!.height).toBe(0);
+    expect(wide.xAxis.labels.every((label) => label.rotate === 0)).toBe(true);
+    const narrow = layoutChart('bar', model, 'zh-CN', texts, { width: 200, height: 320 }, measure);
+    expect(narrow.xAxis.labels.every((label) => label.rotate === -45)).toBe(true);
+    expect(categoryAt(wide, wide.plot.left + 1, 2)).toBe(0);
+    expect(categoryAt(wide, wide.plot.left + wide.plot.width - 1, 2)).toBe(1);
+    expect(categoryAt(wide, wide.plot.left - 1, 2)).toBeUndefined();
+  });
+
+  it('breaks a line at a missing value instead of drawing a false zero', () => {
+    const model = trendChart(
+      [{ period: '2026-09', saving: 5 }, { period: '2026-11', saving: 7 }, { period: '2026-12', saving: 6 }],
+      ['2026-09', '2026-10', '2026-11', '2026-12'],
+      [{ metric: 'saving', label: 'S' }],
+    );
+    const [line] = layoutChart('line', model, 'zh-CN', texts, { width: 800, height: 320 }, measure).lines;
+    expect(line?.points.map((point) => point.index)).toEqual([0, 2, 3]);
+    expect(line?.path.match(/M/g)).toHaveLength(2);
+  });
+
+  it('chooses round ticks from zero that cover every value', () => {
+    expect(linearTicks([3, 97], 5)).toEqual([0, 20, 40, 60, 80, 100]);
+    expect(linearTicks([0.3], 3)).toEqual([0, 0.1, 0.2, 0.3]);
+    expect(linearTicks([], 5)).toEqual([0, 1]);
+    expect(linearTicks([-15, 40], 5)).toEqual([-20, -10, 0, 10, 20, 30, 40]);
   });
 });
 
@@ -301,26 +355,20 @@ describe('a line chart draws only the values in the data', () => {
     // Yearly figures with a sharp rise then a fall, as the trend page shows them (2025 and 2026 the peak).
     const values = [120, 980, 1000, 150, 140, 900, 60];
     const model = trendChart(values.map((saving, index) => ({ period: String(2020 + index), saving })), values.map((_, index) => String(2020 + index)), [{ metric: 'saving', label: 'S' }]);
-    const texts = { xTitle: '时间', unitTitles: { count: '数量', energy: '电量（MWh）', money: '金额（元）' } };
-    const config = chartConfig('line', model, 'zh-CN', texts, true);
-    const canvas = createCanvas(800, 400) as unknown as HTMLCanvasElement;
-    const chart = createChart(canvas, { ...config, options: { ...config.options, responsive: false } });
-    try {
-      const points = chart.getDatasetMeta(0).data as unknown as { y: number; cp1y: number; cp2y: number }[];
-      expect(points).toHaveLength(values.length);
-      // A Bézier segment stays inside its control points: each must lie between the two points it joins.
-      for (let index = 0; index < points.length - 1; index++) {
-        const from = points[index]!;
-        const to = points[index + 1]!;
-        const low = Math.min(from.y, to.y) - 1e-9;
-        const high = Math.max(from.y, to.y) + 1e-9;
-        for (const y of [from.cp2y, to.cp1y]) {
-          expect(y, `segment ${index}`).toBeGreaterThanOrEqual(low);
-          expect(y, `segment ${index}`).toBeLessThanOrEqual(high);
-        }
+    const [line] = layoutChart('line', model, 'zh-CN', texts, { width: 800, height: 400 }, measure).lines;
+    const points = line?.points ?? [];
+    expect(points).toHaveLength(values.length);
+    const controls = monotoneControls(points);
+    // A Bézier segment stays inside its control points: each must lie between the two points it joins.
+    controls.forEach(({ cp1, cp2 }, index) => {
+      const from = points[index]!;
+      const to = points[index + 1]!;
+      const low = Math.min(from.y, to.y) - 1e-9;
+      const high = Math.max(from.y, to.y) + 1e-9;
+      for (const y of [cp1.y, cp2.y]) {
+        expect(y, `segment ${index}`).toBeGreaterThanOrEqual(low);
+        expect(y, `segment ${index}`).toBeLessThanOrEqual(high);
       }
-    } finally {
-      chart.destroy();
-    }
+    });
   });
 });

@@ -5,7 +5,7 @@ import { formatChinaDateTime } from '../../lib/chinaTime.ts';
 import type { Locale } from '../../lib/i18n/locales.ts';
 import { loginPath } from '../../lib/loginRedirect.ts';
 import { localePath } from '../../lib/paths.ts';
-import type { NoticeTypeName } from '../../lib/schemas/account.ts';
+import type { NoticeTypeName } from '../../lib/notices.ts';
 import { clearType, loadNotices, markRead, notices } from '../../stores/notices.ts';
 import { currentUser, loginStatus } from '../../stores/session.ts';
 import ConfirmDialog from '../ConfirmDialog.tsx';

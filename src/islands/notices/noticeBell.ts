@@ -1,6 +1,6 @@
 /** The notice bell's calls, messages and pure view logic (docs/accounts.md, "Notices"). */
 import type { MessageKey } from '../../lib/i18n/index.ts';
-import { noticeTypes, type NoticeTypeName } from '../../lib/schemas/account.ts';
+import { noticeTypes, type NoticeTypeName } from '../../lib/notices.ts';
 import type { Notice } from '../../stores/notices.ts';
 
 export const NOTICE_READ_URL = '/api/notices/read';

@@ -14,6 +14,7 @@ import {
   userNameSchema,
 } from './fields.ts';
 import { appCodeSchema, deviceIdSchema, loginPasswordSchema, type CurrentUserData } from './auth.ts';
+import { noticeTypes, type NoticeTypeName } from '../notices.ts';
 
 /** POST /api/front/user/changePwd — the current password is required; other sessions end. */
 export const changePasswordBody = z
@@ -98,10 +99,6 @@ export type BindBody = z.input<typeof bindBody>;
 /** POST /api/front/user/endSession — ends one of the user's sessions by its public id. */
 export const endSessionBody = z.object({ id: z.string().regex(/^[0-9a-f]{16}$/) });
 export type EndSessionBody = z.input<typeof endSessionBody>;
-
-/** Notice types (DOMAIN.md, Notice). */
-export const noticeTypes = ['notification', 'message', 'event'] as const;
-export type NoticeTypeName = (typeof noticeTypes)[number];
 
 /** GET /api/notices — optionally one type. */
 export const noticesQuery = z.object({ type: z.enum(noticeTypes).optional() });

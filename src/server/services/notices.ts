@@ -3,7 +3,8 @@
  * scoped to the user, so another user's notice id is "not found", never data.
  */
 import { and, desc, eq, isNull, sql } from 'drizzle-orm';
-import { noticeTypes, type NoticeCountsData, type NoticeData } from '../../lib/schemas/account.ts';
+import { noticeTypes } from '../../lib/notices.ts';
+import type { NoticeCountsData, NoticeData } from '../../lib/schemas/account.ts';
 import type { Database } from '../db/client.ts';
 import { notices, type NoticeType } from '../db/schema/index.ts';
 import { ApiError } from '../envelope.ts';

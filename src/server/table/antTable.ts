@@ -25,8 +25,6 @@ import { chinaOffset } from '../../lib/chinaTime.ts';
 import type { MessageKey, MessageVars } from '../../lib/i18n/index.ts';
 import {
   normalizeDirection,
-  tableFieldPattern,
-  tableLimits,
   tableRequestSchema,
   type SortDirection,
   type TableAnswer,
@@ -34,6 +32,7 @@ import {
   type TableValue,
 } from '../../lib/schemas/table.ts';
 import { isCleanText } from '../../lib/schemas/text.ts';
+import { tableFieldPattern, tableLimits } from '../../lib/tableLimits.ts';
 import { rowsOf, type Database } from '../db/client.ts';
 import { ApiError, type AnyContext } from '../envelope.ts';
 import { readBody } from '../validate.ts';

@@ -1,7 +1,7 @@
 /**
  * What the analysis charts draw, shaped from the table answers, and how their numbers read.
- * Pure: the chart component (AnalysisChart.tsx) hands the result to Chart.js (charts.ts), and the
- * same series fill the chart's data-table alternative, so both always say the same thing.
+ * Pure: charts.ts lays the result out and AnalysisChart.tsx draws it, and the same series fill
+ * the chart's data-table alternative, so both always say the same thing.
  */
 import type { Locale } from '../../../lib/i18n/locales.ts';
 import { metricUnits, type PartnerMetric } from '../../../lib/partner.ts';

@@ -1,30 +1,16 @@
 /**
- * Chart.js for the analysis pages: only the parts the three charts use are registered (bar and
- * line controllers, their elements, category and linear scales, legend and tooltip), not
- * `chart.js/auto`, so the islands' bundle carries no pie, radar, time scale or other plugins.
- * Everything locale-dependent (axis titles, tick and tooltip numbers) comes from the caller.
+ * The analysis charts' geometry: where every axis, tick, bar, line, point and legend entry of a
+ * chart goes in a box of a given size, as plain numbers that AnalysisChart.tsx draws as SVG.
+ * Pure and free of the DOM (text widths come from the caller), so it is tested without a browser.
+ *
+ * Drawn here rather than by a chart library: Chart.js, even with only the bar and line parts
+ * registered, is 45 KB compressed — more than an analysis page's whole budget left after React
+ * (docs/performance.md, "JavaScript on signed-in pages"). What the pages need is small: a
+ * category x axis, one linear y axis per unit starting at zero, grouped bars or lines, a legend
+ * when there are several series and the values of one category on hover.
  */
-import {
-  BarController,
-  BarElement,
-  CategoryScale,
-  Chart,
-  Legend,
-  LinearScale,
-  LineController,
-  LineElement,
-  PointElement,
-  Tooltip,
-  type ChartConfiguration,
-  type ChartOptions,
-} from 'chart.js';
 import type { Locale } from '../../../lib/i18n/locales.ts';
-import { chartUnits, metricNumberFormat, tickNumberFormat, type ChartModel, type MetricUnit } from './chartData.ts';
-
-Chart.register(BarController, BarElement, LineController, LineElement, PointElement, CategoryScale, LinearScale, Legend, Tooltip);
-// A chart never draws a value that is not in the data: a line is smoothed only monotonically, so
-// between two points it stays between their values (no bulge above a peak or below a dip).
-Chart.defaults.elements.line.cubicInterpolationMode = 'monotone';
+import { chartUnits, tickNumberFormat, type ChartModel, type MetricUnit } from './chartData.ts';
 
 /**
  * The Okabe–Ito palette: eight colours told apart with the common colour-vision deficiencies,
@@ -41,69 +27,328 @@ export interface ChartTexts {
   unitTitles: Record<MetricUnit, string>;
 }
 
-/** The user asked the system for less motion: charts then draw without animation. */
-export function prefersReducedMotion(): boolean {
-  return typeof window !== 'undefined' && window.matchMedia?.('(prefers-reduced-motion: reduce)').matches === true;
+/** Width of a text in the chart's font, in pixels (the browser measures; tests pass an estimate). */
+export type MeasureText = (text: string) => number;
+
+/** Sizes of the chart's type (pixels): tick labels, titles and legend share one font. */
+export const chartFont = { size: 12, lineHeight: 16 } as const;
+
+const gap = 6;
+const legendSwatch = 12;
+/** Beyond this many categories a line shows no point markers (they would merge into a band). */
+const pointMarkersUpTo = 40;
+/** Share of a category's width its group of bars takes, and of a bar's slot the bar takes (Chart.js's look). */
+const groupShare = 0.8;
+const barShare = 0.9;
+
+export interface Tick {
+  value: number;
+  /** Position on its axis (pixels from the top of the box). */
+  y: number;
+  label: string;
 }
 
-/** The Chart.js configuration of a model: one y axis per unit, numbers in the page's locale. */
-export function chartConfig(kind: ChartKind, model: ChartModel, locale: Locale, texts: ChartTexts, reducedMotion: boolean): ChartConfiguration<ChartKind, (number | null)[], string> {
-  const ticks = tickNumberFormat(locale);
-  const units = chartUnits(model);
-  const valueFormats = new Map(units.map((unit) => [unit, metricNumberFormat(locale, unit)]));
-  const scales: NonNullable<ChartOptions<ChartKind>['scales']> = {
-    x: { type: 'category', title: { display: true, text: texts.xTitle }, ticks: { autoSkip: true, maxRotation: 45 } },
-  };
-  units.forEach((unit, index) => {
-    scales[unit] = {
-      type: 'linear',
-      position: index % 2 === 0 ? 'left' : 'right',
-      beginAtZero: true,
-      title: { display: true, text: texts.unitTitles[unit] },
-      ticks: { callback: (value: number | string) => ticks.format(Number(value)) },
-      grid: { drawOnChartArea: index === 0 },
+export interface YAxis {
+  unit: MetricUnit;
+  side: 'left' | 'right';
+  title: string;
+  /** The x of the axis line; tick labels sit outside it, the title further out. */
+  x: number;
+  titleX: number;
+  ticks: Tick[];
+  /** Only the first axis draws grid lines across the plot. */
+  grid: boolean;
+}
+
+export interface XLabel {
+  text: string;
+  x: number;
+  y: number;
+  /** Drawn turned by this many degrees (0 or -45) around its anchor. */
+  rotate: number;
+}
+
+export interface Bar {
+  series: number;
+  index: number;
+  x: number;
+  y: number;
+  width: number;
+  height: number;
+  colour: string;
+}
+
+export interface Line {
+  series: number;
+  colour: string;
+  /** SVG path data: one sub-path per run of values without a gap. */
+  path: string;
+  points: { index: number; x: number; y: number }[];
+  pointRadius: number;
+}
+
+export interface LegendEntry {
+  label: string;
+  colour: string;
+  x: number;
+  y: number;
+}
+
+export interface Plot {
+  left: number;
+  top: number;
+  width: number;
+  height: number;
+}
+
+export interface ChartLayout {
+  width: number;
+  height: number;
+  plot: Plot;
+  /** Width of one category; category `i` spans plot.left + i × band. */
+  band: number;
+  xAxis: { title: string; titleY: number; labels: XLabel[] };
+  yAxes: YAxis[];
+  bars: Bar[];
+  lines: Line[];
+  legend: LegendEntry[];
+}
+
+/** The round step nearest `range / count`: 1, 2, 2.5 or 5 × a power of ten. */
+function niceStep(range: number, count: number): number {
+  const raw = range / Math.max(count, 1);
+  const power = 10 ** Math.floor(Math.log10(raw));
+  const fraction = raw / power;
+  // Each boundary is the geometric mean of the two steps beside it.
+  const nice = fraction < Math.SQRT2 ? 1 : fraction < 2.24 ? 2 : fraction < 3.54 ? 2.5 : fraction < 7.07 ? 5 : 10;
+  return nice * power;
+}
+
+/**
+ * The ticks of a linear axis that starts at zero (or below, for negative values) and covers
+ * every value, about `count` of them at round steps.
+ */
+export function linearTicks(values: readonly number[], count: number): number[] {
+  const low = Math.min(0, ...values);
+  const high = Math.max(0, ...values);
+  if (low === high) return [0, 1];
+  const step = niceStep(high - low, count);
+  const first = Math.floor(low / step) * step;
+  const last = Math.ceil(high / step) * step;
+  const ticks: number[] = [];
+  // Rounded to the step's decimals, so 0.1 + 0.2 reads 0.3.
+  const decimals = Math.max(0, -Math.floor(Math.log10(step)) + 1);
+  for (let value = first; value <= last + step / 2; value += step) ticks.push(Number(value.toFixed(decimals)));
+  return ticks;
+}
+
+/**
+ * The control points of a monotone cubic curve through `points` (Fritsch–Carlson, as Chart.js's
+ * `monotone` mode): between two points the curve never leaves the range of their values, so a
+ * line never shows a peak or a dip that is not in the data.
+ */
+export function monotoneControls(points: readonly { x: number; y: number }[]): { cp1: { x: number; y: number }; cp2: { x: number; y: number } }[] {
+  const count = points.length;
+  if (count < 2) return [];
+  const deltas: number[] = [];
+  for (let index = 0; index < count - 1; index++) {
+    const from = points[index]!;
+    const to = points[index + 1]!;
+    deltas.push(to.x === from.x ? 0 : (to.y - from.y) / (to.x - from.x));
+  }
+  const slopes = points.map((_, index) => {
+    if (index === 0) return deltas[0]!;
+    if (index === count - 1) return deltas[count - 2]!;
+    const before = deltas[index - 1]!;
+    const after = deltas[index]!;
+    return Math.sign(before) !== Math.sign(after) || before === 0 || after === 0 ? 0 : (before + after) / 2;
+  });
+  for (let index = 0; index < count - 1; index++) {
+    const delta = deltas[index]!;
+    if (delta === 0) {
+      slopes[index] = 0;
+      slopes[index + 1] = 0;
+      continue;
+    }
+    const alpha = slopes[index]! / delta;
+    const beta = slopes[index + 1]! / delta;
+    const squared = alpha * alpha + beta * beta;
+    if (squared > 9) {
+      const tau = 3 / Math.sqrt(squared);
+      slopes[index] = tau * alpha * delta;
+      slopes[index + 1] = tau * beta * delta;
+    }
+  }
+  return deltas.map((_, index) => {
+    const from = points[index]!;
+    const to = points[index + 1]!;
+    const third = (to.x - from.x) / 3;
+    return {
+      cp1: { x: from.x + third, y: from.y + slopes[index]! * third },
+      cp2: { x: to.x - third, y: to.y - slopes[index + 1]! * third },
     };
   });
-  return {
-    type: kind,
-    data: {
-      labels: model.labels,
-      datasets: model.series.map((series, index) => {
-        const colour = palette[index % palette.length] ?? palette[0];
-        return {
-          label: series.label,
-          data: series.values,
-          yAxisID: series.unit,
-          backgroundColor: colour,
-          borderColor: colour,
-          ...(kind === 'line' ? { spanGaps: false, pointRadius: model.labels.length > 40 ? 0 : 3 } : {}),
-        };
-      }),
-    },
-    options: {
-      locale,
-      responsive: true,
-      maintainAspectRatio: false,
-      animation: reducedMotion ? false : { duration: 400 },
-      interaction: { mode: 'index', intersect: false },
-      scales,
-      plugins: {
-        legend: { display: model.series.length > 1, position: 'bottom' },
-        tooltip: {
-          callbacks: {
-            label: (item) => {
-              const unit = model.series[item.datasetIndex]?.unit ?? 'count';
-              const value = item.parsed.y;
-              return `${item.dataset.label ?? ''}: ${value === null ? '—' : (valueFormats.get(unit)?.format(value) ?? String(value))}`;
-            },
-          },
-        },
-      },
-    },
-  };
 }
 
-/** A chart on a canvas; the caller destroys it (unmount, or before drawing another). */
-export function createChart(canvas: HTMLCanvasElement, config: ChartConfiguration<ChartKind, (number | null)[], string>): Chart<ChartKind, (number | null)[], string> {
-  return new Chart(canvas, config);
+const round = (value: number) => Math.round(value * 10) / 10;
+
+/** SVG path data of a monotone curve through one run of points. */
+function curvePath(points: readonly { x: number; y: number }[]): string {
+  const [first] = points;
+  if (!first) return '';
+  const controls = monotoneControls(points);
+  return controls.reduce(
+    (path, { cp1, cp2 }, index) => {
+      const to = points[index + 1]!;
+      return `${path} C${round(cp1.x)} ${round(cp1.y)} ${round(cp2.x)} ${round(cp2.y)} ${round(to.x)} ${round(to.y)}`;
+    },
+    `M${round(first.x)} ${round(first.y)}`,
+  );
+}
+
+/** Legend entries laid out in centred rows; returns them and the height they take. */
+function layoutLegend(labels: readonly string[], width: number, top: number, measure: MeasureText): { entries: LegendEntry[]; height: number } {
+  if (labels.length < 2) return { entries: [], height: 0 };
+  const itemWidths = labels.map((label) => legendSwatch + gap + measure(label) + 2 * gap);
+  const rows: number[][] = [[]];
+  let rowWidth = 0;
+  itemWidths.forEach((itemWidth, index) => {
+    if (rowWidth + itemWidth > width && rows.at(-1)!.length > 0) {
+      rows.push([]);
+      rowWidth = 0;
+    }
+    rows.at(-1)!.push(index);
+    rowWidth += itemWidth;
+  });
+  const entries: LegendEntry[] = [];
+  rows.forEach((row, rowIndex) => {
+    const total = row.reduce((sum, index) => sum + itemWidths[index]!, 0);
+    let x = Math.max(0, (width - total) / 2);
+    for (const index of row) {
+      entries.push({ label: labels[index]!, colour: palette[index % palette.length]!, x, y: top + rowIndex * chartFont.lineHeight });
+      x += itemWidths[index]!;
+    }
+  });
+  return { entries, height: rows.length * chartFont.lineHeight + gap };
+}
+
+/**
+ * Everything a chart draws in a `width` × `height` box: one y axis per unit (the first on the left,
+ * the next on the right, then alternating; the first draws the grid), ticks in compact notation in
+ * the page's locale, category labels turned 45° when they do not fit and thinned when even then
+ * they would overlap, grouped bars or monotone lines broken at missing values, and a legend below
+ * when there is more than one series.
+ */
+export function layoutChart(kind: ChartKind, model: ChartModel, locale: Locale, texts: ChartTexts, size: { width: number; height: number }, measure: MeasureText): ChartLayout {
+  const { width, height } = size;
+  const tickFormat = tickNumberFormat(locale);
+  const units = chartUnits(model);
+  const categories = model.labels.length;
+
+  // Legend first (it takes rows at the bottom), then the x labels' height, then the plot.
+  const legendProbe = layoutLegend(model.series.map((series) => series.label), width, 0, measure);
+  const labelWidths = model.labels.map(measure);
+  const widestLabel = Math.max(0, ...labelWidths);
+
+  // The y axes' widths depend on their tick labels, which depend on the plot height: ticks are
+  // chosen for an estimated plot height, then the layout is fixed from their labels.
+  const bottomFixed = gap + chartFont.lineHeight + gap + legendProbe.height;
+  const estimatePlotHeight = Math.max(40, height - bottomFixed - chartFont.lineHeight * 2);
+  const tickCount = Math.max(2, Math.min(10, Math.floor(estimatePlotHeight / (chartFont.lineHeight * 2.5))));
+  const axisTicks = units.map((unit) => {
+    const values = model.series.filter((series) => series.unit === unit).flatMap((series) => series.values.filter((value): value is number => value !== null));
+    return linearTicks(values, tickCount);
+  });
+  const axisWidths = axisTicks.map((ticks) => chartFont.lineHeight + gap + Math.max(...ticks.map((value) => measure(tickFormat.format(value)))) + gap);
+  const leftWidth = axisWidths.filter((_, index) => index % 2 === 0).reduce((sum, w) => sum + w, 0);
+  const rightWidth = axisWidths.filter((_, index) => index % 2 === 1).reduce((sum, w) => sum + w, 0);
+  const plotLeft = Math.max(leftWidth, gap);
+  const plotWidth = Math.max(10, width - plotLeft - Math.max(rightWidth, gap * 2));
+  const band = categories > 0 ? plotWidth / categories : plotWidth;
+
+  // Category labels: level when they fit their band, else turned 45°; thinned to every n-th when
+  // even turned they would touch.
+  const rotate = widestLabel > band - 4 ? -45 : 0;
+  const diagonal = Math.SQRT1_2;
+  const labelsHeight = rotate === 0 ? chartFont.lineHeight : Math.min(widestLabel, height / 3) * diagonal + chartFont.lineHeight * diagonal;
+  const every = rotate === 0 ? 1 : Math.max(1, Math.ceil((chartFont.lineHeight * 1.2) / band));
+
+  const top = chartFont.lineHeight / 2;
+  const plotHeight = Math.max(20, height - top - labelsHeight - bottomFixed);
+  const plot: Plot = { left: plotLeft, top, width: plotWidth, height: plotHeight };
+  const bottom = top + plotHeight;
+
+  const scales = new Map<MetricUnit, (value: number) => number>();
+  let leftEdge = plotLeft;
+  let rightEdge = plotLeft + plotWidth;
+  const yAxes: YAxis[] = units.map((unit, index) => {
+    const ticks = axisTicks[index]!;
+    const low = ticks[0]!;
+    const high = ticks.at(-1)!;
+    const toY = (value: number) => bottom - ((value - low) / (high - low)) * plotHeight;
+    scales.set(unit, toY);
+    const side = index % 2 === 0 ? 'left' : 'right';
+    const axisWidth = axisWidths[index]!;
+    const x = side === 'left' ? leftEdge : rightEdge;
+    const titleX = side === 'left' ? x - axisWidth + chartFont.lineHeight / 2 : x + axisWidth - chartFont.lineHeight / 2;
+    if (side === 'left') leftEdge -= axisWidth;
+    else rightEdge += axisWidth;
+    return {
+      unit,
+      side,
+      title: texts.unitTitles[unit],
+      x,
+      titleX,
+      ticks: ticks.map((value) => ({ value, y: toY(value), label: tickFormat.format(value) })),
+      grid: index === 0,
+    };
+  });
+
+  const centre = (index: number) => plotLeft + band * (index + 0.5);
+  const labels: XLabel[] = model.labels
+    .map((text, index) => ({ text, x: centre(index), y: bottom + gap + (rotate === 0 ? chartFont.size : 0), rotate }))
+    .filter((_, index) => index % every === 0);
+
+  const bars: Bar[] = [];
+  const lines: Line[] = [];
+  model.series.forEach((series, seriesIndex) => {
+    const colour = palette[seriesIndex % palette.length]!;
+    const toY = scales.get(series.unit)!;
+    if (kind === 'bar') {
+      const slot = (band * groupShare) / model.series.length;
+      series.values.forEach((value, index) => {
+        if (value === null) return;
+        const x = centre(index) - (band * groupShare) / 2 + slot * seriesIndex + (slot * (1 - barShare)) / 2;
+        const zero = toY(0);
+        const y = toY(value);
+        bars.push({ series: seriesIndex, index, x, y: Math.min(y, zero), width: slot * barShare, height: Math.abs(zero - y), colour });
+      });
+      return;
+    }
+    const points = series.values.flatMap((value, index) => (value === null ? [] : [{ index, x: centre(index), y: toY(value) }]));
+    // Runs of consecutive categories with a value: a missing value is a gap, never a false zero.
+    const runs: { x: number; y: number }[][] = [];
+    points.forEach((point, position) => {
+      if (position === 0 || point.index !== points[position - 1]!.index + 1) runs.push([]);
+      runs.at(-1)!.push(point);
+    });
+    lines.push({
+      series: seriesIndex,
+      colour,
+      path: runs.map(curvePath).join(' '),
+      points,
+      pointRadius: categories > pointMarkersUpTo ? 0 : 3,
+    });
+  });
+
+  const xTitleY = bottom + labelsHeight + gap + chartFont.size;
+  const legend = layoutLegend(model.series.map((series) => series.label), width, xTitleY + gap + chartFont.lineHeight / 2, measure).entries;
+  return { width, height, plot, band, xAxis: { title: texts.xTitle, titleY: xTitleY, labels }, yAxes, bars, lines, legend };
+}
+
+/** The category under a pointer at `x` (pixels in the chart's box), or undefined outside the plot. */
+export function categoryAt(layout: ChartLayout, x: number, categories: number): number | undefined {
+  const offset = x - layout.plot.left;
+  if (offset < 0 || offset >= layout.plot.width || categories === 0) return undefined;
+  return Math.min(categories - 1, Math.floor(offset / layout.band));
 }
