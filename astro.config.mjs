@@ -2,7 +2,7 @@
 import { defineConfig } from 'astro/config';
 import react from '@astrojs/react';
 import tailwindcss from '@tailwindcss/vite';
-import { devApi, incrementalBuild, intentDirective, pagePolicyCheck, precompress, sitemap } from './src/integrations/index.ts';
+import { devApi, incrementalBuild, intentDirective, pagePolicyCheck, precompress, searchIndex, sitemap } from './src/integrations/index.ts';
 import { cspHash, pageDirectives } from './src/lib/contentSecurityPolicy.ts';
 import { constantInlineScripts } from './src/components/inlineScripts.ts';
 import { clientChunkGroups } from './src/integrations/clientChunks.ts';
@@ -19,7 +19,7 @@ export default defineConfig({
     routing: { prefixDefaultLocale: false },
   },
   // incrementalBuild first: its build:done puts the unchanged pages in place before the others read them.
-  integrations: [incrementalBuild(), react(), intentDirective(), pagePolicyCheck(), sitemap(), precompress(), devApi()],
+  integrations: [incrementalBuild(), react(), intentDirective(), pagePolicyCheck(), sitemap(), searchIndex(), precompress(), devApi()],
   vite: {
     plugins: [tailwindcss()],
     // Fewer, larger files for the browser: see clientChunks.ts.

@@ -61,6 +61,34 @@ export function sitemap(): AstroIntegration {
   };
 }
 
+/**
+ * Writes the search index of every locale from the built pages (see searchIndex.ts); runs after
+ * `incrementalBuild` has put the unchanged pages in place and before `precompress`, which
+ * compresses the bundle's script and entry file with the rest.
+ */
+export function searchIndex(): AstroIntegration {
+  return {
+    name: 'hgd:search-index',
+    hooks: {
+      'astro:build:done': async ({ dir, logger }) => {
+        const { writeSearchIndex } = await import('./searchIndex.ts');
+        // A line per 10 % for the studio's progress bar (site/buildCommand.ts reads them).
+        let reported = -1;
+        const figures = await writeSearchIndex(fileURLToPath(dir), {
+          onProgress: (done, total) => {
+            const step = Math.floor((done / Math.max(total, 1)) * 10);
+            if (step === reported && done !== total) return;
+            reported = step;
+            logger.info(`indexed ${done} / ${total} pages`);
+          },
+        });
+        const perLocale = Object.entries(figures.pages).map(([locale, count]) => `${locale} ${count}`).join(', ');
+        logger.info(`search index written in ${(figures.ms / 1000).toFixed(1)} s (${perLocale})`);
+      },
+    },
+  };
+}
+
 /** Writes `.br` and `.gz` beside every compressible file of the build, for the server to send as they are. */
 export function precompress(): AstroIntegration {
   return {

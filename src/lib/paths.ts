@@ -56,8 +56,8 @@ const areaCodeBySlug: Readonly<Record<string, string>> = Object.fromEntries(
     .map(([code, slug]) => [slug, code]),
 );
 
-/** First path segments of the pages whose content varies by region. */
-export const regionSections: readonly string[] = ['/welcome/home', '/business', '/products'];
+/** First path segments of the pages whose content varies by region (search finds the region's business, products and sets). */
+export const regionSections: readonly string[] = ['/welcome/home', '/business', '/products', '/search'];
 
 /** Whether a route path (no locale, no region) is one of the region-varying pages. */
 export function isRegionPath(path: string): boolean {

@@ -32,7 +32,8 @@ export type PageKey =
   | 'account' | 'settlement' | 'statistics' | 'institution' | 'trend' | 'organization'
   | 'orderDetail' | 'certifyEnterprise' | 'certificate' | 'usbkey' | 'handleOrder'
   | 'opsCertifications' | 'opsOrders' | 'opsAudit' | 'opsSettlements' | 'opsStaff'
-  | 'studio' | 'studioItems' | 'studioEdit' | 'studioHistory' | 'studioChanges' | 'studioPublications' | 'studioMedia';
+  | 'studio' | 'studioItems' | 'studioEdit' | 'studioHistory' | 'studioChanges' | 'studioPublications' | 'studioMedia'
+  | 'search';
 
 export const pageRoutes: readonly PageRoute[] = [
   { path: '/welcome/home', key: 'home', layout: 'base', access: 'public' },
@@ -43,6 +44,7 @@ export const pageRoutes: readonly PageRoute[] = [
   { path: '/infomation/list', key: 'newsList', layout: 'base', access: 'public' },
   { path: '/infomation/detail', key: 'newsDetail', layout: 'base', access: 'public' },
   { path: '/assistance', key: 'help', layout: 'base', access: 'public' },
+  { path: '/search', key: 'search', layout: 'base', access: 'public' },
   { path: '/user/login', key: 'login', layout: 'user', access: 'public' },
   { path: '/setting/modify', key: 'modify', layout: 'setting', access: 'public' },
   { path: '/setting/register', key: 'register', layout: 'setting', access: 'public' },

@@ -11,9 +11,10 @@ export function phaseKey(build: Pick<BuildView, 'phase'>): `studio.phase.${NonNu
   return `studio.phase.${build.phase ?? 'queued'}`;
 }
 
-/** The dictionary key that counts a step's work in its unit (pages, files, servers). */
+/** The dictionary key that counts a step's work in its unit (pages, files, servers); the search index counts pages too. */
 export function countKey(build: Pick<BuildView, 'phase'>): 'studio.build.count' | `studio.build.count.${'build' | 'compress' | 'upload' | 'stage'}` {
   const phase = build.phase;
+  if (phase === 'index') return 'studio.build.count.build';
   return phase === 'build' || phase === 'compress' || phase === 'upload' || phase === 'stage' ? `studio.build.count.${phase}` : 'studio.build.count';
 }
 

@@ -17,17 +17,19 @@ export interface BuildRequest {
   outDir: string;
   /** Aborted when the build runs past its time limit. */
   signal: AbortSignal;
-  /** Told, as the build goes, the pages written so far, then the files compressed of how many. */
+  /** Told, as the build goes, the pages written so far, then the pages indexed and the files compressed of how many. */
   onProgress?: (step: BuildStep, done: number, total?: number) => void;
   /** More environment for the build (BUILD_LOCALES for a preview, INCREMENTAL_PLAN). */
   env?: Readonly<Record<string, string>>;
 }
 
 /** The steps of `astro build` the output reports progress of. */
-export type BuildStep = 'build' | 'compress';
+export type BuildStep = 'build' | 'index' | 'compress';
 
 /** A page in `astro build`'s output: `  └─ /welcome/home/index.html (+3ms)`. */
 const pageLine = /\.html \(\+\d/;
+/** The search index integration's progress: `[hgd:search-index] indexed 120 / 770 pages`. */
+const indexLine = /\bindexed (\d+) \/ (\d+) pages/;
 /** The precompress integration's progress: `[hgd:precompress] compressed 40 / 382`. */
 const compressLine = /\bcompressed (\d+) \/ (\d+)/;
 
@@ -67,6 +69,12 @@ export function compressProgress(line: string): { done: number; total: number } 
   return match ? { done: Number(match[1]), total: Number(match[2]) } : undefined;
 }
 
+/** Pages put in the search index and of how many, when an output line reports them. */
+export function indexProgress(line: string): { done: number; total: number } | undefined {
+  const match = indexLine.exec(line);
+  return match ? { done: Number(match[1]), total: Number(match[2]) } : undefined;
+}
+
 /** Builds the site; rejects with an Error whose message says why (the build's last output lines). */
 export type BuildCommand = (request: BuildRequest) => Promise<void>;
 
@@ -86,6 +94,8 @@ export function astroBuildCommand(projectRoot: string = process.cwd()): BuildCom
         for (const line of lines) {
           if (line.trim() === '') continue;
           if (isPageLine(line)) onProgress?.('build', (pages += 1));
+          const indexed = indexProgress(line);
+          if (indexed) onProgress?.('index', indexed.done, indexed.total);
           const compressed = compressProgress(line);
           if (compressed) onProgress?.('compress', compressed.done, compressed.total);
           tail.push(line);

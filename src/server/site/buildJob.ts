@@ -7,6 +7,8 @@
  *   images    the uploaded images it refers to, converted within their budget
  *   build     `astro build` into builds/<id>/dist: incremental over the published build when it can
  *             (incremental.ts), else every page; pages counted as they are written
+ *   index     the search index of every page, whichever were rendered (integrations/searchIndex.ts),
+ *             pages counted
  *   compress  the `.br` and `.gz` of every new file, counted
  *   store     the content as served (site_contents), and the build where every process can fetch it
  *   upload    with CDN_S3_BUCKET, the pages to the CDN bucket, counted (a failed upload fails it)
@@ -37,7 +39,7 @@ import type { ObjectStore } from '../storage/objectStore.ts';
 import { commitPublication, takeSnapshot, writeSnapshot, type CarriedDraft, type DraftSelection } from '../studio/contentRepo.ts';
 import { prepareImages } from '../studio/images.ts';
 import { ensureLocalBuild, saveBuild } from './artifacts.ts';
-import { countPages, type BuildCommand } from './buildCommand.ts';
+import { countPages, type BuildCommand, type BuildStep } from './buildCommand.ts';
 import { uploadToCdn } from './cdn.ts';
 import { planBuild } from './incremental.ts';
 import { buildDirName, siteLayout } from './publication.ts';
@@ -192,16 +194,17 @@ export function createBuildRunner(options: BuildRunnerOptions) {
         .where(eq(siteBuilds.id, row.id));
 
       progress.step('build', row.progressTotal);
-      let compressing = false;
+      // The steps `astro build` reports after its pages (search index, compression), each its own.
+      let buildStep: BuildStep = 'build';
       await build({
         contentDir,
         outDir,
         signal: AbortSignal.timeout(timeoutMs),
         env,
         onProgress: (step, done, total) => {
-          if (step === 'compress' && !compressing) {
-            compressing = true;
-            progress.step('compress', total ?? null);
+          if (step !== buildStep) {
+            buildStep = step;
+            progress.step(step, total ?? null);
           }
           progress.tick(done, total);
         },

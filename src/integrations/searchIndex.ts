@@ -1,0 +1,87 @@
+/**
+ * The site's search index (docs/public-site.md, "Search"): after every build, full or
+ * incremental, Pagefind reads every page of the output whose body is marked searchable
+ * (`data-pagefind-body`, src/lib/search.ts) and writes one bundle per locale under
+ * `pagefind/<locale>/`. The whole output is indexed each time — an incremental build's unchanged
+ * pages are in place by then (incremental.ts runs first) — because Pagefind cannot add pages to an
+ * index it wrote before, and indexing every page takes a second or two.
+ *
+ * Every bundle is indexed as Chinese: the content is zh-CN on the pages of every locale (only the
+ * interface around it is translated), and Pagefind cuts Chinese into words only in an index it
+ * builds as Chinese. Only what the search island loads is kept: Pagefind's own interfaces are not.
+ */
+import { readdir, readFile, rm } from 'node:fs/promises';
+import path from 'node:path';
+import { locales, type Locale } from '../lib/i18n/locales.ts';
+import { splitLocale } from '../lib/paths.ts';
+import { searchBodyAttribute, searchBundlePath } from '../lib/search.ts';
+
+/** The language every bundle is indexed in (see the header). */
+const indexLanguage = 'zh-cn';
+
+/** The files of a bundle the search island uses; the rest (Pagefind's ready-made interfaces) is removed. */
+const keptBundleFile = /^(pagefind\.js|pagefind-entry\.json|pagefind\.[\w-]+\.pf_meta|wasm\.[\w-]+\.pagefind)$/;
+
+export interface SearchIndexFigures {
+  /** Pages indexed per locale. */
+  pages: Record<Locale, number>;
+  ms: number;
+}
+
+export interface SearchIndexOptions {
+  /** Told the pages indexed so far of how many, as it goes. */
+  onProgress?: (done: number, total: number) => void;
+}
+
+/** The searchable pages of a build, per locale: their site path and file, sorted (the same input gives the same bundle). */
+async function searchablePages(outDir: string): Promise<Map<Locale, { url: string; file: string }[]>> {
+  const entries = await readdir(outDir, { recursive: true, withFileTypes: true });
+  const files = entries
+    .filter((entry) => entry.isFile() && entry.name === 'index.html')
+    .map((entry) => path.join(entry.parentPath, entry.name))
+    .sort();
+  const byLocale = new Map<Locale, { url: string; file: string }[]>(locales.map((locale) => [locale, []]));
+  for (const file of files) {
+    const html = await readFile(file, 'utf8');
+    if (!html.includes(searchBodyAttribute)) continue;
+    const url = `/${path.relative(outDir, path.dirname(file)).split(path.sep).join('/')}`;
+    byLocale.get(splitLocale(url).locale)?.push({ url, file });
+  }
+  return byLocale;
+}
+
+/** Writes `pagefind/<locale>/` under `outDir` for every locale with searchable pages. */
+export async function writeSearchIndex(outDir: string, options: SearchIndexOptions = {}): Promise<SearchIndexFigures> {
+  const started = performance.now();
+  const pagefind = await import('pagefind');
+  const byLocale = await searchablePages(outDir);
+  const total = [...byLocale.values()].reduce((sum, pages) => sum + pages.length, 0);
+  const pages = Object.fromEntries(locales.map((locale) => [locale, 0])) as Record<Locale, number>;
+  let done = 0;
+  options.onProgress?.(0, total);
+  try {
+    for (const [locale, localePages] of byLocale) {
+      if (localePages.length === 0) continue;
+      const { index, errors } = await pagefind.createIndex({ forceLanguage: indexLanguage });
+      if (!index) throw new Error(`search index (${locale}): ${errors.join('; ')}`);
+      for (const page of localePages) {
+        const added = await index.addHTMLFile({ url: page.url, content: await readFile(page.file, 'utf8') });
+        if (added.errors.length > 0) throw new Error(`search index: ${page.url}: ${added.errors.join('; ')}`);
+        done += 1;
+        options.onProgress?.(done, total);
+      }
+      pages[locale] = localePages.length;
+      const bundleDir = path.join(outDir, ...searchBundlePath(locale).split('/').filter(Boolean));
+      await rm(bundleDir, { recursive: true, force: true });
+      const written = await index.writeFiles({ outputPath: bundleDir });
+      if (written.errors.length > 0) throw new Error(`search index (${locale}): ${written.errors.join('; ')}`);
+      await index.deleteIndex();
+      for (const entry of await readdir(bundleDir, { withFileTypes: true })) {
+        if (entry.isFile() && !keptBundleFile.test(entry.name)) await rm(path.join(bundleDir, entry.name));
+      }
+    }
+  } finally {
+    await pagefind.close();
+  }
+  return { pages, ms: Math.round(performance.now() - started) };
+}
