@@ -21,6 +21,9 @@
  * - js: the JavaScript of every signed-in first page in Chromium (empty cache, compressed as
  *   sent), per page and account, beside the build's static reading the CI budget checks
  *   (signedInJs.ts). Reads dist/, or the build in BENCH_DIST (a build made elsewhere). Only when named.
+ * - search: site search over a build (dist/, or BENCH_DIST): each locale's index size, the index
+ *   step's time, relevance of real queries in every locale, and time to first result on a phone
+ *   profile in Chromium (search.ts). Only when named.
  * - lighthouse: mobile scores of home, news list and help against issue 3's thresholds
  *   (bench/lighthouse.ts); a page below them sets a non-zero exit code.
  * Servers run in their own processes so the load generator does not share their event loop.
@@ -41,6 +44,7 @@ import { benchCluster } from './cluster.ts';
 import { benchLoad, benchMemory } from './load.ts';
 import { benchOrders } from './orders.ts';
 import { benchPartner } from './partner.ts';
+import { benchSearch } from './search.ts';
 import { measureSignedInJs, printSignedInJs } from './signedInJs.ts';
 import { benchLighthouse, printLighthouse } from './lighthouse.ts';
 import { startProcess, waitFor } from './server.ts';
@@ -113,6 +117,10 @@ if (selected.has('cluster')) await benchCluster();
 if (selected.has('js')) {
   if (!process.env['BENCH_DIST']) await buildIfStale();
   printSignedInJs(await measureSignedInJs(process.env['BENCH_DIST'] ?? distDir));
+}
+if (selected.has('search')) {
+  if (!process.env['BENCH_DIST']) await buildIfStale();
+  await benchSearch(process.env['BENCH_DIST'] ?? distDir);
 }
 if (wants('lighthouse')) {
   await buildIfStale();

@@ -66,8 +66,8 @@ function reasonOf(error: unknown): string {
 }
 
 /** How long the database may take to connect and answer, and a bucket to take a probe. */
-export const databaseBudgetMs = 5_000;
-export const storeBudgetMs = 10_000;
+const databaseBudgetMs = 5_000;
+const storeBudgetMs = 10_000;
 
 /**
  * A small object put and deleted under the store's prefix: the store exists and takes writes with
@@ -124,7 +124,7 @@ export function contradictions(config: Config): string[] {
 // ——— Secrets ———
 
 /** Fewer distinct characters than this is not a random value (32 random hex characters have about 15). */
-export const minDistinctCharacters = 8;
+const minDistinctCharacters = 8;
 
 /** Why a secret's value is guessable, or undefined. Says nothing of the value itself. */
 export function secretWeakness(value: string): string | undefined {

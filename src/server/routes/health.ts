@@ -27,10 +27,13 @@ import type { AppEnv, RouteDeps } from '../types.ts';
 
 const dbWaitMs = 1000;
 /** How long the database has to answer a readiness probe. */
-export const readyDbBudgetMs = 1500;
+const readyDbBudgetMs = 1500;
+/** A readiness `select 1` pending longer than this is given up on and a new one sent. */
+const abandonSelectMs = 10_000;
 /** A readiness probe of the object store is reused this long (a load balancer polls every second). */
 export const storeProbeTtlMs = 5000;
-const storeBudgetMs = 2000;
+/** How long the object store has to answer a readiness probe. */
+const readyStoreBudgetMs = 2000;
 
 type CheckState = 'ok' | 'busy' | 'failed' | 'timeout' | 'none';
 type CheckName = 'database' | 'objectStore' | 'site';
@@ -69,29 +72,34 @@ export function createHealthRoutes(deps: RouteDeps): Hono<AppEnv> {
 
   routes.get('/live', (c) => ok(c, { status: 'live', uptime: uptime() }));
 
-  // One probe of each kind at a time: polls that arrive meanwhile share it, so a hung database
-  // gets one pending `select 1` per process, not one per poll.
-  let databaseProbe: Promise<Probe> | undefined;
-  const probeDatabase = (): Promise<Probe> => {
-    databaseProbe ??= within(deps.db.execute(sql`select 1`), readyDbBudgetMs)
-      .then(
-        (): Probe => ({ state: 'ok' }),
-        (error: unknown): Probe => {
-          if (error instanceof TimeoutError) return { state: kind === 'pglite' ? 'busy' : 'timeout', reason: error.message };
-          return { state: 'failed', reason: databaseReason(error) };
-        },
-      )
-      .finally(() => {
-        databaseProbe = undefined;
-      });
-    return databaseProbe;
+  // Polls share the `select 1` under way, so a hung database gets one pending statement per
+  // process, not one per poll; one older than `abandonSelectMs` is left to itself and a new one
+  // sent, so a connection that hangs for good cannot keep the process unready after a recovery.
+  let pendingSelect: { since: number; answer: Promise<unknown> } | undefined;
+  const probeDatabase = async (): Promise<Probe> => {
+    if (!pendingSelect || Date.now() - pendingSelect.since > abandonSelectMs) {
+      const answer = Promise.resolve(deps.db.execute(sql`select 1`));
+      const current = { since: Date.now(), answer };
+      pendingSelect = current;
+      const settled = () => {
+        if (pendingSelect === current) pendingSelect = undefined;
+      };
+      answer.then(settled, settled);
+    }
+    try {
+      await within(pendingSelect.answer, readyDbBudgetMs);
+      return { state: 'ok' };
+    } catch (error) {
+      if (error instanceof TimeoutError) return { state: kind === 'pglite' ? 'busy' : 'timeout', reason: error.message };
+      return { state: 'failed', reason: databaseReason(error) };
+    }
   };
 
   let storeProbe: { at: number; outcome: Promise<Probe> } | undefined;
   const probeStore = (): Promise<Probe> => {
     if (storeProbe && Date.now() - storeProbe.at < storeProbeTtlMs) return storeProbe.outcome;
     const objects = deps.objects;
-    const outcome = within(objects.check ? objects.check() : probeObjectStore(objects), storeBudgetMs).then(
+    const outcome = within(objects.check ? objects.check() : probeObjectStore(objects), readyStoreBudgetMs).then(
       (): Probe => ({ state: 'ok' }),
       (error: unknown): Probe => ({ state: error instanceof TimeoutError ? 'timeout' : 'failed', reason: reasonOf(error) }),
     );
