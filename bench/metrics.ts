@@ -3,8 +3,9 @@
  * processes on PGlite, the same in all but one setting: METRICS_ENABLED=false (nothing measured)
  * and the default (every request, session check and statement measured, with METRICS_TOKEN set and
  * /metrics scraped every 5 s in OpenMetrics, more often than Prometheus' usual 15 s).
- * `currentUser` with a session at 200 connections, 10 s a run, the two servers taking turns twice
- * (off, on, off, on, off, on) so that the machine's other work falls on both alike; req/s and p99
+ * `currentUser` with a session at 200 connections, 10 s a run, the two servers taking turns in
+ * four rounds, the order swapped each round (off on, on off, off on, on off), so that the machine's
+ * other work and its drift fall on both alike; req/s and p99
  * of each run, their means, and the difference against the goal (≤ 5 % on both). Beside them the
  * server's CPU time per request (from /proc, all its threads: PGlite's included), the figure a
  * shared, busy machine disturbs least; and the CPU time of the instruments alone, in this process,
@@ -23,7 +24,7 @@ import { signIn, startProcess, waitFor } from './server.ts';
 const currentUserPath = '/api/front/user/currentUser';
 const connections = 200;
 const seconds = 10;
-const rounds = 3;
+const rounds = 4;
 const scrapeEveryMs = 5_000;
 /** The goal: measuring costs at most this share of throughput and of p99. */
 const goal = 0.05;
@@ -133,7 +134,8 @@ export async function benchMetrics(): Promise<void> {
     const runs: Record<'off' | 'on', Run[]> = { off: [], on: [] };
     const lines: string[] = [];
     for (let round = 1; round <= rounds; round += 1) {
-      for (const [key, server] of [['off', off], ['on', on]] as const) {
+      const order = round % 2 === 1 ? ([['off', off], ['on', on]] as const) : ([['on', on], ['off', off]] as const);
+      for (const [key, server] of order) {
         const run = key === 'on' ? await scraping(server, () => loadOnce(server), figures) : await loadOnce(server);
         runs[key].push(run);
         lines.push(`round ${round}  ${server.label.padEnd(12)} ${run.requests.toFixed(0).padStart(6)} req/s   p99 ${String(run.p99).padStart(4)} ms   server CPU ${run.cpuUs.toFixed(0).padStart(4)} µs/request   errors ${run.errors}`);

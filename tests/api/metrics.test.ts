@@ -5,7 +5,7 @@
  * exemplar), the access log's route, the METRICS_PORT listener, and the worker's metrics.
  */
 import { spawn } from 'node:child_process';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -18,7 +18,8 @@ import { listenForMetrics } from '../../src/server/metrics/endpoint.ts';
 import { createMetricsRegistry } from '../../src/server/metrics/registry.ts';
 import { hitLimit } from '../../src/server/services/rateLimit.ts';
 import { newSessionToken, sessionCookieName } from '../../src/server/session.ts';
-import { createTestApp, openPerFile } from './harness.ts';
+import type { BuildCommand } from '../../src/server/site/buildCommand.ts';
+import { apiHeaders, createTestApp, openPerFile } from './harness.ts';
 
 const token = 'metrics-test-token-0123456789abcdef';
 const lines: string[] = [];
@@ -183,6 +184,49 @@ describe('what it measures', () => {
     for (const name of ['process_resident_memory_bytes', 'nodejs_eventloop_lag_seconds', 'nodejs_heap_size_used_bytes']) expect(find(text, name), name).toHaveLength(1);
     expect(text).toContain('# TYPE nodejs_gc_duration_seconds histogram');
   });
+});
+
+describe('site builds and publications', () => {
+  it('counts builds by outcome, times the successful ones, and shows the switch to the build served', async () => {
+    const root = await mkdtemp(path.join(tmpdir(), 'hgd-metrics-build-'));
+    const dist = path.join(root, 'dist');
+    await mkdir(dist, { recursive: true });
+    await writeFile(path.join(dist, 'index.html'), '<!doctype html><title>old</title>');
+    let fail = false;
+    const command: BuildCommand = async ({ outDir }) => {
+      if (fail) throw new Error('the build broke');
+      await writeFile(path.join(outDir, 'index.html'), '<!doctype html><title>new</title>');
+    };
+    const rebuildToken = 'metrics-rebuild-token-0123456789abcdef';
+    const builder = await createTestApp({ staticDir: dist, env: { DATA_DIR: path.join(root, 'data'), REBUILD_TOKEN: rebuildToken, METRICS_TOKEN: token }, deps: { siteBuild: { command } } });
+    const rebuild = async () => {
+      const started = (await (await builder.app.request('/api/admin/site/rebuild', { method: 'POST', headers: apiHeaders({ Authorization: `Bearer ${rebuildToken}` }) })).json()) as { data: { buildId: number } };
+      for (let attempt = 0; attempt < 400; attempt += 1) {
+        const latest = (await (await builder.app.request('/api/admin/site/rebuild', { headers: { Authorization: `Bearer ${rebuildToken}` } })).json()) as { data: { status: string } };
+        if (latest.data.status !== 'running') return started.data.buildId;
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+      throw new Error('the rebuild did not finish');
+    };
+    const read = async () => (await builder.app.request('/metrics', { headers: { Authorization: `Bearer ${token}` } })).text();
+    try {
+      const before = Date.now() / 1000;
+      const published = await rebuild();
+      fail = true;
+      await rebuild();
+      const text = await read();
+      expect(valueOf(text, 'hgd_site_builds_total', { purpose: 'publish', outcome: 'succeeded' })).toBe(1);
+      expect(valueOf(text, 'hgd_site_builds_total', { purpose: 'publish', outcome: 'failed' })).toBe(1);
+      expect(valueOf(text, 'hgd_site_build_duration_seconds_count', { purpose: 'publish' })).toBe(1);
+      expect(valueOf(text, 'hgd_site_build_last_success_timestamp_seconds', { purpose: 'publish' })).toBeGreaterThanOrEqual(Math.floor(before));
+      expect(valueOf(text, 'hgd_site_publication_switches_total', { outcome: 'succeeded' })).toBeGreaterThanOrEqual(1);
+      expect(valueOf(text, 'hgd_site_publication_last_switch_timestamp_seconds')).toBeGreaterThanOrEqual(Math.floor(before));
+      expect(valueOf(text, 'hgd_site_served_build')).toBe(published);
+    } finally {
+      await builder.close();
+      await rm(root, { recursive: true, force: true });
+    }
+  }, 120_000);
 });
 
 describe('formats', () => {
