@@ -7,6 +7,9 @@
  *                left the unchanged-page marker, reuses the base's compressed copies of every file
  *                whose bytes did not change (precompress skips them), and writes `.pages.json`
  *
+ * Files written after the pages (the search index) take the base's file where their bytes are
+ * the same (`shareWithBase`), so the build's archive carries only what changed (site/artifacts.ts).
+ *
  * Pages a full build would not write (a removed item's) are not in the output, so they are gone.
  */
 import type { AstroIntegration } from 'astro';
@@ -30,6 +33,8 @@ import {
 export const reusedCompression = new Set<string>();
 /** Pages of this build that are the base build's, unchanged (the page-policy check skips them). */
 export const carriedFromBase = new Set<string>();
+/** The base build's output directory, in an incremental build. */
+let baseDir: string | undefined;
 
 /** Hard link (same file system: the builds' directory), else a copy. */
 async function place(from: string, to: string): Promise<void> {
@@ -81,6 +86,30 @@ async function fillFromBase(outDir: string, baseDir: string): Promise<number> {
   return carried;
 }
 
+/**
+ * In an incremental build, each of `files` (absolute, under `outDir`) whose bytes are the base
+ * build's becomes the base's file (a hard link), with the base's compressed copies; answers how
+ * many. A full build has no base: none.
+ */
+export async function shareWithBase(outDir: string, files: readonly string[]): Promise<number> {
+  if (!baseDir) return 0;
+  let shared = 0;
+  for (const file of files) {
+    const baseFile = path.join(baseDir, path.relative(outDir, file));
+    const [size, baseSize] = await Promise.all([stat(file).then((found) => found.size), stat(baseFile).then((found) => found.size, () => undefined)]);
+    if (size !== baseSize || !(await readFile(file)).equals(await readFile(baseFile))) continue;
+    await place(baseFile, file);
+    let reused = true;
+    for (const suffix of compressedSuffixes) {
+      if (await exists(baseFile + suffix)) await place(baseFile + suffix, file + suffix);
+      else reused = false;
+    }
+    if (reused) reusedCompression.add(file);
+    shared += 1;
+  }
+  return shared;
+}
+
 export function incrementalBuild(): AstroIntegration {
   let recorder: GraphRecorder | undefined;
   let plan: IncrementalPlan | undefined;
@@ -96,6 +125,7 @@ export function incrementalBuild(): AstroIntegration {
         carriedFromBase.clear();
         const planFile = process.env[incrementalPlanVariable];
         plan = planFile ? (JSON.parse(await readFile(planFile, 'utf8')) as IncrementalPlan) : undefined;
+        baseDir = plan?.baseDir;
         const base = plan ? readPageGraph(plan.baseDir) : undefined;
         if (plan && !base) throw new Error(`incremental build: ${plan.baseDir} has no ${pageGraphFile}`);
         recorder = startGraphRecorder(plan && base ? { base, changed: new Set(plan.changed) } : undefined);

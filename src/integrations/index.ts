@@ -64,7 +64,8 @@ export function sitemap(): AstroIntegration {
 /**
  * Writes the search index of every locale from the built pages (see searchIndex.ts); runs after
  * `incrementalBuild` has put the unchanged pages in place and before `precompress`, which
- * compresses the bundle's script and entry file with the rest.
+ * compresses the bundle's script and entry file with the rest. In an incremental build, the
+ * bundle's files that did not change are the base build's (`shareWithBase`).
  */
 export function searchIndex(): AstroIntegration {
   return {
@@ -72,6 +73,7 @@ export function searchIndex(): AstroIntegration {
     hooks: {
       'astro:build:done': async ({ dir, logger }) => {
         const { writeSearchIndex } = await import('./searchIndex.ts');
+        const { shareWithBase } = await import('./incremental.ts');
         // A line per 10 % for the studio's progress bar (site/buildCommand.ts reads them).
         let reported = -1;
         const figures = await writeSearchIndex(fileURLToPath(dir), {
@@ -84,6 +86,8 @@ export function searchIndex(): AstroIntegration {
         });
         const perLocale = Object.entries(figures.pages).map(([locale, count]) => `${locale} ${count}`).join(', ');
         logger.info(`search index written in ${(figures.ms / 1000).toFixed(1)} s (${perLocale})`);
+        const shared = await shareWithBase(fileURLToPath(dir), figures.files);
+        if (shared > 0) logger.info(`${shared} of ${figures.files.length} search index files unchanged, taken from the base build`);
       },
     },
   };

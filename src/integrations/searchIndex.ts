@@ -25,6 +25,8 @@ const keptBundleFile = /^(pagefind\.js|pagefind-entry\.json|pagefind\.[\w-]+\.pf
 export interface SearchIndexFigures {
   /** Pages indexed per locale. */
   pages: Record<Locale, number>;
+  /** Every file of the bundles written (absolute). */
+  files: string[];
   ms: number;
 }
 
@@ -57,6 +59,7 @@ export async function writeSearchIndex(outDir: string, options: SearchIndexOptio
   const byLocale = await searchablePages(outDir);
   const total = [...byLocale.values()].reduce((sum, pages) => sum + pages.length, 0);
   const pages = Object.fromEntries(locales.map((locale) => [locale, 0])) as Record<Locale, number>;
+  const written: string[] = [];
   let done = 0;
   options.onProgress?.(0, total);
   try {
@@ -73,15 +76,18 @@ export async function writeSearchIndex(outDir: string, options: SearchIndexOptio
       pages[locale] = localePages.length;
       const bundleDir = path.join(outDir, ...searchBundlePath(locale).split('/').filter(Boolean));
       await rm(bundleDir, { recursive: true, force: true });
-      const written = await index.writeFiles({ outputPath: bundleDir });
-      if (written.errors.length > 0) throw new Error(`search index (${locale}): ${written.errors.join('; ')}`);
+      const output = await index.writeFiles({ outputPath: bundleDir });
+      if (output.errors.length > 0) throw new Error(`search index (${locale}): ${output.errors.join('; ')}`);
       await index.deleteIndex();
-      for (const entry of await readdir(bundleDir, { withFileTypes: true })) {
-        if (entry.isFile() && !keptBundleFile.test(entry.name)) await rm(path.join(bundleDir, entry.name));
+      for (const entry of await readdir(bundleDir, { recursive: true, withFileTypes: true })) {
+        if (!entry.isFile()) continue;
+        const file = path.join(entry.parentPath, entry.name);
+        if (entry.parentPath === bundleDir && !keptBundleFile.test(entry.name)) await rm(file);
+        else written.push(file);
       }
     }
   } finally {
     await pagefind.close();
   }
-  return { pages, ms: Math.round(performance.now() - started) };
+  return { pages, files: written.sort(), ms: Math.round(performance.now() - started) };
 }

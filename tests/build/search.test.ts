@@ -3,9 +3,10 @@
  * (Pagefind's Node API, src/integrations/searchIndex.ts) over a full build, asked as the search
  * island asks it (scripts/search-bundle.ts); real queries — two-character words among them — find
  * their page in the first 3; and after an incremental publication (a news item added, another
- * removed) the index finds the new item and no longer the removed one.
+ * removed) the index finds the new item and no longer the removed one, its unchanged files being
+ * the base build's (hard links: the publication's archive carries only what changed).
  */
-import { cpSync, readdirSync, readFileSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
+import { cpSync, readdirSync, readFileSync, rmSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
 import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -112,5 +113,18 @@ describe('site search on a real build', () => {
     expect((await firstThree(path.join(incremental, 'dist'), '虚拟电厂'))[0]).toBe(`/infomation/detail/${addedId}`);
     expect(await firstThree(path.join(base, 'dist'), removedTitle)).toContain(`/infomation/detail/${removedId}`);
     expect(await firstThree(path.join(incremental, 'dist'), removedTitle)).not.toContain(`/infomation/detail/${removedId}`);
+
+    const bundle = path.join(incremental, 'dist', 'pagefind');
+    const files = readdirSync(bundle, { recursive: true, withFileTypes: true }).filter((entry) => entry.isFile()).map((entry) => path.relative(bundle, path.join(entry.parentPath, entry.name)));
+    const shared = files.filter((file) => {
+      try {
+        return statSync(path.join(bundle, file)).ino === statSync(path.join(base, 'dist', 'pagefind', file)).ino;
+      } catch {
+        return false;
+      }
+    });
+    console.log(`search index after the publication: ${shared.length} of ${files.length} files the base build's`);
+    expect(shared.length).toBeGreaterThan(files.length * 0.8);
+    expect(shared.length).toBeLessThan(files.length);
   }, 6 * 60_000);
 });
