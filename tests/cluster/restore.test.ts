@@ -202,6 +202,11 @@ describe('a backup restores into a fresh database server and bucket', () => {
     console.log(`destroyed and restored in ${seconds(since)}; ${objects}; the database names ${keys.length} objects, all in the backup`);
   }, 240_000);
 
+  it('the restored process is ready: database, bucket and the publication loaded', async () => {
+    const ready = await fetch(`${restored!.node!.origin}/api/health/ready`);
+    expect(ready.status, await ready.clone().text()).toBe(200);
+  });
+
   it('the session cookie from before the backup still works', async () => {
     const answer = await getJson<{ userName: string }>(restored!.node!, '/api/front/user/currentUser', { cookie: made.cookie, ip });
     expect(answer.code).toBe(200);
