@@ -6,6 +6,9 @@
  * A click that lands before hydration is held and replayed once the island says it has mounted
  * (it dispatches `island:mounted`, see src/islands/useMountedSignal.ts); hydration may replace the
  * island's nodes, so the replay targets the node at the same position, not the original node.
+ * Focus is given back the same way, but only when hydration took it away: when the element last
+ * focused inside the island was replaced and focus fell to the page. A visitor who has tabbed on
+ * while the code loaded keeps focus where they put it.
  *
  * `client:intent="signed-in"`: the same for visitors, but when the browser has a session (the
  * server's signed-in hint cookie) the island hydrates as soon as the browser is idle — the header's
@@ -47,10 +50,17 @@ function hasSignedInHint(): boolean {
   }
 }
 
+/** Whether focus is on nothing: on the page itself, or on an element no longer in it. */
+function focusIsLost(): boolean {
+  const active = document.activeElement;
+  return !active || active === document.body || !active.isConnected;
+}
+
 const intent: ClientDirective = (load, options, el) => {
   let started = false;
   let pendingClick: number[] | null = null;
-  let focusPath: number[] | null = null;
+  /** The element focused last while the island was not yet mounted, if it is inside the island. */
+  let focused: { node: Element; path: number[] } | null = null;
 
   const onClick = (event: Event) => {
     if (!(event.target instanceof Element)) return;
@@ -60,14 +70,22 @@ const intent: ClientDirective = (load, options, el) => {
     void start();
   };
 
+  // Every focus move on the page until mounted: one out of the island forgets the one inside it.
+  const onFocusIn = (event: Event) => {
+    focused = event.target instanceof Element && el.contains(event.target) ? { node: event.target, path: pathTo(el, event.target) } : null;
+  };
+
   const onIntent = (event: Event) => {
-    if (event.type === 'focusin' && event.target instanceof Element) focusPath = pathTo(el, event.target);
+    if (event.type === 'focusin') onFocusIn(event);
     void start();
   };
 
   el.addEventListener('island:mounted', () => {
     el.removeEventListener('click', onClick, true);
-    if (focusPath) nodeAt(el, focusPath)?.focus();
+    document.removeEventListener('focusin', onFocusIn, true);
+    // Only focus that hydration took (its element replaced, focus fell to the page) is given back.
+    if (focused && !focused.node.isConnected && focusIsLost()) nodeAt(el, focused.path)?.focus();
+    focused = null;
     if (pendingClick) nodeAt(el, pendingClick)?.click();
     pendingClick = null;
   }, { once: true });
@@ -76,6 +94,7 @@ const intent: ClientDirective = (load, options, el) => {
     if (started) return;
     started = true;
     for (const type of intentEvents) el.removeEventListener(type, onIntent);
+    document.addEventListener('focusin', onFocusIn, true);
     const hydrate = await load();
     await hydrate();
     // An island that never signals would swallow clicks for good; stop holding them after a while.
