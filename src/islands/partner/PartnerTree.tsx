@@ -1,6 +1,10 @@
-import { useEffect, useEffectEvent, useId, useMemo, useRef, useState, type KeyboardEvent } from 'react';
+/**
+ * The partner institution tree widget, shared by the organisation page and the settlement query's
+ * picker: one flat list of the shown institutions, each named by its own line.
+ */
+import { useEffect, useEffectEvent, useMemo, useRef, useState, type KeyboardEvent } from 'react';
 import type { PartnerTreeNode } from '../../lib/schemas/partner.ts';
-import { initialExpanded, visibleRows, type PartnerTreeMessages } from './partnerTree.ts';
+import { initialExpanded, visibleRows, type PartnerTreeMessages, type VisibleRow } from './partnerTree.ts';
 
 interface Props {
   roots: readonly PartnerTreeNode[];
@@ -17,15 +21,19 @@ interface Props {
  * The visible institutions as a WAI-ARIA tree (https://www.w3.org/WAI/ARIA/apg/patterns/treeview/):
  * one tab stop (roving tabindex), ↑/↓ move through the shown items, → opens or enters an
  * institution, ← closes it or goes to its parent, Home/End jump, Enter/Space choose. A click on
- * the triangle opens or closes, a click on the name chooses. The nested `group` lists carry the
- * hierarchy for screen readers; the keys walk the flat list of shown rows (partnerTree.ts).
+ * the triangle opens or closes, a click on the name chooses.
+ *
+ * The shown rows (partnerTree.ts) are one flat list of items, each declaring its place in the
+ * hierarchy (aria-level, aria-posinset, aria-setsize), as ARIA allows when the DOM does not nest:
+ * an item then holds only its own line, so its name comes from its content and is exactly the text
+ * seen ("广州天河支行 支行"). Nested `group` lists would put an open item's whole subtree inside it,
+ * and a name narrowed with aria-labelledby would no longer hold its visible text (WCAG 2.5.3).
  */
 export default function PartnerTree({ roots, label, selectedId, onSelect, messages, autoFocus = false }: Props) {
   const [expanded, setExpanded] = useState(() => initialExpanded(roots, selectedId));
   const rows = useMemo(() => visibleRows(roots, expanded), [roots, expanded]);
   const [focusedId, setFocusedId] = useState<number | undefined>(undefined);
   const items = useRef(new Map<number, HTMLLIElement>());
-  const treeId = useId();
 
   // The tab stop: the focused item, else the chosen one when shown, else the first.
   const tabStop = rows.find((row) => row.node.id === focusedId)?.node.id ?? rows.find((row) => row.node.id === selectedId)?.node.id ?? rows[0]?.node.id;
@@ -62,8 +70,6 @@ export default function PartnerTree({ roots, label, selectedId, onSelect, messag
     });
 
   const onKeyDown = (event: KeyboardEvent<HTMLLIElement>, id: number) => {
-    // Keys of an inner item bubble through its ancestors' handlers: only the item itself acts.
-    if (event.target !== event.currentTarget) return;
     const index = rows.findIndex((row) => row.node.id === id);
     const row = rows[index];
     if (!row) return;
@@ -104,72 +110,60 @@ export default function PartnerTree({ roots, label, selectedId, onSelect, messag
     }
   };
 
-  const renderNodes = (nodes: readonly PartnerTreeNode[], depth: number) =>
-    nodes.map((node, index) => {
-      const hasChildren = node.children.length > 0;
-      const open = expanded.has(node.id);
-      const selected = node.id === selectedId;
-      return (
-        <li
-          key={node.id}
-          ref={(element) => {
-            if (element) items.current.set(node.id, element);
-            else items.current.delete(node.id);
-          }}
-          role="treeitem"
-          aria-level={depth}
-          aria-posinset={index + 1}
-          aria-setsize={nodes.length}
-          aria-expanded={hasChildren ? open : undefined}
-          aria-selected={selected}
-          // Named by its own line only: by content, an open item's name would hold all its descendants'.
-          aria-labelledby={`${treeId}-${node.id}-name ${treeId}-${node.id}-level`}
-          tabIndex={node.id === tabStop ? 0 : -1}
-          data-partner-id={node.id}
-          className="rounded outline-none focus-visible:[&>div]:outline-2 focus-visible:[&>div]:outline-primary"
-          onKeyDown={(event) => onKeyDown(event, node.id)}
-          onFocus={(event) => {
-            if (event.target === event.currentTarget) setFocusedId(node.id);
+  const renderRow = ({ node, depth, position, siblings }: VisibleRow) => {
+    const hasChildren = node.children.length > 0;
+    const open = expanded.has(node.id);
+    const selected = node.id === selectedId;
+    return (
+      <li
+        key={node.id}
+        ref={(element) => {
+          if (element) items.current.set(node.id, element);
+          else items.current.delete(node.id);
+        }}
+        role="treeitem"
+        aria-level={depth}
+        aria-posinset={position}
+        aria-setsize={siblings}
+        aria-expanded={hasChildren ? open : undefined}
+        aria-selected={selected}
+        tabIndex={node.id === tabStop ? 0 : -1}
+        data-partner-id={node.id}
+        className="rounded outline-none focus-visible:[&>div]:outline-2 focus-visible:[&>div]:outline-primary"
+        onKeyDown={(event) => onKeyDown(event, node.id)}
+        onFocus={() => setFocusedId(node.id)}
+      >
+        <div
+          className={`flex cursor-pointer items-center gap-1 rounded px-1 py-0.5 ${selected ? 'bg-primary text-primary-content' : 'hover:bg-base-200'}`}
+          style={{ paddingInlineStart: `${(depth - 1) * 1.25 + 0.25}rem` }}
+          onClick={() => {
+            focus(node.id);
+            onSelect(node);
           }}
         >
-          <div
-            className={`flex cursor-pointer items-center gap-1 rounded px-1 py-0.5 ${selected ? 'bg-primary text-primary-content' : 'hover:bg-base-200'}`}
-            style={{ paddingInlineStart: `${(depth - 1) * 1.25 + 0.25}rem` }}
-            onClick={() => {
+          <span
+            aria-hidden="true"
+            className={`inline-flex w-4 justify-center text-xs ${hasChildren ? '' : 'invisible'}`}
+            onClick={(event) => {
+              event.stopPropagation();
               focus(node.id);
-              onSelect(node);
+              toggle(node.id, !open);
             }}
           >
-            <span
-              aria-hidden="true"
-              className={`inline-flex w-4 justify-center text-xs ${hasChildren ? '' : 'invisible'}`}
-              onClick={(event) => {
-                event.stopPropagation();
-                focus(node.id);
-                toggle(node.id, !open);
-              }}
-            >
-              {open ? '▾' : '▸'}
-            </span>
-            <span id={`${treeId}-${node.id}-name`} className="truncate">{node.name}</span>
-            {/* A space between name and level, so the text read is the text seen ("广州天河支行 支行"). */}
-            {' '}
-            <span id={`${treeId}-${node.id}-level`} className={`ms-1 shrink-0 text-xs ${selected ? 'text-primary-content/80' : 'text-muted'}`}>
-              {messages[`partner.level.${node.level}`]}
-            </span>
-          </div>
-          {hasChildren && open && (
-            <ul role="group" className="grid gap-0.5">
-              {renderNodes(node.children, depth + 1)}
-            </ul>
-          )}
-        </li>
-      );
-    });
+            {open ? '▾' : '▸'}
+          </span>
+          <span className="truncate">{node.name}</span>
+          {/* A space between name and level, so the text read is the text seen ("广州天河支行 支行"). */}
+          {' '}
+          <span className={`ms-1 shrink-0 text-xs ${selected ? 'text-primary-content/80' : 'text-muted'}`}>{messages[`partner.level.${node.level}`]}</span>
+        </div>
+      </li>
+    );
+  };
 
   return (
     <ul role="tree" aria-label={label} className="grid gap-0.5 text-sm">
-      {renderNodes(roots, 1)}
+      {rows.map(renderRow)}
     </ul>
   );
 }
