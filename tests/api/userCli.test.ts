@@ -235,7 +235,8 @@ describe('as `npm run user` runs it (a child process)', () => {
   it('refuses while a server holds the embedded database, and changes nothing', async () => {
     const dist = path.join(root, 'dist');
     await mkdir(dist, { recursive: true });
-    const server = await startServer(loadConfig({ ...env, HOST: '127.0.0.1', PORT: '0', STATIC_DIR: dist }));
+    // Behind its TLS proxy, as a deployment with an https PUBLIC_ORIGIN must be to start (preflight.ts).
+    const server = await startServer(loadConfig({ ...env, HOST: '127.0.0.1', PORT: '0', STATIC_DIR: dist, TRUST_PROXY: '1' }));
     let run: Run;
     try {
       run = await spawnCli(['disable', 'ed_piped'], '');
