@@ -11,6 +11,9 @@
  *   connections next to a bare Hono hello-world, and the home page and health while a long export
  *   and import run, on PGlite and on PostgreSQL when DATABASE_URL is set (load.ts).
  * - memory: the server's RSS after 30 s and after 5 minutes of that mix (load.ts). Only when named.
+ * - metrics: what measuring costs: currentUser at 200 connections on a server measuring (and
+ *   scraped) and one with METRICS_ENABLED=false, taking turns; req/s, p99 and their difference
+ *   against the ≤ 5 % goal (metrics.ts).
  * - partner: the partner area (issue 6) on a million settlement rows: the settlement table, the
  *   analysis calls and the export's memory, on PGlite and on PostgreSQL when DATABASE_URL is set
  *   (partner.ts). Heavy (minutes): only when named, never in the default run.
@@ -40,6 +43,7 @@ import { buildSite, distDir } from '../scripts/build-state.ts';
 import { kb, measurePage } from '../scripts/page-weight.ts';
 import { buildIfStale } from '../scripts/run.ts';
 import { benchAccounts } from './accounts.ts';
+import { benchMetrics } from './metrics.ts';
 import { benchCluster } from './cluster.ts';
 import { benchLoad, benchMemory } from './load.ts';
 import { benchOrders } from './orders.ts';
@@ -111,6 +115,7 @@ if (wants('api')) await benchApi();
 if (wants('accounts')) await benchAccounts();
 if (wants('orders')) await benchOrders();
 if (wants('load')) await benchLoad();
+if (wants('metrics')) await benchMetrics();
 if (selected.has('memory')) await benchMemory();
 if (selected.has('partner')) await benchPartner();
 if (selected.has('cluster')) await benchCluster();
