@@ -53,6 +53,20 @@ describe('request log', () => {
     }
   });
 
+  it('logs health polls at debug, so a load balancer polling every second does not fill the log', async () => {
+    lines.length = 0;
+    await t.app.request('/api/health/live');
+    await t.app.request('/api/health');
+    await t.app.request('/api/front/hgdsys/hgdClient/getProvinceList');
+    const requestLines = entries().filter((e) => e['msg'] === 'request');
+    // pino's levels: 20 debug, 30 info
+    expect(requestLines.map((e) => [e['route'], e['level']])).toEqual([
+      ['/api/health/live', 20],
+      ['/api/health', 20],
+      ['/api/front/hgdsys/hgdClient/getProvinceList', 30],
+    ]);
+  });
+
   it('logs query parameter names (not values) outside /api/front/system', async () => {
     lines.length = 0;
     await t.app.request('/api/front/hgdsys/hgdClient/getProvinceList?areaCode=440000&t=1');

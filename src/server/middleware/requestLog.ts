@@ -15,6 +15,7 @@ import type { LogFn } from 'pino';
 import { isApiPath, unknownPath } from '../envelope.ts';
 import type { Logger } from '../logger.ts';
 import type { HttpMetrics } from '../metrics/instruments.ts';
+import { metricsPath } from '../metrics/endpoint.ts';
 import type { AppEnv, RequestLogger } from '../types.ts';
 import { setAnswerHeader } from './answerHeader.ts';
 
@@ -28,6 +29,9 @@ export function loggableQuery(url: string, pathname: string): string[] | undefin
   const names = new URLSearchParams(url.slice(start + 1)).keys();
   return [...new Set(names)].slice(0, 20);
 }
+
+/** The base of the health calls (routes/health.ts), polled by load balancers. */
+const healthRoutes = '/api/health';
 
 /** The route of a path no route answers: an unknown /api path (its URL is never a label). */
 export const unmatchedRoute = 'unmatched';
@@ -96,8 +100,11 @@ export function requestLog(logger: Logger, http?: HttpMetrics) {
       };
       // Static files that went fine are routine: debug, so production logs stay about the API.
       const routine = !path.startsWith('/api/') && status < 400;
-      if (status >= 500) logger.error(line, 'request');
-      else if (routine) logger.debug(line, 'request');
+      // A load balancer's health polls and a scraper's /metrics come every few seconds: debug too.
+      // A 503 from /api/health/ready is its answer, not a fault (health.ts logs when readiness changes).
+      const probe = route.startsWith(healthRoutes) || route === metricsPath;
+      if (status >= 500 && !(probe && status === 503)) logger.error(line, 'request');
+      else if (routine || probe) logger.debug(line, 'request');
       else logger.info(line, 'request');
     }
   });
