@@ -14,7 +14,7 @@ import { shiftPeriod } from '../../src/islands/partner/analysis/analysisQuery.ts
 import { dictionaries } from '../../src/lib/i18n/index.ts';
 import { apiLogin, expect, test } from './support/accountsFixtures.ts';
 import { chineseSpec, zh } from './support/chinesePages.ts';
-import { expectTableFitsThenScrolls } from './support/partnerPages.ts';
+import { expectTableFitsScrollsThenCards } from './support/partnerPages.ts';
 
 chineseSpec(120_000);
 
@@ -120,12 +120,12 @@ test('statistics: chart and table of the visible subtree, granularity, reload, k
   await expect(page.getByText(zh['partner.period.1'])).toBeHidden();
 });
 
-test('the monthly statistics table fits 1280 px in Chinese and English; on a phone it scrolls with its first column held', async ({ page, context }) => {
+test('the monthly statistics table fits 1280 px in Chinese and English; its first column held when narrower, on a phone its rows are cards', async ({ page, context }) => {
   await page.goto('/partner/analysis/statistics?yt=2');
-  await expectTableFitsThenScrolls(page, statisticsTable(page));
+  await expectTableFitsScrollsThenCards(page, statisticsTable(page));
   await context.addInitScript(() => window.localStorage.setItem('locale', 'en-US'));
   await page.goto('/en-US/partner/analysis/statistics?yt=2');
-  await expectTableFitsThenScrolls(page, page.getByRole('table', { name: dictionaries['en-US']['analysis.table.statistics'] }));
+  await expectTableFitsScrollsThenCards(page, page.getByRole('table', { name: dictionaries['en-US']['analysis.table.statistics'] }));
 });
 
 test('statistics: sorting by a metric and the chart’s metric are kept in the address', async ({ page }) => {

@@ -9,7 +9,7 @@ import { readSheet } from 'read-excel-file/node';
 import { dictionaries } from '../../src/lib/i18n/index.ts';
 import { expect, test } from './support/accountsFixtures.ts';
 import { chineseSpec, zh } from './support/chinesePages.ts';
-import { demo, expectTableFitsThenScrolls, signedInPage, tableTotal } from './support/partnerPages.ts';
+import { demo, expectTableFitsScrollsThenCards, signedInPage, tableTotal } from './support/partnerPages.ts';
 
 chineseSpec(180_000);
 
@@ -124,14 +124,14 @@ test('the export saves an .xlsx holding exactly the filtered rows', async ({ bro
   }
 });
 
-test('the settlement table fits 1280 px in Chinese and English; on a phone it scrolls with its first column held', async ({ browser, accounts }) => {
+test('the settlement table fits 1280 px in Chinese and English; its first column held when narrower, on a phone its rows are cards', async ({ browser, accounts }) => {
   const { context, page } = await signedInPage(browser, accounts, demo.partner);
   try {
     await page.goto(pageUrl);
-    await expectTableFitsThenScrolls(page, page.getByRole('table', { name: zh['page.settlement.title'] }));
+    await expectTableFitsScrollsThenCards(page, page.getByRole('table', { name: zh['page.settlement.title'] }));
     await context.addInitScript(() => window.localStorage.setItem('locale', 'en-US'));
     await page.goto(`/en-US${pageUrl}`);
-    await expectTableFitsThenScrolls(page, page.getByRole('table', { name: dictionaries['en-US']['page.settlement.title'] }));
+    await expectTableFitsScrollsThenCards(page, page.getByRole('table', { name: dictionaries['en-US']['page.settlement.title'] }));
   } finally {
     await context.close();
   }

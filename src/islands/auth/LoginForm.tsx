@@ -152,7 +152,10 @@ export default function LoginForm({ locale, messages, validation }: Props) {
 
   return (
     <div ref={rootRef}>
-      <div role="tablist" aria-label={messages['account.login.modesLabel']} className="tabs tabs-border mb-4">
+      {/* One row in every language: labels on one line, a narrow padding on a phone ("Masuk dengan
+          ponsel" and its neighbour need 325 px of a 360 px screen), and a row that scrolls rather
+          than wraps should a label still be wider. */}
+      <div role="tablist" aria-label={messages['account.login.modesLabel']} className="tabs tabs-border scroll-row mb-4">
         {modes.map((m, index) => (
           <button
             key={m}
@@ -165,7 +168,7 @@ export default function LoginForm({ locale, messages, validation }: Props) {
             aria-selected={mode === m}
             aria-controls={panelId(m)}
             tabIndex={mode === m ? 0 : -1}
-            className={mode === m ? 'tab tab-active' : 'tab'}
+            className={`tab px-2 sm:px-4 ${mode === m ? 'tab-active' : ''}`}
             onClick={() => choose(m)}
             onKeyDown={onTabKey}
           >

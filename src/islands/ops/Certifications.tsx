@@ -75,6 +75,7 @@ export default function Certifications({ locale, messages: m, tableMessages, val
     {
       key: 'submittedAt',
       label: m['certify.field.submittedAt'],
+      kind: 'secondary',
       sortable: true,
       className: 'whitespace-nowrap',
       render: (row) => shownTime(row.submittedAt, locale, m),
@@ -82,6 +83,7 @@ export default function Certifications({ locale, messages: m, tableMessages, val
     {
       key: 'review',
       label: m['certify.ops.actions'],
+      kind: 'action',
       render: (row) => (
         <button type="button" className="btn btn-primary btn-xs" onClick={() => review(row.id)} aria-label={format(m['certify.ops.review'], { name: row.enterpriseName })}>
           {m['certify.ops.reviewShort']}

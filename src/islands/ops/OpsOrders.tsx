@@ -66,6 +66,7 @@ export default function OpsOrders({ locale, messages }: Props) {
     {
       key: 'status',
       label: messages['ordering.col.status'],
+      kind: 'status',
       sortable: true,
       render: (row) => (
         <span className="flex flex-wrap gap-1">
@@ -74,10 +75,11 @@ export default function OpsOrders({ locale, messages }: Props) {
         </span>
       ),
     },
-    { key: 'createdAt', label: messages['ordering.col.createdAt'], sortable: true, className: 'whitespace-nowrap', render: (row) => formatDateTime(row.createdAt, locale) },
+    { key: 'createdAt', label: messages['ordering.col.createdAt'], kind: 'secondary', sortable: true, className: 'whitespace-nowrap', render: (row) => formatDateTime(row.createdAt, locale) },
     {
       key: 'open',
       label: messages['ordering.detail.actions'],
+      kind: 'action',
       render: (row) => (
         <button
           type="button"

@@ -116,6 +116,7 @@ export default function StaffAccounts({ locale, messages }: Props) {
     {
       key: 'status',
       label: messages['staff.col.status'],
+      kind: 'status',
       sortable: true,
       render: (row) => <span className={`badge badge-sm whitespace-nowrap ${statusBadge(row.status)}`}>{messages[statusKeys[row.status]]}</span>,
     },

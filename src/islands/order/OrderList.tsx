@@ -46,12 +46,14 @@ export default function OrderList({ locale, messages }: Props) {
     {
       key: 'status',
       label: messages['ordering.col.status'],
+      kind: 'status',
       sortable: true,
       render: (row) => <span className={`badge badge-sm whitespace-nowrap ${orderStatusBadge(row.status)}`}>{orderStatusLabel(row.status, messages)}</span>,
     },
     {
       key: 'createdAt',
       label: messages['ordering.col.createdAt'],
+      kind: 'secondary',
       sortable: true,
       className: 'whitespace-nowrap',
       render: (row) => formatDateTime(row.createdAt, locale),

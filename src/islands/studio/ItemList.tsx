@@ -3,6 +3,7 @@ import { isContentKind, kindSpecs, type ContentKind } from '../../content/kinds.
 import { formatChinaDateTime } from '../../lib/chinaTime.ts';
 import type { Locale } from '../../lib/i18n/locales.ts';
 import { LoadFailed, Loading } from '../LoadStatus.tsx';
+import CardTable, { type CardColumn } from '../table/CardTable.tsx';
 import StateBadge from './StateBadge.tsx';
 import { editUrl, historyUrl, newItemUrl, studioHome } from './studioLinks.ts';
 import { loadItems, loadOverview, type ItemSummary, type RegionView } from './studioApi.ts';
@@ -55,6 +56,32 @@ export default function ItemList({ locale, messages }: Props) {
   const shown = region ? items.filter((item) => item.areaCode === region) : items;
   const regionName = (areaCode: string | null) => regions.find((entry) => entry.areaCode === areaCode)?.name ?? areaCode ?? '';
 
+  const columns: CardColumn<ItemSummary>[] = [
+    { key: 'title', label: messages['studio.items.col.title'], kind: 'key', render: (item) => <a className="link" href={editUrl(locale, item.path)}>{item.title}</a> },
+    ...(spec.single ? [] : [{ key: 'id', label: messages['studio.items.col.id'], kind: 'secondary' as const, className: 'font-mono text-xs' }]),
+    ...(spec.perRegion ? [{ key: 'region', label: messages['studio.items.col.region'], render: (item: ItemSummary) => regionName(item.areaCode) }] : []),
+    { key: 'state', label: messages['studio.items.col.state'], kind: 'status', render: (item) => <StateBadge state={item.state} messages={messages} /> },
+    {
+      key: 'draft',
+      label: messages['studio.items.col.draft'],
+      className: 'text-sm',
+      render: (item) => (item.draftBy && item.draftAt ? say(messages, 'studio.at', { name: item.draftBy, at: formatChinaDateTime(item.draftAt, locale) }) : ''),
+    },
+    {
+      key: 'actions',
+      label: messages['studio.items.col.actions'],
+      kind: 'action',
+      render: (item) => (
+        <>
+          <a className="btn btn-ghost btn-xs" href={editUrl(locale, item.path)} aria-label={say(messages, 'studio.items.editItem', { title: item.title })}>{messages['studio.items.edit']}</a>
+          {item.publishedVersion > 0 && (
+            <a className="btn btn-ghost btn-xs" href={historyUrl(locale, item.path)} aria-label={say(messages, 'studio.items.historyOf', { title: item.title })}>{messages['studio.items.history']}</a>
+          )}
+        </>
+      ),
+    },
+  ];
+
   const chooseRegion = (value: string) => {
     setChosenRegion(value);
     const url = new URL(window.location.href);
@@ -83,38 +110,7 @@ export default function ItemList({ locale, messages }: Props) {
       {shown.length === 0 ? (
         <p className="rounded-box bg-base-200 p-4">{messages['studio.items.empty']}</p>
       ) : (
-        <div className="overflow-x-auto">
-          <table className="table">
-            <caption className="sr-only">{say(messages, 'studio.items.caption', { kind: kindName })}</caption>
-            <thead>
-              <tr>
-                <th scope="col">{messages['studio.items.col.title']}</th>
-                {!spec.single && <th scope="col">{messages['studio.items.col.id']}</th>}
-                {spec.perRegion && <th scope="col">{messages['studio.items.col.region']}</th>}
-                <th scope="col">{messages['studio.items.col.state']}</th>
-                <th scope="col">{messages['studio.items.col.draft']}</th>
-                <th scope="col">{messages['studio.items.col.actions']}</th>
-              </tr>
-            </thead>
-            <tbody>
-              {shown.map((item) => (
-                <tr key={item.path}>
-                  <th scope="row" className="font-normal"><a className="link" href={editUrl(locale, item.path)}>{item.title}</a></th>
-                  {!spec.single && <td className="font-mono text-xs">{item.id}</td>}
-                  {spec.perRegion && <td>{regionName(item.areaCode)}</td>}
-                  <td><StateBadge state={item.state} messages={messages} /></td>
-                  <td className="text-sm">{item.draftBy && item.draftAt ? say(messages, 'studio.at', { name: item.draftBy, at: formatChinaDateTime(item.draftAt, locale) }) : ''}</td>
-                  <td className="whitespace-nowrap">
-                    <a className="btn btn-ghost btn-xs" href={editUrl(locale, item.path)} aria-label={say(messages, 'studio.items.editItem', { title: item.title })}>{messages['studio.items.edit']}</a>
-                    {item.publishedVersion > 0 && (
-                      <a className="btn btn-ghost btn-xs" href={historyUrl(locale, item.path)} aria-label={say(messages, 'studio.items.historyOf', { title: item.title })}>{messages['studio.items.history']}</a>
-                    )}
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <CardTable caption={say(messages, 'studio.items.caption', { kind: kindName })} columns={columns} rows={shown} rowKey={(item) => item.path} rowHeaders />
       )}
     </div>
   );

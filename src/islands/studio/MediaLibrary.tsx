@@ -4,6 +4,7 @@ import { formatChinaDateTime } from '../../lib/chinaTime.ts';
 import type { Locale } from '../../lib/i18n/locales.ts';
 import ConfirmDialog from '../ConfirmDialog.tsx';
 import { LoadFailed, Loading } from '../LoadStatus.tsx';
+import CardTable, { type CardColumn } from '../table/CardTable.tsx';
 import { formatBytes } from '../partner/exportFile.ts';
 import { editUrl } from './studioLinks.ts';
 import { deleteImage, loadImages, uploadImage, type LibraryImage } from './studioApi.ts';
@@ -81,6 +82,64 @@ export default function MediaLibrary({ locale, messages }: Props) {
     show({ tone: 'success', text: say(messages, 'studio.media.deleted', { fileName: image.fileName }) });
   };
 
+  const columns: CardColumn<LibraryImage>[] = [
+    {
+      key: 'image',
+      label: messages['studio.media.col.image'],
+      render: (image) =>
+        image.converted ? (
+          <img src={image.url} alt={say(messages, 'studio.media.thumbAlt', { fileName: image.fileName })} loading="lazy" width={112} height={64} className="inline-block h-16 w-28 rounded border border-base-300 bg-base-200 object-cover" />
+        ) : (
+          <span className="inline-flex h-16 w-28 items-center rounded border border-dashed border-base-300 p-1 text-xs text-muted">{messages['studio.media.notConverted']}</span>
+        ),
+    },
+    {
+      key: 'file',
+      label: messages['studio.media.col.file'],
+      kind: 'key',
+      render: (image) => (
+        <>
+          <span className="block font-medium wrap-anywhere">{image.fileName}</span>
+          <span className="block text-xs text-muted">{say(messages, 'studio.media.size', { width: image.width, height: image.height, size: formatBytes(image.bytes, locale) })}</span>
+          <code className="block text-xs wrap-anywhere">{image.url}</code>
+        </>
+      ),
+    },
+    {
+      key: 'uploaded',
+      label: messages['studio.media.col.uploaded'],
+      className: 'text-sm',
+      render: (image) => say(messages, 'studio.at', { name: image.uploadedBy ?? messages['studio.history.system'], at: formatChinaDateTime(image.createdAt, locale) }),
+    },
+    {
+      key: 'usage',
+      label: messages['studio.media.col.usage'],
+      render: (image) =>
+        image.usedBy.length === 0 ? (
+          <span className="text-sm text-muted">{messages['studio.media.unused']}</span>
+        ) : (
+          <ul className="grid gap-1 text-sm">
+            {image.usedBy.map((use) => (
+              <li key={use.path}>
+                <a className="link" href={editUrl(locale, use.path)}>{use.title}</a>
+                <span className="text-muted"> · {use.in.map((state) => messages[`studio.media.in.${state}`]).join(' · ')}</span>
+              </li>
+            ))}
+          </ul>
+        ),
+    },
+    {
+      key: 'actions',
+      label: messages['studio.items.col.actions'],
+      kind: 'action',
+      render: (image) => (
+        <button type="button" className="btn btn-outline btn-error btn-sm" aria-label={say(messages, 'studio.media.deleteOf', { fileName: image.fileName })} onClick={() => setTarget(image)}>
+          {messages['studio.media.delete']}
+        </button>
+      ),
+    },
+  ];
+
   return (
     <div className="grid gap-4">
       <div className="rounded-box bg-base-200 p-4">
@@ -112,58 +171,7 @@ export default function MediaLibrary({ locale, messages }: Props) {
       {images.length === 0 ? (
         <p className="rounded-box bg-base-200 p-4" data-media-empty>{messages['studio.media.empty']}</p>
       ) : (
-        <div className="overflow-x-auto">
-          <table className="table">
-            <caption className="sr-only">{messages['studio.media.caption']}</caption>
-            <thead>
-              <tr>
-                <th scope="col">{messages['studio.media.col.image']}</th>
-                <th scope="col">{messages['studio.media.col.file']}</th>
-                <th scope="col">{messages['studio.media.col.uploaded']}</th>
-                <th scope="col">{messages['studio.media.col.usage']}</th>
-                <th scope="col">{messages['studio.items.col.actions']}</th>
-              </tr>
-            </thead>
-            <tbody>
-              {images.map((image) => (
-                <tr key={image.name} data-image={image.name}>
-                  <td>
-                    {image.converted ? (
-                      <img src={image.url} alt={say(messages, 'studio.media.thumbAlt', { fileName: image.fileName })} loading="lazy" width={112} height={64} className="h-16 w-28 rounded border border-base-300 bg-base-200 object-cover" />
-                    ) : (
-                      <span className="flex h-16 w-28 items-center rounded border border-dashed border-base-300 p-1 text-xs text-muted">{messages['studio.media.notConverted']}</span>
-                    )}
-                  </td>
-                  <th scope="row" className="font-normal">
-                    <span className="block font-medium wrap-anywhere">{image.fileName}</span>
-                    <span className="block text-xs text-muted">{say(messages, 'studio.media.size', { width: image.width, height: image.height, size: formatBytes(image.bytes, locale) })}</span>
-                    <code className="block text-xs wrap-anywhere">{image.url}</code>
-                  </th>
-                  <td className="text-sm">{say(messages, 'studio.at', { name: image.uploadedBy ?? messages['studio.history.system'], at: formatChinaDateTime(image.createdAt, locale) })}</td>
-                  <td>
-                    {image.usedBy.length === 0 ? (
-                      <span className="text-sm text-muted">{messages['studio.media.unused']}</span>
-                    ) : (
-                      <ul className="grid gap-1 text-sm">
-                        {image.usedBy.map((use) => (
-                          <li key={use.path}>
-                            <a className="link" href={editUrl(locale, use.path)}>{use.title}</a>
-                            <span className="text-muted"> · {use.in.map((state) => messages[`studio.media.in.${state}`]).join(' · ')}</span>
-                          </li>
-                        ))}
-                      </ul>
-                    )}
-                  </td>
-                  <td>
-                    <button type="button" className="btn btn-outline btn-error btn-sm" aria-label={say(messages, 'studio.media.deleteOf', { fileName: image.fileName })} onClick={() => setTarget(image)}>
-                      {messages['studio.media.delete']}
-                    </button>
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <CardTable caption={messages['studio.media.caption']} columns={columns} rows={images} rowKey={(image) => image.name} rowProps={(image) => ({ 'data-image': image.name })} rowHeaders />
       )}
       <ConfirmDialog
         open={target !== null}

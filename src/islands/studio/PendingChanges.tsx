@@ -1,5 +1,5 @@
 import { useStore } from '@nanostores/react';
-import { useId, useRef, useState } from 'react';
+import { useRef, useState } from 'react';
 import { CONFLICT, OK, BAD_REQUEST } from '../../lib/apiCodes.ts';
 import type { Locale } from '../../lib/i18n/locales.ts';
 import { formatCount } from '../../lib/i18n/plural.ts';
@@ -8,6 +8,7 @@ import { followBuild, studioBuild } from '../../stores/studioBuild.ts';
 import type { ValidationMessages } from '../auth/formValidation.ts';
 import ConfirmDialog from '../ConfirmDialog.tsx';
 import { LoadFailed, Loading } from '../LoadStatus.tsx';
+import CardTable, { type CardColumn } from '../table/CardTable.tsx';
 import BuildStatus from './BuildStatus.tsx';
 import ScheduleControl from './ScheduleControl.tsx';
 import ScheduledList from './ScheduledList.tsx';
@@ -54,7 +55,6 @@ export default function PendingChanges({ locale, messages, labels, validation }:
   const [busy, setBusy] = useState(false);
   const [refusal, setRefusal] = useState<{ text: string; invalid?: ContentInvalid | undefined } | null>(null);
   const [scheduled, setScheduled] = useState<{ text: string; round: number } | null>(null);
-  const allId = useId();
   const statusRef = useRef<HTMLDivElement>(null);
 
   if (loaded.state === 'loading') return <Loading label={messages['studio.loading']} />;
@@ -91,60 +91,64 @@ export default function PendingChanges({ locale, messages, labels, validation }:
       return next;
     });
 
+  const columns: CardColumn<ItemSummary>[] = [
+    {
+      key: 'chosen',
+      label: '',
+      className: 'w-10',
+      head: {
+        content: (
+          <input
+            type="checkbox"
+            className="checkbox checkbox-sm"
+            aria-label={messages['studio.changes.selectAll']}
+            checked={chosen.length === drafts.length}
+            ref={(box) => {
+              if (box) box.indeterminate = chosen.length > 0 && chosen.length < drafts.length;
+            }}
+            onChange={() => setUnchosen(chosen.length === drafts.length ? new Set(drafts.map((item) => item.path)) : new Set())}
+          />
+        ),
+        className: 'w-10',
+      },
+      render: (item) => (
+        <input
+          type="checkbox"
+          className="checkbox checkbox-sm"
+          aria-label={say(messages, 'studio.changes.select', { title: item.title })}
+          checked={!unchosen.has(item.path)}
+          onChange={() => toggle(item.path)}
+        />
+      ),
+    },
+    {
+      key: 'item',
+      label: messages['studio.changes.col.item'],
+      kind: 'key',
+      render: (item) => (
+        <>
+          <a className="link" href={editUrl(locale, item.path)}>{item.title}</a>
+          <div className="font-mono text-xs text-base-content/70">{item.path}{item.areaCode ? ` · ${regionName(item.areaCode)}` : ''}</div>
+        </>
+      ),
+    },
+    { key: 'kind', label: messages['studio.changes.col.kind'], render: (item) => messages[`studio.kind.${item.kind}`] },
+    { key: 'state', label: messages['studio.items.col.state'], kind: 'status', render: (item) => <StateBadge state={item.state} messages={messages} /> },
+    {
+      key: 'draft',
+      label: messages['studio.items.col.draft'],
+      className: 'text-sm',
+      render: (item) => (item.draftBy && item.draftAt ? say(messages, 'studio.at', { name: item.draftBy, at: formatChinaDateTime(item.draftAt, locale) }) : ''),
+    },
+  ];
+
   return (
     <div className="grid gap-4">
       {drafts.length === 0 ? (
         <p className="rounded-box bg-base-200 p-4">{messages['studio.changes.none']}</p>
       ) : (
         <>
-          <div className="overflow-x-auto">
-            <table className="table">
-              <caption className="sr-only">{messages['studio.changes.caption']}</caption>
-              <thead>
-                <tr>
-                  <th scope="col" className="w-10">
-                    <input
-                      id={allId}
-                      type="checkbox"
-                      className="checkbox checkbox-sm"
-                      aria-label={messages['studio.changes.selectAll']}
-                      checked={chosen.length === drafts.length}
-                      ref={(box) => {
-                        if (box) box.indeterminate = chosen.length > 0 && chosen.length < drafts.length;
-                      }}
-                      onChange={() => setUnchosen(chosen.length === drafts.length ? new Set(drafts.map((item) => item.path)) : new Set())}
-                    />
-                  </th>
-                  <th scope="col">{messages['studio.changes.col.item']}</th>
-                  <th scope="col">{messages['studio.changes.col.kind']}</th>
-                  <th scope="col">{messages['studio.items.col.state']}</th>
-                  <th scope="col">{messages['studio.items.col.draft']}</th>
-                </tr>
-              </thead>
-              <tbody>
-                {drafts.map((item) => (
-                  <tr key={item.path}>
-                    <td>
-                      <input
-                        type="checkbox"
-                        className="checkbox checkbox-sm"
-                        aria-label={say(messages, 'studio.changes.select', { title: item.title })}
-                        checked={!unchosen.has(item.path)}
-                        onChange={() => toggle(item.path)}
-                      />
-                    </td>
-                    <td>
-                      <a className="link" href={editUrl(locale, item.path)}>{item.title}</a>
-                      <div className="font-mono text-xs text-base-content/70">{item.path}{item.areaCode ? ` · ${regionName(item.areaCode)}` : ''}</div>
-                    </td>
-                    <td>{messages[`studio.kind.${item.kind}`]}</td>
-                    <td><StateBadge state={item.state} messages={messages} /></td>
-                    <td className="text-sm">{item.draftBy && item.draftAt ? say(messages, 'studio.at', { name: item.draftBy, at: formatChinaDateTime(item.draftAt, locale) }) : ''}</td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
+          <CardTable caption={messages['studio.changes.caption']} columns={columns} rows={drafts} rowKey={(item) => item.path} />
           <div className="flex flex-wrap items-center gap-3">
             <span className="text-sm" aria-live="polite">{say(messages, 'studio.changes.chosen', { count: chosen.length, total: drafts.length })}</span>
             <button type="button" className="btn" disabled={busy || running || chosen.length === 0} onClick={() => void start('preview')}>

@@ -6,6 +6,7 @@ import type { Locale } from '../../lib/i18n/locales.ts';
 import { followBuild, studioBuild } from '../../stores/studioBuild.ts';
 import ConfirmDialog from '../ConfirmDialog.tsx';
 import { LoadFailed, Loading } from '../LoadStatus.tsx';
+import CardTable, { type CardColumn } from '../table/CardTable.tsx';
 import BuildStatus from './BuildStatus.tsx';
 import { historyUrl } from './studioLinks.ts';
 import { loadOverview, loadPublications, rollback, type BuildView, type PublicationView, type RegionView } from './studioApi.ts';
@@ -50,6 +51,67 @@ export default function Publications({ locale, messages }: Props) {
   const { builds, published, regions } = loaded.value;
   const running = build?.status === 'running';
 
+  const columns: CardColumn<PublicationView>[] = [
+    {
+      key: 'build',
+      label: messages['studio.pub.col.build'],
+      kind: 'key',
+      className: 'tabular-nums',
+      render: (entry) => (
+        <>
+          {entry.buildId}
+          {entry.buildId === published && <span className="badge badge-primary ml-2 whitespace-nowrap">{messages['studio.pub.current']}</span>}
+        </>
+      ),
+    },
+    { key: 'at', label: messages['studio.pub.col.at'], kind: 'secondary', render: (entry) => formatChinaDateTime(entry.publishedAt ?? entry.startedAt, locale) },
+    { key: 'by', label: messages['studio.pub.col.by'], render: (entry) => entry.startedBy ?? messages['studio.history.system'] },
+    {
+      key: 'state',
+      label: messages['studio.pub.col.state'],
+      kind: 'status',
+      render: (entry) => (
+        <>
+          <span className={`badge ${statusBadge[entry.status]} whitespace-nowrap`}>{messages[`studio.pub.status.${entry.status}`]}</span>
+          <span className="mt-1 block text-xs text-base-content/70">{messages[`studio.pub.mode.${entry.mode}`]}</span>
+        </>
+      ),
+    },
+    {
+      key: 'items',
+      label: messages['studio.pub.col.items'],
+      render: (entry) => (
+        <>
+          {entry.mode === 'initial' ? (
+            <span className="text-base-content/70">{messages['studio.pub.initial']}</span>
+          ) : entry.items.length === 0 ? (
+            <span className="text-base-content/70">{messages['studio.pub.noItems']}</span>
+          ) : (
+            <ul className="grid gap-1">
+              {entry.items.map((item) => (
+                <li key={item.path}><a className="link" href={historyUrl(locale, item.path)}>{say(messages, 'studio.pub.versionOf', { title: item.title, version: item.version })}</a></li>
+              ))}
+            </ul>
+          )}
+          {entry.status === 'failed' && entry.error && <pre className="mt-1 max-w-md text-xs whitespace-pre-wrap text-error">{entry.error}</pre>}
+        </>
+      ),
+    },
+    {
+      key: 'actions',
+      label: messages['studio.items.col.actions'],
+      kind: 'action',
+      render: (entry) =>
+        entry.status === 'succeeded' && entry.buildId !== published && (entry.kept ? (
+          <button type="button" className="btn btn-outline btn-sm" disabled={running || busy} aria-label={say(messages, 'studio.pub.rollbackTo', { buildId: entry.buildId })} onClick={() => setTarget(entry.buildId)}>
+            {messages['studio.pub.rollback']}
+          </button>
+        ) : (
+          <span className="text-sm text-base-content/70">{messages['studio.pub.notKept']}</span>
+        )),
+    },
+  ];
+
   const doRollback = async () => {
     if (target === null) return;
     setBusy(true);
@@ -76,64 +138,14 @@ export default function Publications({ locale, messages }: Props) {
       {builds.length === 0 ? (
         <p className="rounded-box bg-base-200 p-4">{messages['studio.pub.empty']}</p>
       ) : (
-        <div className="overflow-x-auto" tabIndex={0} role="region" aria-label={messages['studio.pub.caption']}>
-          {/* Focusable, so that a keyboard can scroll it when it is wider than a phone. */}
-          <table className="table">
-            <caption className="sr-only">{messages['studio.pub.caption']}</caption>
-            <thead>
-              <tr>
-                <th scope="col">{messages['studio.pub.col.build']}</th>
-                <th scope="col">{messages['studio.pub.col.at']}</th>
-                <th scope="col">{messages['studio.pub.col.by']}</th>
-                <th scope="col">{messages['studio.pub.col.state']}</th>
-                <th scope="col">{messages['studio.pub.col.items']}</th>
-                <th scope="col">{messages['studio.items.col.actions']}</th>
-              </tr>
-            </thead>
-            <tbody>
-              {builds.map((entry) => {
-                const current = entry.buildId === published;
-                return (
-                  <tr key={entry.buildId} data-build={entry.buildId} className={current ? 'bg-base-200' : undefined}>
-                    <th scope="row" className="font-normal tabular-nums">
-                      {entry.buildId}
-                      {current && <span className="badge badge-primary ml-2 whitespace-nowrap">{messages['studio.pub.current']}</span>}
-                    </th>
-                    <td className="whitespace-nowrap">{formatChinaDateTime(entry.publishedAt ?? entry.startedAt, locale)}</td>
-                    <td>{entry.startedBy ?? messages['studio.history.system']}</td>
-                    <td>
-                      <span className={`badge ${statusBadge[entry.status]} whitespace-nowrap`}>{messages[`studio.pub.status.${entry.status}`]}</span>
-                      <span className="mt-1 block text-xs text-base-content/70">{messages[`studio.pub.mode.${entry.mode}`]}</span>
-                    </td>
-                    <td>
-                      {entry.mode === 'initial' ? (
-                        <span className="text-base-content/70">{messages['studio.pub.initial']}</span>
-                      ) : entry.items.length === 0 ? (
-                        <span className="text-base-content/70">{messages['studio.pub.noItems']}</span>
-                      ) : (
-                        <ul className="grid gap-1">
-                          {entry.items.map((item) => (
-                            <li key={item.path}><a className="link" href={historyUrl(locale, item.path)}>{say(messages, 'studio.pub.versionOf', { title: item.title, version: item.version })}</a></li>
-                          ))}
-                        </ul>
-                      )}
-                      {entry.status === 'failed' && entry.error && <pre className="mt-1 max-w-md text-xs whitespace-pre-wrap text-error">{entry.error}</pre>}
-                    </td>
-                    <td>
-                      {entry.status === 'succeeded' && !current && (entry.kept ? (
-                        <button type="button" className="btn btn-outline btn-sm" disabled={running || busy} aria-label={say(messages, 'studio.pub.rollbackTo', { buildId: entry.buildId })} onClick={() => setTarget(entry.buildId)}>
-                          {messages['studio.pub.rollback']}
-                        </button>
-                      ) : (
-                        <span className="text-sm text-base-content/70">{messages['studio.pub.notKept']}</span>
-                      ))}
-                    </td>
-                  </tr>
-                );
-              })}
-            </tbody>
-          </table>
-        </div>
+        <CardTable
+          caption={messages['studio.pub.caption']}
+          columns={columns}
+          rows={builds}
+          rowKey={(entry) => String(entry.buildId)}
+          rowProps={(entry) => ({ 'data-build': entry.buildId, className: entry.buildId === published ? 'bg-base-200' : undefined })}
+          rowHeaders
+        />
       )}
       <ConfirmDialog
         open={target !== null}

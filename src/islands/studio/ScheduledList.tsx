@@ -4,6 +4,7 @@ import { formatChinaDateTime } from '../../lib/chinaTime.ts';
 import type { Locale } from '../../lib/i18n/locales.ts';
 import ConfirmDialog from '../ConfirmDialog.tsx';
 import { LoadFailed, Loading } from '../LoadStatus.tsx';
+import CardTable, { type CardColumn } from '../table/CardTable.tsx';
 import { cancelSchedule, loadSchedules, type ScheduleList, type ScheduleView } from './scheduleApi.ts';
 import { editUrl, publicationsUrl } from './studioLinks.ts';
 import { say, type StudioKey, type StudioMessages } from './studioMessages.ts';
@@ -78,63 +79,73 @@ export default function ScheduledList({ locale, messages, refresh }: Props) {
 
   const at = (iso: string) => formatChinaDateTime(iso, locale);
 
-  const rows = (views: readonly ScheduleView[], cancellable: boolean) =>
-    views.map((view) => {
-      const state = stateOf(view, now);
-      return (
-        <tr key={view.id} data-schedule={view.id}>
-          <td className="whitespace-nowrap">{at(view.runAt)}</td>
-          <td>{messages[`studio.schedules.action.${view.action}`]}</td>
-          <td>
-            <ul className="grid gap-1">
-              {view.items.map((item) => (
-                <li key={item.path}>
-                  <a className="link" href={editUrl(locale, item.path)}>{item.title}</a>
-                  <div className="font-mono text-xs text-base-content/70">{item.path}</div>
-                </li>
-              ))}
-            </ul>
-          </td>
-          <td className="text-sm">{view.createdBy ? say(messages, 'studio.schedules.by', { name: view.createdBy, at: at(view.createdAt) }) : at(view.createdAt)}</td>
-          <td>
+  // One set of columns for both lists; only the upcoming ones can still be cancelled.
+  const columns = (cancellable: boolean): CardColumn<ScheduleView>[] => [
+    { key: 'runAt', label: messages['studio.schedules.col.runAt'], kind: 'key', className: 'whitespace-nowrap', render: (view) => at(view.runAt) },
+    { key: 'action', label: messages['studio.schedules.col.action'], render: (view) => messages[`studio.schedules.action.${view.action}`] },
+    {
+      key: 'items',
+      label: messages['studio.schedules.col.items'],
+      render: (view) => (
+        <ul className="grid gap-1">
+          {view.items.map((item) => (
+            <li key={item.path}>
+              <a className="link" href={editUrl(locale, item.path)}>{item.title}</a>
+              <div className="font-mono text-xs text-base-content/70">{item.path}</div>
+            </li>
+          ))}
+        </ul>
+      ),
+    },
+    {
+      key: 'by',
+      label: messages['studio.schedules.col.by'],
+      className: 'text-sm',
+      render: (view) => (view.createdBy ? say(messages, 'studio.schedules.by', { name: view.createdBy, at: at(view.createdAt) }) : at(view.createdAt)),
+    },
+    {
+      key: 'status',
+      label: messages['studio.schedules.col.status'],
+      kind: 'status',
+      render: (view) => {
+        const state = stateOf(view, now);
+        return (
+          <>
             <span className={`badge ${state.badge} whitespace-nowrap`} data-status={view.status}>{messages[state.key]}</span>
             {view.buildId !== null && (
               <div className="mt-1 text-sm">
                 <a className="link" href={publicationsUrl(locale)}>{say(messages, 'studio.schedules.build', { buildId: view.buildId })}</a>
               </div>
             )}
-            {view.status === 'done' && view.buildId === null && <p className="mt-1 text-sm">{messages['studio.schedules.noBuild']}</p>}
+            {view.status === 'done' && view.buildId === null && <p className="mt-1 text-sm whitespace-normal">{messages['studio.schedules.noBuild']}</p>}
             {view.failure && (
-              <div className="mt-1 grid gap-1 text-sm" data-failure={view.failure.reason}>
+              <div className="mt-1 grid gap-1 text-sm whitespace-normal" data-failure={view.failure.reason}>
                 <p>{say(messages, `studio.schedules.reason.${view.failure.reason}`, { paths: view.failure.paths.join(', ') })}</p>
                 {view.failure.detail && <pre className="whitespace-pre-wrap text-xs">{view.failure.detail}</pre>}
               </div>
             )}
-          </td>
-          {cancellable && (
-            <td>
-              {view.status === 'scheduled' && (
+          </>
+        );
+      },
+    },
+    ...(cancellable
+      ? [
+          {
+            key: 'actions',
+            label: messages['studio.schedules.col.actions'],
+            kind: 'action' as const,
+            render: (view: ScheduleView) =>
+              view.status === 'scheduled' && (
                 <button type="button" className="btn btn-sm btn-outline btn-error" aria-label={say(messages, 'studio.schedules.cancelOf', { at: at(view.runAt) })} onClick={() => setTarget(view)}>
                   {messages['studio.schedules.cancel']}
                 </button>
-              )}
-            </td>
-          )}
-        </tr>
-      );
-    });
-
-  const head = (cancellable: boolean) => (
-    <thead>
-      <tr>
-        <th scope="col">{messages['studio.schedules.col.runAt']}</th>
-        <th scope="col">{messages['studio.schedules.col.action']}</th>
-        <th scope="col">{messages['studio.schedules.col.items']}</th>
-        <th scope="col">{messages['studio.schedules.col.by']}</th>
-        <th scope="col">{messages['studio.schedules.col.status']}</th>
-        {cancellable && <th scope="col">{messages['studio.schedules.col.actions']}</th>}
-      </tr>
-    </thead>
+              ),
+          },
+        ]
+      : []),
+  ];
+  const table = (caption: string, views: readonly ScheduleView[], cancellable: boolean) => (
+    <CardTable caption={caption} columns={columns(cancellable)} rows={views} rowKey={(view) => String(view.id)} rowProps={(view) => ({ 'data-schedule': view.id })} />
   );
 
   return (
@@ -153,24 +164,12 @@ export default function ScheduledList({ locale, messages, refresh }: Props) {
           {loaded.value.upcoming.length === 0 ? (
             <p className="rounded-box bg-base-200 p-4">{messages['studio.schedules.empty']}</p>
           ) : (
-            <div className="overflow-x-auto">
-              <table className="table">
-                <caption className="sr-only">{messages['studio.schedules.title']}</caption>
-                {head(true)}
-                <tbody>{rows(loaded.value.upcoming, true)}</tbody>
-              </table>
-            </div>
+            table(messages['studio.schedules.title'], loaded.value.upcoming, true)
           )}
           {loaded.value.recent.length > 0 && (
             <details className="rounded-box border border-base-300 p-3">
               <summary className="cursor-pointer font-medium">{messages['studio.schedules.recent']}</summary>
-              <div className="mt-2 overflow-x-auto">
-                <table className="table">
-                  <caption className="sr-only">{messages['studio.schedules.recent']}</caption>
-                  {head(false)}
-                  <tbody>{rows(loaded.value.recent, false)}</tbody>
-                </table>
-              </div>
+              <div className="mt-2">{table(messages['studio.schedules.recent'], loaded.value.recent, false)}</div>
             </details>
           )}
         </>

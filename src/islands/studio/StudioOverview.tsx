@@ -1,9 +1,10 @@
 import { useStore } from '@nanostores/react';
-import { contentKinds } from '../../content/kinds.ts';
+import { contentKinds, type ContentKind } from '../../content/kinds.ts';
 import { formatChinaDateTime } from '../../lib/chinaTime.ts';
 import type { Locale } from '../../lib/i18n/locales.ts';
 import { studioBuild } from '../../stores/studioBuild.ts';
 import { LoadFailed, Loading } from '../LoadStatus.tsx';
+import CardTable, { type CardColumn } from '../table/CardTable.tsx';
 import type { ExportMessages } from '../partner/exportFile.ts';
 import BuildStatus from './BuildStatus.tsx';
 import ContentPackage from './ContentPackage.tsx';
@@ -33,6 +34,18 @@ export default function StudioOverview({ locale, messages, exportMessages }: Pro
   if (loaded.state === 'failed') return <LoadFailed message={messages['studio.loadFailed']} retryLabel={messages['studio.retry']} onRetry={reload} />;
   const overview: Overview = loaded.value;
 
+  const counts = (kind: ContentKind) => overview.kinds[kind] ?? { items: 0, drafts: 0 };
+  const columns: CardColumn<ContentKind>[] = [
+    { key: 'kind', label: messages['studio.overview.col.kind'], kind: 'key', render: (kind) => <a className="link" href={itemsUrl(locale, kind)}>{messages[`studio.kind.${kind}`]}</a> },
+    { key: 'items', label: messages['studio.overview.col.items'], className: 'text-right tabular-nums', render: (kind) => counts(kind).items },
+    {
+      key: 'drafts',
+      label: messages['studio.overview.col.drafts'],
+      className: 'text-right tabular-nums',
+      render: (kind) => (counts(kind).drafts > 0 ? <span className="badge badge-warning">{counts(kind).drafts}</span> : 0),
+    },
+  ];
+
   return (
     <div className="grid gap-6">
       <div className="grid gap-4 md:grid-cols-2">
@@ -52,30 +65,7 @@ export default function StudioOverview({ locale, messages, exportMessages }: Pro
       </div>
       {build && <BuildStatus build={build} regions={overview.regions} locale={locale} messages={messages} />}
       <ContentPackage locale={locale} messages={messages} exportMessages={exportMessages} onImported={reload} />
-      <div className="overflow-x-auto">
-        <table className="table">
-          <caption className="text-left text-lg font-semibold">{messages['studio.overview.kinds']}</caption>
-          <thead>
-            <tr>
-              <th scope="col">{messages['studio.overview.col.kind']}</th>
-              <th scope="col" className="text-right">{messages['studio.overview.col.items']}</th>
-              <th scope="col" className="text-right">{messages['studio.overview.col.drafts']}</th>
-            </tr>
-          </thead>
-          <tbody>
-            {contentKinds.map((kind) => {
-              const counts = overview.kinds[kind] ?? { items: 0, drafts: 0 };
-              return (
-                <tr key={kind}>
-                  <th scope="row" className="font-normal"><a className="link" href={itemsUrl(locale, kind)}>{messages[`studio.kind.${kind}`]}</a></th>
-                  <td className="text-right tabular-nums">{counts.items}</td>
-                  <td className="text-right tabular-nums">{counts.drafts > 0 ? <span className="badge badge-warning">{counts.drafts}</span> : 0}</td>
-                </tr>
-              );
-            })}
-          </tbody>
-        </table>
-      </div>
+      <CardTable caption={messages['studio.overview.kinds']} captionShown columns={columns} rows={contentKinds} rowKey={(kind) => kind} rowHeaders />
     </div>
   );
 }

@@ -5,6 +5,7 @@ import { formatChinaDateTime } from '../../lib/chinaTime.ts';
 import type { Locale } from '../../lib/i18n/locales.ts';
 import ConfirmDialog from '../ConfirmDialog.tsx';
 import { LoadFailed, Loading } from '../LoadStatus.tsx';
+import CardTable, { type CardColumn } from '../table/CardTable.tsx';
 import { editUrl } from './studioLinks.ts';
 import { loadItem, loadVersion, loadVersions, restoreItem, type ItemView, type VersionSummary } from './studioApi.ts';
 import { say, type StudioMessages } from './studioMessages.ts';
@@ -114,6 +115,23 @@ export default function VersionHistory({ locale, messages }: Props) {
     reload();
   };
 
+  const columns: CardColumn<VersionSummary>[] = [
+    { key: 'version', label: messages['studio.history.col.version'], kind: 'key', render: (version) => sideName(version.version) },
+    { key: 'publishedAt', label: messages['studio.history.col.publishedAt'], kind: 'secondary', render: (version) => formatChinaDateTime(version.publishedAt, locale) },
+    { key: 'publishedBy', label: messages['studio.history.col.publishedBy'], render: (version) => version.publishedBy ?? messages['studio.history.system'] },
+    { key: 'build', label: messages['studio.history.col.build'], className: 'tabular-nums', render: (version) => version.buildId ?? '' },
+    {
+      key: 'actions',
+      label: messages['studio.items.col.actions'],
+      kind: 'action',
+      // The newest version with no draft over it is what the draft would already be.
+      render: (version) =>
+        !version.deleted && (item.draft !== null || version.version !== versions[0]?.version) && (
+          <button type="button" className="btn btn-ghost btn-xs" onClick={() => setRestore(version.version)}>{messages['studio.history.restore']}</button>
+        ),
+    },
+  ];
+
   const picker = (id: string, label: string, value: Side | null, set: (side: Side) => void) => (
     <div className="fieldset py-0">
       <label htmlFor={id} className="fieldset-legend pb-1 text-sm">{label}</label>
@@ -135,36 +153,7 @@ export default function VersionHistory({ locale, messages }: Props) {
       {versions.length === 0 ? (
         <p className="rounded-box bg-base-200 p-4">{messages['studio.history.empty']}</p>
       ) : (
-        <div className="overflow-x-auto">
-          <table className="table">
-            <caption className="sr-only">{messages['studio.history.caption']}</caption>
-            <thead>
-              <tr>
-                <th scope="col">{messages['studio.history.col.version']}</th>
-                <th scope="col">{messages['studio.history.col.publishedAt']}</th>
-                <th scope="col">{messages['studio.history.col.publishedBy']}</th>
-                <th scope="col">{messages['studio.history.col.build']}</th>
-                <th scope="col">{messages['studio.items.col.actions']}</th>
-              </tr>
-            </thead>
-            <tbody>
-              {versions.map((version) => (
-                <tr key={version.version}>
-                  <th scope="row" className="font-normal">{sideName(version.version)}</th>
-                  <td>{formatChinaDateTime(version.publishedAt, locale)}</td>
-                  <td>{version.publishedBy ?? messages['studio.history.system']}</td>
-                  <td className="tabular-nums">{version.buildId ?? ''}</td>
-                  <td>
-                    {/* The newest version with no draft over it is what the draft would already be. */}
-                    {!version.deleted && (item.draft !== null || version.version !== versions[0]?.version) && (
-                      <button type="button" className="btn btn-ghost btn-xs" onClick={() => setRestore(version.version)}>{messages['studio.history.restore']}</button>
-                    )}
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <CardTable caption={messages['studio.history.caption']} columns={columns} rows={versions} rowKey={(version) => String(version.version)} rowHeaders />
       )}
       {sides.length > 0 && (
         <section aria-labelledby="studio-compare" className="grid gap-3">

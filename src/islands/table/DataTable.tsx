@@ -2,33 +2,20 @@ import { useId, type ReactNode } from 'react';
 import { format } from '../../lib/api/messages.ts';
 import { LoadFailed } from '../LoadStatus.tsx';
 import type { TableSort } from '../../lib/tableRequest.ts';
+import CardTable, { type CardColumn } from './CardTable.tsx';
 import { PAGE_SIZES, type DataTableMessages } from './dataTable.ts';
 
-export interface Column<Row> {
+export interface Column<Row> extends Omit<CardColumn<Row>, 'head'> {
   /** The table's field name: the sort key sent to the server. */
   key: string;
-  label: string;
   sortable?: boolean;
-  /** How a cell shows its row; the field's raw value when absent. */
-  render?: (row: Row) => ReactNode;
-  /** The cells' classes: right-aligned numbers, nowrap codes… (the header takes only the alignment). */
-  className?: string;
 }
 
 /** Header cells wrap (a long label takes two lines, not the column's width), in the cells' size, aligned with them. */
-function headerClass(column: Column<unknown>, first: boolean): string {
+function headerClass(column: Column<unknown>): string {
   const end = /\btext-(right|end)\b/.test(column.className ?? '');
-  return `whitespace-normal align-bottom text-xs ${end ? 'text-end' : ''} ${first ? stickyCell : ''}`;
+  return `whitespace-normal align-bottom text-xs ${end ? 'text-end' : ''}`;
 }
-
-/**
- * The first column stays in view while the rest scrolls sideways (below the width where the
- * table fits): opaque, above the scrolled cells, with an edge.
- */
-const stickyCell = 'sticky start-0 z-[1] bg-base-100 shadow-[inset_-1px_0_0_var(--color-base-300)]';
-
-/** A pager button that may shrink and wrap its label rather than push the page wider than the screen. */
-const pagerItem = 'h-auto min-h-8 shrink whitespace-normal';
 
 export type TableLoad = 'loading' | 'failed' | 'ready';
 
@@ -62,10 +49,11 @@ interface Props<Row> {
  * the URL and loads; this component only shows and asks. Sortable headers are buttons inside
  * the header cells with `aria-sort` on the cell (WAI-ARIA sortable table pattern). Cells are
  * compact and headers wrap, so a table of a dozen columns fits the common desktop width (1280 px
- * with the side menu); below that the table scrolls sideways inside its frame with its first
- * column held in view. While a page
- * loads the previous rows stay (greyed, `aria-busy`) so the layout does not jump; one polite
- * live region says "loading", the range shown or "empty", so each state is announced once.
+ * with the side menu); narrower, the table scrolls sideways inside its frame with its first
+ * column held in view, and in a phone's width each row is a card (CardTable: columns say which
+ * is the row's key, status, secondary value and action). While a page loads the previous rows
+ * stay (greyed, `aria-busy`) so the layout does not jump; one polite live region says
+ * "loading", the range shown or "empty", so each state is announced once.
  */
 export default function DataTable<Row>(props: Props<Row>) {
   const { caption, columns, rowKey, load, rows, totalCount, page, pageSize, sort, failure, emptyMessage, messages, onSort, onPage, onPageSize, onRetry } = props;
@@ -74,6 +62,33 @@ export default function DataTable<Row>(props: Props<Row>) {
   const from = totalCount === 0 ? 0 : (page - 1) * pageSize + 1;
   const to = Math.min(totalCount, page * pageSize);
   const busy = load === 'loading';
+
+  // Sortable headers are buttons inside the header cells, with the order on the cell (aria-sort).
+  const cardColumns: CardColumn<Row>[] = columns.map((column) => {
+    if (!column.sortable) return { ...column, head: { content: column.label, className: headerClass(column as Column<unknown>) } };
+    const sorted = sort?.key === column.key ? sort.order : undefined;
+    return {
+      ...column,
+      head: {
+        className: headerClass(column as Column<unknown>),
+        sort: sorted === 'asc' ? 'ascending' : sorted === 'desc' ? 'descending' : 'none',
+        content: (
+          <button
+            type="button"
+            // Inline, not a flex box: a long label wraps inside the button (a flex item would
+            // keep its whole width), and the arrow may go to the next line.
+            className="text-start font-semibold hover:underline focus-visible:underline"
+            onClick={() => onSort(column.key)}
+            title={format(messages['ordering.table.sortBy'], { column: column.label })}
+          >
+            {column.label}{' '}
+            <span aria-hidden="true" className="text-xs whitespace-nowrap">{sorted === 'asc' ? '▲' : sorted === 'desc' ? '▼' : '↕'}</span>
+            {sorted && <span className="sr-only">{sorted === 'asc' ? messages['ordering.table.sortedAsc'] : messages['ordering.table.sortedDesc']}</span>}
+          </button>
+        ),
+      },
+    };
+  });
 
   const status =
     load === 'loading'
@@ -92,73 +107,32 @@ export default function DataTable<Row>(props: Props<Row>) {
         <LoadFailed message={failure || messages['ordering.table.loadFailed']} retryLabel={messages['ordering.table.retry']} onRetry={onRetry} />
       )}
       {load !== 'failed' && (
-        <div className="overflow-x-auto rounded-box border border-base-300">
-          <table className={`table table-sm [&_:is(th,td)]:px-1.5 ${busy ? 'opacity-60' : ''}`} aria-busy={busy}>
-            <caption className="sr-only">{caption}</caption>
-            <thead>
-              <tr>
-                {columns.map((column, index) => {
-                  const sorted = sort?.key === column.key ? sort.order : undefined;
-                  return (
-                    <th
-                      key={column.key}
-                      scope="col"
-                      className={headerClass(column as Column<unknown>, index === 0)}
-                      aria-sort={column.sortable ? (sorted === 'asc' ? 'ascending' : sorted === 'desc' ? 'descending' : 'none') : undefined}
-                    >
-                      {column.sortable ? (
-                        <button
-                          type="button"
-                          // Inline, not a flex box: a long label wraps inside the button (a flex
-                          // item would keep its whole width), and the arrow may go to the next line.
-                          className="text-start font-semibold hover:underline focus-visible:underline"
-                          onClick={() => onSort(column.key)}
-                          title={format(messages['ordering.table.sortBy'], { column: column.label })}
-                        >
-                          {column.label}{' '}
-                          <span aria-hidden="true" className="text-xs whitespace-nowrap">{sorted === 'asc' ? '▲' : sorted === 'desc' ? '▼' : '↕'}</span>
-                          {sorted && (
-                            <span className="sr-only">
-                              {sorted === 'asc' ? messages['ordering.table.sortedAsc'] : messages['ordering.table.sortedDesc']}
-                            </span>
-                          )}
-                        </button>
-                      ) : (
-                        column.label
-                      )}
-                    </th>
-                  );
-                })}
-              </tr>
-            </thead>
-            <tbody>
-              {rows.map((row) => (
-                <tr key={rowKey(row)} className="hover:bg-base-200/50">
-                  {columns.map((column, index) => (
-                    <td key={column.key} className={`${column.className ?? ''} ${index === 0 ? stickyCell : ''}`}>
-                      {column.render ? column.render(row) : String((row as Record<string, unknown>)[column.key] ?? '')}
-                    </td>
-                  ))}
-                </tr>
-              ))}
-              {load === 'ready' && rows.length === 0 && (
-                <tr>
-                  <td colSpan={columns.length} className="py-8 text-center text-base-content/70">{emptyMessage}</td>
-                </tr>
-              )}
-              {load === 'loading' && rows.length === 0 && (
-                <tr>
-                  <td colSpan={columns.length} className="py-8 text-center">
-                    <span className="loading loading-spinner loading-md" aria-hidden="true" />
-                  </td>
-                </tr>
-              )}
-            </tbody>
-          </table>
-        </div>
+        <CardTable
+          caption={caption}
+          columns={cardColumns}
+          rows={rows}
+          rowKey={rowKey}
+          rowProps={() => ({ className: 'hover:bg-base-200/50' })}
+          frameClassName="rounded-box border border-base-300"
+          tableClassName={`table-sm ${busy ? 'opacity-60' : ''}`}
+          busy={busy}
+        >
+          {load === 'ready' && rows.length === 0 && (
+            <tr>
+              <td colSpan={columns.length} className="py-8 text-center text-base-content/70">{emptyMessage}</td>
+            </tr>
+          )}
+          {load === 'loading' && rows.length === 0 && (
+            <tr>
+              <td colSpan={columns.length} className="py-8 text-center">
+                <span className="loading loading-spinner loading-md" aria-hidden="true" />
+              </td>
+            </tr>
+          )}
+        </CardTable>
       )}
       {load !== 'failed' && totalCount > 0 && (
-        <nav aria-label={messages['ordering.table.pagination']} className="flex flex-wrap items-center justify-between gap-3">
+        <nav aria-label={messages['ordering.table.pagination']} className="@container flex flex-wrap items-center justify-between gap-3">
           <div className="flex items-center gap-2 text-sm">
             <label htmlFor={sizeId}>{messages['ordering.table.pageSize']}</label>
             <select
@@ -173,17 +147,33 @@ export default function DataTable<Row>(props: Props<Row>) {
               ))}
             </select>
           </div>
-          {/* Its labels may wrap: "Halaman sebelumnya" and its neighbours are wider than a phone. */}
+          {/* In a narrow frame the buttons show arrows only (their names stay the words): first, prev,
+              "page X of Y", next and last, never wider than the screen in any language. The words
+              come with the frame's width (a container query: a side menu narrows it too). */}
           <div className="join max-w-full">
-            <button type="button" className={`btn btn-sm join-item ${pagerItem}`} disabled={busy || page <= 1} onClick={() => onPage(page - 1)}>
-              {messages['ordering.table.prev']}
+            {pages > 2 && (
+              <button type="button" className="btn btn-sm join-item" disabled={busy || page <= 1} onClick={() => onPage(1)}>
+                <span aria-hidden="true">«</span>
+                <span className="@max-3xl:sr-only">{messages['ordering.table.first']}</span>
+              </button>
+            )}
+            <button type="button" className="btn btn-sm join-item" disabled={busy || page <= 1} onClick={() => onPage(page - 1)}>
+              <span aria-hidden="true">‹</span>
+              <span className="@max-lg:sr-only">{messages['ordering.table.prev']}</span>
             </button>
-            <span className={`btn btn-sm join-item pointer-events-none btn-ghost ${pagerItem}`} aria-current="page">
+            <span className="btn btn-sm join-item pointer-events-none btn-ghost h-auto min-h-8 shrink whitespace-normal" aria-current="page">
               {format(messages['ordering.table.pageOf'], { page, pages })}
             </span>
-            <button type="button" className={`btn btn-sm join-item ${pagerItem}`} disabled={busy || page >= pages} onClick={() => onPage(page + 1)}>
-              {messages['ordering.table.next']}
+            <button type="button" className="btn btn-sm join-item" disabled={busy || page >= pages} onClick={() => onPage(page + 1)}>
+              <span className="@max-lg:sr-only">{messages['ordering.table.next']}</span>
+              <span aria-hidden="true">›</span>
             </button>
+            {pages > 2 && (
+              <button type="button" className="btn btn-sm join-item" disabled={busy || page >= pages} onClick={() => onPage(pages)}>
+                <span className="@max-3xl:sr-only">{messages['ordering.table.last']}</span>
+                <span aria-hidden="true">»</span>
+              </button>
+            )}
           </div>
         </nav>
       )}

@@ -16,6 +16,8 @@ export const dataTableMessageKeys = [
   'ordering.table.pagination',
   'ordering.table.prev',
   'ordering.table.next',
+  'ordering.table.first',
+  'ordering.table.last',
   'ordering.table.pageOf',
   'ordering.table.summary',
   'ordering.table.pageSize',

@@ -42,10 +42,12 @@ export async function rows<T>(accounts: AccountsServer, query: ReturnType<typeof
 }
 
 /**
- * A data table at a desktop width (1280 px) fits its frame, every column in view; on a phone it
- * scrolls sideways inside the frame and its first column stays in view while it does.
+ * A data table at a desktop width (1280 px) fits its frame, every column in view; in a narrower
+ * frame that still shows a table (700 px, the menu above the page) its first column is held
+ * (sticky) and stays in view when the frame scrolls; on a phone (390 px) each row is a card —
+ * nothing to scroll, every cell labelled with its column's header (src/styles/tables.css).
  */
-export async function expectTableFitsThenScrolls(page: Page, table: Locator): Promise<void> {
+export async function expectTableFitsScrollsThenCards(page: Page, table: Locator): Promise<void> {
   const frame = table.locator('xpath=..');
   const widths = () => frame.evaluate((el) => ({ scroll: el.scrollWidth, client: el.clientWidth }));
   await page.setViewportSize({ width: 1280, height: 900 });
@@ -53,18 +55,29 @@ export async function expectTableFitsThenScrolls(page: Page, table: Locator): Pr
   const desktop = await widths();
   expect(desktop.scroll, `the table needs ${desktop.scroll} px in ${desktop.client} px at 1280 px`).toBeLessThanOrEqual(desktop.client);
 
-  await page.setViewportSize({ width: 390, height: 844 });
+  await page.setViewportSize({ width: 700, height: 900 });
   await expect.poll(async () => (await widths()).client).toBeLessThan(desktop.client);
-  const phone = await widths();
-  expect(phone.scroll).toBeGreaterThan(phone.client);
-  await frame.evaluate((el) => el.scrollTo({ left: el.scrollWidth }));
-  const frameBox = await frame.boundingBox();
   const firstCell = table.locator('tbody tr').first().locator('td').first();
   const secondCell = table.locator('tbody tr').first().locator('td').nth(1);
-  const [first, second] = [await firstCell.boundingBox(), await secondCell.boundingBox()];
-  expect(frameBox && first && second).toBeTruthy();
-  // The first column is still at the frame's start edge; the second has scrolled under it.
-  expect(Math.abs(first!.x - frameBox!.x)).toBeLessThanOrEqual(2);
-  expect(second!.x).toBeLessThan(first!.x);
+  expect(await firstCell.evaluate((cell) => getComputedStyle(cell).position)).toBe('sticky');
+  const narrow = await widths();
+  if (narrow.scroll > narrow.client) {
+    await frame.evaluate((el) => el.scrollTo({ left: el.scrollWidth }));
+    const frameBox = await frame.boundingBox();
+    const [first, second] = [await firstCell.boundingBox(), await secondCell.boundingBox()];
+    expect(frameBox && first && second).toBeTruthy();
+    // The first column is still at the frame's start edge; the second has moved in under it.
+    expect(Math.abs(first!.x - frameBox!.x)).toBeLessThanOrEqual(2);
+    expect(second!.x).toBeLessThan(first!.x + first!.width - 1);
+  }
+
+  await page.setViewportSize({ width: 390, height: 844 });
+  await expect.poll(async () => table.locator('tbody tr').first().evaluate((row) => getComputedStyle(row).display)).toBe('grid');
+  const phone = await widths();
+  expect(phone.scroll).toBeLessThanOrEqual(phone.client);
+  const headers = await table.locator('thead th').evaluateAll((cells) => cells.map((cell) => cell.textContent?.replace(/[↕▲▼]/g, '').trim() ?? ''));
+  const labels = await table.locator('tbody tr').first().locator('td').evaluateAll((cells) => cells.map((cell) => cell.getAttribute('data-label') ?? ''));
+  // Each cell's label is its header's words (a sortable header also holds its arrow and, when sorted, the order in words).
+  labels.forEach((label, index) => expect(headers[index]).toContain(label));
   await page.setViewportSize({ width: 1280, height: 900 });
 }

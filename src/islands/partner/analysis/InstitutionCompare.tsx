@@ -62,8 +62,8 @@ export default function InstitutionCompare({ locale, messages }: Props) {
   const classification = params?.classification ?? 'product';
 
   const columns: Column<Row>[] = [
-    { key: 'className', label: messages['analysis.axis.class'], sortable: true, className: 'whitespace-nowrap' },
-    { key: 'partnerName', label: messages['analysis.col.partnerName'], sortable: true, className: 'whitespace-nowrap' },
+    { key: 'className', label: messages['analysis.axis.class'], kind: 'secondary', sortable: true },
+    { key: 'partnerName', label: messages['analysis.col.partnerName'], kind: 'key', sortable: true, className: 'whitespace-nowrap' },
     ...metricColumns<Row, ClassifiedMetric>(classifiedMetrics, messages, locale),
   ];
 

@@ -54,8 +54,8 @@ export default function Statistics({ locale, messages }: Props) {
   const model = useMemo(() => statisticsChart(rows, metric, metricLabel(messages, metric)), [rows, metric, messages]);
 
   const columns: Column<Row>[] = [
-    { key: 'partnerCode', label: messages['analysis.col.partnerCode'], sortable: true, className: 'whitespace-nowrap font-mono' },
-    { key: 'partnerName', label: messages['analysis.col.partnerName'], sortable: true, className: 'whitespace-nowrap' },
+    { key: 'partnerCode', label: messages['analysis.col.partnerCode'], kind: 'secondary', sortable: true, className: 'font-mono' },
+    { key: 'partnerName', label: messages['analysis.col.partnerName'], kind: 'key', sortable: true, className: 'whitespace-nowrap' },
     { key: 'level', label: messages['analysis.col.level'], sortable: true, className: 'whitespace-nowrap', render: (row) => (row.level ? messages[`partner.level.${row.level}`] : '') },
     ...metricColumns<Row, (typeof partnerMetrics)[number]>(partnerMetrics, messages, locale),
   ];

@@ -79,11 +79,12 @@ export default function SettlementQuery({ locale, messages }: Props) {
 
   const number = 'text-end whitespace-nowrap tabular-nums';
   const columns: Column<Row>[] = [
-    { key: 'settleMonth', label: messages['settlement.col.settleMonth'], sortable: true, className: 'whitespace-nowrap' },
+    { key: 'settleMonth', label: messages['settlement.col.settleMonth'], kind: 'secondary', sortable: true },
     { key: 'orderNo', label: messages['settlement.col.orderNo'], className: 'font-mono text-xs whitespace-nowrap' },
     {
       key: 'enterpriseName',
       label: messages['settlement.col.enterpriseName'],
+      kind: 'key',
       sortable: true,
       className: 'min-w-32',
       render: (row) => (
@@ -103,7 +104,7 @@ export default function SettlementQuery({ locale, messages }: Props) {
     {
       key: 'status',
       label: messages['settlement.col.status'],
-      className: 'whitespace-nowrap',
+      kind: 'status',
       render: (row) => <span className={`badge badge-sm ${row.status === 2 ? 'badge-success' : 'badge-warning'}`}>{statusWord(row.status)}</span>,
     },
   ];
