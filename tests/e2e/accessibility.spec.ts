@@ -1,19 +1,27 @@
 /**
  * axe-core (WCAG 2.2 A and AA rules) over every page shape of the site (support/sitePages.ts: the
- * route table plus one built page of each deeper shape), in all five locales, signed out and
- * signed in: public pages signed out and signed in (the header differs), each signed-in page as
- * the demo user it is for. Any violation fails the test, listed with its page and elements, and so
- * does any error a page throws (a hydration mismatch among them).
- * One browser context per locale and user, pages visited in sequence.
+ * route table plus one built page of each deeper shape), in all five locales, as every viewer who
+ * may open it (support/viewers.ts: a visitor and each demo account — person, enterprise, branch and
+ * head-office partner staff, operator, editor): a page differs by who looks at it (the header's
+ * bell, a partner's institution tree, what a role may do on a page). Any violation fails the test,
+ * listed with its locale, page and elements, and so does any error a page throws (a hydration
+ * mismatch among them).
+ *
+ * One test per viewer, so the two workers sweep viewers side by side: one browser context signed
+ * in once, two pages in it taking the viewer's pages in turn, locale after locale. A page whose
+ * rendered HTML is exactly one already checked in this run (a public page looks the same to most
+ * signed-in viewers) takes that check's result instead of running axe again.
  */
 import AxeBuilder from '@axe-core/playwright';
-import type { Browser, Page } from '@playwright/test';
+import type { BrowserContext, Page } from '@playwright/test';
+import { createHash } from 'node:crypto';
+import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { expect, test } from './support/test.ts';
-import { locales, type Locale } from '../../src/lib/i18n/locales.ts';
+import { defaultLocale, locales } from '../../src/lib/i18n/locales.ts';
 import { localePath } from '../../src/lib/paths.ts';
-import type { PageRoute } from '../../src/lib/routes.ts';
-import { apiLogin } from './support/accountsFixtures.ts';
-import { sitePages, type SitePage } from './support/sitePages.ts';
+import { sitePages } from './support/sitePages.ts';
+import { canOpen, signIn, viewers } from './support/viewers.ts';
 
 /**
  * The WCAG 2.2 A/AA rules, including the two axe leaves off by default: target-size (2.5.8) and
@@ -24,35 +32,53 @@ const axeOptions = {
   rules: { 'target-size': { enabled: true }, 'label-content-name-mismatch': { enabled: true } },
 };
 
-const users = {
-  person: { userName: 'demo_person', password: 'Person2025' },
-  company: { userName: 'demo_company', password: 'Company2025' },
-  partner: { userName: 'demo_partner', password: 'Partner2025' },
-  operator: { userName: 'demo_operator', password: 'Operator2025' },
-  editor: { userName: 'demo_editor', password: 'Editor2025' },
-} as const;
-type Who = keyof typeof users;
+/** Pages open at once per viewer: one waits for the network while the other runs axe. */
+const lanes = 2;
 
-/** The demo user a signed-in page is for: its role, else enterprise pages for the enterprise user. */
-function userFor(route: PageRoute): Who {
-  const roles: readonly string[] = route.role === undefined ? [] : typeof route.role === 'string' ? [route.role] : route.role;
-  if (roles.includes('partner')) return 'partner';
-  if (roles.includes('editor')) return 'editor';
-  if (roles.includes('operator')) return 'operator';
-  if (route.layout === 'certify' || route.layout === 'handle' || route.key === 'enterprise' || route.key === 'order') return 'company';
-  return 'person';
-}
+/** Time allowed per page visit, for the test's timeout: about 1 s, several on a busy machine. */
+const budgetPerVisitMs = 6_000;
 
-const pages = sitePages();
-
-interface Finding {
-  page: string;
+interface Violation {
   rule: string;
   impact: string;
   targets: string[];
 }
 
-async function audit(page: Page, address: string, settle: 'load' | 'networkidle'): Promise<Finding[]> {
+interface Finding extends Violation {
+  page: string;
+}
+
+/**
+ * The results of pages already checked in this run, by the SHA-256 of their rendered HTML: axe
+ * reads the DOM and the styles, and the styles are the build's, so the same HTML gives the same
+ * result. A file per page in a folder of the run's output directory (Playwright empties it at each
+ * start), so the workers share them; a result not written yet is simply worked out again.
+ */
+class CheckedPages {
+  private readonly dir: string;
+
+  constructor(dir: string) {
+    this.dir = dir;
+    mkdirSync(dir, { recursive: true });
+  }
+
+  get(fingerprint: string): Violation[] | undefined {
+    try {
+      return JSON.parse(readFileSync(join(this.dir, fingerprint), 'utf8')) as Violation[];
+    } catch {
+      return undefined;
+    }
+  }
+
+  put(fingerprint: string, violations: Violation[]): void {
+    // Written whole, then renamed into place: another worker never reads half a file.
+    const partial = join(this.dir, `${fingerprint}.${process.pid}.partial`);
+    writeFileSync(partial, JSON.stringify(violations));
+    renameSync(partial, join(this.dir, fingerprint));
+  }
+}
+
+async function audit(page: Page, address: string, settle: 'load' | 'networkidle', checked: CheckedPages): Promise<{ findings: Finding[]; reused: boolean }> {
   // A page that throws (a hydration mismatch is React error #418) fails as well.
   const errors: string[] = [];
   const onError = (error: Error) => errors.push(error.message.split('\n')[0] ?? '');
@@ -60,67 +86,90 @@ async function audit(page: Page, address: string, settle: 'load' | 'networkidle'
   // Signed in, islands load their data after the first paint: check the page as the user sees it.
   // A visitor's public page loads no script until used: its load is the page.
   await page.goto(address, { waitUntil: settle });
-  const { pathname } = new URL(page.url());
-  expect(pathname, `${address} stayed on its page`).toBe(address.split('?')[0]);
-  const result = await new AxeBuilder({ page }).options(axeOptions).analyze();
-  // An open tree item (the institution tree) is named by its own line, as the WAI-ARIA tree
-  // pattern asks, not by its content, which holds its whole open group: axe's text check does not
-  // apply to it. Every other name is checked.
-  for (const violation of result.violations) {
-    if (violation.id === 'label-content-name-mismatch') violation.nodes = violation.nodes.filter((node) => !/^<li[^>]*role="treeitem"[^>]*aria-expanded="true"/.test(node.html));
+  if (new URL(page.url()).pathname !== address.split('?')[0]) {
+    page.off('pageerror', onError);
+    return { findings: [{ page: address, rule: 'left its page', impact: 'critical', targets: [page.url()] }], reused: false };
   }
-  result.violations = result.violations.filter((violation) => violation.nodes.length > 0);
+  const html = await page.evaluate(() => document.documentElement.outerHTML);
+  const fingerprint = createHash('sha256').update(JSON.stringify(page.viewportSize())).update(html).digest('hex');
+  let violations = checked.get(fingerprint);
+  const reused = violations !== undefined;
+  if (!violations) {
+    // Legacy mode runs axe in the page itself; the default mode opens a blank page per run to
+    // merge frames' results, three times slower, and these pages have no frames.
+    const result = await new AxeBuilder({ page }).options(axeOptions).setLegacyMode(true).analyze();
+    violations = result.violations.map((violation) => ({
+      rule: violation.id,
+      impact: violation.impact ?? '',
+      targets: violation.nodes.slice(0, 5).map((node) => `${node.target.join(' ')} — ${node.failureSummary?.split('\n')[1]?.trim() ?? ''}`),
+    }));
+    checked.put(fingerprint, violations);
+  }
   page.off('pageerror', onError);
   const thrown = errors.map((message) => ({ page: address, rule: 'page error', impact: 'critical', targets: [message] }));
-  return thrown.concat(result.violations.map((violation) => ({
-    page: address,
-    rule: violation.id,
-    impact: violation.impact ?? '',
-    targets: violation.nodes.slice(0, 5).map((node) => `${node.target.join(' ')} — ${node.failureSummary?.split('\n')[1]?.trim() ?? ''}`),
-  })));
+  return { findings: thrown.concat(violations.map((violation) => ({ page: address, ...violation }))), reused };
 }
 
-async function auditAs(browser: Browser, baseURL: string, locale: Locale, who: Who | undefined, list: SitePage[]): Promise<Finding[]> {
-  const context = await browser.newContext({ baseURL, locale });
-  try {
-    // The address names the locale: keep the visit there whatever the browser language.
-    await context.addInitScript((l) => window.localStorage.setItem('locale', l), locale);
-    if (who) await apiLogin(context.request, baseURL, users[who].userName, users[who].password);
-    const page = await context.newPage();
-    const findings: Finding[] = [];
-    for (const { path } of list) findings.push(...(await audit(page, localePath(locale, path), who ? 'networkidle' : 'load')));
-    return findings;
-  } finally {
-    await context.close();
-  }
+/** Runs `work` over `items` with `pages.length` pages, each taking the next item when free. */
+async function inTurn<T>(pages: Page[], items: readonly T[], work: (page: Page, item: T) => Promise<void>): Promise<void> {
+  let next = 0;
+  await Promise.all(
+    pages.map(async (page) => {
+      for (let index = next++; index < items.length; index = next++) await work(page, items[index]!);
+    }),
+  );
 }
 
 function report(findings: Finding[]): string {
   return findings.map((f) => `${f.page}: ${f.rule} (${f.impact})\n    ${f.targets.join('\n    ')}`).join('\n');
 }
 
-const publicPages = pages.filter((p) => p.route.access === 'public');
-const sessionPages = pages.filter((p) => p.route.access === 'session');
+/** Keeps each visit in the locale its address names (see the init script). */
+async function keepAddressedLocale(context: BrowserContext): Promise<void> {
+  // The language rule would send an unprefixed address to the locale stored by an earlier visit;
+  // the cookie lets the API answer in the page's language too.
+  await context.addInitScript(
+    ({ known, fallback }) => {
+      const first = window.location.pathname.split('/')[1] ?? '';
+      const locale = (known as readonly string[]).includes(first) ? first : fallback;
+      window.localStorage.setItem('locale', locale);
+      document.cookie = `locale=${locale}; Path=/`;
+    },
+    { known: [...locales], fallback: defaultLocale },
+  );
+}
 
-test.describe.configure({ timeout: 240_000 });
+const pages = sitePages();
+// The viewer with most pages first, so that the two workers finish about together.
+const sweeps = viewers
+  .map((viewer) => ({ viewer, list: pages.filter((page) => canOpen(viewer, page.route)) }))
+  .sort((a, b) => b.list.length - a.list.length);
 
-for (const locale of locales) {
-  test(`axe: every public page signed out (${locale})`, async ({ browser, baseURL }) => {
-    const findings = await auditAs(browser, baseURL!, locale, undefined, publicPages);
-    console.log(`axe ${locale} signed out: ${publicPages.length} pages, ${findings.length} violations`);
-    expect(findings, report(findings)).toEqual([]);
-  });
-
-  test(`axe: every public page and every signed-in page signed in (${locale})`, async ({ browser, baseURL }) => {
-    const findings: Finding[] = [];
-    const byUser = new Map<Who, SitePage[]>([['person', [...publicPages]]]);
-    for (const page of sessionPages) byUser.set(userFor(page.route), [...(byUser.get(userFor(page.route)) ?? []), page]);
-    let count = 0;
-    for (const [who, list] of byUser) {
-      findings.push(...(await auditAs(browser, baseURL!, locale, who, list)));
-      count += list.length;
+for (const { viewer, list } of sweeps) {
+  test(`axe: every page as ${viewer.name}, in every locale`, async ({ browser, baseURL }, testInfo) => {
+    test.setTimeout(list.length * locales.length * budgetPerVisitMs);
+    const checked = new CheckedPages(join(testInfo.project.outputDir, 'axe-checked-pages'));
+    const context = await browser.newContext({ baseURL: baseURL!, locale: defaultLocale });
+    try {
+      await keepAddressedLocale(context);
+      await signIn(context.request, baseURL!, viewer);
+      const open = await Promise.all(Array.from({ length: lanes }, () => context.newPage()));
+      const findings: Finding[] = [];
+      let reused = 0;
+      const started = Date.now();
+      // Locale after locale: an unprefixed (zh-CN) address is never open while another locale is stored.
+      for (const locale of locales) {
+        await inTurn(open, list, async (page, { path }) => {
+          const result = await audit(page, localePath(locale, path), viewer.account ? 'networkidle' : 'load', checked);
+          findings.push(...result.findings);
+          if (result.reused) reused += 1;
+        });
+      }
+      const seconds = ((Date.now() - started) / 1000).toFixed(0);
+      console.log(`axe as ${viewer.name}: ${list.length} pages × ${locales.length} locales in ${seconds} s (${reused} the same as one checked before), ${findings.length} violations`);
+      expect(findings, report(findings)).toEqual([]);
+    } finally {
+      await context.close();
     }
-    console.log(`axe ${locale} signed in: ${count} pages, ${findings.length} violations`);
-    expect(findings, report(findings)).toEqual([]);
   });
 }
