@@ -135,7 +135,8 @@ test('the whole journey: bind, fill in the record, certify with both files, the 
     const ops = await context.newPage();
     await apiLogin(ops.request, accounts.url, 'demo_operator', 'Operator2025');
     await ops.goto('/ops/certifications');
-    const queue = ops.getByRole('region', { name: zh['certify.ops.queueLabel'] });
+    // The queue's section (with its search box), not its table's scrolling frame of the same name.
+    const queue = ops.getByRole('region', { name: zh['certify.ops.queueLabel'] }).filter({ has: ops.getByRole('searchbox') });
     await queue.getByRole('searchbox').fill(name);
     await queue.getByRole('button', { name: zh['certify.ops.search'] }).click();
     await expect(ops).toHaveURL(/[?&]q=/);
