@@ -514,13 +514,21 @@ function errorText(error: unknown): string {
   return error instanceof Error ? `${error.name}: ${error.message}` : String(error);
 }
 
+/**
+ * The readiness call's own answer for "do not send users here" (routes/health.ts): HTTP 503 with the
+ * envelope's 503 code, whatever the request. The fuzzed app serves no published site, so it is not ready.
+ */
+function isNotReady(outcome: Outcome): boolean {
+  return new URL(outcome.url, 'http://fuzz').pathname === '/api/health/ready' && outcome.status === 503 && outcome.envelope?.code === 503;
+}
+
 /** What is wrong with an answer, or undefined. */
 function problemOf(outcome: Outcome): string | undefined {
   if (outcome.fault === 'timeout') return `hang: ${outcome.faultDetail}`;
   if (outcome.fault === 'crash') return `the server crashed: ${outcome.faultDetail}`;
   if (outcome.fault === 'throw') return `app.request threw: ${outcome.faultDetail}`;
   if (outcome.fault === 'stream') return `HTTP ${outcome.status}, the body broke: ${outcome.faultDetail}`;
-  if (outcome.status >= 500) return `HTTP ${outcome.status}`;
+  if (outcome.status >= 500 && !isNotReady(outcome)) return `HTTP ${outcome.status}`;
   if (outcome.fault === 'json') return `HTTP ${outcome.status} with a JSON content type that does not parse: ${outcome.faultDetail}`;
   if (outcome.envelope && outcome.envelope.code === 500) return `envelope code 500 with HTTP ${outcome.status}`;
   return undefined;
