@@ -142,7 +142,7 @@ function layoutProblems(): string[] {
   const fades = (element: Element) => {
     for (let at: Element | null = element, up = 0; at && up < 3; at = at.parentElement, up += 1) {
       const style = getComputedStyle(at);
-      if ((style.maskImage || style.webkitMaskImage || 'none') !== 'none') return true;
+      if ((style.maskImage || style.getPropertyValue('-webkit-mask-image') || 'none') !== 'none') return true;
     }
     return false;
   };
