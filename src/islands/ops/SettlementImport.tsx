@@ -129,7 +129,8 @@ export default function SettlementImport({ locale, messages }: Props) {
         {phase.state === 'rejected' && (
           <div className="grid gap-2">
             <p role="alert" className="alert alert-error">{formatCount(messages, 'settlement.import.rejected', locale, phase.rejected.length)}</p>
-            <div className="max-h-[60vh] overflow-auto rounded-box border border-base-300">
+            {/* Focusable and named: a keyboard scrolls the report when it is longer or wider than its box. */}
+            <div className="max-h-[60vh] overflow-auto rounded-box border border-base-300" tabIndex={0} role="region" aria-label={formatCount(messages, 'settlement.import.rejected', locale, phase.rejected.length)}>
               <table className="table table-sm table-pin-rows">
                 <caption className="sr-only">{formatCount(messages, 'settlement.import.rejected', locale, phase.rejected.length)}</caption>
                 <thead>
