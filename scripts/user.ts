@@ -14,7 +14,7 @@
  * `ps`): an interactive prompt that does not echo, or the first line of standard input.
  */
 import { parseArgs } from 'node:util';
-import type { z } from 'zod';
+import { z } from 'zod';
 import { matchLocale, translator, type Locale } from '../src/lib/i18n/index.ts';
 import { localizeIssues } from '../src/lib/schemas/issues.ts';
 import { createStaffInput, grantableRoles, newStaffFields, type GrantableRole, type StaffRowData } from '../src/lib/schemas/staff.ts';
@@ -106,9 +106,9 @@ class Refusal extends Error {
 }
 
 /** The input checked against a shared schema; every problem as one line naming its option. */
-function checked<S extends z.ZodType>(schema: S, input: Record<string, unknown>, locale: Locale): z.output<S> {
+function checked<S extends z.core.$ZodType>(schema: S, input: Record<string, unknown>, locale: Locale): z.output<S> {
   const unclean = controlCharacterIssues(input);
-  const result = unclean.length ? undefined : schema.safeParse(input);
+  const result = unclean.length ? undefined : z.safeParse(schema, input);
   if (result?.success) return result.data;
   const errors = localizeIssues(result?.error.issues ?? unclean, { input, schema, t: translator(locale), hasKey: isMessageKey });
   throw new Refusal(errors.map((error) => `${optionOf[error.field] ?? error.field}: ${error.message}`).join('\n'));

@@ -9,7 +9,8 @@
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { parse as parseYaml } from 'yaml';
-import type { z } from 'zod';
+// Classic zod here (build only): its English messages name what is wrong in a content file.
+import { z } from 'zod';
 import {
   bizItemFileSchema,
   bizTypesFileSchema,
@@ -26,7 +27,6 @@ import {
   productsFileSchema,
   regionFileSchema,
   setFileSchema,
-  slugPattern,
   type BizItem,
   type CustomerNotice,
   type HelpDocument,
@@ -36,6 +36,7 @@ import {
   type SellingSet,
   type SiteContent,
 } from './schemas.ts';
+import { slugPattern } from './paths.ts';
 import { tagSource, trackReads } from './dependencies.ts';
 import { renderMarkdown, UnrenderableMarkdown } from './markdown.ts';
 import { graphRecorder } from './pageGraph.ts';
@@ -135,8 +136,8 @@ class Reader {
   }
 
   /** The value checked by its schema, with every Markdown field in it rendered to sanitized HTML. */
-  parse<S extends z.ZodType>(relativeFile: string, schema: S, value: unknown, prefix = ''): z.output<S> {
-    const result = schema.safeParse(value);
+  parse<S extends z.core.$ZodType>(relativeFile: string, schema: S, value: unknown, prefix = ''): z.output<S> {
+    const result = z.safeParse(schema, value);
     if (result.success) {
       return mapMarkdownFields(schema, result.data, (source, at) => {
         try {

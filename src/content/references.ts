@@ -7,7 +7,7 @@
  *
  * Pure (no Node, no Astro), like kinds.ts beside it: the server and the islands share it.
  */
-import { kindOfPath, type ContentKind } from './kinds.ts';
+import { kindOfPath, type ContentKind } from './paths.ts';
 
 /** What a reference names: a kind of content, or a dictionary of dictionaries.yaml. */
 export const referenceSources = ['region', 'bizType', 'product', 'orgCom', 'set', 'newsType', 'voltageLevel', 'industry', 'helpDocument', 'notice'] as const;

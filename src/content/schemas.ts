@@ -31,53 +31,50 @@
  *
  * Cross-references (a region's business types, a set's product, a selling set's orgCom, a news
  * item's type, …) are checked by `load.ts` after every file has passed its schema.
+ *
+ * Written with `zod/mini` like the shared schemas of src/lib/schemas (see fields.ts): the studio's
+ * item editor loads them in the browser.
  */
-import { z } from 'zod';
+import { z } from 'zod/mini';
+import { maxMarkdownLength } from './limits.ts';
+import { slugPattern } from './paths.ts';
 
 /** GB/T 2260 province-level code. */
-export const areaCodeField = z.string().regex(/^\d{6}$/, 'must be a six-digit GB/T 2260 code');
+export const areaCodeField = z.string().check(z.regex(/^\d{6}$/, 'must be a six-digit GB/T 2260 code'));
 
 /** Ids that appear in URLs. */
-export const slugPattern = /^[a-z0-9](?:[a-z0-9-]{0,62}[a-z0-9])?$/;
-export const slugField = z.string().regex(slugPattern, 'must be a lower-case slug (a-z, 0-9, -)');
+export const slugField = z.string().check(z.regex(slugPattern, 'must be a lower-case slug (a-z, 0-9, -)'));
 
 /** A calendar date written `YYYY-MM-DD` that exists. */
-export const dateField = z
-  .string()
-  .regex(/^\d{4}-\d{2}-\d{2}$/, 'must be a date written YYYY-MM-DD')
-  .refine((value) => {
+export const dateField = z.string().check(
+  z.regex(/^\d{4}-\d{2}-\d{2}$/, 'must be a date written YYYY-MM-DD'),
+  z.refine((value) => {
     const date = new Date(`${value}T00:00:00Z`);
     return !Number.isNaN(date.getTime()) && date.toISOString().startsWith(value);
-  }, 'is not a real date');
+  }, 'is not a real date'),
+);
 
 /** Text shown as is: trimmed, not empty. */
-const text = (max: number) => z.string().trim().min(1).max(max);
-
-/**
- * Longest Markdown field, in characters: far above any real document (the seed's longest is under
- * 500), and a bound on the renderer's work — marked's worst case grows with the square of the
- * length (20 000 characters of `_a_a…` take about a second).
- */
-export const maxMarkdownLength = 20_000;
+const text = (max: number) => z.string().check(z.trim(), z.minLength(1), z.maxLength(max));
 
 /**
  * Markdown written by an editor (GFM). Its source is what the schema checks; load.ts turns every
  * field of this very schema into sanitized HTML (markdown.ts), so editor content never reaches a
  * page unsanitized. Compared by identity (`mapMarkdownFields`, the studio's form walker).
  */
-export const markdownField = z.string().trim().min(1, 'must not be empty').max(maxMarkdownLength);
+export const markdownField = z.string().check(z.trim(), z.minLength(1, 'must not be empty'), z.maxLength(maxMarkdownLength));
 
 /** The parts of zod's internal definition `mapMarkdownFields` reads. */
 interface SchemaDef {
   type: string;
-  innerType?: z.ZodType;
-  shape?: Record<string, z.ZodType>;
-  element?: z.ZodType;
-  valueType?: z.ZodType;
-  out?: z.ZodType;
+  innerType?: z.core.$ZodType;
+  shape?: Record<string, z.core.$ZodType>;
+  element?: z.core.$ZodType;
+  valueType?: z.core.$ZodType;
+  out?: z.core.$ZodType;
 }
 
-function defOf(schema: z.ZodType): SchemaDef {
+function defOf(schema: z.core.$ZodType): SchemaDef {
   return (schema as unknown as { _zod: { def: SchemaDef } })._zod.def;
 }
 
@@ -109,7 +106,7 @@ export type FieldPathSegments = readonly (string | number)[];
  * throws, so none is left unrendered.
  */
 export function mapMarkdownFields(
-  schema: z.ZodType,
+  schema: z.core.$ZodType,
   value: unknown,
   map: (source: string, path: FieldPathSegments) => string,
   path: FieldPathSegments = [],
@@ -153,9 +150,9 @@ export function mapMarkdownFields(
  * A link: a site path (`/welcome/detail/…`) or an absolute http(s) URL. Not `//host` nor `/\host`
  * (browsers read both as another host), so a "site path" always stays on the site.
  */
-export const linkField = z
-  .string()
-  .regex(/^(\/(?![/\\])[^\s\\]*|https?:\/\/[^\s]+)$/, 'must be a site path starting with / or an http(s) URL');
+export const linkField = z.string().check(
+  z.regex(/^(\/(?![/\\])[^\s\\]*|https?:\/\/[^\s]+)$/, 'must be a site path starting with / or an http(s) URL'),
+);
 
 /** An image under `public/` (path starting with /) or an absolute http(s) URL. */
 export const imageField = linkField;
@@ -169,14 +166,14 @@ export const bannerSchema = z.strictObject({
   /** Alternative text: what the image says, for screen readers and when it fails to load. */
   alt: text(120),
   /** Optional heading drawn over the image. */
-  title: text(60).optional(),
-  link: linkField.optional(),
+  title: z.optional(text(60)),
+  link: z.optional(linkField),
 });
 
 export const textBannerSchema = z.strictObject({
   textBannerId: slugField,
   text: text(120),
-  link: linkField.optional(),
+  link: z.optional(linkField),
 });
 
 export const homeNoticeSchema = z.strictObject({
@@ -184,27 +181,27 @@ export const homeNoticeSchema = z.strictObject({
   title: text(120),
   date: dateField,
   /** A customer notice shown on click (notices/<noticeId>.md); else `link`, else plain text. */
-  noticeId: slugField.optional(),
-  link: linkField.optional(),
+  noticeId: z.optional(slugField),
+  link: z.optional(linkField),
 });
 
 export const regionFileSchema = z.strictObject({
   name: text(64),
   shortName: text(16),
   /** ISO 3166-2:CN subdivision code in lower case (gd, gx, hi, gz, yn): the URL prefix of the region. */
-  isoCode: z.string().regex(/^[a-z]{2}$/, 'must be two lower-case letters (ISO 3166-2:CN)'),
-  sort: z.number().int().min(0),
-  enabled: z.boolean().default(true),
-  hotline: z.string().regex(/^[0-9-]{5,20}$/, 'must be a phone number of digits and dashes'),
+  isoCode: z.string().check(z.regex(/^[a-z]{2}$/, 'must be two lower-case letters (ISO 3166-2:CN)')),
+  sort: z.number().check(z.int(), z.gte(0)),
+  enabled: z._default(z.boolean(), true),
+  hotline: z.string().check(z.regex(/^[0-9-]{5,20}$/, 'must be a phone number of digits and dashes')),
   /** Business types offered here, in menu order (business-types.yaml ids). */
-  bizTypeIds: z.array(slugField).min(1),
+  bizTypeIds: z.array(slugField).check(z.minLength(1)),
   /** Products offered here, in menu order (id1…id5). */
-  productIds: z.array(z.enum(['id1', 'id2', 'id3', 'id4', 'id5'])).min(1),
-  banners: z.array(bannerSchema).default([]),
-  textBanners: z.array(textBannerSchema).default([]),
-  homeNotices: z.array(homeNoticeSchema).default([]),
+  productIds: z.array(z.enum(['id1', 'id2', 'id3', 'id4', 'id5'])).check(z.minLength(1)),
+  banners: z._default(z.array(bannerSchema), []),
+  textBanners: z._default(z.array(textBannerSchema), []),
+  homeNotices: z._default(z.array(homeNoticeSchema), []),
 });
-export const regionSchema = regionFileSchema.extend({ areaCode: areaCodeField });
+export const regionSchema = z.extend(regionFileSchema, { areaCode: areaCodeField });
 export type Region = z.output<typeof regionSchema>;
 export type Banner = z.output<typeof bannerSchema>;
 export type TextBanner = z.output<typeof textBannerSchema>;
@@ -218,10 +215,10 @@ export const bizTypeSchema = z.strictObject({
   name: text(32),
   /** 0 = shown in the menu (spec: menu data with toTop 0); 1 = not in the menu. */
   toTop: z.union([z.literal(0), z.literal(1)]),
-  sort: z.number().int().min(0),
-  summary: text(200).optional(),
+  sort: z.number().check(z.int(), z.gte(0)),
+  summary: z.optional(text(200)),
 });
-export const bizTypesFileSchema = z.array(bizTypeSchema).min(1);
+export const bizTypesFileSchema = z.array(bizTypeSchema).check(z.minLength(1));
 export type BizType = z.output<typeof bizTypeSchema>;
 
 export const bizItemDescSchema = z.strictObject({
@@ -237,18 +234,18 @@ export const bizItemProductSchema = z.strictObject({
   bizItemProductId: slugField,
   productId: z.enum(['id1', 'id2', 'id3', 'id4', 'id5']),
   /** A set of that product in the same region, when the item recommends one. */
-  setId: slugField.optional(),
+  setId: z.optional(slugField),
 });
 
 export const bizItemFileSchema = z.strictObject({
   bizTypeId: slugField,
   title: text(60),
   summary: text(300),
-  sort: z.number().int().min(0).default(0),
-  descList: z.array(bizItemDescSchema).min(1),
-  bizItemProducts: z.array(bizItemProductSchema).default([]),
+  sort: z._default(z.number().check(z.int(), z.gte(0)), 0),
+  descList: z.array(bizItemDescSchema).check(z.minLength(1)),
+  bizItemProducts: z._default(z.array(bizItemProductSchema), []),
 });
-export const bizItemSchema = bizItemFileSchema.extend({ bizItemId: slugField, areaCode: areaCodeField });
+export const bizItemSchema = z.extend(bizItemFileSchema, { bizItemId: slugField, areaCode: areaCodeField });
 export type BizItem = z.output<typeof bizItemSchema>;
 export type BizItemDesc = z.output<typeof bizItemDescSchema>;
 export type BizItemProduct = z.output<typeof bizItemProductSchema>;
@@ -264,9 +261,9 @@ export const productSchema = z.strictObject({
   name: text(32),
   summary: text(200),
   description: markdownField,
-  sort: z.number().int().min(0),
+  sort: z.number().check(z.int(), z.gte(0)),
 });
-export const productsFileSchema = z.array(productSchema).length(5);
+export const productsFileSchema = z.array(productSchema).check(z.length(5));
 export type Product = z.output<typeof productSchema>;
 
 export const orgComSchema = z.strictObject({
@@ -274,13 +271,13 @@ export const orgComSchema = z.strictObject({
   name: text(80),
   shortName: text(24),
   /** 统一社会信用代码: 18 characters (digits and upper-case letters without I, O, S, V, Z). */
-  creditCode: z.string().regex(/^[0-9A-HJ-NP-RTUWXY]{18}$/, 'must be an 18-character unified social credit code'),
-  hotline: z.string().regex(/^[0-9-]{5,20}$/, 'must be a phone number of digits and dashes'),
+  creditCode: z.string().check(z.regex(/^[0-9A-HJ-NP-RTUWXY]{18}$/, 'must be an 18-character unified social credit code')),
+  hotline: z.string().check(z.regex(/^[0-9-]{5,20}$/, 'must be a phone number of digits and dashes')),
   address: text(120),
   /** Regions where it may sell. */
-  areaCodes: z.array(areaCodeField).min(1),
+  areaCodes: z.array(areaCodeField).check(z.minLength(1)),
 });
-export const orgComsFileSchema = z.array(orgComSchema).min(1);
+export const orgComsFileSchema = z.array(orgComSchema).check(z.minLength(1));
 export type OrgCom = z.output<typeof orgComSchema>;
 
 /**
@@ -293,43 +290,47 @@ export const schemeParamSchema = z
     name: text(40),
     priceType: z.enum(['energyPrice', 'shareRatio']),
     /** 元/kWh, when priceType is energyPrice. */
-    energyPrice: z.number().positive().max(5).optional(),
+    energyPrice: z.optional(z.number().check(z.positive(), z.lte(5))),
     /** %, the retail company's share of the price difference, when priceType is shareRatio. */
-    shareRatio: z.number().min(0).max(100).optional(),
+    shareRatio: z.optional(z.number().check(z.gte(0), z.lte(100))),
     /** Contract lengths offered, in months. */
-    contractMonths: z.array(z.number().int().min(1).max(120)).min(1),
+    contractMonths: z.array(z.number().check(z.int(), z.gte(1), z.lte(120))).check(z.minLength(1)),
     /** voltageLevel dictionary codes this option applies to. */
-    voltageLevels: z.array(z.string().min(1)).min(1),
+    voltageLevels: z.array(z.string().check(z.minLength(1))).check(z.minLength(1)),
     /** Annual consumption range in MWh (max omitted = no upper bound). */
-    consumptionMin: z.number().min(0).default(0),
-    consumptionMax: z.number().positive().optional(),
-    remark: text(200).optional(),
+    consumptionMin: z._default(z.number().check(z.gte(0)), 0),
+    consumptionMax: z.optional(z.number().check(z.positive())),
+    remark: z.optional(text(200)),
   })
-  .refine((p) => (p.priceType === 'energyPrice' ? p.energyPrice !== undefined : p.shareRatio !== undefined), {
-    message: 'energyPrice is required when priceType is energyPrice, shareRatio when it is shareRatio',
-    path: ['priceType'],
-  })
-  .refine((p) => p.consumptionMax === undefined || p.consumptionMax > p.consumptionMin, {
-    message: 'consumptionMax must be greater than consumptionMin',
-    path: ['consumptionMax'],
-  });
+  .check(
+    z.refine((p) => (p.priceType === 'energyPrice' ? p.energyPrice !== undefined : p.shareRatio !== undefined), {
+      message: 'energyPrice is required when priceType is energyPrice, shareRatio when it is shareRatio',
+      path: ['priceType'],
+    }),
+    z.refine((p) => p.consumptionMax === undefined || p.consumptionMax > p.consumptionMin, {
+      message: 'consumptionMax must be greater than consumptionMin',
+      path: ['consumptionMax'],
+    }),
+  );
 export type SchemeParam = z.output<typeof schemeParamSchema>;
 
 /** Who a set is for: the customer must match every listed criterion (an empty list = any). */
 export const setFilterSchema = z
   .strictObject({
     /** voltageLevel dictionary codes. */
-    voltageLevels: z.array(z.string().min(1)).default([]),
+    voltageLevels: z._default(z.array(z.string().check(z.minLength(1))), []),
     /** Annual consumption range in MWh. */
-    consumptionMin: z.number().min(0).default(0),
-    consumptionMax: z.number().positive().optional(),
+    consumptionMin: z._default(z.number().check(z.gte(0)), 0),
+    consumptionMax: z.optional(z.number().check(z.positive())),
     /** GB/T 4754 section codes (industries.yaml). */
-    industries: z.array(z.string().regex(/^[A-T]$/, 'must be a GB/T 4754 section letter A–T')).default([]),
+    industries: z._default(z.array(z.string().check(z.regex(/^[A-T]$/, 'must be a GB/T 4754 section letter A–T'))), []),
   })
-  .refine((f) => f.consumptionMax === undefined || f.consumptionMax > f.consumptionMin, {
-    message: 'consumptionMax must be greater than consumptionMin',
-    path: ['consumptionMax'],
-  });
+  .check(
+    z.refine((f) => f.consumptionMax === undefined || f.consumptionMax > f.consumptionMin, {
+      message: 'consumptionMax must be greater than consumptionMin',
+      path: ['consumptionMax'],
+    }),
+  );
 export type SetFilter = z.output<typeof setFilterSchema>;
 
 export const sellingSetSchema = z
@@ -340,21 +341,23 @@ export const sellingSetSchema = z
     validFrom: dateField,
     validTo: dateField,
   })
-  .refine((s) => s.validTo >= s.validFrom, { message: 'validTo must not be before validFrom', path: ['validTo'] });
+  .check(
+    z.refine((s) => s.validTo >= s.validFrom, { message: 'validTo must not be before validFrom', path: ['validTo'] }),
+  );
 
 export const setFileSchema = z.strictObject({
   productId: z.enum(productIds),
   name: text(60),
   summary: text(200),
   description: markdownField,
-  sort: z.number().int().min(0).default(0),
+  sort: z._default(z.number().check(z.int(), z.gte(0)), 0),
   /** Whether the set is on the shelf (可在线办理); offline sets are shown but cannot be ordered. */
   online: z.boolean(),
-  schemeParams: z.array(schemeParamSchema).min(1),
+  schemeParams: z.array(schemeParamSchema).check(z.minLength(1)),
   filter: setFilterSchema,
-  sellingSets: z.array(sellingSetSchema).default([]),
+  sellingSets: z._default(z.array(sellingSetSchema), []),
 });
-export const setSchema = setFileSchema.omit({ sellingSets: true }).extend({ setId: slugField, areaCode: areaCodeField });
+export const setSchema = z.extend(z.omit(setFileSchema, { sellingSets: true }), { setId: slugField, areaCode: areaCodeField });
 export type ProductSet = z.output<typeof setSchema>;
 /** A selling set as loaded: its set and region attached. */
 export type SellingSet = z.output<typeof sellingSetSchema> & { setId: string; areaCode: string };
@@ -363,65 +366,70 @@ export type SellingSet = z.output<typeof sellingSetSchema> & { setId: string; ar
 // Dictionaries and the industry list
 
 export const dictionaryEntrySchema = z.strictObject({
-  code: z.string().regex(/^[A-Za-z0-9_-]{1,32}$/, 'must be 1–32 letters, digits, _ or -'),
+  code: z.string().check(z.regex(/^[A-Za-z0-9_-]{1,32}$/, 'must be 1–32 letters, digits, _ or -')),
   name: text(40),
-  sort: z.number().int().min(0).default(0),
+  sort: z._default(z.number().check(z.int(), z.gte(0)), 0),
 });
 /** categoryCode → entries. `newsType` (≥ 1 entry) and `voltageLevel` are required. */
 export const dictionariesFileSchema = z
-  .record(z.string().regex(/^[A-Za-z][A-Za-z0-9]{0,31}$/, 'must be a camelCase category code'), z.array(dictionaryEntrySchema).min(1))
-  .refine((d) => 'newsType' in d, { message: 'the newsType dictionary is required' })
-  .refine((d) => 'voltageLevel' in d, { message: 'the voltageLevel dictionary is required' });
+  .record(
+    z.string().check(z.regex(/^[A-Za-z][A-Za-z0-9]{0,31}$/, 'must be a camelCase category code')),
+    z.array(dictionaryEntrySchema).check(z.minLength(1)),
+  )
+  .check(
+    z.refine((d) => 'newsType' in d, { message: 'the newsType dictionary is required' }),
+    z.refine((d) => 'voltageLevel' in d, { message: 'the voltageLevel dictionary is required' }),
+  );
 export type DictionaryEntry = z.output<typeof dictionaryEntrySchema>;
 
 export const industrySchema = z.strictObject({
   /** GB/T 4754-2017 section letter. */
-  code: z.string().regex(/^[A-T]$/, 'must be a GB/T 4754 section letter A–T'),
+  code: z.string().check(z.regex(/^[A-T]$/, 'must be a GB/T 4754 section letter A–T')),
   name: text(40),
 });
-export const industriesFileSchema = z.array(industrySchema).min(1);
+export const industriesFileSchema = z.array(industrySchema).check(z.minLength(1));
 export type Industry = z.output<typeof industrySchema>;
 
 // ---------------------------------------------------------------------------------------------
 // News, help, problem guides, customer notices
 
 export const newsFrontSchema = z.strictObject({
-  newsTypeCode: z.string().min(1),
+  newsTypeCode: z.string().check(z.minLength(1)),
   title: text(80),
   date: dateField,
   source: text(40),
   summary: text(300),
   /** Pinned items come first in their type's list. */
-  pinned: z.boolean().default(false),
+  pinned: z._default(z.boolean(), false),
 });
-export const newsSchema = newsFrontSchema.extend({ newsId: slugField, body: markdownField });
+export const newsSchema = z.extend(newsFrontSchema, { newsId: slugField, body: markdownField });
 export type News = z.output<typeof newsSchema>;
 
 export const helpSectionSchema = z.strictObject({
   /** The section's key (spec: helpCatalog items carry `key`). */
   key: slugField,
   title: text(32),
-  sort: z.number().int().min(0),
+  sort: z.number().check(z.int(), z.gte(0)),
   /** Document ids (help/<documentId>.md) in display order. */
-  documents: z.array(slugField).min(1),
+  documents: z.array(slugField).check(z.minLength(1)),
 });
-export const helpCatalogueFileSchema = z.strictObject({ sections: z.array(helpSectionSchema).min(1) });
+export const helpCatalogueFileSchema = z.strictObject({ sections: z.array(helpSectionSchema).check(z.minLength(1)) });
 export type HelpSection = z.output<typeof helpSectionSchema>;
 
 export const helpDocumentFrontSchema = z.strictObject({
   title: text(60),
   updated: dateField,
 });
-export const helpDocumentSchema = helpDocumentFrontSchema.extend({ documentId: slugField, content: markdownField });
+export const helpDocumentSchema = z.extend(helpDocumentFrontSchema, { documentId: slugField, content: markdownField });
 export type HelpDocument = z.output<typeof helpDocumentSchema>;
 
 export const problemGuideSchema = z.strictObject({
   problemGuideId: slugField,
   question: text(120),
   answer: markdownField,
-  sort: z.number().int().min(0),
+  sort: z.number().check(z.int(), z.gte(0)),
 });
-export const problemGuidesFileSchema = z.array(problemGuideSchema).min(1);
+export const problemGuidesFileSchema = z.array(problemGuideSchema).check(z.minLength(1));
 export type ProblemGuide = z.output<typeof problemGuideSchema>;
 
 export const customerNoticeFrontSchema = z.strictObject({
@@ -429,7 +437,7 @@ export const customerNoticeFrontSchema = z.strictObject({
   date: dateField,
   source: text(40),
 });
-export const customerNoticeSchema = customerNoticeFrontSchema.extend({ noticeId: slugField, content: markdownField });
+export const customerNoticeSchema = z.extend(customerNoticeFrontSchema, { noticeId: slugField, content: markdownField });
 export type CustomerNotice = z.output<typeof customerNoticeSchema>;
 
 // ---------------------------------------------------------------------------------------------

@@ -51,6 +51,12 @@ export function allowedActions(status: number, actor: OrderActor): OrderAction[]
   return [...new Set(orderTransitions.filter((t) => t.actors.includes(actor) && (t.from as readonly number[]).includes(status)).map((t) => t.action))];
 }
 
+/** The actions that must say why when the operator takes them (`reasonRequiredFor` above). */
+export const operatorReasonActions: readonly OrderAction[] = ['cancel', 'reject'];
+
+/** Longest reason an operator or an enterprise may give with a cancel or reject. */
+export const reasonMaxLength = 500;
+
 /** Deleting (hiding from the owner) is allowed for cancelled and rejected orders only. */
 export function canDeleteOrder(status: number): boolean {
   return status === OrderStatusCode.CANCELLED || status === OrderStatusCode.REJECTED;

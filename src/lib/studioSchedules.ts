@@ -3,7 +3,7 @@
  * "定时发布"): one definition for the server that writes it (src/server/studio/schedules.ts) and
  * the islands that read it.
  */
-import type { ContentKind } from '../content/kinds.ts';
+import type { ContentKind } from '../content/paths.ts';
 import type { ScheduleAction } from './schemas/studio.ts';
 
 export type { ScheduleAction } from './schemas/studio.ts';

@@ -4,7 +4,7 @@
  * with one message — the first issue, in the caller's locale — and every issue in `data.errors`.
  * @example const { phone } = await validate(c, checkPhoneQuery, 'query');
  */
-import type { z } from 'zod';
+import { z } from 'zod';
 import { ApiCode, type ValidationErrorData } from '../lib/apiCodes.ts';
 import { format } from '../lib/api/messages.ts';
 import { translator } from '../lib/i18n/index.ts';
@@ -55,7 +55,7 @@ async function parseBody(c: AnyContext): Promise<unknown> {
 }
 
 /** Reads and validates one input of the call; throws ApiError 400 on failure. */
-export async function validate<S extends z.ZodType>(
+export async function validate<S extends z.core.$ZodType>(
   c: AnyContext,
   schema: S,
   source: InputSource,
@@ -68,10 +68,10 @@ export async function validate<S extends z.ZodType>(
  * `validate`. `messages` replaces dictionary texts for this check (the studio's field labels, as
  * its form shows them), so the server's messages and the browser's name a field alike.
  */
-export async function check<S extends z.ZodType>(c: AnyContext, schema: S, input: unknown, messages?: Readonly<Record<string, string>>): Promise<z.output<S>> {
+export async function check<S extends z.core.$ZodType>(c: AnyContext, schema: S, input: unknown, messages?: Readonly<Record<string, string>>): Promise<z.output<S>> {
   // Control characters are refused in every field before the schema runs (src/lib/schemas/text.ts).
   const unclean = controlCharacterIssues(input);
-  const result = unclean.length ? undefined : await schema.safeParseAsync(input);
+  const result = unclean.length ? undefined : await z.safeParseAsync(schema, input);
   if (result?.success) return result.data;
   const base = translator(localeOf(c));
   const t: typeof base = messages ? (key, vars) => (Object.hasOwn(messages, key) ? format(messages[key] ?? key, vars) : base(key, vars)) : base;

@@ -91,7 +91,7 @@ describe('issue messages', () => {
   app.onError(handleError);
   const schema = z.object({
     userName: userNameSchema,
-    password: passwordSchema.optional(),
+    password: z.optional(passwordSchema),
     code: z.string().length(6).optional(),
     count: z.coerce.number().int().min(1).max(10).optional(),
     tags: z.array(z.string()).min(1).max(3).optional(),

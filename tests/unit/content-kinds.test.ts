@@ -4,7 +4,9 @@
  * import reads back unchanged); the data passes its kind's schema, the build's own.
  */
 import { describe, expect, it } from 'vitest';
-import { contentKinds, dataOfFile, fileTextOf, kindOfPath, kindSpecs, pageOfItem } from '../../src/content/kinds.ts';
+import { contentKinds, kindOfPath, pageOfItem } from '../../src/content/paths.ts';
+import { kindSpecs } from '../../src/content/kinds.ts';
+import { dataOfFile, fileTextOf } from '../../src/content/files.ts';
 import { itemsOfFiles, readContentFiles } from '../../src/server/studio/contentRepo.ts';
 
 const items = itemsOfFiles(await readContentFiles('src/content'));

@@ -8,7 +8,8 @@ import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:f
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { contentKinds, dataOfFile, fileTextOf, kindOfPath } from '../../src/content/kinds.ts';
+import { contentKinds, kindOfPath } from '../../src/content/paths.ts';
+import { dataOfFile, fileTextOf } from '../../src/content/files.ts';
 import { ContentError, loadContent } from '../../src/content/load.ts';
 import { choicesOfItems, referenceFields, type ReferenceField, type ReferenceSource } from '../../src/content/references.ts';
 import { fieldTreeOfKind, getAt, setAt, type FieldNode, type FieldPath } from '../../src/islands/studio/formModel.ts';

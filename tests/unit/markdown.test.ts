@@ -16,7 +16,8 @@ import { z } from 'zod';
 import { kindSpecs } from '../../src/content/kinds.ts';
 import { ContentError, loadContent } from '../../src/content/load.ts';
 import { markdownPolicy, renderMarkdown, UnrenderableMarkdown, type DroppedItem } from '../../src/content/markdown.ts';
-import { linkField, mapMarkdownFields, markdownField, maxMarkdownLength } from '../../src/content/schemas.ts';
+import { maxMarkdownLength } from '../../src/content/limits.ts';
+import { linkField, mapMarkdownFields, markdownField } from '../../src/content/schemas.ts';
 import { droppedText } from '../../src/islands/studio/markdownPreview.ts';
 import { studioMessages } from '../../src/islands/studio/studioPageMessages.ts';
 import { locales } from '../../src/lib/i18n/locales.ts';
@@ -280,7 +281,7 @@ describe('the loader renders every Markdown field through it', () => {
     const schema = z.object({ either: z.union([markdownField, z.number()]) });
     expect(() => mapMarkdownFields(schema, { either: 'x' }, (source) => source)).toThrow(/union/);
     const paths: string[] = [];
-    const mapped = mapMarkdownFields(z.object({ list: z.array(z.object({ md: markdownField.optional() })) }), { list: [{ md: 'a' }, {}, { md: 'b' }] }, (source, at) => {
+    const mapped = mapMarkdownFields(z.object({ list: z.array(z.object({ md: z.optional(markdownField) })) }), { list: [{ md: 'a' }, {}, { md: 'b' }] }, (source, at) => {
       paths.push(at.join('.'));
       return `<${source}>`;
     });

@@ -6,7 +6,8 @@
  * field changes.
  */
 import { describe, expect, it } from 'vitest';
-import { kindSpecs, type ContentKind } from '../../src/content/kinds.ts';
+import type { ContentKind } from '../../src/content/paths.ts';
+import { kindSpecs } from '../../src/content/kinds.ts';
 import { validateForm, type FieldErrors } from '../../src/islands/auth/formValidation.ts';
 import { changesField, recheckedErrors } from '../../src/islands/studio/fieldErrors.ts';
 import { emptyValue, fieldTreeOfKind, removeAt, setAt, type FieldPath } from '../../src/islands/studio/formModel.ts';

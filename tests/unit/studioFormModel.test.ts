@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { contentKinds, kindSpecs } from '../../src/content/kinds.ts';
+import { contentKinds } from '../../src/content/paths.ts';
+import { kindSpecs } from '../../src/content/kinds.ts';
 import { dateField, markdownField } from '../../src/content/schemas.ts';
 import {
   appendAt,

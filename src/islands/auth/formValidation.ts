@@ -4,7 +4,7 @@
  * Islands get no i18next: the page passes the `validation.*` and `field.*` messages of its
  * locale as a prop, and `localizeIssues` fills them in here as the server does for its 400s.
  */
-import type { z } from 'zod';
+import type { z } from 'zod/mini';
 import type { ApiEnvelope, FieldError } from '../../lib/apiCodes.ts';
 import { format } from '../../lib/api/messages.ts';
 import type { MessageKey } from '../../lib/i18n/index.ts';
@@ -32,7 +32,7 @@ function toFieldErrors(list: readonly FieldError[]): FieldErrors {
 }
 
 /** Validates `values` with `schema`; on failure, one localized message per field. */
-export function validateForm<S extends z.ZodType>(
+export function validateForm<S extends z.ZodMiniType>(
   schema: S,
   values: unknown,
   messages: ValidationMessages,

@@ -1,4 +1,5 @@
 /** The login island's calls, messages and form schemas (spec §7; docs/accounts.md). */
+import { z } from 'zod/mini';
 import type { MessageKey } from '../../lib/i18n/index.ts';
 import { captchaAnswerSchema, loginBody, loginMobileBody } from '../../lib/schemas/auth.ts';
 
@@ -11,7 +12,7 @@ export const LOGIN_SECOND_FACTOR_URL = '/api/front/system/loginSecondFactor';
  * The account form always asks for the captcha the spec's login page shows (the server makes it
  * compulsory only after failures, and checks it whenever it is given).
  */
-export const accountLoginForm = loginBody.extend({ captcha: captchaAnswerSchema });
+export const accountLoginForm = z.extend(loginBody, { captcha: captchaAnswerSchema });
 export const mobileLoginForm = loginMobileBody;
 
 export const loginMessageKeys = [

@@ -8,7 +8,7 @@
  * same whether or not the phone is registered (docs/accounts.md), and the form does the same: it
  * never tells a stranger which numbers have accounts.
  */
-import { z } from 'zod';
+import { z } from 'zod/mini';
 import { message } from '../../lib/api/notify.ts';
 import { TOO_MANY_REQUESTS } from '../../lib/apiCodes.ts';
 import { appCode, webDeviceId, type SmsSendType, type SmsSentData, type SmsTooSoonData } from '../../lib/schemas/auth.ts';

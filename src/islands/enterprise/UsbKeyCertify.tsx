@@ -1,4 +1,5 @@
 import { useState, type ReactNode, type SubmitEvent } from 'react';
+import { z } from 'zod/mini';
 import { message } from '../../lib/api/notify.ts';
 import { format } from '../../lib/api/messages.ts';
 import { missingForCertification, type UsbKeyBankData } from '../../lib/enterpriseCertification.ts';
@@ -131,7 +132,7 @@ export default function UsbKeyCertify({ locale, messages: m, validation }: Props
     setRefused(null);
     const values = formValues(event.currentTarget);
     const key = validateForm(usbKeySignBody, { accountNo: account.accountNo, pin: values['pin'] ?? '', challenge: account.challenge }, validation);
-    const holder = validateForm(saveEmpBody.pick({ empName: true, empNo: true }), { empName: values['empName'] ?? '', empNo: values['empNo'] ?? '' }, validation);
+    const holder = validateForm(z.pick(saveEmpBody, { empName: true, empNo: true }), { empName: values['empName'] ?? '', empNo: values['empNo'] ?? '' }, validation);
     if (!key.ok || !holder.ok) return sign.fail({ ...(key.ok ? {} : key.errors), ...(holder.ok ? {} : holder.errors) });
     sign.setErrors({});
     sign.setBusy(true);

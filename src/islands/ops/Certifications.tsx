@@ -1,4 +1,4 @@
-import { useEffect, useId, useRef, useState, type SubmitEvent } from 'react';
+import { lazy, Suspense, useEffect, useId, useRef, useState, type SubmitEvent } from 'react';
 import { format } from '../../lib/api/messages.ts';
 import type { Locale } from '../../lib/i18n/locales.ts';
 import type { EnterpriseRowData } from '../../lib/schemas/enterprise.ts';
@@ -10,8 +10,13 @@ import { ENTERPRISE_TABLE_URL, shown, shownTime } from '../enterprise/enterprise
 import DataTable, { type Column } from '../table/DataTable.tsx';
 import type { DataTableMessages } from '../table/dataTable.ts';
 import { useSessionTable } from '../table/useSessionTable.ts';
-import CertificationReview from './CertificationReview.tsx';
 import { queueBuild, queueQuery, readReviewedId, underReview, writeReviewedId } from './certificationQueue.ts';
+
+/**
+ * One enterprise's review, with its forms and their rules (zod), is fetched when a review is
+ * opened: the queue is what the page shows at first (docs/performance.md).
+ */
+const CertificationReview = lazy(() => import('./CertificationReview.tsx'));
 
 interface Props {
   locale: Locale;
@@ -63,7 +68,9 @@ export default function Certifications({ locale, messages: m, tableMessages, val
   if (!table.ready) return <Loading label={m['common.loading']} />;
   if (id !== undefined) {
     return (
-      <CertificationReview key={id} id={id} locale={locale} messages={m} validation={validation} voltageLevels={voltageLevels} onBack={() => review(undefined)} />
+      <Suspense fallback={<Loading label={m['common.loading']} />}>
+        <CertificationReview key={id} id={id} locale={locale} messages={m} validation={validation} voltageLevels={voltageLevels} onBack={() => review(undefined)} />
+      </Suspense>
     );
   }
 

@@ -1,5 +1,5 @@
 import { useEffect, useId, useRef, useState, type SubmitEvent } from 'react';
-import { reasonMaxLength } from '../../lib/schemas/order.ts';
+import { reasonMaxLength } from '../../lib/orderStatus.ts';
 
 interface Props {
   open: boolean;

@@ -1,4 +1,4 @@
-import { useEffect, useId, useState, type SubmitEvent } from 'react';
+import { lazy, Suspense, useEffect, useId, useState, type SubmitEvent } from 'react';
 import { format } from '../../lib/api/messages.ts';
 import type { Locale } from '../../lib/i18n/locales.ts';
 import type { StaffRowData } from '../../lib/schemas/staff.ts';
@@ -6,9 +6,14 @@ import type { TableSort } from '../../lib/tableRequest.ts';
 import { formatDateTime } from '../order/orderView.ts';
 import DataTable, { type Column } from '../table/DataTable.tsx';
 import { useSessionTable } from '../table/useSessionTable.ts';
-import StaffPanel from './StaffPanel.tsx';
 import { roleKeys } from '../../lib/roles.ts';
 import { roleFilters, secondFactorBadge, secondFactorKeys, STAFF_API, statusBadge, statusKeys, type StaffAccountsMessages } from './staffAccounts.ts';
+
+/**
+ * One account's panel, with its forms and their rules (zod), is fetched when an account is first
+ * opened: the list is what the page shows at first (docs/performance.md).
+ */
+const StaffPanel = lazy(() => import('./StaffPanel.tsx'));
 
 interface Props {
   locale: Locale;
@@ -197,7 +202,11 @@ export default function StaffAccounts({ locale, messages }: Props) {
         messages={messages}
         {...table.view}
       />
-      {open !== null && <StaffPanel key={open} userId={open} locale={locale} messages={messages} onClose={() => show(null)} onChanged={table.retry} />}
+      {open !== null && (
+        <Suspense fallback={null}>
+          <StaffPanel key={open} userId={open} locale={locale} messages={messages} onClose={() => show(null)} onChanged={table.retry} />
+        </Suspense>
+      )}
     </div>
   );
 }

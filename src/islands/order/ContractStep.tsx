@@ -1,4 +1,5 @@
 import { useId, type SubmitEvent } from 'react';
+import { z } from 'zod/mini';
 import { format } from '../../lib/api/messages.ts';
 import type { Locale } from '../../lib/i18n/locales.ts';
 import { createOrderBody, type OrderSchemeParamSnapshot } from '../../lib/schemas/order.ts';
@@ -26,7 +27,7 @@ interface Props {
 }
 
 /** The contract's three fields, checked with the order form's shared schema. */
-const contractSchema = createOrderBody.pick({ contractStart: true, contractMonths: true, estimatedConsumption: true });
+const contractSchema = z.pick(createOrderBody, { contractStart: true, contractMonths: true, estimatedConsumption: true });
 
 function SelectField({ name, label, hint, error, options, value }: { name: string; label: string; hint?: string; error?: string | undefined; options: { value: string; label: string }[]; value: string }) {
   const id = useId();

@@ -11,7 +11,7 @@ import {
   type SecondFactorEnrolmentData,
   type SecondFactorStatusData,
 } from '../../lib/schemas/secondFactor.ts';
-import type { z } from 'zod';
+import type { z } from 'zod/mini';
 import SubmitButton from '../auth/SubmitButton.tsx';
 import TextField from '../auth/TextField.tsx';
 import { secondFactorCodeInput, totpCodeInput } from '../auth/codeInputs.ts';
@@ -173,7 +173,7 @@ interface StepProps {
  * One form of the card: validates with the call's schema, posts, shows field errors; `onOk` gets
  * the answer's data and message.
  */
-function useCardForm<S extends z.ZodType, T>(schema: S, url: string, validation: ValidationMessages, onOk: (data: T, text: string) => void) {
+function useCardForm<S extends z.ZodMiniType, T>(schema: S, url: string, validation: ValidationMessages, onOk: (data: T, text: string) => void) {
   const { formRef, errors, setErrors, busy, setBusy, fail } = useFormErrors();
   const submit = async (event: SubmitEvent<HTMLFormElement>) => {
     event.preventDefault();

@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'react';
 import type { Locale } from '../../lib/i18n/locales.ts';
 import { formatChinaDateTime } from '../../lib/chinaTime.ts';
-import { kindOfPath, titleOf } from '../../content/kinds.ts';
+import { kindOfPath, titleOf } from '../../content/paths.ts';
 import { countKey, phaseKey, previewPageUrl, progressOf } from './buildProgress.ts';
 import { loadItem, type BuildView, type RegionView } from './studioApi.ts';
 import { say, type StudioMessages } from './studioMessages.ts';

@@ -1,5 +1,6 @@
 import { useCallback, useEffect, useId, useMemo, useRef, useState, type SubmitEvent } from 'react';
-import { isContentKind, isItemId, kindOfPath, kindSpecs, type ContentKind } from '../../content/kinds.ts';
+import { isContentKind, isItemId, kindOfPath, type ContentKind } from '../../content/paths.ts';
+import { kindSpecs } from '../../content/kinds.ts';
 import { BAD_REQUEST, CONFLICT, NOT_FOUND, OK } from '../../lib/apiCodes.ts';
 import { formatChinaDateTime } from '../../lib/chinaTime.ts';
 import type { Locale } from '../../lib/i18n/locales.ts';

@@ -1,5 +1,5 @@
 import { useCallback, useId, useState } from 'react';
-import { isContentKind, kindSpecs, type ContentKind } from '../../content/kinds.ts';
+import { isContentKind, kindPaths, type ContentKind } from '../../content/paths.ts';
 import { formatChinaDateTime } from '../../lib/chinaTime.ts';
 import type { Locale } from '../../lib/i18n/locales.ts';
 import { LoadFailed, Loading } from '../LoadStatus.tsx';
@@ -51,7 +51,7 @@ export default function ItemList({ locale, messages }: Props) {
 
   const { kind, items, regions } = load;
   const region = chosenRegion ?? query?.get('region') ?? '';
-  const spec = kindSpecs[kind];
+  const spec = kindPaths[kind];
   const kindName = messages[`studio.kind.${kind}`];
   const shown = region ? items.filter((item) => item.areaCode === region) : items;
   const regionName = (areaCode: string | null) => regions.find((entry) => entry.areaCode === areaCode)?.name ?? areaCode ?? '';

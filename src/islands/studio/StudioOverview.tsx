@@ -1,5 +1,5 @@
 import { useStore } from '@nanostores/react';
-import { contentKinds, type ContentKind } from '../../content/kinds.ts';
+import { contentKinds, type ContentKind } from '../../content/paths.ts';
 import { formatChinaDateTime } from '../../lib/chinaTime.ts';
 import type { Locale } from '../../lib/i18n/locales.ts';
 import { studioBuild } from '../../stores/studioBuild.ts';

@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useId, useMemo, useState } from 'react';
-import { kindOfPath, type ContentKind } from '../../content/kinds.ts';
+import { kindOfPath, type ContentKind } from '../../content/paths.ts';
 import { OK } from '../../lib/apiCodes.ts';
 import { formatChinaDateTime } from '../../lib/chinaTime.ts';
 import type { Locale } from '../../lib/i18n/locales.ts';

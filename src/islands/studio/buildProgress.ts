@@ -3,7 +3,7 @@
  * share of its work, and where its preview opens. Pure, so the progress panel and the tests
  * agree on it.
  */
-import { pageOfItem, type RegionPrefixes } from '../../content/kinds.ts';
+import { pageOfItem, type RegionPrefixes } from '../../content/paths.ts';
 import type { BuildView, RegionView } from './studioApi.ts';
 
 /** The dictionary key of the build's current step (`studio.phase.*`). */

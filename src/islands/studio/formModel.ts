@@ -6,8 +6,9 @@
  * The editor renders the tree (ItemForm.tsx); validation stays with the schema itself
  * (validateForm), so this module never decides what is valid.
  */
-import type { z } from 'zod';
-import { kindSpecs, markdownBodyKey, type ContentKind } from '../../content/kinds.ts';
+import type { z } from 'zod/mini';
+import { markdownBodyKey, type ContentKind } from '../../content/paths.ts';
+import { kindSpecs } from '../../content/kinds.ts';
 import { referenceFieldsOf, type ReferenceField } from '../../content/references.ts';
 import { dateField, markdownField } from '../../content/schemas.ts';
 
@@ -81,7 +82,7 @@ function check(def: Def, name: string) {
 }
 
 /** Turns a zod schema into the editor's field tree. */
-export function fieldTree(schema: z.ZodType, options: WalkOptions = {}): FieldNode {
+export function fieldTree(schema: z.ZodMiniType, options: WalkOptions = {}): FieldNode {
   return walk(schema as unknown as SchemaLike, options, true);
 }
 

@@ -5,7 +5,7 @@
  * server's verdict (field errors, a conflict) where it belongs.
  */
 import { get, post, upload, type ApiEnvelope, type UploadProgress } from '../../lib/api/index.ts';
-import type { ContentKind } from '../../content/kinds.ts';
+import type { ContentKind } from '../../content/paths.ts';
 import type { RenderedMarkdown } from '../../content/markdown.ts';
 import type { Choices } from '../../content/references.ts';
 import type { BuildPhase, ItemSummary, ItemView, RegionView } from '../../lib/studioViews.ts';

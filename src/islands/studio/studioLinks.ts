@@ -1,5 +1,5 @@
 /** The studio's own addresses, in the page's locale. */
-import type { ContentKind } from '../../content/kinds.ts';
+import type { ContentKind } from '../../content/paths.ts';
 import type { Locale } from '../../lib/i18n/locales.ts';
 import { localePath } from '../../lib/paths.ts';
 

@@ -2,7 +2,7 @@
  * Build-time only (imported by the studio's .astro pages): the studio islands' messages, the
  * labels of every content field and the editor's validation texts, for one locale.
  */
-import { contentKinds } from '../../content/kinds.ts';
+import { contentKinds } from '../../content/paths.ts';
 import studio from '../../lib/i18n/messages/studio/index.ts';
 import { dictionaries, pick } from '../../lib/i18n/index.ts';
 import type { Locale } from '../../lib/i18n/locales.ts';

@@ -4,7 +4,8 @@
  * (the `diff` package, Myers' algorithm).
  */
 import { diffLines } from 'diff';
-import { fileTextOf, type ContentKind } from '../../content/kinds.ts';
+import type { ContentKind } from '../../content/paths.ts';
+import { fileTextOf } from '../../content/files.ts';
 
 export type DiffLine = { change: 'added' | 'removed' | 'same'; text: string };
 

@@ -3,7 +3,7 @@
  * (spec §7): user info, password and profile changes, the verification code to the account's own
  * phone, enterprise binding, the session list, and notices. Forms and server share them.
  */
-import { z } from 'zod';
+import { z } from 'zod/mini';
 import {
   emailSchema,
   passwordSchema,
@@ -24,10 +24,12 @@ export const changePasswordBody = z
     deviceId: deviceIdSchema,
     appCode: appCodeSchema,
   })
-  .refine((body) => body.oldPassword !== body.newPassword, {
-    message: 'auth.samePassword',
-    path: ['newPassword'],
-  });
+  .check(
+    z.refine((body) => body.oldPassword !== body.newPassword, {
+      message: 'auth.samePassword',
+      path: ['newPassword'],
+    }),
+  );
 export type ChangePasswordBody = z.input<typeof changePasswordBody>;
 
 /**
@@ -37,26 +39,28 @@ export type ChangePasswordBody = z.input<typeof changePasswordBody>;
  */
 export const changeUserInfoBody = z
   .object({
-    name: personNameSchema.optional(),
-    email: z.union([emailSchema, z.literal('')]).optional(),
-    mobile: phoneSchema.optional(),
-    code: smsCodeSchema.optional(),
-    verifyCode: smsCodeSchema.optional(),
+    name: z.optional(personNameSchema),
+    email: z.optional(z.union([emailSchema, z.literal('')])),
+    mobile: z.optional(phoneSchema),
+    code: z.optional(smsCodeSchema),
+    verifyCode: z.optional(smsCodeSchema),
     deviceId: deviceIdSchema,
     appCode: appCodeSchema,
   })
-  .refine((body) => body.name !== undefined || body.email !== undefined || body.mobile !== undefined, {
-    // On the form as a whole: the field-level "required" message would name one field only.
-    message: 'auth.nothingToChange',
-  })
-  .refine((body) => body.mobile === undefined || body.code !== undefined, {
-    message: 'validation.required',
-    path: ['code'],
-  })
-  .refine((body) => body.mobile === undefined || body.verifyCode !== undefined, {
-    message: 'validation.required',
-    path: ['verifyCode'],
-  });
+  .check(
+    z.refine((body) => body.name !== undefined || body.email !== undefined || body.mobile !== undefined, {
+      // On the form as a whole: the field-level "required" message would name one field only.
+      message: 'auth.nothingToChange',
+    }),
+    z.refine((body) => body.mobile === undefined || body.code !== undefined, {
+      message: 'validation.required',
+      path: ['code'],
+    }),
+    z.refine((body) => body.mobile === undefined || body.verifyCode !== undefined, {
+      message: 'validation.required',
+      path: ['verifyCode'],
+    }),
+  );
 export type ChangeUserInfoBody = z.input<typeof changeUserInfoBody>;
 
 /** What a code sent to the account's own phone proves. */
@@ -64,20 +68,17 @@ export const defaultPhoneSmsTypes = ['verify', 'binding'] as const;
 
 /** POST /api/front/user/sendSMSByDefaultPhone — a code to the logged-in user's own phone. */
 export const sendSmsByDefaultPhoneBody = z.object({
-  type: z.enum(defaultPhoneSmsTypes).default('verify'),
+  type: z._default(z.enum(defaultPhoneSmsTypes), 'verify'),
   deviceId: deviceIdSchema,
   appCode: appCodeSchema,
 });
 export type SendSmsByDefaultPhoneBody = z.input<typeof sendSmsByDefaultPhoneBody>;
 
 /** Clearance account (结算户号): 6–32 letters or digits. */
-export const clearanceAccountSchema = z
-  .string()
-  .trim()
-  .regex(/^[A-Za-z0-9]{6,32}$/);
+export const clearanceAccountSchema = z.string().check(z.trim(), z.regex(/^[A-Za-z0-9]{6,32}$/));
 
 /** An enterprise's registered name. */
-export const enterpriseNameSchema = z.string().trim().min(2).max(100);
+export const enterpriseNameSchema = z.string().check(z.trim(), z.minLength(2), z.maxLength(100));
 
 /**
  * POST /api/front/user/bind — links the logged-in user to an enterprise (found by its clearance
@@ -97,11 +98,11 @@ export const bindBody = z.object({
 export type BindBody = z.input<typeof bindBody>;
 
 /** POST /api/front/user/endSession — ends one of the user's sessions by its public id. */
-export const endSessionBody = z.object({ id: z.string().regex(/^[0-9a-f]{16}$/) });
+export const endSessionBody = z.object({ id: z.string().check(z.regex(/^[0-9a-f]{16}$/)) });
 export type EndSessionBody = z.input<typeof endSessionBody>;
 
 /** GET /api/notices — optionally one type. */
-export const noticesQuery = z.object({ type: z.enum(noticeTypes).optional() });
+export const noticesQuery = z.object({ type: z.optional(z.enum(noticeTypes)) });
 
 /** POST /api/notices/read — marks one notice read. */
 export const noticeReadBody = z.object({ id: recordIdSchema });

@@ -6,7 +6,7 @@
  *
  * Form bodies arrive as strings, so numbers are coerced and optional fields accept ''.
  */
-import { z } from 'zod';
+import { z } from 'zod/mini';
 import type { UserRole } from '../roles.ts';
 import type { SecondFactorDemand } from './secondFactor.ts';
 import { passwordSchema, personNameSchema, phoneSchema, smsCodeSchema } from './fields.ts';
@@ -19,29 +19,22 @@ export const loginAppCode = 'hgd';
 export const appCode = 'HGD';
 
 /** A device id: other front ends (an app) may send their own, the web sends `hgdweb`. */
-export const deviceIdSchema = z
-  .string()
-  .max(32)
-  .regex(/^[A-Za-z0-9_-]+$/)
-  .default(webDeviceId);
+export const deviceIdSchema = z._default(z.string().check(z.maxLength(32), z.regex(/^[A-Za-z0-9_-]+$/)), webDeviceId);
 
 /** The app code of calls other than account login. */
-export const appCodeSchema = z.literal(appCode).default(appCode);
+export const appCodeSchema = z._default(z.literal(appCode), appCode);
 
 /** What a captcha answer looks like: 4 letters or digits, case-insensitive (see captcha-image). */
-export const captchaAnswerSchema = z
-  .string()
-  .trim()
-  .regex(/^[A-Za-z0-9]{4}$/);
+export const captchaAnswerSchema = z.string().check(z.trim(), z.regex(/^[A-Za-z0-9]{4}$/));
 
 /**
  * The password typed at login. Deliberately not the creation rules (passwordSchema): a login form
  * must not tell which passwords could exist, and a later policy change must not lock anyone out.
  */
-export const loginPasswordSchema = z.string().min(1).max(128);
+export const loginPasswordSchema = z.string().check(z.minLength(1), z.maxLength(128));
 
 /** Login name typed at login: any non-blank text up to 64 characters (no format hints either). */
-export const loginUserNameSchema = z.string().trim().min(1).max(64);
+export const loginUserNameSchema = z.string().check(z.trim(), z.minLength(1), z.maxLength(64));
 
 /**
  * POST /api/front/system/login — login by account.
@@ -52,9 +45,9 @@ export const loginUserNameSchema = z.string().trim().min(1).max(64);
 export const loginBody = z.object({
   userName: loginUserNameSchema,
   password: loginPasswordSchema,
-  captcha: z.union([captchaAnswerSchema, z.literal('')]).optional(),
+  captcha: z.optional(z.union([captchaAnswerSchema, z.literal('')])),
   deviceId: deviceIdSchema,
-  appCode: z.literal(loginAppCode).default(loginAppCode),
+  appCode: z._default(z.literal(loginAppCode), loginAppCode),
 });
 export type LoginBody = z.input<typeof loginBody>;
 
@@ -114,7 +107,7 @@ export const sendSmsBody = z.object({
 export type SendSmsBody = z.input<typeof sendSmsBody>;
 
 /** GET /api/front/system/captcha-image — `t` is a cache-busting timestamp, ignored. */
-export const captchaImageQuery = z.object({ t: z.string().max(32).optional() });
+export const captchaImageQuery = z.object({ t: z.optional(z.string().check(z.maxLength(32))) });
 
 // ---- Answers (`data` of the envelope) ----------------------------------------------------------
 

@@ -4,32 +4,32 @@
  * numbers are coerced. Ids are the content's slugs (src/content/schemas.ts); a well-formed id
  * that matches nothing is a 404, a malformed or missing one a 400.
  */
-import { z } from 'zod';
-import { areaCodeSchema, defaultAreaCode } from './fields.ts';
+import { z } from 'zod/mini';
+import { areaCodeSchema, defaultAreaCode, preprocess } from './fields.ts';
 
 /** Content ids: lower-case slugs, as in the content files' names. */
-export const contentIdSchema = z.string().regex(/^[a-z0-9](?:[a-z0-9-]{0,62}[a-z0-9])?$/);
+export const contentIdSchema = z.string().check(z.regex(/^[a-z0-9](?:[a-z0-9-]{0,62}[a-z0-9])?$/));
 export const productIdSchema = z.enum(['id1', 'id2', 'id3', 'id4', 'id5']);
 /** Dictionary codes and category codes. */
-export const dictionaryCodeSchema = z.string().regex(/^[A-Za-z0-9_-]{1,32}$/);
+export const dictionaryCodeSchema = z.string().check(z.regex(/^[A-Za-z0-9_-]{1,32}$/));
 
 /**
  * An optional query parameter: an empty value (`?productId=`, as a form sends an unset select)
  * counts as absent rather than malformed.
  */
-function optional<S extends z.ZodType>(schema: S) {
-  return z.preprocess((value) => (value === '' ? undefined : value), schema.optional());
+function optional<S extends z.ZodMiniType>(schema: S) {
+  return preprocess((value) => (value === '' ? undefined : value), z.optional(schema));
 }
 
 /** An optional parameter with a default, empty counting as absent. */
-function withDefault<S extends z.ZodType>(schema: S, fallback: z.input<S>) {
-  return z.preprocess((value) => (value === '' || value === undefined ? fallback : value), schema);
+function withDefault<S extends z.ZodMiniType>(schema: S, fallback: z.input<S>) {
+  return preprocess((value) => (value === '' || value === undefined ? fallback : value), schema);
 }
 
 /** Spec §9: page number 1 first; news and problem guides 5 to a page. */
-export const pageNoSchema = withDefault(z.coerce.number().int().min(1).max(10_000), 1);
+export const pageNoSchema = withDefault(z.coerce.number().check(z.int(), z.gte(1), z.lte(10_000)), 1);
 export const maxPageSize = 50;
-const pageSizeSchema = withDefault(z.coerce.number().int().min(1).max(maxPageSize), 5);
+const pageSizeSchema = withDefault(z.coerce.number().check(z.int(), z.gte(1), z.lte(maxPageSize)), 5);
 
 /** Calls whose region is optional fall back to the spec's default region (440000). */
 const areaQuery = z.object({ areaCode: withDefault(areaCodeSchema, defaultAreaCode) });
@@ -41,7 +41,7 @@ export type AreaContentQuery = z.infer<typeof areaContentQuery>;
 /** GET /api/front/business/getBizTypeList — `toTop=0` gives the menu's types; `areaCode` those a region offers. */
 export const bizTypeListQuery = z.object({
   areaCode: optional(areaCodeSchema),
-  toTop: optional(z.enum(['0', '1']).transform((value) => (value === '0' ? 0 : 1) as 0 | 1)),
+  toTop: optional(z.pipe(z.enum(['0', '1']), z.transform((value) => (value === '0' ? 0 : 1) as 0 | 1))),
 });
 export type BizTypeListQuery = z.infer<typeof bizTypeListQuery>;
 
@@ -76,9 +76,9 @@ export const schemeParamQuery = z.object({
   setId: contentIdSchema,
   voltageLevel: optional(dictionaryCodeSchema),
   /** MWh per year. */
-  annualConsumption: optional(z.coerce.number().min(0).max(100_000_000)),
+  annualConsumption: optional(z.coerce.number().check(z.gte(0), z.lte(100_000_000))),
   /** GB/T 4754 section letter. */
-  industry: optional(z.string().regex(/^[A-T]$/)),
+  industry: optional(z.string().check(z.regex(/^[A-T]$/))),
 });
 export type SchemeParamQuery = z.infer<typeof schemeParamQuery>;
 

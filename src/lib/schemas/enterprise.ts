@@ -8,10 +8,10 @@
  * Form bodies arrive as strings: ids and numbers are coerced, the electricity accounts may come as
  * one comma-separated string, and an empty optional field counts as absent.
  */
-import { z } from 'zod';
+import { z } from 'zod/mini';
 import { isValidCreditCode, normalizeCreditCode } from '../creditCode.ts';
 import type { AuthStatus } from '../authStatus.ts';
-import { areaCodeSchema, personNameSchema, phoneSchema, recordIdSchema } from './fields.ts';
+import { areaCodeSchema, personNameSchema, phoneSchema, preprocess, recordIdSchema, uploadedFileSchema } from './fields.ts';
 import { clearanceAccountSchema, enterpriseNameSchema, type NoticeData } from './account.ts';
 import { partnerCodeSchema } from './partner.ts';
 
@@ -39,38 +39,33 @@ export const bankChallengeSeconds = 300;
 // ---- Fields ------------------------------------------------------------------------------------
 
 /** An optional field for which an empty form value ('' or null) means "not given". */
-function optional<S extends z.ZodType>(schema: S) {
-  return z.preprocess((value) => (value === '' || value === null ? undefined : value), schema.optional());
+function optional<S extends z.ZodMiniType>(schema: S) {
+  return preprocess((value) => (value === '' || value === null ? undefined : value), z.optional(schema));
 }
 
 export const enterpriseIdSchema = recordIdSchema;
 
 /** 统一社会信用代码: 18 characters with a valid GB 32100-2015 check character; spaces dropped, upper-cased. */
-export const creditCodeSchema = z
-  .string()
-  .transform(normalizeCreditCode)
-  .pipe(
-    z
-      .string()
-      .length(18)
-      .refine(isValidCreditCode, { message: 'enterprise.validation.creditCode' }),
-  );
+export const creditCodeSchema = z.pipe(
+  z.pipe(z.string(), z.transform(normalizeCreditCode)),
+  z.string().check(z.length(18), z.refine(isValidCreditCode, { message: 'enterprise.validation.creditCode' })),
+);
 
 export const legalPersonSchema = personNameSchema;
 export const contactNameSchema = personNameSchema;
 export const contactPhoneSchema = phoneSchema;
-export const addressSchema = z.string().trim().min(2).max(200);
+export const addressSchema = z.string().check(z.trim(), z.minLength(2), z.maxLength(200));
 /** GB/T 4754 section letter from the industry list (GET system/getIndustryList); the server checks it is listed. */
-export const industrySchema = z.string().trim().regex(/^[A-T]$/);
+export const industrySchema = z.string().check(z.trim(), z.regex(/^[A-T]$/));
 /** Province code; the server checks it is one of the regions. */
 export const enterpriseAreaCodeSchema = areaCodeSchema;
 /** A code of the `voltageLevel` dictionary (kv0_4, kv10, …); the server checks it is listed. */
-export const voltageLevelSchema = z.string().trim().regex(/^[A-Za-z0-9_-]{1,16}$/);
+export const voltageLevelSchema = z.string().check(z.trim(), z.regex(/^[A-Za-z0-9_-]{1,16}$/));
 /** 用电户号: 6–32 letters or digits. */
-export const electricityAccountSchema = z.string().trim().regex(/^[A-Za-z0-9]{6,32}$/);
+export const electricityAccountSchema = z.string().check(z.trim(), z.regex(/^[A-Za-z0-9]{6,32}$/));
 
 /** A list, or one string of numbers separated by commas, semicolons or blanks; duplicates refused. */
-export const electricityAccountsSchema = z.preprocess(
+export const electricityAccountsSchema = preprocess(
   (value) =>
     typeof value === 'string'
       ? value
@@ -78,17 +73,17 @@ export const electricityAccountsSchema = z.preprocess(
           .map((part) => part.trim())
           .filter((part) => part !== '')
       : value,
-  z
-    .array(electricityAccountSchema)
-    .min(1)
-    .max(maxElectricityAccounts)
-    .refine((list) => new Set(list).size === list.length, { message: 'enterprise.validation.duplicateAccount' }),
+  z.array(electricityAccountSchema).check(
+    z.minLength(1),
+    z.maxLength(maxElectricityAccounts),
+    z.refine((list) => new Set(list).size === list.length, { message: 'enterprise.validation.duplicateAccount' }),
+  ),
 );
 
 /** MWh per year, up to 3 decimals; empty = unknown (null). */
-export const annualConsumptionSchema = z.preprocess(
+export const annualConsumptionSchema = preprocess(
   (value) => (value === '' || value === undefined ? null : value),
-  z.coerce.number().min(0).max(maxAnnualConsumption).nullable(),
+  z.nullable(z.coerce.number().check(z.gte(0), z.lte(maxAnnualConsumption))),
 );
 
 /** The fields of the enterprise record a user fills in, with their rules. */
@@ -117,7 +112,7 @@ export const certifiedCoreFields = ['enterpriseName', 'creditCode'] as const sat
 /** The whole record, every field required but the annual consumption; unknown keys refused. */
 export const enterpriseRecord = z.strictObject({
   ...enterpriseFields,
-  annualConsumption: annualConsumptionSchema.optional(),
+  annualConsumption: z.optional(annualConsumptionSchema),
   /**
    * 推荐机构代码: the code of the partner institution that referred the enterprise (issue 6). Not a
    * column of its own: the server resolves it to enterprises.partner_id (unknown → field error).
@@ -158,14 +153,16 @@ export const enterpriseDraftBody = z
     annualConsumption: optional(annualConsumptionSchema),
     partnerCode: optional(partnerCodeSchema),
   })
-  .refine((body) => body.id !== undefined || body.enterpriseName !== undefined, {
-    message: 'validation.required',
-    path: ['enterpriseName'],
-  })
-  .refine((body) => body.id !== undefined || body.clearanceAccount !== undefined, {
-    message: 'validation.required',
-    path: ['clearanceAccount'],
-  });
+  .check(
+    z.refine((body) => body.id !== undefined || body.enterpriseName !== undefined, {
+      message: 'validation.required',
+      path: ['enterpriseName'],
+    }),
+    z.refine((body) => body.id !== undefined || body.clearanceAccount !== undefined, {
+      message: 'validation.required',
+      path: ['clearanceAccount'],
+    }),
+  );
 export type EnterpriseDraftBody = z.input<typeof enterpriseDraftBody>;
 export type EnterpriseDraft = z.output<typeof enterpriseDraftBody>;
 
@@ -177,7 +174,10 @@ export type EnterpriseDraft = z.output<typeof enterpriseDraftBody>;
 export const enterpriseEditFieldBody = z.strictObject({
   id: enterpriseIdSchema,
   field: z.enum(enterpriseFieldNames as [EnterpriseFieldName, ...EnterpriseFieldName[]]),
-  value: z.union([z.string().max(2000), z.array(z.string().max(64)).max(maxElectricityAccounts)]).default(''),
+  value: z._default(
+    z.union([z.string().check(z.maxLength(2000)), z.array(z.string().check(z.maxLength(64))).check(z.maxLength(maxElectricityAccounts))]),
+    '',
+  ),
 });
 
 /** `{ [field]: value }` checked by that field's rule (editfield's second step, and a form's single field). */
@@ -201,10 +201,10 @@ export type EnterpriseByOrgIdQuery = z.input<typeof enterpriseByOrgIdQuery>;
 /** POST enterpriseauthfile/upload (multipart): the kind and the file; size and type are checked again by content. */
 export const authFileUploadBody = z.object({
   kind: z.enum(authFileKinds),
-  file: z
-    .instanceof(File)
-    .refine((file) => file.size > 0, { message: 'enterprise.validation.fileEmpty' })
-    .refine((file) => file.size <= maxAuthFileBytes, { message: 'enterprise.validation.fileTooLarge' }),
+  file: uploadedFileSchema.check(
+    z.refine((file) => file.size > 0, { message: 'enterprise.validation.fileEmpty' }),
+    z.refine((file) => file.size <= maxAuthFileBytes, { message: 'enterprise.validation.fileTooLarge' }),
+  ),
 });
 export type AuthFileUploadBody = z.input<typeof authFileUploadBody>;
 
@@ -213,22 +213,22 @@ export const authFileIdBody = z.object({ id: enterpriseIdSchema });
 export type AuthFileIdBody = z.input<typeof authFileIdBody>;
 
 /** A bank account number: 8–32 digits (spaces between groups dropped). */
-export const bankAccountNoSchema = z
-  .string()
-  .transform((value) => value.replace(/\s+/g, ''))
-  .pipe(z.string().regex(/^\d{8,32}$/));
+export const bankAccountNoSchema = z.pipe(
+  z.pipe(z.string(), z.transform((value) => value.replace(/\s+/g, ''))),
+  z.string().check(z.regex(/^\d{8,32}$/)),
+);
 
 /** GET /api/front/thirdparty/getIcbcAccountInfo */
 export const icbcAccountInfoQuery = z.object({ accountNo: bankAccountNoSchema });
 export type IcbcAccountInfoQuery = z.input<typeof icbcAccountInfoQuery>;
 
 /** The challenge handed out by getIcbcAccountInfo: 32 random bytes as 64 hex characters. */
-export const bankChallengeSchema = z.string().regex(/^[0-9a-f]{64}$/);
+export const bankChallengeSchema = z.string().check(z.regex(/^[0-9a-f]{64}$/));
 /** A signature as the key returns it: base64 or base64url, Ed25519 = 64 bytes. */
-export const bankSignatureSchema = z.string().regex(/^[A-Za-z0-9+/_-]{40,200}={0,2}$/);
-export const bankCertSerialSchema = z.string().regex(/^[A-Za-z0-9-]{4,64}$/);
+export const bankSignatureSchema = z.string().check(z.regex(/^[A-Za-z0-9+/_-]{40,200}={0,2}$/));
+export const bankCertSerialSchema = z.string().check(z.regex(/^[A-Za-z0-9-]{4,64}$/));
 /** The key's PIN: 6 digits. */
-export const usbKeyPinSchema = z.string().regex(/^\d{6}$/);
+export const usbKeyPinSchema = z.string().check(z.regex(/^\d{6}$/));
 
 /** POST /api/sandbox/icbc/usbkey/sign — the sandbox's stand-in for the bank's signing driver. */
 export const usbKeySignBody = z.object({
@@ -242,7 +242,7 @@ export type UsbKeySignBody = z.input<typeof usbKeySignBody>;
 export const saveEmpBody = z.object({
   accountNo: bankAccountNoSchema,
   empName: personNameSchema,
-  empNo: z.string().trim().regex(/^[A-Za-z0-9-]{1,32}$/),
+  empNo: z.string().check(z.trim(), z.regex(/^[A-Za-z0-9-]{1,32}$/)),
   challenge: bankChallengeSchema,
   signature: bankSignatureSchema,
   certSerial: bankCertSerialSchema,
@@ -256,7 +256,7 @@ export type CertificationApproveBody = z.input<typeof certificationApproveBody>;
 /** POST /api/ops/certification/return — the comment tells the owner what to fix. */
 export const certificationReturnBody = z.object({
   id: enterpriseIdSchema,
-  comment: z.string().trim().min(1).max(500),
+  comment: z.string().check(z.trim(), z.minLength(1), z.maxLength(500)),
 });
 export type CertificationReturnBody = z.input<typeof certificationReturnBody>;
 

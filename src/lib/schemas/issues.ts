@@ -5,7 +5,7 @@
  * when the dictionaries have it, else `field.value`). Shared by the server (400 answers) and the
  * forms, so it takes the translator as an argument and imports no dictionary itself.
  */
-import type { z } from 'zod';
+import type { z } from 'zod/mini';
 import type { MessageKey, MessageVars } from '../i18n/index.ts';
 import type { FieldError } from '../apiCodes.ts';
 
@@ -15,7 +15,7 @@ export interface IssueContext {
   /** The value that was validated (the whole body or query), to tell "missing" from "wrong". */
   input: unknown;
   /** The schema that produced the issues, read for the other bound of a range. */
-  schema?: z.ZodType;
+  schema?: z.core.$ZodType;
   t: Translate;
   /** Whether a string is a dictionary key (custom rules name their message by key). */
   hasKey: (key: string) => key is MessageKey;
@@ -189,7 +189,7 @@ function unwrap(schema: SchemaLike | undefined): SchemaLike | undefined {
   return current;
 }
 
-function schemaAt(schema: z.ZodType, path: readonly PropertyKey[]): SchemaLike | undefined {
+function schemaAt(schema: z.core.$ZodType, path: readonly PropertyKey[]): SchemaLike | undefined {
   let current = unwrap(schema as unknown as SchemaLike);
   for (const segment of path) {
     if (!current) return undefined;

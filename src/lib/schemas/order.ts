@@ -5,29 +5,27 @@
  * months offered, is the consumption within range) are checked by the server and answer 400
  * with the same messages (docs/orders.md).
  */
-import { z } from 'zod';
+import { z } from 'zod/mini';
 import { chinaMonth } from '../chinaTime.ts';
-import { orderActions, type OrderAction, type OrderActor, type OrderStatus } from '../orderStatus.ts';
+import { operatorReasonActions, orderActions, reasonMaxLength, type OrderAction, type OrderActor, type OrderStatus } from '../orderStatus.ts';
 import type { NoticeData } from './account.ts';
 import { contentIdSchema, productIdSchema } from './content.ts';
-import { areaCodeSchema } from './fields.ts';
+import { areaCodeSchema, preprocess } from './fields.ts';
 import type { TableAnswer } from './table.ts';
 
 /** HGD + China date (8 digits) + 6 digits of order_no_seq: HGD20261122000042. */
 export const orderNoPattern = /^HGD\d{14}$/;
-export const orderNoSchema = z.string().trim().regex(orderNoPattern);
+export const orderNoSchema = z.string().check(z.trim(), z.regex(orderNoPattern));
 
 /** A contract month, `YYYY-MM`. */
 export const monthPattern = /^\d{4}-(0[1-9]|1[0-2])$/;
 
-/** Longest reason an operator or an enterprise may give with a cancel or reject. */
-export const reasonMaxLength = 500;
 /** Estimated consumption in MWh per year: positive, at most three decimals (kWh precision). */
 export const estimatedConsumptionMax = 100_000_000;
 
 /** An optional parameter: empty (an unset form field, `?reason=`) counts as absent. */
-function optional<S extends z.ZodType>(schema: S) {
-  return z.preprocess((value) => (value === '' ? undefined : value), schema.optional());
+function optional<S extends z.ZodMiniType>(schema: S) {
+  return preprocess((value) => (value === '' ? undefined : value), z.optional(schema));
 }
 
 /** `YYYY-MM` of a China-time date plus `months` months. */
@@ -54,27 +52,27 @@ export function contractEndMonth(start: string, months: number): string {
   return addMonths(start, months - 1);
 }
 
-export const contractStartSchema = z
-  .string()
-  .trim()
-  .regex(monthPattern)
-  .refine(
+export const contractStartSchema = z.string().check(
+  z.trim(),
+  z.regex(monthPattern),
+  z.refine(
     (month) => {
       const { first, last } = contractStartWindow();
       return month >= first && month <= last;
     },
     { message: 'order.contractStartRange' },
-  );
+  ),
+);
 
-export const contractMonthsSchema = z.coerce.number().int().min(1).max(120);
+export const contractMonthsSchema = z.coerce.number().check(z.int(), z.gte(1), z.lte(120));
 
-export const estimatedConsumptionSchema = z.coerce
-  .number()
-  .positive()
-  .max(estimatedConsumptionMax)
-  .refine((value) => Math.abs(value * 1000 - Math.round(value * 1000)) < 1e-6, { message: 'order.consumptionDecimals' });
+export const estimatedConsumptionSchema = z.coerce.number().check(
+  z.positive(),
+  z.lte(estimatedConsumptionMax),
+  z.refine((value) => Math.abs(value * 1000 - Math.round(value * 1000)) < 1e-6, { message: 'order.consumptionDecimals' }),
+);
 
-export const reasonSchema = z.string().trim().min(1).max(reasonMaxLength);
+export const reasonSchema = z.string().check(z.trim(), z.minLength(1), z.maxLength(reasonMaxLength));
 
 // ---------------------------------------------------------------------------------------------
 // Calls of the enterprise (base /api/front/hgdsel/order)
@@ -116,9 +114,6 @@ export type OrderDetailQuery = z.input<typeof orderDetailQuery>;
 // ---------------------------------------------------------------------------------------------
 // Calls of the operator (base /api/ops)
 
-/** The actions that must say why when the operator takes them (orderStatus.ts, reasonRequiredFor). */
-export const operatorReasonActions: readonly OrderAction[] = ['cancel', 'reject'];
-
 /** POST /api/ops/order/transition */
 export const orderTransitionBody = z
   .object({
@@ -126,10 +121,12 @@ export const orderTransitionBody = z
     action: z.enum(orderActions),
     reason: optional(reasonSchema),
   })
-  .refine((body) => !operatorReasonActions.includes(body.action) || body.reason !== undefined, {
-    message: 'validation.required',
-    path: ['reason'],
-  });
+  .check(
+    z.refine((body) => !operatorReasonActions.includes(body.action) || body.reason !== undefined, {
+      message: 'validation.required',
+      path: ['reason'],
+    }),
+  );
 export type OrderTransitionBody = z.input<typeof orderTransitionBody>;
 
 // ---------------------------------------------------------------------------------------------

@@ -7,7 +7,7 @@
  * src/lib/schemas/table.ts) beside its own fields; exports are GET downloads of the same fields
  * flattened into the query (src/lib/api/encode.ts), answering an `.xlsx` file.
  */
-import { z } from 'zod';
+import { z } from 'zod/mini';
 import {
   classifications,
   compareMaxPartners,
@@ -22,27 +22,28 @@ import {
   type SettlementStatus,
   type YearType,
 } from '../partner.ts';
-import { recordIdSchema, userNameSchema } from './fields.ts';
+import { preprocess, recordIdSchema, uploadedFileSchema, userNameSchema } from './fields.ts';
 import type { TableAnswer } from './table.ts';
 
 /** An optional parameter: empty (an unset form field, `?partnerId=`) counts as absent. */
-function optional<S extends z.ZodType>(schema: S) {
-  return z.preprocess((value) => (value === '' ? undefined : value), schema.optional());
+function optional<S extends z.ZodMiniType>(schema: S) {
+  return preprocess((value) => (value === '' ? undefined : value), z.optional(schema));
 }
 
 export const partnerIdSchema = recordIdSchema;
 /** 工号: letters, digits, `-` and `_`, 1–32. */
-export const empIdSchema = z.string().trim().regex(/^[A-Za-z0-9_-]{1,32}$/);
+export const empIdSchema = z.string().check(z.trim(), z.regex(/^[A-Za-z0-9_-]{1,32}$/));
 /** An institution's code (the bank's), as typed on the enterprise form: 4–32 letters or digits. */
-export const partnerCodeSchema = z.string().trim().regex(/^[A-Za-z0-9]{4,32}$/);
+export const partnerCodeSchema = z.string().check(z.trim(), z.regex(/^[A-Za-z0-9]{4,32}$/));
 
 /** 1, 2 or 3 (src/lib/partner.ts); absent or empty is 1. */
-export const yearTypeSchema = z
-  .preprocess((value) => (value === '' || value === undefined ? defaultYearType : value), z.coerce.number().int().min(1).max(3))
-  .transform((value) => value as YearType);
+export const yearTypeSchema = z.pipe(
+  preprocess((value) => (value === '' || value === undefined ? defaultYearType : value), z.coerce.number().check(z.int(), z.gte(1), z.lte(3))),
+  z.transform((value) => value as YearType),
+);
 
 /** The period fields checked against the granularity: YYYY, YYYY-MM or YYYY-MM-DD (spec §9). */
-function checkPeriods(body: { yearType: YearType } & Record<string, unknown>, fields: readonly string[], ctx: z.RefinementCtx) {
+function checkPeriods(body: { yearType: YearType } & Record<string, unknown>, fields: readonly string[], ctx: z.core.$RefinementCtx) {
   // A granularity that failed its own check is already reported; periods cannot be read without it.
   if (!isYearType(body.yearType)) return;
   for (const field of fields) {
@@ -162,11 +163,13 @@ export const statisticsBody = z
   .object({
     yearType: yearTypeSchema,
     /** Defaults to the current period at that granularity (China time). */
-    period: optional(z.string().trim().max(10)),
+    period: optional(z.string().check(z.trim(), z.maxLength(10))),
     /** The subtree to list (default: every institution in scope). */
     partnerId: optional(partnerIdSchema),
   })
-  .superRefine((body, ctx) => checkPeriods(body, ['period'], ctx));
+  .check(
+    z.superRefine((body, ctx) => checkPeriods(body, ['period'], ctx)),
+  );
 export type StatisticsBody = z.input<typeof statisticsBody>;
 
 export type MetricValues = Record<PartnerMetric, number>;
@@ -188,15 +191,17 @@ export interface StatisticsData extends TableAnswer<Partial<StatisticsRowData>> 
 export const compareBody = z
   .object({
     yearType: yearTypeSchema,
-    period: optional(z.string().trim().max(10)),
+    period: optional(z.string().check(z.trim(), z.maxLength(10))),
     /** 2 to 8 institutions in scope; comma-separated in a query string. */
-    partnerIds: z.preprocess(
+    partnerIds: preprocess(
       (value) => (typeof value === 'string' ? value.split(',').filter((part) => part !== '') : value),
-      z.array(partnerIdSchema).min(2).max(compareMaxPartners),
+      z.array(partnerIdSchema).check(z.minLength(2), z.maxLength(compareMaxPartners)),
     ),
-    classification: z.preprocess((value) => (value === '' || value === undefined ? 'product' : value), z.enum(classifications)),
+    classification: preprocess((value) => (value === '' || value === undefined ? 'product' : value), z.enum(classifications)),
   })
-  .superRefine((body, ctx) => checkPeriods(body, ['period'], ctx));
+  .check(
+    z.superRefine((body, ctx) => checkPeriods(body, ['period'], ctx)),
+  );
 export type CompareBody = z.input<typeof compareBody>;
 
 export interface CompareRowData extends Record<ClassifiedMetric, number> {
@@ -218,19 +223,21 @@ export const trendBody = z
   .object({
     yearType: yearTypeSchema,
     /** Default: the last 5 years, 12 months or 30 days up to the current period. */
-    from: optional(z.string().trim().max(10)),
-    to: optional(z.string().trim().max(10)),
+    from: optional(z.string().check(z.trim(), z.maxLength(10))),
+    to: optional(z.string().check(z.trim(), z.maxLength(10))),
     partnerId: optional(partnerIdSchema),
   })
-  .superRefine((body, ctx) => {
-    checkPeriods(body, ['from', 'to'], ctx);
-    if (isYearType(body.yearType) && typeof body.from === 'string' && typeof body.to === 'string' && isPeriod(body.yearType, body.from) && isPeriod(body.yearType, body.to)) {
-      if (body.from > body.to) ctx.addIssue({ code: 'custom', path: ['to'], message: 'partner.trendOrder' });
-      else if (periodCount(body.yearType, body.from, body.to) > trendMaxBuckets[body.yearType]) {
-        ctx.addIssue({ code: 'custom', path: ['to'], message: `partner.trendSpan.${body.yearType}` });
+  .check(
+    z.superRefine((body, ctx) => {
+      checkPeriods(body, ['from', 'to'], ctx);
+      if (isYearType(body.yearType) && typeof body.from === 'string' && typeof body.to === 'string' && isPeriod(body.yearType, body.from) && isPeriod(body.yearType, body.to)) {
+        if (body.from > body.to) ctx.addIssue({ code: 'custom', path: ['to'], message: 'partner.trendOrder' });
+        else if (periodCount(body.yearType, body.from, body.to) > trendMaxBuckets[body.yearType]) {
+          ctx.addIssue({ code: 'custom', path: ['to'], message: `partner.trendSpan.${body.yearType}` });
+        }
       }
-    }
-  });
+    }),
+  );
 export type TrendBody = z.input<typeof trendBody>;
 
 export interface TrendRowData extends MetricValues {
@@ -285,14 +292,14 @@ export type SettlementImportColumnKey = (typeof settlementImportColumns)[number]
 
 /** POST /api/ops/settlement/import (multipart): the file; its content is checked row by row on the server. */
 export const settlementImportBody = z.object({
-  file: z
-    .instanceof(File)
-    .refine((file) => file.size > 0, { message: 'partner.import.empty' })
-    .refine((file) => file.size <= settlementImportMaxBytes, { message: 'partner.import.tooLarge' })
-    .refine((file) => /\.(csv|xlsx)$/i.test(file.name), { message: 'partner.import.fileType' }),
+  file: uploadedFileSchema.check(
+    z.refine((file) => file.size > 0, { message: 'partner.import.empty' }),
+    z.refine((file) => file.size <= settlementImportMaxBytes, { message: 'partner.import.tooLarge' }),
+    z.refine((file) => /\.(csv|xlsx)$/i.test(file.name), { message: 'partner.import.fileType' }),
+  ),
 });
 
 /** GET /api/ops/settlement/template?format=csv|xlsx (default xlsx). */
 export const settlementTemplateQuery = z.object({
-  format: z.preprocess((value) => (value === '' || value === undefined ? 'xlsx' : value), z.enum(['csv', 'xlsx'])),
+  format: preprocess((value) => (value === '' || value === undefined ? 'xlsx' : value), z.enum(['csv', 'xlsx'])),
 });

@@ -3,7 +3,7 @@
  * the island's form and the server. The server also checks that the region and the business type
  * exist in the content.
  */
-import { z } from 'zod';
+import { z } from 'zod/mini';
 import { areaCodeSchema, phoneSchema } from './fields.ts';
 
 export const requirementLimits = {
@@ -14,18 +14,14 @@ export const requirementLimits = {
 } as const;
 
 export const submitRequirementBody = z.object({
-  contactName: z.string().trim().min(1).max(requirementLimits.contactName),
+  contactName: z.string().check(z.trim(), z.minLength(1), z.maxLength(requirementLimits.contactName)),
   phone: phoneSchema,
   /** Optional: an individual may ask too. */
-  company: z.string().trim().max(requirementLimits.company).default(''),
+  company: z._default(z.string().check(z.trim(), z.maxLength(requirementLimits.company)), ''),
   areaCode: areaCodeSchema,
   /** Optional: the business type the request is about (business-types.yaml id). */
-  bizTypeId: z
-    .string()
-    .trim()
-    .regex(/^(?:[a-z0-9](?:[a-z0-9-]{0,30}[a-z0-9])?)?$/)
-    .default(''),
-  content: z.string().trim().min(requirementLimits.contentMin).max(requirementLimits.contentMax),
+  bizTypeId: z._default(z.string().check(z.trim(), z.regex(/^(?:[a-z0-9](?:[a-z0-9-]{0,30}[a-z0-9])?)?$/)), ''),
+  content: z.string().check(z.trim(), z.minLength(requirementLimits.contentMin), z.maxLength(requirementLimits.contentMax)),
 });
 export type SubmitRequirementBody = z.input<typeof submitRequirementBody>;
 export type SubmitRequirement = z.output<typeof submitRequirementBody>;

@@ -3,11 +3,11 @@
  * (/api/front/system/loginSecondFactor) and of the account's calls under /api/front/user
  * (docs/accounts.md, "Two-step verification"). Forms and server share them.
  */
-import { z } from 'zod';
+import { z } from 'zod/mini';
 import { appCodeSchema, deviceIdSchema, loginPasswordSchema } from './auth.ts';
 
 /** The 6 digits an authenticator app shows (a new one every 30 s). */
-export const totpCodeSchema = z.string().trim().regex(/^\d{6}$/);
+export const totpCodeSchema = z.string().check(z.trim(), z.regex(/^\d{6}$/));
 
 /**
  * Recovery codes: 10 characters of Crockford's base32 (no i, l, o, u), shown as `xxxxx-xxxxx`;
@@ -18,10 +18,10 @@ export const recoveryCodeCount = 10;
 const recoveryCodePattern = /^[0-9A-Za-z]{5}[- ]?[0-9A-Za-z]{5}$/;
 
 /** A code of either kind: what the login's second step and the account's proofs accept. */
-export const secondFactorCodeSchema = z
-  .string()
-  .trim()
-  .refine((value) => /^\d{6}$/.test(value) || recoveryCodePattern.test(value), { message: 'validation.pattern' });
+export const secondFactorCodeSchema = z.string().check(
+  z.trim(),
+  z.refine((value) => /^\d{6}$/.test(value) || recoveryCodePattern.test(value), { message: 'validation.pattern' }),
+);
 
 /** Whether a typed code is a recovery code (else an authenticator code). */
 export function isRecoveryCode(code: string): boolean {
@@ -58,13 +58,15 @@ export type VerifySecondFactorBody = z.input<typeof verifySecondFactorBody>;
  */
 export const secondFactorProofBody = z
   .object({
-    secondFactorCode: z.union([secondFactorCodeSchema, z.literal('')]).optional(),
-    password: z.union([loginPasswordSchema, z.literal('')]).optional(),
+    secondFactorCode: z.optional(z.union([secondFactorCodeSchema, z.literal('')])),
+    password: z.optional(z.union([loginPasswordSchema, z.literal('')])),
   })
-  .refine((body) => Boolean(body.secondFactorCode) || Boolean(body.password), {
-    message: 'validation.required',
-    path: ['secondFactorCode'],
-  });
+  .check(
+    z.refine((body) => Boolean(body.secondFactorCode) || Boolean(body.password), {
+      message: 'validation.required',
+      path: ['secondFactorCode'],
+    }),
+  );
 export type SecondFactorProofBody = z.input<typeof secondFactorProofBody>;
 
 // ---- Answers (`data` of the envelope) ----------------------------------------------------------

@@ -4,7 +4,7 @@
  * (src/server/services/staffAccounts.ts), the command line and the page share them; the rules of
  * each field are the registration's (fields.ts) and the staff relation's (partner.ts).
  */
-import { z } from 'zod';
+import { z } from 'zod/mini';
 import type { UserRole } from '../roles.ts';
 import { passwordSchema, personNameSchema, phoneSchema, recordIdSchema, userNameSchema } from './fields.ts';
 import { empIdSchema, partnerCodeSchema } from './partner.ts';
@@ -19,7 +19,7 @@ export const grantableRoles = ['operator', 'editor'] as const satisfies readonly
 export type GrantableRole = (typeof grantableRoles)[number];
 
 /** A partner needs the institution (by its code) and the staff number there; the other roles take neither. */
-function checkInstitution(input: { role: StaffRole; institutionCode?: string | undefined; empId?: string | undefined }, ctx: z.RefinementCtx): void {
+function checkInstitution(input: { role: StaffRole; institutionCode?: string | undefined; empId?: string | undefined }, ctx: z.core.$RefinementCtx): void {
   for (const field of ['institutionCode', 'empId'] as const) {
     if (input.role === 'partner' && input[field] === undefined) {
       ctx.addIssue({ code: 'custom', path: [field], message: 'validation.required' });
@@ -35,15 +35,15 @@ const staffFields = z.object({
   mobile: phoneSchema,
   name: personNameSchema,
   role: z.enum(staffRoles),
-  institutionCode: partnerCodeSchema.optional(),
-  empId: empIdSchema.optional(),
+  institutionCode: z.optional(partnerCodeSchema),
+  empId: z.optional(empIdSchema),
 });
 
 /** A new staff account's fields but its password: checked before the password is asked for. */
-export const newStaffFields = staffFields.superRefine(checkInstitution);
+export const newStaffFields = staffFields.check(z.superRefine(checkInstitution));
 
 /** A new staff account (`npm run user -- create`), with the registration's rules for each field. */
-export const createStaffInput = staffFields.extend({ password: passwordSchema }).superRefine(checkInstitution);
+export const createStaffInput = z.extend(staffFields, { password: passwordSchema }).check(z.superRefine(checkInstitution));
 export type CreateStaffInput = z.output<typeof createStaffInput>;
 
 /** POST grant and revoke: a user and a role granted directly. */

@@ -3,21 +3,21 @@
  * is checked afterwards with its kind's own content schema (src/content/kinds.ts), the one the
  * build loads it with, so a field's rule is written once.
  */
-import { z } from 'zod';
-import { contentKinds, kindOfPath } from '../../content/kinds.ts';
-import { maxMarkdownLength } from '../../content/schemas.ts';
+import { z } from 'zod/mini';
+import { contentKinds, kindOfPath } from '../../content/paths.ts';
+import { maxMarkdownLength } from '../../content/limits.ts';
 import { instantOfChinaDateTime } from '../chinaTime.ts';
-import { recordIdSchema } from './fields.ts';
+import { recordIdSchema, uploadedFileSchema } from './fields.ts';
 
 /** A content item's file path (`news/<id>.md`, `business-types.yaml`, …). */
-export const contentPathSchema = z
-  .string()
-  .max(200)
-  .refine((path) => kindOfPath(path) !== undefined, { message: 'rebuild.badPath' });
+export const contentPathSchema = z.string().check(
+  z.maxLength(200),
+  z.refine((path) => kindOfPath(path) !== undefined, { message: 'rebuild.badPath' }),
+);
 
 /** An item's revision as the editor last read it; 0 for a new item. */
-const revisionSchema = z.coerce.number().int().min(0).max(2_147_483_647);
-const versionSchema = z.coerce.number().int().min(1).max(2_147_483_647);
+const revisionSchema = z.coerce.number().check(z.int(), z.gte(0), z.lte(2_147_483_647));
+const versionSchema = z.coerce.number().check(z.int(), z.gte(1), z.lte(2_147_483_647));
 
 export const studioKindQuery = z.object({ kind: z.enum(contentKinds) });
 export const studioPathQuery = z.object({ path: contentPathSchema });
@@ -31,22 +31,22 @@ export const studioDeleteBody = z.object({ path: contentPathSchema, revision: re
 export const studioRestoreBody = z.object({ path: contentPathSchema, version: versionSchema, revision: revisionSchema });
 
 /** POST preview / publish: the drafts to carry (all when omitted). */
-export const studioBuildBody = z.object({ paths: z.array(contentPathSchema).max(1000).optional() });
+export const studioBuildBody = z.object({ paths: z.optional(z.array(contentPathSchema).check(z.maxLength(1000))) });
 export const studioRollbackBody = z.object({ buildId: recordIdSchema });
 
 /** POST markdown: a Markdown field's source (as long as a field may be), rendered as the site will show it. */
-export const studioMarkdownBody = z.object({ markdown: z.string().max(maxMarkdownLength) });
+export const studioMarkdownBody = z.object({ markdown: z.string().check(z.maxLength(maxMarkdownLength)) });
 
 /** Largest content package imported (.zip of the content files). */
 export const maxImportBytes = 10 * 1024 * 1024;
 
-const fileSchema = z
-  .instanceof(File)
-  .refine((file) => file.size > 0, { message: 'enterprise.validation.fileEmpty' });
+const fileSchema = uploadedFileSchema.check(z.refine((file) => file.size > 0, { message: 'enterprise.validation.fileEmpty' }));
 export const studioUploadBody = z.object({ file: fileSchema });
 
 /** POST image/delete: an uploaded image's stored name (`<32 hex of its hash>.<jpg|png|webp>`). */
-export const studioImageBody = z.object({ name: z.string().regex(/^[0-9a-f]{32}\.(?:jpg|png|webp)$/, { message: 'rebuild.unknownImage' }) });
+export const studioImageBody = z.object({
+  name: z.string().check(z.regex(/^[0-9a-f]{32}\.(?:jpg|png|webp)$/, { message: 'rebuild.unknownImage' })),
+});
 
 /** What a scheduled publication does at its time: publish drafts, or take published items off the site. */
 export const scheduleActions = ['publish', 'unpublish'] as const;
@@ -59,10 +59,9 @@ export const maxScheduleAheadDays = 365;
  * datetime-local input gives it, read as UTC+8 whatever the browser's zone), after now and at
  * most a year ahead; the output is the instant.
  */
-export const scheduleRunAtSchema = z
-  .string()
-  .regex(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2})?$/, { message: 'studio.schedule.runAtFormat' })
-  .transform((text, context) => {
+export const scheduleRunAtSchema = z.pipe(
+  z.string().check(z.regex(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2})?$/, { message: 'studio.schedule.runAtFormat' })),
+  z.transform((text, context) => {
     const at = instantOfChinaDateTime(text);
     const now = Date.now();
     const problem =
@@ -78,12 +77,13 @@ export const scheduleRunAtSchema = z
       return z.NEVER;
     }
     return at;
-  });
+  }),
+);
 
 /** POST schedule: publish the drafts of `paths`, or take the published `paths` off the site, at `runAt`. */
 export const studioScheduleBody = z.object({
   action: z.enum(scheduleActions),
-  paths: z.array(contentPathSchema).min(1).max(1000),
+  paths: z.array(contentPathSchema).check(z.minLength(1), z.maxLength(1000)),
   runAt: scheduleRunAtSchema,
 });
 export const studioScheduleCancelBody = z.object({ id: recordIdSchema });

@@ -1,5 +1,5 @@
 /** Inputs of the system, area and user calls (spec §7, "System, user, area, third party"). */
-import { z } from 'zod';
+import { z } from 'zod/mini';
 import { areaCodeSchema, phoneSchema } from './fields.ts';
 
 /** GET /api/front/system/checkphonenum */

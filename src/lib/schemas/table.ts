@@ -10,33 +10,32 @@
  * job. Objects are strict: an unknown key is an error, not ignored, so a misspelt part never
  * silently widens a result.
  */
-import { z } from 'zod';
+import { z } from 'zod/mini';
 import { tableFieldPattern, tableLimits } from '../tableLimits.ts';
 
-export const tableFieldSchema = z.string().regex(tableFieldPattern);
+export const tableFieldSchema = z.string().check(z.regex(tableFieldPattern));
 
 export const sortDirections = ['ascend', 'descend', 'asc', 'desc'] as const;
 export type SortDirection = (typeof sortDirections)[number];
 
 /** A value of `filter` or a `range` bound: the engine coerces it to the column's type. */
-export const tableValueSchema = z.union([z.string().max(tableLimits.maxText), z.number(), z.boolean()]);
+export const tableValueSchema = z.union([z.string().check(z.maxLength(tableLimits.maxText)), z.number(), z.boolean()]);
 export type TableValue = z.infer<typeof tableValueSchema>;
 
 /** A page number or size: an integer, or a string of digits (form posts carry strings). */
 function pagerNumber(max: number) {
-  return z
-    .union([z.number(), z.string().regex(/^\d{1,9}$/).transform(Number)])
-    .pipe(z.number().int().min(1).max(max));
+  return z.pipe(
+    z.union([z.number(), z.pipe(z.string().check(z.regex(/^\d{1,9}$/)), z.transform(Number))]),
+    z.number().check(z.int(), z.gte(1), z.lte(max)),
+  );
 }
 
 /**
  * `{ [field]: value }` of one part. The keys are checked on the raw object first: zod's record
  * skips a `__proto__` key without an issue, and a hostile key must be refused, not ignored.
  */
-const fieldRecord = <T extends z.ZodType>(value: T) =>
-  z
-    .unknown()
-    .superRefine((input, ctx) => {
+const fieldRecord = <T extends z.ZodMiniType>(value: T) =>
+  z.pipe(z.unknown().check(z.superRefine((input, ctx) => {
       if (typeof input !== 'object' || input === null || Array.isArray(input)) return;
       const keys = Object.keys(input);
       if (keys.length > tableLimits.maxFields) {
@@ -46,42 +45,36 @@ const fieldRecord = <T extends z.ZodType>(value: T) =>
       for (const key of keys) {
         if (!tableFieldPattern.test(key)) ctx.addIssue({ code: 'custom', path: [key], message: 'table.badFieldName', input });
       }
-    })
-    .pipe(z.record(tableFieldSchema, value)) as unknown as z.ZodType<
+    })), z.record(tableFieldSchema, value)) as unknown as z.ZodMiniType<
     Record<string, z.output<T>>,
     Record<string, z.input<T>>
   >;
 
 /** A `range` bound; `null` or `''` means "no bound" (what a cleared date picker sends). */
-const rangeBoundSchema = z.union([z.string().max(tableLimits.maxText), z.number(), z.null()]);
+const rangeBoundSchema = z.union([z.string().check(z.maxLength(tableLimits.maxText)), z.number(), z.null()]);
 
 export const tableRequestSchema = z.strictObject({
-  select: z.array(tableFieldSchema).max(tableLimits.maxSelect).optional(),
-  pager: z
-    .strictObject({
-      current: pagerNumber(tableLimits.maxCurrent).optional(),
-      pageSize: pagerNumber(tableLimits.maxPageSize).optional(),
-    })
-    .optional(),
-  search: z
-    .strictObject({
-      keyword: z.string().max(tableLimits.maxText).optional(),
-      select: z.array(tableFieldSchema).max(tableLimits.maxSelect).optional(),
-    })
-    .optional(),
-  liker: fieldRecord(z.string().max(tableLimits.maxText)).optional(),
-  range: fieldRecord(
+  select: z.optional(z.array(tableFieldSchema).check(z.maxLength(tableLimits.maxSelect))),
+  pager: z.optional(z.strictObject({
+      current: z.optional(pagerNumber(tableLimits.maxCurrent)),
+      pageSize: z.optional(pagerNumber(tableLimits.maxPageSize)),
+    })),
+  search: z.optional(z.strictObject({
+      keyword: z.optional(z.string().check(z.maxLength(tableLimits.maxText))),
+      select: z.optional(z.array(tableFieldSchema).check(z.maxLength(tableLimits.maxSelect))),
+    })),
+  liker: z.optional(fieldRecord(z.string().check(z.maxLength(tableLimits.maxText)))),
+  range: z.optional(fieldRecord(
     z.strictObject({
-      start: rangeBoundSchema.optional(),
-      end: rangeBoundSchema.optional(),
-      self: z.boolean().optional(),
+      start: z.optional(rangeBoundSchema),
+      end: z.optional(rangeBoundSchema),
+      self: z.optional(z.boolean()),
     }),
-  ).optional(),
-  filter: fieldRecord(z.array(tableValueSchema).min(1).max(tableLimits.maxFilterValues)).optional(),
-  sorter: z
-    .array(z.strictObject({ key: tableFieldSchema, sort: z.enum(sortDirections) }))
-    .max(tableLimits.maxSorters)
-    .optional(),
+  )),
+  filter: z.optional(fieldRecord(z.array(tableValueSchema).check(z.minLength(1), z.maxLength(tableLimits.maxFilterValues)))),
+  sorter: z.optional(
+    z.array(z.strictObject({ key: tableFieldSchema, sort: z.enum(sortDirections) })).check(z.maxLength(tableLimits.maxSorters)),
+  ),
 });
 
 /** The request as sent (pager numbers may be digit strings). */

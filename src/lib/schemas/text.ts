@@ -6,7 +6,7 @@
  * server (`check` in src/server/validate.ts) and by the forms (`validateForm`), so no call and no
  * form needs to remember it.
  */
-import type { z } from 'zod';
+import type { z } from 'zod/mini';
 
 /** C0 controls but TAB, LF and CR; DEL; C1 controls. */
 const controlCharacter = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F-\u009F]/;

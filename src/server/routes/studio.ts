@@ -17,7 +17,9 @@
 import { Hono } from 'hono';
 import type { z } from 'zod';
 import { strToU8, zipSync } from 'fflate';
-import { contentKinds, fileTextOf, kindOfPath, kindSpecs, normalizedData, type ContentKind } from '../../content/kinds.ts';
+import { contentKinds, kindOfPath, type ContentKind } from '../../content/paths.ts';
+import { kindSpecs } from '../../content/kinds.ts';
+import { fileTextOf, normalizedData } from '../../content/files.ts';
 import { renderMarkdown, UnrenderableMarkdown } from '../../content/markdown.ts';
 import { mapMarkdownFields } from '../../content/schemas.ts';
 import { studioBuildBody, studioBuildQuery, studioDeleteBody, studioKindQuery, studioMarkdownBody, studioPathBody, studioPathQuery, studioRestoreBody, studioRollbackBody, studioSaveBody, studioUploadBody, studioVersionQuery, maxImportBytes } from '../../lib/schemas/studio.ts';
@@ -54,7 +56,7 @@ function changedFields(before: unknown, after: unknown): string[] {
 }
 
 /** The dotted path of the first Markdown field of a checked item the renderer cannot render (the build would fail on it). */
-function unrenderableMarkdownField(schema: z.ZodType, checked: unknown): string | undefined {
+function unrenderableMarkdownField(schema: z.core.$ZodType, checked: unknown): string | undefined {
   let found: string | undefined;
   mapMarkdownFields(schema, checked, (source, path) => {
     if (found !== undefined) return source;

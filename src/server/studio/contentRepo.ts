@@ -15,7 +15,8 @@
 import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { and, asc, desc, eq, inArray, isNotNull, max, or, sql } from 'drizzle-orm';
-import { dataOfFile, fileTextOf, kindOfPath, type ContentKind } from '../../content/kinds.ts';
+import { kindOfPath, type ContentKind } from '../../content/paths.ts';
+import { dataOfFile, fileTextOf } from '../../content/files.ts';
 import type { ItemState } from '../../lib/studioViews.ts';
 import type { Database } from '../db/client.ts';
 import { contentItems, contentPublications, contentVersions, users, type ContentItemRow } from '../db/schema/index.ts';

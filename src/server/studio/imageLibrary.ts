@@ -9,7 +9,7 @@
  * load the image from the object store).
  */
 import { and, eq, inArray } from 'drizzle-orm';
-import { kindOfPath, titleOf, type ContentKind } from '../../content/kinds.ts';
+import { kindOfPath, titleOf, type ContentKind } from '../../content/paths.ts';
 import { CONFLICT } from '../../lib/apiCodes.ts';
 import type { Database } from '../db/client.ts';
 import { contentImages, contentItems, contentPublications, contentVersions } from '../db/schema/index.ts';

@@ -7,7 +7,8 @@
  */
 import { eq } from 'drizzle-orm';
 import { strFromU8 } from 'fflate';
-import { kindOfPath, kindSpecs } from '../../content/kinds.ts';
+import { kindOfPath } from '../../content/paths.ts';
+import { kindSpecs } from '../../content/kinds.ts';
 import { translator, type Locale } from '../../lib/i18n/index.ts';
 import { localizeIssues } from '../../lib/schemas/issues.ts';
 import type { Database } from '../db/client.ts';

@@ -19,7 +19,7 @@
  *           on becomes failed with the queue's reason
  */
 import { and, asc, desc, eq, gt, inArray, isNull, or, sql } from 'drizzle-orm';
-import { kindOfPath, titleOf, type ContentKind } from '../../content/kinds.ts';
+import { kindOfPath, titleOf, type ContentKind } from '../../content/paths.ts';
 import { ApiCode } from '../../lib/apiCodes.ts';
 import type { Locale } from '../../lib/i18n/index.ts';
 import type { ScheduleAction } from '../../lib/schemas/studio.ts';

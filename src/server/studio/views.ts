@@ -7,7 +7,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { and, desc, eq, inArray, sql } from 'drizzle-orm';
-import { kindOfPath, titleOf, type ContentKind } from '../../content/kinds.ts';
+import { kindOfPath, titleOf, type ContentKind } from '../../content/paths.ts';
 import { ContentError, loadContent } from '../../content/load.ts';
 import { previewPathPrefix } from '../../lib/paths.ts';
 import { defaultAreaCode } from '../../lib/schemas/fields.ts';
