@@ -51,6 +51,9 @@ export interface TestApp {
   jobs: JobQueue;
 }
 
+/** Connections a test database's pool may open: PGlite is one connection; PostgreSQL gets a few per file. */
+export const testPoolMax = { pglite: 1, postgres: 4 } as const satisfies Record<DatabaseKind, number>;
+
 /** Origin of `app.request('/…')` calls. */
 export const testOrigin = 'http://localhost';
 
@@ -101,7 +104,7 @@ async function openTestDatabase(config: Config): Promise<{ handle: DatabaseHandl
   } finally {
     await admin.end({ timeout: 5 });
   }
-  const handle = openPostgres(databaseUrl(serverUrl, name), { ...config, dbPoolMax: 4 });
+  const handle = openPostgres(databaseUrl(serverUrl, name), { ...config, dbPoolMax: testPoolMax.postgres });
   if (!template) {
     await migrateDatabase(handle);
     await seedIfEmpty(handle.db, { demoAccounts: true });

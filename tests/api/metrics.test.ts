@@ -19,7 +19,7 @@ import { createMetricsRegistry } from '../../src/server/metrics/registry.ts';
 import { hitLimit } from '../../src/server/services/rateLimit.ts';
 import { newSessionToken, sessionCookieName } from '../../src/server/session.ts';
 import type { BuildCommand } from '../../src/server/site/buildCommand.ts';
-import { apiHeaders, createTestApp, openPerFile } from './harness.ts';
+import { apiHeaders, createTestApp, openPerFile, testPoolMax } from './harness.ts';
 
 const token = 'metrics-test-token-0123456789abcdef';
 const lines: string[] = [];
@@ -158,7 +158,7 @@ describe('what it measures', () => {
     expect(valueOf(text, 'hgd_db_statement_duration_seconds_count', { operation: 'with' })).toBeGreaterThan(0);
     expect(valueOf(text, 'hgd_db_statement_duration_seconds_count', { operation: 'insert' })).toBeGreaterThan(0);
     expect(find(text, 'hgd_db_statement_duration_seconds_count').every((sample) => ['select', 'insert', 'update', 'delete', 'with', 'other', 'transaction'].includes(sample.labels['operation']!))).toBe(true);
-    expect(valueOf(text, 'hgd_db_pool_size')).toBe(1);
+    expect(valueOf(text, 'hgd_db_pool_size')).toBe(testPoolMax[t.kind]);
     expect(find(text, 'hgd_db_pool_in_use')).toHaveLength(1);
     expect(find(text, 'hgd_db_pool_waiting')).toHaveLength(1);
   });
@@ -287,7 +287,7 @@ describe('METRICS_PORT', () => {
       const base = `http://127.0.0.1:${open!.address().port}`;
       const response = await fetch(`${base}/metrics`);
       expect(response.status).toBe(200);
-      expect(await response.text()).toContain('hgd_db_pool_size 1');
+      expect(await response.text()).toContain(`hgd_db_pool_size ${testPoolMax[t.kind]}`);
       expect((await fetch(`${base}/api/front/user/currentUser`)).status).toBe(404);
       const guardedUrl = `http://127.0.0.1:${guarded!.address().port}/metrics`;
       expect((await fetch(guardedUrl)).status).toBe(401);
