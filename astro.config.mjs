@@ -2,7 +2,15 @@
 import { defineConfig } from 'astro/config';
 import react from '@astrojs/react';
 import tailwindcss from '@tailwindcss/vite';
-import { devApi, incrementalBuild, intentDirective, pagePolicyCheck, precompress, searchIndex, sitemap } from './src/integrations/index.ts';
+import {
+  devApi,
+  incrementalBuild,
+  intentDirective,
+  pagePolicyCheck,
+  precompress,
+  searchIndex,
+  sitemap,
+} from './src/integrations/index.ts';
 import { cspHash, pageDirectives } from './src/lib/contentSecurityPolicy.ts';
 import { constantInlineScripts } from './src/components/inlineScripts.ts';
 import { clientChunkGroups } from './src/integrations/clientChunks.ts';
@@ -19,11 +27,22 @@ export default defineConfig({
     routing: { prefixDefaultLocale: false },
   },
   // incrementalBuild first: its build:done puts the unchanged pages in place before the others read them.
-  integrations: [incrementalBuild(), react(), intentDirective(), pagePolicyCheck(), sitemap(), searchIndex(), precompress(), devApi()],
+  integrations: [
+    incrementalBuild(),
+    react(),
+    intentDirective(),
+    pagePolicyCheck(),
+    sitemap(),
+    searchIndex(),
+    precompress(),
+    devApi(),
+  ],
   vite: {
     plugins: [tailwindcss()],
     // Fewer, larger files for the browser: see clientChunks.ts.
-    environments: { client: { build: { rolldownOptions: { output: { codeSplitting: { groups: clientChunkGroups } } } } } },
+    environments: {
+      client: { build: { rolldownOptions: { output: { codeSplitting: { groups: clientChunkGroups } } } } },
+    },
   },
   devToolbar: { enabled: false },
   // Every page carries its Content-Security-Policy in a <meta> (the server sends it as a header

@@ -4,7 +4,18 @@ import astro from 'eslint-plugin-astro';
 import reactHooks from 'eslint-plugin-react-hooks';
 
 export default defineConfig(
-  { ignores: ['dist/', '.dist-builds/', '.astro/', 'node_modules/', 'data/', 'test-results/', 'playwright-report/', 'src/server/db/migrations/'] },
+  {
+    ignores: [
+      'dist/',
+      '.dist-builds/',
+      '.astro/',
+      'node_modules/',
+      'data/',
+      'test-results/',
+      'playwright-report/',
+      'src/server/db/migrations/',
+    ],
+  },
   tseslint.configs.recommended,
   astro.configs.recommended,
   // The React islands (and their hooks): the Rules of React, missing effect dependencies included

@@ -20,7 +20,6 @@ import { formPostHeaders, startProcess, waitFor } from './server.ts';
 const port = 4423;
 const origin = `http://127.0.0.1:${port}`;
 
-
 async function argonFigures(): Promise<{ hashMs: number; verifyMs: number }> {
   const rounds = 10;
   let started = performance.now();
@@ -39,7 +38,10 @@ function line(name: string, r: autocannon.Result): string {
   return `${name.padEnd(44)} ${r.requests.average.toFixed(0).padStart(6)} req/s   p50 ${r.latency.p50} ms   p99 ${r.latency.p99} ms   (${r.requests.total} requests)`;
 }
 
-async function loginLoad(connections: number, duration: number): Promise<{ result: autocannon.Result; refused: number }> {
+async function loginLoad(
+  connections: number,
+  duration: number,
+): Promise<{ result: autocannon.Result; refused: number }> {
   let address = 0;
   let refused = 0;
   const result = await autocannon({
@@ -67,11 +69,25 @@ async function loginLoad(connections: number, duration: number): Promise<{ resul
 export async function benchAccounts(): Promise<void> {
   const argon = await argonFigures();
   const dataDir = mkdtempSync(join(tmpdir(), 'hgd-bench-accounts-'));
-  const portal = startProcess(['src/server/main.ts'], { HOST: '127.0.0.1', PORT: String(port), DATA_DIR: dataDir, LOG_LEVEL: 'silent', TRUST_PROXY: '1', STATIC_DIR: dataDir });
+  const portal = startProcess(['src/server/main.ts'], {
+    HOST: '127.0.0.1',
+    PORT: String(port),
+    DATA_DIR: dataDir,
+    LOG_LEVEL: 'silent',
+    TRUST_PROXY: '1',
+    STATIC_DIR: dataDir,
+  });
   try {
     await waitFor(`${origin}/api/health`, 60_000);
-    const first = await fetch(`${origin}/api/front/system/login`, { method: 'POST', headers: { ...postHeaders, 'X-Forwarded-For': '10.255.255.1' }, body: loginBody });
-    const cookie = first.headers.getSetCookie().find((value) => value.startsWith('hgd_sid='))?.split(';')[0];
+    const first = await fetch(`${origin}/api/front/system/login`, {
+      method: 'POST',
+      headers: { ...postHeaders, 'X-Forwarded-For': '10.255.255.1' },
+      body: loginBody,
+    });
+    const cookie = first.headers
+      .getSetCookie()
+      .find((value) => value.startsWith('hgd_sid='))
+      ?.split(';')[0];
     if (!cookie) throw new Error(`login failed: ${await first.text()}`);
 
     await loginLoad(4, 2); // warm-up
@@ -91,13 +107,21 @@ export async function benchAccounts(): Promise<void> {
 
     console.log('\n## accounts: login and session-checked reads (server in its own process, PGlite)');
     // Figures depend on what else runs: say how busy the machine was.
-    console.log(`machine: ${cpus().length} cores, load average ${loadavg().map((n) => n.toFixed(1)).join(' / ')} (1 / 5 / 15 min)`);
-    console.log(`argon2id (m=19456 KiB, t=2, p=1) in-process: hash ${argon.hashMs.toFixed(1)} ms, verify ${argon.verifyMs.toFixed(1)} ms`);
+    console.log(
+      `machine: ${cpus().length} cores, load average ${loadavg()
+        .map((n) => n.toFixed(1))
+        .join(' / ')} (1 / 5 / 15 min)`,
+    );
+    console.log(
+      `argon2id (m=19456 KiB, t=2, p=1) in-process: hash ${argon.hashMs.toFixed(1)} ms, verify ${argon.verifyMs.toFixed(1)} ms`,
+    );
     console.log(line('POST login, 8 connections, 8 s', logins.result));
     console.log(line('POST login, 1 connection, 5 s', single.result));
     console.log(line('GET currentUser (session), 50 conn., 8 s', read));
     const refusals = logins.refused + single.refused + readRefused;
-    console.log(`answers other than code 200: ${refusals}${refusals ? ' (the figures above include refusals: check limits)' : ''}`);
+    console.log(
+      `answers other than code 200: ${refusals}${refusals ? ' (the figures above include refusals: check limits)' : ''}`,
+    );
     const errors = logins.result.errors + logins.result.non2xx + read.errors + read.non2xx;
     if (errors) console.log(`transport errors or non-2xx: ${errors}`);
   } finally {

@@ -10,7 +10,15 @@
  * every process ≤ 15 s after the click. Heavy (real builds): only when named.
  */
 import { buildIfStale } from '../scripts/run.ts';
-import { addNews, listenToPublications, newsServed, propagation, startCluster, startRebuild, waitForBuild } from '../tests/cluster/cluster.ts';
+import {
+  addNews,
+  listenToPublications,
+  newsServed,
+  propagation,
+  startCluster,
+  startRebuild,
+  waitForBuild,
+} from '../tests/cluster/cluster.ts';
 
 /** Publish click → visible on every process, for one news item (issue goal). */
 const goalSeconds = 15;
@@ -23,11 +31,23 @@ export async function benchCluster(): Promise<void> {
   const run = Date.now().toString(36);
   const rounds = [
     { label: 'new news item (incremental)', newsId: `bench-${run}-1`, title: `基准新闻 ${run}`, full: false },
-    { label: 'edit of its title and body (incremental)', newsId: `bench-${run}-1`, title: `基准新闻 ${run}（已修改）`, full: false },
+    {
+      label: 'edit of its title and body (incremental)',
+      newsId: `bench-${run}-1`,
+      title: `基准新闻 ${run}（已修改）`,
+      full: false,
+    },
     { label: 'another new item, full build forced', newsId: `bench-${run}-2`, title: `基准新闻 ${run} 二`, full: true },
   ];
-  console.log(`\n## publish → visible (${cluster.nodes.length} API processes + 1 worker, PostgreSQL NOTIFY, S3 bucket)`);
-  console.log('publication'.padEnd(44) + 'build+publish'.padStart(15) + 'then every node'.padStart(17) + 'click → visible'.padStart(17));
+  console.log(
+    `\n## publish → visible (${cluster.nodes.length} API processes + 1 worker, PostgreSQL NOTIFY, S3 bucket)`,
+  );
+  console.log(
+    'publication'.padEnd(44) +
+      'build+publish'.padStart(15) +
+      'then every node'.padStart(17) +
+      'click → visible'.padStart(17),
+  );
   const incremental: number[] = [];
   try {
     for (const round of rounds) {
@@ -35,7 +55,12 @@ export async function benchCluster(): Promise<void> {
       const clicked = performance.now();
       const buildId = await startRebuild(cluster, a, { full: round.full });
       const published = await waitForBuild(cluster, a, listener, buildId, clicked, 15 * 60_000);
-      const times = await propagation(cluster.nodes, published, (node) => newsServed(node, round.newsId, round.title), 60_000);
+      const times = await propagation(
+        cluster.nodes,
+        published,
+        (node) => newsServed(node, round.newsId, round.title),
+        60_000,
+      );
       const spread = Math.max(...Object.values(times));
       const total = (published.at - clicked + spread) / 1000;
       if (!round.full) incremental.push(total);
@@ -47,7 +72,9 @@ export async function benchCluster(): Promise<void> {
       );
     }
     const worst = Math.max(...incremental);
-    console.log(`one-item publication, worst of ${incremental.length}: ${worst.toFixed(1)} s (goal ≤ ${goalSeconds} s: ${worst <= goalSeconds ? 'met' : 'NOT met'})`);
+    console.log(
+      `one-item publication, worst of ${incremental.length}: ${worst.toFixed(1)} s (goal ≤ ${goalSeconds} s: ${worst <= goalSeconds ? 'met' : 'NOT met'})`,
+    );
   } finally {
     await listener.stop().catch(() => {});
     await cluster.stop();

@@ -65,18 +65,32 @@ export async function benchLighthouse(distDir: string): Promise<LighthouseRow[]>
   const dataDir = mkdtempSync(join(tmpdir(), 'hgd-lighthouse-'));
   const profile = mkdtempSync(join(tmpdir(), 'hgd-lighthouse-profile-'));
   const server = spawn(process.execPath, ['src/server/main.ts'], {
-    env: { ...process.env, HOST: '127.0.0.1', PORT: String(serverPort), DATA_DIR: dataDir, STATIC_DIR: distDir, LOG_LEVEL: 'silent' },
+    env: {
+      ...process.env,
+      HOST: '127.0.0.1',
+      PORT: String(serverPort),
+      DATA_DIR: dataDir,
+      STATIC_DIR: distDir,
+      LOG_LEVEL: 'silent',
+    },
     stdio: ['ignore', 'ignore', 'inherit'],
   });
-  const browser = spawn(chromium, [...chromiumFlags, `--remote-debugging-port=${devtoolsPort}`, `--user-data-dir=${profile}`, 'about:blank'], {
-    stdio: 'ignore',
-  });
+  const browser = spawn(
+    chromium,
+    [...chromiumFlags, `--remote-debugging-port=${devtoolsPort}`, `--user-data-dir=${profile}`, 'about:blank'],
+    {
+      stdio: 'ignore',
+    },
+  );
   const origin = `http://127.0.0.1:${serverPort}`;
   const rows: LighthouseRow[] = [];
   try {
     // A fresh server migrates and seeds a new database first: allow for a busy machine.
     const answered = (response: Response) => response.status < 500;
-    await Promise.all([waitFor(`${origin}/api/health`, 120_000, answered), waitFor(`http://127.0.0.1:${devtoolsPort}/json/version`, 120_000, answered)]);
+    await Promise.all([
+      waitFor(`${origin}/api/health`, 120_000, answered),
+      waitFor(`http://127.0.0.1:${devtoolsPort}/json/version`, 120_000, answered),
+    ]);
     for (const page of lighthousePages) {
       const result = await lighthouse(`${origin}${page}`, {
         port: devtoolsPort,
@@ -106,11 +120,15 @@ export async function benchLighthouse(distDir: string): Promise<LighthouseRow[]>
 }
 
 export function printLighthouse(rows: LighthouseRow[]): void {
-  const limits = categories.map((c) => `${c} ${c === 'accessibility' || c === 'seo' ? '=' : '≥'} ${lighthouseThresholds[c]}`).join(', ');
+  const limits = categories
+    .map((c) => `${c} ${c === 'accessibility' || c === 'seo' ? '=' : '≥'} ${lighthouseThresholds[c]}`)
+    .join(', ');
   console.log(`\n## Lighthouse, mobile (${limits})`);
   console.log('page'.padEnd(22) + categories.map((c) => c.padStart(16)).join('') + '  ok');
   for (const row of rows) {
-    const cells = categories.map((c) => `${row.scores[c]}${row.scores[c] < lighthouseThresholds[c] ? ' ✗' : ''}`.padStart(16));
+    const cells = categories.map((c) =>
+      `${row.scores[c]}${row.scores[c] < lighthouseThresholds[c] ? ' ✗' : ''}`.padStart(16),
+    );
     console.log(row.page.padEnd(22) + cells.join('') + `  ${row.passed ? '✓' : '✗'}`);
     for (const failure of row.failures) console.log(`    ${failure}`);
   }

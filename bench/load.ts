@@ -88,7 +88,12 @@ export function cpuTicksOf(pid: number | string | undefined): number {
 }
 
 /** CPU ticks used so far: the server, PostgreSQL's processes (any on this machine), this process (the load generator), the machine idle. */
-function cpuSnapshot(serverPid: number | undefined): { server: number; database: number; generator: number; idle: number } {
+function cpuSnapshot(serverPid: number | undefined): {
+  server: number;
+  database: number;
+  generator: number;
+  idle: number;
+} {
   let database = 0;
   for (const entry of readdirSync('/proc')) {
     if (!/^\d+$/.test(entry)) continue;
@@ -100,11 +105,21 @@ function cpuSnapshot(serverPid: number | undefined): { server: number; database:
   }
   const usage = process.cpuUsage();
   const idle = Number(readFileSync('/proc/stat', 'utf8').split('\n')[0]!.trim().split(/\s+/)[4]);
-  return { server: cpuTicksOf(serverPid), database, generator: ((usage.user + usage.system) / 1e6) * ticksPerSecond, idle };
+  return {
+    server: cpuTicksOf(serverPid),
+    database,
+    generator: ((usage.user + usage.system) / 1e6) * ticksPerSecond,
+    idle,
+  };
 }
 
 /** Where the machine's CPU went per request between two snapshots (µs): profile-free, by process. */
-function cpuPerRequest(before: ReturnType<typeof cpuSnapshot>, after: ReturnType<typeof cpuSnapshot>, requests: number, withDatabase: boolean): string {
+function cpuPerRequest(
+  before: ReturnType<typeof cpuSnapshot>,
+  after: ReturnType<typeof cpuSnapshot>,
+  requests: number,
+  withDatabase: boolean,
+): string {
   const us = (ticks: number) => `${Math.round(((ticks / ticksPerSecond) * 1e6) / requests)} µs`;
   return (
     `  CPU per request: server ${us(after.server - before.server)}` +
@@ -119,14 +134,23 @@ interface Load {
   refused: number;
 }
 
-async function load(url: string, options: { connections: number; duration: number; cookie?: string; json?: boolean }): Promise<Load> {
+async function load(
+  url: string,
+  options: { connections: number; duration: number; cookie?: string; json?: boolean },
+): Promise<Load> {
   let refused = 0;
   const result = await autocannon({
     url,
     connections: options.connections,
     duration: options.duration,
     ...(options.cookie ? { headers: { Cookie: options.cookie } } : {}),
-    ...(options.json ? { requests: [{ onResponse: (_status: number, body: string) => void (body.startsWith('{"code":200,') || (refused += 1)) }] } : {}),
+    ...(options.json
+      ? {
+          requests: [
+            { onResponse: (_status: number, body: string) => void (body.startsWith('{"code":200,') || (refused += 1)) },
+          ],
+        }
+      : {}),
   });
   return { result, refused };
 }
@@ -154,9 +178,14 @@ async function prepare(target: Target): Promise<Prepared> {
   try {
     const volume = await seedPartnerVolume(runtime.db, rows);
     // Every row bench_hq sees (all of them), up to the export's own cap.
-    const [count] = rowsOf<{ n: number }>(await runtime.db.execute(sql`select count(*)::int4 as n from settlement_results`));
+    const [count] = rowsOf<{ n: number }>(
+      await runtime.db.execute(sql`select count(*)::int4 as n from settlement_results`),
+    );
     const { first, last } = settlementWindow();
-    const antTable = { range: { settleMonth: { start: first, end: last } }, sorter: [{ key: 'settleMonth', sort: 'descend' }] };
+    const antTable = {
+      range: { settleMonth: { start: first, end: last } },
+      sorter: [{ key: 'settleMonth', sort: 'descend' }],
+    };
     const exportQuery = new URLSearchParams({ antTable: JSON.stringify(antTable) }).toString();
     // Existing results again (valid by construction): the import replaces them.
     const existing = rowsOf<Record<string, string>>(
@@ -168,7 +197,16 @@ async function prepare(target: Target): Promise<Prepared> {
     const stream = xlsxStream({
       name: 'Sheet1',
       columns: settlementImportColumns.map((column) => ({ header: column.header, format: 'text' as const })),
-      rows: existing.map((row) => [row['order_no']!, row['month']!, row['energy']!, row['contract']!, row['market']!, null, null, row['status']!]),
+      rows: existing.map((row) => [
+        row['order_no']!,
+        row['month']!,
+        row['energy']!,
+        row['contract']!,
+        row['market']!,
+        null,
+        null,
+        row['status']!,
+      ]),
     });
     const importFile = new Uint8Array(await new Response(stream).arrayBuffer());
     return { env, exportQuery, exportRows: count!.n, importFile, settlements: volume.settlements };
@@ -181,7 +219,9 @@ async function prepare(target: Target): Promise<Prepared> {
 async function whileBusy(name: string, operation: () => Promise<string>): Promise<string[]> {
   let finished!: (result: autocannon.Result) => void;
   const homeResult = new Promise<autocannon.Result>((resolve) => (finished = resolve));
-  const home = autocannon({ url: `${origin}${homePath}`, connections: 20, duration: 600 }, (_error, result) => finished(result));
+  const home = autocannon({ url: `${origin}${homePath}`, connections: 20, duration: 600 }, (_error, result) =>
+    finished(result),
+  );
   let healthSlowest = 0;
   let healthAnswers = 0;
   let healthFailures = 0;
@@ -216,8 +256,13 @@ async function whileBusy(name: string, operation: () => Promise<string>): Promis
   ];
 }
 
-async function startServers(env: Record<string, string | undefined>): Promise<{ portal: ChildProcess; hello: ChildProcess }> {
-  const portal = spawn('node', ['src/server/main.ts'], { env: env as NodeJS.ProcessEnv, stdio: ['ignore', 'ignore', 'inherit'] });
+async function startServers(
+  env: Record<string, string | undefined>,
+): Promise<{ portal: ChildProcess; hello: ChildProcess }> {
+  const portal = spawn('node', ['src/server/main.ts'], {
+    env: env as NodeJS.ProcessEnv,
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
   const hello = startProcess(['bench/hello.ts'], { PORT: String(helloPort) });
   await Promise.all([waitFor(`${origin}${healthPath}`, 180_000), waitFor(helloUrl, 30_000)]);
   return { portal, hello };
@@ -238,13 +283,24 @@ async function loadTarget(target: Target): Promise<void> {
     const hq = await signIn(origin, 'bench_hq', 'Bank2025');
     const operator = await signIn(origin, 'demo_operator', 'Operator2025');
     const lines: string[] = [];
-    const measure = async (name: string, url: string, options: { cookie?: string; json?: boolean; serverPid?: number | undefined } = {}) => {
+    const measure = async (
+      name: string,
+      url: string,
+      options: { cookie?: string; json?: boolean; serverPid?: number | undefined } = {},
+    ) => {
       await load(url, { connections: 50, duration: 3, ...options }); // warm-up
       const serverPid = options.serverPid ?? servers?.portal.pid;
       const before = cpuSnapshot(serverPid);
       const measured = await load(url, { connections: 200, duration: 10, ...options });
       lines.push(line(name, measured));
-      lines.push(cpuPerRequest(before, cpuSnapshot(serverPid), measured.result.requests.total, !target.label.startsWith('PGlite')));
+      lines.push(
+        cpuPerRequest(
+          before,
+          cpuSnapshot(serverPid),
+          measured.result.requests.total,
+          !target.label.startsWith('PGlite'),
+        ),
+      );
       return measured;
     };
     lines.push(`machine before: ${uptime()}`);
@@ -255,27 +311,43 @@ async function loadTarget(target: Target): Promise<void> {
     lines.push(`machine after: ${uptime()}`);
     const r = read.result;
     const floor = target.label.startsWith('PGlite') ? 3000 : 6000;
-    const met = r.requests.average >= floor && r.latency.p99 <= 100 && r.latency.max < 1000 && r.errors + r.timeouts + r.non2xx + read.refused === 0;
+    const met =
+      r.requests.average >= floor &&
+      r.latency.p99 <= 100 &&
+      r.latency.max < 1000 &&
+      r.errors + r.timeouts + r.non2xx + read.refused === 0;
     lines.push(`currentUser target (≥ ${floor} req/s, p99 ≤ 100 ms, none ≥ 1 s, 0 errors): ${met ? 'met' : 'MISSED'}`);
 
     const exported = await whileBusy(`export of ${prepared.exportRows} settlement rows`, async () => {
       // As the browser's fetchDownload asks (the CSRF check wants both headers).
-      const response = await fetch(`${origin}${exportPath}?${prepared.exportQuery}`, { headers: { Cookie: hq, 'X-Requested-With': 'XMLHttpRequest', Origin: origin } });
+      const response = await fetch(`${origin}${exportPath}?${prepared.exportQuery}`, {
+        headers: { Cookie: hq, 'X-Requested-With': 'XMLHttpRequest', Origin: origin },
+      });
       const body = await response.arrayBuffer();
-      if (!response.headers.get('content-type')?.includes('spreadsheet')) return `NOT an xlsx: ${new TextDecoder().decode(body).slice(0, 200)}`;
+      if (!response.headers.get('content-type')?.includes('spreadsheet'))
+        return `NOT an xlsx: ${new TextDecoder().decode(body).slice(0, 200)}`;
       return `HTTP ${response.status}, ${mb(body.byteLength)} MB xlsx`;
     });
-    const imported = await whileBusy(`import of a ${importRows}-row xlsx (${mb(prepared.importFile.byteLength)} MB)`, async () => {
-      const form = new FormData();
-      form.append('file', new File([prepared.importFile], 'bench.xlsx'));
-      // The browser's form post headers, without its Content-Type: fetch sets the multipart one.
-      const { 'Content-Type': _urlEncoded, ...headers } = formPostHeaders(origin);
-      const response = await fetch(`${origin}${importPath}`, { method: 'POST', headers: { ...headers, Cookie: operator }, body: form });
-      const body = (await response.json()) as { code: number; message: string; data?: { imported?: number } };
-      return `code ${body.code}${body.code === 200 ? `, ${body.data?.imported} rows` : `: ${body.message}`}`;
-    });
+    const imported = await whileBusy(
+      `import of a ${importRows}-row xlsx (${mb(prepared.importFile.byteLength)} MB)`,
+      async () => {
+        const form = new FormData();
+        form.append('file', new File([prepared.importFile], 'bench.xlsx'));
+        // The browser's form post headers, without its Content-Type: fetch sets the multipart one.
+        const { 'Content-Type': _urlEncoded, ...headers } = formPostHeaders(origin);
+        const response = await fetch(`${origin}${importPath}`, {
+          method: 'POST',
+          headers: { ...headers, Cookie: operator },
+          body: form,
+        });
+        const body = (await response.json()) as { code: number; message: string; data?: { imported?: number } };
+        return `code ${body.code}${body.code === 200 ? `, ${body.data?.imported} rows` : `: ${body.message}`}`;
+      },
+    );
 
-    console.log(`\n## load on ${target.label}: ${prepared.settlements} settlement rows; server in its own process, 200 connections, 10 s each`);
+    console.log(
+      `\n## load on ${target.label}: ${prepared.settlements} settlement rows; server in its own process, 200 connections, 10 s each`,
+    );
     for (const text of [...lines, ...exported, ...imported]) console.log(text);
   } finally {
     await stopServers(servers);
@@ -302,7 +374,9 @@ async function memoryTarget(target: Target): Promise<void> {
     clearTimeout(sampler);
     const at300 = residentOf(pid);
     const change = (at300 - at30) / at30;
-    console.log(`\n## memory on ${target.label}: the mix (home page, content call, currentUser) at 200 connections for 5 minutes`);
+    console.log(
+      `\n## memory on ${target.label}: the mix (home page, content call, currentUser) at 200 connections for 5 minutes`,
+    );
     console.log(`${uptime()}`);
     console.log(
       `server RSS: ${mb(started)} MB at start, ${mb(at30)} MB after 30 s, ${mb(at300)} MB after 5 min (${(change * 100).toFixed(1)} %, ` +
@@ -317,12 +391,16 @@ async function memoryTarget(target: Target): Promise<void> {
 
 async function eachTarget(run: (target: Target) => Promise<void>, prefix: string): Promise<void> {
   // The built site is served as in production; building is the caller's (under its lock).
-  if (!existsSync(path.join(distDir, homePath, 'index.html'))) throw new Error(`no ${homePath} in ${distDir}: run \`flock /tmp/build.lock npm run build\` first`);
+  if (!existsSync(path.join(distDir, homePath, 'index.html')))
+    throw new Error(`no ${homePath} in ${distDir}: run \`flock /tmp/build.lock npm run build\` first`);
   if (process.env['BENCH_LOAD_PGLITE'] !== '0') await run(await pgliteTarget(prefix));
   // scripts/with-postgres.ts sets TEST_DATABASE_URL.
   const serverUrl = process.env['DATABASE_URL'] ?? process.env['TEST_DATABASE_URL'];
   if (serverUrl) await run(await postgresTarget(serverUrl));
-  else console.log('\n(PostgreSQL skipped: set DATABASE_URL, or run `npx node scripts/with-postgres.ts -- npm run bench -- load`)');
+  else
+    console.log(
+      '\n(PostgreSQL skipped: set DATABASE_URL, or run `npx node scripts/with-postgres.ts -- npm run bench -- load`)',
+    );
 }
 
 export const benchLoad = () => eachTarget(loadTarget, 'hgd-bench-load-');

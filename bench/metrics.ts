@@ -43,7 +43,14 @@ async function startServer(label: string, env: Record<string, string>): Promise<
   const dataDir = mkdtempSync(join(tmpdir(), 'hgd-bench-metrics-'));
   const port = await freePort();
   const origin = `http://127.0.0.1:${port}`;
-  const child = startProcess(['src/server/main.ts'], { HOST: '127.0.0.1', PORT: String(port), DATA_DIR: dataDir, LOG_LEVEL: 'silent', STATIC_DIR: dataDir, ...env });
+  const child = startProcess(['src/server/main.ts'], {
+    HOST: '127.0.0.1',
+    PORT: String(port),
+    DATA_DIR: dataDir,
+    LOG_LEVEL: 'silent',
+    STATIC_DIR: dataDir,
+    ...env,
+  });
   try {
     await waitFor(`${origin}/api/health`, 180_000);
     return { label, origin, process: child, dataDir, cookie: await signIn(origin, 'demo_person', 'Person2025') };
@@ -70,17 +77,30 @@ async function loadOnce(server: Server): Promise<Run> {
     connections,
     duration: seconds,
     headers: { Cookie: server.cookie },
-    requests: [{ onResponse: (_status: number, body: string) => void (body.startsWith('{"code":200,') || (refused += 1)) }],
+    requests: [
+      { onResponse: (_status: number, body: string) => void (body.startsWith('{"code":200,') || (refused += 1)) },
+    ],
   });
   const cpuSeconds = (cpuTicksOf(server.process.pid) - ticksBefore) / ticksPerSecond;
-  return { requests: result.requests.average, p99: result.latency.p99, errors: result.errors + result.timeouts + result.non2xx + refused, cpuUs: (cpuSeconds * 1e6) / result.requests.total };
+  return {
+    requests: result.requests.average,
+    p99: result.latency.p99,
+    errors: result.errors + result.timeouts + result.non2xx + refused,
+    cpuUs: (cpuSeconds * 1e6) / result.requests.total,
+  };
 }
 
 /** Scrapes /metrics as Prometheus would while `work` runs; the largest answer and the slowest scrape. */
-async function scraping<T>(server: Server, work: () => Promise<T>, figures: { scrapes: number; bytes: number; slowestMs: number }): Promise<T> {
+async function scraping<T>(
+  server: Server,
+  work: () => Promise<T>,
+  figures: { scrapes: number; bytes: number; slowestMs: number },
+): Promise<T> {
   const scrape = async () => {
     const started = performance.now();
-    const response = await fetch(`${server.origin}/metrics`, { headers: { Authorization: `Bearer ${token}`, Accept: openMetricsAccept } });
+    const response = await fetch(`${server.origin}/metrics`, {
+      headers: { Authorization: `Bearer ${token}`, Accept: openMetricsAccept },
+    });
     const body = await response.text();
     if (!response.ok) throw new Error(`/metrics answered ${response.status}`);
     figures.scrapes += 1;
@@ -107,7 +127,13 @@ function instrumentsCpuUs(): number {
   const record = (index: number) => {
     database.statement('with live as (select 1) select * from live', true)();
     sessions.checked('valid');
-    http.observe('GET', currentUserPath, 200, 0.004 + (index % 7) / 1000, `00000000-0000-4000-8000-${String(index).padStart(12, '0')}`);
+    http.observe(
+      'GET',
+      currentUserPath,
+      200,
+      0.004 + (index % 7) / 1000,
+      `00000000-0000-4000-8000-${String(index).padStart(12, '0')}`,
+    );
   };
   for (let index = 0; index < 50_000; index += 1) record(index);
   const times = 500_000;
@@ -128,17 +154,34 @@ export async function benchMetrics(): Promise<void> {
     const on = await startServer('metrics on', { METRICS_TOKEN: token });
     servers.push(on);
     // Warm-up of both (JIT, PGlite's caches).
-    for (const server of servers) await autocannon({ url: `${server.origin}${currentUserPath}`, connections: 50, duration: 3, headers: { Cookie: server.cookie } });
+    for (const server of servers)
+      await autocannon({
+        url: `${server.origin}${currentUserPath}`,
+        connections: 50,
+        duration: 3,
+        headers: { Cookie: server.cookie },
+      });
 
     const figures = { scrapes: 0, bytes: 0, slowestMs: 0 };
     const runs: Record<'off' | 'on', Run[]> = { off: [], on: [] };
     const lines: string[] = [];
     for (let round = 1; round <= rounds; round += 1) {
-      const order = round % 2 === 1 ? ([['off', off], ['on', on]] as const) : ([['on', on], ['off', off]] as const);
+      const order =
+        round % 2 === 1
+          ? ([
+              ['off', off],
+              ['on', on],
+            ] as const)
+          : ([
+              ['on', on],
+              ['off', off],
+            ] as const);
       for (const [key, server] of order) {
         const run = key === 'on' ? await scraping(server, () => loadOnce(server), figures) : await loadOnce(server);
         runs[key].push(run);
-        lines.push(`round ${round}  ${server.label.padEnd(12)} ${run.requests.toFixed(0).padStart(6)} req/s   p99 ${String(run.p99).padStart(4)} ms   server CPU ${run.cpuUs.toFixed(0).padStart(4)} µs/request   errors ${run.errors}`);
+        lines.push(
+          `round ${round}  ${server.label.padEnd(12)} ${run.requests.toFixed(0).padStart(6)} req/s   p99 ${String(run.p99).padStart(4)} ms   server CPU ${run.cpuUs.toFixed(0).padStart(4)} µs/request   errors ${run.errors}`,
+        );
       }
     }
     const offRate = mean(runs.off.map((run) => run.requests));
@@ -151,14 +194,30 @@ export async function benchMetrics(): Promise<void> {
     const laterP99 = (onP99 - offP99) / offP99;
     const met = slower <= goal && laterP99 <= goal;
 
-    console.log(`\n## metrics overhead: currentUser (session) at ${connections} connections, ${seconds} s a run, PGlite, servers in their own processes`);
-    console.log(`machine: ${cpus().length} cores, load average ${loadavg().map((n) => n.toFixed(1)).join(' / ')} (1 / 5 / 15 min)`);
+    console.log(
+      `\n## metrics overhead: currentUser (session) at ${connections} connections, ${seconds} s a run, PGlite, servers in their own processes`,
+    );
+    console.log(
+      `machine: ${cpus().length} cores, load average ${loadavg()
+        .map((n) => n.toFixed(1))
+        .join(' / ')} (1 / 5 / 15 min)`,
+    );
     for (const line of lines) console.log(line);
-    console.log(`mean  metrics off ${offRate.toFixed(0)} req/s, p99 ${offP99.toFixed(1)} ms;  metrics on ${onRate.toFixed(0)} req/s, p99 ${onP99.toFixed(1)} ms`);
-    console.log(`measuring costs ${percent(slower)} of throughput, ${percent(laterP99)} on p99 (goal ≤ 5 % each: ${met ? 'met' : 'MISSED'})`);
-    console.log(`server CPU per request: ${offCpu.toFixed(0)} µs off, ${onCpu.toFixed(0)} µs on (${percent((onCpu - offCpu) / offCpu)})`);
-    console.log(`the instruments alone (in-process, CPU time): ${instrumentsCpuUs().toFixed(2)} µs per session-checked request`);
-    console.log(`/metrics during the runs: ${figures.scrapes} scrapes (OpenMetrics), largest ${(figures.bytes / 1024).toFixed(1)} KB, slowest ${figures.slowestMs.toFixed(0)} ms`);
+    console.log(
+      `mean  metrics off ${offRate.toFixed(0)} req/s, p99 ${offP99.toFixed(1)} ms;  metrics on ${onRate.toFixed(0)} req/s, p99 ${onP99.toFixed(1)} ms`,
+    );
+    console.log(
+      `measuring costs ${percent(slower)} of throughput, ${percent(laterP99)} on p99 (goal ≤ 5 % each: ${met ? 'met' : 'MISSED'})`,
+    );
+    console.log(
+      `server CPU per request: ${offCpu.toFixed(0)} µs off, ${onCpu.toFixed(0)} µs on (${percent((onCpu - offCpu) / offCpu)})`,
+    );
+    console.log(
+      `the instruments alone (in-process, CPU time): ${instrumentsCpuUs().toFixed(2)} µs per session-checked request`,
+    );
+    console.log(
+      `/metrics during the runs: ${figures.scrapes} scrapes (OpenMetrics), largest ${(figures.bytes / 1024).toFixed(1)} KB, slowest ${figures.slowestMs.toFixed(0)} ms`,
+    );
   } finally {
     for (const server of servers) server.process.kill('SIGTERM');
     await new Promise((resolve) => setTimeout(resolve, 1000));

@@ -53,7 +53,11 @@ interface Scenario {
 }
 
 /** What any signed-in call costs here (session, user, enterprise): the floor under the table calls. */
-const baseline: Scenario = { name: 'baseline: GET currentUser (session read)', path: '/api/front/user/currentUser', user: 'demo_company' };
+const baseline: Scenario = {
+  name: 'baseline: GET currentUser (session read)',
+  path: '/api/front/user/currentUser',
+  user: 'demo_company',
+};
 
 function scenarios(): Scenario[] {
   const today = chinaDate(new Date());
@@ -65,8 +69,18 @@ function scenarios(): Scenario[] {
     sorter: [{ key: 'createdAt', sort: 'descend' }],
   };
   return [
-    { name: 'enterprise: own orders, filtered page', path: '/api/front/hgdsel/order/getAntTable', user: 'demo_company', antTable: filtered },
-    { name: 'operator: all orders, filtered page', path: '/api/ops/order/getAntTable', user: 'demo_operator', antTable: filtered },
+    {
+      name: 'enterprise: own orders, filtered page',
+      path: '/api/front/hgdsel/order/getAntTable',
+      user: 'demo_company',
+      antTable: filtered,
+    },
+    {
+      name: 'operator: all orders, filtered page',
+      path: '/api/ops/order/getAntTable',
+      user: 'demo_operator',
+      antTable: filtered,
+    },
     {
       name: 'operator: page 5 + keyword search',
       path: '/api/ops/order/getAntTable',
@@ -128,7 +142,6 @@ export async function seedVolume(db: Database): Promise<void> {
   await db.execute(sql`vacuum analyze orders`);
 }
 
-
 const postHeaders = formPostHeaders(origin);
 
 async function login(userName: string, password: string): Promise<string> {
@@ -137,7 +150,10 @@ async function login(userName: string, password: string): Promise<string> {
     headers: postHeaders,
     body: new URLSearchParams({ userName, password, deviceId: 'hgdweb', appCode: 'hgd' }).toString(),
   });
-  const cookie = response.headers.getSetCookie().find((value) => value.startsWith('hgd_sid='))?.split(';')[0];
+  const cookie = response.headers
+    .getSetCookie()
+    .find((value) => value.startsWith('hgd_sid='))
+    ?.split(';')[0];
   if (!cookie) throw new Error(`login of ${userName} failed: ${await response.text()}`);
   return cookie;
 }
@@ -150,9 +166,19 @@ interface Measured {
 
 async function measure(scenario: Scenario, cookie: string, connections: number, duration: number): Promise<Measured> {
   const method: 'GET' | 'POST' = scenario.antTable ? 'POST' : 'GET';
-  const body = scenario.antTable ? new URLSearchParams({ antTable: JSON.stringify(scenario.antTable) }).toString() : undefined;
-  const probe = await fetch(`${origin}${scenario.path}`, { method, headers: { ...postHeaders, Cookie: cookie }, ...(body ? { body } : {}) });
-  const answer = (await probe.json()) as { code: number; message: string; data: { totalCount?: number; result?: unknown[] } };
+  const body = scenario.antTable
+    ? new URLSearchParams({ antTable: JSON.stringify(scenario.antTable) }).toString()
+    : undefined;
+  const probe = await fetch(`${origin}${scenario.path}`, {
+    method,
+    headers: { ...postHeaders, Cookie: cookie },
+    ...(body ? { body } : {}),
+  });
+  const answer = (await probe.json()) as {
+    code: number;
+    message: string;
+    data: { totalCount?: number; result?: unknown[] };
+  };
   if (answer.code !== 200) throw new Error(`${scenario.name}: code ${answer.code} ${answer.message}`);
   let refused = 0;
   const options = {
@@ -166,7 +192,13 @@ async function measure(scenario: Scenario, cookie: string, connections: number, 
   await autocannon({ ...options, duration: 2 }); // warm-up: plans, caches, JIT
   const result = await autocannon({
     ...options,
-    requests: [{ method, ...(body ? { body } : {}), onResponse: (_status, text) => void (text.startsWith('{"code":200,') || (refused += 1)) }],
+    requests: [
+      {
+        method,
+        ...(body ? { body } : {}),
+        onResponse: (_status, text) => void (text.startsWith('{"code":200,') || (refused += 1)),
+      },
+    ],
   });
   return { result, refused, totalCount: answer.data.totalCount ?? -1 };
 }
@@ -197,7 +229,9 @@ async function engineTimes(db: Database, enterpriseId: number): Promise<string[]
     }
     times.sort((a, b) => a - b);
     const at = (q: number) => (times[Math.min(times.length - 1, Math.floor(q * times.length))] ?? 0).toFixed(1);
-    lines.push(`${`engine only: ${scenario.name}`.padEnd(52)}  p50 ${at(0.5)} ms   p99 ${at(0.99)} ms   (100 calls in-process)`);
+    lines.push(
+      `${`engine only: ${scenario.name}`.padEnd(52)}  p50 ${at(0.5)} ms   p99 ${at(0.99)} ms   (100 calls in-process)`,
+    );
   }
   return lines;
 }
@@ -211,7 +245,10 @@ async function explain(db: Database, enterpriseId: number): Promise<void> {
       scenario.user === 'demo_company'
         ? buildTableQueries(ownOrdersTable, request, { scope: sql`o.enterprise_id = ${enterpriseId}::int4` })
         : buildTableQueries(opsOrdersTable, request);
-    for (const [part, statement] of [['page', queries.page], ['count', queries.count]] as const) {
+    for (const [part, statement] of [
+      ['page', queries.page],
+      ['count', queries.count],
+    ] as const) {
       const query = dialect.sqlToQuery(statement);
       console.log(`\n-- ${scenario.name}: ${part}\n${query.sql}\n-- params ${JSON.stringify(query.params)}`);
       const plan = await db.execute(sql`explain (analyze, buffers off, costs off) ${statement}`);
@@ -243,7 +280,11 @@ export function targetEnv(target: Target, serverPort: number): Record<string, st
 
 export async function pgliteTarget(prefix = 'hgd-bench-orders-'): Promise<Target> {
   const dataDir = mkdtempSync(join(tmpdir(), prefix));
-  return { label: 'PGlite', env: { DATA_DIR: dataDir }, cleanup: async () => rmSync(dataDir, { recursive: true, force: true }) };
+  return {
+    label: 'PGlite',
+    env: { DATA_DIR: dataDir },
+    cleanup: async () => rmSync(dataDir, { recursive: true, force: true }),
+  };
 }
 
 /** A throwaway database on the PostgreSQL server at `serverUrl`, dropped by `cleanup`. */
@@ -286,7 +327,9 @@ async function benchTarget(target: Target): Promise<void> {
     const rows = await runtime.db.execute(
       sql`select e.id from enterprises e join users u on u.id = e.owner_user_id where u.user_name = 'demo_company'`,
     );
-    const list = (Array.isArray(rows) ? rows : (rows as unknown as { rows: { id: number }[] }).rows) as { id: number }[];
+    const list = (Array.isArray(rows) ? rows : (rows as unknown as { rows: { id: number }[] }).rows) as {
+      id: number;
+    }[];
     enterpriseId = Number(list[0]?.id);
     if (process.env['BENCH_EXPLAIN'] === '1') await explain(runtime.db, enterpriseId);
     engineLines = await engineTimes(runtime.db, enterpriseId);
@@ -303,8 +346,14 @@ async function benchTarget(target: Target): Promise<void> {
       demo_company: await login('demo_company', 'Company2025'),
       demo_operator: await login('demo_operator', 'Operator2025'),
     };
-    console.log(`\n## orders table on ${target.label}: ${enterpriseCount} enterprises, ${orderCount} orders (seeded in ${seedSeconds.toFixed(1)} s)`);
-    console.log(`machine: ${cpus().length} cores, load average ${loadavg().map((n) => n.toFixed(1)).join(' / ')} (1 / 5 / 15 min)`);
+    console.log(
+      `\n## orders table on ${target.label}: ${enterpriseCount} enterprises, ${orderCount} orders (seeded in ${seedSeconds.toFixed(1)} s)`,
+    );
+    console.log(
+      `machine: ${cpus().length} cores, load average ${loadavg()
+        .map((n) => n.toFixed(1))
+        .join(' / ')} (1 / 5 / 15 min)`,
+    );
     for (const engineLine of engineLines) console.log(engineLine);
     let refused = 0;
     for (const scenario of [baseline, ...scenarios()]) {
@@ -328,7 +377,9 @@ export async function benchOrders(): Promise<void> {
   await benchTarget(await pgliteTarget());
   const serverUrl = process.env['DATABASE_URL'];
   if (!serverUrl) {
-    console.log('\n## orders table on PostgreSQL: skipped (set DATABASE_URL to a PostgreSQL server to measure it there)');
+    console.log(
+      '\n## orders table on PostgreSQL: skipped (set DATABASE_URL to a PostgreSQL server to measure it there)',
+    );
     return;
   }
   await benchTarget(await postgresTarget(serverUrl));

@@ -35,7 +35,13 @@ import { PgDialect } from 'drizzle-orm/pg-core';
 import { createApp } from '../src/server/app.ts';
 import { loadConfig } from '../src/server/config.ts';
 import { rowsOf, type Database } from '../src/server/db/client.ts';
-import { demoInstitutionTree, generatePartnerVolume, insertInstitutions, settlementWindow, type InstitutionSpec } from '../src/server/db/demoPartners.ts';
+import {
+  demoInstitutionTree,
+  generatePartnerVolume,
+  insertInstitutions,
+  settlementWindow,
+  type InstitutionSpec,
+} from '../src/server/db/demoPartners.ts';
 import { partnerAccounts, partnerInstitutions, users } from '../src/server/db/schema/index.ts';
 import { createLogger } from '../src/server/logger.ts';
 import { openRuntime } from '../src/server/runtime.ts';
@@ -71,26 +77,102 @@ const banks: readonly { code: string; name: string; address: string; phone: stri
 ];
 
 /** Province, its branch's city, and ten sub-branches: [city, city code (GB/T 2260, 4 digits), district]. */
-const provinces: readonly { areaCode: string; branch: string; city: string; phone: string; subs: readonly [string, string, string][] }[] = [
+const provinces: readonly {
+  areaCode: string;
+  branch: string;
+  city: string;
+  phone: string;
+  subs: readonly [string, string, string][];
+}[] = [
   {
-    areaCode: '440000', branch: '广东省分行', city: '广州', phone: '020',
-    subs: [['广州', '4401', '天河'], ['广州', '4401', '越秀'], ['广州', '4401', '海珠'], ['广州', '4401', '白云'], ['广州', '4401', '番禺'], ['深圳', '4403', '福田'], ['深圳', '4403', '南山'], ['深圳', '4403', '罗湖'], ['佛山', '4406', '南海'], ['东莞', '4419', '莞城']],
+    areaCode: '440000',
+    branch: '广东省分行',
+    city: '广州',
+    phone: '020',
+    subs: [
+      ['广州', '4401', '天河'],
+      ['广州', '4401', '越秀'],
+      ['广州', '4401', '海珠'],
+      ['广州', '4401', '白云'],
+      ['广州', '4401', '番禺'],
+      ['深圳', '4403', '福田'],
+      ['深圳', '4403', '南山'],
+      ['深圳', '4403', '罗湖'],
+      ['佛山', '4406', '南海'],
+      ['东莞', '4419', '莞城'],
+    ],
   },
   {
-    areaCode: '450000', branch: '广西区分行', city: '南宁', phone: '0771',
-    subs: [['南宁', '4501', '青秀'], ['南宁', '4501', '兴宁'], ['南宁', '4501', '江南'], ['南宁', '4501', '西乡塘'], ['柳州', '4502', '城中'], ['柳州', '4502', '鱼峰'], ['桂林', '4503', '秀峰'], ['桂林', '4503', '七星'], ['梧州', '4504', '万秀'], ['北海', '4505', '海城']],
+    areaCode: '450000',
+    branch: '广西区分行',
+    city: '南宁',
+    phone: '0771',
+    subs: [
+      ['南宁', '4501', '青秀'],
+      ['南宁', '4501', '兴宁'],
+      ['南宁', '4501', '江南'],
+      ['南宁', '4501', '西乡塘'],
+      ['柳州', '4502', '城中'],
+      ['柳州', '4502', '鱼峰'],
+      ['桂林', '4503', '秀峰'],
+      ['桂林', '4503', '七星'],
+      ['梧州', '4504', '万秀'],
+      ['北海', '4505', '海城'],
+    ],
   },
   {
-    areaCode: '460000', branch: '海南省分行', city: '海口', phone: '0898',
-    subs: [['海口', '4601', '龙华'], ['海口', '4601', '美兰'], ['海口', '4601', '秀英'], ['海口', '4601', '琼山'], ['三亚', '4602', '吉阳'], ['三亚', '4602', '天涯'], ['三亚', '4602', '海棠'], ['儋州', '4604', '那大'], ['琼海', '4690', '嘉积'], ['文昌', '4690', '文城']],
+    areaCode: '460000',
+    branch: '海南省分行',
+    city: '海口',
+    phone: '0898',
+    subs: [
+      ['海口', '4601', '龙华'],
+      ['海口', '4601', '美兰'],
+      ['海口', '4601', '秀英'],
+      ['海口', '4601', '琼山'],
+      ['三亚', '4602', '吉阳'],
+      ['三亚', '4602', '天涯'],
+      ['三亚', '4602', '海棠'],
+      ['儋州', '4604', '那大'],
+      ['琼海', '4690', '嘉积'],
+      ['文昌', '4690', '文城'],
+    ],
   },
   {
-    areaCode: '520000', branch: '贵州省分行', city: '贵阳', phone: '0851',
-    subs: [['贵阳', '5201', '云岩'], ['贵阳', '5201', '南明'], ['贵阳', '5201', '观山湖'], ['贵阳', '5201', '花溪'], ['六盘水', '5202', '钟山'], ['遵义', '5203', '汇川'], ['遵义', '5203', '红花岗'], ['安顺', '5204', '西秀'], ['毕节', '5205', '七星关'], ['铜仁', '5206', '碧江']],
+    areaCode: '520000',
+    branch: '贵州省分行',
+    city: '贵阳',
+    phone: '0851',
+    subs: [
+      ['贵阳', '5201', '云岩'],
+      ['贵阳', '5201', '南明'],
+      ['贵阳', '5201', '观山湖'],
+      ['贵阳', '5201', '花溪'],
+      ['六盘水', '5202', '钟山'],
+      ['遵义', '5203', '汇川'],
+      ['遵义', '5203', '红花岗'],
+      ['安顺', '5204', '西秀'],
+      ['毕节', '5205', '七星关'],
+      ['铜仁', '5206', '碧江'],
+    ],
   },
   {
-    areaCode: '530000', branch: '云南省分行', city: '昆明', phone: '0871',
-    subs: [['昆明', '5301', '五华'], ['昆明', '5301', '盘龙'], ['昆明', '5301', '官渡'], ['昆明', '5301', '西山'], ['曲靖', '5303', '麒麟'], ['玉溪', '5304', '红塔'], ['丽江', '5307', '古城'], ['红河', '5325', '蒙自'], ['西双版纳', '5328', '景洪'], ['大理', '5329', '下关']],
+    areaCode: '530000',
+    branch: '云南省分行',
+    city: '昆明',
+    phone: '0871',
+    subs: [
+      ['昆明', '5301', '五华'],
+      ['昆明', '5301', '盘龙'],
+      ['昆明', '5301', '官渡'],
+      ['昆明', '5301', '西山'],
+      ['曲靖', '5303', '麒麟'],
+      ['玉溪', '5304', '红塔'],
+      ['丽江', '5307', '古城'],
+      ['红河', '5325', '蒙自'],
+      ['西双版纳', '5328', '景洪'],
+      ['大理', '5329', '下关'],
+    ],
   },
 ];
 
@@ -152,8 +234,17 @@ export async function seedPartnerVolume(db: Database, rows: number): Promise<Vol
     await tx.execute(sql`set local statement_timeout = 0`);
     const tree = await insertInstitutions(tx, benchInstitutionTree());
     // The demo's sub-branches take their share too, so demo_partner's branch has a bank branch's volume.
-    const cities = new Map(demoInstitutionTree.flatMap((root) => (root.children ?? []).flatMap((branch) => (branch.children ?? []).map((sub) => [sub.code, sub.city] as const))));
-    const demoSubs = (await tx.select().from(partnerInstitutions).where(inArray(partnerInstitutions.code, [...cities.keys()]))).map((row) => ({
+    const cities = new Map(
+      demoInstitutionTree.flatMap((root) =>
+        (root.children ?? []).flatMap((branch) => (branch.children ?? []).map((sub) => [sub.code, sub.city] as const)),
+      ),
+    );
+    const demoSubs = (
+      await tx
+        .select()
+        .from(partnerInstitutions)
+        .where(inArray(partnerInstitutions.code, [...cities.keys()]))
+    ).map((row) => ({
       id: row.id,
       areaCode: row.areaCode,
       city: cities.get(row.code)!,
@@ -174,17 +265,41 @@ export async function seedPartnerVolume(db: Database, rows: number): Promise<Vol
     const [bank] = await tx.select().from(users).where(eq(users.userName, 'demo_bank'));
     const [hq] = await tx
       .insert(users)
-      .values({ userName: 'bench_hq', mobile: '13599990000', name: '基准总行用户', passwordHash: bank!.passwordHash, roles: ['partner'] })
+      .values({
+        userName: 'bench_hq',
+        mobile: '13599990000',
+        name: '基准总行用户',
+        passwordHash: bank!.passwordHash,
+        roles: ['partner'],
+      })
       .returning({ id: users.id });
     const roots = await tx.select().from(partnerInstitutions).where(eq(partnerInstitutions.level, 1));
-    await tx.insert(partnerAccounts).values(roots.map((root, i) => ({ userId: hq!.id, partnerId: root.id, empId: `HQ${String(i + 1).padStart(4, '0')}` })));
+    await tx
+      .insert(partnerAccounts)
+      .values(
+        roots.map((root, i) => ({ userId: hq!.id, partnerId: root.id, empId: `HQ${String(i + 1).padStart(4, '0')}` })),
+      );
     const [count] = rowsOf<{ n: number }>(await tx.execute(sql`select count(*)::int4 as n from partner_institutions`));
     return { ...volume, institutions: count!.n };
   });
-  for (const table of ['settlement_results', 'settlement_monthly', 'orders', 'enterprises', 'users', 'partner_institutions', 'partner_accounts']) {
+  for (const table of [
+    'settlement_results',
+    'settlement_monthly',
+    'orders',
+    'enterprises',
+    'users',
+    'partner_institutions',
+    'partner_accounts',
+  ]) {
     await db.execute(sql.raw(`vacuum analyze ${table}`));
   }
-  return { institutions: written.institutions, enterprises: written.enterprises, orders: written.orders, settlements: written.settlements, seconds: (performance.now() - started) / 1000 };
+  return {
+    institutions: written.institutions,
+    enterprises: written.enterprises,
+    orders: written.orders,
+    settlements: written.settlements,
+    seconds: (performance.now() - started) / 1000,
+  };
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -215,7 +330,13 @@ function scenarios(ids: Ids): Scenario[] {
   const table = { ...page, range: { settleMonth: lastThree }, sorter: [{ key: 'settleMonth', sort: 'descend' }] };
   const year = last.slice(0, 4);
   return [
-    { name: 'table: branch, last 3 months, newest first', path: tablePath, user: 'demo_partner', target: targets.table, body: { antTable: JSON.stringify(table) } },
+    {
+      name: 'table: branch, last 3 months, newest first',
+      path: tablePath,
+      user: 'demo_partner',
+      target: targets.table,
+      body: { antTable: JSON.stringify(table) },
+    },
     {
       name: 'table: the same + enterprise keyword',
       path: tablePath,
@@ -223,16 +344,40 @@ function scenarios(ids: Ids): Scenario[] {
       target: targets.table,
       body: { antTable: JSON.stringify({ ...table, search: { keyword: '精密' } }) },
     },
-    { name: `statistics: year ${year}, whole forest`, path: `${analysisBase}/getStaDataAntTable`, user: 'bench_hq', target: targets.analysis, body: { antTable: JSON.stringify(page), yearType: '1', period: year } },
-    { name: `statistics: month ${last}, whole forest`, path: `${analysisBase}/getStaDataAntTable`, user: 'bench_hq', target: targets.analysis, body: { antTable: JSON.stringify(page), yearType: '2', period: last } },
+    {
+      name: `statistics: year ${year}, whole forest`,
+      path: `${analysisBase}/getStaDataAntTable`,
+      user: 'bench_hq',
+      target: targets.analysis,
+      body: { antTable: JSON.stringify(page), yearType: '1', period: year },
+    },
+    {
+      name: `statistics: month ${last}, whole forest`,
+      path: `${analysisBase}/getStaDataAntTable`,
+      user: 'bench_hq',
+      target: targets.analysis,
+      body: { antTable: JSON.stringify(page), yearType: '2', period: last },
+    },
     {
       name: `comparison: 3 head offices by product, ${year}`,
       path: `${analysisBase}/getCompareDataAntTable`,
       user: 'bench_hq',
       target: targets.analysis,
-      body: { antTable: JSON.stringify({ pager: { current: 1, pageSize: 50 } }), yearType: '1', period: year, partnerIds: ids.compare.join(','), classification: 'product' },
+      body: {
+        antTable: JSON.stringify({ pager: { current: 1, pageSize: 50 } }),
+        yearType: '1',
+        period: year,
+        partnerIds: ids.compare.join(','),
+        classification: 'product',
+      },
     },
-    { name: 'trend: 12 months, whole forest', path: `${analysisBase}/getTrendDataAntTable`, user: 'bench_hq', target: targets.analysis, body: { antTable: JSON.stringify({ pager: { current: 1, pageSize: 12 } }), yearType: '2' } },
+    {
+      name: 'trend: 12 months, whole forest',
+      path: `${analysisBase}/getTrendDataAntTable`,
+      user: 'bench_hq',
+      target: targets.analysis,
+      body: { antTable: JSON.stringify({ pager: { current: 1, pageSize: 12 } }), yearType: '2' },
+    },
   ];
 }
 
@@ -259,14 +404,22 @@ function verdict(p99: number, target: number): string {
 
 type AppLike = ReturnType<typeof createApp>;
 
-async function call(app: AppLike, scenario: Scenario, cookie: string): Promise<{ code: number; totalCount?: number; message: string }> {
+async function call(
+  app: AppLike,
+  scenario: Scenario,
+  cookie: string,
+): Promise<{ code: number; totalCount?: number; message: string }> {
   const response = await app.request(scenario.path, {
     method: 'POST',
     headers: { ...inProcessHeaders, Cookie: cookie },
     body: new URLSearchParams(scenario.body).toString(),
   });
   const answer = (await response.json()) as { code: number; message: string; data?: { totalCount?: number } };
-  return { code: answer.code, message: answer.message, ...(answer.data?.totalCount === undefined ? {} : { totalCount: answer.data.totalCount }) };
+  return {
+    code: answer.code,
+    message: answer.message,
+    ...(answer.data?.totalCount === undefined ? {} : { totalCount: answer.data.totalCount }),
+  };
 }
 
 async function inProcessTimes(app: AppLike, list: Scenario[], cookies: Record<BenchUser, string>): Promise<string[]> {
@@ -285,7 +438,9 @@ async function inProcessTimes(app: AppLike, list: Scenario[], cookies: Record<Be
     times.sort((a, b) => a - b);
     const rows = first.totalCount === undefined ? '' : ` (${first.totalCount} rows)`;
     const p99 = quantile(times, 0.99);
-    lines.push(`${`in-process: ${scenario.name}${rows}`.padEnd(72)}  p50 ${quantile(times, 0.5).toFixed(1).padStart(6)} ms   p99 ${p99.toFixed(1).padStart(6)} ms  ${verdict(p99, scenario.target)}`);
+    lines.push(
+      `${`in-process: ${scenario.name}${rows}`.padEnd(72)}  p50 ${quantile(times, 0.5).toFixed(1).padStart(6)} ms   p99 ${p99.toFixed(1).padStart(6)} ms  ${verdict(p99, scenario.target)}`,
+    );
   }
   return lines;
 }
@@ -326,8 +481,17 @@ async function exportRequests(db: Database, ids: Ids): Promise<ExportRequest[]> 
       start = month.month;
       if (rows >= size) break;
     }
-    const antTable = { range: { settleMonth: { start, end: last } }, sorter: [{ key: 'settleMonth', sort: 'descend' }] };
-    return { rows, query: new URLSearchParams({ antTable: JSON.stringify(antTable), partnerId: String(ids.exportPartner) }).toString() };
+    const antTable = {
+      range: { settleMonth: { start, end: last } },
+      sorter: [{ key: 'settleMonth', sort: 'descend' }],
+    };
+    return {
+      rows,
+      query: new URLSearchParams({
+        antTable: JSON.stringify(antTable),
+        partnerId: String(ids.exportPartner),
+      }).toString(),
+    };
   });
 }
 
@@ -357,7 +521,9 @@ async function exportMemory(app: AppLike, requests: ExportRequest[], cookie: str
       lastGc = performance.now();
     };
     const started = performance.now();
-    const response = await app.request(`${exportPath}?${request.query}`, { headers: { ...sameOrigin('http://localhost'), Cookie: cookie } });
+    const response = await app.request(`${exportPath}?${request.query}`, {
+      headers: { ...sameOrigin('http://localhost'), Cookie: cookie },
+    });
     const type = response.headers.get('content-type') ?? '';
     if (!type.includes('spreadsheetml')) throw new Error(`export refused: ${await response.text()}`);
     let bytes = 0;
@@ -387,11 +553,17 @@ async function explain(db: Database, list: Scenario[], userId: number): Promise<
   const scope = await partnerScopeOf(db, userId);
   for (const scenario of list.filter((s) => s.path === tablePath)) {
     const request = parseTableRequest(scenario.body['antTable'] ?? '{}');
-    const queries = buildTableQueries(settlementTable, request, { scope: sql`s.partner_id = any(${`{${scope.ids.join(',')}}`}::int4[])` });
-    for (const [part, statement] of [['page', queries.page], ['count', queries.count]] as const) {
+    const queries = buildTableQueries(settlementTable, request, {
+      scope: sql`s.partner_id = any(${`{${scope.ids.join(',')}}`}::int4[])`,
+    });
+    for (const [part, statement] of [
+      ['page', queries.page],
+      ['count', queries.count],
+    ] as const) {
       const query = dialect.sqlToQuery(statement);
       console.log(`\n-- ${scenario.name}: ${part}\n${query.sql}\n-- params ${JSON.stringify(query.params)}`);
-      for (const row of rowsOf(await db.execute(sql`explain (analyze, buffers off, costs off) ${statement}`))) console.log(Object.values(row)[0]);
+      for (const row of rowsOf(await db.execute(sql`explain (analyze, buffers off, costs off) ${statement}`)))
+        console.log(Object.values(row)[0]);
     }
   }
 }
@@ -406,10 +578,20 @@ interface Measured {
 
 async function measure(scenario: Scenario, cookie: string, connections: number, duration: number): Promise<Measured> {
   const body = new URLSearchParams(scenario.body).toString();
-  const options = { url: `${origin}${scenario.path}`, connections, duration, method: 'POST' as const, headers: { ...postHeaders, Cookie: cookie }, body };
+  const options = {
+    url: `${origin}${scenario.path}`,
+    connections,
+    duration,
+    method: 'POST' as const,
+    headers: { ...postHeaders, Cookie: cookie },
+    body,
+  };
   await autocannon({ ...options, duration: 2 });
   let refused = 0;
-  const result = await autocannon({ ...options, requests: [{ method: 'POST', body, onResponse: (_status, text) => void (envelopeOk(text) || (refused += 1)) }] });
+  const result = await autocannon({
+    ...options,
+    requests: [{ method: 'POST', body, onResponse: (_status, text) => void (envelopeOk(text) || (refused += 1)) }],
+  });
   return { result, refused };
 }
 
@@ -431,7 +613,9 @@ async function httpExport(server: ChildProcess, request: ExportRequest, cookie: 
     peak = Math.max(peak, residentOf(server.pid));
   }, 20);
   const started = performance.now();
-  const response = await fetch(`${origin}${exportPath}?${request.query}`, { headers: { ...sameOrigin(origin), Cookie: cookie } });
+  const response = await fetch(`${origin}${exportPath}?${request.query}`, {
+    headers: { ...sameOrigin(origin), Cookie: cookie },
+  });
   const bytes = (await response.arrayBuffer()).byteLength;
   const seconds = (performance.now() - started) / 1000;
   clearInterval(sampler);
@@ -456,7 +640,12 @@ async function benchTarget(target: Target): Promise<void> {
     const heads = await runtime.db
       .select({ id: partnerInstitutions.id })
       .from(partnerInstitutions)
-      .where(inArray(partnerInstitutions.code, banks.map((bank) => `${bank.code}000000`)))
+      .where(
+        inArray(
+          partnerInstitutions.code,
+          banks.map((bank) => `${bank.code}000000`),
+        ),
+      )
       .orderBy(partnerInstitutions.code);
     ids = { compare: heads.slice(0, 3).map((row) => row.id), exportPartner: heads[0]!.id };
     list = scenarios(ids);
@@ -488,7 +677,11 @@ async function benchTarget(target: Target): Promise<void> {
       `\n## partner area on ${target.label}: ${volume.settlements} settlement rows, ${volume.orders} orders, ${volume.enterprises} enterprises, ` +
         `${volume.institutions} institutions (generated in ${volume.seconds.toFixed(1)} s)`,
     );
-    console.log(`machine: ${cpus().length} cores, load average ${loadavg().map((n) => n.toFixed(1)).join(' / ')} (1 / 5 / 15 min)`);
+    console.log(
+      `machine: ${cpus().length} cores, load average ${loadavg()
+        .map((n) => n.toFixed(1))
+        .join(' / ')} (1 / 5 / 15 min)`,
+    );
     for (const line of inProcess) console.log(line);
     for (const line of memory) console.log(line);
     let refused = 0;
@@ -516,7 +709,9 @@ export async function benchPartner(): Promise<void> {
   if (process.env['BENCH_PARTNER_PGLITE'] !== '0') await benchTarget(await pgliteTarget('hgd-bench-partner-'));
   const serverUrl = process.env['DATABASE_URL'];
   if (!serverUrl) {
-    console.log('\n## partner area on PostgreSQL: skipped (set DATABASE_URL to a PostgreSQL server to measure it there)');
+    console.log(
+      '\n## partner area on PostgreSQL: skipped (set DATABASE_URL to a PostgreSQL server to measure it there)',
+    );
     return;
   }
   await benchTarget(await postgresTarget(serverUrl));

@@ -61,7 +61,9 @@ async function benchBuild() {
   await buildSite({ command: (outDir) => ({ command: 'astro', args: ['build', '--silent', '--outDir', outDir] }) });
   const seconds = (performance.now() - started) / 1000;
   const pages = readdirSync(distDir, { recursive: true }).filter((f) => String(f).endsWith('.html')).length;
-  console.log(`\n## build\n${pages} pages in ${seconds.toFixed(1)} s (${((seconds * 1000) / pages).toFixed(1)} ms per page)`);
+  console.log(
+    `\n## build\n${pages} pages in ${seconds.toFixed(1)} s (${((seconds * 1000) / pages).toFixed(1)} ms per page)`,
+  );
 }
 
 function benchPages() {
@@ -72,11 +74,14 @@ function benchPages() {
     const cell = (x: { raw: number; gzip: number }) => `${kb(x.raw)}/${kb(x.gzip)} KB`;
     console.log(route.path.padEnd(28) + cell(w.html).padStart(16) + cell(w.css).padStart(16) + cell(w.js).padStart(14));
   }
-  const all = locales.flatMap((l) => pageRoutes.filter((r) => r.access === 'public').map((r) => measurePage(distDir, localePath(l, r.path))));
+  const all = locales.flatMap((l) =>
+    pageRoutes.filter((r) => r.access === 'public').map((r) => measurePage(distDir, localePath(l, r.path))),
+  );
   const max = (part: 'html' | 'css' | 'js') => kb(Math.max(...all.map((w) => w[part].gzip)));
-  console.log(`largest over all ${all.length} public pages × locales (gzip): HTML ${max('html')} KB, CSS ${max('css')} KB, JS ${max('js')} KB`);
+  console.log(
+    `largest over all ${all.length} public pages × locales (gzip): HTML ${max('html')} KB, CSS ${max('css')} KB, JS ${max('js')} KB`,
+  );
 }
-
 
 async function load(url: string, duration = 8) {
   // Warm up, then measure.
@@ -88,7 +93,12 @@ async function load(url: string, duration = 8) {
 
 async function benchApi() {
   const dataDir = mkdtempSync(join(tmpdir(), 'hgd-bench-'));
-  const portal = startProcess(['src/server/main.ts'], { HOST: '127.0.0.1', PORT: '4481', DATA_DIR: dataDir, LOG_LEVEL: 'silent' });
+  const portal = startProcess(['src/server/main.ts'], {
+    HOST: '127.0.0.1',
+    PORT: '4481',
+    DATA_DIR: dataDir,
+    LOG_LEVEL: 'silent',
+  });
   const hello = startProcess(['bench/hello.ts'], { PORT: '4482' });
   try {
     const readUrl = 'http://127.0.0.1:4481/api/front/hgdsys/hgdClient/getProvinceList';

@@ -39,46 +39,218 @@ const gd = '440000';
 
 /** Real queries: the site's own words (glossary terms, titles, what the help centre answers). */
 export const relevanceCases: readonly RelevanceCase[] = [
-  { locale: 'zh-CN', query: '电价', answers: ['/infomation/detail/20250425-policy-tou', '/infomation/detail/20250210-policy-136', '/products/id5', '/products/id5/gd-tou-2027', '/products/id2'] },
-  { locale: 'zh-CN', query: '峰谷电价', answers: ['/infomation/detail/20250425-policy-tou', '/products/id5', '/products/id5/gd-tou-2027', '/products/id5/gd-tou-night-2027'] },
-  { locale: 'zh-CN', query: '分时电价套餐', answers: ['/products/id5', '/products/id5/gd-tou-2027', '/products/id5/gd-tou-night-2027'] },
-  { locale: 'zh-CN', query: '认证', answers: ['/assistance/certification-overview', '/assistance/certification-returned'] },
+  {
+    locale: 'zh-CN',
+    query: '电价',
+    answers: [
+      '/infomation/detail/20250425-policy-tou',
+      '/infomation/detail/20250210-policy-136',
+      '/products/id5',
+      '/products/id5/gd-tou-2027',
+      '/products/id2',
+    ],
+  },
+  {
+    locale: 'zh-CN',
+    query: '峰谷电价',
+    answers: [
+      '/infomation/detail/20250425-policy-tou',
+      '/products/id5',
+      '/products/id5/gd-tou-2027',
+      '/products/id5/gd-tou-night-2027',
+    ],
+  },
+  {
+    locale: 'zh-CN',
+    query: '分时电价套餐',
+    answers: ['/products/id5', '/products/id5/gd-tou-2027', '/products/id5/gd-tou-night-2027'],
+  },
+  {
+    locale: 'zh-CN',
+    query: '认证',
+    answers: ['/assistance/certification-overview', '/assistance/certification-returned'],
+  },
   { locale: 'zh-CN', query: '企业认证', answers: ['/assistance/certification-overview'] },
-  { locale: 'zh-CN', query: 'U盾', answers: ['/assistance/certify-by-usbkey', '/infomation/detail/20250226-platform-usbkey'] },
+  {
+    locale: 'zh-CN',
+    query: 'U盾',
+    answers: ['/assistance/certify-by-usbkey', '/infomation/detail/20250226-platform-usbkey'],
+  },
   { locale: 'zh-CN', query: '营业执照', answers: ['/assistance/certify-by-certificate'] },
-  { locale: 'zh-CN', query: '授权委托书', answers: ['/assistance/certify-by-certificate', '/assistance/faq/2#auth-letter-format', '/assistance/faq#auth-letter-format'] },
+  {
+    locale: 'zh-CN',
+    query: '授权委托书',
+    answers: [
+      '/assistance/certify-by-certificate',
+      '/assistance/faq/2#auth-letter-format',
+      '/assistance/faq#auth-letter-format',
+    ],
+  },
   { locale: 'zh-CN', query: '认证被退回', answers: ['/assistance/certification-returned'] },
-  { locale: 'zh-CN', query: '绿电', answers: ['/products/id4', '/products/id4/gd-green-100-2027', '/products/id4/gd-green-30-2027', '/infomation/detail/20250318-policy-green-cert'] },
-  { locale: 'zh-CN', query: '绿证', answers: ['/infomation/detail/20250318-policy-green-cert', '/assistance/faq/3#green-certificate-arrival', '/assistance/faq/2#green-certificate-arrival'] },
-  { locale: 'zh-CN', query: '结算结果', answers: ['/assistance/settlement-results', '/infomation/detail/20250630-platform-settlement'] },
-  { locale: 'zh-CN', query: '节省金额', answers: ['/assistance/saving-calculation', '/assistance/faq/2#negative-saving'] },
+  {
+    locale: 'zh-CN',
+    query: '绿电',
+    answers: [
+      '/products/id4',
+      '/products/id4/gd-green-100-2027',
+      '/products/id4/gd-green-30-2027',
+      '/infomation/detail/20250318-policy-green-cert',
+    ],
+  },
+  {
+    locale: 'zh-CN',
+    query: '绿证',
+    answers: [
+      '/infomation/detail/20250318-policy-green-cert',
+      '/assistance/faq/3#green-certificate-arrival',
+      '/assistance/faq/2#green-certificate-arrival',
+    ],
+  },
+  {
+    locale: 'zh-CN',
+    query: '结算结果',
+    answers: ['/assistance/settlement-results', '/infomation/detail/20250630-platform-settlement'],
+  },
+  {
+    locale: 'zh-CN',
+    query: '节省金额',
+    answers: ['/assistance/saving-calculation', '/assistance/faq/2#negative-saving'],
+  },
   { locale: 'zh-CN', query: '发票', answers: ['/assistance/electricity-bill'] },
   { locale: 'zh-CN', query: '找回密码', answers: ['/assistance/login-and-password'] },
   { locale: 'zh-CN', query: '取消订单', answers: ['/assistance/cancel-or-delete-order'] },
-  { locale: 'zh-CN', query: '需求响应', answers: ['/business/demand-response/gd-demand-response', '/infomation/detail/20260722-market-summer-2026', '/infomation/detail/20250702-policy-summer'] },
-  { locale: 'zh-CN', query: '中小企业', answers: ['/business/retail-purchase/gd-sme-purchase', '/products/id1/gd-fixed-sme-2027'] },
+  {
+    locale: 'zh-CN',
+    query: '需求响应',
+    answers: [
+      '/business/demand-response/gd-demand-response',
+      '/infomation/detail/20260722-market-summer-2026',
+      '/infomation/detail/20250702-policy-summer',
+    ],
+  },
+  {
+    locale: 'zh-CN',
+    query: '中小企业',
+    answers: ['/business/retail-purchase/gd-sme-purchase', '/products/id1/gd-fixed-sme-2027'],
+  },
   { locale: 'zh-CN', query: '现货', answers: ['/infomation/detail/20251203-policy-spot'] },
-  { locale: 'zh-CN', query: '零售购电', areaCode: '450000', answers: ['/business/retail-purchase/gx-agency-purchase', '/business/retail-purchase/gx-sme-purchase'] },
-  { locale: 'en-US', query: '电价', answers: ['/infomation/detail/20250425-policy-tou', '/infomation/detail/20250210-policy-136', '/products/id5', '/products/id5/gd-tou-2027', '/products/id2'] },
+  {
+    locale: 'zh-CN',
+    query: '零售购电',
+    areaCode: '450000',
+    answers: ['/business/retail-purchase/gx-agency-purchase', '/business/retail-purchase/gx-sme-purchase'],
+  },
+  {
+    locale: 'en-US',
+    query: '电价',
+    answers: [
+      '/infomation/detail/20250425-policy-tou',
+      '/infomation/detail/20250210-policy-136',
+      '/products/id5',
+      '/products/id5/gd-tou-2027',
+      '/products/id2',
+    ],
+  },
   { locale: 'en-US', query: '企业认证', answers: ['/assistance/certification-overview'] },
-  { locale: 'en-US', query: 'U盾', answers: ['/assistance/certify-by-usbkey', '/infomation/detail/20250226-platform-usbkey'] },
-  { locale: 'en-US', query: 'frequently asked questions', answers: ['/assistance/faq', '/assistance/faq/2', '/assistance/faq/3'] },
-  { locale: 'en-US', query: 'green power package', answers: ['/products/id4', '/products/id4/gd-green-100-2027', '/products/id4/gd-green-30-2027'] },
-  { locale: 'zh-TW', query: '电价', answers: ['/infomation/detail/20250425-policy-tou', '/infomation/detail/20250210-policy-136', '/products/id5', '/products/id5/gd-tou-2027', '/products/id2'] },
-  { locale: 'zh-TW', query: '電價', answers: ['/infomation/detail/20250425-policy-tou', '/infomation/detail/20250210-policy-136', '/products/id5', '/products/id5/gd-tou-2027', '/products/id2'] },
+  {
+    locale: 'en-US',
+    query: 'U盾',
+    answers: ['/assistance/certify-by-usbkey', '/infomation/detail/20250226-platform-usbkey'],
+  },
+  {
+    locale: 'en-US',
+    query: 'frequently asked questions',
+    answers: ['/assistance/faq', '/assistance/faq/2', '/assistance/faq/3'],
+  },
+  {
+    locale: 'en-US',
+    query: 'green power package',
+    answers: ['/products/id4', '/products/id4/gd-green-100-2027', '/products/id4/gd-green-30-2027'],
+  },
+  {
+    locale: 'zh-TW',
+    query: '电价',
+    answers: [
+      '/infomation/detail/20250425-policy-tou',
+      '/infomation/detail/20250210-policy-136',
+      '/products/id5',
+      '/products/id5/gd-tou-2027',
+      '/products/id2',
+    ],
+  },
+  {
+    locale: 'zh-TW',
+    query: '電價',
+    answers: [
+      '/infomation/detail/20250425-policy-tou',
+      '/infomation/detail/20250210-policy-136',
+      '/products/id5',
+      '/products/id5/gd-tou-2027',
+      '/products/id2',
+    ],
+  },
   { locale: 'zh-TW', query: '企業認證', answers: ['/assistance/certification-overview'] },
-  { locale: 'zh-TW', query: 'U盾', answers: ['/assistance/certify-by-usbkey', '/infomation/detail/20250226-platform-usbkey'] },
+  {
+    locale: 'zh-TW',
+    query: 'U盾',
+    answers: ['/assistance/certify-by-usbkey', '/infomation/detail/20250226-platform-usbkey'],
+  },
   { locale: 'zh-TW', query: '常見問題', answers: ['/assistance/faq', '/assistance/faq/2', '/assistance/faq/3'] },
-  { locale: 'id-ID', query: '电价', answers: ['/infomation/detail/20250425-policy-tou', '/infomation/detail/20250210-policy-136', '/products/id5', '/products/id5/gd-tou-2027', '/products/id2'] },
-  { locale: 'id-ID', query: '绿电', answers: ['/products/id4', '/products/id4/gd-green-100-2027', '/products/id4/gd-green-30-2027', '/infomation/detail/20250318-policy-green-cert'] },
+  {
+    locale: 'id-ID',
+    query: '电价',
+    answers: [
+      '/infomation/detail/20250425-policy-tou',
+      '/infomation/detail/20250210-policy-136',
+      '/products/id5',
+      '/products/id5/gd-tou-2027',
+      '/products/id2',
+    ],
+  },
+  {
+    locale: 'id-ID',
+    query: '绿电',
+    answers: [
+      '/products/id4',
+      '/products/id4/gd-green-100-2027',
+      '/products/id4/gd-green-30-2027',
+      '/infomation/detail/20250318-policy-green-cert',
+    ],
+  },
   { locale: 'id-ID', query: '营业执照', answers: ['/assistance/certify-by-certificate'] },
   { locale: 'id-ID', query: 'pertanyaan umum', answers: ['/assistance/faq', '/assistance/faq/2', '/assistance/faq/3'] },
-  { locale: 'id-ID', query: 'paket listrik hijau', answers: ['/products/id4', '/products/id4/gd-green-100-2027', '/products/id4/gd-green-30-2027'] },
-  { locale: 'pt-BR', query: '电价', answers: ['/infomation/detail/20250425-policy-tou', '/infomation/detail/20250210-policy-136', '/products/id5', '/products/id5/gd-tou-2027', '/products/id2'] },
-  { locale: 'pt-BR', query: '结算结果', answers: ['/assistance/settlement-results', '/infomation/detail/20250630-platform-settlement'] },
+  {
+    locale: 'id-ID',
+    query: 'paket listrik hijau',
+    answers: ['/products/id4', '/products/id4/gd-green-100-2027', '/products/id4/gd-green-30-2027'],
+  },
+  {
+    locale: 'pt-BR',
+    query: '电价',
+    answers: [
+      '/infomation/detail/20250425-policy-tou',
+      '/infomation/detail/20250210-policy-136',
+      '/products/id5',
+      '/products/id5/gd-tou-2027',
+      '/products/id2',
+    ],
+  },
+  {
+    locale: 'pt-BR',
+    query: '结算结果',
+    answers: ['/assistance/settlement-results', '/infomation/detail/20250630-platform-settlement'],
+  },
   { locale: 'pt-BR', query: '找回密码', answers: ['/assistance/login-and-password'] },
-  { locale: 'pt-BR', query: 'perguntas frequentes', answers: ['/assistance/faq', '/assistance/faq/2', '/assistance/faq/3'] },
-  { locale: 'pt-BR', query: 'pacote de energia verde', answers: ['/products/id4', '/products/id4/gd-green-100-2027', '/products/id4/gd-green-30-2027'] },
+  {
+    locale: 'pt-BR',
+    query: 'perguntas frequentes',
+    answers: ['/assistance/faq', '/assistance/faq/2', '/assistance/faq/3'],
+  },
+  {
+    locale: 'pt-BR',
+    query: 'pacote de energia verde',
+    answers: ['/products/id4', '/products/id4/gd-green-100-2027', '/products/id4/gd-green-30-2027'],
+  },
 ];
 
 /** The bytes a file takes on the wire: its brotli copy when the build wrote one (the server sends that), else itself. */
@@ -96,9 +268,13 @@ function kb(bytes: number): string {
 
 async function indexFigures(distDir: string, locale: Locale) {
   const dir = bundleDir(distDir, locale);
-  const files = readdirSync(dir, { recursive: true, withFileTypes: true }).filter((entry) => entry.isFile() && !/\.(br|gz)$/.test(entry.name));
+  const files = readdirSync(dir, { recursive: true, withFileTypes: true }).filter(
+    (entry) => entry.isFile() && !/\.(br|gz)$/.test(entry.name),
+  );
   const diskBytes = files.reduce((sum, entry) => sum + statSync(path.join(entry.parentPath, entry.name)).size, 0);
-  const entry = JSON.parse(readFileSync(path.join(dir, 'pagefind-entry.json'), 'utf8')) as { languages: Record<string, { page_count: number }> };
+  const entry = JSON.parse(readFileSync(path.join(dir, 'pagefind-entry.json'), 'utf8')) as {
+    languages: Record<string, { page_count: number }>;
+  };
   const pages = Object.values(entry.languages).reduce((sum, language) => sum + language.page_count, 0);
   const bundle = await openSearchBundle(distDir, locale);
   const { files: fetched } = await recordFiles(async () => {
@@ -135,7 +311,14 @@ function routeOf(hitPath: string): string {
 }
 
 async function relevance(distDir: string) {
-  const rows: { locale: Locale; query: string; areaCode: string; found: boolean; rank: number | undefined; top: string[] }[] = [];
+  const rows: {
+    locale: Locale;
+    query: string;
+    areaCode: string;
+    found: boolean;
+    rank: number | undefined;
+    top: string[];
+  }[] = [];
   for (const locale of locales) {
     const cases = relevanceCases.filter((entry) => entry.locale === locale);
     // A build of some locales only (BUILD_LOCALES) has no bundle for the others.
@@ -145,8 +328,17 @@ async function relevance(distDir: string) {
       const areaCode = entry.areaCode ?? gd;
       const { hits } = await bundle.search(entry.query, areaCode, 3);
       const top = hits.map((hit) => routeOf(hit.path));
-      const index = top.findIndex((route) => entry.answers.includes(route) || entry.answers.includes(route.split('#')[0] ?? route));
-      rows.push({ locale, query: entry.query, areaCode, found: index !== -1, rank: index === -1 ? undefined : index + 1, top });
+      const index = top.findIndex(
+        (route) => entry.answers.includes(route) || entry.answers.includes(route.split('#')[0] ?? route),
+      );
+      rows.push({
+        locale,
+        query: entry.query,
+        areaCode,
+        found: index !== -1,
+        rank: index === -1 ? undefined : index + 1,
+        top,
+      });
     }
     await bundle.close();
   }
@@ -154,21 +346,41 @@ async function relevance(distDir: string) {
 }
 
 /** Slow 4G as Lighthouse's mobile profile states it: 150 ms round trip, 1.6 Mbit/s down, 750 kbit/s up. */
-const slow4g = { offline: false, latency: 150, downloadThroughput: (1638.4 * 1024) / 8, uploadThroughput: (750 * 1024) / 8 };
+const slow4g = {
+  offline: false,
+  latency: 150,
+  downloadThroughput: (1638.4 * 1024) / 8,
+  uploadThroughput: (750 * 1024) / 8,
+};
 const phoneCpuSlowdown = 4;
 
 async function browserTiming(distDir: string, runs = 3) {
   const executablePath = await ensureChromium();
   const port = await freePort();
   const dataDir = mkdtempSync(path.join(tmpdir(), 'hgd-search-bench-'));
-  const server = startProcess(['src/server/main.ts'], { HOST: '127.0.0.1', PORT: String(port), DATA_DIR: dataDir, STATIC_DIR: distDir, LOG_LEVEL: 'silent' });
-  const browser = await chromium.launch({ executablePath, args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-quic', '--no-first-run'] });
+  const server = startProcess(['src/server/main.ts'], {
+    HOST: '127.0.0.1',
+    PORT: String(port),
+    DATA_DIR: dataDir,
+    STATIC_DIR: distDir,
+    LOG_LEVEL: 'silent',
+  });
+  const browser = await chromium.launch({
+    executablePath,
+    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-quic', '--no-first-run'],
+  });
   const origin = `http://127.0.0.1:${port}`;
   const samples: { scriptsBefore: number; firstResultMs: number; bytes: number; nextResultMs: number }[] = [];
   try {
     await waitFor(`${origin}/api/health`, 120_000, (response) => response.status < 500);
     for (let run = 0; run < runs; run += 1) {
-      const context = await browser.newContext({ baseURL: origin, locale: 'zh-CN', viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
+      const context = await browser.newContext({
+        baseURL: origin,
+        locale: 'zh-CN',
+        viewport: { width: 390, height: 844 },
+        isMobile: true,
+        hasTouch: true,
+      });
       const page = await context.newPage();
       const cdp = await context.newCDPSession(page);
       await cdp.send('Network.enable');
@@ -213,7 +425,10 @@ async function browserTiming(distDir: string, runs = 3) {
     runs,
     scriptsBefore: Math.max(...samples.map((sample) => sample.scriptsBefore)),
     firstResultMs: median(samples.map((sample) => sample.firstResultMs)),
-    firstResultRange: [Math.min(...samples.map((s) => s.firstResultMs)), Math.max(...samples.map((s) => s.firstResultMs))],
+    firstResultRange: [
+      Math.min(...samples.map((s) => s.firstResultMs)),
+      Math.max(...samples.map((s) => s.firstResultMs)),
+    ],
     bytes: median(samples.map((sample) => sample.bytes)),
     nextResultMs: median(samples.map((sample) => sample.nextResultMs)),
   };
@@ -225,7 +440,9 @@ export async function benchSearch(distDir: string): Promise<void> {
   for (const locale of locales) {
     if (!existsSync(bundleDir(distDir, locale))) continue;
     const row = await indexFigures(distDir, locale);
-    console.log(`${locale.padEnd(8)} ${String(row.pages).padStart(5)}  ${String(row.files).padStart(5)}  ${kb(row.diskBytes).padStart(9)}   ${row.queryFiles} files, ${kb(row.queryBytes)}`);
+    console.log(
+      `${locale.padEnd(8)} ${String(row.pages).padStart(5)}  ${String(row.files).padStart(5)}  ${kb(row.diskBytes).padStart(9)}   ${row.queryFiles} files, ${kb(row.queryBytes)}`,
+    );
   }
   const indexing = await indexingTime(distDir);
   const pages = Object.values(indexing.pages).reduce((sum, count) => sum + count, 0);
@@ -234,12 +451,17 @@ export async function benchSearch(distDir: string): Promise<void> {
   const rows = await relevance(distDir);
   console.log('\n| locale | query | region | first 3 | rank |');
   console.log('|---|---|---|---|---|');
-  for (const row of rows) console.log(`| ${row.locale} | ${row.query} | ${row.areaCode} | ${row.found ? 'found' : 'not found'} | ${row.rank ?? '–'} |`);
+  for (const row of rows)
+    console.log(
+      `| ${row.locale} | ${row.query} | ${row.areaCode} | ${row.found ? 'found' : 'not found'} | ${row.rank ?? '–'} |`,
+    );
   for (const locale of locales) {
     const ofLocale = rows.filter((row) => row.locale === locale);
-    if (ofLocale.length) console.log(`${locale}: ${ofLocale.filter((row) => row.found).length} / ${ofLocale.length} found in the first 3`);
+    if (ofLocale.length)
+      console.log(`${locale}: ${ofLocale.filter((row) => row.found).length} / ${ofLocale.length} found in the first 3`);
   }
-  for (const row of rows.filter((entry) => !entry.found)) console.log(`  not found: ${row.locale} ${row.query} → ${row.top.join(', ') || 'no results'}`);
+  for (const row of rows.filter((entry) => !entry.found))
+    console.log(`  not found: ${row.locale} ${row.query} → ${row.top.join(', ') || 'no results'}`);
 
   const timing = await browserTiming(distDir);
   console.log(

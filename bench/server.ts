@@ -26,7 +26,11 @@ export function freePort(): Promise<number> {
  * Polls `url` until `ready` accepts an answer. A fresh server migrates and seeds its database
  * first, so callers allow for a busy machine in `timeoutMs`.
  */
-export async function waitFor(url: string, timeoutMs: number, ready: (response: Response) => boolean = (response) => response.ok): Promise<void> {
+export async function waitFor(
+  url: string,
+  timeoutMs: number,
+  ready: (response: Response) => boolean = (response) => response.ok,
+): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
     try {
@@ -51,7 +55,10 @@ export async function signIn(origin: string, userName: string, password: string)
     headers: formPostHeaders(origin),
     body: new URLSearchParams({ userName, password, deviceId: 'hgdweb', appCode: 'hgd' }).toString(),
   });
-  const cookie = response.headers.getSetCookie().find((value) => value.startsWith('hgd_sid='))?.split(';')[0];
+  const cookie = response.headers
+    .getSetCookie()
+    .find((value) => value.startsWith('hgd_sid='))
+    ?.split(';')[0];
   if (!cookie) throw new Error(`login of ${userName} failed: ${await response.text()}`);
   return cookie;
 }

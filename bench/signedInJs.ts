@@ -51,7 +51,11 @@ function accountsFor(route: PageRoute): DemoAccount[] {
 
 /** Resolves once no request has been in flight for `quietMs` (requests started by islands as they mount included). */
 async function settle(page: Page): Promise<void> {
-  await page.waitForFunction(() => document.querySelectorAll('astro-island[ssr]:is([client="load"],[client="idle"])').length === 0, undefined, { timeout: 30_000 });
+  await page.waitForFunction(
+    () => document.querySelectorAll('astro-island[ssr]:is([client="load"],[client="idle"])').length === 0,
+    undefined,
+    { timeout: 30_000 },
+  );
   let inFlight = 0;
   let lastChange = Date.now();
   const started = () => ((inFlight += 1), (lastChange = Date.now()));
@@ -80,7 +84,11 @@ async function signIn(browser: Browser, origin: string, account: DemoAccount) {
 }
 
 /** An order of the enterprise demo account, for the order detail page (read off its order list). */
-async function anOrderQuery(browser: Browser, origin: string, state: Awaited<ReturnType<typeof signIn>>): Promise<string> {
+async function anOrderQuery(
+  browser: Browser,
+  origin: string,
+  state: Awaited<ReturnType<typeof signIn>>,
+): Promise<string> {
   const context = await browser.newContext({ baseURL: origin, locale: 'zh-CN', storageState: state });
   try {
     const page = await context.newPage();
@@ -99,9 +107,17 @@ export async function measureSignedInJs(distDir: string): Promise<MeasuredPage[]
   const dataDir = mkdtempSync(join(tmpdir(), 'hgd-bench-js-'));
   // A second factor is not what is measured: the privileged demo accounts sign in with a password alone.
   const server = startProcess(['src/server/main.ts'], {
-    HOST: '127.0.0.1', PORT: String(port), DATA_DIR: dataDir, STATIC_DIR: distDir, LOG_LEVEL: 'silent', MFA_REQUIRED_ROLES: 'none',
+    HOST: '127.0.0.1',
+    PORT: String(port),
+    DATA_DIR: dataDir,
+    STATIC_DIR: distDir,
+    LOG_LEVEL: 'silent',
+    MFA_REQUIRED_ROLES: 'none',
   });
-  const browser = await chromium.launch({ executablePath, args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-quic', '--no-first-run'] });
+  const browser = await chromium.launch({
+    executablePath,
+    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-quic', '--no-first-run'],
+  });
   const rows: MeasuredPage[] = [];
   try {
     await waitFor(`${origin}/api/health`, 120_000, (response) => response.status < 500);
@@ -114,7 +130,11 @@ export async function measureSignedInJs(distDir: string): Promise<MeasuredPage[]
     for (const route of pageRoutes.filter((r) => r.access !== 'public')) {
       const reading = signedInScripts(distDir, route.path);
       for (const account of accountsFor(route)) {
-        const context = await browser.newContext({ baseURL: origin, locale: 'zh-CN', storageState: states.get(account.userName)! });
+        const context = await browser.newContext({
+          baseURL: origin,
+          locale: 'zh-CN',
+          storageState: states.get(account.userName)!,
+        });
         const page = await context.newPage();
         const responses: Response[] = [];
         page.on('response', (response) => {
@@ -158,23 +178,44 @@ export async function measureSignedInJs(distDir: string): Promise<MeasuredPage[]
 
 export function printSignedInJs(rows: MeasuredPage[]): void {
   const budget = kb(signedInScriptBudget);
-  console.log(`\n## JavaScript on signed-in first pages (empty cache; KB received = compressed bodies + headers; budget ${budget} KB)`);
   console.log(
-    'page'.padEnd(32) + 'account'.padEnd(15) + 'browser KB'.padStart(11) + 'bodies KB'.padStart(10) + 'files'.padStart(6) + 'static KB'.padStart(11) + 'files'.padStart(6),
+    `\n## JavaScript on signed-in first pages (empty cache; KB received = compressed bodies + headers; budget ${budget} KB)`,
+  );
+  console.log(
+    'page'.padEnd(32) +
+      'account'.padEnd(15) +
+      'browser KB'.padStart(11) +
+      'bodies KB'.padStart(10) +
+      'files'.padStart(6) +
+      'static KB'.padStart(11) +
+      'files'.padStart(6),
   );
   for (const row of rows) {
     const over = row.transferBytes > signedInScriptBudget ? ' ✗' : '';
     console.log(
-      row.path.padEnd(32) + row.account.padEnd(15) + `${kb(row.transferBytes)}${over}`.padStart(11) + kb(row.bytes).padStart(10) +
-        String(row.files).padStart(6) + kb(row.staticTransferBytes).padStart(11) + String(row.staticFiles).padStart(6),
+      row.path.padEnd(32) +
+        row.account.padEnd(15) +
+        `${kb(row.transferBytes)}${over}`.padStart(11) +
+        kb(row.bytes).padStart(10) +
+        String(row.files).padStart(6) +
+        kb(row.staticTransferBytes).padStart(11) +
+        String(row.staticFiles).padStart(6),
     );
   }
   const scripts = rows.flatMap((row) => row.scripts);
   const encodings = [...new Set(scripts.map((script) => script.encoding))];
   const headerAverage = scripts.reduce((sum, script) => sum + script.headerBytes, 0) / Math.max(scripts.length, 1);
-  console.log(`encodings seen: ${encodings.join(', ')}; response headers ${headerAverage.toFixed(0)} bytes a script on average (the static reading allows ${scriptHeaderBytes})`);
-  const apart = rows.filter((row) => Math.abs(row.transferBytes - row.staticTransferBytes) > 2048 || row.files !== row.staticFiles);
-  console.log(apart.length ? `browser and static reading differ by more than 2 KB or in files on ${apart.length} rows` : 'browser and static reading agree within 2 KB and file for file on every row');
+  console.log(
+    `encodings seen: ${encodings.join(', ')}; response headers ${headerAverage.toFixed(0)} bytes a script on average (the static reading allows ${scriptHeaderBytes})`,
+  );
+  const apart = rows.filter(
+    (row) => Math.abs(row.transferBytes - row.staticTransferBytes) > 2048 || row.files !== row.staticFiles,
+  );
+  console.log(
+    apart.length
+      ? `browser and static reading differ by more than 2 KB or in files on ${apart.length} rows`
+      : 'browser and static reading agree within 2 KB and file for file on every row',
+  );
 
   // The pieces worth cutting: the largest files, and on how many of the measured pages each loads.
   const files = new Map<string, { bytes: number; pages: Set<string> }>();

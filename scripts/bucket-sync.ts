@@ -73,7 +73,9 @@ const reasonOf = (error: unknown) => (error instanceof Error ? error.message : S
 
 /** A key that names a file inside the directory (no empty, `.` or `..` segment, no `\` or NUL). */
 function safeRelativePath(key: string): boolean {
-  return !/[\\\0]/.test(key) && key.split('/').every((segment) => segment !== '' && segment !== '.' && segment !== '..');
+  return (
+    !/[\\\0]/.test(key) && key.split('/').every((segment) => segment !== '' && segment !== '.' && segment !== '..')
+  );
 }
 
 function bucketLocation(client: S3Client, bucket: string, prefix: string): Location {
@@ -83,7 +85,13 @@ function bucketLocation(client: S3Client, bucket: string, prefix: string): Locat
       const found: Entry[] = [];
       let ContinuationToken: string | undefined;
       do {
-        const page = await client.send(new ListObjectsV2Command({ Bucket: bucket, Prefix: prefix, ...(ContinuationToken ? { ContinuationToken } : {}) }));
+        const page = await client.send(
+          new ListObjectsV2Command({
+            Bucket: bucket,
+            Prefix: prefix,
+            ...(ContinuationToken ? { ContinuationToken } : {}),
+          }),
+        );
         for (const item of page.Contents ?? []) {
           const key = item.Key?.slice(prefix.length);
           // A console's "folder" marker (`a/`, empty) is no object of ours.
@@ -100,7 +108,11 @@ function bucketLocation(client: S3Client, bucket: string, prefix: string): Locat
       return {
         body: Readable.fromWeb(answer.Body.transformToWebStream() as NodeWebReadableStream<Uint8Array>),
         size: answer.ContentLength ?? 0,
-        headers: { contentType: answer.ContentType, cacheControl: answer.CacheControl, contentEncoding: answer.ContentEncoding },
+        headers: {
+          contentType: answer.ContentType,
+          cacheControl: answer.CacheControl,
+          contentEncoding: answer.ContentEncoding,
+        },
       };
     },
     async write(key, source) {
@@ -115,7 +127,13 @@ function bucketLocation(client: S3Client, bucket: string, prefix: string): Locat
         await client.send(new PutObjectCommand({ ...params, Body: source.body, ContentLength: source.size }));
         return;
       }
-      await new Upload({ client, params: { ...params, Body: source.body }, partSize, queueSize: 2, leavePartsOnError: false }).done();
+      await new Upload({
+        client,
+        params: { ...params, Body: source.body },
+        partSize,
+        queueSize: 2,
+        leavePartsOnError: false,
+      }).done();
     },
   };
 }
@@ -129,10 +147,12 @@ function directoryLocation(dir: string): Location {
   return {
     name: root,
     async list() {
-      const entries = await readdir(root, { recursive: true, withFileTypes: true }).catch((error: NodeJS.ErrnoException) => {
-        if (error.code === 'ENOENT') return [];
-        throw error;
-      });
+      const entries = await readdir(root, { recursive: true, withFileTypes: true }).catch(
+        (error: NodeJS.ErrnoException) => {
+          if (error.code === 'ENOENT') return [];
+          throw error;
+        },
+      );
       const found: Entry[] = [];
       for (const entry of entries) {
         if (!entry.isFile()) continue;
@@ -256,7 +276,8 @@ async function main(argv: readonly string[]): Promise<number> {
     const from = locationOf(argv[0]!);
     const to = locationOf(argv[1]!);
     const summary = await syncObjects(from, to);
-    for (const failure of summary.failed.slice(0, 20)) process.stderr.write(`  not copied: ${failure.key}: ${failure.reason}\n`);
+    for (const failure of summary.failed.slice(0, 20))
+      process.stderr.write(`  not copied: ${failure.key}: ${failure.reason}\n`);
     process.stdout.write(`${summaryLine(from, to, summary)}\n`);
     return summary.failed.length > 0 ? 1 : 0;
   } catch (error) {

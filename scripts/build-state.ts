@@ -64,7 +64,11 @@ export interface BuildSiteOptions {
  * Builds into a fresh directory, marks it built and switches `dist` to it. A failed build
  * removes its directory and leaves `dist` as it was. Returns the new build's directory.
  */
-export async function buildSite({ root = projectRoot, command = astroBuild, keep = 2 }: BuildSiteOptions = {}): Promise<string> {
+export async function buildSite({
+  root = projectRoot,
+  command = astroBuild,
+  keep = 2,
+}: BuildSiteOptions = {}): Promise<string> {
   const startedAt = Date.now();
   const buildsDir = join(root, '.dist-builds');
   await mkdir(buildsDir, { recursive: true });
@@ -115,7 +119,9 @@ function lstatOrUndefined(path: string) {
 async function pruneBuilds(root: string, keep: number): Promise<void> {
   const buildsDir = join(root, '.dist-builds');
   const dist = join(root, 'dist');
-  const currentName = lstatOrUndefined(dist)?.isSymbolicLink() ? relative(buildsDir, join(root, await readlink(dist))) : undefined;
+  const currentName = lstatOrUndefined(dist)?.isSymbolicLink()
+    ? relative(buildsDir, join(root, await readlink(dist)))
+    : undefined;
   const names = (await readdir(buildsDir)).sort().reverse();
   let finished = 0;
   for (const name of names) {

@@ -27,9 +27,14 @@ export const budgets = { html: 14 * 1024, css: 17 * 1024, js: 15 * 1024 } as con
 const publicPaths = pageRoutes.filter((route) => route.access === 'public').map((route) => route.path);
 const sitemapFile = join(buildDir, 'sitemap.xml');
 const sitemapPaths = existsSync(sitemapFile)
-  ? [...readFileSync(sitemapFile, 'utf8').matchAll(/<loc>([^<]+)<\/loc>/g)].map(([, loc]) => new URL(loc ?? '/').pathname)
+  ? [...readFileSync(sitemapFile, 'utf8').matchAll(/<loc>([^<]+)<\/loc>/g)].map(
+      ([, loc]) => new URL(loc ?? '/').pathname,
+    )
   : [];
-const pages = new Set([...locales.flatMap((locale) => publicPaths.map((path) => localePath(locale, path))), ...sitemapPaths]);
+const pages = new Set([
+  ...locales.flatMap((locale) => publicPaths.map((path) => localePath(locale, path))),
+  ...sitemapPaths,
+]);
 const rows = [...pages].map((path) => measurePage(buildDir, path));
 
 let failures = 0;
@@ -37,7 +42,9 @@ for (const row of rows) {
   const over = (['html', 'css', 'js'] as const).filter((part) => row[part].gzip > budgets[part]);
   if (over.length) {
     failures += 1;
-    console.error(`over budget: ${row.page} ${over.map((p) => `${p} ${kb(row[p].gzip)} KB gzip > ${kb(budgets[p])} KB`).join(', ')}`);
+    console.error(
+      `over budget: ${row.page} ${over.map((p) => `${p} ${kb(row[p].gzip)} KB gzip > ${kb(budgets[p])} KB`).join(', ')}`,
+    );
   }
 }
 const max = (part: 'html' | 'css' | 'js') => Math.max(...rows.map((row) => row[part].gzip));
@@ -47,12 +54,19 @@ console.log(
 );
 
 const signedInPaths = pageRoutes.filter((route) => route.access !== 'public').map((route) => route.path);
-const signedInRows = locales.flatMap((locale) => signedInPaths.map((path) => signedInScripts(buildDir, localePath(locale, path))));
+const signedInRows = locales.flatMap((locale) =>
+  signedInPaths.map((path) => signedInScripts(buildDir, localePath(locale, path))),
+);
 for (const row of signedInRows) {
   if (row.transferBytes <= signedInScriptBudget) continue;
   failures += 1;
-  const largest = [...row.files].sort((a, b) => b.bytes - a.bytes).slice(0, 3).map((file) => `${file.href} ${kb(file.bytes)} KB`);
-  console.error(`over budget: ${row.page} JavaScript ${kb(row.transferBytes)} KB in ${row.files.length} files > ${kb(signedInScriptBudget)} KB (largest: ${largest.join(', ')})`);
+  const largest = [...row.files]
+    .sort((a, b) => b.bytes - a.bytes)
+    .slice(0, 3)
+    .map((file) => `${file.href} ${kb(file.bytes)} KB`);
+  console.error(
+    `over budget: ${row.page} JavaScript ${kb(row.transferBytes)} KB in ${row.files.length} files > ${kb(signedInScriptBudget)} KB (largest: ${largest.join(', ')})`,
+  );
 }
 const heaviest = signedInRows.reduce((a, b) => (b.transferBytes > a.transferBytes ? b : a));
 console.log(

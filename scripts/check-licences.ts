@@ -23,7 +23,9 @@ interface LockEntry {
 
 // The project (or another directory holding a package-lock.json and node_modules, as the first argument).
 const root = resolve(process.argv[2] ?? join(import.meta.dirname, '..'));
-const lock = JSON.parse(readFileSync(join(root, 'package-lock.json'), 'utf8')) as { packages?: Record<string, LockEntry> };
+const lock = JSON.parse(readFileSync(join(root, 'package-lock.json'), 'utf8')) as {
+  packages?: Record<string, LockEntry>;
+};
 if (!lock.packages) {
   console.error('check-licences: package-lock.json has no "packages" map (lockfileVersion ≥ 2 needed)');
   process.exit(1);
@@ -43,7 +45,11 @@ for (const [path, entry] of Object.entries(lock.packages)) {
   let expression: string | undefined;
   let version = entry.version ?? '?';
   if (existsSync(manifestPath)) {
-    const manifest = JSON.parse(readFileSync(manifestPath, 'utf8')) as { version?: string; license?: unknown; licenses?: unknown };
+    const manifest = JSON.parse(readFileSync(manifestPath, 'utf8')) as {
+      version?: string;
+      license?: unknown;
+      licenses?: unknown;
+    };
     expression = licenceExpression(manifest);
     version = manifest.version ?? version;
     installed++;
@@ -66,16 +72,24 @@ for (const [path, entry] of Object.entries(lock.packages)) {
   failures.push(`  ✗ ${name}@${version}  "${expression ?? ''}"  (${why})\n      at ${path}`);
 }
 
-const tally = [...counts.entries()].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0])).map(([licence, count]) => `${licence} ${count}`);
-console.log(`Licences of ${total} production packages (${installed} installed here; ${total - installed} not installed on this platform, read from the lockfile):`);
+const tally = [...counts.entries()]
+  .sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]))
+  .map(([licence, count]) => `${licence} ${count}`);
+console.log(
+  `Licences of ${total} production packages (${installed} installed here; ${total - installed} not installed on this platform, read from the lockfile):`,
+);
 console.log(`  ${tally.join(' · ')}`);
 for (const [exception, names] of excepted) {
   console.log(`  allowed by exception: ${exception.packages} (${exception.licence}) × ${names.length}`);
 }
 if (failures.length > 0) {
-  console.error(`\n${failures.length} production ${failures.length === 1 ? 'package has' : 'packages have'} a licence the policy refuses (scripts/licencePolicy.ts):`);
+  console.error(
+    `\n${failures.length} production ${failures.length === 1 ? 'package has' : 'packages have'} a licence the policy refuses (scripts/licencePolicy.ts):`,
+  );
   console.error(failures.join('\n'));
-  console.error('\nReplace the package, or — for a use the licence permits — add a reasoned exception to licenceExceptions.');
+  console.error(
+    '\nReplace the package, or — for a use the licence permits — add a reasoned exception to licenceExceptions.',
+  );
   process.exit(1);
 }
 console.log('No copyleft licence in production dependencies beyond the listed exceptions.');

@@ -57,12 +57,14 @@ export const licenceExceptions: readonly LicenceException[] = [
   {
     packages: '@img/sharp-win32-*',
     licence: 'LGPL-3.0-or-later',
-    reason: 'sharp’s Windows binaries bundle the same libvips DLLs (Apache-2.0 AND LGPL-3.0-or-later); same use as @img/sharp-libvips-* (build time, unmodified, dynamically loaded). Not installed on Linux.',
+    reason:
+      'sharp’s Windows binaries bundle the same libvips DLLs (Apache-2.0 AND LGPL-3.0-or-later); same use as @img/sharp-libvips-* (build time, unmodified, dynamically loaded). Not installed on Linux.',
   },
   {
     packages: '@img/sharp-wasm32',
     licence: 'LGPL-3.0-or-later',
-    reason: 'sharp’s WebAssembly build with libvips compiled in (Apache-2.0 AND LGPL-3.0-or-later AND MIT); a fallback for platforms without a native binary, build time only, unmodified. Not installed here.',
+    reason:
+      'sharp’s WebAssembly build with libvips compiled in (Apache-2.0 AND LGPL-3.0-or-later AND MIT); a fallback for platforms without a native binary, build time only, unmodified. Not installed here.',
   },
   {
     packages: 'lightningcss',
@@ -142,7 +144,8 @@ export type LicenceVerdict =
 export function licenceExpression(manifest: { license?: unknown; licenses?: unknown }): string | undefined {
   const one = (value: unknown): string | undefined => {
     if (typeof value === 'string') return value.trim() || undefined;
-    if (value && typeof value === 'object' && typeof (value as { type?: unknown }).type === 'string') return (value as { type: string }).type.trim() || undefined;
+    if (value && typeof value === 'object' && typeof (value as { type?: unknown }).type === 'string')
+      return (value as { type: string }).type.trim() || undefined;
     return undefined;
   };
   const direct = one(manifest.license);
@@ -159,7 +162,11 @@ export function licenceExpression(manifest: { license?: unknown; licenses?: unkn
  * Whether a package of this name may be a production dependency under this licence expression.
  * `exceptions` defaults to the project's list.
  */
-export function licenceVerdict(name: string, expression: string | undefined, exceptions: readonly LicenceException[] = licenceExceptions): LicenceVerdict {
+export function licenceVerdict(
+  name: string,
+  expression: string | undefined,
+  exceptions: readonly LicenceException[] = licenceExceptions,
+): LicenceVerdict {
   if (expression === undefined || expression.trim() === '') {
     // A package without any licence passes only when an exception names it with the licence `NONE`.
     const listed = exceptions.find((entry) => entry.licence === 'NONE' && packageMatches(entry.packages, name));
@@ -189,10 +196,16 @@ export function licenceVerdict(name: string, expression: string | undefined, exc
     const right = judge(node.right);
     if (node.kind === 'or') {
       // Any alternative that passes; the one without an exception first.
-      const passing = [left, right].filter((outcome) => outcome.ok).sort((a, b) => Number(Boolean(a.exception)) - Number(Boolean(b.exception)));
+      const passing = [left, right]
+        .filter((outcome) => outcome.ok)
+        .sort((a, b) => Number(Boolean(a.exception)) - Number(Boolean(b.exception)));
       return passing[0] ?? { ok: false, failing: [...left.failing, ...right.failing] };
     }
-    return { ok: left.ok && right.ok, failing: [...left.failing, ...right.failing], exception: left.exception ?? right.exception };
+    return {
+      ok: left.ok && right.ok,
+      failing: [...left.failing, ...right.failing],
+      exception: left.exception ?? right.exception,
+    };
   };
   const outcome = judge(tree);
   if (outcome.ok) return outcome.exception ? { ok: true, exception: outcome.exception } : { ok: true };

@@ -47,7 +47,9 @@ function collectModuleGraph(distDir: string, entry: string, seen: Set<string>): 
   const staticImports = code.matchAll(/(?:^|[;\s}])import\s*(?:[\w*{}\s,$]+from\s*)?["']([^"']+)["']/g);
   for (const [, specifier] of staticImports) {
     if (!specifier) continue;
-    const href = specifier.startsWith('/') ? specifier : new URL(specifier, `file://${entry}`).pathname.slice(distDir.length);
+    const href = specifier.startsWith('/')
+      ? specifier
+      : new URL(specifier, `file://${entry}`).pathname.slice(distDir.length);
     const file = assetFile(distDir, href);
     if (file) collectModuleGraph(distDir, file, seen);
   }
@@ -90,7 +92,10 @@ export const kb = (bytes: number) => (bytes / 1024).toFixed(1);
 function hydratesWhenSignedIn(attributes: string): boolean {
   const client = /\sclient="([^"]+)"/.exec(attributes)?.[1];
   if (client === 'load' || client === 'idle' || client === 'visible' || client === 'only') return true;
-  return client === 'intent' && /&quot;value&quot;:&quot;signed-in&quot;/.test(/\sopts="([^"]*)"/.exec(attributes)?.[1] ?? '');
+  return (
+    client === 'intent' &&
+    /&quot;value&quot;:&quot;signed-in&quot;/.test(/\sopts="([^"]*)"/.exec(attributes)?.[1] ?? '')
+  );
 }
 
 /**
@@ -102,7 +107,8 @@ function servedBytes(file: string): number {
   const content = readFileSync(file);
   // A build without precompressed copies (astro build alone): what the precompress step would write.
   if (content.length < 256) return content.length;
-  return brotliCompressSync(content, { params: { [constants.BROTLI_PARAM_QUALITY]: constants.BROTLI_MAX_QUALITY } }).length;
+  return brotliCompressSync(content, { params: { [constants.BROTLI_PARAM_QUALITY]: constants.BROTLI_MAX_QUALITY } })
+    .length;
 }
 
 /**
@@ -156,7 +162,10 @@ export function signedInScripts(distDir: string, path: string): PageScripts {
     const file = assetFile(distDir, href);
     if (file) collectModuleGraph(distDir, file, seen);
   }
-  const files = [...seen].map((file) => ({ href: file.slice(distDir.length).replaceAll('\\', '/'), bytes: servedBytes(file) }));
+  const files = [...seen].map((file) => ({
+    href: file.slice(distDir.length).replaceAll('\\', '/'),
+    bytes: servedBytes(file),
+  }));
   const bytes = files.reduce((sum, file) => sum + file.bytes, 0);
   return { page: path, files, bytes, transferBytes: bytes + files.length * scriptHeaderBytes };
 }

@@ -49,11 +49,16 @@ export async function ensurePostgres(): Promise<string> {
   const found = findPostgresBin();
   if (found) return found;
   if (!isRoot()) {
-    throw new Error('PostgreSQL is not installed: run `sudo apt-get install -y postgresql`, or set TEST_DATABASE_URL to a server to use.');
+    throw new Error(
+      'PostgreSQL is not installed: run `sudo apt-get install -y postgresql`, or set TEST_DATABASE_URL to a server to use.',
+    );
   }
-  console.log('Installing Debian\'s postgresql package for the tests…');
+  console.log("Installing Debian's postgresql package for the tests…");
   const env = { DEBIAN_FRONTEND: 'noninteractive' };
-  if ((await run('apt-get', ['update', '-qq'], env)) !== 0 || (await run('apt-get', ['install', '-y', '-qq', 'postgresql'], env)) !== 0) {
+  if (
+    (await run('apt-get', ['update', '-qq'], env)) !== 0 ||
+    (await run('apt-get', ['install', '-y', '-qq', 'postgresql'], env)) !== 0
+  ) {
     throw new Error('apt-get could not install postgresql');
   }
   const installed = findPostgresBin();
@@ -67,7 +72,10 @@ function postgresUser(): { uid: number; gid: number } {
     .split('\n')
     .find((entry) => entry.startsWith('postgres:'));
   const [, , uid, gid] = line?.split(':') ?? [];
-  if (uid === undefined || gid === undefined) throw new Error('running as root but there is no `postgres` user to run PostgreSQL as (Debian\'s postgresql package makes it)');
+  if (uid === undefined || gid === undefined)
+    throw new Error(
+      "running as root but there is no `postgres` user to run PostgreSQL as (Debian's postgresql package makes it)",
+    );
   return { uid: Number(uid), gid: Number(gid) };
 }
 
@@ -90,7 +98,9 @@ function runTool(command: string[], cwd: string): Promise<void> {
     child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString('utf8')));
     child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString('utf8')));
     child.once('error', reject);
-    child.once('exit', (code) => (code === 0 ? resolve() : reject(new Error(`${path.basename(command[0]!)} exited with ${code}: ${output.trim()}`))));
+    child.once('exit', (code) =>
+      code === 0 ? resolve() : reject(new Error(`${path.basename(command[0]!)} exited with ${code}: ${output.trim()}`)),
+    );
   });
 }
 
@@ -123,7 +133,10 @@ export async function startPostgres(): Promise<TestPostgres> {
     rmSync(dataDir, { recursive: true, force: true });
   };
   try {
-    await runTool([path.join(bin, 'initdb'), '-D', dataDir, '-U', 'postgres', '--auth=trust', '-E', 'UTF8', '--locale=C.UTF-8'], '/tmp');
+    await runTool(
+      [path.join(bin, 'initdb'), '-D', dataDir, '-U', 'postgres', '--auth=trust', '-E', 'UTF8', '--locale=C.UTF-8'],
+      '/tmp',
+    );
     const port = await freePort();
     // fsync off: a throwaway cluster; durability is not what the tests measure, and it spares a busy disk.
     const options = `-c listen_addresses=127.0.0.1 -p ${port} -k /tmp -c fsync=off`;
@@ -151,6 +164,8 @@ export async function startPostgres(): Promise<TestPostgres> {
   } catch (error) {
     const serverLog = existsSync(log) ? `\n${readFileSync(log, 'utf8').split('\n').slice(-20).join('\n')}` : '';
     stopSync();
-    throw new Error(`PostgreSQL could not start: ${error instanceof Error ? error.message : String(error)}${serverLog}`);
+    throw new Error(
+      `PostgreSQL could not start: ${error instanceof Error ? error.message : String(error)}${serverLog}`,
+    );
   }
 }

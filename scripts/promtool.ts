@@ -26,10 +26,14 @@ const isRoot = () => process.getuid?.() === 0;
 export async function ensurePromtool(): Promise<string> {
   const found = findPromtool();
   if (found) return found;
-  if (!isRoot()) throw new Error('promtool is not installed: run `sudo apt-get install -y --no-install-recommends prometheus`.');
-  console.log('Installing Debian\'s prometheus package (for promtool) for the tests…');
+  if (!isRoot())
+    throw new Error('promtool is not installed: run `sudo apt-get install -y --no-install-recommends prometheus`.');
+  console.log("Installing Debian's prometheus package (for promtool) for the tests…");
   const env = { DEBIAN_FRONTEND: 'noninteractive' };
-  if ((await run('apt-get', ['update', '-qq'], env)) !== 0 || (await run('apt-get', ['install', '-y', '-qq', '--no-install-recommends', 'prometheus'], env)) !== 0) {
+  if (
+    (await run('apt-get', ['update', '-qq'], env)) !== 0 ||
+    (await run('apt-get', ['install', '-y', '-qq', '--no-install-recommends', 'prometheus'], env)) !== 0
+  ) {
     throw new Error('apt-get could not install prometheus');
   }
   const installed = findPromtool();

@@ -11,7 +11,14 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { Locale } from '../src/lib/i18n/locales.ts';
-import { loadHits, pagefindOptions, searchScriptPath, searchSite, type PagefindApi, type SearchHit } from '../src/lib/search.ts';
+import {
+  loadHits,
+  pagefindOptions,
+  searchScriptPath,
+  searchSite,
+  type PagefindApi,
+  type SearchHit,
+} from '../src/lib/search.ts';
 
 let fileFetchInstalled = false;
 /** Told every bundle file Pagefind fetches (`recordFiles`). */

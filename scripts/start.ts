@@ -22,7 +22,10 @@ if (process.argv.includes('--check')) {
   } catch (error) {
     if (!(error instanceof ConfigError)) fail(error);
     // Each of config.ts's lines names a variable; the other checks need a configuration that reads.
-    const lines = error.message.split('\n').slice(1).map((line) => `FAIL  configuration: ${line.trim()}`);
+    const lines = error.message
+      .split('\n')
+      .slice(1)
+      .map((line) => `FAIL  configuration: ${line.trim()}`);
     process.stdout.write(`${lines.join('\n')}\n`);
     process.exit(1);
   }

@@ -28,17 +28,50 @@ const step = async (name: string, action: () => Promise<number>) => {
   steps.push({ name, ok: code === 0 });
 };
 
-await step('unit + api', () => run('vitest', ['run', '--project', 'unit', '--project', 'api', '--reporter=default', '--reporter=json', `--outputFile.json=${vitestJson}`]));
+await step('unit + api', () =>
+  run('vitest', [
+    'run',
+    '--project',
+    'unit',
+    '--project',
+    'api',
+    '--reporter=default',
+    '--reporter=json',
+    `--outputFile.json=${vitestJson}`,
+  ]),
+);
 await step('build', async () => (await buildIfStale(), 0));
 await step('budgets', () => run('node', ['scripts/check-budgets.ts']));
 // Incremental builds write what full builds write (real builds of zh-CN pages, about two minutes).
-await step('incremental build', () => run('vitest', ['run', '--project', 'build', '--reporter=default', '--reporter=json', `--outputFile.json=${buildJson}`]));
+await step('incremental build', () =>
+  run('vitest', [
+    'run',
+    '--project',
+    'build',
+    '--reporter=default',
+    '--reporter=json',
+    `--outputFile.json=${buildJson}`,
+  ]),
+);
 // Serves the build just made from two processes and rebuilds it twice (a few minutes).
-await step('cluster', () => run('vitest', ['run', '--project', 'cluster', '--reporter=default', '--reporter=json', `--outputFile.json=${clusterJson}`]));
+await step('cluster', () =>
+  run('vitest', [
+    'run',
+    '--project',
+    'cluster',
+    '--reporter=default',
+    '--reporter=json',
+    `--outputFile.json=${clusterJson}`,
+  ]),
+);
 await step('offline build', () => run('astro', ['build', '--silent', '--outDir', offlineDist], { PWA: 'true' }));
 await step('browser', async () => {
   const chromium = await ensureChromium();
-  return run('playwright', ['test'], { CHROMIUM_PATH: chromium, PLAYWRIGHT_JSON_OUTPUT_NAME: e2eJson, E2E_PWA_DIST: offlineDist });
+  return run('playwright', ['test'], {
+    CHROMIUM_PATH: chromium,
+    PLAYWRIGHT_JSON_OUTPUT_NAME: e2eJson,
+    E2E_PWA_DIST: offlineDist,
+  });
 });
 
 const readJson = (file: string): Record<string, unknown> | undefined =>
@@ -50,7 +83,10 @@ const vitest = {
   numFailedTests: vitestRuns.reduce((sum, r) => sum + (r?.numFailedTests ?? 0), 0),
   numPendingTests: vitestRuns.reduce((sum, r) => sum + (r?.numPendingTests ?? 0), 0),
 };
-const e2e = (readJson(e2eJson) as { stats?: { expected?: number; unexpected?: number; flaky?: number; skipped?: number } } | undefined)?.stats;
+const e2e = (
+  readJson(e2eJson) as
+    { stats?: { expected?: number; unexpected?: number; flaky?: number; skipped?: number } } | undefined
+)?.stats;
 
 const passed = vitest.numPassedTests + (e2e?.expected ?? 0) + (e2e?.flaky ?? 0);
 const failedSteps = steps.filter((s) => !s.ok);
@@ -59,5 +95,7 @@ const skipped = vitest.numPendingTests + (e2e?.skipped ?? 0);
 
 for (const s of steps) console.log(`${s.ok ? '✓' : '✗'} ${s.name}`);
 // A failed step with no failed test in it (a build error, a budget overrun) still counts as a failure.
-console.log(`tests: ${passed} passed, ${failed || failedSteps.length ? Math.max(failed, failedSteps.length) : 0} failed, ${skipped} skipped`);
+console.log(
+  `tests: ${passed} passed, ${failed || failedSteps.length ? Math.max(failed, failedSteps.length) : 0} failed, ${skipped} skipped`,
+);
 process.exitCode = failedSteps.length ? 1 : 0;

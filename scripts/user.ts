@@ -17,7 +17,13 @@ import { parseArgs } from 'node:util';
 import { z } from 'zod';
 import { matchLocale, translator, type Locale } from '../src/lib/i18n/index.ts';
 import { localizeIssues } from '../src/lib/schemas/issues.ts';
-import { createStaffInput, grantableRoles, newStaffFields, type GrantableRole, type StaffRowData } from '../src/lib/schemas/staff.ts';
+import {
+  createStaffInput,
+  grantableRoles,
+  newStaffFields,
+  type GrantableRole,
+  type StaffRowData,
+} from '../src/lib/schemas/staff.ts';
 import { controlCharacterIssues } from '../src/lib/schemas/text.ts';
 import { ApiError, isMessageKey } from '../src/server/envelope.ts';
 import type { Database } from '../src/server/db/client.ts';
@@ -110,7 +116,12 @@ function checked<S extends z.core.$ZodType>(schema: S, input: Record<string, unk
   const unclean = controlCharacterIssues(input);
   const result = unclean.length ? undefined : z.safeParse(schema, input);
   if (result?.success) return result.data;
-  const errors = localizeIssues(result?.error.issues ?? unclean, { input, schema, t: translator(locale), hasKey: isMessageKey });
+  const errors = localizeIssues(result?.error.issues ?? unclean, {
+    input,
+    schema,
+    t: translator(locale),
+    hasKey: isMessageKey,
+  });
   throw new Refusal(errors.map((error) => `${optionOf[error.field] ?? error.field}: ${error.message}`).join('\n'));
 }
 
@@ -172,7 +183,14 @@ async function readPassword(io: CliIo): Promise<string> {
 
 function table(rows: readonly (readonly string[])[]): string {
   const widths = rows[0]?.map((_, column) => Math.max(...rows.map((row) => (row[column] ?? '').length))) ?? [];
-  return rows.map((row) => row.map((cell, column) => cell.padEnd(widths[column] ?? 0)).join('  ').trimEnd()).join('\n');
+  return rows
+    .map((row) =>
+      row
+        .map((cell, column) => cell.padEnd(widths[column] ?? 0))
+        .join('  ')
+        .trimEnd(),
+    )
+    .join('\n');
 }
 
 function listText(rows: readonly StaffRowData[]): string {
@@ -226,7 +244,9 @@ export async function main(argv: readonly string[], io: CliIo): Promise<number> 
     return misused;
   }
   if (positionals.length < expected[0] || positionals.length > expected[1]) {
-    io.stderr.write(`"${command}" takes ${expected[0] === expected[1] ? expected[0] : `${expected[0]} to ${expected[1]}`} argument(s).\n\n${usage}`);
+    io.stderr.write(
+      `"${command}" takes ${expected[0] === expected[1] ? expected[0] : `${expected[0]} to ${expected[1]}`} argument(s).\n\n${usage}`,
+    );
     return misused;
   }
   const createOptions = ['user-name', 'mobile', 'name', 'role', 'institution', 'emp-id'] as const;
@@ -239,14 +259,24 @@ export async function main(argv: readonly string[], io: CliIo): Promise<number> 
   try {
     // Everything typed is checked before the database is opened: bad input changes nothing.
     let work: (db: Database) => Promise<string>;
-    const { createStaffAccount, disableAccount, enableAccount, findStaffUserId, grantRole, resetSecondFactor, revokeRole, staffPage, staffRowOf } = await import(
-      '../src/server/services/staffAccounts.ts'
-    );
+    const {
+      createStaffAccount,
+      disableAccount,
+      enableAccount,
+      findStaffUserId,
+      grantRole,
+      resetSecondFactor,
+      revokeRole,
+      staffPage,
+      staffRowOf,
+    } = await import('../src/server/services/staffAccounts.ts');
     const actor = { userId: null, ip: null, locale, via: 'cli' as const };
     const target = positionals[0] ?? '';
     const checkedRole = (role: string | undefined): GrantableRole => {
       if (grantable(role)) return role;
-      throw new Refusal(`role: "${role ?? ''}" is not one of ${grantableRoles.join(', ')} (a partner comes with an institution: create --role partner, or /ops/staff)`);
+      throw new Refusal(
+        `role: "${role ?? ''}" is not one of ${grantableRoles.join(', ')} (a partner comes with an institution: create --role partner, or /ops/staff)`,
+      );
     };
     if (command === 'create') {
       const fields = {
@@ -277,7 +307,9 @@ export async function main(argv: readonly string[], io: CliIo): Promise<number> 
         const userId = await findStaffUserId(db, target);
         await (command === 'disable' ? disableAccount : enableAccount)(db, actor, userId);
         const row = await staffRowOf(db, userId, null);
-        return command === 'disable' ? `Disabled ${row.userName}; its sessions have ended.` : `Enabled ${row.userName}.`;
+        return command === 'disable'
+          ? `Disabled ${row.userName}; its sessions have ended.`
+          : `Enabled ${row.userName}.`;
       };
     } else if (command === 'reset-second-factor') {
       work = async (db) => {
@@ -290,7 +322,10 @@ export async function main(argv: readonly string[], io: CliIo): Promise<number> 
       work = async (db) => {
         const rows: StaffRowData[] = [];
         for (let current = 1; ; current += 1) {
-          const page = await staffPage(db, null, { pager: { current, pageSize: 100 }, ...(target ? { search: { keyword: target } } : {}) });
+          const page = await staffPage(db, null, {
+            pager: { current, pageSize: 100 },
+            ...(target ? { search: { keyword: target } } : {}),
+          });
           rows.push(...page.result);
           if (rows.length >= page.totalCount || page.result.length === 0) break;
         }
@@ -298,7 +333,10 @@ export async function main(argv: readonly string[], io: CliIo): Promise<number> 
       };
     }
 
-    const [{ loadConfig }, { openRuntime }] = await Promise.all([import('../src/server/config.ts'), import('../src/server/runtime.ts')]);
+    const [{ loadConfig }, { openRuntime }] = await Promise.all([
+      import('../src/server/config.ts'),
+      import('../src/server/runtime.ts'),
+    ]);
     const runtime = await openRuntime(loadConfig(io.env), null);
     try {
       io.stdout.write(`${await work(runtime.db)}\n`);
@@ -342,5 +380,10 @@ function parseCommandLine(argv: readonly string[]) {
 
 const isMain = process.argv[1] !== undefined && import.meta.filename === process.argv[1];
 if (isMain) {
-  process.exitCode = await main(process.argv.slice(2), { stdin: process.stdin, stdout: process.stdout, stderr: process.stderr, env: process.env });
+  process.exitCode = await main(process.argv.slice(2), {
+    stdin: process.stdin,
+    stdout: process.stdout,
+    stderr: process.stderr,
+    env: process.env,
+  });
 }

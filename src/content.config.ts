@@ -18,7 +18,8 @@ type ItemOf<K extends ListKey> = SiteContent[K] extends readonly (infer E)[] ? E
 /** A collection of one array of the loaded content, keyed by each entry's own id field. */
 function collectionOf<K extends ListKey>(key: K, idOf: (entry: ItemOf<K>) => string) {
   return defineCollection({
-    loader: (): Entry[] => (loadContentOnce()[key] as ItemOf<K>[]).map((entry) => ({ ...(entry as object), id: idOf(entry) })),
+    loader: (): Entry[] =>
+      (loadContentOnce()[key] as ItemOf<K>[]).map((entry) => ({ ...(entry as object), id: idOf(entry) })),
   });
 }
 
@@ -38,6 +39,10 @@ export const collections = {
   customerNotices: collectionOf('customerNotices', (n) => n.noticeId),
   dictionaries: defineCollection({
     loader: (): Entry[] =>
-      Object.entries(loadContentOnce().dictionaries).map(([categoryCode, entries]) => ({ id: categoryCode, categoryCode, entries })),
+      Object.entries(loadContentOnce().dictionaries).map(([categoryCode, entries]) => ({
+        id: categoryCode,
+        categoryCode,
+        entries,
+      })),
   }),
 };

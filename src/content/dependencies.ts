@@ -100,15 +100,17 @@ export function trackReads(content: SiteContent, current: () => ReadRecorder | u
 
 /** JSON text of a value in which every tagged object stands as its source. */
 function textOf(value: unknown): string {
-  return JSON.stringify(value, function replace(this: unknown, key: string, child: unknown) {
-    const raw = unwrap(child);
-    // The value itself (key '') is written out; tagged objects inside it by name only.
-    if (key !== '' && typeof raw === 'object' && raw !== null) {
-      const source = sources.get(raw);
-      if (source !== undefined) return { '@': source };
-    }
-    return raw;
-  }) ?? 'undefined';
+  return (
+    JSON.stringify(value, function replace(this: unknown, key: string, child: unknown) {
+      const raw = unwrap(child);
+      // The value itself (key '') is written out; tagged objects inside it by name only.
+      if (key !== '' && typeof raw === 'object' && raw !== null) {
+        const source = sources.get(raw);
+        if (source !== undefined) return { '@': source };
+      }
+      return raw;
+    }) ?? 'undefined'
+  );
 }
 
 /** Every content key of `content` with its value as text (see the file's header). */

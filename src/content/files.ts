@@ -27,7 +27,8 @@ export function dataOfFile(kind: ContentKind, text: string): unknown {
   const match = /^---\r?\n([\s\S]*?)\r?\n---\r?\n?([\s\S]*)$/.exec(source);
   if (!match) throw new Error('must start with YAML front matter between --- lines');
   const front = yaml(match[1] ?? '');
-  if (front === null || typeof front !== 'object' || Array.isArray(front)) throw new Error('front matter must be a YAML mapping');
+  if (front === null || typeof front !== 'object' || Array.isArray(front))
+    throw new Error('front matter must be a YAML mapping');
   return normalizedData(kind, { ...(front as Record<string, unknown>), [markdownBodyKey]: match[2] ?? '' });
 }
 
@@ -36,8 +37,8 @@ export function dataOfFile(kind: ContentKind, text: string): unknown {
  * line end), so the same text saved, exported and imported again is the same data.
  */
 export function normalizedData(kind: ContentKind, data: unknown): unknown {
-  if (kindPaths[kind].format !== 'markdown' || data === null || typeof data !== 'object' || Array.isArray(data)) return data;
+  if (kindPaths[kind].format !== 'markdown' || data === null || typeof data !== 'object' || Array.isArray(data))
+    return data;
   const body = (data as Record<string, unknown>)[markdownBodyKey];
   return typeof body === 'string' ? { ...(data as Record<string, unknown>), [markdownBodyKey]: body.trimEnd() } : data;
 }
-

@@ -97,7 +97,9 @@ class Reader {
     const dir = path.join(this.root, folder);
     if (!existsSync(dir)) return [];
     return readdirSync(dir)
-      .filter((entry) => entry.endsWith(extension) && !entry.startsWith('.') && statSync(path.join(dir, entry)).isFile())
+      .filter(
+        (entry) => entry.endsWith(extension) && !entry.startsWith('.') && statSync(path.join(dir, entry)).isFile(),
+      )
       .sort();
   }
 
@@ -174,7 +176,8 @@ class IdRegistry {
 
   add(id: string, relativeFile: string, field: string): void {
     const first = this.seen.get(id);
-    if (first !== undefined) this.reader.fail(relativeFile, field, `${this.what} "${id}" is already used in ${this.reader.name(first)}`);
+    if (first !== undefined)
+      this.reader.fail(relativeFile, field, `${this.what} "${id}" is already used in ${this.reader.name(first)}`);
     this.seen.set(id, relativeFile);
   }
 
@@ -212,11 +215,21 @@ export function loadContent(dir: string = defaultContentDir()): SiteContent {
   const { regions, files: regionFiles } = loadRegions(reader);
   const areaCodes = new Set(regions.map((region) => region.areaCode));
 
-  for (const required of ['business-types.yaml', 'products.yaml', 'org-coms.yaml', 'dictionaries.yaml', 'industries.yaml', 'problem-guides.yaml', 'help/catalogue.yaml']) {
+  for (const required of [
+    'business-types.yaml',
+    'products.yaml',
+    'org-coms.yaml',
+    'dictionaries.yaml',
+    'industries.yaml',
+    'problem-guides.yaml',
+    'help/catalogue.yaml',
+  ]) {
     requireFile(reader, required);
   }
 
-  const bizTypes = reader.parse('business-types.yaml', bizTypesFileSchema, reader.yaml('business-types.yaml')).sort(bySort);
+  const bizTypes = reader
+    .parse('business-types.yaml', bizTypesFileSchema, reader.yaml('business-types.yaml'))
+    .sort(bySort);
   const bizTypeIds = new IdRegistry(reader, 'bizTypeId');
   bizTypes.forEach((type, index) => bizTypeIds.add(type.bizTypeId, 'business-types.yaml', `[${index}].bizTypeId`));
 
@@ -284,7 +297,8 @@ export function loadContent(dir: string = defaultContentDir()): SiteContent {
       set.schemeParams.forEach((param, i) => {
         schemeParamIds.add(param.schemeParamId, file, `schemeParams[${i}].schemeParamId`);
         param.voltageLevels.forEach((code, j) => {
-          if (!voltageCodes.has(code)) reader.fail(file, `schemeParams[${i}].voltageLevels[${j}]`, `unknown voltageLevel "${code}"`);
+          if (!voltageCodes.has(code))
+            reader.fail(file, `schemeParams[${i}].voltageLevels[${j}]`, `unknown voltageLevel "${code}"`);
         });
       });
       set.filter.voltageLevels.forEach((code, j) => {
@@ -339,7 +353,11 @@ export function loadContent(dir: string = defaultContentDir()): SiteContent {
         if (related.setId === undefined) return;
         const set = sets.find((s) => s.setId === related.setId);
         if (!set || set.areaCode !== areaCode || set.productId !== related.productId) {
-          reader.fail(file, `bizItemProducts[${i}].setId`, `"${related.setId}" is not a set of ${related.productId} in ${areaCode}`);
+          reader.fail(
+            file,
+            `bizItemProducts[${i}].setId`,
+            `"${related.setId}" is not a set of ${related.productId} in ${areaCode}`,
+          );
         }
       });
       bizItems.push(tagSource({ ...item, bizItemId, areaCode }, file));
@@ -360,7 +378,8 @@ export function loadContent(dir: string = defaultContentDir()): SiteContent {
     const newsId = reader.slugOf(file, '.md');
     const { front, body } = reader.markdown(file);
     const meta = reader.parse(file, newsFrontSchema, front);
-    if (!newsTypeCodes.has(meta.newsTypeCode)) reader.fail(file, 'newsTypeCode', `unknown newsType "${meta.newsTypeCode}" (dictionaries.yaml)`);
+    if (!newsTypeCodes.has(meta.newsTypeCode))
+      reader.fail(file, 'newsTypeCode', `unknown newsType "${meta.newsTypeCode}" (dictionaries.yaml)`);
     return tagSource({ ...meta, newsId, body: reader.parse(file, markdownField, body, '(body)') }, file);
   });
   news.sort((a, b) => b.date.localeCompare(a.date) || a.newsId.localeCompare(b.newsId));
@@ -370,9 +389,18 @@ export function loadContent(dir: string = defaultContentDir()): SiteContent {
     const file = `help/${entry}`;
     const documentId = reader.slugOf(file, '.md');
     const { front, body } = reader.markdown(file);
-    return tagSource({ ...reader.parse(file, helpDocumentFrontSchema, front), documentId, content: reader.parse(file, markdownField, body, '(body)') }, file);
+    return tagSource(
+      {
+        ...reader.parse(file, helpDocumentFrontSchema, front),
+        documentId,
+        content: reader.parse(file, markdownField, body, '(body)'),
+      },
+      file,
+    );
   });
-  const helpSections = reader.parse('help/catalogue.yaml', helpCatalogueFileSchema, reader.yaml('help/catalogue.yaml')).sections.sort(bySort);
+  const helpSections = reader
+    .parse('help/catalogue.yaml', helpCatalogueFileSchema, reader.yaml('help/catalogue.yaml'))
+    .sections.sort(bySort);
   const sectionKeys = new IdRegistry(reader, 'key');
   const listed = new IdRegistry(reader, 'documentId');
   const documentIds = new Set(helpDocuments.map((doc) => doc.documentId));
@@ -385,27 +413,43 @@ export function loadContent(dir: string = defaultContentDir()): SiteContent {
     });
   });
   for (const doc of helpDocuments) {
-    if (!listed.has(doc.documentId)) reader.fail(`help/${doc.documentId}.md`, '', 'is not listed in help/catalogue.yaml');
+    if (!listed.has(doc.documentId))
+      reader.fail(`help/${doc.documentId}.md`, '', 'is not listed in help/catalogue.yaml');
   }
 
   // Problem guides.
-  const problemGuides = reader.parse('problem-guides.yaml', problemGuidesFileSchema, reader.yaml('problem-guides.yaml')).sort(bySort);
+  const problemGuides = reader
+    .parse('problem-guides.yaml', problemGuidesFileSchema, reader.yaml('problem-guides.yaml'))
+    .sort(bySort);
   const guideIds = new IdRegistry(reader, 'problemGuideId');
-  problemGuides.forEach((guide, i) => guideIds.add(guide.problemGuideId, 'problem-guides.yaml', `[${i}].problemGuideId`));
+  problemGuides.forEach((guide, i) =>
+    guideIds.add(guide.problemGuideId, 'problem-guides.yaml', `[${i}].problemGuideId`),
+  );
 
   // Customer notices.
   const customerNotices: CustomerNotice[] = reader.list('notices', '.md').map((entry) => {
     const file = `notices/${entry}`;
     const noticeId = reader.slugOf(file, '.md');
     const { front, body } = reader.markdown(file);
-    return tagSource({ ...reader.parse(file, customerNoticeFrontSchema, front), noticeId, content: reader.parse(file, markdownField, body, '(body)') }, file);
+    return tagSource(
+      {
+        ...reader.parse(file, customerNoticeFrontSchema, front),
+        noticeId,
+        content: reader.parse(file, markdownField, body, '(body)'),
+      },
+      file,
+    );
   });
   customerNotices.sort((a, b) => b.date.localeCompare(a.date) || a.noticeId.localeCompare(b.noticeId));
   const noticeIds = new Set(customerNotices.map((notice) => notice.noticeId));
   for (const region of regions) {
     region.homeNotices.forEach((notice, i) => {
       if (notice.noticeId !== undefined && !noticeIds.has(notice.noticeId)) {
-        reader.fail(regionFiles.get(region.areaCode) ?? '', `homeNotices[${i}].noticeId`, `no customer notice notices/${notice.noticeId}.md`);
+        reader.fail(
+          regionFiles.get(region.areaCode) ?? '',
+          `homeNotices[${i}].noticeId`,
+          `no customer notice notices/${notice.noticeId}.md`,
+        );
       }
     });
   }

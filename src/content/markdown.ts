@@ -37,9 +37,33 @@ const linkSchemes = ['http', 'https', 'mailto', 'tel'];
  */
 export const markdownPolicy = {
   allowedTags: [
-    'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'p', 'br', 'hr', 'blockquote',
-    'ul', 'ol', 'li', 'input', 'table', 'thead', 'tbody', 'tr', 'th', 'td',
-    'pre', 'code', 'em', 'strong', 'del', 'a', 'img',
+    'h1',
+    'h2',
+    'h3',
+    'h4',
+    'h5',
+    'h6',
+    'p',
+    'br',
+    'hr',
+    'blockquote',
+    'ul',
+    'ol',
+    'li',
+    'input',
+    'table',
+    'thead',
+    'tbody',
+    'tr',
+    'th',
+    'td',
+    'pre',
+    'code',
+    'em',
+    'strong',
+    'del',
+    'a',
+    'img',
   ],
   allowedAttributes: {
     a: ['href', 'title'],
@@ -62,7 +86,19 @@ export const markdownPolicy = {
   selfClosing: ['br', 'hr', 'img', 'input'],
   disallowedTagsMode: 'discard',
   // Removed with their content: raw text that a browser would otherwise read as markup or code.
-  nonTextTags: ['script', 'style', 'textarea', 'option', 'xmp', 'noscript', 'noembed', 'noframes', 'iframe', 'template', 'title'],
+  nonTextTags: [
+    'script',
+    'style',
+    'textarea',
+    'option',
+    'xmp',
+    'noscript',
+    'noembed',
+    'noframes',
+    'iframe',
+    'template',
+    'title',
+  ],
 } as const;
 
 const allowedTags = new Set<string>(markdownPolicy.allowedTags);
@@ -80,7 +116,10 @@ function attributeAllowed(tag: string, attribute: string): boolean {
 function classesAllowed(tag: string, value: string): boolean {
   const patterns = markdownPolicy.allowedClasses[tag];
   if (!patterns) return true;
-  return value.split(/\s+/).filter(Boolean).every((name) => patterns.some((pattern) => pattern.test(name)));
+  return value
+    .split(/\s+/)
+    .filter(Boolean)
+    .every((name) => patterns.some((pattern) => pattern.test(name)));
 }
 
 /**
@@ -127,9 +166,15 @@ function sanitizerOptions(report: DropReport): SanitizerOptions {
   return {
     ...markdownPolicy,
     allowedTags: [...markdownPolicy.allowedTags],
-    allowedAttributes: Object.fromEntries(Object.entries(markdownPolicy.allowedAttributes).map(([tag, names]) => [tag, [...names]])),
-    allowedClasses: Object.fromEntries(Object.entries(markdownPolicy.allowedClasses).map(([tag, patterns]) => [tag, [...patterns]])),
-    allowedSchemesByTag: Object.fromEntries(Object.entries(markdownPolicy.allowedSchemesByTag).map(([tag, schemes]) => [tag, [...schemes]])),
+    allowedAttributes: Object.fromEntries(
+      Object.entries(markdownPolicy.allowedAttributes).map(([tag, names]) => [tag, [...names]]),
+    ),
+    allowedClasses: Object.fromEntries(
+      Object.entries(markdownPolicy.allowedClasses).map(([tag, patterns]) => [tag, [...patterns]]),
+    ),
+    allowedSchemesByTag: Object.fromEntries(
+      Object.entries(markdownPolicy.allowedSchemesByTag).map(([tag, schemes]) => [tag, [...schemes]]),
+    ),
     allowedEmptyAttributes: [...markdownPolicy.allowedEmptyAttributes],
     selfClosing: [...markdownPolicy.selfClosing],
     nonTextTags: [...markdownPolicy.nonTextTags],
@@ -150,7 +195,14 @@ function sanitizerOptions(report: DropReport): SanitizerOptions {
           }
           const refused = urlAttributes.has(attribute) && value.trim() !== '' ? refusedUrl(tagName, value) : undefined;
           if (refused) {
-            report.add({ kind: 'url', tag: tagName, attribute, url: value.slice(0, quotedUrlLength), scheme: refused.scheme, count: 1 });
+            report.add({
+              kind: 'url',
+              tag: tagName,
+              attribute,
+              url: value.slice(0, quotedUrlLength),
+              scheme: refused.scheme,
+              count: 1,
+            });
             continue;
           }
           kept[attribute] = value;

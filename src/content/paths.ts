@@ -140,7 +140,8 @@ const text = (value: unknown): string => (typeof value === 'string' ? value : ''
 
 /** A short title for lists: the item's own title or name, else its id or path. */
 export function titleOf(path: string, data: unknown): string {
-  const record = data !== null && typeof data === 'object' && !Array.isArray(data) ? (data as Record<string, unknown>) : {};
+  const record =
+    data !== null && typeof data === 'object' && !Array.isArray(data) ? (data as Record<string, unknown>) : {};
   return text(record['title']) || text(record['name']) || kindOfPath(path)?.key.id || path;
 }
 

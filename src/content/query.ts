@@ -142,11 +142,16 @@ export function bizItemsOfArea(content: SiteContent, areaCode: string): BizItem[
 
 /** A business item by id; with `areaCode`, only when it belongs to that region. */
 export function getBizItem(content: SiteContent, bizItemId: string, areaCode?: string): BizItem | undefined {
-  return content.bizItems.find((item) => item.bizItemId === bizItemId && (areaCode === undefined || item.areaCode === areaCode));
+  return content.bizItems.find(
+    (item) => item.bizItemId === bizItemId && (areaCode === undefined || item.areaCode === areaCode),
+  );
 }
 
 /** A description tab by its id, with the item it belongs to. */
-export function getBizItemDesc(content: SiteContent, bizItemDescId: string): (BizItemDesc & { bizItemId: string; areaCode: string }) | undefined {
+export function getBizItemDesc(
+  content: SiteContent,
+  bizItemDescId: string,
+): (BizItemDesc & { bizItemId: string; areaCode: string }) | undefined {
   for (const item of content.bizItems) {
     const desc = item.descList.find((d) => d.bizItemDescId === bizItemDescId);
     if (desc) return { ...desc, bizItemId: item.bizItemId, areaCode: item.areaCode };
@@ -179,7 +184,9 @@ export function productsOfArea(content: SiteContent, areaCode: string): Product[
 
 /** Sets of a region, optionally of one product, in display order. */
 export function listSets(content: SiteContent, areaCode: string, productId?: string): ProductSet[] {
-  return content.sets.filter((set) => set.areaCode === areaCode && (productId === undefined || set.productId === productId));
+  return content.sets.filter(
+    (set) => set.areaCode === areaCode && (productId === undefined || set.productId === productId),
+  );
 }
 
 export function getSet(content: SiteContent, setId: string): ProductSet | undefined {
@@ -216,14 +223,22 @@ export function listSellingSets(
   options: { setId?: string; today?: string } = {},
 ): SellingSetView[] {
   return content.sellingSets
-    .filter((selling) => selling.areaCode === areaCode && (options.setId === undefined || selling.setId === options.setId))
-    .filter((selling) => options.today === undefined || (isSellingOn(selling, options.today) && getSet(content, selling.setId)?.online === true))
+    .filter(
+      (selling) => selling.areaCode === areaCode && (options.setId === undefined || selling.setId === options.setId),
+    )
+    .filter(
+      (selling) =>
+        options.today === undefined ||
+        (isSellingOn(selling, options.today) && getSet(content, selling.setId)?.online === true),
+    )
     .map((selling) => withOrgCom(content, selling));
 }
 
 /** Selling sets of one set (any region: a set belongs to one region). */
 export function sellingSetsOfSet(content: SiteContent, setId: string): SellingSetView[] {
-  return content.sellingSets.filter((selling) => selling.setId === setId).map((selling) => withOrgCom(content, selling));
+  return content.sellingSets
+    .filter((selling) => selling.setId === setId)
+    .map((selling) => withOrgCom(content, selling));
 }
 
 export function getSellingSet(content: SiteContent, sellingSetId: string): SellingSetView | undefined {
@@ -248,7 +263,9 @@ function inRange(value: number | undefined, min: number, max: number | undefined
 export function setMatchesProfile(set: ProductSet, profile: CustomerProfile): boolean {
   const { filter } = set;
   return (
-    (profile.voltageLevel === undefined || filter.voltageLevels.length === 0 || filter.voltageLevels.includes(profile.voltageLevel)) &&
+    (profile.voltageLevel === undefined ||
+      filter.voltageLevels.length === 0 ||
+      filter.voltageLevels.includes(profile.voltageLevel)) &&
     inRange(profile.annualConsumption, filter.consumptionMin, filter.consumptionMax) &&
     (profile.industry === undefined || filter.industries.length === 0 || filter.industries.includes(profile.industry))
   );
@@ -363,7 +380,10 @@ export function listProblemGuides(content: SiteContent): ProblemGuide[] {
 }
 
 /** One page of problem guides (spec: getProblemGuidePage, page size 5). */
-export function pageProblemGuides(content: SiteContent, query: { pageNo?: number; pageSize?: number } = {}): Page<ProblemGuide> {
+export function pageProblemGuides(
+  content: SiteContent,
+  query: { pageNo?: number; pageSize?: number } = {},
+): Page<ProblemGuide> {
   return paginate(content.problemGuides, query.pageNo ?? 1, query.pageSize ?? problemGuidePageSize);
 }
 

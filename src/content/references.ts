@@ -10,7 +10,18 @@
 import { kindOfPath, type ContentKind } from './paths.ts';
 
 /** What a reference names: a kind of content, or a dictionary of dictionaries.yaml. */
-export const referenceSources = ['region', 'bizType', 'product', 'orgCom', 'set', 'newsType', 'voltageLevel', 'industry', 'helpDocument', 'notice'] as const;
+export const referenceSources = [
+  'region',
+  'bizType',
+  'product',
+  'orgCom',
+  'set',
+  'newsType',
+  'voltageLevel',
+  'industry',
+  'helpDocument',
+  'notice',
+] as const;
 export type ReferenceSource = (typeof referenceSources)[number];
 
 /** One thing a reference may name: its code (the value written in the data) and its human name. */
@@ -59,7 +70,8 @@ export const referenceFields: readonly ReferenceField[] = [
     field: 'bizItemProducts.*.setId',
     source: 'set',
     // A set of that entry's product in the item's own region.
-    narrow: (choice, scope) => choice.areaCodes?.includes(scope.areaCode ?? '') === true && choice.productId === scope.siblings['productId'],
+    narrow: (choice, scope) =>
+      choice.areaCodes?.includes(scope.areaCode ?? '') === true && choice.productId === scope.siblings['productId'],
   },
   { kind: 'set', field: 'productId', source: 'product' },
   { kind: 'set', field: 'schemeParams.*.voltageLevels', source: 'voltageLevel', many: 'set' },
@@ -84,15 +96,21 @@ export function referenceFieldsOf(kind: ContentKind): ReferenceField[] {
 // ---------------------------------------------------------------------------------------------
 // The choices: what each source holds in the content the editor would publish
 
-const record = (value: unknown): Record<string, unknown> => (value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : {});
+const record = (value: unknown): Record<string, unknown> =>
+  value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
 const list = (value: unknown): unknown[] => (Array.isArray(value) ? value : []);
 const text = (value: unknown): string => (typeof value === 'string' ? value : '');
-const sortOf = (value: unknown): number => (typeof record(value)['sort'] === 'number' ? (record(value)['sort'] as number) : 0);
+const sortOf = (value: unknown): number =>
+  typeof record(value)['sort'] === 'number' ? (record(value)['sort'] as number) : 0;
 
 /** Entries of a list file as choices, in the list's `sort` order when it has one. */
 function entriesOf(data: unknown, valueKey: string, nameKey: string, sorted: boolean): Choice[] {
   const entries = list(data).filter((entry) => text(record(entry)[valueKey]) !== '');
-  const ordered = sorted ? [...entries].sort((a, b) => sortOf(a) - sortOf(b) || text(record(a)[valueKey]).localeCompare(text(record(b)[valueKey]))) : entries;
+  const ordered = sorted
+    ? [...entries].sort(
+        (a, b) => sortOf(a) - sortOf(b) || text(record(a)[valueKey]).localeCompare(text(record(b)[valueKey])),
+      )
+    : entries;
   return ordered.map((entry) => ({ value: text(record(entry)[valueKey]), name: text(record(entry)[nameKey]) }));
 }
 
@@ -102,7 +120,9 @@ function entriesOf(data: unknown, valueKey: string, nameKey: string, sorted: boo
  * them.
  */
 export function choicesOfItems(items: Iterable<{ path: string; data: unknown }>): Choices {
-  const choices: Record<ReferenceSource, Choice[]> = Object.fromEntries(referenceSources.map((source) => [source, []])) as unknown as Record<ReferenceSource, Choice[]>;
+  const choices: Record<ReferenceSource, Choice[]> = Object.fromEntries(
+    referenceSources.map((source) => [source, []]),
+  ) as unknown as Record<ReferenceSource, Choice[]>;
   const regions: { choice: Choice; sort: number }[] = [];
   for (const { path, data } of items) {
     const found = kindOfPath(path);
@@ -127,7 +147,12 @@ export function choicesOfItems(items: Iterable<{ path: string; data: unknown }>)
         }));
         break;
       case 'set':
-        choices.set.push({ value: key.id ?? '', name: text(fields['name']), areaCodes: [key.areaCode ?? ''], productId: text(fields['productId']) });
+        choices.set.push({
+          value: key.id ?? '',
+          name: text(fields['name']),
+          areaCodes: [key.areaCode ?? ''],
+          productId: text(fields['productId']),
+        });
         break;
       case 'dictionaries':
         choices.newsType = entriesOf(fields['newsType'], 'code', 'name', true);
@@ -146,8 +171,12 @@ export function choicesOfItems(items: Iterable<{ path: string; data: unknown }>)
         break;
     }
   }
-  choices.region = regions.sort((a, b) => a.sort - b.sort || a.choice.value.localeCompare(b.choice.value)).map((entry) => entry.choice);
-  choices.set.sort((a, b) => (a.areaCodes?.[0] ?? '').localeCompare(b.areaCodes?.[0] ?? '') || a.value.localeCompare(b.value));
+  choices.region = regions
+    .sort((a, b) => a.sort - b.sort || a.choice.value.localeCompare(b.choice.value))
+    .map((entry) => entry.choice);
+  choices.set.sort(
+    (a, b) => (a.areaCodes?.[0] ?? '').localeCompare(b.areaCodes?.[0] ?? '') || a.value.localeCompare(b.value),
+  );
   choices.helpDocument.sort((a, b) => a.value.localeCompare(b.value));
   choices.notice.sort((a, b) => a.value.localeCompare(b.value));
   return choices;

@@ -62,7 +62,9 @@ const text = (max: number) => z.string().check(z.trim(), z.minLength(1), z.maxLe
  * field of this very schema into sanitized HTML (markdown.ts), so editor content never reaches a
  * page unsanitized. Compared by identity (`mapMarkdownFields`, the studio's form walker).
  */
-export const markdownField = z.string().check(z.trim(), z.minLength(1, 'must not be empty'), z.maxLength(maxMarkdownLength));
+export const markdownField = z
+  .string()
+  .check(z.trim(), z.minLength(1, 'must not be empty'), z.maxLength(maxMarkdownLength));
 
 /** The parts of zod's internal definition `mapMarkdownFields` reads. */
 interface SchemaDef {
@@ -132,10 +134,17 @@ export function mapMarkdownFields(
       return out;
     }
     case 'array':
-      return Array.isArray(value) && def.element ? value.map((entry, index) => mapMarkdownFields(def.element!, entry, map, [...path, index])) : value;
+      return Array.isArray(value) && def.element
+        ? value.map((entry, index) => mapMarkdownFields(def.element!, entry, map, [...path, index]))
+        : value;
     case 'record':
       return typeof value === 'object' && def.valueType
-        ? Object.fromEntries(Object.entries(value as Record<string, unknown>).map(([key, entry]) => [key, mapMarkdownFields(def.valueType!, entry, map, [...path, key])]))
+        ? Object.fromEntries(
+            Object.entries(value as Record<string, unknown>).map(([key, entry]) => [
+              key,
+              mapMarkdownFields(def.valueType!, entry, map, [...path, key]),
+            ]),
+          )
         : value;
     case 'pipe':
       // A parsed value is the pipe's output.
@@ -150,9 +159,9 @@ export function mapMarkdownFields(
  * A link: a site path (`/welcome/detail/…`) or an absolute http(s) URL. Not `//host` nor `/\host`
  * (browsers read both as another host), so a "site path" always stays on the site.
  */
-export const linkField = z.string().check(
-  z.regex(/^(\/(?![/\\])[^\s\\]*|https?:\/\/[^\s]+)$/, 'must be a site path starting with / or an http(s) URL'),
-);
+export const linkField = z
+  .string()
+  .check(z.regex(/^(\/(?![/\\])[^\s\\]*|https?:\/\/[^\s]+)$/, 'must be a site path starting with / or an http(s) URL'));
 
 /** An image under `public/` (path starting with /) or an absolute http(s) URL. */
 export const imageField = linkField;
@@ -271,7 +280,9 @@ export const orgComSchema = z.strictObject({
   name: text(80),
   shortName: text(24),
   /** 统一社会信用代码: 18 characters (digits and upper-case letters without I, O, S, V, Z). */
-  creditCode: z.string().check(z.regex(/^[0-9A-HJ-NP-RTUWXY]{18}$/, 'must be an 18-character unified social credit code')),
+  creditCode: z
+    .string()
+    .check(z.regex(/^[0-9A-HJ-NP-RTUWXY]{18}$/, 'must be an 18-character unified social credit code')),
   hotline: z.string().check(z.regex(/^[0-9-]{5,20}$/, 'must be a phone number of digits and dashes')),
   address: text(120),
   /** Regions where it may sell. */
@@ -357,7 +368,10 @@ export const setFileSchema = z.strictObject({
   filter: setFilterSchema,
   sellingSets: z._default(z.array(sellingSetSchema), []),
 });
-export const setSchema = z.extend(z.omit(setFileSchema, { sellingSets: true }), { setId: slugField, areaCode: areaCodeField });
+export const setSchema = z.extend(z.omit(setFileSchema, { sellingSets: true }), {
+  setId: slugField,
+  areaCode: areaCodeField,
+});
 export type ProductSet = z.output<typeof setSchema>;
 /** A selling set as loaded: its set and region attached. */
 export type SellingSet = z.output<typeof sellingSetSchema> & { setId: string; areaCode: string };
@@ -437,7 +451,10 @@ export const customerNoticeFrontSchema = z.strictObject({
   date: dateField,
   source: text(40),
 });
-export const customerNoticeSchema = z.extend(customerNoticeFrontSchema, { noticeId: slugField, content: markdownField });
+export const customerNoticeSchema = z.extend(customerNoticeFrontSchema, {
+  noticeId: slugField,
+  content: markdownField,
+});
 export type CustomerNotice = z.output<typeof customerNoticeSchema>;
 
 // ---------------------------------------------------------------------------------------------

@@ -33,7 +33,9 @@ const coreModules = [
   packagePath('nanostores|@nanostores/react'),
   sourcePath('lib/api/'),
   sourcePath('stores/(?:session|loginStatus|notices)\\.ts$'),
-  sourcePath('lib/(?:apiCodes|paths|loginRedirect|secondFactorDemand|flash|chinaTime|roles|notices|i18n/locales)\\.ts$'),
+  sourcePath(
+    'lib/(?:apiCodes|paths|loginRedirect|secondFactorDemand|flash|chinaTime|roles|notices|i18n/locales)\\.ts$',
+  ),
   sourcePath('islands/(?:LoadStatus|ConfirmDialog|useDismiss|useMountedSignal|useSessionReady|quietCall)\\.tsx?$'),
   sourcePath('islands/auth/(?:formCall|formValidation)\\.ts$'),
   sourcePath('islands/person/personData\\.ts$'),
@@ -52,7 +54,11 @@ const formModules = [
 ];
 
 /** The data tables: their state in the address and the request built from it. */
-const tableModules = [sourcePath('islands/table/'), sourcePath('islands/locationSearch\\.ts$'), sourcePath('lib/table(?:Request|Limits)\\.ts$')];
+const tableModules = [
+  sourcePath('islands/table/'),
+  sourcePath('islands/locationSearch\\.ts$'),
+  sourcePath('lib/table(?:Request|Limits)\\.ts$'),
+];
 
 /**
  * Each area's shared modules (taken only when two islands or more use them, so an island is
@@ -61,18 +67,25 @@ const tableModules = [sourcePath('islands/table/'), sourcePath('islands/location
 const areas: Record<string, readonly RegExp[]> = {
   // The enterprise's views and calls (no validation in them: the forms stay with their islands).
   enterprise: [
-    sourcePath('islands/enterprise/(?:Section|EnterpriseDetails|StatusLine|SelectField|RemoveButton|EnterprisePending|useOwnEnterprise|enterpriseCalls|bankCall|useUsbKeyBank)\\.tsx?$'),
+    sourcePath(
+      'islands/enterprise/(?:Section|EnterpriseDetails|StatusLine|SelectField|RemoveButton|EnterprisePending|useOwnEnterprise|enterpriseCalls|bankCall|useUsbKeyBank)\\.tsx?$',
+    ),
     sourcePath('lib/(?:banks|authStatus)\\.ts$'),
   ],
   partner: [sourcePath('islands/partner/[A-Za-z]+\\.tsx?$')],
   analysis: [sourcePath('islands/partner/analysis/')],
   studio: [
-    sourcePath('islands/studio/(?!ItemEditor|ItemForm|formModel|versionDiff|ScheduleDialog|BuildStatus|buildProgress|useFollowRunning)'),
+    sourcePath(
+      'islands/studio/(?!ItemEditor|ItemForm|formModel|versionDiff|ScheduleDialog|BuildStatus|buildProgress|useFollowRunning)',
+    ),
     sourcePath('content/(?:paths|limits)\\.ts$'),
     sourcePath('lib/(?:studioViews|studioSchedules|i18n/plural)\\.ts$'),
   ],
   // The build's progress: the studio's start page, pending changes and publications show it, the editor does not.
-  studioBuild: [sourcePath('islands/studio/(?:BuildStatus|buildProgress|useFollowRunning)\\.tsx?$'), sourcePath('stores/studioBuild\\.ts$')],
+  studioBuild: [
+    sourcePath('islands/studio/(?:BuildStatus|buildProgress|useFollowRunning)\\.tsx?$'),
+    sourcePath('stores/studioBuild\\.ts$'),
+  ],
 };
 
 export const clientChunkGroups: CodeSplittingGroup[] = [

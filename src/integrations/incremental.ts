@@ -96,7 +96,13 @@ export async function shareWithBase(outDir: string, files: readonly string[]): P
   let shared = 0;
   for (const file of files) {
     const baseFile = path.join(baseDir, path.relative(outDir, file));
-    const [size, baseSize] = await Promise.all([stat(file).then((found) => found.size), stat(baseFile).then((found) => found.size, () => undefined)]);
+    const [size, baseSize] = await Promise.all([
+      stat(file).then((found) => found.size),
+      stat(baseFile).then(
+        (found) => found.size,
+        () => undefined,
+      ),
+    ]);
     if (size !== baseSize || !(await readFile(file)).equals(await readFile(baseFile))) continue;
     await place(baseFile, file);
     let reused = true;

@@ -35,7 +35,9 @@ export function pagePolicyCheck(): AstroIntegration {
         if (failing.length > 0) {
           const listed = failing.slice(0, 20).map(({ page, problems }) => `  ${page}: ${problems.join('; ')}`);
           const more = failing.length > listed.length ? [`  … and ${failing.length - listed.length} more pages`] : [];
-          throw new Error(`${failing.length} pages would break under their Content-Security-Policy:\n${[...listed, ...more].join('\n')}`);
+          throw new Error(
+            `${failing.length} pages would break under their Content-Security-Policy:\n${[...listed, ...more].join('\n')}`,
+          );
         }
         logger.info('every page runs only the scripts and styles its Content-Security-Policy lists');
       },
@@ -54,7 +56,11 @@ export function sitemap(): AstroIntegration {
       },
       'astro:build:done': async ({ dir, pages, logger }) => {
         const { writeSitemap } = await import('./sitemap.ts');
-        const count = await writeSitemap(fileURLToPath(dir), site, pages.map((page) => page.pathname));
+        const count = await writeSitemap(
+          fileURLToPath(dir),
+          site,
+          pages.map((page) => page.pathname),
+        );
         logger.info(`sitemap.xml lists ${count} indexable pages`);
       },
     },
@@ -84,10 +90,13 @@ export function searchIndex(): AstroIntegration {
             logger.info(`indexed ${done} / ${total} pages`);
           },
         });
-        const perLocale = Object.entries(figures.pages).map(([locale, count]) => `${locale} ${count}`).join(', ');
+        const perLocale = Object.entries(figures.pages)
+          .map(([locale, count]) => `${locale} ${count}`)
+          .join(', ');
         logger.info(`search index written in ${(figures.ms / 1000).toFixed(1)} s (${perLocale})`);
         const shared = await shareWithBase(fileURLToPath(dir), figures.files);
-        if (shared > 0) logger.info(`${shared} of ${figures.files.length} search index files unchanged, taken from the base build`);
+        if (shared > 0)
+          logger.info(`${shared} of ${figures.files.length} search index files unchanged, taken from the base build`);
       },
     },
   };
@@ -131,7 +140,9 @@ export function devApi(): AstroIntegration {
           if (!req.url?.startsWith('/api/') && req.url !== '/api') return next();
           try {
             const { getRequestListener } = await import('@hono/node-server');
-            const { createDevApp } = (await server.ssrLoadModule('/src/server/main.ts')) as typeof import('../server/main.ts');
+            const { createDevApp } = (await server.ssrLoadModule(
+              '/src/server/main.ts',
+            )) as typeof import('../server/main.ts');
             const app = await createDevApp();
             await getRequestListener(app.fetch)(req, res);
           } catch (error) {

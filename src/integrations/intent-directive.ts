@@ -72,7 +72,10 @@ const intent: ClientDirective = (load, options, el) => {
 
   // Every focus move on the page until mounted: one out of the island forgets the one inside it.
   const onFocusIn = (event: Event) => {
-    focused = event.target instanceof Element && el.contains(event.target) ? { node: event.target, path: pathTo(el, event.target) } : null;
+    focused =
+      event.target instanceof Element && el.contains(event.target)
+        ? { node: event.target, path: pathTo(el, event.target) }
+        : null;
   };
 
   const onIntent = (event: Event) => {
@@ -80,15 +83,19 @@ const intent: ClientDirective = (load, options, el) => {
     void start();
   };
 
-  el.addEventListener('island:mounted', () => {
-    el.removeEventListener('click', onClick, true);
-    document.removeEventListener('focusin', onFocusIn, true);
-    // Only focus that hydration took (its element replaced, focus fell to the page) is given back.
-    if (focused && !focused.node.isConnected && focusIsLost()) nodeAt(el, focused.path)?.focus();
-    focused = null;
-    if (pendingClick) nodeAt(el, pendingClick)?.click();
-    pendingClick = null;
-  }, { once: true });
+  el.addEventListener(
+    'island:mounted',
+    () => {
+      el.removeEventListener('click', onClick, true);
+      document.removeEventListener('focusin', onFocusIn, true);
+      // Only focus that hydration took (its element replaced, focus fell to the page) is given back.
+      if (focused && !focused.node.isConnected && focusIsLost()) nodeAt(el, focused.path)?.focus();
+      focused = null;
+      if (pendingClick) nodeAt(el, pendingClick)?.click();
+      pendingClick = null;
+    },
+    { once: true },
+  );
 
   async function start() {
     if (started) return;

@@ -34,8 +34,12 @@ function elementSources(directives: Map<string, string[]>, kind: 'script' | 'sty
 }
 
 function hashesOf(text: string, sources: readonly string[]): string[] {
-  const algorithms = new Set(sources.map((source) => hashSource.exec(source)?.[1]).filter((name) => name !== undefined));
-  return [...algorithms].map((algorithm) => `'${algorithm}-${createHash(algorithm).update(text, 'utf8').digest('base64')}'`);
+  const algorithms = new Set(
+    sources.map((source) => hashSource.exec(source)?.[1]).filter((name) => name !== undefined),
+  );
+  return [...algorithms].map(
+    (algorithm) => `'${algorithm}-${createHash(algorithm).update(text, 'utf8').digest('base64')}'`,
+  );
 }
 
 const attributePattern = /([^\s"'>/=]+)(?:\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s"'=<>`]+)))?/g;
@@ -71,14 +75,18 @@ export function pagePolicyProblems(html: string): string[] {
     if (kind === 'script' && (attributes.has('src') || dataBlockType.test(attributes.get('type') ?? ''))) continue;
     const sources = elementSources(directives, kind) ?? [];
     const listed = hashesOf(text ?? '', sources).some((hash) => sources.includes(hash));
-    if (!listed) problems.push(`an inline <${kind}> whose hash the policy does not list: ${JSON.stringify((text ?? '').trim().slice(0, 60))}`);
+    if (!listed)
+      problems.push(
+        `an inline <${kind}> whose hash the policy does not list: ${JSON.stringify((text ?? '').trim().slice(0, 60))}`,
+      );
   }
 
   // Attributes, read from the tags alone: script and style bodies and comments are no markup.
   const markup = html.replace(elements, '<$1$2></$1>').replace(/<!--[\s\S]*?-->/g, '');
   for (const [tag] of markup.matchAll(/<[a-zA-Z][^\s/>]*(?:\s(?:[^>"']|"[^"]*"|'[^']*')*)?>/g)) {
     for (const [attribute, value] of attributesOf(tag)) {
-      if (/^on[a-z]+$/.test(attribute)) problems.push(`an event-handler attribute: ${attribute} in ${tag.slice(0, 60)}`);
+      if (/^on[a-z]+$/.test(attribute))
+        problems.push(`an event-handler attribute: ${attribute} in ${tag.slice(0, 60)}`);
       else if (attribute === 'style') problems.push(`a style attribute in ${tag.slice(0, 60)}`);
       else if (['href', 'src', 'action', 'formaction'].includes(attribute) && /^\s*javascript:/i.test(value)) {
         problems.push(`a javascript: address in ${tag.slice(0, 60)}`);
@@ -89,7 +97,10 @@ export function pagePolicyProblems(html: string): string[] {
 }
 
 /** Every page of a build directory with its problems (pages without any left out). */
-export async function buildPolicyProblems(distDir: string, checked: ReadonlySet<string> = new Set()): Promise<{ page: string; problems: string[] }[]> {
+export async function buildPolicyProblems(
+  distDir: string,
+  checked: ReadonlySet<string> = new Set(),
+): Promise<{ page: string; problems: string[] }[]> {
   const entries = await readdir(distDir, { recursive: true, withFileTypes: true });
   const pages = entries
     .filter((entry) => entry.isFile() && entry.name.endsWith('.html'))

@@ -48,7 +48,10 @@ export function sitemapXml(site: URL, paths: readonly string[]): string {
       .filter((alternate) => known.has(alternate.href));
     const links = [...alternates, { locale: 'x-default', href: localePath(defaultLocale, route) }]
       .filter((alternate) => known.has(alternate.href))
-      .map((alternate) => `<xhtml:link rel="alternate" hreflang="${alternate.locale}" href="${escapeXml(new URL(alternate.href, site).href)}"/>`)
+      .map(
+        (alternate) =>
+          `<xhtml:link rel="alternate" hreflang="${alternate.locale}" href="${escapeXml(new URL(alternate.href, site).href)}"/>`,
+      )
       .join('');
     return `<url><loc>${escapeXml(new URL(path, site).href)}</loc>${links}</url>`;
   });

@@ -2,7 +2,14 @@
  * A small labelled text input for a form inside a table panel (relating a staff member to an
  * institution): its hint below it, replaced by the field's error when there is one.
  */
-export default function CompactField({ id, name, label, hint, error, widthClass }: {
+export default function CompactField({
+  id,
+  name,
+  label,
+  hint,
+  error,
+  widthClass,
+}: {
   /** The input's id; the hint and the error are `<id>-hint` and `<id>-error`. */
   id: string;
   name: string;
@@ -14,7 +21,9 @@ export default function CompactField({ id, name, label, hint, error, widthClass 
 }) {
   return (
     <div className="fieldset py-0">
-      <label htmlFor={id} className="fieldset-legend pb-1 text-sm">{label}</label>
+      <label htmlFor={id} className="fieldset-legend pb-1 text-sm">
+        {label}
+      </label>
       <input
         id={id}
         name={name}
@@ -25,9 +34,13 @@ export default function CompactField({ id, name, label, hint, error, widthClass 
         aria-describedby={`${id}-${error ? 'error' : 'hint'}`}
       />
       {error ? (
-        <p id={`${id}-error`} className="label text-xs whitespace-normal text-error">{error}</p>
+        <p id={`${id}-error`} className="label text-xs whitespace-normal text-error">
+          {error}
+        </p>
       ) : (
-        <p id={`${id}-hint`} className="label text-xs whitespace-normal">{hint}</p>
+        <p id={`${id}-hint`} className="label text-xs whitespace-normal">
+          {hint}
+        </p>
       )}
     </div>
   );

@@ -16,7 +16,16 @@ interface Props {
  * focus kept inside, Escape cancels, focus returns to the opener on close. The cancel button has
  * the initial focus, so a stray Enter does not destroy anything.
  */
-export default function ConfirmDialog({ open, title, body, confirmLabel, cancelLabel, busy = false, onConfirm, onCancel }: Props) {
+export default function ConfirmDialog({
+  open,
+  title,
+  body,
+  confirmLabel,
+  cancelLabel,
+  busy = false,
+  onConfirm,
+  onCancel,
+}: Props) {
   const ref = useRef<HTMLDialogElement>(null);
   const titleId = useId();
   const bodyId = useId();
@@ -40,10 +49,16 @@ export default function ConfirmDialog({ open, title, body, confirmLabel, cancelL
       }}
     >
       <div className="modal-box">
-        <h2 id={titleId} className="text-lg font-semibold">{title}</h2>
-        <p id={bodyId} className="py-4">{body}</p>
+        <h2 id={titleId} className="text-lg font-semibold">
+          {title}
+        </h2>
+        <p id={bodyId} className="py-4">
+          {body}
+        </p>
         <div className="modal-action">
-          <button type="button" className="btn" onClick={onCancel} disabled={busy} autoFocus>{cancelLabel}</button>
+          <button type="button" className="btn" onClick={onCancel} disabled={busy} autoFocus>
+            {cancelLabel}
+          </button>
           <button type="button" className="btn btn-error" onClick={onConfirm} disabled={busy} aria-busy={busy}>
             {busy && <span className="loading loading-spinner loading-sm" aria-hidden="true" />}
             {confirmLabel}

@@ -26,7 +26,9 @@ export function LoadFailed({ message, retryLabel, onRetry }: LoadFailedProps) {
   return (
     <div role="alert" className="alert alert-error">
       <span>{message}</span>
-      <button type="button" className="btn btn-sm" onClick={onRetry}>{retryLabel}</button>
+      <button type="button" className="btn btn-sm" onClick={onRetry}>
+        {retryLabel}
+      </button>
     </div>
   );
 }

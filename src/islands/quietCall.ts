@@ -20,4 +20,3 @@ export async function callQuiet<T>(method: 'GET' | 'POST', url: string, data?: R
   if (answer.code === OK) return { ok: true, data: answer.data };
   return { ok: false, code: answer.code, message: answer.message };
 }
-

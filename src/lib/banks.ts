@@ -16,6 +16,9 @@ export function bankNameKey(code: BankCode): `certify.bank.${BankCode}` {
 }
 
 /** A bank's name from the page's messages; a code the portal does not know is shown as it is. */
-export function bankName(code: string, messages: Readonly<Partial<Record<`certify.bank.${BankCode}`, string>>>): string {
+export function bankName(
+  code: string,
+  messages: Readonly<Partial<Record<`certify.bank.${BankCode}`, string>>>,
+): string {
   return (isBankCode(code) && messages[bankNameKey(code)]) || code;
 }

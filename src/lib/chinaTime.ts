@@ -62,11 +62,23 @@ export function chinaDateTimeLocal(at: string | number | Date = new Date()): str
 export function instantOfChinaDateTime(text: string): Date | undefined {
   const match = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2}))?$/.exec(text);
   if (!match) return undefined;
-  const [year, month, day, hour, minute, second] = match.slice(1).map((part) => Number(part ?? 0)) as [number, number, number, number, number, number];
+  const [year, month, day, hour, minute, second] = match.slice(1).map((part) => Number(part ?? 0)) as [
+    number,
+    number,
+    number,
+    number,
+    number,
+    number,
+  ];
   const at = new Date(Date.UTC(year, month - 1, day, hour, minute, second) - offsetMs);
   // Date.UTC rolls 30 February over into March: a wall clock that does not come back is no time.
   const back = new Date(at.getTime() + offsetMs);
-  const same = back.getUTCFullYear() === year && back.getUTCMonth() === month - 1 && back.getUTCDate() === day && back.getUTCHours() === hour && back.getUTCMinutes() === minute;
+  const same =
+    back.getUTCFullYear() === year &&
+    back.getUTCMonth() === month - 1 &&
+    back.getUTCDate() === day &&
+    back.getUTCHours() === hour &&
+    back.getUTCMinutes() === minute;
   return same ? at : undefined;
 }
 

@@ -48,11 +48,14 @@ const metaTag = /<meta\s[^>]*http-equiv\s*=\s*["']?content-security-policy["']?[
 const contentAttribute = /\scontent\s*=\s*(?:"([^"]*)"|'([^']*)')/i;
 
 function decodeAttribute(value: string): string {
-  return value.replace(/&(?:#(\d+)|#x([0-9a-f]+)|(quot|amp|apos|lt|gt));/gi, (_, dec: string, hex: string, name: string) => {
-    if (dec) return String.fromCodePoint(Number(dec));
-    if (hex) return String.fromCodePoint(parseInt(hex, 16));
-    return { quot: '"', amp: '&', apos: "'", lt: '<', gt: '>' }[name.toLowerCase() as 'quot'];
-  });
+  return value.replace(
+    /&(?:#(\d+)|#x([0-9a-f]+)|(quot|amp|apos|lt|gt));/gi,
+    (_, dec: string, hex: string, name: string) => {
+      if (dec) return String.fromCodePoint(Number(dec));
+      if (hex) return String.fromCodePoint(parseInt(hex, 16));
+      return { quot: '"', amp: '&', apos: "'", lt: '<', gt: '>' }[name.toLowerCase() as 'quot'];
+    },
+  );
 }
 
 /**

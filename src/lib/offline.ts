@@ -113,8 +113,7 @@ self.addEventListener('activate', (event) => {
  * build. Both page scripts catch what they throw: in an editor's preview (a sandboxed, opaque
  * origin: src/server/studioFiles.ts) merely reading `navigator.serviceWorker` throws.
  */
-export const unregisterScript =
-  `try{if("serviceWorker"in navigator)navigator.serviceWorker.getRegistrations().then(function(r){r.forEach(function(x){x.unregister()})}).catch(function(){})}catch(e){}`;
+export const unregisterScript = `try{if("serviceWorker"in navigator)navigator.serviceWorker.getRegistrations().then(function(r){r.forEach(function(x){x.unregister()})}).catch(function(){})}catch(e){}`;
 
 /**
  * Inline lines on every page when offline mode is on: register /sw.js, show the offline warning
@@ -131,4 +130,7 @@ function offer(reg){if(!up||!reg.waiting||!n.serviceWorker.controller)return;up.
 up.querySelector("button").onclick=function(){if(reg.waiting){asked=true;reg.waiting.postMessage("skip-waiting")}}}
 n.serviceWorker.register("/sw.js").then(function(reg){offer(reg);
 reg.addEventListener("updatefound",function(){var s=reg.installing;if(s)s.addEventListener("statechange",function(){if(s.state==="installed")offer(reg)})});
-d.addEventListener("visibilitychange",function(){if(d.visibilityState==="visible")reg.update().catch(function(){})})}).catch(function(){})}catch(e){}})(navigator,document,window)`.replace(/\n/g, '');
+d.addEventListener("visibilitychange",function(){if(d.visibilityState==="visible")reg.update().catch(function(){})})}).catch(function(){})}catch(e){}})(navigator,document,window)`.replace(
+  /\n/g,
+  '',
+);

@@ -48,7 +48,13 @@ export function findTransition(status: number, action: OrderAction, actor: Order
 
 /** The actions `actor` may take on an order in `status`, in table order. */
 export function allowedActions(status: number, actor: OrderActor): OrderAction[] {
-  return [...new Set(orderTransitions.filter((t) => t.actors.includes(actor) && (t.from as readonly number[]).includes(status)).map((t) => t.action))];
+  return [
+    ...new Set(
+      orderTransitions
+        .filter((t) => t.actors.includes(actor) && (t.from as readonly number[]).includes(status))
+        .map((t) => t.action),
+    ),
+  ];
 }
 
 /** The actions that must say why when the operator takes them (`reasonRequiredFor` above). */

@@ -19,15 +19,19 @@ import { queryFormIdPattern } from './routes.ts';
 export const areaStorageKey = 'areaCode';
 
 export function prepaintRegionScript(pageAreaCode: string, links: Readonly<Record<string, string>>): string {
-  return `(function(d,w){try{var e=d.documentElement;if(e.style.visibility==="hidden"||w.location.pathname.indexOf(${JSON.stringify(previewPathPrefix)})===0)return;` +
+  return (
+    `(function(d,w){try{var e=d.documentElement;if(e.style.visibility==="hidden"||w.location.pathname.indexOf(${JSON.stringify(previewPathPrefix)})===0)return;` +
     `var L=${JSON.stringify(links)},a=w.localStorage.getItem(${JSON.stringify(areaStorageKey)});` +
     `if(!a||a===${JSON.stringify(pageAreaCode)}||!Object.prototype.hasOwnProperty.call(L,a))return;` +
-    `e.style.visibility="hidden";w.location.replace(L[a]+w.location.search+w.location.hash)}catch(x){}})(document,window)`;
+    `e.style.visibility="hidden";w.location.replace(L[a]+w.location.search+w.location.hash)}catch(x){}})(document,window)`
+  );
 }
 
 export function queryFormScript(param: string, basePath: string): string {
-  return `(function(w){try{var q=new URLSearchParams(w.location.search),v=q.get(${JSON.stringify(param)});` +
+  return (
+    `(function(w){try{var q=new URLSearchParams(w.location.search),v=q.get(${JSON.stringify(param)});` +
     `if(!v||!${String(queryFormIdPattern)}.test(v))return;q["delete"](${JSON.stringify(param)});var r=q.toString();` +
     `document.documentElement.style.visibility="hidden";` +
-    `w.location.replace(${JSON.stringify(`${basePath.replace(/\/$/, '')}/`)}+v+(r?"?"+r:"")+w.location.hash)}catch(x){}})(window)`;
+    `w.location.replace(${JSON.stringify(`${basePath.replace(/\/$/, '')}/`)}+v+(r?"?"+r:"")+w.location.hash)}catch(x){}})(window)`
+  );
 }

@@ -27,12 +27,44 @@ export interface PageRoute {
 }
 
 export type PageKey =
-  | 'home' | 'welcomeDetail' | 'welcomeForm' | 'business' | 'products' | 'newsList' | 'newsDetail'
-  | 'help' | 'login' | 'modify' | 'register' | 'binding' | 'overview' | 'enterprise' | 'order'
-  | 'account' | 'settlement' | 'statistics' | 'institution' | 'trend' | 'organization'
-  | 'orderDetail' | 'certifyEnterprise' | 'certificate' | 'usbkey' | 'handleOrder'
-  | 'opsCertifications' | 'opsOrders' | 'opsAudit' | 'opsSettlements' | 'opsStaff'
-  | 'studio' | 'studioItems' | 'studioEdit' | 'studioHistory' | 'studioChanges' | 'studioPublications' | 'studioMedia'
+  | 'home'
+  | 'welcomeDetail'
+  | 'welcomeForm'
+  | 'business'
+  | 'products'
+  | 'newsList'
+  | 'newsDetail'
+  | 'help'
+  | 'login'
+  | 'modify'
+  | 'register'
+  | 'binding'
+  | 'overview'
+  | 'enterprise'
+  | 'order'
+  | 'account'
+  | 'settlement'
+  | 'statistics'
+  | 'institution'
+  | 'trend'
+  | 'organization'
+  | 'orderDetail'
+  | 'certifyEnterprise'
+  | 'certificate'
+  | 'usbkey'
+  | 'handleOrder'
+  | 'opsCertifications'
+  | 'opsOrders'
+  | 'opsAudit'
+  | 'opsSettlements'
+  | 'opsStaff'
+  | 'studio'
+  | 'studioItems'
+  | 'studioEdit'
+  | 'studioHistory'
+  | 'studioChanges'
+  | 'studioPublications'
+  | 'studioMedia'
   | 'search';
 
 export const pageRoutes: readonly PageRoute[] = [
@@ -71,9 +103,23 @@ export const pageRoutes: readonly PageRoute[] = [
   { path: '/ops/staff', key: 'opsStaff', layout: 'ops', access: 'session', role: 'operator' },
   // The editors' studio (内容工作台): hidden from public menus, reached from the account menu; editors and operators.
   { path: '/studio', key: 'studio', layout: 'studio', access: 'session', role: studioRoles },
-  { path: '/studio/items', key: 'studioItems', layout: 'studio', access: 'session', role: studioRoles, under: 'studio' },
+  {
+    path: '/studio/items',
+    key: 'studioItems',
+    layout: 'studio',
+    access: 'session',
+    role: studioRoles,
+    under: 'studio',
+  },
   { path: '/studio/edit', key: 'studioEdit', layout: 'studio', access: 'session', role: studioRoles, under: 'studio' },
-  { path: '/studio/history', key: 'studioHistory', layout: 'studio', access: 'session', role: studioRoles, under: 'studio' },
+  {
+    path: '/studio/history',
+    key: 'studioHistory',
+    layout: 'studio',
+    access: 'session',
+    role: studioRoles,
+    under: 'studio',
+  },
   { path: '/studio/changes', key: 'studioChanges', layout: 'studio', access: 'session', role: studioRoles },
   { path: '/studio/publications', key: 'studioPublications', layout: 'studio', access: 'session', role: studioRoles },
   { path: '/studio/media', key: 'studioMedia', layout: 'studio', access: 'session', role: studioRoles },

@@ -92,7 +92,10 @@ export function regionFilter(areaCode: string): Record<string, { any: string[] }
  * element holding it, with its kind; `region` on an element inside it (Pagefind reads one filter
  * per attribute).
  */
-export function searchBodyAttributes(type: SearchType, areaCode: string | undefined): { body: Record<string, string>; region: Record<string, string> } {
+export function searchBodyAttributes(
+  type: SearchType,
+  areaCode: string | undefined,
+): { body: Record<string, string>; region: Record<string, string> } {
   return {
     body: { [searchBodyAttribute]: '', 'data-pagefind-filter': `${searchFilterNames.type}:${type}` },
     region: { 'data-pagefind-filter': `${searchFilterNames.region}:${areaCode ?? regionShared}` },
@@ -142,7 +145,15 @@ export interface ExcerptPart {
   marked: boolean;
 }
 
-const entities: Readonly<Record<string, string>> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'", '#39': "'", '#x27': "'" };
+const entities: Readonly<Record<string, string>> = {
+  amp: '&',
+  lt: '<',
+  gt: '>',
+  quot: '"',
+  apos: "'",
+  '#39': "'",
+  '#x27': "'",
+};
 
 function decodeEntities(text: string): string {
   return text.replace(/&(amp|lt|gt|quot|apos|#39|#x27);/g, (_, name: string) => entities[name] ?? '');
@@ -186,7 +197,10 @@ export async function searchSite(pagefind: PagefindApi, query: string, areaCode:
   if (!words) return [];
   const filters = regionFilter(areaCode);
   const phrases = phraseQuery(query);
-  const [ranked, exact] = await Promise.all([pagefind.search(words, { filters }), phrases ? pagefind.search(phrases, { filters }) : null]);
+  const [ranked, exact] = await Promise.all([
+    pagefind.search(words, { filters }),
+    phrases ? pagefind.search(phrases, { filters }) : null,
+  ]);
   const results = ranked?.results ?? [];
   if (!exact?.results.length) return results;
   const rank = new Map(results.map((result, index) => [result.id, index]));

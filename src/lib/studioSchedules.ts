@@ -20,7 +20,14 @@ export type ScheduleStatus = 'scheduled' | 'running' | 'done' | 'failed' | 'canc
  * - `jobFailed`: the job queue gave up on it (another build kept running, or its worker stopped);
  * - `jobLost`: its job is no longer in the queue.
  */
-export const scheduleFailureReasons = ['draftGone', 'hasDraft', 'contentInvalid', 'buildFailed', 'jobFailed', 'jobLost'] as const;
+export const scheduleFailureReasons = [
+  'draftGone',
+  'hasDraft',
+  'contentInvalid',
+  'buildFailed',
+  'jobFailed',
+  'jobLost',
+] as const;
 export type ScheduleFailureReason = (typeof scheduleFailureReasons)[number];
 
 export interface ScheduleFailure {

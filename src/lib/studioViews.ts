@@ -35,4 +35,5 @@ export interface RegionView {
 }
 
 /** What a build is doing now. */
-export type BuildPhase = 'queued' | 'content' | 'images' | 'build' | 'index' | 'compress' | 'store' | 'upload' | 'stage' | 'publish';
+export type BuildPhase =
+  'queued' | 'content' | 'images' | 'build' | 'index' | 'compress' | 'store' | 'upload' | 'stage' | 'publish';

@@ -185,7 +185,8 @@ export function updateTableQuery(state: TableQueryState, patch: Partial<TableQue
  */
 export function toggleSort(state: TableQueryState, key: string): TableQueryState {
   const current = state.sort[0]?.key === key ? state.sort[0].order : undefined;
-  const sort: TableSort[] = current === undefined ? [{ key, order: 'asc' }] : current === 'asc' ? [{ key, order: 'desc' }] : [];
+  const sort: TableSort[] =
+    current === undefined ? [{ key, order: 'asc' }] : current === 'asc' ? [{ key, order: 'desc' }] : [];
   return updateTableQuery(state, { sort });
 }
 
@@ -217,7 +218,8 @@ export function toTableRequest(state: TableQueryState, options: BuildOptions = {
       ]),
     );
   }
-  if (state.sort.length) request.sorter = state.sort.map((sort) => ({ key: sort.key, sort: sort.order === 'asc' ? 'ascend' : 'descend' }));
+  if (state.sort.length)
+    request.sorter = state.sort.map((sort) => ({ key: sort.key, sort: sort.order === 'asc' ? 'ascend' : 'descend' }));
   return request;
 }
 

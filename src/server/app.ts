@@ -64,7 +64,8 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
   app.use('/api/*', apiBodyLimit(deps.config));
   app.use('/api/*', loadSession(deps, sessions));
 
-  const sms = deps.sms ?? httpProviderFromConfig(deps.config, deps.logger) ?? createOutboxProvider(deps.db, deps.logger);
+  const sms =
+    deps.sms ?? httpProviderFromConfig(deps.config, deps.logger) ?? createOutboxProvider(deps.db, deps.logger);
   const bank = deps.bank === undefined ? bankProviderFromConfig(deps.config) : deps.bank;
   const objects = deps.objects ?? objectStoreFromConfig(deps.config);
   // The published directory can change while the app runs (a rebuild or a rollback, on any process).
@@ -75,15 +76,26 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
       objects,
       dataDir: deps.config.dataDir,
       site: createPublishedSite(
-        deps.publication ?? (deps.staticDir ? { staticDir: deps.staticDir, contentDir: defaultContentDir(), buildId: null } : undefined),
+        deps.publication ??
+          (deps.staticDir ? { staticDir: deps.staticDir, contentDir: defaultContentDir(), buildId: null } : undefined),
       ),
       store: contentStore,
       logger: deps.logger,
     });
   const site = publisher.site;
-  const jobs = deps.jobs ?? createJobQueue({ db: deps.db, logger: deps.logger, expireSeconds: deps.config.rebuildTimeoutMinutes * 60 });
+  const jobs =
+    deps.jobs ??
+    createJobQueue({ db: deps.db, logger: deps.logger, expireSeconds: deps.config.rebuildTimeoutMinutes * 60 });
   const cdn = cdnStoreFromConfig(deps.config);
-  const rebuilder = createSiteRebuilder({ db: deps.db, logger: deps.logger, dataDir: deps.config.dataDir, objects, publisher, jobs, cdn });
+  const rebuilder = createSiteRebuilder({
+    db: deps.db,
+    logger: deps.logger,
+    dataDir: deps.config.dataDir,
+    objects,
+    publisher,
+    jobs,
+    cdn,
+  });
   if (deps.config.siteWorker === 'embedded') {
     const builds = createBuildRunner({
       db: deps.db,
@@ -97,12 +109,18 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
     });
     const schedules = createScheduleService({ db: deps.db, jobs, rebuilder, logger: deps.logger });
     metrics.add(builds);
-    attachWorker(jobs, { builds, schedules }).catch((error: unknown) => deps.logger.error({ err: error }, 'the embedded worker could not start'));
+    attachWorker(jobs, { builds, schedules }).catch((error: unknown) =>
+      deps.logger.error({ err: error }, 'the embedded worker could not start'),
+    );
   }
   if (deps.rebuildAtStart) {
     rebuilder.start({ purpose: 'publish', drafts: 'none' }).then(
       (build) => deps.logger.info({ buildId: build.buildId }, 'new release: rebuilding the published content with it'),
-      (error: unknown) => deps.logger.info({ reason: error instanceof Error ? error.message : String(error) }, 'new release: rebuild not started here'),
+      (error: unknown) =>
+        deps.logger.info(
+          { reason: error instanceof Error ? error.message : String(error) },
+          'new release: rebuild not started here',
+        ),
     );
   }
   const keys = deps.keys ?? lazyKeys(deps.db, deps.config);

@@ -25,12 +25,23 @@ const origin = z.url({ protocol: /^https?$/ }).transform((value, context) => {
 });
 
 // S3's bucket naming rules (3–63 lower-case letters, digits, dots and hyphens).
-const bucketName = z.string().regex(/^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/, 'must be a bucket name: 3–63 lower-case letters, digits, dots or hyphens');
+const bucketName = z
+  .string()
+  .regex(
+    /^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/,
+    'must be a bucket name: 3–63 lower-case letters, digits, dots or hyphens',
+  );
 
 const keyPrefix = z
   .string()
-  .regex(/^[A-Za-z0-9._-]+(\/[A-Za-z0-9._-]+)*\/?$/, 'must be path segments of letters, digits, ".", "_" or "-", e.g. portal/')
-  .refine((value) => !value.split('/').some((segment) => segment === '.' || segment === '..'), 'must not contain "." or ".." segments');
+  .regex(
+    /^[A-Za-z0-9._-]+(\/[A-Za-z0-9._-]+)*\/?$/,
+    'must be path segments of letters, digits, ".", "_" or "-", e.g. portal/',
+  )
+  .refine(
+    (value) => !value.split('/').some((segment) => segment === '.' || segment === '..'),
+    'must not contain "." or ".." segments',
+  );
 
 const envSchema = z.object({
   HOST: z.string().min(1).default('localhost'),
@@ -77,7 +88,10 @@ const envSchema = z.object({
   // Where uploaded files (and site builds) are kept: `local` (DATA_DIR) or an S3-compatible bucket (storageRule).
   STORAGE: z.enum(['local', 's3']).default('local'),
   S3_ENDPOINT: z.url({ protocol: /^https?$/ }).optional(),
-  S3_REGION: z.string().regex(/^[a-z0-9-]{1,40}$/, 'must be a region name such as us-east-1 or cn-hangzhou').default('us-east-1'),
+  S3_REGION: z
+    .string()
+    .regex(/^[a-z0-9-]{1,40}$/, 'must be a region name such as us-east-1 or cn-hangzhou')
+    .default('us-east-1'),
   S3_BUCKET: bucketName.optional(),
   S3_ACCESS_KEY_ID: z.string().min(1).optional(),
   S3_SECRET_ACCESS_KEY: z.string().min(1).optional(),
@@ -91,8 +105,17 @@ const envSchema = z.object({
   // Roles whose accounts need a second factor for every role-guarded call (mfaRequiredRolesRule).
   MFA_REQUIRED_ROLES: z
     .string()
-    .transform((value) => value.split(',').map((role) => role.trim()).filter(Boolean))
-    .pipe(z.union([z.tuple([z.literal('none')]), z.array(z.enum(userRoles)).min(1)], { error: `must be "none" or a comma list of ${userRoles.join(', ')}` }))
+    .transform((value) =>
+      value
+        .split(',')
+        .map((role) => role.trim())
+        .filter(Boolean),
+    )
+    .pipe(
+      z.union([z.tuple([z.literal('none')]), z.array(z.enum(userRoles)).min(1)], {
+        error: `must be "none" or a comma list of ${userRoles.join(', ')}`,
+      }),
+    )
     .optional(),
   // GET /metrics (metrics/endpoint.ts): with this token on the API's port, and/or on a port of its own (metricsRule).
   METRICS_TOKEN: z.string().min(32, 'must be at least 32 characters (e.g. `openssl rand -hex 32`)').optional(),
@@ -101,7 +124,13 @@ const envSchema = z.object({
   METRICS_ENABLED: flag.default(true),
 });
 
-const secretVariables = new Set(['SMS_HTTP_KEY', 'REBUILD_TOKEN', 'S3_SECRET_ACCESS_KEY', 'APP_SECRET', 'METRICS_TOKEN']);
+const secretVariables = new Set([
+  'SMS_HTTP_KEY',
+  'REBUILD_TOKEN',
+  'S3_SECRET_ACCESS_KEY',
+  'APP_SECRET',
+  'METRICS_TOKEN',
+]);
 
 export interface Config {
   host: string;
@@ -270,17 +299,29 @@ function seedDemoAccountsRule(e: z.infer<typeof envSchema>): boolean {
  */
 function storageRule(e: z.infer<typeof envSchema>): Pick<Config, 'storage' | 's3'> {
   const problems: string[] = [];
-  const s3Names = ['S3_ENDPOINT', 'S3_BUCKET', 'S3_ACCESS_KEY_ID', 'S3_SECRET_ACCESS_KEY', 'S3_FORCE_PATH_STYLE', 'S3_PREFIX'] as const;
+  const s3Names = [
+    'S3_ENDPOINT',
+    'S3_BUCKET',
+    'S3_ACCESS_KEY_ID',
+    'S3_SECRET_ACCESS_KEY',
+    'S3_FORCE_PATH_STYLE',
+    'S3_PREFIX',
+  ] as const;
   // With a CDN bucket the connection settings are in use even when files stay local (cdnRule).
   const cdnConnection: readonly string[] = e.CDN_S3_BUCKET === undefined ? [] : cdnConnectionNames;
   if (e.STORAGE === 'local') {
     const set = s3Names.filter((name) => e[name] !== undefined && !cdnConnection.includes(name));
-    if (set.length > 0) problems.push(`  STORAGE="local" with ${set.join(', ')} set: set STORAGE=s3 to keep files in the bucket, or unset ${set.join(', ')}`);
+    if (set.length > 0)
+      problems.push(
+        `  STORAGE="local" with ${set.join(', ')} set: set STORAGE=s3 to keep files in the bucket, or unset ${set.join(', ')}`,
+      );
   } else {
     if (e.S3_BUCKET === undefined) problems.push('  S3_BUCKET is required when STORAGE=s3');
     if ((e.S3_ACCESS_KEY_ID === undefined) !== (e.S3_SECRET_ACCESS_KEY === undefined)) {
       const missing = e.S3_ACCESS_KEY_ID === undefined ? 'S3_ACCESS_KEY_ID' : 'S3_SECRET_ACCESS_KEY';
-      problems.push(`  ${missing} is required with ${missing === 'S3_ACCESS_KEY_ID' ? 'S3_SECRET_ACCESS_KEY' : 'S3_ACCESS_KEY_ID'} (set both, or neither to use the AWS SDK's own credentials)`);
+      problems.push(
+        `  ${missing} is required with ${missing === 'S3_ACCESS_KEY_ID' ? 'S3_SECRET_ACCESS_KEY' : 'S3_ACCESS_KEY_ID'} (set both, or neither to use the AWS SDK's own credentials)`,
+      );
     }
   }
   if (problems.length > 0) throw new ConfigError(`Invalid server configuration:\n${problems.join('\n')}`);
@@ -312,7 +353,8 @@ const cdnConnectionNames = ['S3_ENDPOINT', 'S3_ACCESS_KEY_ID', 'S3_SECRET_ACCESS
 function cdnRule(e: z.infer<typeof envSchema>, regionGiven: boolean, s3: S3Config | undefined): S3Config | undefined {
   const problems: string[] = [];
   if (e.CDN_S3_BUCKET === undefined) {
-    if (e.CDN_S3_PREFIX !== undefined) problems.push('  CDN_S3_PREFIX is set without CDN_S3_BUCKET: set the CDN bucket, or unset CDN_S3_PREFIX');
+    if (e.CDN_S3_PREFIX !== undefined)
+      problems.push('  CDN_S3_PREFIX is set without CDN_S3_BUCKET: set the CDN bucket, or unset CDN_S3_PREFIX');
   } else if (s3 !== undefined) {
     if (e.CDN_S3_BUCKET === s3.bucket) {
       problems.push(
@@ -328,12 +370,15 @@ function cdnRule(e: z.infer<typeof envSchema>, regionGiven: boolean, s3: S3Confi
     }
     if ((e.S3_ACCESS_KEY_ID === undefined) !== (e.S3_SECRET_ACCESS_KEY === undefined)) {
       const missing = e.S3_ACCESS_KEY_ID === undefined ? 'S3_ACCESS_KEY_ID' : 'S3_SECRET_ACCESS_KEY';
-      problems.push(`  ${missing} is required with ${missing === 'S3_ACCESS_KEY_ID' ? 'S3_SECRET_ACCESS_KEY' : 'S3_ACCESS_KEY_ID'} for CDN_S3_BUCKET (set both, or neither to use the AWS SDK's own credentials)`);
+      problems.push(
+        `  ${missing} is required with ${missing === 'S3_ACCESS_KEY_ID' ? 'S3_SECRET_ACCESS_KEY' : 'S3_ACCESS_KEY_ID'} for CDN_S3_BUCKET (set both, or neither to use the AWS SDK's own credentials)`,
+      );
     }
   }
   if (problems.length > 0) throw new ConfigError(`Invalid server configuration:\n${problems.join('\n')}`);
   if (e.CDN_S3_BUCKET === undefined) return undefined;
-  const prefix = e.CDN_S3_PREFIX === undefined ? '' : e.CDN_S3_PREFIX.endsWith('/') ? e.CDN_S3_PREFIX : `${e.CDN_S3_PREFIX}/`;
+  const prefix =
+    e.CDN_S3_PREFIX === undefined ? '' : e.CDN_S3_PREFIX.endsWith('/') ? e.CDN_S3_PREFIX : `${e.CDN_S3_PREFIX}/`;
   return {
     endpoint: e.S3_ENDPOINT,
     region: e.S3_REGION,
@@ -350,15 +395,26 @@ function cdnRule(e: z.infer<typeof envSchema>, regionGiven: boolean, s3: S3Confi
  * METRICS_PORT that is PORT would put it on the public listener unguarded; with METRICS_ENABLED=false
  * there is nothing to serve.
  */
-function metricsRule(e: z.infer<typeof envSchema>): Pick<Config, 'metricsToken' | 'metricsPort' | 'metricsHost' | 'metricsEnabled'> {
+function metricsRule(
+  e: z.infer<typeof envSchema>,
+): Pick<Config, 'metricsToken' | 'metricsPort' | 'metricsHost' | 'metricsEnabled'> {
   const problems: string[] = [];
-  if (e.METRICS_PORT !== undefined && e.METRICS_PORT === e.PORT) problems.push(`  METRICS_PORT=${e.METRICS_PORT} is PORT: give the metrics listener a port of its own`);
+  if (e.METRICS_PORT !== undefined && e.METRICS_PORT === e.PORT)
+    problems.push(`  METRICS_PORT=${e.METRICS_PORT} is PORT: give the metrics listener a port of its own`);
   if (!e.METRICS_ENABLED) {
     const set = (['METRICS_TOKEN', 'METRICS_PORT'] as const).filter((name) => e[name] !== undefined);
-    if (set.length > 0) problems.push(`  METRICS_ENABLED=false with ${set.join(', ')} set: nothing is measured to serve; unset METRICS_ENABLED or ${set.join(', ')}`);
+    if (set.length > 0)
+      problems.push(
+        `  METRICS_ENABLED=false with ${set.join(', ')} set: nothing is measured to serve; unset METRICS_ENABLED or ${set.join(', ')}`,
+      );
   }
   if (problems.length > 0) throw new ConfigError(`Invalid server configuration:\n${problems.join('\n')}`);
-  return { metricsToken: e.METRICS_TOKEN, metricsPort: e.METRICS_PORT, metricsHost: e.METRICS_HOST ?? e.HOST, metricsEnabled: e.METRICS_ENABLED };
+  return {
+    metricsToken: e.METRICS_TOKEN,
+    metricsPort: e.METRICS_PORT,
+    metricsHost: e.METRICS_HOST ?? e.HOST,
+    metricsEnabled: e.METRICS_ENABLED,
+  };
 }
 
 /** Reads and validates the configuration from `env` (blank values count as unset). */

@@ -40,7 +40,11 @@ function closeServer(server: ServerType | net.Server): Promise<void> {
   return new Promise((resolve) => server.close(() => resolve()));
 }
 
-export async function listen(fetch: Fetch, options: { host: string; port: number }, sockets = listenSockets): Promise<Listener> {
+export async function listen(
+  fetch: Fetch,
+  options: { host: string; port: number },
+  sockets = listenSockets,
+): Promise<Listener> {
   // A port held by anyone (another instance of the portal included, which would otherwise join
   // the group of sockets and take half the visitors) fails here, before any socket is shared.
   const probe = net.createServer();

@@ -48,7 +48,10 @@ const valueLike = /"[^"]*"|'[^']*'|`[^`]*`|\d{4,}|[^\x00-\x7F]+/g;
 
 function stackFrames(stack: string | undefined): string | undefined {
   // The stack's first line repeats the message; only the frames say where, and they hold no values.
-  const frames = stack?.split('\n').filter((line) => line.trimStart().startsWith('at ')).slice(0, 20);
+  const frames = stack
+    ?.split('\n')
+    .filter((line) => line.trimStart().startsWith('at '))
+    .slice(0, 20);
   return frames?.length ? frames.join('\n') : undefined;
 }
 

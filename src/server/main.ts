@@ -62,7 +62,12 @@ export function demoAccountTable(): string {
   ];
   const widths = rows[0]?.map((_, column) => Math.max(...rows.map((row) => (row[column] ?? '').length))) ?? [];
   return rows
-    .map((row) => row.map((cell, column) => cell.padEnd(widths[column] ?? 0)).join('  ').trimEnd())
+    .map((row) =>
+      row
+        .map((cell, column) => cell.padEnd(widths[column] ?? 0))
+        .join('  ')
+        .trimEnd(),
+    )
     .join('\n');
 }
 
@@ -85,7 +90,11 @@ export async function startServer(config: Config = getConfig()): Promise<Running
   let stopWatching: () => Promise<void>;
   let rebuildAtStart = false;
   try {
-    const fallback: Publication = { staticDir: path.resolve(config.staticDir), contentDir: defaultContentDir(), buildId: null };
+    const fallback: Publication = {
+      staticDir: path.resolve(config.staticDir),
+      contentDir: defaultContentDir(),
+      buildId: null,
+    };
     // STATIC_DIR (`npm run build`) is made from the content files; the site's content is the
     // database's (the editors' studio). When they differ, the published build is served, and a
     // STATIC_DIR newer than it (a new release) has its pages rebuilt from the database's content.
@@ -97,8 +106,19 @@ export async function startServer(config: Config = getConfig()): Promise<Running
     if (publication.buildId === null) await publishContent(runtime.db, loadContent(publication.contentDir));
     // The site first served becomes the first publication, so that it can be rolled back to.
     if (publication.buildId === null && fallbackCurrent && !lastPublished) {
-      await recordInitialPublication({ db: runtime.db, objects: runtime.objects, publisher, logger, dataDir: config.dataDir, staticDir: fallback.staticDir, load: loadContent }).catch(
-        (error: unknown) => logger.error({ err: error }, 'the site first served could not be recorded as a publication; it is served as it is'),
+      await recordInitialPublication({
+        db: runtime.db,
+        objects: runtime.objects,
+        publisher,
+        logger,
+        dataDir: config.dataDir,
+        staticDir: fallback.staticDir,
+        load: loadContent,
+      }).catch((error: unknown) =>
+        logger.error(
+          { err: error },
+          'the site first served could not be recorded as a publication; it is served as it is',
+        ),
       );
       publication = publisher.site.current() ?? publication;
     }
@@ -133,14 +153,21 @@ export async function startServer(config: Config = getConfig()): Promise<Running
   const listener = await listen(app.fetch, { host: config.host, port: config.port });
   const url = displayUrl(config.host, listener.address().port);
   const metricsListener = await listenForMetrics(metrics, config);
-  if (metricsListener) logger.info({ url: `${displayUrl(config.metricsHost, metricsListener.address().port)}/metrics` }, 'metrics listening');
+  if (metricsListener)
+    logger.info(
+      { url: `${displayUrl(config.metricsHost, metricsListener.address().port)}/metrics` },
+      'metrics listening',
+    );
 
   let closing: Promise<void> | undefined;
   const close = () => {
     closing ??= (async () => {
       drain.begin();
       if (config.shutdownDrainSeconds > 0) {
-        logger.info({ seconds: config.shutdownDrainSeconds }, 'draining: /api/health/ready answers 503 before the listener closes');
+        logger.info(
+          { seconds: config.shutdownDrainSeconds },
+          'draining: /api/health/ready answers 503 before the listener closes',
+        );
         await new Promise((resolve) => setTimeout(resolve, config.shutdownDrainSeconds * 1000));
       }
       stopHousekeeping();
@@ -186,8 +213,13 @@ const pgliteDurabilityLines = [
  * their passwords are public. A deployment that does not, but whose database still holds demo
  * accounts that open with their published password (`stillOpen`), names those to disable.
  */
-export function demoAccountBannerLines(config: Pick<Config, 'seedDemoAccounts' | 'publicOrigin'>, stillOpen: readonly string[] = []): string[] {
-  const table = demoAccountTable().split('\n').map((line) => `    ${line}`);
+export function demoAccountBannerLines(
+  config: Pick<Config, 'seedDemoAccounts' | 'publicOrigin'>,
+  stillOpen: readonly string[] = [],
+): string[] {
+  const table = demoAccountTable()
+    .split('\n')
+    .map((line) => `    ${line}`);
   if (config.seedDemoAccounts && config.publicOrigin === undefined) return ['', '  Demo accounts:', ...table];
   if (config.seedDemoAccounts) {
     return [
@@ -217,7 +249,13 @@ export function firstOperatorBannerLines(operatorExists: boolean): string[] {
   ];
 }
 
-function printBanner(running: RunningServer, config: Config, logger: Logger, openDemoAccounts: readonly string[], operatorExists: boolean): void {
+function printBanner(
+  running: RunningServer,
+  config: Config,
+  logger: Logger,
+  openDemoAccounts: readonly string[],
+  operatorExists: boolean,
+): void {
   const lines = [
     '',
     `  汇购电 portal listening on ${running.url}`,
@@ -227,16 +265,29 @@ function printBanner(running: RunningServer, config: Config, logger: Logger, ope
   ];
   // Demo mode (the sandbox bank certifies anyone with the demo PIN) is said plainly, and logged.
   lines.push(...bankBannerLines(config));
-  if (config.bankProvider === 'sandbox') logger.warn({ bankProvider: 'sandbox', publicOrigin: config.publicOrigin }, 'demo mode: USB-key certification uses the sandbox bank');
+  if (config.bankProvider === 'sandbox')
+    logger.warn(
+      { bankProvider: 'sandbox', publicOrigin: config.publicOrigin },
+      'demo mode: USB-key certification uses the sandbox bank',
+    );
   if (running.runtime.kind === 'pglite' && isRealDataRun(config)) {
     lines.push(...pgliteDurabilityLines);
-    logger.warn({ db: 'pglite' }, 'embedded database: commits survive a killed process but not an OS crash or power loss (no fsync); use PostgreSQL for production');
+    logger.warn(
+      { db: 'pglite' },
+      'embedded database: commits survive a killed process but not an OS crash or power loss (no fsync); use PostgreSQL for production',
+    );
   }
   lines.push(...demoAccountBannerLines(config, openDemoAccounts), ...firstOperatorBannerLines(operatorExists));
   if (config.seedDemoAccounts && config.publicOrigin !== undefined) {
-    logger.warn({ seedDemoAccounts: true, publicOrigin: config.publicOrigin }, 'demo accounts with public passwords are seeded (SEED_DEMO_ACCOUNTS=true)');
+    logger.warn(
+      { seedDemoAccounts: true, publicOrigin: config.publicOrigin },
+      'demo accounts with public passwords are seeded (SEED_DEMO_ACCOUNTS=true)',
+    );
   } else if (openDemoAccounts.length > 0) {
-    logger.warn({ demoAccounts: openDemoAccounts }, 'demo accounts open with their published passwords; disable them with npm run user -- disable');
+    logger.warn(
+      { demoAccounts: openDemoAccounts },
+      'demo accounts open with their published passwords; disable them with npm run user -- disable',
+    );
   }
   process.stdout.write(`${lines.join('\n')}\n\n`);
   logger.info({ url: running.url, db: running.runtime.kind }, 'server started');
@@ -248,7 +299,10 @@ export async function runServer(): Promise<RunningServer> {
   const logger = createLogger(config);
   const running = await startServer(config);
   // Only a deployment that did not ask for demo accounts looks for leftover ones (a few argon2 checks).
-  const openDemoAccounts = config.publicOrigin !== undefined && !config.seedDemoAccounts ? await demoAccountsWithPublicPasswords(running.runtime.db) : [];
+  const openDemoAccounts =
+    config.publicOrigin !== undefined && !config.seedDemoAccounts
+      ? await demoAccountsWithPublicPasswords(running.runtime.db)
+      : [];
   printBanner(running, config, logger, openDemoAccounts, await hasActiveOperator(running.runtime.db));
   exitOnSignals(logger, () => running.close());
   return running;
@@ -275,7 +329,14 @@ export function createDevApp(config: Config = getConfig()): Promise<Hono<AppEnv>
       throw error;
     });
     const runtime = await state.runtime;
-    return createApp({ db: runtime.db, config, logger: createLogger(config), dbKind: runtime.kind, objects: runtime.objects, keys: loadedKeys(runtime.keys) });
+    return createApp({
+      db: runtime.db,
+      config,
+      logger: createLogger(config),
+      dbKind: runtime.kind,
+      objects: runtime.objects,
+      keys: loadedKeys(runtime.keys),
+    });
   })().catch((error: unknown) => {
     devApp = undefined;
     throw error;

@@ -100,7 +100,9 @@ export function contradictions(config: Config): string[] {
   const origin = config.publicOrigin;
   const https = origin?.startsWith('https:') === true;
   if (origin !== undefined && https && config.cookieSecure === 'never') {
-    problems.push(`COOKIE_SECURE=false with PUBLIC_ORIGIN=${origin}: the session cookie would go without Secure on an https site; unset COOKIE_SECURE (auto) or set it to true`);
+    problems.push(
+      `COOKIE_SECURE=false with PUBLIC_ORIGIN=${origin}: the session cookie would go without Secure on an https site; unset COOKIE_SECURE (auto) or set it to true`,
+    );
   }
   if (origin !== undefined && https && config.cookieSecure === 'auto' && !config.trustProxy) {
     problems.push(
@@ -108,10 +110,14 @@ export function contradictions(config: Config): string[] {
     );
   }
   if (origin !== undefined && !https && config.cookieSecure === 'always' && !isLocalHost(origin)) {
-    problems.push(`COOKIE_SECURE=true with PUBLIC_ORIGIN=${origin}: browsers do not send a Secure cookie back over http, so nobody could stay signed in; use an https PUBLIC_ORIGIN or unset COOKIE_SECURE`);
+    problems.push(
+      `COOKIE_SECURE=true with PUBLIC_ORIGIN=${origin}: browsers do not send a Secure cookie back over http, so nobody could stay signed in; use an https PUBLIC_ORIGIN or unset COOKIE_SECURE`,
+    );
   }
   if (config.smsHttpKey !== undefined && config.smsHttpUrl === undefined) {
-    problems.push('SMS_HTTP_KEY without SMS_HTTP_URL: codes would go to the outbox table, not to a gateway; set SMS_HTTP_URL, or unset SMS_HTTP_KEY');
+    problems.push(
+      'SMS_HTTP_KEY without SMS_HTTP_URL: codes would go to the outbox table, not to a gateway; set SMS_HTTP_URL, or unset SMS_HTTP_KEY',
+    );
   }
   if (config.sessionIdleMinutes >= config.sessionAbsoluteHours * 60) {
     problems.push(
@@ -129,9 +135,11 @@ const minDistinctCharacters = 8;
 /** Why a secret's value is guessable, or undefined. Says nothing of the value itself. */
 export function secretWeakness(value: string): string | undefined {
   const distinct = new Set(value).size;
-  if (distinct < minDistinctCharacters) return `it has only ${distinct} different character${distinct === 1 ? '' : 's'}`;
+  if (distinct < minDistinctCharacters)
+    return `it has only ${distinct} different character${distinct === 1 ? '' : 's'}`;
   for (let unit = 1; unit <= value.length / 2; unit += 1) {
-    if (value.length % unit === 0 && value.slice(0, unit).repeat(value.length / unit) === value) return `it is one ${unit}-character sequence repeated`;
+    if (value.length % unit === 0 && value.slice(0, unit).repeat(value.length / unit) === value)
+      return `it is one ${unit}-character sequence repeated`;
   }
   return undefined;
 }
@@ -146,7 +154,8 @@ export function weakSecrets(config: Config): string[] {
   const problems: string[] = [];
   for (const [name, value] of secrets) {
     const weakness = value === undefined ? undefined : secretWeakness(value);
-    if (weakness) problems.push(`${name} is too weak: ${weakness}; use a random value (e.g. \`openssl rand -base64 32\`)`);
+    if (weakness)
+      problems.push(`${name} is too weak: ${weakness}; use a random value (e.g. \`openssl rand -base64 32\`)`);
   }
   return problems;
 }
@@ -185,8 +194,12 @@ async function checkPostgres(url: string): Promise<string[]> {
     connection: { application_name: 'hgd-portal-check' },
   });
   try {
-    const [row] = await within(client<{ readOnly: string }[]>`select current_setting('transaction_read_only') as "readOnly"`, databaseBudgetMs);
-    if (row?.readOnly === 'on') return [`DATABASE_URL (${shown}): the server is read-only (a standby?); point it at the primary`];
+    const [row] = await within(
+      client<{ readOnly: string }[]>`select current_setting('transaction_read_only') as "readOnly"`,
+      databaseBudgetMs,
+    );
+    if (row?.readOnly === 'on')
+      return [`DATABASE_URL (${shown}): the server is read-only (a standby?); point it at the primary`];
     return [];
   } catch (error) {
     return [`DATABASE_URL (${shown}): cannot connect and run a query: ${withoutPassword(reasonOf(error), url)}`];
@@ -197,14 +210,22 @@ async function checkPostgres(url: string): Promise<string[]> {
 
 async function checkDatabase(config: Config): Promise<PreflightResult> {
   if (config.databaseUrl !== undefined) {
-    return { check: 'database', subject: `PostgreSQL ${displayDatabaseUrl(config.databaseUrl)}`, problems: await checkPostgres(config.databaseUrl) };
+    return {
+      check: 'database',
+      subject: `PostgreSQL ${displayDatabaseUrl(config.databaseUrl)}`,
+      problems: await checkPostgres(config.databaseUrl),
+    };
   }
   const dir = path.join(config.dataDir, 'pglite');
   try {
     await within(probeObjectStore(createLocalStore(dir)), storeBudgetMs);
     return { check: 'database', subject: `embedded PGlite in ${dir}`, problems: [] };
   } catch (error) {
-    return { check: 'database', subject: dir, problems: [`DATA_DIR (${config.dataDir}): the embedded database cannot be written there: ${reasonOf(error)}`] };
+    return {
+      check: 'database',
+      subject: dir,
+      problems: [`DATA_DIR (${config.dataDir}): the embedded database cannot be written there: ${reasonOf(error)}`],
+    };
   }
 }
 
@@ -215,18 +236,26 @@ async function checkDatabase(config: Config): Promise<PreflightResult> {
  * bucket or refused credentials), then takes a probe. `variable` is the bucket's variable:
  * S3_BUCKET, or CDN_S3_BUCKET (reached with the same connection settings).
  */
-async function checkBucket(store: ObjectStore, variable: 'S3_BUCKET' | 'CDN_S3_BUCKET', where: string): Promise<string[]> {
+async function checkBucket(
+  store: ObjectStore,
+  variable: 'S3_BUCKET' | 'CDN_S3_BUCKET',
+  where: string,
+): Promise<string[]> {
   try {
     await within(store.check?.() ?? Promise.resolve(), storeBudgetMs);
   } catch (error) {
-    const reason = reasonOf(error).replace(/^Object storage: /, '').replace(/\bS3_BUCKET\b/g, variable);
+    const reason = reasonOf(error)
+      .replace(/^Object storage: /, '')
+      .replace(/\bS3_BUCKET\b/g, variable);
     return [`${variable}: ${reason}`];
   }
   try {
     await within(probeObjectStore(store), storeBudgetMs);
     return [];
   } catch (error) {
-    return [`${variable}: a probe object could not be written and deleted in ${where}: ${reasonOf(error)}; the credentials need s3:PutObject and s3:DeleteObject there`];
+    return [
+      `${variable}: a probe object could not be written and deleted in ${where}: ${reasonOf(error)}; the credentials need s3:PutObject and s3:DeleteObject there`,
+    ];
   }
 }
 
@@ -238,13 +267,21 @@ async function checkObjectStore(config: Config): Promise<PreflightResult> {
   const store = objectStoreFromConfig(config);
   if (config.storage === 's3' && config.s3) {
     const where = bucketPlace(config.s3);
-    return { check: 'object store', subject: `${where} (probe put and deleted)`, problems: await checkBucket(store, 'S3_BUCKET', where) };
+    return {
+      check: 'object store',
+      subject: `${where} (probe put and deleted)`,
+      problems: await checkBucket(store, 'S3_BUCKET', where),
+    };
   }
   try {
     await within(probeObjectStore(store), storeBudgetMs);
     return { check: 'object store', subject: `local files in ${config.dataDir}`, problems: [] };
   } catch (error) {
-    return { check: 'object store', subject: config.dataDir, problems: [`DATA_DIR (${config.dataDir}): uploaded files cannot be written there: ${reasonOf(error)}`] };
+    return {
+      check: 'object store',
+      subject: config.dataDir,
+      problems: [`DATA_DIR (${config.dataDir}): uploaded files cannot be written there: ${reasonOf(error)}`],
+    };
   }
 }
 
@@ -252,14 +289,26 @@ async function checkCdn(config: Config): Promise<PreflightResult | undefined> {
   const store = cdnStoreFromConfig(config);
   if (!store || !config.cdn) return undefined;
   const where = bucketPlace(config.cdn);
-  return { check: 'CDN bucket', subject: `${where} (probe put and deleted)`, problems: await checkBucket(store, 'CDN_S3_BUCKET', where) };
+  return {
+    check: 'CDN bucket',
+    subject: `${where} (probe put and deleted)`,
+    problems: await checkBucket(store, 'CDN_S3_BUCKET', where),
+  };
 }
 
 /** Every check, run together; each result lists its problems (none: passed). */
 export async function runPreflight(config: Config): Promise<PreflightResult[]> {
-  const settings: PreflightResult = { check: 'settings', subject: 'no contradictions', problems: contradictions(config) };
+  const settings: PreflightResult = {
+    check: 'settings',
+    subject: 'no contradictions',
+    problems: contradictions(config),
+  };
   const secrets: PreflightResult = { check: 'secrets', subject: 'not guessable', problems: weakSecrets(config) };
-  const [database, objects, cdn] = await Promise.all([checkDatabase(config), checkObjectStore(config), checkCdn(config)]);
+  const [database, objects, cdn] = await Promise.all([
+    checkDatabase(config),
+    checkObjectStore(config),
+    checkCdn(config),
+  ]);
   return [settings, secrets, database, objects, ...(cdn ? [cdn] : [])];
 }
 
@@ -272,6 +321,8 @@ export async function assertPreflight(config: Config): Promise<void> {
 /** The report of `npm start -- --check`: one line per check passed, one per problem found. */
 export function preflightLines(results: readonly PreflightResult[]): string[] {
   return results.flatMap((result) =>
-    result.problems.length === 0 ? [`ok    ${result.check}: ${result.subject}`] : result.problems.map((problem) => `FAIL  ${result.check}: ${problem}`),
+    result.problems.length === 0
+      ? [`ok    ${result.check}: ${result.subject}`]
+      : result.problems.map((problem) => `FAIL  ${result.check}: ${problem}`),
   );
 }

@@ -112,8 +112,7 @@ export function assignParameter(
       container = child;
       continue;
     }
-    const made: ParsedObject | ParsedValue[] =
-      next === '' || (next !== undefined && isIndex(next, limits)) ? [] : {};
+    const made: ParsedObject | ParsedValue[] = next === '' || (next !== undefined && isIndex(next, limits)) ? [] : {};
     container[segment] = made;
     container = made;
   }

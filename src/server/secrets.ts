@@ -53,7 +53,11 @@ export async function storedRootSecret(db: Database): Promise<Buffer> {
     .insert(serverSecrets)
     .values({ name: rootSecretName, value: randomBytes(32).toString('base64url') })
     .onConflictDoNothing({ target: serverSecrets.name });
-  const [row] = await db.select({ value: serverSecrets.value }).from(serverSecrets).where(eq(serverSecrets.name, rootSecretName)).limit(1);
+  const [row] = await db
+    .select({ value: serverSecrets.value })
+    .from(serverSecrets)
+    .where(eq(serverSecrets.name, rootSecretName))
+    .limit(1);
   if (!row) throw new Error('server_secrets: the root secret could not be stored');
   return Buffer.from(row.value, 'base64url');
 }

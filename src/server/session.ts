@@ -207,7 +207,12 @@ export function readSessionToken(c: AnyContext): string | undefined {
  * lifetimes). Beside it the signed-in hint (same attributes, readable by script, no secret) tells
  * every tab's header that this browser has a session.
  */
-export function setSessionCookie(c: AnyContext, token: string, config: Pick<Config, 'trustProxy' | 'cookieSecure'>, loginType: 'account' | 'mobile' = 'account'): void {
+export function setSessionCookie(
+  c: AnyContext,
+  token: string,
+  config: Pick<Config, 'trustProxy' | 'cookieSecure'>,
+  loginType: 'account' | 'mobile' = 'account',
+): void {
   const secure = secureCookies(c, config);
   setCookie(c as Context, sessionCookieName, token, { httpOnly: true, sameSite: 'Lax', path: '/', secure });
   setCookie(c as Context, signedInHintCookieName, loginType, { sameSite: 'Lax', path: '/', secure });

@@ -38,9 +38,15 @@ export async function openSession(
 ): Promise<string> {
   const previous = (c.var as AppEnv['Variables']).session;
   const ip = clientIp(c, config);
-  const secondFactorAt = options.secondFactorAt ?? (method === 'passwordChange' ? previous?.secondFactorAt : null) ?? null;
+  const secondFactorAt =
+    options.secondFactorAt ?? (method === 'passwordChange' ? previous?.secondFactorAt : null) ?? null;
   if (previous) await revokeSession(tx, previous.id);
-  const created = await createSession(tx, userId, { ip, userAgent: c.req.header('user-agent') ?? null, secondFactorAt }, sessionPolicy(config));
+  const created = await createSession(
+    tx,
+    userId,
+    { ip, userAgent: c.req.header('user-agent') ?? null, secondFactorAt },
+    sessionPolicy(config),
+  );
   await writeAudit(tx, {
     userId,
     action: method === 'passwordChange' ? 'session.renew' : 'session.login',

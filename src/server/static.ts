@@ -203,7 +203,10 @@ export function createStaticHandler(options: { root: string | (() => string) }):
     }
     const tag = `${info.size.toString(16)}-${Math.trunc(info.mtimeMs).toString(16)}`;
     const variants: Representation[] = [];
-    for (const [encoding, suffix] of [['br', '.br'], ['gzip', '.gz']] as const) {
+    for (const [encoding, suffix] of [
+      ['br', '.br'],
+      ['gzip', '.gz'],
+    ] as const) {
       const variant = await statFile(file + suffix);
       if (variant) variants.push({ file: file + suffix, size: variant.size, encoding, etag: `W/"${tag}-${encoding}"` });
     }
@@ -260,7 +263,8 @@ export function createStaticHandler(options: { root: string | (() => string) }):
 
   async function respond(c: AnyContext, entry: FileEntry, status: 200 | 404): Promise<Response> {
     const wanted = entry.variants.length ? preferredEncodings(c.req.header('accept-encoding')) : [];
-    const chosen = entry.variants.find((variant) => variant.encoding && wanted.includes(variant.encoding)) ?? entry.identity;
+    const chosen =
+      entry.variants.find((variant) => variant.encoding && wanted.includes(variant.encoding)) ?? entry.identity;
     const headers = new Headers({
       'Content-Type': entry.contentType,
       'Cache-Control': status === 404 ? cacheControl.html : entry.cacheControl,
@@ -316,7 +320,10 @@ export function createStaticHandler(options: { root: string | (() => string) }):
       const search = c.req.url.slice(queryIndex).split('#')[0] ?? '';
       const pathForm = queryFormTarget(relative, search);
       if (pathForm !== undefined) {
-        return new Response(null, { status: 301, headers: { Location: pathForm, 'Cache-Control': cacheControl.redirect } });
+        return new Response(null, {
+          status: 301,
+          headers: { Location: pathForm, 'Cache-Control': cacheControl.redirect },
+        });
       }
     }
 

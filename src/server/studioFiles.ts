@@ -59,8 +59,11 @@ async function previewFile(c: Context<AppEnv>, deps: RouteDeps): Promise<Respons
     .from(siteBuilds)
     .where(and(eq(siteBuilds.id, buildId), eq(siteBuilds.purpose, 'preview'), eq(siteBuilds.status, 'succeeded')));
   if (!row) return c.notFound();
-  if (relative.startsWith(imageUrlPrefix)) return uploadedImage(c, deps, relative.slice(imageUrlPrefix.length), crossOriginHeaders);
-  const buildDir = await ensureLocalBuild(deps.objects, siteLayout(deps.config.dataDir), buildId).catch(() => undefined);
+  if (relative.startsWith(imageUrlPrefix))
+    return uploadedImage(c, deps, relative.slice(imageUrlPrefix.length), crossOriginHeaders);
+  const buildDir = await ensureLocalBuild(deps.objects, siteLayout(deps.config.dataDir), buildId).catch(
+    () => undefined,
+  );
   if (!buildDir) return c.text('This preview is no longer kept; build a new one.', 410);
   const root = path.join(buildDir, 'dist');
   const target = path.resolve(root, `.${relative}`);
@@ -76,7 +79,10 @@ async function previewFile(c: Context<AppEnv>, deps: RouteDeps): Promise<Respons
     };
     if (candidate.endsWith('.html')) {
       // The page's scripts, styles and images come from its own build, which may differ from the live site's.
-      const html = (await readFile(candidate, 'utf8')).replace(pageResourceReference, `$1${previewPrefix}/${buildId}/$2`);
+      const html = (await readFile(candidate, 'utf8')).replace(
+        pageResourceReference,
+        `$1${previewPrefix}/${buildId}/$2`,
+      );
       return new Response(html, { headers: { ...headers, 'Content-Security-Policy': previewPolicy(html) } });
     }
     return new Response(Readable.toWeb(createReadStream(candidate)) as ReadableStream, { headers });
@@ -84,12 +90,22 @@ async function previewFile(c: Context<AppEnv>, deps: RouteDeps): Promise<Respons
   return c.notFound();
 }
 
-async function uploadedImage(c: Context<AppEnv>, deps: RouteDeps, fileName: string, extraHeaders: Record<string, string> = {}): Promise<Response> {
+async function uploadedImage(
+  c: Context<AppEnv>,
+  deps: RouteDeps,
+  fileName: string,
+  extraHeaders: Record<string, string> = {},
+): Promise<Response> {
   const key = webImageKey(fileName);
   const stored = key ? await deps.objects.get(key) : null;
   if (!stored) return c.notFound();
   return new Response(stored.body, {
-    headers: { 'Content-Type': 'image/webp', 'Content-Length': String(stored.size), 'Cache-Control': 'public, max-age=31536000, immutable', ...extraHeaders },
+    headers: {
+      'Content-Type': 'image/webp',
+      'Content-Length': String(stored.size),
+      'Cache-Control': 'public, max-age=31536000, immutable',
+      ...extraHeaders,
+    },
   });
 }
 

@@ -68,13 +68,20 @@ export async function validate<S extends z.core.$ZodType>(
  * `validate`. `messages` replaces dictionary texts for this check (the studio's field labels, as
  * its form shows them), so the server's messages and the browser's name a field alike.
  */
-export async function check<S extends z.core.$ZodType>(c: AnyContext, schema: S, input: unknown, messages?: Readonly<Record<string, string>>): Promise<z.output<S>> {
+export async function check<S extends z.core.$ZodType>(
+  c: AnyContext,
+  schema: S,
+  input: unknown,
+  messages?: Readonly<Record<string, string>>,
+): Promise<z.output<S>> {
   // Control characters are refused in every field before the schema runs (src/lib/schemas/text.ts).
   const unclean = controlCharacterIssues(input);
   const result = unclean.length ? undefined : await z.safeParseAsync(schema, input);
   if (result?.success) return result.data;
   const base = translator(localeOf(c));
-  const t: typeof base = messages ? (key, vars) => (Object.hasOwn(messages, key) ? format(messages[key] ?? key, vars) : base(key, vars)) : base;
+  const t: typeof base = messages
+    ? (key, vars) => (Object.hasOwn(messages, key) ? format(messages[key] ?? key, vars) : base(key, vars))
+    : base;
   const errors = localizeIssues(result?.error.issues ?? unclean, {
     input,
     schema,

@@ -60,7 +60,15 @@ const builds = createBuildRunner({
   cdn: cdnStoreFromConfig(config),
 });
 // Scheduled publications start builds the way the studio does (a queued `site-build` job).
-const rebuilder = createSiteRebuilder({ db: runtime.db, logger, dataDir: config.dataDir, objects: runtime.objects, publisher, jobs, cdn: cdnStoreFromConfig(config) });
+const rebuilder = createSiteRebuilder({
+  db: runtime.db,
+  logger,
+  dataDir: config.dataDir,
+  objects: runtime.objects,
+  publisher,
+  jobs,
+  cdn: cdnStoreFromConfig(config),
+});
 const schedules = createScheduleService({ db: runtime.db, jobs, rebuilder, logger });
 await attachWorker(jobs, { builds, schedules });
 // Follows the publication like an API process, so the published build — the next incremental
@@ -71,8 +79,12 @@ await jobs.start();
 const metrics = createMetricsRegistry();
 metrics.add(databaseMetricsOf(runtime.db), publisher, jobs, builds);
 const metricsListener = await listenForMetrics(metrics, config);
-const metricsUrl = metricsListener ? `http://${config.metricsHost}:${metricsListener.address().port}/metrics` : undefined;
-process.stdout.write(`\n  汇购电 worker running jobs (database: ${runtime.kind})${metricsUrl ? `\n  metrics: ${metricsUrl}` : ''}\n\n`);
+const metricsUrl = metricsListener
+  ? `http://${config.metricsHost}:${metricsListener.address().port}/metrics`
+  : undefined;
+process.stdout.write(
+  `\n  汇购电 worker running jobs (database: ${runtime.kind})${metricsUrl ? `\n  metrics: ${metricsUrl}` : ''}\n\n`,
+);
 logger.info({ db: runtime.kind, metrics: metricsUrl }, 'worker started');
 
 exitOnSignals(

@@ -97,7 +97,8 @@ export function mapCurrentUser(resp: CurrentUserResponse | null | undefined): Cu
   if (typeof resp.avatar === 'string') user.avatar = resp.avatar;
   if (typeof resp.email === 'string') user.email = resp.email;
   if (Array.isArray(resp.roles)) user.roles = [...resp.roles];
-  if (resp.secondFactorRequired === 'enrol' || resp.secondFactorRequired === 'verify') user.secondFactorRequired = resp.secondFactorRequired;
+  if (resp.secondFactorRequired === 'enrol' || resp.secondFactorRequired === 'verify')
+    user.secondFactorRequired = resp.secondFactorRequired;
   return user;
 }
 

@@ -30,7 +30,12 @@ function headersOf(options: CallOptions, extra: Record<string, string> = {}): Re
 }
 
 /** POST a form body with the client's CSRF headers; answers the response. */
-export function postForm(t: TestApp, path: string, body: Record<string, string | number>, options: CallOptions = {}): Promise<Response> {
+export function postForm(
+  t: TestApp,
+  path: string,
+  body: Record<string, string | number>,
+  options: CallOptions = {},
+): Promise<Response> {
   const form = new URLSearchParams(Object.entries(body).map(([k, v]) => [k, String(v)]));
   return Promise.resolve(
     t.app.request(path, {
@@ -51,7 +56,11 @@ export async function post<T = Record<string, unknown>>(
 }
 
 /** GET with the client's headers (it always sends them; exports and cancelOrder need them: middleware/csrf.ts). */
-export async function get<T = Record<string, unknown>>(t: TestApp, path: string, options: CallOptions = {}): Promise<Envelope<T>> {
+export async function get<T = Record<string, unknown>>(
+  t: TestApp,
+  path: string,
+  options: CallOptions = {},
+): Promise<Envelope<T>> {
   return (await (await t.app.request(path, { headers: headersOf(options, apiHeaders()) })).json()) as Envelope<T>;
 }
 
@@ -70,7 +79,12 @@ export function sessionCookie(response: Response): string | undefined {
 
 /** The code of the newest outbox message to a phone, or undefined when none was sent. */
 export async function lastSmsCode(t: TestApp, phone: string): Promise<string | undefined> {
-  const [row] = await t.db.select().from(smsOutbox).where(eq(smsOutbox.phone, phone)).orderBy(desc(smsOutbox.id)).limit(1);
+  const [row] = await t.db
+    .select()
+    .from(smsOutbox)
+    .where(eq(smsOutbox.phone, phone))
+    .orderBy(desc(smsOutbox.id))
+    .limit(1);
   return row?.text.match(/\d{6}/)?.[0];
 }
 
@@ -101,7 +115,10 @@ export async function knownCaptcha(t: TestApp, answer = 'Ab3d', options: CallOpt
   const line = response.headers.getSetCookie().find((value) => value.startsWith('hgd_captcha='));
   const token = line?.split(';')[0]?.split('=')[1];
   if (!token) throw new Error('no captcha cookie');
-  await t.db.update(captchas).set({ answerHash: hashCaptchaAnswer((await t.keys()).captcha, answer) }).where(eq(captchas.id, hashCaptchaToken(token)));
+  await t.db
+    .update(captchas)
+    .set({ answerHash: hashCaptchaAnswer((await t.keys()).captcha, answer) })
+    .where(eq(captchas.id, hashCaptchaToken(token)));
   return `hgd_captcha=${token}`;
 }
 

@@ -32,7 +32,10 @@ interface Envelope {
   data: { result?: Record<string, unknown>[]; totalCount?: number };
 }
 
-async function call(antTable: unknown, options: { json?: boolean; locale?: string } = {}): Promise<{ status: number; body: Envelope }> {
+async function call(
+  antTable: unknown,
+  options: { json?: boolean; locale?: string } = {},
+): Promise<{ status: number; body: Envelope }> {
   const headers: Record<string, string> = { 'Accept-Language': options.locale ?? 'zh-CN' };
   let body: string;
   if (options.json) {
@@ -40,7 +43,9 @@ async function call(antTable: unknown, options: { json?: boolean; locale?: strin
     body = JSON.stringify({ antTable });
   } else {
     headers['Content-Type'] = 'application/x-www-form-urlencoded';
-    body = new URLSearchParams({ antTable: typeof antTable === 'string' ? antTable : JSON.stringify(antTable) }).toString();
+    body = new URLSearchParams({
+      antTable: typeof antTable === 'string' ? antTable : JSON.stringify(antTable),
+    }).toString();
   }
   const response = await fixture.app.request('/t', { method: 'POST', headers, body });
   return { status: response.status, body: (await response.json()) as Envelope };
@@ -51,7 +56,9 @@ const expected = (request: TableRequest) => reference(fixture.rows, request);
 
 async function tableStillThere(): Promise<void> {
   const result = await fixture.db.execute(sql`select count(*)::int as n from table_fixture`);
-  const rows = (Array.isArray(result) ? result : (result as unknown as { rows: { n: number }[] }).rows) as { n: number }[];
+  const rows = (Array.isArray(result) ? result : (result as unknown as { rows: { n: number }[] }).rows) as {
+    n: number;
+  }[];
   expect(rows[0]?.n).toBe(fixture.rows.length);
 }
 
@@ -61,7 +68,19 @@ describe('answers', () => {
     expect(answer).toEqual(expected({}));
     expect(answer.result).toHaveLength(10);
     expect(answer.totalCount).toBe(60);
-    expect(Object.keys(answer.result[0] ?? {}).sort()).toEqual(['amount', 'at', 'code', 'day', 'flag', 'groupLabel', 'id', 'month', 'name', 'note', 'qty']);
+    expect(Object.keys(answer.result[0] ?? {}).sort()).toEqual([
+      'amount',
+      'at',
+      'code',
+      'day',
+      'flag',
+      'groupLabel',
+      'id',
+      'month',
+      'name',
+      'note',
+      'qty',
+    ]);
     expect(answer.result[0]?.['at']).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/);
     expect(answer.result[0]?.['month']).toMatch(/^\d{4}-\d{2}$/);
   });
@@ -72,9 +91,17 @@ describe('answers', () => {
   });
 
   it('arrives as a form field, as a JSON string in JSON and as an object in JSON', async () => {
-    const request = { pager: { current: 2, pageSize: 7 }, filter: { flag: [true] }, sorter: [{ key: 'id', sort: 'ascend' as const }] };
+    const request = {
+      pager: { current: 2, pageSize: 7 },
+      filter: { flag: [true] },
+      sorter: [{ key: 'id', sort: 'ascend' as const }],
+    };
     const want = expected(request);
-    for (const answer of [await call(request), await call(JSON.stringify(request), { json: true }), await call(request, { json: true })]) {
+    for (const answer of [
+      await call(request),
+      await call(JSON.stringify(request), { json: true }),
+      await call(request, { json: true }),
+    ]) {
       expect(answer.status).toBe(200);
       expect(answer.body.code).toBe(200);
       expect(answer.body.data).toEqual(want);
@@ -108,7 +135,10 @@ describe('answers', () => {
       const at = Date.parse(String(row['at']));
       expect(at >= start && at < start + 86_400_000).toBe(true);
     }
-    const exclusive = { range: { at: { start: '2026-11-19', end: '2026-11-21', self: false } }, pager: { pageSize: 100 } };
+    const exclusive = {
+      range: { at: { start: '2026-11-19', end: '2026-11-21', self: false } },
+      pager: { pageSize: 100 },
+    };
     expect(await run(exclusive)).toEqual(answer);
   });
 
@@ -151,19 +181,39 @@ describe('answers', () => {
     expect(sorted.count).not.toContain('table_fixture_group');
     const filtered = text({ select: ['id'], filter: { groupLabel: ['一组'] } });
     expect(filtered.count).toContain('table_fixture_group');
-    const request: TableRequest = { filter: { groupLabel: ['一组', 'group_2'] }, sorter: [{ key: 'groupLabel', sort: 'desc' }], pager: { pageSize: 100 } };
+    const request: TableRequest = {
+      filter: { groupLabel: ['一组', 'group_2'] },
+      sorter: [{ key: 'groupLabel', sort: 'desc' }],
+      pager: { pageSize: 100 },
+    };
     expect(await run(request)).toEqual(expected(request));
-    expect((await run(request)).totalCount).toBe(fixture.rows.filter((row) => row.id % 4 === 1 || row.id % 4 === 2).length);
+    expect((await run(request)).totalCount).toBe(
+      fixture.rows.filter((row) => row.id % 4 === 1 || row.id % 4 === 2).length,
+    );
   });
 
   it('matches a keyword and a liker against a column’s `match`, without its join; the page still shows the joined value', async () => {
     // The group's label as an expression of the fixture's own row: equal to the joined g.label.
-    const copy = sql.raw(`(case f.id % 4 ${Object.entries(groupLabels).map(([id, label]) => `when ${id} then '${label}'`).join(' ')} end)`);
-    const matched = defineTable({ ...fixtureTable, columns: { ...fixtureTable.columns, groupLabel: { ...fixtureTable.columns.groupLabel, match: copy, search: true } } });
+    const copy = sql.raw(
+      `(case f.id % 4 ${Object.entries(groupLabels)
+        .map(([id, label]) => `when ${id} then '${label}'`)
+        .join(' ')} end)`,
+    );
+    const matched = defineTable({
+      ...fixtureTable,
+      columns: {
+        ...fixtureTable.columns,
+        groupLabel: { ...fixtureTable.columns.groupLabel, match: copy, search: true },
+      },
+    });
     for (const request of [
       { liker: { groupLabel: 'GROUP' }, pager: { pageSize: 100 } },
       { liker: { groupLabel: '_' }, pager: { pageSize: 100 } },
-      { search: { keyword: '一组', select: ['groupLabel'] }, sorter: [{ key: 'groupLabel', sort: 'asc' }], pager: { pageSize: 100 } },
+      {
+        search: { keyword: '一组', select: ['groupLabel'] },
+        sorter: [{ key: 'groupLabel', sort: 'asc' }],
+        pager: { pageSize: 100 },
+      },
     ] satisfies TableRequest[]) {
       const queries = buildTableQueries(matched, request);
       expect(dialect.sqlToQuery(queries.count).sql).not.toContain('table_fixture_group');
@@ -172,11 +222,17 @@ describe('answers', () => {
       expect(answer).toEqual(expected(request));
       expect(answer.totalCount).toBeGreaterThan(0);
     }
-    expect(() => defineTable({ ...fixtureTable, columns: { ...fixtureTable.columns, day: { ...fixtureTable.columns.day, match: sql`f.day` } } })).toThrow();
+    expect(() =>
+      defineTable({
+        ...fixtureTable,
+        columns: { ...fixtureTable.columns, day: { ...fixtureTable.columns.day, match: sql`f.day` } },
+      }),
+    ).toThrow();
   });
 
   it('puts nulls last only for nullable columns, so a plain index serves the others', async () => {
-    const orderBy = (request: TableRequest) => dialect.sqlToQuery(buildTableQueries(fixtureTable, request).page).sql.split(' order by ')[1];
+    const orderBy = (request: TableRequest) =>
+      dialect.sqlToQuery(buildTableQueries(fixtureTable, request).page).sql.split(' order by ')[1];
     expect(orderBy({ sorter: [{ key: 'at', sort: 'descend' }] })).toMatch(/^\("?f"?\.?"?at"?\) desc, /);
     expect(orderBy({ sorter: [{ key: 'at', sort: 'descend' }] })).not.toContain('nulls');
     expect(orderBy({ sorter: [{ key: 'qty', sort: 'descend' }] })).toContain('desc nulls last');
@@ -194,17 +250,25 @@ describe('answers', () => {
   });
 
   it('streams every matching row in order, in chunks, up to the cap', async () => {
-    const request: TableRequest = { filter: { flag: [false] }, sorter: [{ key: 'amount', sort: 'descend' }], pager: { current: 3, pageSize: 2 } };
+    const request: TableRequest = {
+      filter: { flag: [false] },
+      sorter: [{ key: 'amount', sort: 'descend' }],
+      pager: { current: 3, pageSize: 2 },
+    };
     const chunks = [];
-    for await (const chunk of streamTable(fixture.db, fixtureTable, request, { cap: 1000, chunkSize: 4 })) chunks.push(chunk);
+    for await (const chunk of streamTable(fixture.db, fixtureTable, request, { cap: 1000, chunkSize: 4 }))
+      chunks.push(chunk);
     const all = expected({ ...request, pager: { current: 1, pageSize: 1000 } });
     expect(chunks.flat()).toEqual(all.result);
     expect(chunks.every((chunk) => chunk.length <= 4)).toBe(true);
     expect(await countTable(fixture.db, fixtureTable, request)).toBe(all.totalCount);
     const capped = [];
-    for await (const chunk of streamTable(fixture.db, fixtureTable, request, { cap: 5, chunkSize: 4 })) capped.push(...chunk);
+    for await (const chunk of streamTable(fixture.db, fixtureTable, request, { cap: 5, chunkSize: 4 }))
+      capped.push(...chunk);
     expect(capped).toEqual(all.result.slice(0, 5));
-    expect(() => streamTable(fixture.db, fixtureTable, { sorter: [{ key: 'note', sort: 'asc' }] }, { cap: 10 })).toThrow(ApiError);
+    expect(() =>
+      streamTable(fixture.db, fixtureTable, { sorter: [{ key: 'note', sort: 'asc' }] }, { cap: 10 }),
+    ).toThrow(ApiError);
   });
 
   it('streams the same rows as one big page for every order, however the chunks fall (keyset continuation)', async () => {
@@ -214,16 +278,29 @@ describe('answers', () => {
     const orders: TableRequest['sorter'][] = [
       undefined,
       ...fields.flatMap((key) => (['ascend', 'descend'] as const).map((sort) => [{ key, sort }])),
-      [{ key: 'flag', sort: 'descend' }, { key: 'qty', sort: 'ascend' }],
-      [{ key: 'groupLabel', sort: 'ascend' }, { key: 'amount', sort: 'descend' }, { key: 'day', sort: 'ascend' }],
-      [{ key: 'month', sort: 'descend' }, { key: 'name', sort: 'descend' }],
+      [
+        { key: 'flag', sort: 'descend' },
+        { key: 'qty', sort: 'ascend' },
+      ],
+      [
+        { key: 'groupLabel', sort: 'ascend' },
+        { key: 'amount', sort: 'descend' },
+        { key: 'day', sort: 'ascend' },
+      ],
+      [
+        { key: 'month', sort: 'descend' },
+        { key: 'name', sort: 'descend' },
+      ],
     ];
     for (const sorter of orders) {
       for (const chunkSize of [1, 3, 7]) {
         const request: TableRequest = sorter ? { sorter } : {};
         const streamed = [];
-        for await (const chunk of streamTable(fixture.db, fixtureTable, request, { cap: 1000, chunkSize })) streamed.push(...chunk);
-        expect(streamed, `${JSON.stringify(sorter)} by ${chunkSize}`).toEqual(expected({ ...request, pager: { current: 1, pageSize: 1000 } }).result);
+        for await (const chunk of streamTable(fixture.db, fixtureTable, request, { cap: 1000, chunkSize }))
+          streamed.push(...chunk);
+        expect(streamed, `${JSON.stringify(sorter)} by ${chunkSize}`).toEqual(
+          expected({ ...request, pager: { current: 1, pageSize: 1000 } }).result,
+        );
       }
     }
   });
@@ -282,15 +359,26 @@ describe('refusals (400, localized, naming the field)', () => {
 
   it('holds a table to its own smaller page size', async () => {
     const small = defineTable({ ...fixtureTable, maxPageSize: 20 });
-    await expect(runTable(fixture.db, small, { pager: { pageSize: 21 } })).rejects.toMatchObject({ key: 'table.pageSize', vars: { max: 20 } });
+    await expect(runTable(fixture.db, small, { pager: { pageSize: 21 } })).rejects.toMatchObject({
+      key: 'table.pageSize',
+      vars: { max: 20 },
+    });
     expect((await runTable(fixture.db, small, { pager: { pageSize: 20 } })).result).toHaveLength(20);
   });
 
   it('refuses broken definitions at start-up', () => {
     expect(() => defineTable({ ...fixtureTable, maxPageSize: 500 })).toThrow();
     expect(() => defineTable({ ...fixtureTable, defaultSort: [] })).toThrow();
-    expect(() => defineTable({ ...fixtureTable, columns: { 'a b': { sql: sql`1`, type: 'int' } }, defaultSort: [] })).toThrow();
-    expect(() => defineTable({ ...fixtureTable, columns: { at: { sql: sql`f.at`, type: 'timestamp', filter: true } }, defaultSort: [{ key: 'at', sort: 'asc' }] })).toThrow();
+    expect(() =>
+      defineTable({ ...fixtureTable, columns: { 'a b': { sql: sql`1`, type: 'int' } }, defaultSort: [] }),
+    ).toThrow();
+    expect(() =>
+      defineTable({
+        ...fixtureTable,
+        columns: { at: { sql: sql`f.at`, type: 'timestamp', filter: true } },
+        defaultSort: [{ key: 'at', sort: 'asc' }],
+      }),
+    ).toThrow();
   });
 });
 
@@ -305,16 +393,34 @@ const allowed = (flag: 'select' | 'search' | 'like' | 'range' | 'filter' | 'sort
 
 /** Text the oracle can fold like PostgreSQL on any locale: ASCII, the fixture's CJK, wildcards. */
 const keywordArb = fc.oneof(
-  fc.constantFrom(...fixtureNames.filter((name) => !/[^\x20-\x7e峰谷电价广州力]/.test(name)), 'al', 'A', '%', '_', '\\', "'", '峰', 'hgd00', 'note', ' '),
-  fc.string({ unit: fc.constantFrom('a', 'B', '%', '_', '\\', "'", ' ', '峰', '1', ';', '-') , maxLength: 6 }),
+  fc.constantFrom(
+    ...fixtureNames.filter((name) => !/[^\x20-\x7e峰谷电价广州力]/.test(name)),
+    'al',
+    'A',
+    '%',
+    '_',
+    '\\',
+    "'",
+    '峰',
+    'hgd00',
+    'note',
+    ' ',
+  ),
+  fc.string({ unit: fc.constantFrom('a', 'B', '%', '_', '\\', "'", ' ', '峰', '1', ';', '-'), maxLength: 6 }),
 );
 
-const dayArb = fc.date({ min: new Date(Date.UTC(2026, 8, 25)), max: new Date(Date.UTC(2027, 0, 5)), noInvalidDate: true }).map((date) => date.toISOString().slice(0, 10));
+const dayArb = fc
+  .date({ min: new Date(Date.UTC(2026, 8, 25)), max: new Date(Date.UTC(2027, 0, 5)), noInvalidDate: true })
+  .map((date) => date.toISOString().slice(0, 10));
 const instantArb = fc.oneof(
   dayArb.filter((day) => day >= '2026-11-10' && day <= '2026-11-30'),
-  fc.integer({ min: Date.UTC(2026, 10, 17), max: Date.UTC(2026, 10, 26) }).map((ms) => new Date(ms - (ms % 1000)).toISOString()),
+  fc
+    .integer({ min: Date.UTC(2026, 10, 17), max: Date.UTC(2026, 10, 26) })
+    .map((ms) => new Date(ms - (ms % 1000)).toISOString()),
   fc.integer({ min: Date.UTC(2026, 10, 17), max: Date.UTC(2026, 10, 26) }),
-  fc.integer({ min: Date.UTC(2026, 10, 17), max: Date.UTC(2026, 10, 26) }).map((ms) => new Date(ms).toISOString().replace('Z', '+08:00')),
+  fc
+    .integer({ min: Date.UTC(2026, 10, 17), max: Date.UTC(2026, 10, 26) })
+    .map((ms) => new Date(ms).toISOString().replace('Z', '+08:00')),
 );
 
 /** A request value for a field: mostly one the fixture holds (so filters find rows), else any valid one. */
@@ -332,11 +438,17 @@ function anyValueArb(field: FixtureField): fc.Arbitrary<string | number | boolea
     case 'int':
       return fc.oneof(fc.integer({ min: -6, max: 62 }), fc.integer({ min: -6, max: 62 }).map(String));
     case 'number':
-      return fc.oneof(fc.constantFrom(...fixture.rows.flatMap((row) => (row.amount === null ? [] : [row.amount]))), fc.integer({ min: 0, max: 100_000 }).map((n) => n / 1000));
+      return fc.oneof(
+        fc.constantFrom(...fixture.rows.flatMap((row) => (row.amount === null ? [] : [row.amount]))),
+        fc.integer({ min: 0, max: 100_000 }).map((n) => n / 1000),
+      );
     case 'date':
       return dayArb;
     case 'month':
-      return fc.oneof(dayArb.map((day) => day.slice(0, 7)), dayArb);
+      return fc.oneof(
+        dayArb.map((day) => day.slice(0, 7)),
+        dayArb,
+      );
     case 'timestamp':
       return instantArb;
     case 'boolean':
@@ -344,11 +456,19 @@ function anyValueArb(field: FixtureField): fc.Arbitrary<string | number | boolea
     case 'text':
       return field === 'secret'
         ? fc.integer({ min: 0, max: 70 }).map((n) => `s${n}`)
-        : fc.oneof(fc.constantFrom(...fixtureNames, ...Object.values(groupLabels)), fc.constantFrom(...fixture.rows.map((row) => row.code)), keywordArb);
+        : fc.oneof(
+            fc.constantFrom(...fixtureNames, ...Object.values(groupLabels)),
+            fc.constantFrom(...fixture.rows.map((row) => row.code)),
+            keywordArb,
+          );
   }
 }
 
-function fieldDictionary<T>(names: FixtureField[], value: (field: FixtureField) => fc.Arbitrary<T>, maxLength = 3): fc.Arbitrary<Record<string, T>> {
+function fieldDictionary<T>(
+  names: FixtureField[],
+  value: (field: FixtureField) => fc.Arbitrary<T>,
+  maxLength = 3,
+): fc.Arbitrary<Record<string, T>> {
   return fc
     .subarray(names, { maxLength })
     .chain((chosen) => fc.tuple(...chosen.map((field) => value(field).map((v): [string, T] => [field, v]))))
@@ -364,16 +484,35 @@ const sometimes = <T>(arbitrary: fc.Arbitrary<T>) =>
 const validRequestArb: fc.Arbitrary<TableRequest> = fc
   .record({
     select: sometimes(fc.subarray(allowed('select'), { minLength: 1 })),
-    pager: fc.record({ current: fc.integer({ min: 1, max: 4 }), pageSize: fc.integer({ min: 1, max: 25 }) }, { requiredKeys: [] }),
-    search: sometimes(fc.record({ keyword: keywordArb, select: fc.subarray(allowed('search'), { minLength: 1 }) }, { requiredKeys: [] })),
+    pager: fc.record(
+      { current: fc.integer({ min: 1, max: 4 }), pageSize: fc.integer({ min: 1, max: 25 }) },
+      { requiredKeys: [] },
+    ),
+    search: sometimes(
+      fc.record(
+        { keyword: keywordArb, select: fc.subarray(allowed('search'), { minLength: 1 }) },
+        { requiredKeys: [] },
+      ),
+    ),
     liker: sometimes(fieldDictionary(allowed('like'), () => keywordArb)),
     range: sometimes(
       fieldDictionary(allowed('range'), (field) =>
-        fc.record({ start: fc.option(valueArb(field) as fc.Arbitrary<string | number>, { nil: undefined }), end: fc.option(valueArb(field) as fc.Arbitrary<string | number>, { nil: undefined }), self: fc.boolean() }, { requiredKeys: [] }),
+        fc.record(
+          {
+            start: fc.option(valueArb(field) as fc.Arbitrary<string | number>, { nil: undefined }),
+            end: fc.option(valueArb(field) as fc.Arbitrary<string | number>, { nil: undefined }),
+            self: fc.boolean(),
+          },
+          { requiredKeys: [] },
+        ),
       ),
     ),
-    filter: sometimes(fieldDictionary(allowed('filter'), (field) => fc.array(valueArb(field), { minLength: 1, maxLength: 4 }), 2)),
-    sorter: sometimes(fc.array(fc.record({ key: fc.constantFrom(...allowed('sort')), sort: direction }), { maxLength: 3 })),
+    filter: sometimes(
+      fieldDictionary(allowed('filter'), (field) => fc.array(valueArb(field), { minLength: 1, maxLength: 4 }), 2),
+    ),
+    sorter: sometimes(
+      fc.array(fc.record({ key: fc.constantFrom(...allowed('sort')), sort: direction }), { maxLength: 3 }),
+    ),
   })
   .map((request) => {
     // Booleans and numbers travel as JSON; the range's value type is what the schema allows.
@@ -389,7 +528,10 @@ const compiled = (request: TableRequest) => {
 
 /** Every value a request carries as text (keyword, contains-matches, filter values, range bounds). */
 function valuesOf(request: TableRequest): string[] {
-  const values: (string | number | boolean | null | undefined)[] = [request.search?.keyword, ...Object.values(request.liker ?? {})];
+  const values: (string | number | boolean | null | undefined)[] = [
+    request.search?.keyword,
+    ...Object.values(request.liker ?? {}),
+  ];
   for (const list of Object.values(request.filter ?? {})) values.push(...list);
   for (const bounds of Object.values(request.range ?? {})) values.push(bounds.start, bounds.end);
   return values.filter((value): value is string => typeof value === 'string');
@@ -399,11 +541,13 @@ function valuesOf(request: TableRequest): string[] {
 function neutralized(request: TableRequest): TableRequest {
   const copy = structuredClone(request);
   if (copy.search?.keyword !== undefined) copy.search.keyword = copy.search.keyword.trim() === '' ? '' : 'x';
-  for (const field of Object.keys(copy.liker ?? {})) if (copy.liker) copy.liker[field] = copy.liker[field]?.trim() === '' ? '' : 'x';
+  for (const field of Object.keys(copy.liker ?? {}))
+    if (copy.liker) copy.liker[field] = copy.liker[field]?.trim() === '' ? '' : 'x';
   for (const [field, values] of Object.entries(copy.filter ?? {})) {
     // Distinct values stay distinct (duplicates are merged before the SQL is made).
     const neutral = new Map(values.map((value, index) => [value, `x${index}`]));
-    if (fixtureTable.columns[field as FixtureField].type === 'text' && copy.filter) copy.filter[field] = values.map((value) => neutral.get(value) ?? 'x');
+    if (fixtureTable.columns[field as FixtureField].type === 'text' && copy.filter)
+      copy.filter[field] = values.map((value) => neutral.get(value) ?? 'x');
   }
   return copy;
 }
@@ -427,7 +571,9 @@ describe('properties', () => {
     let withRows = 0;
     const oneFilter = fc
       .constantFrom(...allowed('filter'))
-      .chain((field) => fc.array(valueArb(field), { minLength: 1, maxLength: 4 }).map((values) => ({ [field]: values })))
+      .chain((field) =>
+        fc.array(valueArb(field), { minLength: 1, maxLength: 4 }).map((values) => ({ [field]: values })),
+      )
       .map((filter) => tableRequestSchema.parse({ filter, pager: { pageSize: 100 } }));
     await fc.assert(
       fc.asyncProperty(oneFilter, async (request) => {
@@ -497,12 +643,31 @@ describe('properties', () => {
     fc.record(
       {
         select: fc.oneof(fc.array(hostileField), hostileValue),
-        pager: fc.oneof(fc.record({ current: hostileValue, pageSize: hostileValue }, { requiredKeys: [] }), hostileValue),
-        search: fc.oneof(fc.record({ keyword: hostileValue, select: fc.array(hostileField) }, { requiredKeys: [] }), hostileValue),
+        pager: fc.oneof(
+          fc.record({ current: hostileValue, pageSize: hostileValue }, { requiredKeys: [] }),
+          hostileValue,
+        ),
+        search: fc.oneof(
+          fc.record({ keyword: hostileValue, select: fc.array(hostileField) }, { requiredKeys: [] }),
+          hostileValue,
+        ),
         liker: fc.oneof(fc.dictionary(hostileField, hostileValue, { maxKeys: 3 }), hostileValue),
-        range: fc.oneof(fc.dictionary(hostileField, fc.record({ start: hostileValue, end: hostileValue, self: hostileValue }, { requiredKeys: [] }), { maxKeys: 3 }), hostileValue),
-        filter: fc.oneof(fc.dictionary(hostileField, fc.oneof(fc.array(hostileValue, { maxLength: 5 }), hostileValue), { maxKeys: 3 }), hostileValue),
-        sorter: fc.oneof(fc.array(fc.record({ key: hostileField, sort: fc.oneof(direction, hostileValue) }), { maxLength: 6 }), hostileValue),
+        range: fc.oneof(
+          fc.dictionary(
+            hostileField,
+            fc.record({ start: hostileValue, end: hostileValue, self: hostileValue }, { requiredKeys: [] }),
+            { maxKeys: 3 },
+          ),
+          hostileValue,
+        ),
+        filter: fc.oneof(
+          fc.dictionary(hostileField, fc.oneof(fc.array(hostileValue, { maxLength: 5 }), hostileValue), { maxKeys: 3 }),
+          hostileValue,
+        ),
+        sorter: fc.oneof(
+          fc.array(fc.record({ key: hostileField, sort: fc.oneof(direction, hostileValue) }), { maxLength: 6 }),
+          hostileValue,
+        ),
       },
       { requiredKeys: [] },
     ),
@@ -538,7 +703,8 @@ describe('properties', () => {
           refused += 1;
           expect(answer.body.message).not.toMatch(/^table\./);
           const sent = JSON.stringify(request);
-          for (const placeholder of placeholders) if (!sent.includes(placeholder)) expect(answer.body.message).not.toContain(placeholder);
+          for (const placeholder of placeholders)
+            if (!sent.includes(placeholder)) expect(answer.body.message).not.toContain(placeholder);
           expect(answer.body.message.length).toBeGreaterThan(5);
           return;
         }

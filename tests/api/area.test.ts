@@ -15,7 +15,10 @@ const setProvince = (areaCode: string, locale = 'zh-CN') =>
 describe('areas', () => {
   it('lists the five seeded provinces in order, Guangdong first', async () => {
     const res = await t.app.request('/api/front/hgdsys/hgdClient/getProvinceList');
-    const body = (await res.json()) as { code: number; data: { areaCode: string; areaName: string; shortName: string; hotline: string }[] };
+    const body = (await res.json()) as {
+      code: number;
+      data: { areaCode: string; areaName: string; shortName: string; hotline: string }[];
+    };
     expect(body.code).toBe(200);
     expect(body.data.map((r) => r.areaCode)).toEqual(['440000', '450000', '460000', '520000', '530000']);
     expect(body.data[0]).toEqual({ areaCode: '440000', areaName: '广东省', shortName: '广东', hotline: '020-95598' });
@@ -45,7 +48,11 @@ describe('areas', () => {
   it('rejects a disabled area with code 400, and hides it from the list', async () => {
     await t.db.update(regions).set({ enabled: false }).where(eq(regions.areaCode, '460000'));
     try {
-      expect(await (await setProvince('460000')).json()).toEqual({ code: 400, message: '该地区暂未开通服务', data: {} });
+      expect(await (await setProvince('460000')).json()).toEqual({
+        code: 400,
+        message: '该地区暂未开通服务',
+        data: {},
+      });
       const list = (await (await t.app.request('/api/front/hgdsys/hgdClient/getProvinceList')).json()) as {
         data: { areaCode: string }[];
       };

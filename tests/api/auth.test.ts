@@ -3,12 +3,25 @@ import { and, desc, eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { auditLog, captchas, sessions, users } from '../../src/server/db/schema/index.ts';
 import { hashCaptchaToken } from '../../src/server/services/captcha.ts';
-import { cookies, get, knownCaptcha, lastSmsCode, outboxCount, post, postForm, sessionCookie, skipResendPause, smsCodeFor, type Envelope } from './accountCalls.ts';
+import {
+  cookies,
+  get,
+  knownCaptcha,
+  lastSmsCode,
+  outboxCount,
+  post,
+  postForm,
+  sessionCookie,
+  skipResendPause,
+  smsCodeFor,
+  type Envelope,
+} from './accountCalls.ts';
 import { apiHeaders, createTestApp, openPerFile, sessionCookieFrom, sessionIdOf } from './harness.ts';
 
 const t = openPerFile(createTestApp);
 
-const login = (body: Record<string, string>, cookie?: string) => postForm(t, '/api/front/system/login', body, cookie ? { cookie } : {});
+const login = (body: Record<string, string>, cookie?: string) =>
+  postForm(t, '/api/front/system/login', body, cookie ? { cookie } : {});
 const currentUserCode = async (cookie: string) => (await get(t, '/api/front/user/currentUser', { cookie })).code;
 const sessionCount = async () => (await t.db.select().from(sessions)).length;
 
@@ -18,23 +31,37 @@ describe('POST /api/front/system/login', () => {
     const body = (await res.json()) as Envelope;
     expect(body.code).toBe(200);
     expect(body.message).toBe('登录成功！');
-    expect(body.data).toMatchObject({ userName: 'demo_person', orgName: '张明', telephone: '13800138001', roles: ['individual'] });
+    expect(body.data).toMatchObject({
+      userName: 'demo_person',
+      orgName: '张明',
+      telephone: '13800138001',
+      roles: ['individual'],
+    });
     const cookie = sessionCookieFrom(res);
     expect(cookie?.value).toMatch(/^[A-Za-z0-9_-]{43}$/);
     expect(cookie?.attributes).toMatch(/HttpOnly/i);
     expect(cookie?.attributes).toMatch(/SameSite=Lax/i);
     expect(await currentUserCode(`hgd_sid=${cookie?.value}`)).toBe(200);
-    const [audit] = await t.db.select().from(auditLog).where(eq(auditLog.action, 'session.login')).orderBy(desc(auditLog.id)).limit(1);
+    const [audit] = await t.db
+      .select()
+      .from(auditLog)
+      .where(eq(auditLog.action, 'session.login'))
+      .orderBy(desc(auditLog.id))
+      .limit(1);
     expect(audit?.detail).toEqual({ method: 'account', deviceId: 'hgdweb', secondFactor: false });
   });
 
-  it('answers in the caller\'s locale and takes the name in any case, and JSON bodies', async () => {
+  it("answers in the caller's locale and takes the name in any case, and JSON bodies", async () => {
     const res = await t.app.request('/api/front/system/login', {
       method: 'POST',
       headers: apiHeaders({ 'Content-Type': 'application/json', 'Accept-Language': 'en-US' }),
       body: JSON.stringify({ userName: 'DEMO_Partner', password: 'Partner2025' }),
     });
-    expect(await res.json()).toMatchObject({ code: 200, message: 'Logged in successfully!', data: { userName: 'demo_partner' } });
+    expect(await res.json()).toMatchObject({
+      code: 200,
+      message: 'Logged in successfully!',
+      data: { userName: 'demo_partner' },
+    });
   });
 
   it('refuses a wrong password and an unknown name with the same answer, and no session', async () => {
@@ -48,12 +75,26 @@ describe('POST /api/front/system/login', () => {
 
   it('rejects bad input with a localized 400 and changes nothing', async () => {
     const before = await sessionCount();
-    expect(await post(t, '/api/front/system/login', { password: 'Person2025' })).toMatchObject({ code: 400, message: '请输入用户名' });
-    expect(await post(t, '/api/front/system/login', { userName: 'demo_person', password: '' })).toMatchObject({ code: 400, message: '请输入密码' });
-    const appCode = await post(t, '/api/front/system/login', { userName: 'demo_person', password: 'Person2025', appCode: 'HGD' });
+    expect(await post(t, '/api/front/system/login', { password: 'Person2025' })).toMatchObject({
+      code: 400,
+      message: '请输入用户名',
+    });
+    expect(await post(t, '/api/front/system/login', { userName: 'demo_person', password: '' })).toMatchObject({
+      code: 400,
+      message: '请输入密码',
+    });
+    const appCode = await post(t, '/api/front/system/login', {
+      userName: 'demo_person',
+      password: 'Person2025',
+      appCode: 'HGD',
+    });
     expect(appCode.code).toBe(400);
     expect(appCode.message).toContain('hgd');
-    const captcha = await post(t, '/api/front/system/login', { userName: 'demo_person', password: 'Person2025', captcha: '12' });
+    const captcha = await post(t, '/api/front/system/login', {
+      userName: 'demo_person',
+      password: 'Person2025',
+      captcha: '12',
+    });
     expect(captcha).toMatchObject({ code: 400, message: '图形验证码格式不正确' });
     expect(await sessionCount()).toBe(before);
   });
@@ -67,14 +108,20 @@ describe('POST /api/front/system/login', () => {
       data: { captchaRequired: true },
     });
     const wrongCaptcha = await knownCaptcha(t, 'Ab3d');
-    expect(await (await login({ userName: name, password: 'Partner2025', captcha: 'zzzz' }, wrongCaptcha)).json()).toMatchObject({
+    expect(
+      await (await login({ userName: name, password: 'Partner2025', captcha: 'zzzz' }, wrongCaptcha)).json(),
+    ).toMatchObject({
       code: 400,
       message: '图形验证码错误或已失效，请点击图片刷新',
     });
     // That image is used up: its right answer no longer works either.
-    expect((await (await login({ userName: name, password: 'Partner2025', captcha: 'Ab3d' }, wrongCaptcha)).json() as Envelope).message).toBe(
-      '图形验证码错误或已失效，请点击图片刷新',
-    );
+    expect(
+      (
+        (await (
+          await login({ userName: name, password: 'Partner2025', captcha: 'Ab3d' }, wrongCaptcha)
+        ).json()) as Envelope
+      ).message,
+    ).toBe('图形验证码错误或已失效，请点击图片刷新');
     const good = await knownCaptcha(t, 'Ab3d');
     const res = await login({ userName: name, password: 'Partner2025', captcha: 'aB3D' }, good);
     expect(((await res.json()) as Envelope).code).toBe(200);
@@ -86,16 +133,25 @@ describe('POST /api/front/system/login', () => {
   it('refuses an expired captcha', async () => {
     const cookie = await knownCaptcha(t, 'Xy7k');
     const token = cookie.split('=')[1] ?? '';
-    await t.db.update(captchas).set({ expiresAt: new Date(Date.now() - 1000) }).where(eq(captchas.id, hashCaptchaToken(token)));
-    expect(((await (await login({ userName: 'demo_person', password: 'Person2025', captcha: 'Xy7k' }, cookie)).json()) as Envelope).message).toBe(
-      '图形验证码错误或已失效，请点击图片刷新',
-    );
+    await t.db
+      .update(captchas)
+      .set({ expiresAt: new Date(Date.now() - 1000) })
+      .where(eq(captchas.id, hashCaptchaToken(token)));
+    expect(
+      (
+        (await (
+          await login({ userName: 'demo_person', password: 'Person2025', captcha: 'Xy7k' }, cookie)
+        ).json()) as Envelope
+      ).message,
+    ).toBe('图形验证码错误或已失效，请点击图片刷新');
   });
 
   it('refuses a disabled account only once the password is right', async () => {
     await t.db.update(users).set({ status: 'locked' }).where(eq(users.userName, 'demo_operator'));
     try {
-      expect(await post(t, '/api/front/system/login', { userName: 'demo_operator', password: 'Operator2025' })).toMatchObject({
+      expect(
+        await post(t, '/api/front/system/login', { userName: 'demo_operator', password: 'Operator2025' }),
+      ).toMatchObject({
         code: 400,
         message: '该账户已停用，请联系客服',
       });
@@ -122,7 +178,10 @@ describe('GET /api/front/system/captcha-image', () => {
     expect(line).toMatch(/Path=\/api\/front\/system/i);
     expect(line).toMatch(/Max-Age=120/i);
     const token = line.split(';')[0]?.split('=')[1] ?? '';
-    const [row] = await t.db.select().from(captchas).where(eq(captchas.id, hashCaptchaToken(token)));
+    const [row] = await t.db
+      .select()
+      .from(captchas)
+      .where(eq(captchas.id, hashCaptchaToken(token)));
     expect(row?.answerHash).toMatch(/^[0-9a-f]{64}$/);
     expect(JSON.stringify(await t.db.select().from(captchas))).not.toContain(token);
   });
@@ -141,23 +200,40 @@ describe('GET /api/front/system/captcha-image', () => {
 
 describe('POST /api/front/system/sendSMS', () => {
   it('sends a code to a registered phone for login: 验证码已发出，请稍后查收短信', async () => {
-    const answer = await post(t, '/api/front/system/sendSMS', { phone: '13800138004', type: 'login', deviceId: 'hgdweb', appCode: 'HGD' });
-    expect(answer).toEqual({ code: 200, message: '验证码已发出，请稍后查收短信', data: { resendSeconds: 60, expiresSeconds: 300 } });
+    const answer = await post(t, '/api/front/system/sendSMS', {
+      phone: '13800138004',
+      type: 'login',
+      deviceId: 'hgdweb',
+      appCode: 'HGD',
+    });
+    expect(answer).toEqual({
+      code: 200,
+      message: '验证码已发出，请稍后查收短信',
+      data: { resendSeconds: 60, expiresSeconds: 300 },
+    });
     expect(await lastSmsCode(t, '13800138004')).toMatch(/^\d{6}$/);
   });
 
   it('refuses register for a registered phone, and sends for a new one', async () => {
-    expect(await post(t, '/api/front/system/sendSMS', { phone: '13800138001', type: 'register' })).toMatchObject({ code: 409, message: '该手机号已注册' });
+    expect(await post(t, '/api/front/system/sendSMS', { phone: '13800138001', type: 'register' })).toMatchObject({
+      code: 409,
+      message: '该手机号已注册',
+    });
     expect(await outboxCount(t, '13800138001')).toBe(0);
     expect((await post(t, '/api/front/system/sendSMS', { phone: '13912340001', type: 'register' })).code).toBe(200);
     expect(await outboxCount(t, '13912340001')).toBe(1);
   });
 
   it('rejects a bad phone, a bad type and a wrong app code', async () => {
-    expect(await post(t, '/api/front/system/sendSMS', { phone: '1380013800', type: 'login' })).toMatchObject({ code: 400, message: '手机号格式不正确' });
+    expect(await post(t, '/api/front/system/sendSMS', { phone: '1380013800', type: 'login' })).toMatchObject({
+      code: 400,
+      message: '手机号格式不正确',
+    });
     expect((await post(t, '/api/front/system/sendSMS', { phone: '13800138001', type: 'verify' })).code).toBe(400);
     expect((await post(t, '/api/front/system/sendSMS', { phone: '13800138001' })).message).toBe('请输入该字段');
-    expect((await post(t, '/api/front/system/sendSMS', { phone: '13800138001', type: 'login', appCode: 'hgd' })).code).toBe(400);
+    expect(
+      (await post(t, '/api/front/system/sendSMS', { phone: '13800138001', type: 'login', appCode: 'hgd' })).code,
+    ).toBe(400);
   });
 });
 
@@ -165,7 +241,12 @@ describe('POST /api/front/system/loginMobile', () => {
   it('logs in with an SMS code, once', async () => {
     await skipResendPause(t);
     const code = await smsCodeFor(t, '13800138003', 'login');
-    const res = await postForm(t, '/api/front/system/loginMobile', { phone: '13800138003', code, deviceId: 'hgdweb', appCode: 'HGD' });
+    const res = await postForm(t, '/api/front/system/loginMobile', {
+      phone: '13800138003',
+      code,
+      deviceId: 'hgdweb',
+      appCode: 'HGD',
+    });
     const body = (await res.json()) as Envelope;
     expect(body).toMatchObject({ code: 200, message: '登录成功！', data: { userName: 'demo_partner' } });
     const cookie = sessionCookie(res);
@@ -178,9 +259,18 @@ describe('POST /api/front/system/loginMobile', () => {
   });
 
   it('rejects bad input', async () => {
-    expect(await post(t, '/api/front/system/loginMobile', { phone: '13800138003' })).toMatchObject({ code: 400, message: '请输入短信验证码' });
-    expect(await post(t, '/api/front/system/loginMobile', { phone: '23800138003', code: '123456' })).toMatchObject({ code: 400, message: '手机号格式不正确' });
-    expect(await post(t, '/api/front/system/loginMobile', { phone: '13800138003', code: '12345a' })).toMatchObject({ code: 400, message: '短信验证码格式不正确' });
+    expect(await post(t, '/api/front/system/loginMobile', { phone: '13800138003' })).toMatchObject({
+      code: 400,
+      message: '请输入短信验证码',
+    });
+    expect(await post(t, '/api/front/system/loginMobile', { phone: '23800138003', code: '123456' })).toMatchObject({
+      code: 400,
+      message: '手机号格式不正确',
+    });
+    expect(await post(t, '/api/front/system/loginMobile', { phone: '13800138003', code: '12345a' })).toMatchObject({
+      code: 400,
+      message: '短信验证码格式不正确',
+    });
   });
 });
 
@@ -189,9 +279,20 @@ describe('POST /api/front/system/register', () => {
 
   it('registers with phone, code, name and password: 注册成功, logged in, phone as user name', async () => {
     const code = await smsCodeFor(t, phone, 'register');
-    const res = await postForm(t, '/api/front/system/register', { phone, code, name: '周晓', password: 'Register2026', deviceId: 'hgdweb', appCode: 'HGD' });
+    const res = await postForm(t, '/api/front/system/register', {
+      phone,
+      code,
+      name: '周晓',
+      password: 'Register2026',
+      deviceId: 'hgdweb',
+      appCode: 'HGD',
+    });
     const body = (await res.json()) as Envelope;
-    expect(body).toMatchObject({ code: 200, message: '注册成功', data: { userName: phone, orgName: '周晓', telephone: phone, roles: ['individual'], enterpriseName: '' } });
+    expect(body).toMatchObject({
+      code: 200,
+      message: '注册成功',
+      data: { userName: phone, orgName: '周晓', telephone: phone, roles: ['individual'], enterpriseName: '' },
+    });
     expect(await currentUserCode(sessionCookie(res) ?? '')).toBe(200);
     const [row] = await t.db.select().from(users).where(eq(users.mobile, phone));
     expect(row?.passwordHash).toMatch(/^\$argon2id\$/);
@@ -202,23 +303,35 @@ describe('POST /api/front/system/register', () => {
     const other = '13912340003';
     const code = await smsCodeFor(t, other, 'register');
     const wrong = code === '000000' ? '111111' : '000000';
-    expect(await post(t, '/api/front/system/register', { phone: other, code: wrong, name: '吴', password: 'Register2026' })).toMatchObject({
+    expect(
+      await post(t, '/api/front/system/register', { phone: other, code: wrong, name: '吴', password: 'Register2026' }),
+    ).toMatchObject({
       code: 400,
       message: '验证码错误或已失效，请重新获取',
     });
-    expect(await post(t, '/api/front/system/register', { phone: other, code, name: '吴', password: 'onlyletters' })).toMatchObject({
+    expect(
+      await post(t, '/api/front/system/register', { phone: other, code, name: '吴', password: 'onlyletters' }),
+    ).toMatchObject({
       code: 400,
       message: '密码须同时包含字母和数字',
     });
-    expect(await post(t, '/api/front/system/register', { phone: other, code, password: 'Register2026' })).toMatchObject({ code: 400, message: '请输入姓名' });
-    expect(await post(t, '/api/front/system/register', { phone: other, code, name: '吴', password: 'Ab1' })).toMatchObject({
+    expect(await post(t, '/api/front/system/register', { phone: other, code, password: 'Register2026' })).toMatchObject(
+      { code: 400, message: '请输入姓名' },
+    );
+    expect(
+      await post(t, '/api/front/system/register', { phone: other, code, name: '吴', password: 'Ab1' }),
+    ).toMatchObject({
       code: 400,
       message: '密码须在8到64个字符之间',
     });
     expect(await t.db.select().from(users).where(eq(users.mobile, other))).toHaveLength(0);
     // The right code still works after those refusals (none of them used it).
-    expect((await post(t, '/api/front/system/register', { phone: other, code, name: '吴', password: 'Register2026' })).code).toBe(200);
-    expect(await post(t, '/api/front/system/register', { phone: other, code, name: '吴', password: 'Register2026' })).toMatchObject({ code: 400 });
+    expect(
+      (await post(t, '/api/front/system/register', { phone: other, code, name: '吴', password: 'Register2026' })).code,
+    ).toBe(200);
+    expect(
+      await post(t, '/api/front/system/register', { phone: other, code, name: '吴', password: 'Register2026' }),
+    ).toMatchObject({ code: 400 });
   });
 });
 
@@ -228,15 +341,30 @@ describe('POST /api/front/system/resetpassword', () => {
     const before = await t.login('demo_operator');
     await skipResendPause(t);
     const code = await smsCodeFor(t, phone, 'modify');
-    const res = await postForm(t, '/api/front/system/resetpassword', { phone, code, newPassword: 'Operator2026', deviceId: 'hgdweb', appCode: 'HGD' }, { cookie: before });
+    const res = await postForm(
+      t,
+      '/api/front/system/resetpassword',
+      { phone, code, newPassword: 'Operator2026', deviceId: 'hgdweb', appCode: 'HGD' },
+      { cookie: before },
+    );
     expect(await res.json()).toEqual({ code: 200, message: '重置密码成功', data: {} });
     expect(sessionCookieFrom(res)?.value).toBe('');
     expect(await currentUserCode(before)).toBe(901);
-    const [row] = await t.db.select().from(sessions).where(eq(sessions.id, sessionIdOf(before)));
+    const [row] = await t.db
+      .select()
+      .from(sessions)
+      .where(eq(sessions.id, sessionIdOf(before)));
     expect(row?.revokedAt).toBeInstanceOf(Date);
-    expect(((await (await login({ userName: 'demo_operator', password: 'Operator2025' })).json()) as Envelope).code).toBe(400);
-    expect(((await (await login({ userName: 'demo_operator', password: 'Operator2026' })).json()) as Envelope).code).toBe(200);
-    const [audit] = await t.db.select().from(auditLog).where(and(eq(auditLog.action, 'user.passwordReset'), eq(auditLog.userId, row?.userId ?? 0)));
+    expect(
+      ((await (await login({ userName: 'demo_operator', password: 'Operator2025' })).json()) as Envelope).code,
+    ).toBe(400);
+    expect(
+      ((await (await login({ userName: 'demo_operator', password: 'Operator2026' })).json()) as Envelope).code,
+    ).toBe(200);
+    const [audit] = await t.db
+      .select()
+      .from(auditLog)
+      .where(and(eq(auditLog.action, 'user.passwordReset'), eq(auditLog.userId, row?.userId ?? 0)));
     expect(audit).toBeDefined();
   });
 
@@ -245,10 +373,20 @@ describe('POST /api/front/system/resetpassword', () => {
     await skipResendPause(t);
     const code = await smsCodeFor(t, phone, 'modify');
     const wrong = code === '000000' ? '111111' : '000000';
-    expect(await post(t, '/api/front/system/resetpassword', { phone, code: wrong, newPassword: 'Person2026' })).toMatchObject({ code: 400, message: '验证码错误或已失效，请重新获取' });
-    expect(await post(t, '/api/front/system/resetpassword', { phone, code, newPassword: '12345678' })).toMatchObject({ code: 400, message: '新密码须同时包含字母和数字' });
-    expect(await post(t, '/api/front/system/resetpassword', { phone, code })).toMatchObject({ code: 400, message: '请输入新密码' });
-    expect(((await (await login({ userName: 'demo_person', password: 'Person2025' })).json()) as Envelope).code).toBe(200);
+    expect(
+      await post(t, '/api/front/system/resetpassword', { phone, code: wrong, newPassword: 'Person2026' }),
+    ).toMatchObject({ code: 400, message: '验证码错误或已失效，请重新获取' });
+    expect(await post(t, '/api/front/system/resetpassword', { phone, code, newPassword: '12345678' })).toMatchObject({
+      code: 400,
+      message: '新密码须同时包含字母和数字',
+    });
+    expect(await post(t, '/api/front/system/resetpassword', { phone, code })).toMatchObject({
+      code: 400,
+      message: '请输入新密码',
+    });
+    expect(((await (await login({ userName: 'demo_person', password: 'Person2025' })).json()) as Envelope).code).toBe(
+      200,
+    );
   });
 });
 

@@ -10,7 +10,18 @@ import { auditLog, rateLimits, sessions, smsCodes, users } from '../../src/serve
 import { checkPhoneRule } from '../../src/server/routes/system.ts';
 import { loginRules } from '../../src/server/services/login.ts';
 import { smsRules } from '../../src/server/sms/codes.ts';
-import { get, knownCaptcha, lastSmsCode, outboxCount, post, postForm, sessionCookie, skipResendPause, smsCodeFor, type Envelope } from './accountCalls.ts';
+import {
+  get,
+  knownCaptcha,
+  lastSmsCode,
+  outboxCount,
+  post,
+  postForm,
+  sessionCookie,
+  skipResendPause,
+  smsCodeFor,
+  type Envelope,
+} from './accountCalls.ts';
 import { createTestApp, openPerFile, sessionIdOf, testOrigin } from './harness.ts';
 
 const t = openPerFile(() => createTestApp({ env: { TRUST_PROXY: '1' } }));
@@ -40,10 +51,20 @@ describe('CSRF', () => {
       expect(sessionCookie(res)).toBeUndefined();
     }
     const cookie = await t.login('demo_person');
-    for (const path of ['/api/front/system/register', '/api/front/user/changePwd', '/api/front/user/bind', '/api/notices/clear']) {
+    for (const path of [
+      '/api/front/system/register',
+      '/api/front/user/changePwd',
+      '/api/front/user/bind',
+      '/api/notices/clear',
+    ]) {
       const res = await t.app.request(path, {
         method: 'POST',
-        headers: { Cookie: cookie, 'Content-Type': 'application/x-www-form-urlencoded', Origin: 'https://evil.example', 'X-Requested-With': 'XMLHttpRequest' },
+        headers: {
+          Cookie: cookie,
+          'Content-Type': 'application/x-www-form-urlencoded',
+          Origin: 'https://evil.example',
+          'X-Requested-With': 'XMLHttpRequest',
+        },
         body: 'oldPassword=Person2025&newPassword=Hacked2025&type=message',
       });
       expect(((await res.json()) as Envelope).code).toBe(403);
@@ -57,23 +78,41 @@ describe('session fixation', () => {
   it('never turns a planted or earlier id into the logged-in session', async () => {
     // An attacker plants a well-formed id they know…
     const planted = `hgd_sid=${'P'.repeat(43)}`;
-    const res = await postForm(t, '/api/front/system/login', { userName: 'demo_person', password: 'Person2025' }, { cookie: planted, ip: '198.51.100.2' });
+    const res = await postForm(
+      t,
+      '/api/front/system/login',
+      { userName: 'demo_person', password: 'Person2025' },
+      { cookie: planted, ip: '198.51.100.2' },
+    );
     const issued = sessionCookie(res);
     expect(issued).toBeDefined();
     expect(issued).not.toBe(planted);
     expect(await currentUserCode(planted)).toBe(901);
     // …or a session of their own that the victim's browser carries: it is revoked, not upgraded.
     const attackers = await t.login('demo_partner');
-    const victim = await postForm(t, '/api/front/system/login', { userName: 'demo_person', password: 'Person2025' }, { cookie: attackers, ip: '198.51.100.2' });
+    const victim = await postForm(
+      t,
+      '/api/front/system/login',
+      { userName: 'demo_person', password: 'Person2025' },
+      { cookie: attackers, ip: '198.51.100.2' },
+    );
     expect(sessionCookie(victim)).not.toBe(attackers);
     expect(await currentUserCode(attackers)).toBe(901);
-    const [row] = await t.db.select().from(sessions).where(eq(sessions.id, sessionIdOf(attackers)));
+    const [row] = await t.db
+      .select()
+      .from(sessions)
+      .where(eq(sessions.id, sessionIdOf(attackers)));
     expect(row?.revokedAt).toBeInstanceOf(Date);
     // Mobile login renews the id too.
     const before = await t.login('demo_person');
     await skipResendPause(t);
     const code = await smsCodeFor(t, '13800138001', 'login', { ip: '198.51.100.2' });
-    const mobile = await postForm(t, '/api/front/system/loginMobile', { phone: '13800138001', code }, { cookie: before, ip: '198.51.100.2' });
+    const mobile = await postForm(
+      t,
+      '/api/front/system/loginMobile',
+      { phone: '13800138001', code },
+      { cookie: before, ip: '198.51.100.2' },
+    );
     expect(sessionCookie(mobile)).not.toBe(before);
     expect(await currentUserCode(before)).toBe(901);
   });
@@ -91,25 +130,44 @@ describe('login limits', () => {
       answers.push(await loginWithCaptchaBypass('demo_company', 'Wrong2025', `${ip}${i}`));
     }
     expect(answers.slice(0, 4).every((a) => a.message === '用户名或密码错误')).toBe(true);
-    expect(answers[4]).toEqual({ code: 429, message: '登录失败次数过多，账户已临时锁定，请 15 分钟后再试', data: { captchaRequired: true } });
-    expect(await login('demo_company', 'Company2025', '203.0.113.99')).toMatchObject({ code: 429, message: '登录失败次数过多，账户已临时锁定，请 15 分钟后再试' });
+    expect(answers[4]).toEqual({
+      code: 429,
+      message: '登录失败次数过多，账户已临时锁定，请 15 分钟后再试',
+      data: { captchaRequired: true },
+    });
+    expect(await login('demo_company', 'Company2025', '203.0.113.99')).toMatchObject({
+      code: 429,
+      message: '登录失败次数过多，账户已临时锁定，请 15 分钟后再试',
+    });
     const [row] = await t.db.select().from(users).where(eq(users.userName, 'demo_company'));
     expect(row?.lockedUntil?.getTime()).toBeGreaterThan(Date.now() + 14 * 60_000);
     // A proven phone still logs the owner in while the name is locked.
     await skipResendPause(t);
     const code = await smsCodeFor(t, '13800138002', 'login', { ip: '203.0.113.98' });
-    expect((await post(t, '/api/front/system/loginMobile', { phone: '13800138002', code }, { ip: '203.0.113.98' })).code).toBe(200);
+    expect(
+      (await post(t, '/api/front/system/loginMobile', { phone: '13800138002', code }, { ip: '203.0.113.98' })).code,
+    ).toBe(200);
     // The lock ends after its time.
     // The lock and the failure count (whose window started before the lock's) run out.
-    await t.db.execute(sql`update rate_limits set expires_at = now() - interval '1 second' where key like 'login.lock:%' or key like 'login.fail.name:%'`);
-    await t.db.update(users).set({ lockedUntil: new Date(Date.now() - 1000) }).where(eq(users.userName, 'demo_company'));
+    await t.db.execute(
+      sql`update rate_limits set expires_at = now() - interval '1 second' where key like 'login.lock:%' or key like 'login.fail.name:%'`,
+    );
+    await t.db
+      .update(users)
+      .set({ lockedUntil: new Date(Date.now() - 1000) })
+      .where(eq(users.userName, 'demo_company'));
     expect((await login('demo_company', 'Company2025', '203.0.113.97')).code).toBe(200);
   });
 
   it('locks an unknown name the same way', async () => {
     const answers: Envelope[] = [];
-    for (let i = 0; i < loginRules.failuresPerName.limit; i++) answers.push(await loginWithCaptchaBypass('ghost_user', 'Wrong2025', `203.0.114.${i}`));
-    expect(answers[4]).toEqual({ code: 429, message: '登录失败次数过多，账户已临时锁定，请 15 分钟后再试', data: { captchaRequired: true } });
+    for (let i = 0; i < loginRules.failuresPerName.limit; i++)
+      answers.push(await loginWithCaptchaBypass('ghost_user', 'Wrong2025', `203.0.114.${i}`));
+    expect(answers[4]).toEqual({
+      code: 429,
+      message: '登录失败次数过多，账户已临时锁定，请 15 分钟后再试',
+      data: { captchaRequired: true },
+    });
   });
 
   it('limits tries per address, and other addresses go on', async () => {
@@ -123,16 +181,28 @@ describe('login limits', () => {
 
   // Issue 11: 30 simultaneous wrong passwords for one name used to get 16–24 password checks.
   // Every password check that fails is audited: the count of those rows is the count of checks.
-  const failedChecks = async () => (await t.db.select().from(auditLog).where(eq(auditLog.action, 'session.loginFailed'))).length;
+  const failedChecks = async () =>
+    (await t.db.select().from(auditLog).where(eq(auditLog.action, 'session.loginFailed'))).length;
 
   it('30 simultaneous wrong passwords for one name, from 30 addresses, get 2 password checks; the rest are asked for the captcha', async () => {
     const before = await failedChecks();
     const answers = await Promise.all(
-      Array.from({ length: 30 }, (_, i) => post(t, '/api/front/system/login', { userName: 'demo_person', password: 'Wrong2025' }, { ip: `198.18.0.${i + 1}` })),
+      Array.from({ length: 30 }, (_, i) =>
+        post(
+          t,
+          '/api/front/system/login',
+          { userName: 'demo_person', password: 'Wrong2025' },
+          { ip: `198.18.0.${i + 1}` },
+        ),
+      ),
     );
     expect((await failedChecks()) - before).toBe(loginRules.captchaAfterNameFailures);
-    expect(answers.filter((answer) => answer.message === '用户名或密码错误')).toHaveLength(loginRules.captchaAfterNameFailures);
-    expect(answers.filter((answer) => answer.message === '请输入图形验证码')).toHaveLength(30 - loginRules.captchaAfterNameFailures);
+    expect(answers.filter((answer) => answer.message === '用户名或密码错误')).toHaveLength(
+      loginRules.captchaAfterNameFailures,
+    );
+    expect(answers.filter((answer) => answer.message === '请输入图形验证码')).toHaveLength(
+      30 - loginRules.captchaAfterNameFailures,
+    );
     // The refused tries gave their claims back: the name has exactly its two failures.
     const [row] = await t.db.select().from(rateLimits).where(eq(rateLimits.key, 'login.fail.name:demo_person'));
     expect(row?.hits).toBe(loginRules.captchaAfterNameFailures);
@@ -144,13 +214,24 @@ describe('login limits', () => {
       Array.from({ length: 30 }, async (_, i) => {
         const ip = `198.18.1.${i + 1}`;
         const captcha = await knownCaptcha(t, 'Qw34', { ip });
-        return () => post(t, '/api/front/system/login', { userName: 'race_victim', password: 'Wrong2025', captcha: 'Qw34' }, { ip, cookie: captcha });
+        return () =>
+          post(
+            t,
+            '/api/front/system/login',
+            { userName: 'race_victim', password: 'Wrong2025', captcha: 'Qw34' },
+            { ip, cookie: captcha },
+          );
       }),
     );
     const answers = await Promise.all(tries.map((attempt) => attempt()));
     expect((await failedChecks()) - before).toBeLessThanOrEqual(loginRules.failuresPerName.limit);
-    expect(answers.filter((answer) => answer.code === 429).length).toBeGreaterThanOrEqual(30 - loginRules.failuresPerName.limit);
-    expect(await login('race_victim', 'Whatever2025', '198.18.1.200')).toMatchObject({ code: 429, message: '登录失败次数过多，账户已临时锁定，请 15 分钟后再试' });
+    expect(answers.filter((answer) => answer.code === 429).length).toBeGreaterThanOrEqual(
+      30 - loginRules.failuresPerName.limit,
+    );
+    expect(await login('race_victim', 'Whatever2025', '198.18.1.200')).toMatchObject({
+      code: 429,
+      message: '登录失败次数过多，账户已临时锁定，请 15 分钟后再试',
+    });
   });
 
   /** A wrong-password try that gets past the captcha rule by supplying a known captcha. */
@@ -163,7 +244,9 @@ describe('login limits', () => {
 describe('SMS limits', () => {
   it('refuses a second code to one phone within 60 s', async () => {
     const phone = '13912350001';
-    expect((await post(t, '/api/front/system/sendSMS', { phone, type: 'register' }, { ip: '192.0.2.1' })).code).toBe(200);
+    expect((await post(t, '/api/front/system/sendSMS', { phone, type: 'register' }, { ip: '192.0.2.1' })).code).toBe(
+      200,
+    );
     const again = await post(t, '/api/front/system/sendSMS', { phone, type: 'register' }, { ip: '192.0.2.2' });
     expect(again.code).toBe(429);
     expect(again.message).toMatch(/^发送过于频繁，请 \d+ 秒后再试$/);
@@ -178,21 +261,36 @@ describe('SMS limits', () => {
     const phone = '13912350002';
     for (let i = 0; i < smsRules.dailyPerPhone.limit; i++) {
       await skipResendPause(t);
-      expect((await post(t, '/api/front/system/sendSMS', { phone, type: 'register' }, { ip: `192.0.2.${10 + i}` })).code).toBe(200);
+      expect(
+        (await post(t, '/api/front/system/sendSMS', { phone, type: 'register' }, { ip: `192.0.2.${10 + i}` })).code,
+      ).toBe(200);
     }
     await skipResendPause(t);
-    expect(await post(t, '/api/front/system/sendSMS', { phone, type: 'register' }, { ip: '192.0.2.99' })).toMatchObject({
-      code: 429,
-      message: '今日发送次数已达上限，请明天再试',
-    });
+    expect(await post(t, '/api/front/system/sendSMS', { phone, type: 'register' }, { ip: '192.0.2.99' })).toMatchObject(
+      {
+        code: 429,
+        message: '今日发送次数已达上限，请明天再试',
+      },
+    );
   });
 
   it('caps codes per address per day', async () => {
     const ip = '192.0.2.200';
     for (let i = 0; i < smsRules.dailyPerIp.limit; i++) {
-      expect((await post(t, '/api/front/system/sendSMS', { phone: `139124${String(i).padStart(5, '0')}`, type: 'register' }, { ip })).code).toBe(200);
+      expect(
+        (
+          await post(
+            t,
+            '/api/front/system/sendSMS',
+            { phone: `139124${String(i).padStart(5, '0')}`, type: 'register' },
+            { ip },
+          )
+        ).code,
+      ).toBe(200);
     }
-    expect((await post(t, '/api/front/system/sendSMS', { phone: '13912499999', type: 'register' }, { ip })).code).toBe(429);
+    expect((await post(t, '/api/front/system/sendSMS', { phone: '13912499999', type: 'register' }, { ip })).code).toBe(
+      429,
+    );
     expect(await outboxCount(t, '13912499999')).toBe(0);
   });
 });
@@ -204,7 +302,10 @@ describe('SMS codes', () => {
   it('expire after 5 minutes', async () => {
     await skipResendPause(t);
     const code = await smsCodeFor(t, phone, 'login', { ip: '192.0.2.50' });
-    await t.db.update(smsCodes).set({ expiresAt: new Date(Date.now() - 1000) }).where(eq(smsCodes.phone, phone));
+    await t.db
+      .update(smsCodes)
+      .set({ expiresAt: new Date(Date.now() - 1000) })
+      .where(eq(smsCodes.phone, phone));
     expect(await loginMobile(code)).toMatchObject({ code: 400, message: '验证码错误或已失效，请重新获取' });
   });
 
@@ -219,10 +320,17 @@ describe('SMS codes', () => {
     await skipResendPause(t);
     const code = await smsCodeFor(t, phone, 'login', { ip: '192.0.2.51' });
     const answers = await Promise.all(
-      Array.from({ length: 30 }, (_, i) => post(t, '/api/front/system/loginMobile', { phone, code: other(code) }, { ip: `198.18.2.${i + 1}` })),
+      Array.from({ length: 30 }, (_, i) =>
+        post(t, '/api/front/system/loginMobile', { phone, code: other(code) }, { ip: `198.18.2.${i + 1}` }),
+      ),
     );
     expect(answers.every((answer) => answer.code === 400)).toBe(true);
-    const [row] = await t.db.select().from(smsCodes).where(eq(smsCodes.phone, phone)).orderBy(desc(smsCodes.id)).limit(1);
+    const [row] = await t.db
+      .select()
+      .from(smsCodes)
+      .where(eq(smsCodes.phone, phone))
+      .orderBy(desc(smsCodes.id))
+      .limit(1);
     expect(row?.attempts).toBe(smsRules.maxAttempts);
     expect((await loginMobile(code)).code).toBe(400);
   });
@@ -245,7 +353,12 @@ describe('answers that do not tell whether a phone or a name is registered', () 
   it('sendSMS answers login, modify and binding alike for registered and unregistered phones', async () => {
     for (const type of ['login', 'modify', 'binding']) {
       await skipResendPause(t);
-      const registered = await post(t, '/api/front/system/sendSMS', { phone: '13800138004', type }, { ip: '192.0.2.60' });
+      const registered = await post(
+        t,
+        '/api/front/system/sendSMS',
+        { phone: '13800138004', type },
+        { ip: '192.0.2.60' },
+      );
       const unknown = await post(t, '/api/front/system/sendSMS', { phone: '13912360001', type }, { ip: '192.0.2.61' });
       expect(unknown).toEqual(registered);
       expect(registered.code).toBe(200);
@@ -258,26 +371,52 @@ describe('answers that do not tell whether a phone or a name is registered', () 
   it('limits how fast one address may ask whether phones are registered', async () => {
     const ip = '192.0.2.90';
     for (let i = 0; i < checkPhoneRule.limit; i++) {
-      expect((await get(t, `/api/front/system/checkphonenum?phone=139126${String(i).padStart(5, '0')}`, { ip })).code).toBe(200);
+      expect(
+        (await get(t, `/api/front/system/checkphonenum?phone=139126${String(i).padStart(5, '0')}`, { ip })).code,
+      ).toBe(200);
     }
     expect(await get(t, '/api/front/system/checkphonenum?phone=13800138001', { ip })).toMatchObject({ code: 429 });
     // sendSMS register answers "registered" too, so it shares the budget.
-    expect((await post(t, '/api/front/system/sendSMS', { phone: '13800138001', type: 'register' }, { ip })).code).toBe(429);
+    expect((await post(t, '/api/front/system/sendSMS', { phone: '13800138001', type: 'register' }, { ip })).code).toBe(
+      429,
+    );
     expect((await get(t, '/api/front/system/checkphonenum?phone=13800138001', { ip: '192.0.2.91' })).code).toBe(200);
   });
 
   it('the limits count for unregistered phones too', async () => {
     await skipResendPause(t);
-    expect((await post(t, '/api/front/system/sendSMS', { phone: '13912360002', type: 'login' }, { ip: '192.0.2.62' })).code).toBe(200);
-    expect((await post(t, '/api/front/system/sendSMS', { phone: '13912360002', type: 'login' }, { ip: '192.0.2.62' })).code).toBe(429);
+    expect(
+      (await post(t, '/api/front/system/sendSMS', { phone: '13912360002', type: 'login' }, { ip: '192.0.2.62' })).code,
+    ).toBe(200);
+    expect(
+      (await post(t, '/api/front/system/sendSMS', { phone: '13912360002', type: 'login' }, { ip: '192.0.2.62' })).code,
+    ).toBe(429);
   });
 
   it('loginMobile and resetpassword answer a wrong code alike for registered and unregistered phones', async () => {
-    const registered = await post(t, '/api/front/system/loginMobile', { phone: '13800138004', code: '123456' }, { ip: '192.0.2.63' });
-    const unknown = await post(t, '/api/front/system/loginMobile', { phone: '13912360003', code: '123456' }, { ip: '192.0.2.63' });
+    const registered = await post(
+      t,
+      '/api/front/system/loginMobile',
+      { phone: '13800138004', code: '123456' },
+      { ip: '192.0.2.63' },
+    );
+    const unknown = await post(
+      t,
+      '/api/front/system/loginMobile',
+      { phone: '13912360003', code: '123456' },
+      { ip: '192.0.2.63' },
+    );
     expect(unknown).toEqual(registered);
-    const resetKnown = await post(t, '/api/front/system/resetpassword', { phone: '13800138004', code: '123456', newPassword: 'Whatever2026' });
-    const resetUnknown = await post(t, '/api/front/system/resetpassword', { phone: '13912360003', code: '123456', newPassword: 'Whatever2026' });
+    const resetKnown = await post(t, '/api/front/system/resetpassword', {
+      phone: '13800138004',
+      code: '123456',
+      newPassword: 'Whatever2026',
+    });
+    const resetUnknown = await post(t, '/api/front/system/resetpassword', {
+      phone: '13912360003',
+      code: '123456',
+      newPassword: 'Whatever2026',
+    });
     expect(resetUnknown).toEqual(resetKnown);
     expect(resetKnown.code).toBe(400);
   });
@@ -285,7 +424,12 @@ describe('answers that do not tell whether a phone or a name is registered', () 
   it('login answers an unknown name like a wrong password, in time too (argon2 either way)', async () => {
     const time = async (userName: string) => {
       const started = performance.now();
-      const answer = await post(t, '/api/front/system/login', { userName, password: 'Wrong2025' }, { ip: `192.0.2.7${userName.length % 10}` });
+      const answer = await post(
+        t,
+        '/api/front/system/login',
+        { userName, password: 'Wrong2025' },
+        { ip: `192.0.2.7${userName.length % 10}` },
+      );
       return { answer, ms: performance.now() - started };
     };
     const known = await time('demo_operator');

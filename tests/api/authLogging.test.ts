@@ -34,7 +34,12 @@ describe('account flows and the log', () => {
     };
 
     // Register, then every way in and every change.
-    const register = await postForm(t, '/api/front/system/register', { phone, code: await sms(phone, 'register'), name: '日志测试', password: 'LogSecret2026' }, { ip });
+    const register = await postForm(
+      t,
+      '/api/front/system/register',
+      { phone, code: await sms(phone, 'register'), name: '日志测试', password: 'LogSecret2026' },
+      { ip },
+    );
     const registered = sessionCookie(register);
     secrets.push('LogSecret2026', token(registered));
 
@@ -43,20 +48,40 @@ describe('account flows and the log', () => {
     secrets.push('WrongSecret2026', 'WrongSecret2027');
     const captcha = await knownCaptcha(t, 'Zx9p', { ip });
     secrets.push(token(captcha), 'Zx9p');
-    const account = await postForm(t, '/api/front/system/login', { userName: phone, password: 'LogSecret2026', captcha: 'Zx9p' }, { ip, cookie: captcha });
+    const account = await postForm(
+      t,
+      '/api/front/system/login',
+      { userName: phone, password: 'LogSecret2026', captcha: 'Zx9p' },
+      { ip, cookie: captcha },
+    );
     const accountCookie = sessionCookie(account) ?? '';
     secrets.push(token(accountCookie));
 
-    const mobile = await postForm(t, '/api/front/system/loginMobile', { phone, code: await sms(phone, 'login') }, { ip });
+    const mobile = await postForm(
+      t,
+      '/api/front/system/loginMobile',
+      { phone, code: await sms(phone, 'login') },
+      { ip },
+    );
     const mobileCookie = sessionCookie(mobile) ?? '';
     secrets.push(token(mobileCookie));
 
-    const changed = await postForm(t, '/api/front/user/changePwd', { oldPassword: 'LogSecret2026', newPassword: 'LogSecret2027' }, { ip, cookie: mobileCookie });
+    const changed = await postForm(
+      t,
+      '/api/front/user/changePwd',
+      { oldPassword: 'LogSecret2026', newPassword: 'LogSecret2027' },
+      { ip, cookie: mobileCookie },
+    );
     const changedCookie = sessionCookie(changed) ?? '';
     secrets.push('LogSecret2027', token(changedCookie));
 
     await get(t, `/api/front/system/checkphonenum?phone=${phone}`, { ip });
-    await post(t, '/api/front/system/resetpassword', { phone, code: await sms(phone, 'modify'), newPassword: 'LogSecret2028' }, { ip });
+    await post(
+      t,
+      '/api/front/system/resetpassword',
+      { phone, code: await sms(phone, 'modify'), newPassword: 'LogSecret2028' },
+      { ip },
+    );
     secrets.push('LogSecret2028');
 
     const again = await postForm(t, '/api/front/system/login', { userName: phone, password: 'LogSecret2028' }, { ip });
@@ -67,7 +92,23 @@ describe('account flows and the log', () => {
     const bindCode = (await lastSmsCode(t, phone)) ?? '';
     secrets.push(bindCode);
     const me = await get<{ userId: number }>(t, '/api/front/user/getUserInfo', { cookie });
-    expect((await post(t, '/api/front/user/bind', { userId: me.data.userId, mobile: phone, code: bindCode, userName: phone, clearanceAccount: '0300077770001', enterpriseName: '日志测试企业' }, { ip, cookie })).code).toBe(200);
+    expect(
+      (
+        await post(
+          t,
+          '/api/front/user/bind',
+          {
+            userId: me.data.userId,
+            mobile: phone,
+            code: bindCode,
+            userName: phone,
+            clearanceAccount: '0300077770001',
+            enterpriseName: '日志测试企业',
+          },
+          { ip, cookie },
+        )
+      ).code,
+    ).toBe(200);
     await post(t, '/api/front/system/logout', {}, { ip, cookie });
 
     expect(secrets.every((s) => s.length >= 4)).toBe(true);
@@ -92,7 +133,11 @@ describe('account flows and the log', () => {
     const ip = '198.51.100.78';
     const cookie = await t.login('demo_company');
     const { app, recoveryCodes } = await enableSecondFactor(t, cookie, 'Company2025');
-    const secrets = [app.manualKey.replace(/ /g, ''), ...recoveryCodes, ...recoveryCodes.map((code) => code.replace('-', ''))];
+    const secrets = [
+      app.manualKey.replace(/ /g, ''),
+      ...recoveryCodes,
+      ...recoveryCodes.map((code) => code.replace('-', '')),
+    ];
     await forgetUsedStep(t, 'demo_company');
     const first = await loginByPassword(t, 'demo_company', 'Company2025', { ip });
     const code = app.code();
@@ -102,11 +147,13 @@ describe('account flows and the log', () => {
     expect((await secondStep(t, again.challenge, recoveryCodes[1]!, { ip })).answer.code).toBe(200);
     secrets.push(code, first.challenge!.split('=')[1]!, again.challenge!.split('=')[1]!, done.session!.split('=')[1]!);
     const keys = await t.keys();
-    for (const key of Object.values(keys)) secrets.push(key.toString('hex'), key.toString('base64'), key.toString('base64url'));
+    for (const key of Object.values(keys))
+      secrets.push(key.toString('hex'), key.toString('base64'), key.toString('base64url'));
     for (const row of await t.db.select().from(serverSecrets)) secrets.push(row.value);
 
     const written = lines.slice(from);
     expect(written.filter((line) => line.includes('"msg":"request"')).length).toBeGreaterThan(5);
-    for (const line of written) for (const secret of secrets) expect(line, `a log line carries a secret: ${line}`).not.toContain(secret);
+    for (const line of written)
+      for (const secret of secrets) expect(line, `a log line carries a secret: ${line}`).not.toContain(secret);
   });
 });

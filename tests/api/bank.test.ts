@@ -9,7 +9,12 @@ import { createHash } from 'node:crypto';
 import { eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import type { EnterpriseData, IcbcAccountInfoData, UsbKeySignatureData } from '../../src/lib/schemas/enterprise.ts';
-import { sandboxAccounts, sandboxPin, sandboxTrialEnterpriseName, type SandboxBehaviour } from '../../src/server/bank/sandbox.ts';
+import {
+  sandboxAccounts,
+  sandboxPin,
+  sandboxTrialEnterpriseName,
+  type SandboxBehaviour,
+} from '../../src/server/bank/sandbox.ts';
 import { bankLookupRule } from '../../src/server/services/bankCertification.ts';
 import { pruneExpired } from '../../src/server/housekeeping.ts';
 import { bankBindings, bankChallenges, enterprises, orders } from '../../src/server/db/schema/index.ts';
@@ -35,7 +40,8 @@ const remove = '/api/front/user/removeIcbcAuth';
 const t = openPerFile(createEnterpriseTestApp);
 
 function account(behaviour: SandboxBehaviour): string {
-  return sandboxAccounts.find((a) => a.accountName === sandboxTrialEnterpriseName && a.behaviour === behaviour)!.accountNo;
+  return sandboxAccounts.find((a) => a.accountName === sandboxTrialEnterpriseName && a.behaviour === behaviour)!
+    .accountNo;
 }
 
 /** A new user with a not-certified enterprise held under the sandbox's trial name. */
@@ -82,11 +88,19 @@ describe('the whole flow', () => {
     expect(lifetime).toBeGreaterThan(290_000);
     expect(lifetime).toBeLessThanOrEqual(300_000);
     // Only the challenge's hash is kept.
-    const [stored] = await t.db.select().from(bankChallenges).where(eq(bankChallenges.enterpriseId, owner.enterprise.id));
+    const [stored] = await t.db
+      .select()
+      .from(bankChallenges)
+      .where(eq(bankChallenges.enterpriseId, owner.enterprise.id));
     expect(stored?.id).toBe(createHash('sha256').update(lookup.challenge).digest('hex'));
 
     const key = await signed(owner.cookie, accountNo, lookup.challenge);
-    const answer = await postJson<EnterpriseData>(t, saveEmp, { accountNo, empName: '王五', empNo: 'E1001', challenge: lookup.challenge, ...key }, owner.cookie);
+    const answer = await postJson<EnterpriseData>(
+      t,
+      saveEmp,
+      { accountNo, empName: '王五', empNo: 'E1001', challenge: lookup.challenge, ...key },
+      owner.cookie,
+    );
     expect(answer).toMatchObject({ code: 200, message: 'U盾认证成功', data: { authStatus: 2, authType: 'usbkey' } });
     expect(answer.data.bankBinding).toEqual({
       bank: 'icbc',
@@ -96,7 +110,10 @@ describe('the whole flow', () => {
       boundAt: expect.any(String),
     });
     expect(JSON.stringify(answer.data)).not.toContain(accountNo);
-    expect(await auditActions(t, `enterprise:${owner.enterprise.id}`)).toEqual(['enterprise.add', 'certification.usbkey']);
+    expect(await auditActions(t, `enterprise:${owner.enterprise.id}`)).toEqual([
+      'enterprise.add',
+      'certification.usbkey',
+    ]);
     expect(await noticeKeys(t, owner.id)).toEqual(['enterprise.notice.bankCertified']);
 
     // Once certified, no second lookup or save.
@@ -108,14 +125,22 @@ describe('the whole flow', () => {
     expect((await auditActions(t, `enterprise:${owner.enterprise.id}`)).at(-1)).toBe('certification.usbkeyRemove');
 
     // The challenge was single use: after the removal the same one is refused.
-    const reused = await postJson(t, saveEmp, { accountNo, empName: '王五', empNo: 'E1001', challenge: lookup.challenge, ...key }, owner.cookie);
+    const reused = await postJson(
+      t,
+      saveEmp,
+      { accountNo, empName: '王五', empNo: 'E1001', challenge: lookup.challenge, ...key },
+      owner.cookie,
+    );
     expect(reused).toMatchObject({ code: 400, message: '签名挑战码无效或已过期，请重新查询账户' });
   });
 
   it('the seeded enterprises under review hold sandbox accounts in their names (refused while under review)', async () => {
     const cookie = await t.login('demo_foshan');
     const foshan = sandboxAccounts.find((a) => a.accountName === '佛山华瑞新材料有限公司')!;
-    expect(await getJson(t, `${info}?accountNo=${foshan.accountNo}`, cookie)).toMatchObject({ code: 409, message: '企业认证审核中，不能进行U盾认证' });
+    expect(await getJson(t, `${info}?accountNo=${foshan.accountNo}`, cookie)).toMatchObject({
+      code: 409,
+      message: '企业认证审核中，不能进行U盾认证',
+    });
   });
 });
 
@@ -129,8 +154,14 @@ describe('getIcbcAccountInfo refusals', () => {
     for (const bad of ['', 'abc', '123', '1'.repeat(33), "6222' or '1'='1", '../../etc']) {
       expect((await getJson(t, `${info}?accountNo=${encodeURIComponent(bad)}`, owner.cookie)).code, bad).toBe(400);
     }
-    expect(await getJson(t, `${info}?accountNo=6222021001999999999`, owner.cookie)).toMatchObject({ code: 400, message: '银行未找到该账号，请核对后重新输入' });
-    expect(await getJson(t, `${info}?accountNo=${account('frozen')}`, owner.cookie)).toMatchObject({ code: 409, message: '该银行账户已冻结，不能用于认证' });
+    expect(await getJson(t, `${info}?accountNo=6222021001999999999`, owner.cookie)).toMatchObject({
+      code: 400,
+      message: '银行未找到该账号，请核对后重新输入',
+    });
+    expect(await getJson(t, `${info}?accountNo=${account('frozen')}`, owner.cookie)).toMatchObject({
+      code: 409,
+      message: '该银行账户已冻结，不能用于认证',
+    });
     const demoAccount = sandboxAccounts.find((a) => a.accountName === '广州明珠精密制造有限公司')!.accountNo;
     const mismatch = await getJson(t, `${info}?accountNo=${demoAccount}`, owner.cookie);
     expect(mismatch.code).toBe(409);
@@ -160,7 +191,9 @@ describe('getIcbcAccountInfo refusals', () => {
     const owner = await trialOwner();
     await t.db.update(enterprises).set({ authStatus: 1 }).where(eq(enterprises.id, owner.enterprise.id));
     expect((await getJson(t, `${info}?accountNo=${account('normal')}`, owner.cookie)).code).toBe(409);
-    expect((await getJson(t, `${info}?accountNo=${account('normal')}`, await t.login('demo_company'))).message).toBe('企业已认证，无需再次认证');
+    expect((await getJson(t, `${info}?accountNo=${account('normal')}`, await t.login('demo_company'))).message).toBe(
+      '企业已认证，无需再次认证',
+    );
   });
 });
 
@@ -169,10 +202,19 @@ describe('the sandbox signer', () => {
     const owner = await trialOwner();
     const challenge = 'a'.repeat(64);
     expect((await postJson(t, sign, { accountNo: account('normal'), pin: sandboxPin, challenge })).code).toBe(901);
-    expect(await postJson(t, sign, { accountNo: account('normal'), pin: '000000', challenge }, owner.cookie)).toMatchObject({ code: 400, message: 'U盾密码错误' });
-    expect((await postJson(t, sign, { accountNo: '6222021001999999999', pin: sandboxPin, challenge }, owner.cookie)).code).toBe(400);
-    expect((await postJson(t, sign, { accountNo: account('normal'), pin: '12345', challenge }, owner.cookie)).code).toBe(400);
-    expect((await postJson(t, sign, { accountNo: account('normal'), pin: sandboxPin, challenge: 'not-hex' }, owner.cookie)).code).toBe(400);
+    expect(
+      await postJson(t, sign, { accountNo: account('normal'), pin: '000000', challenge }, owner.cookie),
+    ).toMatchObject({ code: 400, message: 'U盾密码错误' });
+    expect(
+      (await postJson(t, sign, { accountNo: '6222021001999999999', pin: sandboxPin, challenge }, owner.cookie)).code,
+    ).toBe(400);
+    expect(
+      (await postJson(t, sign, { accountNo: account('normal'), pin: '12345', challenge }, owner.cookie)).code,
+    ).toBe(400);
+    expect(
+      (await postJson(t, sign, { accountNo: account('normal'), pin: sandboxPin, challenge: 'not-hex' }, owner.cookie))
+        .code,
+    ).toBe(400);
     const one = await signed(owner.cookie, account('normal'), challenge);
     const two = await signed(owner.cookie, account('normal'), challenge);
     // Ed25519 is deterministic: the same key signs the same text the same way.
@@ -182,7 +224,7 @@ describe('the sandbox signer', () => {
 });
 
 describe('saveEmp refusals', () => {
-  it('a signature over another challenge, by another account\'s key or with another serial is refused; nothing changes', async () => {
+  it("a signature over another challenge, by another account's key or with another serial is refused; nothing changes", async () => {
     const owner = await trialOwner();
     const accountNo = account('normal');
     const lookup = await challengeFor(owner.cookie, accountNo);
@@ -191,15 +233,23 @@ describe('saveEmp refusals', () => {
     const otherChallenge = await signed(owner.cookie, accountNo, 'b'.repeat(64));
     const otherAccount = await signed(owner.cookie, account('frozen'), lookup.challenge);
     const good = await signed(owner.cookie, accountNo, lookup.challenge);
-    for (const key of [otherChallenge, { ...good, signature: otherAccount.signature }, { ...good, certSerial: otherAccount.certSerial }, { ...good, signature: `${good.signature.slice(0, -4)}AAA=` }]) {
-      expect(await postJson(t, saveEmp, { ...body, ...key }, owner.cookie)).toMatchObject({ code: 400, message: 'U盾签名校验未通过' });
+    for (const key of [
+      otherChallenge,
+      { ...good, signature: otherAccount.signature },
+      { ...good, certSerial: otherAccount.certSerial },
+      { ...good, signature: `${good.signature.slice(0, -4)}AAA=` },
+    ]) {
+      expect(await postJson(t, saveEmp, { ...body, ...key }, owner.cookie)).toMatchObject({
+        code: 400,
+        message: 'U盾签名校验未通过',
+      });
     }
     expect(await snapshot(owner.enterprise.id)).toEqual(before);
     // The challenge is still good for the right signature.
     expect((await postJson<EnterpriseData>(t, saveEmp, { ...body, ...good }, owner.cookie)).data.authStatus).toBe(2);
   });
 
-  it('an expired challenge, another enterprise\'s challenge, or one for another account is refused', async () => {
+  it("an expired challenge, another enterprise's challenge, or one for another account is refused", async () => {
     const owner = await trialOwner();
     const other = await trialOwner();
     const accountNo = account('normal');
@@ -208,12 +258,26 @@ describe('saveEmp refusals', () => {
     const body = { accountNo, empName: '王五', empNo: 'E1001' };
     // Another enterprise's challenge, validly signed.
     const theirKey = await signed(other.cookie, accountNo, theirs.challenge);
-    expect((await postJson(t, saveEmp, { ...body, challenge: theirs.challenge, ...theirKey }, owner.cookie)).code).toBe(400);
+    expect((await postJson(t, saveEmp, { ...body, challenge: theirs.challenge, ...theirKey }, owner.cookie)).code).toBe(
+      400,
+    );
     // My challenge presented for another account.
     const otherAccountKey = await signed(owner.cookie, account('saveFails'), mine.challenge);
-    expect((await postJson(t, saveEmp, { ...body, accountNo: account('saveFails'), challenge: mine.challenge, ...otherAccountKey }, owner.cookie)).code).toBe(400);
+    expect(
+      (
+        await postJson(
+          t,
+          saveEmp,
+          { ...body, accountNo: account('saveFails'), challenge: mine.challenge, ...otherAccountKey },
+          owner.cookie,
+        )
+      ).code,
+    ).toBe(400);
     // Expired.
-    await t.db.update(bankChallenges).set({ expiresAt: new Date(Date.now() - 1000) }).where(eq(bankChallenges.enterpriseId, owner.enterprise.id));
+    await t.db
+      .update(bankChallenges)
+      .set({ expiresAt: new Date(Date.now() - 1000) })
+      .where(eq(bankChallenges.enterpriseId, owner.enterprise.id));
     const myKey = await signed(owner.cookie, accountNo, mine.challenge);
     expect(await postJson(t, saveEmp, { ...body, challenge: mine.challenge, ...myKey }, owner.cookie)).toMatchObject({
       code: 400,
@@ -230,9 +294,18 @@ describe('saveEmp refusals', () => {
       const lookup = await challengeFor(owner.cookie, accountNo);
       const key = await signed(owner.cookie, accountNo, lookup.challenge);
       const before = await snapshot(owner.enterprise.id);
-      const answer = await postJson(t, saveEmp, { accountNo, empName: '王五', empNo: 'E1001', challenge: lookup.challenge, ...key }, owner.cookie);
+      const answer = await postJson(
+        t,
+        saveEmp,
+        { accountNo, empName: '王五', empNo: 'E1001', challenge: lookup.challenge, ...key },
+        owner.cookie,
+      );
       expect(answer.code, behaviour).toBe(503);
-      expect(answer.message).toBe(behaviour === 'saveFails' ? '银行服务暂时不可用，请稍后再试，本次操作未做任何更改' : '银行响应超时，请稍后再试，本次操作未做任何更改');
+      expect(answer.message).toBe(
+        behaviour === 'saveFails'
+          ? '银行服务暂时不可用，请稍后再试，本次操作未做任何更改'
+          : '银行响应超时，请稍后再试，本次操作未做任何更改',
+      );
       expect(await snapshot(owner.enterprise.id)).toEqual(before);
       expect(await noticeKeys(t, owner.id)).toEqual([]);
     }
@@ -240,7 +313,14 @@ describe('saveEmp refusals', () => {
 
   it('bad bodies are 400; no session 901; no enterprise 404', async () => {
     const owner = await trialOwner();
-    const good = { accountNo: account('normal'), empName: '王五', empNo: 'E1001', challenge: 'c'.repeat(64), signature: 'A'.repeat(86), certSerial: 'SBX-0000' };
+    const good = {
+      accountNo: account('normal'),
+      empName: '王五',
+      empNo: 'E1001',
+      challenge: 'c'.repeat(64),
+      signature: 'A'.repeat(86),
+      certSerial: 'SBX-0000',
+    };
     for (const [field, value] of [
       ['empName', ''],
       ['empNo', 'E 1001; drop'],
@@ -264,7 +344,12 @@ describe('removeIcbcAuth refusals', () => {
     const accountNo = account('normal');
     const lookup = await challengeFor(owner.cookie, accountNo);
     const key = await signed(owner.cookie, accountNo, lookup.challenge);
-    await postJson(t, saveEmp, { accountNo, empName: '王五', empNo: 'E1001', challenge: lookup.challenge, ...key }, owner.cookie);
+    await postJson(
+      t,
+      saveEmp,
+      { accountNo, empName: '王五', empNo: 'E1001', challenge: lookup.challenge, ...key },
+      owner.cookie,
+    );
     for (const status of [10, 20, 30]) {
       await t.db.delete(orders).where(eq(orders.enterpriseId, owner.enterprise.id));
       await t.db.insert(orders).values({
@@ -286,7 +371,10 @@ describe('removeIcbcAuth refusals', () => {
         status,
       });
       const before = await snapshot(owner.enterprise.id);
-      expect(await postJson(t, remove, {}, owner.cookie)).toMatchObject({ code: 409, message: expect.stringContaining('未完成的订单') });
+      expect(await postJson(t, remove, {}, owner.cookie)).toMatchObject({
+        code: 409,
+        message: expect.stringContaining('未完成的订单'),
+      });
       expect(await snapshot(owner.enterprise.id)).toEqual(before);
     }
     // A completed order does not hold it.
@@ -303,9 +391,17 @@ describe('removeIcbcAuth refusals', () => {
     const accountNo = account('normal');
     const lookup = await challengeFor(owner.cookie, accountNo);
     const key = await signed(owner.cookie, accountNo, lookup.challenge);
-    await postJson(t, saveEmp, { accountNo, empName: '王五', empNo: 'E1001', challenge: lookup.challenge, ...key }, owner.cookie);
+    await postJson(
+      t,
+      saveEmp,
+      { accountNo, empName: '王五', empNo: 'E1001', challenge: lookup.challenge, ...key },
+      owner.cookie,
+    );
     // The account starts failing at the bank after the binding was made.
-    await t.db.update(bankBindings).set({ accountNo: account('saveFails') }).where(eq(bankBindings.enterpriseId, owner.enterprise.id));
+    await t.db
+      .update(bankBindings)
+      .set({ accountNo: account('saveFails') })
+      .where(eq(bankBindings.enterpriseId, owner.enterprise.id));
     const before = await snapshot(owner.enterprise.id);
     expect((await postJson(t, remove, {}, owner.cookie)).code).toBe(503);
     expect(await snapshot(owner.enterprise.id)).toEqual(before);
@@ -319,7 +415,10 @@ describe('lookup limit', () => {
       expect((await getJson(t, `${info}?accountNo=6222021001999999999`, owner.cookie)).code).toBe(400);
     }
     const refused = await getJson(t, `${info}?accountNo=${account('normal')}`, owner.cookie);
-    expect(refused).toMatchObject({ code: 429, message: expect.stringMatching(/^银行账户查询过于频繁，请 \d+ 分钟后再试$/) });
+    expect(refused).toMatchObject({
+      code: 429,
+      message: expect.stringMatching(/^银行账户查询过于频繁，请 \d+ 分钟后再试$/),
+    });
     expect(await t.db.$count(bankChallenges, eq(bankChallenges.enterpriseId, owner.enterprise.id))).toBe(0);
   });
 });
@@ -336,7 +435,10 @@ describe('housekeeping', () => {
       expiresAt: new Date(Date.now() - 2 * 86_400_000),
     });
     expect((await pruneExpired(t.db)).bankChallenges).toBe(1);
-    const left = await t.db.select({ id: bankChallenges.id }).from(bankChallenges).where(eq(bankChallenges.enterpriseId, owner.enterprise.id));
+    const left = await t.db
+      .select({ id: bankChallenges.id })
+      .from(bankChallenges)
+      .where(eq(bankChallenges.enterpriseId, owner.enterprise.id));
     expect(left.map((row) => row.id)).toEqual([createHash('sha256').update(live.challenge).digest('hex')]);
   });
 });
@@ -359,7 +461,11 @@ describe('the complete record (the same rule as the document route)', () => {
   async function inEnglish(method: 'GET' | 'POST', pathName: string, cookie: string, body?: unknown) {
     const response = await t.app.request(pathName, {
       method,
-      headers: apiHeaders({ Cookie: cookie, 'Accept-Language': 'en-US', ...(body ? { 'Content-Type': 'application/json' } : {}) }),
+      headers: apiHeaders({
+        Cookie: cookie,
+        'Accept-Language': 'en-US',
+        ...(body ? { 'Content-Type': 'application/json' } : {}),
+      }),
       ...(body ? { body: JSON.stringify(body) } : {}),
     });
     return (await response.json()) as { code: number; message: string; data: unknown };
@@ -369,7 +475,9 @@ describe('the complete record (the same rule as the document route)', () => {
     const owner = await bareOwner();
     const documents = await postJson(t, `${base}/editAuthInfo`, { id: owner.enterpriseId }, owner.cookie);
     expect(documents.code).toBe(400);
-    expect(documents.message).toBe('企业信息不完整，请先填写：统一社会信用代码、法定代表人、联系人、联系电话、地址、行业、地区编码、电压等级、用电户号');
+    expect(documents.message).toBe(
+      '企业信息不完整，请先填写：统一社会信用代码、法定代表人、联系人、联系电话、地址、行业、地区编码、电压等级、用电户号',
+    );
     const usbKey = await getJson(t, `${info}?accountNo=${account('normal')}`, owner.cookie);
     expect(usbKey).toEqual(documents);
     // In the caller's locale, the same again.
@@ -386,11 +494,22 @@ describe('the complete record (the same rule as the document route)', () => {
     const accountNo = account('normal');
     const lookup = await challengeFor(owner.cookie, accountNo);
     const key = await signed(owner.cookie, accountNo, lookup.challenge);
-    await t.db.update(enterprises).set({ creditCode: null, legalPerson: '', electricityAccounts: [] }).where(eq(enterprises.id, owner.enterprise.id));
+    await t.db
+      .update(enterprises)
+      .set({ creditCode: null, legalPerson: '', electricityAccounts: [] })
+      .where(eq(enterprises.id, owner.enterprise.id));
     const before = await snapshot(owner.enterprise.id);
-    const usbKey = await postJson(t, saveEmp, { accountNo, empName: '王五', empNo: 'E1001', challenge: lookup.challenge, ...key }, owner.cookie);
+    const usbKey = await postJson(
+      t,
+      saveEmp,
+      { accountNo, empName: '王五', empNo: 'E1001', challenge: lookup.challenge, ...key },
+      owner.cookie,
+    );
     const documents = await postJson(t, `${base}/editAuthInfo`, { id: owner.enterprise.id }, owner.cookie);
-    expect(documents).toMatchObject({ code: 400, message: '企业信息不完整，请先填写：统一社会信用代码、法定代表人、用电户号' });
+    expect(documents).toMatchObject({
+      code: 400,
+      message: '企业信息不完整，请先填写：统一社会信用代码、法定代表人、用电户号',
+    });
     expect(usbKey).toEqual(documents);
     expect(await snapshot(owner.enterprise.id)).toEqual(before);
     expect(await noticeKeys(t, owner.id)).toEqual([]);
@@ -410,12 +529,20 @@ describe('BANK_PROVIDER=none (the default once PUBLIC_ORIGIN is set)', () => {
 
   async function ownerOn(app: TestApp): Promise<{ cookie: string; enterprise: EnterpriseData }> {
     const user = await newUser(app);
-    return { ...user, enterprise: await addEnterprise(app, user.cookie, { enterpriseName: sandboxTrialEnterpriseName }) };
+    return {
+      ...user,
+      enterprise: await addEnterprise(app, user.cookie, { enterpriseName: sandboxTrialEnterpriseName }),
+    };
   }
 
   it('is the provider, and the page is told USB-key certification is not available', async () => {
     expect(none.config.bankProvider).toBe('none');
-    expect((await getJson(none, '/api/front/thirdparty/getUsbKeyBank')).data).toEqual({ provider: 'none', available: false, sandbox: false, demoPin: null });
+    expect((await getJson(none, '/api/front/thirdparty/getUsbKeyBank')).data).toEqual({
+      provider: 'none',
+      available: false,
+      sandbox: false,
+      demoPin: null,
+    });
   });
 
   it('the sandbox signer is not mounted: HTTP 404', async () => {
@@ -429,15 +556,24 @@ describe('BANK_PROVIDER=none (the default once PUBLIC_ORIGIN is set)', () => {
     expect(((await response.json()) as { code: number }).code).toBe(404);
   });
 
-  it('lookup, saveEmp and removeIcbcAuth answer 409 U盾认证未开通 (in the caller\'s locale); nothing changes', async () => {
+  it("lookup, saveEmp and removeIcbcAuth answer 409 U盾认证未开通 (in the caller's locale); nothing changes", async () => {
     const owner = await ownerOn(none);
     const before = await enterpriseRow(none, owner.enterprise.id);
     const notEnabled = { code: 409, message: 'U盾认证未开通' };
     expect(await getJson(none, `${info}?accountNo=${account('normal')}`, owner.cookie)).toMatchObject(notEnabled);
-    const body = { accountNo: account('normal'), empName: '王五', empNo: 'E1001', challenge: 'c'.repeat(64), signature: 'A'.repeat(86), certSerial: 'SBX-0000' };
+    const body = {
+      accountNo: account('normal'),
+      empName: '王五',
+      empNo: 'E1001',
+      challenge: 'c'.repeat(64),
+      signature: 'A'.repeat(86),
+      certSerial: 'SBX-0000',
+    };
     expect(await postJson(none, saveEmp, body, owner.cookie)).toMatchObject(notEnabled);
     expect(await postJson(none, remove, {}, owner.cookie)).toMatchObject(notEnabled);
-    const english = await none.app.request(`${info}?accountNo=${account('normal')}`, { headers: { Cookie: owner.cookie, 'Accept-Language': 'en-US' } });
+    const english = await none.app.request(`${info}?accountNo=${account('normal')}`, {
+      headers: { Cookie: owner.cookie, 'Accept-Language': 'en-US' },
+    });
     expect(await english.json()).toMatchObject({ code: 409, message: 'USB-key certification is not available' });
     expect(await enterpriseRow(none, owner.enterprise.id)).toEqual(before);
     expect(await none.db.$count(bankChallenges, eq(bankChallenges.enterpriseId, owner.enterprise.id))).toBe(0);

@@ -74,18 +74,59 @@ const expected: Record<string, Expected> = {
   'index.html': { contentType: html, cacheControl: 'no-cache', bytes: pageHtml, fromDist: true },
   'index.html.br': { contentType: html, cacheControl: 'no-cache', encoding: 'br', bytes: pageHtml, fromDist: true },
   'index.html.gz': { contentType: html, cacheControl: 'no-cache', encoding: 'gzip', bytes: pageHtml, fromDist: true },
-  'welcome/home/index.html': { contentType: html, cacheControl: 'no-cache', bytes: pageHtml.replace('首页', '欢迎'), fromDist: true },
-  'welcome/home/index.html.br': { contentType: html, cacheControl: 'no-cache', encoding: 'br', bytes: pageHtml.replace('首页', '欢迎'), fromDist: false },
-  'welcome/home/index.html.gz': { contentType: html, cacheControl: 'no-cache', encoding: 'gzip', bytes: pageHtml.replace('首页', '欢迎'), fromDist: false },
+  'welcome/home/index.html': {
+    contentType: html,
+    cacheControl: 'no-cache',
+    bytes: pageHtml.replace('首页', '欢迎'),
+    fromDist: true,
+  },
+  'welcome/home/index.html.br': {
+    contentType: html,
+    cacheControl: 'no-cache',
+    encoding: 'br',
+    bytes: pageHtml.replace('首页', '欢迎'),
+    fromDist: false,
+  },
+  'welcome/home/index.html.gz': {
+    contentType: html,
+    cacheControl: 'no-cache',
+    encoding: 'gzip',
+    bytes: pageHtml.replace('首页', '欢迎'),
+    fromDist: false,
+  },
   '_astro/app.Bx3_k9Qa.js': { contentType: js, cacheControl: immutable, bytes: script, fromDist: true },
-  '_astro/app.Bx3_k9Qa.js.br': { contentType: js, cacheControl: immutable, encoding: 'br', bytes: script, fromDist: true },
-  '_astro/app.Bx3_k9Qa.js.gz': { contentType: js, cacheControl: immutable, encoding: 'gzip', bytes: script, fromDist: true },
+  '_astro/app.Bx3_k9Qa.js.br': {
+    contentType: js,
+    cacheControl: immutable,
+    encoding: 'br',
+    bytes: script,
+    fromDist: true,
+  },
+  '_astro/app.Bx3_k9Qa.js.gz': {
+    contentType: js,
+    cacheControl: immutable,
+    encoding: 'gzip',
+    bytes: script,
+    fromDist: true,
+  },
   'favicon.svg': { contentType: 'image/svg+xml', cacheControl: hour, bytes: svg, fromDist: true },
   'favicon.svg.br': { contentType: 'image/svg+xml', cacheControl: hour, encoding: 'br', bytes: svg, fromDist: false },
   'favicon.svg.gz': { contentType: 'image/svg+xml', cacheControl: hour, encoding: 'gzip', bytes: svg, fromDist: false },
   'robots.txt': { contentType: 'text/plain; charset=utf-8', cacheControl: hour, bytes: robots, fromDist: true },
-  'robots.txt.br': { contentType: 'text/plain; charset=utf-8', cacheControl: hour, encoding: 'br', bytes: robots, fromDist: false },
-  'robots.txt.gz': { contentType: 'text/plain; charset=utf-8', cacheControl: hour, encoding: 'gzip', bytes: robots, fromDist: false },
+  'robots.txt.br': {
+    contentType: 'text/plain; charset=utf-8',
+    cacheControl: hour,
+    encoding: 'br',
+    bytes: robots,
+    fromDist: false,
+  },
+  'robots.txt.gz': {
+    contentType: 'text/plain; charset=utf-8',
+    cacheControl: hour,
+    encoding: 'gzip',
+    bytes: robots,
+    fromDist: false,
+  },
   'images/logo.png': { contentType: 'image/png', cacheControl: hour, bytes: png, fromDist: true },
 };
 
@@ -158,7 +199,9 @@ describe('uploadToCdn', () => {
       if (want.fromDist) expect(bytes.equals(readFileSync(path.join(dist, key)))).toBe(true);
       expect(decoded(bytes, want.encoding).equals(Buffer.from(want.bytes))).toBe(true);
     }
-    const marker = JSON.parse((await object(store.client, s3.bucket, `site/${cdnMarkerKey}`)).bytes.toString('utf8')) as Record<string, unknown>;
+    const marker = JSON.parse(
+      (await object(store.client, s3.bucket, `site/${cdnMarkerKey}`)).bytes.toString('utf8'),
+    ) as Record<string, unknown>;
     expect(marker).toMatchObject({ buildId: 7, objects: 16 });
   });
 
@@ -200,7 +243,9 @@ describe('uploadToCdn', () => {
     const store = recording(createS3Store({ ...s3.options, prefix: 'failing' }), failing);
     const attempt = uploadToCdn(store, dist, { concurrency: 2 });
     await expect(attempt).rejects.toThrow(CdnUploadError);
-    await expect(attempt).rejects.toThrow(`CDN upload stopped at ${failing}: SlowDown: please reduce your request rate`);
+    await expect(attempt).rejects.toThrow(
+      `CDN upload stopped at ${failing}: SlowDown: please reduce your request rate`,
+    );
     await attempt.catch((error: unknown) => expect((error as CdnUploadError).file).toBe(failing));
     expect(store.puts.some(isPage)).toBe(false);
     expect(await store.list('')).not.toContain(cdnMarkerKey);
@@ -211,7 +256,9 @@ describe('uploadToCdn', () => {
     cpSync(dist, odd, { recursive: true });
     write(odd, 'images/photo (1).png', png);
     const store = createS3Store({ ...s3.options, prefix: 'odd' });
-    await expect(uploadToCdn(store, odd)).rejects.toThrow('CDN upload stopped at images/photo (1).png: not a valid object key');
+    await expect(uploadToCdn(store, odd)).rejects.toThrow(
+      'CDN upload stopped at images/photo (1).png: not a valid object key',
+    );
   });
 });
 
@@ -232,23 +279,42 @@ describe('settings', () => {
       prefix: 'www/',
     });
     // AWS: the region says where; the SDK's own credentials.
-    expect(loadConfig({ CDN_S3_BUCKET: 'portal-cdn', S3_REGION: 'ap-east-1' }).cdn).toMatchObject({ endpoint: undefined, region: 'ap-east-1', forcePathStyle: false, prefix: '' });
+    expect(loadConfig({ CDN_S3_BUCKET: 'portal-cdn', S3_REGION: 'ap-east-1' }).cdn).toMatchObject({
+      endpoint: undefined,
+      region: 'ap-east-1',
+      forcePathStyle: false,
+      prefix: '',
+    });
     const both = loadConfig({ ...connection, STORAGE: 's3', S3_BUCKET: 'portal-files', CDN_S3_BUCKET: 'portal-cdn' });
-    expect([both.s3?.bucket, both.cdn?.bucket, both.cdn?.endpoint]).toEqual(['portal-files', 'portal-cdn', 'http://127.0.0.1:9000']);
+    expect([both.s3?.bucket, both.cdn?.bucket, both.cdn?.endpoint]).toEqual([
+      'portal-files',
+      'portal-cdn',
+      'http://127.0.0.1:9000',
+    ]);
     expect(cdnStoreFromConfig(local)?.kind).toBe('s3');
     expect(cdnStoreFromConfig(loadConfig({}))).toBeUndefined();
   });
 
   it('a CDN bucket without connection settings, or with half a key pair, or the files bucket, stops the start naming the variables', () => {
     expect(() => loadConfig({ CDN_S3_BUCKET: 'portal-cdn' })).toThrow(ConfigError);
-    expect(() => loadConfig({ CDN_S3_BUCKET: 'portal-cdn' })).toThrow(/CDN_S3_BUCKET needs the object store connection settings: S3_ENDPOINT .* or S3_REGION/);
-    expect(() => loadConfig({ CDN_S3_BUCKET: 'portal-cdn', S3_ENDPOINT: 'http://127.0.0.1:9000', S3_ACCESS_KEY_ID: 'key' })).toThrow(/S3_SECRET_ACCESS_KEY is required with S3_ACCESS_KEY_ID for CDN_S3_BUCKET/);
-    expect(() => loadConfig({ ...connection, STORAGE: 's3', S3_BUCKET: 'portal-files', CDN_S3_BUCKET: 'portal-files' })).toThrow(/CDN_S3_BUCKET="portal-files" is S3_BUCKET/);
+    expect(() => loadConfig({ CDN_S3_BUCKET: 'portal-cdn' })).toThrow(
+      /CDN_S3_BUCKET needs the object store connection settings: S3_ENDPOINT .* or S3_REGION/,
+    );
+    expect(() =>
+      loadConfig({ CDN_S3_BUCKET: 'portal-cdn', S3_ENDPOINT: 'http://127.0.0.1:9000', S3_ACCESS_KEY_ID: 'key' }),
+    ).toThrow(/S3_SECRET_ACCESS_KEY is required with S3_ACCESS_KEY_ID for CDN_S3_BUCKET/);
+    expect(() =>
+      loadConfig({ ...connection, STORAGE: 's3', S3_BUCKET: 'portal-files', CDN_S3_BUCKET: 'portal-files' }),
+    ).toThrow(/CDN_S3_BUCKET="portal-files" is S3_BUCKET/);
     expect(() => loadConfig({ CDN_S3_PREFIX: 'www' })).toThrow(/CDN_S3_PREFIX is set without CDN_S3_BUCKET/);
-    expect(() => loadConfig({ CDN_S3_BUCKET: 'Not_A_Bucket', S3_REGION: 'ap-east-1' })).toThrow(/CDN_S3_BUCKET="Not_A_Bucket": must be a bucket name/);
+    expect(() => loadConfig({ CDN_S3_BUCKET: 'Not_A_Bucket', S3_REGION: 'ap-east-1' })).toThrow(
+      /CDN_S3_BUCKET="Not_A_Bucket": must be a bucket name/,
+    );
     // Without a CDN bucket the connection settings still need STORAGE=s3, and S3_BUCKET always does.
     expect(() => loadConfig({ S3_ENDPOINT: 'http://127.0.0.1:9000' })).toThrow(/STORAGE="local" with S3_ENDPOINT set/);
-    expect(() => loadConfig({ ...connection, CDN_S3_BUCKET: 'portal-cdn', S3_BUCKET: 'portal-files' })).toThrow(/STORAGE="local" with S3_BUCKET set/);
+    expect(() => loadConfig({ ...connection, CDN_S3_BUCKET: 'portal-cdn', S3_BUCKET: 'portal-files' })).toThrow(
+      /STORAGE="local" with S3_BUCKET set/,
+    );
   });
 });
 
@@ -278,7 +344,9 @@ describe('the rebuild and the rollback with a CDN bucket', () => {
   }
 
   async function startRebuild(): Promise<View> {
-    const started = (await (await t.app.request('/api/admin/site/rebuild', { method: 'POST', headers: apiHeaders(auth) })).json()) as { data: View };
+    const started = (await (
+      await t.app.request('/api/admin/site/rebuild', { method: 'POST', headers: apiHeaders(auth) })
+    ).json()) as { data: View };
     expect(started.data.status).toBe('running');
     return started.data;
   }
@@ -299,7 +367,9 @@ describe('the rebuild and the rollback with a CDN bucket', () => {
 
   async function finished(): Promise<View> {
     for (let attempt = 0; attempt < 400; attempt += 1) {
-      const latest = (await (await t.app.request('/api/admin/site/rebuild', { headers: auth })).json()) as { data: View };
+      const latest = (await (await t.app.request('/api/admin/site/rebuild', { headers: auth })).json()) as {
+        data: View;
+      };
       if (latest.data.status !== 'running') return latest.data;
       await new Promise((resolve) => setTimeout(resolve, 25));
     }
@@ -339,7 +409,9 @@ describe('the rebuild and the rollback with a CDN bucket', () => {
     expect(result).toMatchObject({ status: 'succeeded', error: null });
     expect(await page('/welcome/home')).toBe('<!doctype html><title>first home</title>');
     expect(await onCdn('welcome/home/index.html')).toBe('<!doctype html><title>first home</title>');
-    const head = await cdnStore.client.send(new HeadObjectCommand({ Bucket: s3.bucket, Key: 'www/_astro/page.first.js' }));
+    const head = await cdnStore.client.send(
+      new HeadObjectCommand({ Bucket: s3.bucket, Key: 'www/_astro/page.first.js' }),
+    );
     expect([head.CacheControl, head.ContentType]).toEqual([immutable, js]);
     expect(JSON.parse(await onCdn(cdnMarkerKey))).toMatchObject({ buildId: result.buildId });
   });
@@ -370,7 +442,10 @@ describe('the rebuild and the rollback with a CDN bucket', () => {
     const firstDist = path.join(siteLayout(dataDir).buildsDir, String(first?.id).padStart(6, '0'), 'dist');
     write(firstDist, 'images/bad name.png', png);
     const refused = await rollback(first?.id ?? 0);
-    expect(refused).toMatchObject({ code: 503, message: 'The upload to the CDN bucket failed, so the site was not rolled back; the reason is in the server log.' });
+    expect(refused).toMatchObject({
+      code: 503,
+      message: 'The upload to the CDN bucket failed, so the site was not rolled back; the reason is in the server log.',
+    });
     expect(await page('/welcome/home')).toBe('<!doctype html><title>third home</title>');
     expect(await onCdn('welcome/home/index.html')).toBe('<!doctype html><title>third home</title>');
 
@@ -390,7 +465,10 @@ describe('the rebuild and the rollback with a CDN bucket', () => {
     title = 'fourth';
     try {
       await startRebuild();
-      expect(await rollback(kept[0]?.id ?? 0)).toMatchObject({ code: 409, message: 'A site rebuild is already running. Please try again when it has finished.' });
+      expect(await rollback(kept[0]?.id ?? 0)).toMatchObject({
+        code: 409,
+        message: 'A site rebuild is already running. Please try again when it has finished.',
+      });
     } finally {
       gate = undefined;
       release();
@@ -417,7 +495,9 @@ describe('the rebuild and the rollback with a CDN bucket', () => {
     try {
       const result = await rebuild();
       expect(result.status).toBe('failed');
-      expect(result.error).toMatch(/^CDN upload stopped at _astro\/page\.\w+\.js(?:\.(?:gz|br) \(made from [^)]+\))?: .*bucket does not exist/);
+      expect(result.error).toMatch(
+        /^CDN upload stopped at _astro\/page\.\w+\.js(?:\.(?:gz|br) \(made from [^)]+\))?: .*bucket does not exist/,
+      );
       expect(await page('/welcome/home')).toBe('<!doctype html><title>old site home</title>');
     } finally {
       t = saved;

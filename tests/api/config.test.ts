@@ -47,7 +47,12 @@ describe('config', () => {
 
   it('fails with a message naming every bad variable', () => {
     const attempt = () =>
-      loadConfig({ PORT: 'eighty', DATABASE_URL: 'mysql://x', PUBLIC_ORIGIN: 'https://a.example/path', COOKIE_SECURE: 'maybe' });
+      loadConfig({
+        PORT: 'eighty',
+        DATABASE_URL: 'mysql://x',
+        PUBLIC_ORIGIN: 'https://a.example/path',
+        COOKIE_SECURE: 'maybe',
+      });
     expect(attempt).toThrow(ConfigError);
     try {
       attempt();
@@ -73,20 +78,25 @@ describe('config', () => {
     it('refuses BANK_PROVIDER=sandbox with PUBLIC_ORIGIN, naming the variables, unless BANK_SANDBOX_ALLOWED=true', () => {
       const attempt = () => loadConfig({ ...deployed, BANK_PROVIDER: 'sandbox' });
       expect(attempt).toThrow(ConfigError);
-      const text = String((() => {
-        try {
-          attempt();
-        } catch (error) {
-          return (error as Error).message;
-        }
-        return '';
-      })());
+      const text = String(
+        (() => {
+          try {
+            attempt();
+          } catch (error) {
+            return (error as Error).message;
+          }
+          return '';
+        })(),
+      );
       for (const name of ['BANK_PROVIDER', 'PUBLIC_ORIGIN', 'BANK_SANDBOX_ALLOWED']) expect(text).toContain(name);
       expect(loadConfig({ ...deployed, BANK_PROVIDER: 'sandbox', BANK_SANDBOX_ALLOWED: 'true' })).toMatchObject({
         bankProvider: 'sandbox',
         bankSandboxAllowed: true,
       });
-      for (const off of ['false', '0']) expect(() => loadConfig({ ...deployed, BANK_PROVIDER: 'sandbox', BANK_SANDBOX_ALLOWED: off })).toThrow(ConfigError);
+      for (const off of ['false', '0'])
+        expect(() => loadConfig({ ...deployed, BANK_PROVIDER: 'sandbox', BANK_SANDBOX_ALLOWED: off })).toThrow(
+          ConfigError,
+        );
       // Locally the sandbox needs no switch.
       expect(loadConfig({ BANK_PROVIDER: 'sandbox' }).bankProvider).toBe('sandbox');
     });

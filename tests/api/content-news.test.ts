@@ -36,14 +36,19 @@ interface Paged<T> {
 
 describe('dictionaries', () => {
   it('answers the newsType tabs with their codes, first tab first', async () => {
-    const body = await getJson<{ code: string; name: string }[]>(t, `${hny}/getDictionaryByCategoryCode`, { categoryCode: 'newsType' });
+    const body = await getJson<{ code: string; name: string }[]>(t, `${hny}/getDictionaryByCategoryCode`, {
+      categoryCode: 'newsType',
+    });
     expect(body.code).toBe(200);
     expect(body.data.map((d) => d.code)).toEqual(listNewsTypes(content).map((d) => d.code));
     expect(body.data.length).toBeGreaterThanOrEqual(3);
   });
 
   it('answers 400 without a category and 404 for an unknown one', async () => {
-    expect(await getJson(t, `${hny}/getDictionaryByCategoryCode`)).toMatchObject({ code: 400, message: '请输入字典类别' });
+    expect(await getJson(t, `${hny}/getDictionaryByCategoryCode`)).toMatchObject({
+      code: 400,
+      message: '请输入字典类别',
+    });
     expect(await getJson(t, `${hny}/getDictionaryByCategoryCode`, { categoryCode: 'noSuchCategory' })).toMatchObject({
       code: 404,
       message: '字典类别不存在',
@@ -53,7 +58,7 @@ describe('dictionaries', () => {
 });
 
 describe('news', () => {
-  it('pages a type\'s news 5 at a time, page 1 first, with data and recordsTotal', async () => {
+  it("pages a type's news 5 at a time, page 1 first, with data and recordsTotal", async () => {
     const type = listNewsTypes(content)[0]?.code ?? '';
     const expected = listNews(content, type);
     const first = await getJson<Paged<NewsRow>>(t, `${hny}/searchPageNews`, { newsTypeCode: type });
@@ -61,22 +66,36 @@ describe('news', () => {
     expect(first.data.recordsTotal).toBe(expected.length);
     expect(first.data).toMatchObject({ pageNo: 1, pageSize: 5 });
     expect(first.data.data.map((n) => n.newsId)).toEqual(expected.slice(0, 5).map((n) => n.newsId));
-    expect(first.data.data.every((n) => n.newsTypeCode === type && n.newsTypeName !== '' && n.body === undefined)).toBe(true);
-    const second = await getJson<Paged<NewsRow>>(t, `${hny}/searchPageNews`, { newsTypeCode: type, pageNo: '2', pageSize: '5' });
+    expect(first.data.data.every((n) => n.newsTypeCode === type && n.newsTypeName !== '' && n.body === undefined)).toBe(
+      true,
+    );
+    const second = await getJson<Paged<NewsRow>>(t, `${hny}/searchPageNews`, {
+      newsTypeCode: type,
+      pageNo: '2',
+      pageSize: '5',
+    });
     expect(second.data.data.map((n) => n.newsId)).toEqual(expected.slice(5, 10).map((n) => n.newsId));
     const beyond = await getJson<Paged<NewsRow>>(t, `${hny}/searchPageNews`, { newsTypeCode: type, pageNo: '999' });
     expect(beyond.data.data).toEqual([]);
     expect(beyond.data.recordsTotal).toBe(expected.length);
   });
 
-  it('pages every type together when no type is given (the home page\'s 2 latest)', async () => {
+  it("pages every type together when no type is given (the home page's 2 latest)", async () => {
     const body = await getJson<Paged<NewsRow>>(t, `${hny}/searchPageNews`, { pageSize: '2' });
     expect(body.data.recordsTotal).toBe(content.news.length);
-    expect(body.data.data.map((n) => n.newsId)).toEqual(listNews(content).slice(0, 2).map((n) => n.newsId));
+    expect(body.data.data.map((n) => n.newsId)).toEqual(
+      listNews(content)
+        .slice(0, 2)
+        .map((n) => n.newsId),
+    );
   });
 
   it('treats empty parameters as absent, as a form sends them', async () => {
-    const body = await getJson<Paged<NewsRow>>(t, `${hny}/searchPageNews`, { newsTypeCode: '', pageNo: '', pageSize: '' });
+    const body = await getJson<Paged<NewsRow>>(t, `${hny}/searchPageNews`, {
+      newsTypeCode: '',
+      pageNo: '',
+      pageSize: '',
+    });
     expect(body.code).toBe(200);
     expect(body.data).toMatchObject({ pageNo: 1, pageSize: 5, recordsTotal: content.news.length });
   });
@@ -97,29 +116,49 @@ describe('news', () => {
     if (!item) throw new Error('the content has no news');
     const body = await getJson<NewsRow>(t, `${hny}/getNewsById`, { newsId: item.newsId });
     expect(body.data).toMatchObject({ newsId: item.newsId, title: item.title, body: item.body, date: item.date });
-    expect(await getJson(t, `${hny}/getNewsById`, { newsId: 'no-such-news' }, 'zh-TW')).toMatchObject({ code: 404, message: '新聞不存在或已下線' });
-    expect(await getJson(t, `${hny}/getNewsById`, {}, 'en-US')).toMatchObject({ code: 400, message: 'Please enter news id' });
+    expect(await getJson(t, `${hny}/getNewsById`, { newsId: 'no-such-news' }, 'zh-TW')).toMatchObject({
+      code: 404,
+      message: '新聞不存在或已下線',
+    });
+    expect(await getJson(t, `${hny}/getNewsById`, {}, 'en-US')).toMatchObject({
+      code: 400,
+      message: 'Please enter news id',
+    });
   });
 });
 
 describe('customer notices and problem guides', () => {
   it('lists notice titles newest first and answers one notice', async () => {
-    const list = await getJson<{ noticeId: string; title: string; content?: string }[]>(t, `${hny}/getCustomerNoticesTitle`);
+    const list = await getJson<{ noticeId: string; title: string; content?: string }[]>(
+      t,
+      `${hny}/getCustomerNoticesTitle`,
+    );
     expect(list.data.map((n) => n.noticeId)).toEqual(content.customerNotices.map((n) => n.noticeId));
     expect(list.data.every((n) => n.content === undefined)).toBe(true);
     const notice = content.customerNotices[0];
-    const one = await getJson<{ noticeId: string; content: string }>(t, `${hny}/getCustomerNoticeById`, { noticeId: notice?.noticeId ?? '' });
+    const one = await getJson<{ noticeId: string; content: string }>(t, `${hny}/getCustomerNoticeById`, {
+      noticeId: notice?.noticeId ?? '',
+    });
     expect(one.data).toMatchObject({ noticeId: notice?.noticeId, content: notice?.content });
-    expect(await getJson(t, `${hny}/getCustomerNoticeById`, { noticeId: 'no-such-notice' })).toMatchObject({ code: 404, message: '公告不存在或已下线' });
+    expect(await getJson(t, `${hny}/getCustomerNoticeById`, { noticeId: 'no-such-notice' })).toMatchObject({
+      code: 404,
+      message: '公告不存在或已下线',
+    });
     expect((await getJson(t, `${hny}/getCustomerNoticeById`)).code).toBe(400);
   });
 
   it('pages problem guides 5 at a time', async () => {
-    const first = await getJson<Paged<{ problemGuideId: string; answer: string }>>(t, `${hny}/getProblemGuidePage`, { pageNo: '1' });
+    const first = await getJson<Paged<{ problemGuideId: string; answer: string }>>(t, `${hny}/getProblemGuidePage`, {
+      pageNo: '1',
+    });
     expect(first.data).toMatchObject({ pageNo: 1, pageSize: 5, recordsTotal: content.problemGuides.length });
-    expect(first.data.data.map((g) => g.problemGuideId)).toEqual(content.problemGuides.slice(0, 5).map((g) => g.problemGuideId));
+    expect(first.data.data.map((g) => g.problemGuideId)).toEqual(
+      content.problemGuides.slice(0, 5).map((g) => g.problemGuideId),
+    );
     const second = await getJson<Paged<{ problemGuideId: string }>>(t, `${hny}/getProblemGuidePage`, { pageNo: '2' });
-    expect(second.data.data.map((g) => g.problemGuideId)).toEqual(content.problemGuides.slice(5, 10).map((g) => g.problemGuideId));
+    expect(second.data.data.map((g) => g.problemGuideId)).toEqual(
+      content.problemGuides.slice(5, 10).map((g) => g.problemGuideId),
+    );
     expect((await getJson(t, `${hny}/getProblemGuidePage`, { pageNo: '-1' })).code).toBe(400);
     expect((await getJson(t, `${hny}/getProblemGuidePage`, { pageSize: '1000' })).code).toBe(400);
   });
@@ -127,15 +166,24 @@ describe('customer notices and problem guides', () => {
 
 describe('help', () => {
   it('answers the catalogue with sections and their documents', async () => {
-    const body = await getJson<{ key: string; documents: { documentId: string; title: string }[] }[]>(t, `${help}/getHelpCenter`);
+    const body = await getJson<{ key: string; documents: { documentId: string; title: string }[] }[]>(
+      t,
+      `${help}/getHelpCenter`,
+    );
     expect(body.data).toEqual(helpCatalogue(content));
     expect(body.data[0]?.documents[0]?.documentId).toBe(firstHelpDocument(content)?.documentId);
   });
 
   it('answers a document with its content and section, 404 and 400 otherwise', async () => {
     const doc = firstHelpDocument(content);
-    const body = await getJson<{ documentId: string; content: string; key: string }>(t, `${help}/getDocumentInfo`, { documentId: doc?.documentId ?? '' });
-    expect(body.data).toMatchObject({ documentId: doc?.documentId, content: doc?.content, key: content.helpSections[0]?.key });
+    const body = await getJson<{ documentId: string; content: string; key: string }>(t, `${help}/getDocumentInfo`, {
+      documentId: doc?.documentId ?? '',
+    });
+    expect(body.data).toMatchObject({
+      documentId: doc?.documentId,
+      content: doc?.content,
+      key: content.helpSections[0]?.key,
+    });
     expect(await getJson(t, `${help}/getDocumentInfo`, { documentId: 'no-such-doc' }, 'id-ID')).toMatchObject({
       code: 404,
       message: 'Dokumen bantuan ini tidak ada.',

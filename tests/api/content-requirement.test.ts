@@ -23,7 +23,12 @@ const valid = {
   content: '我司年用电量约 800 万千瓦时，10 千伏供电，希望了解 2027 年度固定价格套餐的报价。',
 };
 
-async function submit(body: Record<string, string>, ip: string, locale = 'zh-CN', json = false): Promise<Envelope<{ requirementId?: number; errors?: { field: string }[] }>> {
+async function submit(
+  body: Record<string, string>,
+  ip: string,
+  locale = 'zh-CN',
+  json = false,
+): Promise<Envelope<{ requirementId?: number; errors?: { field: string }[] }>> {
   const res = await t.app.request('/api/front/requirement/submitRequirement', {
     method: 'POST',
     headers: apiHeaders({
@@ -45,7 +50,10 @@ describe('submitRequirement', () => {
   it('stores a valid requirement and answers a clear success message', async () => {
     const body = await submit(valid, '203.0.113.1');
     expect(body).toMatchObject({ code: 200, message: '需求已提交，售电公司将在 1 个工作日内与您联系' });
-    const [row] = await t.db.select().from(requirements).where(eq(requirements.id, body.data.requirementId ?? -1));
+    const [row] = await t.db
+      .select()
+      .from(requirements)
+      .where(eq(requirements.id, body.data.requirementId ?? -1));
     expect(row).toMatchObject({
       contactName: valid.contactName,
       phone: valid.phone,
@@ -61,7 +69,9 @@ describe('submitRequirement', () => {
   it('accepts JSON, trims text, and leaves optional fields empty', async () => {
     const { company: _c, bizTypeId: _b, ...required } = valid;
     const body = await submit({ ...required, contactName: '  林晓  ' }, '203.0.113.2', 'en-US', true);
-    expect(body.message).toBe('Your request has been submitted. A retail electricity company will contact you within 1 working day.');
+    expect(body.message).toBe(
+      'Your request has been submitted. A retail electricity company will contact you within 1 working day.',
+    );
     const [row] = await t.db.select().from(requirements).orderBy(desc(requirements.id)).limit(1);
     expect(row).toMatchObject({ contactName: '林晓', company: '', bizTypeId: '' });
   });
@@ -91,7 +101,10 @@ describe('submitRequirement', () => {
 
   it('rejects a region or business type the content does not offer', async () => {
     const before = await count();
-    expect(await submit({ ...valid, areaCode: '110000' }, '203.0.113.4')).toMatchObject({ code: 404, message: '暂不支持该地区' });
+    expect(await submit({ ...valid, areaCode: '110000' }, '203.0.113.4')).toMatchObject({
+      code: 404,
+      message: '暂不支持该地区',
+    });
     expect(await submit({ ...valid, bizTypeId: 'no-such-type' }, '203.0.113.4')).toMatchObject({
       code: 400,
       message: '所选业务类型在该地区暂未开展',
@@ -115,10 +128,15 @@ describe('submitRequirement', () => {
     const refused = await submit(valid, ip);
     expect(refused.code).toBe(429);
     expect(refused.message).toMatch(/^提交过于频繁，请 \d+ 分钟后再试$/);
-    expect((await submit(valid, ip, 'en-US')).message).toMatch(/^Too many requests from your network\. Please try again in \d+ min\.$/);
+    expect((await submit(valid, ip, 'en-US')).message).toMatch(
+      /^Too many requests from your network\. Please try again in \d+ min\.$/,
+    );
     expect(await count()).toBe(before);
     // The refused hits were rolled back with their transactions: the count stays at the limit.
-    const [counter] = await t.db.select().from(rateLimits).where(eq(rateLimits.key, `${requirementPerIp.name}:${ip}`));
+    const [counter] = await t.db
+      .select()
+      .from(rateLimits)
+      .where(eq(rateLimits.key, `${requirementPerIp.name}:${ip}`));
     expect(counter?.hits).toBe(requirementPerIp.limit);
     expect((await submit(valid, '198.51.100.8')).code).toBe(200);
   });

@@ -50,12 +50,19 @@ describe('content store', () => {
     await publishContent(t.db, next);
     expect(contentStore.current()).toBe(next);
 
-    const settings = await getJson<{ hotline: string }>(t, '/api/front/hgdsys/hgdClient/getAreaSettings', { areaCode: first?.areaCode ?? '' });
+    const settings = await getJson<{ hotline: string }>(t, '/api/front/hgdsys/hgdClient/getAreaSettings', {
+      areaCode: first?.areaCode ?? '',
+    });
     expect(settings.data.hotline).toBe('400-830-1234');
-    const texts = await getJson<{ text: string }[]>(t, '/api/front/hgdbiz/banner/client/getHomePageRotationChat', { areaCode: first?.areaCode ?? '' });
+    const texts = await getJson<{ text: string }[]>(t, '/api/front/hgdbiz/banner/client/getHomePageRotationChat', {
+      areaCode: first?.areaCode ?? '',
+    });
     expect(texts.data.map((x) => x.text)).toEqual(['测试：新内容已发布']);
 
-    const provinces = await getJson<{ areaCode: string; hotline: string }[]>(t, '/api/front/hgdsys/hgdClient/getProvinceList');
+    const provinces = await getJson<{ areaCode: string; hotline: string }[]>(
+      t,
+      '/api/front/hgdsys/hgdClient/getProvinceList',
+    );
     expect(provinces.data.map((p) => p.areaCode)).not.toContain(second?.areaCode);
     expect(provinces.data.find((p) => p.areaCode === first?.areaCode)?.hotline).toBe('400-830-1234');
 
@@ -65,12 +72,17 @@ describe('content store', () => {
       body: new URLSearchParams({ areaCode: second?.areaCode ?? '' }).toString(),
     });
     expect(await res.json()).toMatchObject({ code: 400, message: '该地区暂未开通服务' });
-    expect((await getJson(t, '/api/front/hgdbiz/banner/client/getHomePageBannerList', { areaCode: second?.areaCode ?? '' })).code).toBe(400);
+    expect(
+      (await getJson(t, '/api/front/hgdbiz/banner/client/getHomePageBannerList', { areaCode: second?.areaCode ?? '' }))
+        .code,
+    ).toBe(400);
 
     // Publishing the original again restores everything.
     await publishContent(t.db, original);
     const restored = await getJson<{ areaCode: string }[]>(t, '/api/front/hgdsys/hgdClient/getProvinceList');
-    expect(restored.data.map((p) => p.areaCode)).toEqual(original.regions.filter((r) => r.enabled).map((r) => r.areaCode));
+    expect(restored.data.map((p) => p.areaCode)).toEqual(
+      original.regions.filter((r) => r.enabled).map((r) => r.areaCode),
+    );
   });
 
   it('disables a region that the content no longer has', async () => {

@@ -17,14 +17,16 @@ import { apiHeaders, createTestApp, type TestApp } from './harness.ts';
 
 const script = 'document.documentElement.dataset.ready = "1"';
 const imageHash = 'a'.repeat(32);
-const policyOf = (text: string) => `default-src 'self';img-src 'self' data:; script-src 'self' '${cspHash(text)}'; style-src 'self';`;
+const policyOf = (text: string) =>
+  `default-src 'self';img-src 'self' data:; script-src 'self' '${cspHash(text)}'; style-src 'self';`;
 /** A page as Astro writes it: inline script first, its policy at the end of the head. */
 const pageHtml = (title: string, text = script) =>
   `<!DOCTYPE html><html><head><script>${text}</script><title>${title}</title>` +
   `<meta http-equiv="content-security-policy" content="${policyOf(text)}"><link rel="stylesheet" href="/_astro/site.css"><link rel="icon" href="/favicon.svg"></head>` +
   `<body><h1>${title}</h1><img src="/images/banners/a.svg" alt=""><img src="/images/uploads/${imageHash}.webp" alt=""></body></html>`;
 /** The header a page with `pageHtml`'s policy gets. */
-const headerOf = (text: string) => `default-src 'self'; img-src 'self' data:; script-src 'self' '${cspHash(text)}'; style-src 'self'; frame-ancestors 'none'`;
+const headerOf = (text: string) =>
+  `default-src 'self'; img-src 'self' data:; script-src 'self' '${cspHash(text)}'; style-src 'self'; frame-ancestors 'none'`;
 
 function writeSite(dir: string, title: string, text = script): void {
   const files: Record<string, string> = {
@@ -66,7 +68,8 @@ afterAll(async () => {
   await rm(root, { recursive: true, force: true });
 });
 
-const get = (url: string, headers: Record<string, string> = {}, method = 'GET') => t.app.request(url, { method, headers });
+const get = (url: string, headers: Record<string, string> = {}, method = 'GET') =>
+  t.app.request(url, { method, headers });
 const policyHeader = (response: Response) => response.headers.get('content-security-policy') ?? '';
 
 describe('pages and files of the site', () => {
@@ -123,7 +126,14 @@ describe('an editor’s preview', () => {
   let preview = '';
 
   beforeAll(async () => {
-    const draft = { newsTypeCode: 'company', title: '预览新闻', date: '2026-11-24', source: '编辑部', summary: '摘要。', body: '正文。' };
+    const draft = {
+      newsTypeCode: 'company',
+      title: '预览新闻',
+      date: '2026-11-24',
+      source: '编辑部',
+      summary: '摘要。',
+      body: '正文。',
+    };
     const saved = await t.app.request('/api/studio/item', {
       method: 'POST',
       headers: apiHeaders({ cookie: editor, 'Content-Type': 'application/json' }),
@@ -160,7 +170,12 @@ describe('an editor’s preview', () => {
 
   it('points what the page loads into the preview, and serves that to the sandbox: no session, cross-origin readable', async () => {
     const html = await (await get(`${preview}/welcome/home`, { cookie: editor })).text();
-    for (const reference of ['/_astro/site.css', '/favicon.svg', '/images/banners/a.svg', `/images/uploads/${imageHash}.webp`]) {
+    for (const reference of [
+      '/_astro/site.css',
+      '/favicon.svg',
+      '/images/banners/a.svg',
+      `/images/uploads/${imageHash}.webp`,
+    ]) {
       expect(html).toContain(`"${preview}${reference}"`);
       // Asked for as the sandboxed page asks: no cookie, Origin null.
       const resource = await get(`${preview}${reference}`, { Origin: 'null' });
@@ -177,7 +192,12 @@ describe('an editor’s preview', () => {
   it('its scripts cannot act for the editor: a call from its opaque origin fails the CSRF check', async () => {
     const answer = await t.app.request('/api/studio/item/discard', {
       method: 'POST',
-      headers: { cookie: editor, 'X-Requested-With': 'XMLHttpRequest', Origin: 'null', 'Content-Type': 'application/json' },
+      headers: {
+        cookie: editor,
+        'X-Requested-With': 'XMLHttpRequest',
+        Origin: 'null',
+        'Content-Type': 'application/json',
+      },
       body: JSON.stringify({ path: 'news/csp-preview.md' }),
     });
     expect(((await answer.json()) as { code: number }).code).toBe(403);

@@ -12,7 +12,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/server/config.ts';
 import { regions, users } from '../../src/server/db/schema/index.ts';
 import { demoAccounts, demoAccountsWithPublicPasswords } from '../../src/server/db/seed.ts';
-import { demoAccountBannerLines, firstOperatorBannerLines, startServer, type RunningServer } from '../../src/server/main.ts';
+import {
+  demoAccountBannerLines,
+  firstOperatorBannerLines,
+  startServer,
+  type RunningServer,
+} from '../../src/server/main.ts';
 import { hasActiveOperator } from '../../src/server/services/staffAccounts.ts';
 import { createTestApp, openPerFile } from './harness.ts';
 
@@ -29,7 +34,15 @@ describe('a deployment (PUBLIC_ORIGIN set) on an empty database', () => {
     await mkdir(dist, { recursive: true });
     await writeFile(path.join(dist, '404.html'), '<!doctype html><title>页面不存在</title>');
     running = await startServer(
-      loadConfig({ PORT: '0', HOST: '127.0.0.1', DATA_DIR: path.join(root, 'data'), STATIC_DIR: dist, LOG_LEVEL: 'silent', PUBLIC_ORIGIN: publicOrigin, TRUST_PROXY: '1' }),
+      loadConfig({
+        PORT: '0',
+        HOST: '127.0.0.1',
+        DATA_DIR: path.join(root, 'data'),
+        STATIC_DIR: dist,
+        LOG_LEVEL: 'silent',
+        PUBLIC_ORIGIN: publicOrigin,
+        TRUST_PROXY: '1',
+      }),
     );
     const address = running.server.address();
     base = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
@@ -44,7 +57,10 @@ describe('a deployment (PUBLIC_ORIGIN set) on an empty database', () => {
     expect(running.runtime.seeded).toBe(true);
     expect(await running.runtime.db.$count(regions)).toBe(5);
     expect(await running.runtime.db.$count(users)).toBe(0);
-    const help = (await (await fetch(`${base}/api/front/help/document/client/getHelpCenter`)).json()) as { code: number; data: unknown[] };
+    const help = (await (await fetch(`${base}/api/front/help/document/client/getHelpCenter`)).json()) as {
+      code: number;
+      data: unknown[];
+    };
     expect(help.code).toBe(200);
     expect(help.data.length).toBeGreaterThan(0);
   });
@@ -62,8 +78,18 @@ describe('a deployment (PUBLIC_ORIGIN set) on an empty database', () => {
       const response = await fetch(`${base}/api/front/system/login`, {
         method: 'POST',
         // One address each: five failures from one address would ask for the captcha first.
-        headers: { 'X-Requested-With': 'XMLHttpRequest', Origin: base, 'X-Forwarded-For': `203.0.113.${i + 1}`, 'Content-Type': 'application/x-www-form-urlencoded' },
-        body: new URLSearchParams({ userName: account.userName, password: account.password, deviceId: 'hgdweb', appCode: 'hgd' }).toString(),
+        headers: {
+          'X-Requested-With': 'XMLHttpRequest',
+          Origin: base,
+          'X-Forwarded-For': `203.0.113.${i + 1}`,
+          'Content-Type': 'application/x-www-form-urlencoded',
+        },
+        body: new URLSearchParams({
+          userName: account.userName,
+          password: account.password,
+          deviceId: 'hgdweb',
+          appCode: 'hgd',
+        }).toString(),
       });
       const answer = (await response.json()) as { code: number; message: string };
       expect(answer, account.userName).toMatchObject({ code: 400, message: '用户名或密码错误' });
@@ -85,7 +111,9 @@ describe('the start-up banner', () => {
   });
 
   it('warns loudly when a deployment seeds them knowingly (SEED_DEMO_ACCOUNTS=true with PUBLIC_ORIGIN)', () => {
-    const lines = demoAccountBannerLines(loadConfig({ PUBLIC_ORIGIN: publicOrigin, SEED_DEMO_ACCOUNTS: 'true' })).join('\n');
+    const lines = demoAccountBannerLines(loadConfig({ PUBLIC_ORIGIN: publicOrigin, SEED_DEMO_ACCOUNTS: 'true' })).join(
+      '\n',
+    );
     expect(lines).toMatch(/WARNING: demo accounts .*public/);
     expect(lines).toContain('SEED_DEMO_ACCOUNTS');
     expect(lines).toContain('Operator2025');

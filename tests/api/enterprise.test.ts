@@ -30,12 +30,20 @@ import { openPerFile } from './harness.ts';
 const t = openPerFile(createEnterpriseTestApp);
 
 async function setStatus(id: number, authStatus: number): Promise<void> {
-  await t.db.update(enterprises).set({ authStatus, authType: authStatus === 2 ? 'certificate' : null }).where(eq(enterprises.id, id));
+  await t.db
+    .update(enterprises)
+    .set({ authStatus, authType: authStatus === 2 ? 'certificate' : null })
+    .where(eq(enterprises.id, id));
 }
 
 async function withBothFiles(cookie: string): Promise<void> {
-  expect((await upload(t, cookie, { kind: 'businessLicence', bytes: pngBytes(), name: 'licence.png', type: 'image/png' })).answer.code).toBe(200);
-  expect((await upload(t, cookie, { kind: 'authLetter', bytes: pdfBytes(), name: 'letter.pdf' })).answer.code).toBe(200);
+  expect(
+    (await upload(t, cookie, { kind: 'businessLicence', bytes: pngBytes(), name: 'licence.png', type: 'image/png' }))
+      .answer.code,
+  ).toBe(200);
+  expect((await upload(t, cookie, { kind: 'authLetter', bytes: pdfBytes(), name: 'letter.pdf' })).answer.code).toBe(
+    200,
+  );
 }
 
 async function insertOrder(enterpriseId: number, userId: number, status: number): Promise<void> {
@@ -101,14 +109,20 @@ describe('add', () => {
   it('takes a form-encoded body with the accounts comma-separated', async () => {
     const user = await newUser(t);
     const record = fullRecord();
-    const form = { ...record, electricityAccounts: 'A1234567, B1234567，C1234567', annualConsumption: '' } as Record<string, string>;
-    const answer = (await (await postForm(t, `${base}/add`, form, { cookie: user.cookie })).json()) as { code: number; data: EnterpriseData };
+    const form = { ...record, electricityAccounts: 'A1234567, B1234567，C1234567', annualConsumption: '' } as Record<
+      string,
+      string
+    >;
+    const answer = (await (await postForm(t, `${base}/add`, form, { cookie: user.cookie })).json()) as {
+      code: number;
+      data: EnterpriseData;
+    };
     expect(answer.code).toBe(200);
     expect(answer.data.electricityAccounts).toEqual(['A1234567', 'B1234567', 'C1234567']);
     expect(answer.data.annualConsumption).toBeNull();
   });
 
-  it('refuses bad fields with the field\'s message and adds nothing', async () => {
+  it("refuses bad fields with the field's message and adds nothing", async () => {
     const user = await newUser(t);
     const cases: [Record<string, unknown>, string, RegExp][] = [
       [{ creditCode: '91350100M000100Y44' }, 'creditCode', /统一社会信用代码校验位不正确/],
@@ -125,7 +139,12 @@ describe('add', () => {
       [{ legalPerson: 'x'.repeat(65) }, 'legalPerson', /法定代表人/],
     ];
     for (const [override, field, message] of cases) {
-      const answer = await postJson<{ errors?: { field: string }[] }>(t, `${base}/add`, fullRecord(override), user.cookie);
+      const answer = await postJson<{ errors?: { field: string }[] }>(
+        t,
+        `${base}/add`,
+        fullRecord(override),
+        user.cookie,
+      );
       expect(answer.code, JSON.stringify(override)).toBe(400);
       expect(answer.message).toMatch(message);
       if (field) expect(answer.data.errors?.[0]?.field).toBe(field);
@@ -140,7 +159,12 @@ describe('add', () => {
     }
     const broken = await t.app.request(`${base}/add`, {
       method: 'POST',
-      headers: { 'X-Requested-With': 'XMLHttpRequest', Origin: 'http://localhost', 'Content-Type': 'application/json', Cookie: user.cookie },
+      headers: {
+        'X-Requested-With': 'XMLHttpRequest',
+        Origin: 'http://localhost',
+        'Content-Type': 'application/json',
+        Cookie: user.cookie,
+      },
       body: '{"enterpriseName":',
     });
     expect(((await broken.json()) as { code: number }).code).toBe(400);
@@ -157,10 +181,14 @@ describe('add', () => {
 
   it('refuses a clearance account or credit code another enterprise has (409)', async () => {
     const user = await newUser(t);
-    expect(await postJson(t, `${base}/add`, fullRecord({ clearanceAccount: demoEnterprise.clearanceAccount }), user.cookie)).toMatchObject({
+    expect(
+      await postJson(t, `${base}/add`, fullRecord({ clearanceAccount: demoEnterprise.clearanceAccount }), user.cookie),
+    ).toMatchObject({
       code: 409,
     });
-    expect(await postJson(t, `${base}/add`, fullRecord({ creditCode: demoEnterprise.creditCode }), user.cookie)).toMatchObject({
+    expect(
+      await postJson(t, `${base}/add`, fullRecord({ creditCode: demoEnterprise.creditCode }), user.cookie),
+    ).toMatchObject({
       code: 409,
       message: '该统一社会信用代码已被其他企业使用',
     });
@@ -186,16 +214,25 @@ describe('get and getEnterpriseUserByOrgId', () => {
     const created = await addEnterprise(t, owner.cookie);
     expect((await getJson<EnterpriseData>(t, `${base}/get`, owner.cookie)).data.id).toBe(created.id);
     expect((await getJson<EnterpriseData>(t, `${base}/get?id=${created.id}`, owner.cookie)).data.id).toBe(created.id);
-    expect(await getJson(t, `${base}/get?id=${created.id}`, other.cookie)).toEqual({ code: 404, message: '记录不存在', data: {} });
-    expect(await getJson(t, `${base}/get`, other.cookie)).toMatchObject({ code: 404, message: '您还没有企业，请先添加或绑定企业' });
-    expect((await getJson<EnterpriseData>(t, `${base}/get?id=${created.id}`, operator.cookie)).data.enterpriseName).toBe(created.enterpriseName);
+    expect(await getJson(t, `${base}/get?id=${created.id}`, other.cookie)).toEqual({
+      code: 404,
+      message: '记录不存在',
+      data: {},
+    });
+    expect(await getJson(t, `${base}/get`, other.cookie)).toMatchObject({
+      code: 404,
+      message: '您还没有企业，请先添加或绑定企业',
+    });
+    expect(
+      (await getJson<EnterpriseData>(t, `${base}/get?id=${created.id}`, operator.cookie)).data.enterpriseName,
+    ).toBe(created.enterpriseName);
     expect((await getJson(t, `${base}/get?id=99999999`, operator.cookie)).code).toBe(404);
     for (const id of ['abc', '-1', '0', '1.5', '99999999999', "1' or '1'='1"]) {
       expect((await getJson(t, `${base}/get?id=${encodeURIComponent(id)}`, owner.cookie)).code, id).toBe(400);
     }
   });
 
-  it('getEnterpriseUserByOrgId answers only the caller\'s own', async () => {
+  it("getEnterpriseUserByOrgId answers only the caller's own", async () => {
     const owner = await newUser(t);
     const other = await newUser(t);
     const created = await addEnterprise(t, owner.cookie);
@@ -209,7 +246,12 @@ describe('get and getEnterpriseUserByOrgId', () => {
 
   it('the seeded demo enterprise reads as certified with its names', async () => {
     const answer = await getJson<EnterpriseData>(t, `${base}/get`, await t.login('demo_company'));
-    expect(answer.data).toMatchObject({ enterpriseName: demoEnterprise.enterpriseName, authStatus: 2, industryName: '制造业', voltageLevel: 'kv10' });
+    expect(answer.data).toMatchObject({
+      enterpriseName: demoEnterprise.enterpriseName,
+      authStatus: 2,
+      industryName: '制造业',
+      voltageLevel: 'kv10',
+    });
   });
 });
 
@@ -218,12 +260,20 @@ describe('edit', () => {
     const owner = await newUser(t);
     const created = await addEnterprise(t, owner.cookie);
     await t.db.update(enterprises).set({ draft: true }).where(eq(enterprises.id, created.id));
-    const record = fullRecord({ enterpriseName: created.enterpriseName, creditCode: created.creditCode, clearanceAccount: created.clearanceAccount, address: '广州市越秀区新地址 9 号' });
+    const record = fullRecord({
+      enterpriseName: created.enterpriseName,
+      creditCode: created.creditCode,
+      clearanceAccount: created.clearanceAccount,
+      address: '广州市越秀区新地址 9 号',
+    });
     const answer = await postJson<EnterpriseData>(t, `${base}/edit`, { id: created.id, ...record }, owner.cookie);
-    expect(answer).toMatchObject({ code: 200, data: { address: '广州市越秀区新地址 9 号', draft: false, authStatus: 0 } });
+    expect(answer).toMatchObject({
+      code: 200,
+      data: { address: '广州市越秀区新地址 9 号', draft: false, authStatus: 0 },
+    });
   });
 
-  it('another user\'s enterprise is 404 and unchanged; an incomplete record is 400', async () => {
+  it("another user's enterprise is 404 and unchanged; an incomplete record is 400", async () => {
     const owner = await newUser(t);
     const other = await newUser(t);
     const created = await addEnterprise(t, owner.cookie);
@@ -241,8 +291,13 @@ describe('edit', () => {
     await setStatus(created.id, 1);
     const answer = await postJson(t, `${base}/edit`, { id: created.id, ...fullRecord() }, owner.cookie);
     expect(answer).toMatchObject({ code: 409, message: '企业认证审核中，审核结束前不能修改' });
-    expect((await postJson(t, `${base}/editfield`, { id: created.id, field: 'address', value: '新地址 1 号' }, owner.cookie)).code).toBe(409);
-    expect((await postJson(t, `${base}/temporarySave`, { id: created.id, address: '新地址 1 号' }, owner.cookie)).code).toBe(409);
+    expect(
+      (await postJson(t, `${base}/editfield`, { id: created.id, field: 'address', value: '新地址 1 号' }, owner.cookie))
+        .code,
+    ).toBe(409);
+    expect(
+      (await postJson(t, `${base}/temporarySave`, { id: created.id, address: '新地址 1 号' }, owner.cookie)).code,
+    ).toBe(409);
     expect((await enterpriseRow(t, created.id))?.address).toBe(created.address);
   });
 
@@ -250,21 +305,43 @@ describe('edit', () => {
     const owner = await newUser(t);
     const created = await addEnterprise(t, owner.cookie);
     await setStatus(created.id, 2);
-    const same = { id: created.id, ...fullRecord({ enterpriseName: created.enterpriseName, creditCode: created.creditCode, clearanceAccount: created.clearanceAccount }) };
+    const same = {
+      id: created.id,
+      ...fullRecord({
+        enterpriseName: created.enterpriseName,
+        creditCode: created.creditCode,
+        clearanceAccount: created.clearanceAccount,
+      }),
+    };
     const kept = await postJson<EnterpriseData>(t, `${base}/edit`, { ...same, contactName: '赵六' }, owner.cookie);
     expect(kept.data).toMatchObject({ authStatus: 2, contactName: '赵六' });
-    const renamed = await postJson<EnterpriseData>(t, `${base}/edit`, { ...same, enterpriseName: `${created.enterpriseName}新` }, owner.cookie);
+    const renamed = await postJson<EnterpriseData>(
+      t,
+      `${base}/edit`,
+      { ...same, enterpriseName: `${created.enterpriseName}新` },
+      owner.cookie,
+    );
     expect(renamed.data).toMatchObject({ authStatus: 1, draft: false });
     expect(renamed.data.submittedAt).not.toBeNull();
     expect(await noticeKeys(t, owner.id)).toEqual(['enterprise.notice.backToReview']);
-    expect(await auditActions(t, `enterprise:${created.id}`)).toEqual(['enterprise.add', 'enterprise.edit', 'enterprise.edit', 'certification.backToReview']);
+    expect(await auditActions(t, `enterprise:${created.id}`)).toEqual([
+      'enterprise.add',
+      'enterprise.edit',
+      'enterprise.edit',
+      'certification.backToReview',
+    ]);
   });
 
   it('certified: a new credit code by editfield sends it back to review too', async () => {
     const owner = await newUser(t);
     const created = await addEnterprise(t, owner.cookie);
     await setStatus(created.id, 2);
-    const answer = await postJson<EnterpriseData>(t, `${base}/editfield`, { id: created.id, field: 'creditCode', value: fullRecord()['creditCode'] }, owner.cookie);
+    const answer = await postJson<EnterpriseData>(
+      t,
+      `${base}/editfield`,
+      { id: created.id, field: 'creditCode', value: fullRecord()['creditCode'] },
+      owner.cookie,
+    );
     expect(answer.data.authStatus).toBe(1);
   });
 });
@@ -279,51 +356,111 @@ describe('temporarySave', () => {
       { enterpriseName: record['enterpriseName'], clearanceAccount: record['clearanceAccount'], address: '' },
       owner.cookie,
     );
-    expect(answer.data).toMatchObject({ draft: true, authStatus: 0, creditCode: null, address: '', electricityAccounts: [] });
+    expect(answer.data).toMatchObject({
+      draft: true,
+      authStatus: 0,
+      creditCode: null,
+      address: '',
+      electricityAccounts: [],
+    });
     const [row] = await t.db.select({ roles: users.roles }).from(users).where(eq(users.id, owner.id));
     expect(row?.roles).toEqual(['enterprise']);
   });
 
   it('creating needs both; each present field is checked; with id only the given fields change', async () => {
     const owner = await newUser(t);
-    const missing = await postJson<{ errors: { field: string }[] }>(t, `${base}/temporarySave`, { legalPerson: '王五' }, owner.cookie);
+    const missing = await postJson<{ errors: { field: string }[] }>(
+      t,
+      `${base}/temporarySave`,
+      { legalPerson: '王五' },
+      owner.cookie,
+    );
     expect(missing.code).toBe(400);
     expect(missing.data.errors.map((e) => e.field)).toEqual(['enterpriseName', 'clearanceAccount']);
     const created = await addEnterprise(t, owner.cookie);
-    const bad = await postJson(t, `${base}/temporarySave`, { id: created.id, creditCode: '123', legalPerson: '新法人' }, owner.cookie);
+    const bad = await postJson(
+      t,
+      `${base}/temporarySave`,
+      { id: created.id, creditCode: '123', legalPerson: '新法人' },
+      owner.cookie,
+    );
     expect(bad.code).toBe(400);
     expect((await enterpriseRow(t, created.id))?.legalPerson).toBe('王五');
-    const good = await postJson<EnterpriseData>(t, `${base}/temporarySave`, { id: created.id, legalPerson: '新法人' }, owner.cookie);
+    const good = await postJson<EnterpriseData>(
+      t,
+      `${base}/temporarySave`,
+      { id: created.id, legalPerson: '新法人' },
+      owner.cookie,
+    );
     expect(good.data).toMatchObject({ legalPerson: '新法人', address: created.address, draft: true });
     const other = await newUser(t);
-    expect((await postJson(t, `${base}/temporarySave`, { id: created.id, legalPerson: '入侵者' }, other.cookie)).code).toBe(404);
+    expect(
+      (await postJson(t, `${base}/temporarySave`, { id: created.id, legalPerson: '入侵者' }, other.cookie)).code,
+    ).toBe(404);
     // A user who has one cannot create a second by draft.
     const second = fullRecord();
     expect(
-      (await postJson(t, `${base}/temporarySave`, { enterpriseName: second['enterpriseName'], clearanceAccount: second['clearanceAccount'] }, owner.cookie)).code,
+      (
+        await postJson(
+          t,
+          `${base}/temporarySave`,
+          { enterpriseName: second['enterpriseName'], clearanceAccount: second['clearanceAccount'] },
+          owner.cookie,
+        )
+      ).code,
     ).toBe(409);
   });
 });
 
 describe('editfield', () => {
-  it('changes one allowed field; the value meets that field\'s rule, named in the message', async () => {
+  it("changes one allowed field; the value meets that field's rule, named in the message", async () => {
     const owner = await newUser(t);
     const created = await addEnterprise(t, owner.cookie);
-    const phone = await postJson<EnterpriseData>(t, `${base}/editfield`, { id: created.id, field: 'contactPhone', value: '13912345678' }, owner.cookie);
+    const phone = await postJson<EnterpriseData>(
+      t,
+      `${base}/editfield`,
+      { id: created.id, field: 'contactPhone', value: '13912345678' },
+      owner.cookie,
+    );
     expect(phone.data.contactPhone).toBe('13912345678');
-    const accounts = await postJson<EnterpriseData>(t, `${base}/editfield`, { id: created.id, field: 'electricityAccounts', value: 'X1234567,Y1234567' }, owner.cookie);
+    const accounts = await postJson<EnterpriseData>(
+      t,
+      `${base}/editfield`,
+      { id: created.id, field: 'electricityAccounts', value: 'X1234567,Y1234567' },
+      owner.cookie,
+    );
     expect(accounts.data.electricityAccounts).toEqual(['X1234567', 'Y1234567']);
-    const bad = await postJson<{ errors: { field: string }[] }>(t, `${base}/editfield`, { id: created.id, field: 'contactPhone', value: '110' }, owner.cookie);
+    const bad = await postJson<{ errors: { field: string }[] }>(
+      t,
+      `${base}/editfield`,
+      { id: created.id, field: 'contactPhone', value: '110' },
+      owner.cookie,
+    );
     expect(bad.code).toBe(400);
     expect(bad.message).toMatch(/联系电话/);
     expect(bad.data.errors[0]?.field).toBe('contactPhone');
     for (const field of ['authStatus', 'ownerUserId', 'reviewComment', '__proto__', 'id']) {
-      expect((await postJson(t, `${base}/editfield`, { id: created.id, field, value: '2' }, owner.cookie)).code, field).toBe(400);
+      expect(
+        (await postJson(t, `${base}/editfield`, { id: created.id, field, value: '2' }, owner.cookie)).code,
+        field,
+      ).toBe(400);
     }
-    expect((await postJson(t, `${base}/editfield`, { id: created.id, field: 'areaCode', value: '123456' }, owner.cookie)).code).toBe(400);
+    expect(
+      (await postJson(t, `${base}/editfield`, { id: created.id, field: 'areaCode', value: '123456' }, owner.cookie))
+        .code,
+    ).toBe(400);
     expect((await enterpriseRow(t, created.id))?.authStatus).toBe(0);
     const other = await newUser(t);
-    expect((await postJson(t, `${base}/editfield`, { id: created.id, field: 'address', value: '别人的地址 1 号' }, other.cookie)).code).toBe(404);
+    expect(
+      (
+        await postJson(
+          t,
+          `${base}/editfield`,
+          { id: created.id, field: 'address', value: '别人的地址 1 号' },
+          other.cookie,
+        )
+      ).code,
+    ).toBe(404);
   });
 });
 
@@ -359,7 +496,10 @@ describe('editAuthInfo (submit for review)', () => {
     const owner = await newUser(t);
     const created = await addEnterprise(t, owner.cookie);
     await withBothFiles(owner.cookie);
-    await t.db.update(enterprises).set({ authStatus: 3, reviewComment: '营业执照不清晰' }).where(eq(enterprises.id, created.id));
+    await t.db
+      .update(enterprises)
+      .set({ authStatus: 3, reviewComment: '营业执照不清晰' })
+      .where(eq(enterprises.id, created.id));
     const answer = await postJson<EnterpriseData>(t, `${base}/editAuthInfo`, { id: created.id }, owner.cookie);
     expect(answer.data).toMatchObject({ authStatus: 1, reviewComment: '营业执照不清晰' });
   });
@@ -380,7 +520,10 @@ describe('del', () => {
     const owner = await newUser(t);
     const created = await addEnterprise(t, owner.cookie);
     await withBothFiles(owner.cookie);
-    const stored = await t.db.select({ storedName: enterpriseAuthFiles.storedName }).from(enterpriseAuthFiles).where(eq(enterpriseAuthFiles.enterpriseId, created.id));
+    const stored = await t.db
+      .select({ storedName: enterpriseAuthFiles.storedName })
+      .from(enterpriseAuthFiles)
+      .where(eq(enterpriseAuthFiles.enterpriseId, created.id));
     expect(stored.every((file) => existsSync(path.join(t.dataDir, 'uploads', file.storedName)))).toBe(true);
     const other = await newUser(t);
     expect((await postJson(t, `${base}/del`, { id: created.id }, other.cookie)).code).toBe(404);
@@ -399,13 +542,19 @@ describe('del', () => {
     const owner = await newUser(t);
     const created = await addEnterprise(t, owner.cookie);
     await setStatus(created.id, 1);
-    expect(await postJson(t, `${base}/del`, { id: created.id }, owner.cookie)).toMatchObject({ code: 409, message: '企业当前状态为“审核中”，不能删除' });
+    expect(await postJson(t, `${base}/del`, { id: created.id }, owner.cookie)).toMatchObject({
+      code: 409,
+      message: '企业当前状态为“审核中”，不能删除',
+    });
     await setStatus(created.id, 2);
     expect((await postJson(t, `${base}/del`, { id: created.id }, owner.cookie)).code).toBe(409);
     await setStatus(created.id, 3);
     await insertOrder(created.id, owner.id, 90);
     expect((await getJson<EnterpriseData>(t, `${base}/get`, owner.cookie)).data.canDelete).toBe(false);
-    expect(await postJson(t, `${base}/del`, { id: created.id }, owner.cookie)).toMatchObject({ code: 409, message: '企业已有订单，不能删除（订单需保留备查）' });
+    expect(await postJson(t, `${base}/del`, { id: created.id }, owner.cookie)).toMatchObject({
+      code: 409,
+      message: '企业已有订单，不能删除（订单需保留备查）',
+    });
     expect(await enterpriseRow(t, created.id)).toMatchObject({ id: created.id, authStatus: 3 });
   });
 

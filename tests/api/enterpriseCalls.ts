@@ -41,13 +41,22 @@ export async function createEnterpriseTestApp(options: TestAppOptions = {}): Pro
 let sequence = 0;
 
 /** A new individual user; answers its id and a session cookie. */
-export async function newUser(t: TestApp, roles: ('individual' | 'operator' | 'enterprise')[] = ['individual']): Promise<{ id: number; cookie: string }> {
+export async function newUser(
+  t: TestApp,
+  roles: ('individual' | 'operator' | 'enterprise')[] = ['individual'],
+): Promise<{ id: number; cookie: string }> {
   sequence += 1;
   const suffix = `${process.pid % 1000}${String(sequence).padStart(4, '0')}`;
   const userName = `ent_${suffix}`;
   const [row] = await t.db
     .insert(users)
-    .values({ userName, mobile: `139${suffix.padStart(8, '0').slice(-8)}`, name: '测试用户', passwordHash: 'not-a-login', roles })
+    .values({
+      userName,
+      mobile: `139${suffix.padStart(8, '0').slice(-8)}`,
+      name: '测试用户',
+      passwordHash: 'not-a-login',
+      roles,
+    })
     .returning({ id: users.id });
   return { id: row!.id, cookie: await t.login(userName) };
 }
@@ -81,7 +90,12 @@ export function fullRecord(overrides: Record<string, unknown> = {}): Record<stri
   };
 }
 
-export async function postJson<T = Record<string, unknown>>(t: TestApp, pathName: string, body: unknown, cookie?: string): Promise<Envelope<T>> {
+export async function postJson<T = Record<string, unknown>>(
+  t: TestApp,
+  pathName: string,
+  body: unknown,
+  cookie?: string,
+): Promise<Envelope<T>> {
   const response = await t.app.request(pathName, {
     method: 'POST',
     headers: apiHeaders({ 'Content-Type': 'application/json', ...(cookie ? { Cookie: cookie } : {}) }),
@@ -90,13 +104,21 @@ export async function postJson<T = Record<string, unknown>>(t: TestApp, pathName
   return (await response.json()) as Envelope<T>;
 }
 
-export async function getJson<T = Record<string, unknown>>(t: TestApp, pathName: string, cookie?: string): Promise<Envelope<T>> {
+export async function getJson<T = Record<string, unknown>>(
+  t: TestApp,
+  pathName: string,
+  cookie?: string,
+): Promise<Envelope<T>> {
   const response = await t.app.request(pathName, { headers: cookie ? { Cookie: cookie } : {} });
   return (await response.json()) as Envelope<T>;
 }
 
 /** Adds a complete enterprise for the user; answers it. */
-export async function addEnterprise(t: TestApp, cookie: string, overrides: Record<string, unknown> = {}): Promise<EnterpriseData> {
+export async function addEnterprise(
+  t: TestApp,
+  cookie: string,
+  overrides: Record<string, unknown> = {},
+): Promise<EnterpriseData> {
   const answer = await postJson<EnterpriseData>(t, `${base}/add`, fullRecord(overrides), cookie);
   if (answer.code !== 200) throw new Error(`add failed: ${answer.code} ${answer.message}`);
   return answer.data;
@@ -106,7 +128,10 @@ export const pdfBytes = (): Uint8Array => demoPdf(['Test document', 'for the ent
 export const pngBytes = (): Uint8Array => demoPng(3, 40, 30);
 /** The start of a JPEG (SOI + APP0 JFIF) and its end: enough for a content check. */
 export const jpegBytes = (): Uint8Array =>
-  new Uint8Array([0xff, 0xd8, 0xff, 0xe0, 0x00, 0x10, 0x4a, 0x46, 0x49, 0x46, 0x00, 0x01, 0x01, 0x00, 0x00, 0x01, 0x00, 0x01, 0x00, 0x00, 0xff, 0xd9]);
+  new Uint8Array([
+    0xff, 0xd8, 0xff, 0xe0, 0x00, 0x10, 0x4a, 0x46, 0x49, 0x46, 0x00, 0x01, 0x01, 0x00, 0x00, 0x01, 0x00, 0x01, 0x00,
+    0x00, 0xff, 0xd9,
+  ]);
 
 /** POST upload as multipart, the way the uploader sends it. */
 export async function upload(
@@ -116,7 +141,11 @@ export async function upload(
 ): Promise<{ response: Response; answer: Envelope<Record<string, unknown>> }> {
   const form = new FormData();
   if (fields.kind !== undefined) form.set('kind', fields.kind);
-  if (fields.bytes) form.set('file', new File([fields.bytes.slice()], fields.name ?? 'file.pdf', { type: fields.type ?? 'application/pdf' }));
+  if (fields.bytes)
+    form.set(
+      'file',
+      new File([fields.bytes.slice()], fields.name ?? 'file.pdf', { type: fields.type ?? 'application/pdf' }),
+    );
   const response = await t.app.request(`${fileBase}/upload`, {
     method: 'POST',
     headers: apiHeaders(cookie ? { Cookie: cookie } : {}),
@@ -132,11 +161,19 @@ export async function enterpriseRow(t: TestApp, id: number) {
 }
 
 export async function auditActions(t: TestApp, target: string): Promise<string[]> {
-  const rows = await t.db.select({ action: auditLog.action }).from(auditLog).where(eq(auditLog.target, target)).orderBy(auditLog.id);
+  const rows = await t.db
+    .select({ action: auditLog.action })
+    .from(auditLog)
+    .where(eq(auditLog.target, target))
+    .orderBy(auditLog.id);
   return rows.map((row) => row.action);
 }
 
 export async function noticeKeys(t: TestApp, userId: number): Promise<(string | null)[]> {
-  const rows = await t.db.select({ key: notices.messageKey }).from(notices).where(eq(notices.userId, userId)).orderBy(notices.id);
+  const rows = await t.db
+    .select({ key: notices.messageKey })
+    .from(notices)
+    .where(eq(notices.userId, userId))
+    .orderBy(notices.id);
   return rows.map((row) => row.key);
 }

@@ -115,22 +115,37 @@ describe.each(engines)('on the $engine store', ({ engine, open }) => {
       }
       expect(await auditActions(t, `enterprise:${owner.enterprise.id}`)).toContain('enterprise.fileUpload');
 
-      const png = await upload(t, owner.cookie, { kind: 'authLetter', bytes: pngBytes(), name: 'letter.png', type: 'image/png' });
+      const png = await upload(t, owner.cookie, {
+        kind: 'authLetter',
+        bytes: pngBytes(),
+        name: 'letter.png',
+        type: 'image/png',
+      });
       expect(png.answer.data).toMatchObject({ contentType: 'image/png', kind: 'authLetter' });
-      const jpeg = await upload(t, owner.cookie, { kind: 'authLetter', bytes: jpegBytes(), name: 'letter.jpg', type: 'image/jpeg' });
+      const jpeg = await upload(t, owner.cookie, {
+        kind: 'authLetter',
+        bytes: jpegBytes(),
+        name: 'letter.jpg',
+        type: 'image/jpeg',
+      });
       expect(jpeg.answer.data).toMatchObject({ contentType: 'image/jpeg', kind: 'authLetter' });
     });
 
     it('replaces a file of the same kind: one row per kind, the old bytes removed', async () => {
       const owner = await ownerWithEnterprise();
-      const first = (await upload(t, owner.cookie, { kind: 'authLetter', bytes: pdfBytes() })).answer.data as unknown as AuthFileData;
-      const firstStored = (await fileRow(first.id))!.storedName;
-      const second = (await upload(t, owner.cookie, { kind: 'authLetter', bytes: pngBytes(), type: 'image/png', name: 'b.png' })).answer
+      const first = (await upload(t, owner.cookie, { kind: 'authLetter', bytes: pdfBytes() })).answer
         .data as unknown as AuthFileData;
+      const firstStored = (await fileRow(first.id))!.storedName;
+      const second = (
+        await upload(t, owner.cookie, { kind: 'authLetter', bytes: pngBytes(), type: 'image/png', name: 'b.png' })
+      ).answer.data as unknown as AuthFileData;
       expect(second.id).not.toBe(first.id);
       expect(await fileRow(first.id)).toBeUndefined();
       expect(await storedFiles()).not.toContain(firstStored);
-      const rows = await t.db.select().from(enterpriseAuthFiles).where(eq(enterpriseAuthFiles.enterpriseId, owner.enterprise.id));
+      const rows = await t.db
+        .select()
+        .from(enterpriseAuthFiles)
+        .where(eq(enterpriseAuthFiles.enterpriseId, owner.enterprise.id));
       expect(rows.map((r) => r.kind)).toEqual(['authLetter']);
     });
 
@@ -140,7 +155,11 @@ describe.each(engines)('on the $engine store', ({ engine, open }) => {
       const forged: [Uint8Array, string, string][] = [
         [new TextEncoder().encode('just text, not a PDF'), 'licence.pdf', 'application/pdf'],
         [new TextEncoder().encode('<html><script>alert(1)</script></html>'), 'image.png', 'image/png'],
-        [new TextEncoder().encode('<svg xmlns="http://www.w3.org/2000/svg" onload="alert(1)"/>'), 'a.jpg', 'image/jpeg'],
+        [
+          new TextEncoder().encode('<svg xmlns="http://www.w3.org/2000/svg" onload="alert(1)"/>'),
+          'a.jpg',
+          'image/jpeg',
+        ],
         [new Uint8Array([0x4d, 0x5a, 0x90, 0x00, 0x03]), 'setup.pdf', 'application/pdf'],
         [new Uint8Array([0x89, 0x50, 0x4e, 0x47]), 'short.png', 'image/png'],
         [new Uint8Array([0x50, 0x4b, 0x03, 0x04, 0x14]), 'zip.pdf', 'application/pdf'],
@@ -151,7 +170,12 @@ describe.each(engines)('on the $engine store', ({ engine, open }) => {
       }
       expect(await storedFiles()).toEqual(before);
       // A real PDF declared as text with another extension is still a PDF.
-      const { answer } = await upload(t, owner.cookie, { kind: 'businessLicence', bytes: pdfBytes(), name: 'notes.txt', type: 'text/plain' });
+      const { answer } = await upload(t, owner.cookie, {
+        kind: 'businessLicence',
+        bytes: pdfBytes(),
+        name: 'notes.txt',
+        type: 'text/plain',
+      });
       expect(answer.data).toMatchObject({ contentType: 'application/pdf', originalName: 'notes.txt' });
     });
 
@@ -164,7 +188,10 @@ describe.each(engines)('on the $engine store', ({ engine, open }) => {
       });
       const big = new Uint8Array(10 * 1024 * 1024 + 1);
       big.set(pdfBytes().subarray(0, 8));
-      expect((await upload(t, owner.cookie, { kind: 'authLetter', bytes: big })).answer).toMatchObject({ code: 400, message: '文件不能超过 10 MB' });
+      expect((await upload(t, owner.cookie, { kind: 'authLetter', bytes: big })).answer).toMatchObject({
+        code: 400,
+        message: '文件不能超过 10 MB',
+      });
       const exact = new Uint8Array(10 * 1024 * 1024);
       exact.set(pdfBytes().subarray(0, 8));
       expect((await upload(t, owner.cookie, { kind: 'authLetter', bytes: exact })).answer.code).toBe(200);
@@ -175,12 +202,16 @@ describe.each(engines)('on the $engine store', ({ engine, open }) => {
       expect((await storedFiles()).length).toBe(before.length + 1);
     });
 
-    it('the larger limit is the upload path\'s only: a 2 MB multipart body elsewhere is 413', async () => {
+    it("the larger limit is the upload path's only: a 2 MB multipart body elsewhere is 413", async () => {
       const owner = await ownerWithEnterprise();
       const form = new FormData();
       form.set('id', String(owner.enterprise.id));
       form.set('padding', new File([new Uint8Array(2 * 1024 * 1024)], 'pad.bin'));
-      const response = await t.app.request(`${base}/editAuthInfo`, { method: 'POST', headers: apiHeaders({ Cookie: owner.cookie }), body: form });
+      const response = await t.app.request(`${base}/editAuthInfo`, {
+        method: 'POST',
+        headers: apiHeaders({ Cookie: owner.cookie }),
+        body: form,
+      });
       expect(response.status).toBe(413);
       expect(((await response.json()) as { message: string }).message).toBe('请求内容过大');
     });
@@ -212,7 +243,12 @@ describe.each(engines)('on the $engine store', ({ engine, open }) => {
       expect((await upload(t, owner.cookie, { kind: 'idCard', bytes: pdfBytes() })).answer.code).toBe(400);
       expect((await upload(t, owner.cookie, { bytes: pdfBytes() })).answer.code).toBe(400);
       expect((await upload(t, owner.cookie, { kind: 'authLetter' })).answer.code).toBe(400);
-      const asText = await postJson(t, `${fileBase}/upload`, { kind: 'authLetter', file: 'JVBERi0xLjQK' }, owner.cookie);
+      const asText = await postJson(
+        t,
+        `${fileBase}/upload`,
+        { kind: 'authLetter', file: 'JVBERi0xLjQK' },
+        owner.cookie,
+      );
       expect(asText.code).toBe(400);
     });
 
@@ -230,12 +266,18 @@ describe.each(engines)('on the $engine store', ({ engine, open }) => {
       expect((await storedFiles()).length).toBe(before.length + 1);
 
       const loner = await newUser(t);
-      expect((await upload(t, loner.cookie, { kind: 'authLetter', bytes: pdfBytes() })).answer).toMatchObject({ code: 404 });
+      expect((await upload(t, loner.cookie, { kind: 'authLetter', bytes: pdfBytes() })).answer).toMatchObject({
+        code: 404,
+      });
       expect((await upload(t, undefined, { kind: 'authLetter', bytes: pdfBytes() })).answer.code).toBe(901);
       const form = new FormData();
       form.set('kind', 'authLetter');
       form.set('file', new File([pdfBytes().slice()], 'a.pdf'));
-      const response = await t.app.request(`${fileBase}/upload`, { method: 'POST', headers: { Cookie: owner.cookie }, body: form });
+      const response = await t.app.request(`${fileBase}/upload`, {
+        method: 'POST',
+        headers: { Cookie: owner.cookie },
+        body: form,
+      });
       expect(((await response.json()) as { code: number }).code).toBe(403);
       expect((await storedFiles()).length).toBe(before.length + 1);
     });
@@ -245,8 +287,9 @@ describe.each(engines)('on the $engine store', ({ engine, open }) => {
     it('answers the bytes inline to the owner and operators with headers that run nothing', async () => {
       const owner = await ownerWithEnterprise();
       const bytes = pngBytes();
-      const file = (await upload(t, owner.cookie, { kind: 'businessLicence', bytes, name: '执照 "扫描".png', type: 'image/png' })).answer
-        .data as unknown as AuthFileData;
+      const file = (
+        await upload(t, owner.cookie, { kind: 'businessLicence', bytes, name: '执照 "扫描".png', type: 'image/png' })
+      ).answer.data as unknown as AuthFileData;
       const response = await download(file.id, owner.cookie);
       expect(response.status).toBe(200);
       expect(response.headers.get('content-length')).toBe(String(bytes.length));
@@ -262,7 +305,8 @@ describe.each(engines)('on the $engine store', ({ engine, open }) => {
       const operator = await newUser(t, ['operator']);
       expect((await download(file.id, operator.cookie)).status).toBe(200);
       // A PDF keeps the API's policy (no plugins, nothing loaded), not the sandbox Chromium's viewer refuses.
-      const pdf = (await upload(t, owner.cookie, { kind: 'authLetter', bytes: pdfBytes() })).answer.data as unknown as AuthFileData;
+      const pdf = (await upload(t, owner.cookie, { kind: 'authLetter', bytes: pdfBytes() })).answer
+        .data as unknown as AuthFileData;
       const pdfResponse = await download(pdf.id, operator.cookie);
       expect(pdfResponse.headers.get('content-type')).toBe('application/pdf');
       expect(pdfResponse.headers.get('x-content-type-options')).toBe('nosniff');
@@ -272,20 +316,34 @@ describe.each(engines)('on the $engine store', ({ engine, open }) => {
     it('another user, an unknown id, a bad id and no session are refused; bytes gone from the store → 404', async () => {
       const owner = await ownerWithEnterprise();
       const other = await ownerWithEnterprise();
-      const file = (await upload(t, owner.cookie, { kind: 'businessLicence', bytes: pdfBytes() })).answer.data as unknown as AuthFileData;
-      expect(await (await download(file.id, other.cookie)).json()).toEqual({ code: 404, message: '记录不存在', data: {} });
+      const file = (await upload(t, owner.cookie, { kind: 'businessLicence', bytes: pdfBytes() })).answer
+        .data as unknown as AuthFileData;
+      expect(await (await download(file.id, other.cookie)).json()).toEqual({
+        code: 404,
+        message: '记录不存在',
+        data: {},
+      });
       expect(((await (await download(999999, owner.cookie)).json()) as { code: number }).code).toBe(404);
       for (const id of ['abc', '-1', '../1', '1;drop']) {
-        expect(((await (await download(encodeURIComponent(id), owner.cookie)).json()) as { code: number }).code, id).toBe(400);
+        expect(
+          ((await (await download(encodeURIComponent(id), owner.cookie)).json()) as { code: number }).code,
+          id,
+        ).toBe(400);
       }
       expect(((await (await download(file.id)).json()) as { code: number }).code).toBe(901);
       await objects().remove([uploadKey((await fileRow(file.id))!.storedName)]);
-      expect(await (await download(file.id, owner.cookie)).json()).toMatchObject({ code: 404, message: '文件已不存在，请重新上传' });
+      expect(await (await download(file.id, owner.cookie)).json()).toMatchObject({
+        code: 404,
+        message: '文件已不存在，请重新上传',
+      });
     });
 
     it('the seeded files of the demo enterprises under review are listed for the operator', async () => {
       const operator = await t.login('demo_operator');
-      const [row] = await t.db.select({ id: enterprises.id }).from(enterprises).where(eq(enterprises.enterpriseName, '佛山华瑞新材料有限公司'));
+      const [row] = await t.db
+        .select({ id: enterprises.id })
+        .from(enterprises)
+        .where(eq(enterprises.enterpriseName, '佛山华瑞新材料有限公司'));
       const answer = await getJson<EnterpriseData>(t, `${base}/get?id=${row!.id}`, operator);
       expect(answer.data).toMatchObject({ authStatus: 1, authType: 'certificate' });
       expect(answer.data.files.map((f) => [f.kind, f.contentType])).toEqual([
@@ -296,9 +354,10 @@ describe.each(engines)('on the $engine store', ({ engine, open }) => {
   });
 
   describe('deleteElectricity', () => {
-    it('deletes one of the owner\'s files (row and bytes) while not certified or returned', async () => {
+    it("deletes one of the owner's files (row and bytes) while not certified or returned", async () => {
       const owner = await ownerWithEnterprise();
-      const file = (await upload(t, owner.cookie, { kind: 'authLetter', bytes: pdfBytes() })).answer.data as unknown as AuthFileData;
+      const file = (await upload(t, owner.cookie, { kind: 'authLetter', bytes: pdfBytes() })).answer
+        .data as unknown as AuthFileData;
       const stored = (await fileRow(file.id))!.storedName;
       const other = await ownerWithEnterprise();
       expect((await postJson(t, `${fileBase}/deleteElectricity`, { id: file.id }, other.cookie)).code).toBe(404);
@@ -306,7 +365,10 @@ describe.each(engines)('on the $engine store', ({ engine, open }) => {
       expect((await postJson(t, `${fileBase}/deleteElectricity`, { id: file.id }, owner.cookie)).code).toBe(409);
       expect(await fileRow(file.id)).toBeDefined();
       await t.db.update(enterprises).set({ authStatus: 0 }).where(eq(enterprises.id, owner.enterprise.id));
-      expect(await postJson(t, `${fileBase}/deleteElectricity`, { id: file.id }, owner.cookie)).toMatchObject({ code: 200, data: {} });
+      expect(await postJson(t, `${fileBase}/deleteElectricity`, { id: file.id }, owner.cookie)).toMatchObject({
+        code: 200,
+        data: {},
+      });
       expect(await fileRow(file.id)).toBeUndefined();
       expect(await storedFiles()).not.toContain(stored);
       expect(await objects().get(uploadKey(stored))).toBeNull();

@@ -43,7 +43,7 @@ async function submitted(): Promise<{ owner: { id: number; cookie: string }; ent
 }
 
 describe('getAntTable', () => {
-  it('the operator\'s queue: status 1 only, oldest submission first, the seeded ones included', async () => {
+  it("the operator's queue: status 1 only, oldest submission first, the seeded ones included", async () => {
     const mine = await submitted();
     const answer = await postJson<EnterpriseTableData>(
       t,
@@ -59,12 +59,30 @@ describe('getAntTable', () => {
     expect(answer.data.result.every((row) => row.authStatus === 1)).toBe(true);
     expect(answer.data.totalCount).toBe(answer.data.result.length);
     expect(Object.keys(answer.data.result[0] ?? {}).sort()).toEqual(
-      ['areaCode', 'authStatus', 'authType', 'clearanceAccount', 'contactName', 'createdAt', 'creditCode', 'enterpriseName', 'id', 'industry', 'reviewedAt', 'submittedAt'].sort(),
+      [
+        'areaCode',
+        'authStatus',
+        'authType',
+        'clearanceAccount',
+        'contactName',
+        'createdAt',
+        'creditCode',
+        'enterpriseName',
+        'id',
+        'industry',
+        'reviewedAt',
+        'submittedAt',
+      ].sort(),
     );
   });
 
   it('form-encoded antTable with a keyword search and paging', async () => {
-    const response = await postForm(t, `${base}/getAntTable`, { antTable: JSON.stringify({ search: { keyword: '蓝海' }, pager: { pageSize: 1 } }) }, { cookie: operator });
+    const response = await postForm(
+      t,
+      `${base}/getAntTable`,
+      { antTable: JSON.stringify({ search: { keyword: '蓝海' }, pager: { pageSize: 1 } }) },
+      { cookie: operator },
+    );
     const answer = (await response.json()) as { code: number; data: EnterpriseTableData };
     expect(answer.data.result.map((row) => row.enterpriseName)).toEqual(['深圳蓝海国际物流有限公司']);
     expect(answer.data.totalCount).toBe(1);
@@ -75,10 +93,18 @@ describe('getAntTable', () => {
     const own = await addEnterprise(t, owner.cookie);
     const all = await postJson<EnterpriseTableData>(t, `${base}/getAntTable`, {}, owner.cookie);
     expect(all.data).toEqual({ result: [expect.objectContaining({ id: own.id })], totalCount: 1 });
-    const others = await postJson<EnterpriseTableData>(t, `${base}/getAntTable`, { antTable: JSON.stringify({ filter: { authStatus: [1, 2] } }) }, owner.cookie);
+    const others = await postJson<EnterpriseTableData>(
+      t,
+      `${base}/getAntTable`,
+      { antTable: JSON.stringify({ filter: { authStatus: [1, 2] } }) },
+      owner.cookie,
+    );
     expect(others.data).toEqual({ result: [], totalCount: 0 });
     const loner = await newUser(t);
-    expect((await postJson<EnterpriseTableData>(t, `${base}/getAntTable`, {}, loner.cookie)).data).toEqual({ result: [], totalCount: 0 });
+    expect((await postJson<EnterpriseTableData>(t, `${base}/getAntTable`, {}, loner.cookie)).data).toEqual({
+      result: [],
+      totalCount: 0,
+    });
   });
 
   it('bad and hostile requests are 400, never 500, and the table is still there', async () => {
@@ -106,7 +132,11 @@ describe('approve and return', () => {
   it('approve: 1 → 2 with audit and a notice to the owner; then it is not reviewable again (409)', async () => {
     const { owner, enterprise } = await submitted();
     const answer = await postJson<EnterpriseData>(t, `${ops}/approve`, { id: enterprise.id }, operator);
-    expect(answer).toMatchObject({ code: 200, message: '已通过认证', data: { authStatus: 2, authType: 'certificate', reviewComment: '' } });
+    expect(answer).toMatchObject({
+      code: 200,
+      message: '已通过认证',
+      data: { authStatus: 2, authType: 'certificate', reviewComment: '' },
+    });
     expect(answer.data.reviewedAt).not.toBeNull();
     expect((await auditActions(t, `enterprise:${enterprise.id}`)).at(-1)).toBe('certification.approve');
     const notices = await listNotices(t.db, owner.id, { ref: `enterprise:${enterprise.id}`, locale: 'en-US' });
@@ -120,19 +150,31 @@ describe('approve and return', () => {
 
   it('return: 1 → 3 with the comment, which the owner reads in the notice; resubmitting works', async () => {
     const { owner, enterprise } = await submitted();
-    const answer = await postJson<EnterpriseData>(t, `${ops}/return`, { id: enterprise.id, comment: '  营业执照照片不清晰  ' }, operator);
+    const answer = await postJson<EnterpriseData>(
+      t,
+      `${ops}/return`,
+      { id: enterprise.id, comment: '  营业执照照片不清晰  ' },
+      operator,
+    );
     expect(answer.data).toMatchObject({ authStatus: 3, reviewComment: '营业执照照片不清晰' });
     const [notice] = await listNotices(t.db, owner.id, { ref: `enterprise:${enterprise.id}` });
     expect(notice?.description).toContain('营业执照照片不清晰');
     expect((await auditActions(t, `enterprise:${enterprise.id}`)).at(-1)).toBe('certification.return');
     // The owner may now change the files and submit again.
     expect((await upload(t, owner.cookie, { kind: 'businessLicence', bytes: pdfBytes() })).answer.code).toBe(200);
-    expect((await postJson<EnterpriseData>(t, `${base}/editAuthInfo`, { id: enterprise.id }, owner.cookie)).data.authStatus).toBe(1);
+    expect(
+      (await postJson<EnterpriseData>(t, `${base}/editAuthInfo`, { id: enterprise.id }, owner.cookie)).data.authStatus,
+    ).toBe(1);
   });
 
   it('a return needs a comment of 1–500 characters; bad ids are 400; unknown 404; nothing changes', async () => {
     const { enterprise } = await submitted();
-    for (const body of [{ id: enterprise.id }, { id: enterprise.id, comment: '   ' }, { id: enterprise.id, comment: 'x'.repeat(501) }, { id: 'x', comment: 'a' }]) {
+    for (const body of [
+      { id: enterprise.id },
+      { id: enterprise.id, comment: '   ' },
+      { id: enterprise.id, comment: 'x'.repeat(501) },
+      { id: 'x', comment: 'a' },
+    ]) {
       expect((await postJson(t, `${ops}/return`, body, operator)).code, JSON.stringify(body).slice(0, 40)).toBe(400);
     }
     expect((await postJson(t, `${ops}/approve`, { id: 99999999 }, operator)).code).toBe(404);
@@ -142,7 +184,10 @@ describe('approve and return', () => {
   it('not-certified and returned enterprises cannot be approved or returned (409)', async () => {
     const owner = await newUser(t);
     const created = await addEnterprise(t, owner.cookie);
-    expect(await postJson(t, `${ops}/approve`, { id: created.id }, operator)).toMatchObject({ code: 409, message: '企业当前状态为“未认证”，只有审核中的企业可以审核' });
+    expect(await postJson(t, `${ops}/approve`, { id: created.id }, operator)).toMatchObject({
+      code: 409,
+      message: '企业当前状态为“未认证”，只有审核中的企业可以审核',
+    });
     await t.db.update(enterprises).set({ authStatus: 3 }).where(eq(enterprises.id, created.id));
     expect((await postJson(t, `${ops}/return`, { id: created.id, comment: '再退' }, operator)).code).toBe(409);
   });
@@ -150,13 +195,18 @@ describe('approve and return', () => {
   it('only operators: 403 for others (even the owner), 901 without a session', async () => {
     const { owner, enterprise } = await submitted();
     expect((await postJson(t, `${ops}/approve`, { id: enterprise.id }, owner.cookie)).code).toBe(403);
-    expect((await postJson(t, `${ops}/return`, { id: enterprise.id, comment: 'x' }, await t.login('demo_company'))).code).toBe(403);
+    expect(
+      (await postJson(t, `${ops}/return`, { id: enterprise.id, comment: 'x' }, await t.login('demo_company'))).code,
+    ).toBe(403);
     expect((await postJson(t, `${ops}/approve`, { id: enterprise.id })).code).toBe(901);
     expect((await enterpriseRow(t, enterprise.id))?.authStatus).toBe(1);
   });
 
   it('approving the seeded queue works on the demo data', async () => {
-    const [row] = await t.db.select({ id: enterprises.id }).from(enterprises).where(eq(enterprises.enterpriseName, demoReviewEnterprises[1]!.enterpriseName));
+    const [row] = await t.db
+      .select({ id: enterprises.id })
+      .from(enterprises)
+      .where(eq(enterprises.enterpriseName, demoReviewEnterprises[1]!.enterpriseName));
     expect((await postJson<EnterpriseData>(t, `${ops}/approve`, { id: row!.id }, operator)).data.authStatus).toBe(2);
   });
 });

@@ -43,7 +43,9 @@ describe('envelope', () => {
       headers: { Cookie: 'locale=pt-BR', 'Accept-Language': 'en-US' },
     });
     expect(((await res.json()) as { message: string }).message).toBe(
-      (await import('../../src/lib/i18n/messages/core/pt-BR.json', { with: { type: 'json' } })).default['api.unknownPath'],
+      (await import('../../src/lib/i18n/messages/core/pt-BR.json', { with: { type: 'json' } })).default[
+        'api.unknownPath'
+      ],
     );
   });
 
@@ -137,7 +139,11 @@ describe('errors', () => {
 
   it('turns null data into {} and localizes a given message key', async () => {
     expect(await (await app.request('/api/empty')).json()).toEqual({ code: 200, message: '操作成功', data: {} });
-    expect(await (await app.request('/api/schema')).json()).toEqual({ code: 200, message: '安全退出！', data: { a: 'x' } });
+    expect(await (await app.request('/api/schema')).json()).toEqual({
+      code: 200,
+      message: '安全退出！',
+      data: { a: 'x' },
+    });
   });
 
   it('answers a crash outside /api with plain text', async () => {

@@ -66,7 +66,15 @@ import {
   type RouteInput,
   type Val,
 } from './fuzzKit.ts';
-import { identities, type Identity, type LoggedError, type LogLine, type ReadyMessage, type WireAnswer, type WireRequest } from './fuzzWorker.ts';
+import {
+  identities,
+  type Identity,
+  type LoggedError,
+  type LogLine,
+  type ReadyMessage,
+  type WireAnswer,
+  type WireRequest,
+} from './fuzzWorker.ts';
 import { apiHeaders } from './harness.ts';
 import { dropDatabase } from './snapshot.ts';
 
@@ -104,20 +112,27 @@ class AppWorker {
     });
     let settle: { resolve: (ready: ReadyMessage) => void; reject: (error: Error) => void } | undefined;
     this.ready = new Promise((resolve, reject) => (settle = { resolve, reject }));
-    this.worker.on('message', (message: ReadyMessage | { id: number; ok: boolean; answer?: WireAnswer; error?: string }) => {
-      if ('type' in message) return settle?.resolve(message);
-      const waiting = this.pending.get(message.id);
-      this.pending.delete(message.id);
-      if (message.ok) waiting?.resolve(message.answer);
-      else waiting?.reject(new Error(message.error));
-    });
+    this.worker.on(
+      'message',
+      (message: ReadyMessage | { id: number; ok: boolean; answer?: WireAnswer; error?: string }) => {
+        if ('type' in message) return settle?.resolve(message);
+        const waiting = this.pending.get(message.id);
+        this.pending.delete(message.id);
+        if (message.ok) waiting?.resolve(message.answer);
+        else waiting?.reject(new Error(message.error));
+      },
+    );
     const stop = (reason: string) => {
       this.ended ??= reason;
       settle?.reject(new Error(`fuzz worker: ${reason}`));
       for (const waiting of this.pending.values()) waiting.reject(new Error(reason));
       this.pending.clear();
     };
-    this.worker.on('error', (error) => stop(`crashed: ${errorText(error)}${(error as { code?: string }).code ? ` (${(error as { code?: string }).code})` : ''}`));
+    this.worker.on('error', (error) =>
+      stop(
+        `crashed: ${errorText(error)}${(error as { code?: string }).code ? ` (${(error as { code?: string }).code})` : ''}`,
+      ),
+    );
     this.worker.on('exit', (code) => stop(`exited with code ${code}`));
   }
 
@@ -204,7 +219,16 @@ function routeKey(route: FuzzRoute): string {
 }
 
 function inputOf(route: FuzzRoute): RouteInput {
-  return inputs.get(routeKey(route)) ?? { schemas: [], fields: [], top: [], table: false, takesFile: false, source: route.method === 'GET' ? 'query' : 'body' };
+  return (
+    inputs.get(routeKey(route)) ?? {
+      schemas: [],
+      fields: [],
+      top: [],
+      table: false,
+      takesFile: false,
+      source: route.method === 'GET' ? 'query' : 'body',
+    }
+  );
 }
 
 function parsedLike(value: Val): unknown {
@@ -239,11 +263,11 @@ function baseFields(route: FuzzRoute): Fields {
   if (known) return known;
   const input = inputOf(route);
   const schema = input.schemas.map((name) => catalogue.schemas.get(name)!.schema)[0] as
-    | { safeParse(value: unknown): { success: boolean; error?: { issues: { path: PropertyKey[] }[] } } }
-    | undefined;
+    { safeParse(value: unknown): { success: boolean; error?: { issues: { path: PropertyKey[] }[] } } } | undefined;
   const chosen: Fields = [];
   const problems: string[] = [];
-  const current = (): Record<string, unknown> => Object.fromEntries(chosen.map(([name, value]) => [name, parsedLike(value)]));
+  const current = (): Record<string, unknown> =>
+    Object.fromEntries(chosen.map(([name, value]) => [name, parsedLike(value)]));
   for (const field of input.top) {
     const candidates = plausibleOf(field);
     let picked: Val | undefined;
@@ -264,10 +288,14 @@ function baseFields(route: FuzzRoute): Fields {
     }
     if (picked) chosen.push([field, picked]);
   }
-  if (input.table && !chosen.some(([name]) => name === 'antTable')) chosen.push(['antTable', str('{"pager":{"current":1,"pageSize":10}}')]);
+  if (input.table && !chosen.some(([name]) => name === 'antTable'))
+    chosen.push(['antTable', str('{"pager":{"current":1,"pageSize":10}}')]);
   if (schema) {
     const result = schema.safeParse(current());
-    if (!result.success) problems.push(`base does not validate: ${JSON.stringify(result.error?.issues.map((issue) => issue.path.join('.')))}`);
+    if (!result.success)
+      problems.push(
+        `base does not validate: ${JSON.stringify(result.error?.issues.map((issue) => issue.path.join('.')))}`,
+      );
   }
   if (problems.length > 0) baseProblems.set(key, problems);
   bases.set(key, chosen);
@@ -292,9 +320,18 @@ async function columnsOf(route: FuzzRoute): Promise<string[]> {
   if (known) return known;
   const accepted: string[] = [];
   for (const column of catalogue.columns) {
-    const fields = withField(baseFields(route), 'antTable', str(JSON.stringify({ select: [column], pager: { current: 1, pageSize: 1 } })));
-    const outcome = await send(route, { identity: 'allRoles', encoding: route.method === 'GET' ? 'query' : 'form', fields });
-    if (outcome.status === 200 && (outcome.envelope === undefined || outcome.envelope.code === 200)) accepted.push(column);
+    const fields = withField(
+      baseFields(route),
+      'antTable',
+      str(JSON.stringify({ select: [column], pager: { current: 1, pageSize: 1 } })),
+    );
+    const outcome = await send(route, {
+      identity: 'allRoles',
+      encoding: route.method === 'GET' ? 'query' : 'form',
+      fields,
+    });
+    if (outcome.status === 200 && (outcome.envelope === undefined || outcome.envelope.code === 200))
+      accepted.push(column);
   }
   tableColumns.set(key, accepted);
   return accepted;
@@ -328,7 +365,11 @@ async function xlsxFile(name: string, rows: (string | number | null)[][]): Promi
     columns: settlementImportColumns.map((column) => ({ header: column.header, format: column.format })),
     rows: rows.map((row) => row),
   });
-  return file(name, 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet', new Uint8Array(await new Response(stream).arrayBuffer()));
+  return file(
+    name,
+    'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
+    new Uint8Array(await new Response(stream).arrayBuffer()),
+  );
 }
 
 /** Import rows: one valid row per file, with one column made hostile (so the hostile cell is the only thing wrong). */
@@ -345,7 +386,8 @@ async function fileClasses(): Promise<FileClass[]> {
     status: '1',
   };
   const header = settlementImportColumns.map((column) => column.header).join(',');
-  const csvLine = (row: Record<string, string>) => settlementImportColumns.map((column) => csvCell(row[column.key] ?? '')).join(',');
+  const csvLine = (row: Record<string, string>) =>
+    settlementImportColumns.map((column) => csvCell(row[column.key] ?? '')).join(',');
   const classes: FileClass[] = [
     { name: 'empty file', file: file('empty.pdf', 'application/pdf', '') },
     { name: 'NUL in the file name', file: file('a\u0000b.pdf', 'application/pdf', demoPdf(['x'])) },
@@ -355,16 +397,45 @@ async function fileClasses(): Promise<FileClass[]> {
     { name: 'lone surrogate file name', file: file('\ud800.csv', 'text/csv', `${header}\r\n`) },
     { name: 'PNG', file: file('a.png', 'image/png', demoPng(1)) },
     { name: 'PDF magic then junk', file: file('a.pdf', 'application/pdf', '%PDF-1.7\n\u0000\u0001junk') },
-    { name: 'PNG magic then junk', file: file('a.png', 'image/png', new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 0xff])) },
-    { name: 'JPEG magic then junk', file: file('a.jpg', 'image/jpeg', new Uint8Array([0xff, 0xd8, 0xff, 0xe0, 0, 0x10, 0x4a, 0x46])) },
-    { name: 'zip magic then junk (.xlsx)', file: file('a.xlsx', 'application/zip', new Uint8Array([0x50, 0x4b, 0x03, 0x04, 1, 2, 3, 4, 5, 6, 7, 8, 9])) },
-    { name: 'OLE magic (.xls) named .xlsx', file: file('a.xlsx', 'application/vnd.ms-excel', new Uint8Array([0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1])) },
-    { name: 'random bytes .csv', file: file('a.csv', 'text/csv', Uint8Array.from({ length: 2048 }, (_, i) => (i * 7919 + 13) % 256)) },
-    { name: 'CSV not UTF-8 (GBK bytes)', file: file('a.csv', 'text/csv', new Uint8Array([0xb6, 0xa9, 0xb5, 0xa5, 0x2c, 0xc4, 0xea])) },
+    {
+      name: 'PNG magic then junk',
+      file: file('a.png', 'image/png', new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 0xff])),
+    },
+    {
+      name: 'JPEG magic then junk',
+      file: file('a.jpg', 'image/jpeg', new Uint8Array([0xff, 0xd8, 0xff, 0xe0, 0, 0x10, 0x4a, 0x46])),
+    },
+    {
+      name: 'zip magic then junk (.xlsx)',
+      file: file('a.xlsx', 'application/zip', new Uint8Array([0x50, 0x4b, 0x03, 0x04, 1, 2, 3, 4, 5, 6, 7, 8, 9])),
+    },
+    {
+      name: 'OLE magic (.xls) named .xlsx',
+      file: file(
+        'a.xlsx',
+        'application/vnd.ms-excel',
+        new Uint8Array([0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1]),
+      ),
+    },
+    {
+      name: 'random bytes .csv',
+      file: file(
+        'a.csv',
+        'text/csv',
+        Uint8Array.from({ length: 2048 }, (_, i) => (i * 7919 + 13) % 256),
+      ),
+    },
+    {
+      name: 'CSV not UTF-8 (GBK bytes)',
+      file: file('a.csv', 'text/csv', new Uint8Array([0xb6, 0xa9, 0xb5, 0xa5, 0x2c, 0xc4, 0xea])),
+    },
     { name: 'CSV with NUL', file: file('a.csv', 'text/csv', `${header}\r\n${csvLine(validRow)}\u0000\r\n`) },
     { name: 'CSV unbalanced quote', file: file('a.csv', 'text/csv', `${header}\r\n"${csvLine(validRow)}\r\n`) },
     { name: 'CSV header only', file: file('a.csv', 'text/csv', `${header}\r\n`) },
-    { name: 'CSV 2000 columns', file: file('a.csv', 'text/csv', `${header}${',x'.repeat(2000)}\r\n${csvLine(validRow)}\r\n`) },
+    {
+      name: 'CSV 2000 columns',
+      file: file('a.csv', 'text/csv', `${header}${',x'.repeat(2000)}\r\n${csvLine(validRow)}\r\n`),
+    },
     { name: 'CSV valid row', file: file('a.csv', 'text/csv', `${header}\r\n${csvLine(validRow)}\r\n`) },
   ];
   const cellValues = [
@@ -396,15 +467,35 @@ async function fileClasses(): Promise<FileClass[]> {
   for (const column of settlementImportColumns) {
     for (const cell of cellValues) {
       const row = { ...validRow, [column.key]: cell };
-      classes.push({ name: `CSV ${column.key} = ${showText(cell)}`, file: file('import.csv', 'text/csv', `\ufeff${header}\r\n${csvLine(row)}\r\n`) });
+      classes.push({
+        name: `CSV ${column.key} = ${showText(cell)}`,
+        file: file('import.csv', 'text/csv', `\ufeff${header}\r\n${csvLine(row)}\r\n`),
+      });
     }
-    for (const cell of ['2147483648', '9223372036854775808', '1e308', '0000-01', '9999-12', '2026-02-30', "' OR 1=1 --", '１２３']) {
-      const values = settlementImportColumns.map((other) => (other.key === column.key ? cell : (validRow[other.key] ?? '')));
-      classes.push({ name: `xlsx ${column.key} = ${cell}`, file: await xlsxFile('import.xlsx', [settlementImportColumns.map((c) => c.header), values]) });
+    for (const cell of [
+      '2147483648',
+      '9223372036854775808',
+      '1e308',
+      '0000-01',
+      '9999-12',
+      '2026-02-30',
+      "' OR 1=1 --",
+      '１２３',
+    ]) {
+      const values = settlementImportColumns.map((other) =>
+        other.key === column.key ? cell : (validRow[other.key] ?? ''),
+      );
+      classes.push({
+        name: `xlsx ${column.key} = ${cell}`,
+        file: await xlsxFile('import.xlsx', [settlementImportColumns.map((c) => c.header), values]),
+      });
     }
     classes.push({
       name: `xlsx ${column.key} = number 1e308`,
-      file: await xlsxFile('import.xlsx', [settlementImportColumns.map((c) => c.header), settlementImportColumns.map((other) => (other.key === column.key ? 1e308 : (validRow[other.key] ?? '')))]),
+      file: await xlsxFile('import.xlsx', [
+        settlementImportColumns.map((c) => c.header),
+        settlementImportColumns.map((other) => (other.key === column.key ? 1e308 : (validRow[other.key] ?? ''))),
+      ]),
     });
   }
   return classes;
@@ -447,7 +538,8 @@ let requestCount = 0;
 async function send(route: FuzzRoute, request: Sent): Promise<Outcome> {
   const outcome = await sendOnce(route, request, false);
   // A signed-in caller answered 901: an earlier fuzzed call (logout, password change, endSession…) ended that session.
-  if (request.identity !== 'anonymous' && outcome.envelope?.code === 901 && !outcome.fault) return sendOnce(route, request, true);
+  if (request.identity !== 'anonymous' && outcome.envelope?.code === 901 && !outcome.fault)
+    return sendOnce(route, request, true);
   return outcome;
 }
 
@@ -481,21 +573,44 @@ async function sendOnce(route: FuzzRoute, request: Sent, freshSession: boolean):
   } else {
     body = { kind: 'form', entries: toFormEntries(request.fields) };
   }
-  const wire: WireRequest = { method: route.method, url, headers, identity: request.identity, ...(body === undefined ? {} : { body }) };
+  const wire: WireRequest = {
+    method: route.method,
+    url,
+    headers,
+    identity: request.identity,
+    ...(body === undefined ? {} : { body }),
+  };
   const base = { requestId, url, status: 0, contentType: '', text: '', log: [] };
   let answer: WireAnswer | typeof timedOut;
   try {
     answer = await app.call<WireAnswer>({ type: 'request', request: wire }, requestBudgetMs);
   } catch (error) {
     // The worker died under this request (out of memory, an uncaught error in the server).
-    return { ...base, ms: performance.now() - started, fault: 'crash', faultDetail: `${errorText(error)}${app.ended ? ` — ${app.ended}` : ''}` };
+    return {
+      ...base,
+      ms: performance.now() - started,
+      fault: 'crash',
+      faultDetail: `${errorText(error)}${app.ended ? ` — ${app.ended}` : ''}`,
+    };
   }
   if (answer === timedOut) {
     // A request that never answers may hold PGlite's one connection or the event loop: replace the whole app.
     await app.terminate('terminated after a hang');
-    return { ...base, ms: performance.now() - started, fault: 'timeout', faultDetail: `no answer (body read to its end) within ${requestBudgetMs} ms` };
+    return {
+      ...base,
+      ms: performance.now() - started,
+      fault: 'timeout',
+      faultDetail: `no answer (body read to its end) within ${requestBudgetMs} ms`,
+    };
   }
-  const outcome: Outcome = { ...base, status: answer.status, contentType: answer.contentType, text: answer.text, log: answer.log, ms: performance.now() - started };
+  const outcome: Outcome = {
+    ...base,
+    status: answer.status,
+    contentType: answer.contentType,
+    text: answer.text,
+    log: answer.log,
+    ms: performance.now() - started,
+  };
   if (answer.thrown !== undefined) return { ...outcome, fault: 'throw', faultDetail: answer.thrown };
   if (answer.streamError !== undefined) return { ...outcome, fault: 'stream', faultDetail: answer.streamError };
   if (/json/i.test(answer.contentType)) {
@@ -519,7 +634,11 @@ function errorText(error: unknown): string {
  * envelope's 503 code, whatever the request. The fuzzed app serves no published site, so it is not ready.
  */
 function isNotReady(outcome: Outcome): boolean {
-  return new URL(outcome.url, 'http://fuzz').pathname === '/api/health/ready' && outcome.status === 503 && outcome.envelope?.code === 503;
+  return (
+    new URL(outcome.url, 'http://fuzz').pathname === '/api/health/ready' &&
+    outcome.status === 503 &&
+    outcome.envelope?.code === 503
+  );
 }
 
 /** What is wrong with an answer, or undefined. */
@@ -529,7 +648,8 @@ function problemOf(outcome: Outcome): string | undefined {
   if (outcome.fault === 'throw') return `app.request threw: ${outcome.faultDetail}`;
   if (outcome.fault === 'stream') return `HTTP ${outcome.status}, the body broke: ${outcome.faultDetail}`;
   if (outcome.status >= 500 && !isNotReady(outcome)) return `HTTP ${outcome.status}`;
-  if (outcome.fault === 'json') return `HTTP ${outcome.status} with a JSON content type that does not parse: ${outcome.faultDetail}`;
+  if (outcome.fault === 'json')
+    return `HTTP ${outcome.status} with a JSON content type that does not parse: ${outcome.faultDetail}`;
   if (outcome.envelope && outcome.envelope.code === 500) return `envelope code 500 with HTTP ${outcome.status}`;
   return undefined;
 }
@@ -544,11 +664,21 @@ function causeChain(err: LoggedError): LoggedError[] {
 function rootCause(err: LoggedError): string {
   const chain = causeChain(err);
   const inner = chain.at(-1)!;
-  const state = chain.map((e) => e.sqlState ?? (typeof e.code === 'string' && /^[0-9A-Z]{5}$/.test(e.code) ? e.code : undefined)).filter(Boolean).at(-1);
+  const state = chain
+    .map((e) => e.sqlState ?? (typeof e.code === 'string' && /^[0-9A-Z]{5}$/.test(e.code) ? e.code : undefined))
+    .filter(Boolean)
+    .at(-1);
   // pino's default serializer keeps the cause only in the stack text.
   const causedBy = /caused by: ([^\n]+)/.exec(err.stack ?? '')?.[1];
-  const where = [inner.table && `table ${inner.table}`, inner.column && `column ${inner.column}`, inner.constraint && `constraint ${inner.constraint}`].filter(Boolean).join(', ');
-  const text = causedBy ?? `${inner.type ?? 'Error'}${inner.message ? `: ${inner.message.split('\n')[0]?.slice(0, 160)}` : ''}`;
+  const where = [
+    inner.table && `table ${inner.table}`,
+    inner.column && `column ${inner.column}`,
+    inner.constraint && `constraint ${inner.constraint}`,
+  ]
+    .filter(Boolean)
+    .join(', ');
+  const text =
+    causedBy ?? `${inner.type ?? 'Error'}${inner.message ? `: ${inner.message.split('\n')[0]?.slice(0, 160)}` : ''}`;
   return `${text}${state ? ` [SQLSTATE ${state}]` : ''}${where ? ` (${where})` : ''}`;
 }
 
@@ -566,7 +696,13 @@ function serverError(outcome: Outcome): { summary: string; cause: string; stack:
     .split('\n')
     .filter((line) => /^\s+at /.test(line) && !/node_modules|node:internal|wasm:/.test(line))
     .slice(0, 4)
-    .map((line) => line.trim().replace(/^at /, '').replace(/file:\/\/\/work\/main\//g, '').replace(/\/work\/main\//g, ''));
+    .map((line) =>
+      line
+        .trim()
+        .replace(/^at /, '')
+        .replace(/file:\/\/\/work\/main\//g, '')
+        .replace(/\/work\/main\//g, ''),
+    );
   return { summary: errorSummary(logged.err), cause: rootCause(logged.err), stack: top.join(' ← ') };
 }
 
@@ -615,9 +751,15 @@ async function restoreState(): Promise<void> {
   dirty = false;
 }
 
-async function check(block: Failure['block'], route: FuzzRoute, request: Sent, what: string): Promise<string | undefined> {
+async function check(
+  block: Failure['block'],
+  route: FuzzRoute,
+  request: Sent,
+  what: string,
+): Promise<string | undefined> {
   const outcome = await send(route, request);
-  if (outcome.envelope?.code === 200 && (route.method !== 'GET' || /cancel|del|remove|clear/i.test(route.path))) dirty = true;
+  if (outcome.envelope?.code === 200 && (route.method !== 'GET' || /cancel|del|remove|clear/i.test(route.path)))
+    dirty = true;
   const warning = warningOf(outcome);
   if (warning) {
     const key = `${route.method} ${route.path}`;
@@ -642,17 +784,23 @@ async function check(block: Failure['block'], route: FuzzRoute, request: Sent, w
 // ---------------------------------------------------------------------------------------------
 // The tests
 
-
 describe('route enumeration', () => {
   it('finds every route of the app, from every API module', () => {
-    console.log(`fuzz: ${routes.length} routes (method + path) enumerated from app.routes; skipped as middleware: ${skipped.map((s) => `${s.method} ${s.path}`).join(', ')}`);
+    console.log(
+      `fuzz: ${routes.length} routes (method + path) enumerated from app.routes; skipped as middleware: ${skipped.map((s) => `${s.method} ${s.path}`).join(', ')}`,
+    );
     expect(routes.length).toBeGreaterThanOrEqual(routesToday);
     for (const module of apiModules) {
-      expect(routes.some((route) => route.path === module.base || route.path.startsWith(`${module.base}/`)), `a route under ${module.base}`).toBe(true);
+      expect(
+        routes.some((route) => route.path === module.base || route.path.startsWith(`${module.base}/`)),
+        `a route under ${module.base}`,
+      ).toBe(true);
     }
     // Every route that validates input has its schema found (or reads none): a route whose schema is not
     // found still gets every known field name, but the sweep's "each field in turn" needs its own.
-    const withoutSchema = routes.filter((route) => route.path.startsWith('/api/') && !inputs.has(routeKey(route)) && !route.path.endsWith('*'));
+    const withoutSchema = routes.filter(
+      (route) => route.path.startsWith('/api/') && !inputs.has(routeKey(route)) && !route.path.endsWith('*'),
+    );
     expect(withoutSchema.map(routeKey)).toEqual([]);
   });
 });
@@ -666,7 +814,9 @@ function passesSchema(input: RouteInput, fields: Fields, encoding: Encoding): bo
   const name = input.schemas[0];
   if (name === undefined) return true;
   const schema = catalogue.schemas.get(name)!.schema as unknown as { safeParse(value: unknown): { success: boolean } };
-  const value = Object.fromEntries(fields.map(([key, inner]) => [key, encoding === 'json' ? jsonLike(inner) : parsedLike(inner)]));
+  const value = Object.fromEntries(
+    fields.map(([key, inner]) => [key, encoding === 'json' ? jsonLike(inner) : parsedLike(inner)]),
+  );
   try {
     return schema.safeParse(value).success;
   } catch {
@@ -716,13 +866,20 @@ describe('sweep: each hostile class in every field, no 5xx', () => {
       const base = baseFields(route);
       const primary: Encoding = route.method === 'GET' ? 'query' : input.takesFile ? 'multipart' : 'form';
       const plain: Encoding = route.method === 'GET' ? 'query' : 'form';
-      const everyKnownField = (hostile: HostileClass): Fields => capped(knownNames.map((name): [string, Val] => [name, hostile.make(baseText(name))]));
+      const everyKnownField = (hostile: HostileClass): Fields =>
+        capped(knownNames.map((name): [string, Val] => [name, hostile.make(baseText(name))]));
       for (const hostile of sweepClasses) {
         // (1) In every field name the API knows, at once (under the body limit); JSON too where JSON carries the class differently.
         const everywhere = everyKnownField(hostile);
-        await probe({ identity: 'allRoles', encoding: plain, fields: everywhere }, `${hostile.name} in every known field`);
+        await probe(
+          { identity: 'allRoles', encoding: plain, fields: everywhere },
+          `${hostile.name} in every known field`,
+        );
         if (route.method !== 'GET' && jsonGroups.has(hostile.group)) {
-          await probe({ identity: 'allRoles', encoding: 'json', fields: everywhere }, `${hostile.name} in every known field`);
+          await probe(
+            { identity: 'allRoles', encoding: 'json', fields: everywhere },
+            `${hostile.name} in every known field`,
+          );
         }
         for (const name of input.top) {
           // (2) In each of the route's own fields in turn, the others valid — sent when the route's schema lets it
@@ -731,11 +888,19 @@ describe('sweep: each hostile class in every field, no 5xx', () => {
           if (passesSchema(input, fields, primary)) {
             await probe({ identity: 'allRoles', encoding: primary, fields }, `${hostile.name} in ${name}`);
           }
-          if (route.method !== 'GET' && !input.takesFile && jsonGroups.has(hostile.group) && passesSchema(input, fields, 'json')) {
+          if (
+            route.method !== 'GET' &&
+            !input.takesFile &&
+            jsonGroups.has(hostile.group) &&
+            passesSchema(input, fields, 'json')
+          ) {
             await probe({ identity: 'allRoles', encoding: 'json', fields }, `${hostile.name} in ${name}`);
           }
           // (3) That field alone: the others take their defaults (a default computed beside a hostile value is a path of its own).
-          const alone: Fields = [[name, hostile.make(baseText(name))], ...base.filter(([other]) => other === 'antTable')];
+          const alone: Fields = [
+            [name, hostile.make(baseText(name))],
+            ...base.filter(([other]) => other === 'antTable'),
+          ];
           if (input.top.length > 1 && passesSchema(input, alone, primary)) {
             await probe({ identity: 'allRoles', encoding: primary, fields: alone }, `${hostile.name} in ${name} alone`);
           }
@@ -745,22 +910,36 @@ describe('sweep: each hostile class in every field, no 5xx', () => {
       const firstOfGroup = [...new Map(sweepClasses.map((hostile) => [hostile.group, hostile])).values()];
       for (const identity of identities.filter((name) => name !== 'allRoles')) {
         for (const hostile of identity === 'anonymous' ? firstOfGroup : firstOfGroup.slice(0, 2)) {
-          await probe({ identity, encoding: plain, fields: everyKnownField(hostile) }, `${hostile.name} in every known field`);
+          await probe(
+            { identity, encoding: plain, fields: everyKnownField(hostile) },
+            `${hostile.name} in every known field`,
+          );
         }
       }
       // (5) Table routes: every antTable class, with the columns the route accepts; upload routes: every file class.
       if (input.table) {
         for (const table of tableClasses(await columnsOf(route))) {
-          await probe({ identity: 'allRoles', encoding: primary, fields: withField(base, 'antTable', str(table.text)) }, `antTable ${table.name}`);
+          await probe(
+            { identity: 'allRoles', encoding: primary, fields: withField(base, 'antTable', str(table.text)) },
+            `antTable ${table.name}`,
+          );
         }
       }
       if (input.takesFile) {
         fileClassList ??= fileClasses();
         for (const upload of await fileClassList) {
-          await probe({ identity: 'allRoles', encoding: 'multipart', fields: withField(base, 'file', upload.file) }, `file: ${upload.name}`);
+          await probe(
+            { identity: 'allRoles', encoding: 'multipart', fields: withField(base, 'file', upload.file) },
+            `file: ${upload.name}`,
+          );
         }
       }
-      timings.push({ block: 'sweep', route: routeKey(route), requests: requestCount - before, ms: performance.now() - started });
+      timings.push({
+        block: 'sweep',
+        route: routeKey(route),
+        requests: requestCount - before,
+        ms: performance.now() - started,
+      });
       if (stopped) problems.push(`(the sweep of this route ${stopped}; the rest was not sent)`);
       expect(problems, `${problems.length} failing request(s):\n${problems.slice(0, 25).join('\n\n')}`).toEqual([]);
     });
@@ -786,7 +965,12 @@ describe('property: random hostile requests, no 5xx (fast-check)', () => {
       const started = performance.now();
       const before = requestCount;
       const input = inputOf(route);
-      const arbitrary = requestArbitrary(route, input, input.table ? await columnsOf(route) : [], input.takesFile ? await (fileClassList ??= fileClasses()) : []);
+      const arbitrary = requestArbitrary(
+        route,
+        input,
+        input.table ? await columnsOf(route) : [],
+        input.takesFile ? await (fileClassList ??= fileClasses()) : [],
+      );
       let hangSeen = false;
       try {
         await fc.assert(
@@ -800,10 +984,20 @@ describe('property: random hostile requests, no 5xx (fast-check)', () => {
             }
             return true;
           }),
-          { seed: seed + hashOf(routeKey(route)), numRuns: runsPerRoute, interruptAfterTimeLimit: 60_000, markInterruptAsFailure: false },
+          {
+            seed: seed + hashOf(routeKey(route)),
+            numRuns: runsPerRoute,
+            interruptAfterTimeLimit: 60_000,
+            markInterruptAsFailure: false,
+          },
         );
       } finally {
-        timings.push({ block: 'property', route: routeKey(route), requests: requestCount - before, ms: performance.now() - started });
+        timings.push({
+          block: 'property',
+          route: routeKey(route),
+          requests: requestCount - before,
+          ms: performance.now() - started,
+        });
       }
     });
   }
@@ -816,7 +1010,12 @@ function hashOf(text: string): number {
 }
 
 /** A random request for the route: mostly its base with a few fields replaced or added, as a caller, in an encoding. */
-function requestArbitrary(route: FuzzRoute, input: RouteInput, columns: string[], files: FileClass[]): fc.Arbitrary<Sent> {
+function requestArbitrary(
+  route: FuzzRoute,
+  input: RouteInput,
+  columns: string[],
+  files: FileClass[],
+): fc.Arbitrary<Sent> {
   const own = fieldNamesOf(route);
   const base = baseFields(route);
   const keyArb = fc.oneof(
@@ -824,50 +1023,144 @@ function requestArbitrary(route: FuzzRoute, input: RouteInput, columns: string[]
     { weight: 2, arbitrary: fc.constantFrom(...knownNames) },
     { weight: 1, arbitrary: fc.constantFrom(...hostileKeys) },
   );
-  const decorationArb = fc.oneof({ weight: 6, arbitrary: fc.constant(0) }, { weight: 1, arbitrary: fc.integer({ min: 1, max: keyDecorations.length - 1 }) });
+  const decorationArb = fc.oneof(
+    { weight: 6, arbitrary: fc.constant(0) },
+    { weight: 1, arbitrary: fc.integer({ min: 1, max: keyDecorations.length - 1 }) },
+  );
   const text = fc.string({ unit: hostileChar(), maxLength: 40 });
   const tables = tableClasses(columns);
   type Leaf = (key: string) => Val;
   const leafArb: fc.Arbitrary<Leaf> = fc.oneof(
-    { weight: 6, arbitrary: fc.integer({ min: 0, max: hostileClasses.length - 1 }).map((i): Leaf => (key) => hostileClasses[i]!.make(baseText(key))) },
-    { weight: 3, arbitrary: fc.nat().map((i): Leaf => (key) => plausibleOf(key)[i % Math.max(1, plausibleOf(key).length)] ?? str(baseText(key))) },
-    { weight: 3, arbitrary: text.map((s): Leaf => () => str(s)) },
-    { weight: 2, arbitrary: fc.tuple(text, fc.boolean()).map(([s, before]): Leaf => (key) => str(before ? s + baseText(key) : baseText(key) + s)) },
-    { weight: 2, arbitrary: fc.double().map((d): Leaf => () => num(Object.is(d, -0) ? '-0' : String(d))) },
-    { weight: 2, arbitrary: fc.bigInt({ min: -(2n ** 70n), max: 2n ** 70n }).map((n): Leaf => () => num(String(n))) },
-    { weight: 1, arbitrary: fc.integer({ min: -3, max: 2_147_483_647 }).map((n): Leaf => () => num(String(n))) },
+    {
+      weight: 6,
+      arbitrary: fc.integer({ min: 0, max: hostileClasses.length - 1 }).map(
+        (i): Leaf =>
+          (key) =>
+            hostileClasses[i]!.make(baseText(key)),
+      ),
+    },
+    {
+      weight: 3,
+      arbitrary: fc.nat().map(
+        (i): Leaf =>
+          (key) =>
+            plausibleOf(key)[i % Math.max(1, plausibleOf(key).length)] ?? str(baseText(key)),
+      ),
+    },
+    {
+      weight: 3,
+      arbitrary: text.map(
+        (s): Leaf =>
+          () =>
+            str(s),
+      ),
+    },
+    {
+      weight: 2,
+      arbitrary: fc.tuple(text, fc.boolean()).map(
+        ([s, before]): Leaf =>
+          (key) =>
+            str(before ? s + baseText(key) : baseText(key) + s),
+      ),
+    },
+    {
+      weight: 2,
+      arbitrary: fc.double().map(
+        (d): Leaf =>
+          () =>
+            num(Object.is(d, -0) ? '-0' : String(d)),
+      ),
+    },
+    {
+      weight: 2,
+      arbitrary: fc.bigInt({ min: -(2n ** 70n), max: 2n ** 70n }).map(
+        (n): Leaf =>
+          () =>
+            num(String(n)),
+      ),
+    },
+    {
+      weight: 1,
+      arbitrary: fc.integer({ min: -3, max: 2_147_483_647 }).map(
+        (n): Leaf =>
+          () =>
+            num(String(n)),
+      ),
+    },
   );
-  const tableArb: fc.Arbitrary<Leaf> = columns.length + tables.length > 0
-    ? fc.oneof(
-        { weight: 1, arbitrary: fc.integer({ min: 0, max: tables.length - 1 }).map((i): Leaf => () => str(tables[i]!.text)) },
-        { weight: 2, arbitrary: tableRequestArb(columns, text).map((json): Leaf => () => str(json)) },
-      )
-    : leafArb;
+  const tableArb: fc.Arbitrary<Leaf> =
+    columns.length + tables.length > 0
+      ? fc.oneof(
+          {
+            weight: 1,
+            arbitrary: fc.integer({ min: 0, max: tables.length - 1 }).map(
+              (i): Leaf =>
+                () =>
+                  str(tables[i]!.text),
+            ),
+          },
+          {
+            weight: 2,
+            arbitrary: tableRequestArb(columns, text).map(
+              (json): Leaf =>
+                () =>
+                  str(json),
+            ),
+          },
+        )
+      : leafArb;
   const valueArb: fc.Arbitrary<Leaf> = fc.oneof(
     { weight: 8, arbitrary: leafArb },
-    { weight: 1, arbitrary: fc.array(leafArb, { maxLength: 3 }).map((leaves): Leaf => (key) => arr(...leaves.map((leaf) => leaf(key)))) },
+    {
+      weight: 1,
+      arbitrary: fc.array(leafArb, { maxLength: 3 }).map(
+        (leaves): Leaf =>
+          (key) =>
+            arr(...leaves.map((leaf) => leaf(key))),
+      ),
+    },
     {
       weight: 1,
       arbitrary: fc
-        .array(fc.tuple(fc.oneof(fc.constantFrom(...own), fc.constantFrom(...hostileKeys)), leafArb), { minLength: 1, maxLength: 3 })
+        .array(fc.tuple(fc.oneof(fc.constantFrom(...own), fc.constantFrom(...hostileKeys)), leafArb), {
+          minLength: 1,
+          maxLength: 3,
+        })
         .map((entries): Leaf => () => ({ t: 'o', entries: entries.map(([key, leaf]) => [key, leaf(key)]) })),
     },
   );
-  const editArb = fc.tuple(keyArb, decorationArb, valueArb, tableArb, fc.nat()).map(([key, decoration, leaf, table, fileIndex]): [string, Val] => {
-    const value = key === 'antTable' && input.table ? table(key) : key === 'file' && files.length > 0 ? files[fileIndex % files.length]!.file : leaf(key);
-    return [keyDecorations[decoration]!(key), value];
-  });
-  const encodings: Encoding[] = route.method === 'GET' ? ['query'] : input.takesFile ? ['multipart', 'multipart', 'form', 'json'] : ['form', 'json', 'multipart'];
+  const editArb = fc
+    .tuple(keyArb, decorationArb, valueArb, tableArb, fc.nat())
+    .map(([key, decoration, leaf, table, fileIndex]): [string, Val] => {
+      const value =
+        key === 'antTable' && input.table
+          ? table(key)
+          : key === 'file' && files.length > 0
+            ? files[fileIndex % files.length]!.file
+            : leaf(key);
+      return [keyDecorations[decoration]!(key), value];
+    });
+  const encodings: Encoding[] =
+    route.method === 'GET'
+      ? ['query']
+      : input.takesFile
+        ? ['multipart', 'multipart', 'form', 'json']
+        : ['form', 'json', 'multipart'];
   return fc
     .record({
       identity: fc.oneof(
         { weight: 6, arbitrary: fc.constant<Identity>('allRoles') },
         { weight: 2, arbitrary: fc.constant<Identity>('anonymous') },
-        { weight: 2, arbitrary: fc.constantFrom<Identity>('demo_operator', 'demo_partner', 'demo_bank', 'demo_person') },
+        {
+          weight: 2,
+          arbitrary: fc.constantFrom<Identity>('demo_operator', 'demo_partner', 'demo_bank', 'demo_person'),
+        },
       ),
       encoding: fc.constantFrom(...encodings),
       arrayStyle: fc.constantFrom<'brackets' | 'indices' | 'repeat'>('brackets', 'indices', 'repeat'),
-      acceptLanguage: fc.option(fc.constantFrom('en-US', 'zh-TW,zh;q=0.9', 'xx-YY', '*', 'en;q=abc', ''), { nil: undefined }),
+      acceptLanguage: fc.option(fc.constantFrom('en-US', 'zh-TW,zh;q=0.9', 'xx-YY', '*', 'en;q=abc', ''), {
+        nil: undefined,
+      }),
       keepBase: fc.boolean(),
       drop: fc.array(fc.nat(), { maxLength: 2 }),
       edits: fc.array(editArb, { minLength: 1, maxLength: 4 }),
@@ -875,7 +1168,13 @@ function requestArbitrary(route: FuzzRoute, input: RouteInput, columns: string[]
     .map(({ identity, encoding, arrayStyle, acceptLanguage, keepBase, drop, edits }) => {
       let fields: Fields = keepBase ? base.filter((_, index) => !drop.includes(index)) : [];
       for (const [key, value] of edits) fields = withField(fields, key, value);
-      const sent: Sent = { identity, encoding, fields, arrayStyle, ...(acceptLanguage === undefined ? {} : { acceptLanguage }) };
+      const sent: Sent = {
+        identity,
+        encoding,
+        fields,
+        arrayStyle,
+        ...(acceptLanguage === undefined ? {} : { acceptLanguage }),
+      };
       return Object.assign(sent, {
         [fc.toStringMethod]: () =>
           `${identity} ${encoding}${encoding === 'query' || encoding === 'form' ? `/${arrayStyle}` : ''}${acceptLanguage !== undefined ? ` lang=${JSON.stringify(acceptLanguage)}` : ''} ${showFields(fields)}`,
@@ -885,24 +1184,69 @@ function requestArbitrary(route: FuzzRoute, input: RouteInput, columns: string[]
 
 /** A table request's JSON text with hostile leaves (number tokens written raw, so beyond int8 stays beyond). */
 function tableRequestArb(columns: string[], text: fc.Arbitrary<string>): fc.Arbitrary<string> {
-  const column = columns.length > 0 ? fc.oneof({ weight: 5, arbitrary: fc.constantFrom(...columns) }, { weight: 1, arbitrary: text }) : text;
+  const column =
+    columns.length > 0
+      ? fc.oneof({ weight: 5, arbitrary: fc.constantFrom(...columns) }, { weight: 1, arbitrary: text })
+      : text;
   const numberToken = fc.oneof(
-    fc.constantFrom('0', '-1', '1', '100', '101', '2147483647', '2147483648', '9223372036854775808', '1e308', '1e9', '-0', '1.5', '"1e9"', '"0x10"', '"NaN"', 'null', '"  7 "'),
+    fc.constantFrom(
+      '0',
+      '-1',
+      '1',
+      '100',
+      '101',
+      '2147483647',
+      '2147483648',
+      '9223372036854775808',
+      '1e308',
+      '1e9',
+      '-0',
+      '1.5',
+      '"1e9"',
+      '"0x10"',
+      '"NaN"',
+      'null',
+      '"  7 "',
+    ),
     fc.integer().map(String),
   );
   const leaf = fc.oneof(
     text.map((s) => JSON.stringify(s)),
     numberToken,
-    fc.constantFrom('true', 'false', 'null', '[]', '{}', '"0000-01"', '"9999-12-31"', '"2026-02-30"', '"10000"', '"２０２６"', '"a\\u0000b"', '"\\ud800"'),
+    fc.constantFrom(
+      'true',
+      'false',
+      'null',
+      '[]',
+      '{}',
+      '"0000-01"',
+      '"9999-12-31"',
+      '"2026-02-30"',
+      '"10000"',
+      '"２０２６"',
+      '"a\\u0000b"',
+      '"\\ud800"',
+    ),
   );
-  const entries = (value: fc.Arbitrary<string>) => fc.array(fc.tuple(column, value), { maxLength: 3 }).map((list) => `{${list.map(([key, inner]) => `${JSON.stringify(key)}:${inner}`).join(',')}}`);
+  const entries = (value: fc.Arbitrary<string>) =>
+    fc
+      .array(fc.tuple(column, value), { maxLength: 3 })
+      .map((list) => `{${list.map(([key, inner]) => `${JSON.stringify(key)}:${inner}`).join(',')}}`);
   const parts = fc.record(
     {
       select: fc.array(column, { maxLength: 4 }).map((list) => JSON.stringify(list)),
-      pager: fc.tuple(numberToken, numberToken).map(([current, pageSize]) => `{"current":${current},"pageSize":${pageSize}}`),
-      search: fc.tuple(leaf, fc.array(column, { maxLength: 3 })).map(([keyword, select]) => `{"keyword":${keyword},"select":${JSON.stringify(select)}}`),
+      pager: fc
+        .tuple(numberToken, numberToken)
+        .map(([current, pageSize]) => `{"current":${current},"pageSize":${pageSize}}`),
+      search: fc
+        .tuple(leaf, fc.array(column, { maxLength: 3 }))
+        .map(([keyword, select]) => `{"keyword":${keyword},"select":${JSON.stringify(select)}}`),
       liker: entries(leaf),
-      range: entries(fc.tuple(leaf, leaf, fc.constantFrom('true', 'false', '1')).map(([start, end, self]) => `{"start":${start},"end":${end},"self":${self}}`)),
+      range: entries(
+        fc
+          .tuple(leaf, leaf, fc.constantFrom('true', 'false', '1'))
+          .map(([start, end, self]) => `{"start":${start},"end":${end},"self":${self}}`),
+      ),
       filter: entries(fc.array(leaf, { minLength: 0, maxLength: 4 }).map((list) => `[${list.join(',')}]`)),
       sorter: fc
         .array(fc.tuple(column, fc.constantFrom('ascend', 'descend', 'asc', 'desc', 'up', '')), { maxLength: 3 })
@@ -910,7 +1254,12 @@ function tableRequestArb(columns: string[], text: fc.Arbitrary<string>): fc.Arbi
     },
     { requiredKeys: [] },
   );
-  return parts.map((record) => `{${Object.entries(record).map(([key, value]) => `${JSON.stringify(key)}:${value}`).join(',')}}`);
+  return parts.map(
+    (record) =>
+      `{${Object.entries(record)
+        .map(([key, value]) => `${JSON.stringify(key)}:${value}`)
+        .join(',')}}`,
+  );
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -925,18 +1274,27 @@ function printSummary(): void {
     const requests = list.reduce((sum, timing) => sum + timing.requests, 0);
     return `${block}: ${list.length} routes, ${requests} requests, ${(ms / 1000).toFixed(1)} s`;
   };
-  const slowest = [...timings].sort((a, b) => b.ms - a.ms).slice(0, 5).map((timing) => `${timing.block} ${timing.route} ${(timing.ms / 1000).toFixed(1)} s (${timing.requests} requests)`);
+  const slowest = [...timings]
+    .sort((a, b) => b.ms - a.ms)
+    .slice(0, 5)
+    .map(
+      (timing) => `${timing.block} ${timing.route} ${(timing.ms / 1000).toFixed(1)} s (${timing.requests} requests)`,
+    );
   const out: string[] = [
     `fuzz: seed ${seed}, ${runsPerRoute} runs per route, ${routes.length} routes, ${requestCount} requests in ${(total / 1000).toFixed(1)} s (${line('sweep')}; ${line('property')}); app workers started: ${workersStarted}`,
     `fuzz: slowest: ${slowest.join('; ')}`,
   ];
   if (baseProblems.size > 0) {
-    out.push(`fuzz: routes whose valid base request could not be completed from the plausible values (the sweep's "each field" requests stop at validation there):`);
+    out.push(
+      `fuzz: routes whose valid base request could not be completed from the plausible values (the sweep's "each field" requests stop at validation there):`,
+    );
     for (const [key, problems] of baseProblems) out.push(`  ${key}: ${problems.join('; ')}`);
   }
   const groups = new Map<string, Failure[]>();
   for (const failure of failures) {
-    const cause = failure.server ? failure.server.cause.replace(/\d{4,}/g, 'N').slice(0, 160) : failure.problem.replace(/\d{4,}/g, 'N');
+    const cause = failure.server
+      ? failure.server.cause.replace(/\d{4,}/g, 'N').slice(0, 160)
+      : failure.problem.replace(/\d{4,}/g, 'N');
     groups.set(cause, [...(groups.get(cause) ?? []), failure]);
   }
   out.push(`fuzz: ${failures.length} failing requests in ${groups.size} groups (by the root cause the server logged)`);
@@ -945,7 +1303,11 @@ function printSummary(): void {
     const byRoute = new Map<string, Failure[]>();
     for (const failure of list) byRoute.set(failure.route, [...(byRoute.get(failure.route) ?? []), failure]);
     for (const [route, routeFailures] of byRoute) {
-      const whats = [...new Set(routeFailures.map((failure) => `${failure.what.slice(0, 110)} [${failure.identity}/${failure.encoding}]`))];
+      const whats = [
+        ...new Set(
+          routeFailures.map((failure) => `${failure.what.slice(0, 110)} [${failure.identity}/${failure.encoding}]`),
+        ),
+      ];
       const first = routeFailures[0]!;
       out.push(`   ${route}: ${routeFailures.length} × ${first.problem}; e.g. ${whats.slice(0, 4).join(' | ')}`);
       if (first.server) out.push(`      ${first.server.summary.slice(0, 200)}\n      at ${first.server.stack}`);
@@ -953,7 +1315,8 @@ function printSummary(): void {
   }
   if (warnings.size > 0) {
     out.push(`\nfuzz: values the database refused (answered 400 api.badValue, no crash — a schema let them through):`);
-    for (const [route, set] of warnings) out.push(`   ${route}: ${[...set].slice(0, 3).join(' | ')}${set.size > 3 ? ` (+${set.size - 3})` : ''}`);
+    for (const [route, set] of warnings)
+      out.push(`   ${route}: ${[...set].slice(0, 3).join(' | ')}${set.size > 3 ? ` (+${set.size - 3})` : ''}`);
   }
   console.log(out.join('\n'));
 }

@@ -72,7 +72,9 @@ export function enumerateRoutes(app: Pick<Hono, 'routes'>): { routes: FuzzRoute[
     if (method === 'HEAD' || method === 'OPTIONS') continue;
     add(method as FuzzMethod, entry.path, method);
   }
-  const sorted = [...routes.values()].sort((a, b) => (a.path === b.path ? a.method.localeCompare(b.method) : a.path.localeCompare(b.path)));
+  const sorted = [...routes.values()].sort((a, b) =>
+    a.path === b.path ? a.method.localeCompare(b.method) : a.path.localeCompare(b.path),
+  );
   // Guards registered per method were folded into their endpoint: list only distinct skipped entries.
   const distinctSkipped = [...new Map(skipped.map((s) => [`${s.method} ${s.path}`, s])).values()];
   return { routes: sorted, skipped: distinctSkipped };
@@ -91,7 +93,12 @@ interface ZodLike {
 }
 
 function isZod(value: unknown): value is ZodLike {
-  return typeof value === 'object' && value !== null && '_zod' in value && typeof (value as ZodLike)._zod?.def?.type === 'string';
+  return (
+    typeof value === 'object' &&
+    value !== null &&
+    '_zod' in value &&
+    typeof (value as ZodLike)._zod?.def?.type === 'string'
+  );
 }
 
 export interface SchemaInfo {
@@ -121,7 +128,9 @@ const schemaDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..
 /** Walks every schema exported by src/lib/schemas/*.ts (zod 4 definitions). */
 export async function loadSchemaCatalogue(): Promise<SchemaCatalogue> {
   const catalogue: SchemaCatalogue = { schemas: new Map(), names: new Set(), values: new Map(), columns: new Set() };
-  const files = readdirSync(schemaDir).filter((file) => file.endsWith('.ts')).sort();
+  const files = readdirSync(schemaDir)
+    .filter((file) => file.endsWith('.ts'))
+    .sort();
   for (const file of files) {
     const module = (await import(pathToFileURL(path.join(schemaDir, file)).href)) as Record<string, unknown>;
     for (const [name, value] of Object.entries(module)) {
@@ -129,7 +138,13 @@ export async function loadSchemaCatalogue(): Promise<SchemaCatalogue> {
         const fields: string[] = [];
         const state = { takesFile: false };
         walk(value, undefined, catalogue, fields, state, new Set());
-        catalogue.schemas.set(name, { name, schema: value, fields: [...new Set(fields)], top: topFields(value, new Set()), takesFile: state.takesFile });
+        catalogue.schemas.set(name, {
+          name,
+          schema: value,
+          fields: [...new Set(fields)],
+          top: topFields(value, new Set()),
+          takesFile: state.takesFile,
+        });
       } else if (Array.isArray(value) && /Columns$/.test(name)) {
         for (const item of value as unknown[]) {
           if (typeof item === 'string') catalogue.columns.add(item);
@@ -256,7 +271,8 @@ function walk(
       }
       break;
     case 'enum':
-      for (const value of Object.values((def['entries'] ?? {}) as Record<string, unknown>)) addValue(catalogue, field, value);
+      for (const value of Object.values((def['entries'] ?? {}) as Record<string, unknown>))
+        addValue(catalogue, field, value);
       break;
     case 'literal':
       for (const value of (def['values'] ?? []) as unknown[]) addValue(catalogue, field, value);
@@ -310,7 +326,11 @@ export function routeInputs(modules: readonly ApiModule[], catalogue: SchemaCata
             : [verb.toUpperCase()];
       const sub = match[4] ?? '';
       const full = joinPath(module.base, sub);
-      const schemas = [...new Set([...piece.matchAll(/\b[A-Za-z_$][\w$]*\b/g)].map((m) => m[0]).filter((word) => catalogue.schemas.has(word)))];
+      const schemas = [
+        ...new Set(
+          [...piece.matchAll(/\b[A-Za-z_$][\w$]*\b/g)].map((m) => m[0]).filter((word) => catalogue.schemas.has(word)),
+        ),
+      ];
       const infos = schemas.map((name) => catalogue.schemas.get(name)!);
       const input: RouteInput = {
         schemas,
@@ -411,7 +431,10 @@ function scalarText(value: Val): string | undefined {
 }
 
 /** Flattens to qs-style pairs (`k[]=…`, `k[sub]=…`), each already percent-encoded. */
-export function flattenPairs(fields: Fields, arrayStyle: 'brackets' | 'indices' | 'repeat' = 'brackets'): [string, string][] {
+export function flattenPairs(
+  fields: Fields,
+  arrayStyle: 'brackets' | 'indices' | 'repeat' = 'brackets',
+): [string, string][] {
   const pairs: [string, string][] = [];
   const visit = (key: string, value: Val, encodedKey: string) => {
     if (value.t === 'a') {
@@ -422,7 +445,8 @@ export function flattenPairs(fields: Fields, arrayStyle: 'brackets' | 'indices' 
       return;
     }
     if (value.t === 'o') {
-      for (const [sub, inner] of value.entries) visit(`${key}[${sub}]`, inner, `${encodedKey}%5B${percentEncode(sub)}%5D`);
+      for (const [sub, inner] of value.entries)
+        visit(`${key}[${sub}]`, inner, `${encodedKey}%5B${percentEncode(sub)}%5D`);
       return;
     }
     if (value.t === 'file') {
@@ -541,7 +565,10 @@ export function showVal(value: Val, limit = 120): string {
 /** A string quoted with non-printing characters escaped; a long run of one character summarised. */
 export function showText(text: string): string {
   const summarised = text.replace(/(.)\1{40,}/gsu, (run, ch: string) => `${ch}×${[...run].length}`);
-  return JSON.stringify(summarised).replace(/[\u007f-\u009f\u200b-\u200f\u202a-\u202e\u2066-\u2069\ufeff]/g, (ch) => `\\u${ch.charCodeAt(0).toString(16).padStart(4, '0')}`);
+  return JSON.stringify(summarised).replace(
+    /[\u007f-\u009f\u200b-\u200f\u202a-\u202e\u2066-\u2069\ufeff]/g,
+    (ch) => `\\u${ch.charCodeAt(0).toString(16).padStart(4, '0')}`,
+  );
 }
 
 export function showFields(fields: Fields): string {
@@ -568,11 +595,27 @@ const insideText = (base: string, inject: string): string => {
 };
 const toFullWidthDigits = (text: string): string =>
   /\d/.test(text) ? text.replace(/\d/g, (d) => String.fromCharCode(0xff10 + Number(d))) : '１２３';
-const repeatTo = (text: string, length: number): string => (text === '' ? 'a' : text).repeat(Math.ceil(length / Math.max(1, text.length))).slice(0, length);
+const repeatTo = (text: string, length: number): string =>
+  (text === '' ? 'a' : text).repeat(Math.ceil(length / Math.max(1, text.length))).slice(0, length);
 
-const scalar = (group: string, name: string, value: string, sweep = true): HostileClass => ({ name, group, make: () => str(value), sweep });
-const token = (group: string, name: string, raw: string, sweep = true): HostileClass => ({ name, group, make: () => num(raw), sweep });
-const cls = (name: string, group: string, make: (base: string) => Val, sweep = true): HostileClass => ({ name, group, make, sweep });
+const scalar = (group: string, name: string, value: string, sweep = true): HostileClass => ({
+  name,
+  group,
+  make: () => str(value),
+  sweep,
+});
+const token = (group: string, name: string, raw: string, sweep = true): HostileClass => ({
+  name,
+  group,
+  make: () => num(raw),
+  sweep,
+});
+const cls = (name: string, group: string, make: (base: string) => Val, sweep = true): HostileClass => ({
+  name,
+  group,
+  make,
+  sweep,
+});
 
 /** The classes of the issue, each one value (or one shape); `make(base)` keeps the field's own text where the class is "inside valid text". */
 export const hostileClasses: readonly HostileClass[] = [
@@ -640,11 +683,18 @@ export const hostileClasses: readonly HostileClass[] = [
   cls('array [1, 2] (a[]=1&a[]=2)', 'shape', () => arr(str('1'), str('2'))),
   cls('array of the field text', 'shape', (base) => arr(str(base), str(base)), false),
   cls('object {b: c} (a[b]=c)', 'shape', () => obj([['b', str('c')]])),
-  cls('nested objects 6 deep', 'shape', () => obj([['a', obj([['b', obj([['c', obj([['d', obj([['e', obj([['f', str('1')]])]])]])]])]])]])),
+  cls('nested objects 6 deep', 'shape', () =>
+    obj([['a', obj([['b', obj([['c', obj([['d', obj([['e', obj([['f', str('1')]])]])]])]])]])]]),
+  ),
   cls('array of objects', 'shape', () => arr(obj([['x', str('1')]]), obj([['y', arr(str('2'))]]))),
   cls('25 array items', 'shape', (base) => arr(...Array.from({ length: 25 }, () => str(base))), false),
   cls('__proto__ key', 'shape', () => obj([['__proto__', obj([['polluted', str('1')]])]])),
-  cls('constructor.prototype key', 'shape', () => obj([['constructor', obj([['prototype', obj([['polluted', str('1')]])]])]]), false),
+  cls(
+    'constructor.prototype key',
+    'shape',
+    () => obj([['constructor', obj([['prototype', obj([['polluted', str('1')]])]])]]),
+    false,
+  ),
   cls('true', 'shape', () => ({ t: 'b', v: true }), false),
   cls('null', 'shape', () => ({ t: 'null' }), false),
   cls('empty array', 'shape', () => arr(), false),
@@ -742,25 +792,64 @@ export function tableClasses(columns: readonly string[]): { name: string; text: 
     { name: '__proto__ at top', text: '{"__proto__":{"pager":{"pageSize":1000000}}}' },
     { name: '__proto__ in filter', text: '{"filter":{"__proto__":["x"]},"liker":{"constructor":"x"}}' },
     { name: 'select every column twice', text: `{"select":${JSON.stringify([...cols, ...cols])}}` },
-    { name: 'select 1000 fields', text: `{"select":${JSON.stringify(Array.from({ length: 1000 }, (_, i) => `f${i}`))}}` },
-    { name: 'sort every column', text: `{"sorter":${JSON.stringify(cols.slice(0, 5).map((key) => ({ key, sort: 'descend' })))}}` },
-    { name: 'sorter hostile key/direction', text: '{"sorter":[{"key":"id;drop table users","sort":"ascend"},{"key":"id","sort":"sideways"}]}' },
-    { name: 'sorter 1000 entries', text: `{"sorter":${JSON.stringify(Array.from({ length: 1000 }, () => ({ key: cols[0], sort: 'asc' })))}}` },
+    {
+      name: 'select 1000 fields',
+      text: `{"select":${JSON.stringify(Array.from({ length: 1000 }, (_, i) => `f${i}`))}}`,
+    },
+    {
+      name: 'sort every column',
+      text: `{"sorter":${JSON.stringify(cols.slice(0, 5).map((key) => ({ key, sort: 'descend' })))}}`,
+    },
+    {
+      name: 'sorter hostile key/direction',
+      text: '{"sorter":[{"key":"id;drop table users","sort":"ascend"},{"key":"id","sort":"sideways"}]}',
+    },
+    {
+      name: 'sorter 1000 entries',
+      text: `{"sorter":${JSON.stringify(Array.from({ length: 1000 }, () => ({ key: cols[0], sort: 'asc' })))}}`,
+    },
     { name: 'filter NUL text on every column', text: `{"filter":{${each(() => '["a\\u0000b"]')}}}` },
     { name: 'filter lone surrogate on every column', text: `{"filter":{${each(() => '["\\ud800"]')}}}` },
     { name: 'filter 2147483648 on every column', text: `{"filter":{${each(() => '[2147483648]')}}}` },
-    { name: 'filter 9223372036854775808 on every column', text: `{"filter":{${each(() => '[9223372036854775808, -9223372036854775809]')}}}` },
+    {
+      name: 'filter 9223372036854775808 on every column',
+      text: `{"filter":{${each(() => '[9223372036854775808, -9223372036854775809]')}}}`,
+    },
     { name: 'filter 1e308 on every column', text: `{"filter":{${each(() => '[1e308, -1e308, 1.5]')}}}` },
-    { name: 'filter "1e308" text on every column', text: `{"filter":{${each(() => '["1e308", "NaN", "Infinity", "-0", "0x10"]')}}}` },
-    { name: 'filter dates on every column', text: `{"filter":{${each(() => '["9999-12-31", "2026-02-30", "0000-01"]')}}}` },
+    {
+      name: 'filter "1e308" text on every column',
+      text: `{"filter":{${each(() => '["1e308", "NaN", "Infinity", "-0", "0x10"]')}}}`,
+    },
+    {
+      name: 'filter dates on every column',
+      text: `{"filter":{${each(() => '["9999-12-31", "2026-02-30", "0000-01"]')}}}`,
+    },
     { name: 'filter true/false on every column', text: `{"filter":{${each(() => '[true, false]')}}}` },
-    { name: 'filter 100 values on every column', text: `{"filter":{${each(() => JSON.stringify(Array.from({ length: 100 }, (_, i) => String(i))))}}}` },
+    {
+      name: 'filter 100 values on every column',
+      text: `{"filter":{${each(() => JSON.stringify(Array.from({ length: 100 }, (_, i) => String(i))))}}}`,
+    },
     { name: 'filter nested arrays', text: `{"filter":{${each(() => '[[1],[2]]')}}}` },
-    { name: 'range periods on every column', text: `{"range":{${each(() => '{"start":"0000-01","end":"9999-12-31"}')}}}` },
-    { name: 'range bad dates on every column', text: `{"range":{${each(() => '{"start":"2026-02-30","end":"10000"}')}}}` },
-    { name: 'range numbers beyond int8 on every column', text: `{"range":{${each(() => '{"start":-9223372036854775809,"end":9223372036854775808}')}}}` },
-    { name: 'range 1e308 on every column', text: `{"range":{${each(() => '{"start":-1e308,"end":1e308,"self":true}')}}}` },
-    { name: 'range NUL text on every column', text: `{"range":{${each(() => '{"start":"a\\u0000","end":"\\ud800"}')}}}` },
+    {
+      name: 'range periods on every column',
+      text: `{"range":{${each(() => '{"start":"0000-01","end":"9999-12-31"}')}}}`,
+    },
+    {
+      name: 'range bad dates on every column',
+      text: `{"range":{${each(() => '{"start":"2026-02-30","end":"10000"}')}}}`,
+    },
+    {
+      name: 'range numbers beyond int8 on every column',
+      text: `{"range":{${each(() => '{"start":-9223372036854775809,"end":9223372036854775808}')}}}`,
+    },
+    {
+      name: 'range 1e308 on every column',
+      text: `{"range":{${each(() => '{"start":-1e308,"end":1e308,"self":true}')}}}`,
+    },
+    {
+      name: 'range NUL text on every column',
+      text: `{"range":{${each(() => '{"start":"a\\u0000","end":"\\ud800"}')}}}`,
+    },
     { name: 'range empty bounds', text: `{"range":{${each(() => '{"start":"","end":null}')}}}` },
     { name: 'liker NUL on every column', text: `{"liker":{${each(() => '"a\\u0000b"')}}}` },
     { name: 'liker wildcards on every column', text: `{"liker":{${each(() => '"%_\\\\"')}}}` },
@@ -770,9 +859,15 @@ export function tableClasses(columns: readonly string[]): { name: string; text: 
     { name: 'keyword wildcards', text: '{"search":{"keyword":"%_\\\\\'\\""}}' },
     { name: 'keyword lone surrogate', text: '{"search":{"keyword":"\\ud800x"}}' },
     { name: 'keyword 100 emoji', text: `{"search":{"keyword":${JSON.stringify('😀'.repeat(50))}}}` },
-    { name: 'keyword with select of every column', text: `{"search":{"keyword":"1","select":${JSON.stringify(cols)}}}` },
+    {
+      name: 'keyword with select of every column',
+      text: `{"search":{"keyword":"1","select":${JSON.stringify(cols)}}}`,
+    },
     { name: 'keyword full-width digits', text: '{"search":{"keyword":"２０２６"}}' },
-    { name: 'every part at once', text: `{"select":${JSON.stringify(cols)},"pager":{"current":2,"pageSize":100},"search":{"keyword":"a"},"liker":{${each(() => '"a"')}},"sorter":[{"key":${JSON.stringify(cols[0])},"sort":"desc"}]}` },
+    {
+      name: 'every part at once',
+      text: `{"select":${JSON.stringify(cols)},"pager":{"current":2,"pageSize":100},"search":{"keyword":"a"},"liker":{${each(() => '"a"')}},"sorter":[{"key":${JSON.stringify(cols[0])},"sort":"desc"}]}`,
+    },
     { name: 'not JSON', text: '{' },
     { name: 'JSON array', text: '[]' },
     { name: 'JSON string', text: '"x"' },
@@ -788,8 +883,26 @@ export function hostileChar(): fc.Arbitrary<string> {
     { weight: 4, arbitrary: fc.constantFrom('a', 'Z', '0', '9', '-', '_', ' ', '中', '测', '.', ',', '/', ':') },
     { weight: 2, arbitrary: fc.constantFrom('\u0000', '\u0001', '\u001b', '\u007f', '\t', '\n', '\r', '\u0085') },
     { weight: 1, arbitrary: fc.constantFrom('\ud800', '\udbff', '\udc00', '\udfff') },
-    { weight: 2, arbitrary: fc.constantFrom("'", '"', '\\', '%', '&', '=', '[', ']', '{', '}', '<', '>', '$', '#', '+', ';') },
-    { weight: 1, arbitrary: fc.constantFrom('😀', '\u202e', '\u200f', '\u200b', '\ufeff', '１', '２', '\u3000', '\uffff', 'é', '\u0301') },
+    {
+      weight: 2,
+      arbitrary: fc.constantFrom("'", '"', '\\', '%', '&', '=', '[', ']', '{', '}', '<', '>', '$', '#', '+', ';'),
+    },
+    {
+      weight: 1,
+      arbitrary: fc.constantFrom(
+        '😀',
+        '\u202e',
+        '\u200f',
+        '\u200b',
+        '\ufeff',
+        '１',
+        '２',
+        '\u3000',
+        '\uffff',
+        'é',
+        '\u0301',
+      ),
+    },
     { weight: 1, arbitrary: fc.integer({ min: 0, max: 0xffff }).map((code) => String.fromCharCode(code)) },
   );
 }

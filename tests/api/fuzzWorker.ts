@@ -41,10 +41,25 @@ import {
 import { createLogger } from '../../src/server/logger.ts';
 import { createSession, sessionCookieName, sessionPolicy } from '../../src/server/session.ts';
 import { findUserIdByUserName } from '../../src/server/services/users.ts';
-import { enumerateRoutes, loadSchemaCatalogue, arr, str, type FuzzRoute, type SkippedRoute, type Val } from './fuzzKit.ts';
+import {
+  enumerateRoutes,
+  loadSchemaCatalogue,
+  arr,
+  str,
+  type FuzzRoute,
+  type SkippedRoute,
+  type Val,
+} from './fuzzKit.ts';
 import { buildPgliteSnapshot, databaseUrl, dropDatabase, testConfigEnv } from './snapshot.ts';
 
-export const identities = ['allRoles', 'anonymous', 'demo_operator', 'demo_partner', 'demo_bank', 'demo_person'] as const;
+export const identities = [
+  'allRoles',
+  'anonymous',
+  'demo_operator',
+  'demo_partner',
+  'demo_bank',
+  'demo_person',
+] as const;
 export type Identity = (typeof identities)[number];
 /** demo_company, given every role and the head office's partner relations: the caller that reaches every call. */
 export const allRolesUser = 'demo_company';
@@ -108,7 +123,10 @@ export interface ReadyMessage {
   databaseName?: string;
 }
 
-type Incoming = { id: number; type: 'request'; request: WireRequest } | { id: number; type: 'restore' } | { id: number; type: 'close' };
+type Incoming =
+  | { id: number; type: 'request'; request: WireRequest }
+  | { id: number; type: 'restore' }
+  | { id: number; type: 'close' };
 
 async function main(): Promise<void> {
   const init = workerData as WorkerInit;
@@ -124,16 +142,19 @@ async function main(): Promise<void> {
     REBUILD_TOKEN: `fuzz-${randomBytes(24).toString('hex')}`,
   });
   const log = new Map<string, LogLine[]>();
-  const logger = createLogger({ logLevel: 'warn' }, {
-    write: (line: string) => {
-      try {
-        const parsed = JSON.parse(line) as LogLine;
-        if (parsed.reqId) log.set(parsed.reqId, [...(log.get(parsed.reqId) ?? []), parsed]);
-      } catch {
-        // Not JSON: nothing to attach.
-      }
+  const logger = createLogger(
+    { logLevel: 'warn' },
+    {
+      write: (line: string) => {
+        try {
+          const parsed = JSON.parse(line) as LogLine;
+          if (parsed.reqId) log.set(parsed.reqId, [...(log.get(parsed.reqId) ?? []), parsed]);
+        } catch {
+          // Not JSON: nothing to attach.
+        }
+      },
     },
-  });
+  );
   const { handle, drop, databaseName } = await openDatabase(init, config);
   const db = handle.db;
   // Studio previews and publications build for real in the server; here a build writes one page,
@@ -154,16 +175,26 @@ async function main(): Promise<void> {
     userIds.set(identity, id);
   }
   const allRolesId = userIds.get('allRoles')!;
-  await db.update(users).set({ roles: ['individual', 'enterprise', 'partner', 'operator', 'editor'] }).where(eq(users.id, allRolesId));
-  const headOffice = await db.select().from(partnerAccounts).where(eq(partnerAccounts.userId, userIds.get('demo_bank')!));
+  await db
+    .update(users)
+    .set({ roles: ['individual', 'enterprise', 'partner', 'operator', 'editor'] })
+    .where(eq(users.id, allRolesId));
+  const headOffice = await db
+    .select()
+    .from(partnerAccounts)
+    .where(eq(partnerAccounts.userId, userIds.get('demo_bank')!));
   for (const relation of headOffice) {
-    await db.insert(partnerAccounts).values({ userId: allRolesId, partnerId: relation.partnerId, empId: `FUZZ${relation.id}` }).onConflictDoNothing();
+    await db
+      .insert(partnerAccounts)
+      .values({ userId: allRolesId, partnerId: relation.partnerId, empId: `FUZZ${relation.id}` })
+      .onConflictDoNothing();
   }
 
   // What `restore` puts back.
   const callers = [...userIds.values()];
   const saved: { table: PgTable & { id: never }; rows: Record<string, unknown>[] }[] = [];
-  const keep = async (table: PgTable, rows: Record<string, unknown>[]) => saved.push({ table: table as PgTable & { id: never }, rows });
+  const keep = async (table: PgTable, rows: Record<string, unknown>[]) =>
+    saved.push({ table: table as PgTable & { id: never }, rows });
   await keep(users, await db.select().from(users).where(inArray(users.id, callers)));
   const ownedOrReviewed = await db
     .select()
@@ -171,7 +202,10 @@ async function main(): Promise<void> {
     .where(or(inArray(enterprises.ownerUserId, callers), eq(enterprises.authStatus, 1)));
   await keep(enterprises, ownedOrReviewed);
   const enterpriseIds = ownedOrReviewed.map((row) => row.id);
-  await keep(orders, enterpriseIds.length > 0 ? await db.select().from(orders).where(inArray(orders.enterpriseId, enterpriseIds)) : []);
+  await keep(
+    orders,
+    enterpriseIds.length > 0 ? await db.select().from(orders).where(inArray(orders.enterpriseId, enterpriseIds)) : [],
+  );
   await keep(partnerAccounts, await db.select().from(partnerAccounts).where(inArray(partnerAccounts.userId, callers)));
   await keep(notices, await db.select().from(notices).where(eq(notices.userId, allRolesId)));
 
@@ -228,7 +262,11 @@ async function main(): Promise<void> {
     };
     let response: Response;
     try {
-      response = await app.request(request.url, { method: request.method, headers, ...(body === undefined ? {} : { body }) });
+      response = await app.request(request.url, {
+        method: request.method,
+        headers,
+        ...(body === undefined ? {} : { body }),
+      });
     } catch (error) {
       return { status: 0, contentType: '', text: '', thrown: errorText(error), log: take() };
     }
@@ -260,7 +298,14 @@ async function main(): Promise<void> {
       }
     })();
   });
-  const ready: ReadyMessage = { type: 'ready', routes, skipped, plausible: [...plausible], dataDir, ...(databaseName ? { databaseName } : {}) };
+  const ready: ReadyMessage = {
+    type: 'ready',
+    routes,
+    skipped,
+    plausible: [...plausible],
+    dataDir,
+    ...(databaseName ? { databaseName } : {}),
+  };
   parentPort!.postMessage(ready);
 }
 
@@ -274,7 +319,9 @@ async function openDatabase(
 ): Promise<{ handle: DatabaseHandle; drop: () => Promise<void>; databaseName?: string }> {
   const serverUrl = process.env['TEST_DATABASE_URL'];
   if (!serverUrl) {
-    const bytes = init.pgliteSnapshot ? new Uint8Array(await readFile(init.pgliteSnapshot)) : await buildPgliteSnapshot();
+    const bytes = init.pgliteSnapshot
+      ? new Uint8Array(await readFile(init.pgliteSnapshot))
+      : await buildPgliteSnapshot();
     return { handle: await openPglite({ loadDataDir: new Blob([bytes.slice()]) }, config), drop: async () => {} };
   }
   if (!init.postgresTemplate) throw new Error('fuzz worker: TEST_DATABASE_URL without the template database');
@@ -285,7 +332,11 @@ async function openDatabase(
   } finally {
     await admin.end({ timeout: 5 });
   }
-  return { handle: openPostgres(databaseUrl(serverUrl, name), { ...config, dbPoolMax: 4 }), drop: () => dropDatabase(serverUrl, name), databaseName: name };
+  return {
+    handle: openPostgres(databaseUrl(serverUrl, name), { ...config, dbPoolMax: 4 }),
+    drop: () => dropDatabase(serverUrl, name),
+    databaseName: name,
+  };
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -392,7 +443,11 @@ async function plausibleValues(
     .innerJoin(enterprises, eq(enterprises.id, orders.enterpriseId))
     .where(eq(enterprises.ownerUserId, allRolesId));
   add('orderNo', ...new Map(ownOrders.map((order) => [order.status, order.orderNo])).values());
-  const inForce = await db.select({ orderNo: orders.orderNo }).from(orders).where(inArray(orders.status, [30, 40])).limit(2);
+  const inForce = await db
+    .select({ orderNo: orders.orderNo })
+    .from(orders)
+    .where(inArray(orders.status, [30, 40]))
+    .limit(2);
   add('orderNo', ...inForce.map((order) => order.orderNo));
   // The settlement import's file: the template's header and one valid row (of an order in force).
   const importRow: Record<string, string> = {
@@ -405,9 +460,16 @@ async function plausibleValues(
   };
   const csv = `\ufeff${settlementImportColumns.map((column) => column.header).join(',')}\r\n${settlementImportColumns.map((column) => importRow[column.key] ?? '').join(',')}\r\n`;
   add('file', { t: 'file', name: 'settlements.csv', type: 'text/csv', bytes: new TextEncoder().encode(csv) });
-  const ownEnterprise = await db.select({ id: enterprises.id }).from(enterprises).where(eq(enterprises.ownerUserId, allRolesId));
+  const ownEnterprise = await db
+    .select({ id: enterprises.id })
+    .from(enterprises)
+    .where(eq(enterprises.ownerUserId, allRolesId));
   add('id', ...ownEnterprise.map((row) => String(row.id)));
-  const underReview = await db.select({ id: enterprises.id }).from(enterprises).where(eq(enterprises.authStatus, 1)).limit(2);
+  const underReview = await db
+    .select({ id: enterprises.id })
+    .from(enterprises)
+    .where(eq(enterprises.authStatus, 1))
+    .limit(2);
   add('id', ...underReview.map((row) => String(row.id)));
   const ownNotices = await db.select({ id: notices.id }).from(notices).where(eq(notices.userId, allRolesId)).limit(2);
   add('id', ...ownNotices.map((row) => String(row.id)));
@@ -417,10 +479,18 @@ async function plausibleValues(
       : await db
           .select({ id: enterpriseAuthFiles.id })
           .from(enterpriseAuthFiles)
-          .where(inArray(enterpriseAuthFiles.enterpriseId, ownEnterprise.map((row) => row.id)))
+          .where(
+            inArray(
+              enterpriseAuthFiles.enterpriseId,
+              ownEnterprise.map((row) => row.id),
+            ),
+          )
           .limit(2);
   add('id', ...files.map((row) => String(row.id)));
-  const relations = await db.select().from(partnerAccounts).where(eq(partnerAccounts.userId, userIds.get('demo_partner')!));
+  const relations = await db
+    .select()
+    .from(partnerAccounts)
+    .where(eq(partnerAccounts.userId, userIds.get('demo_partner')!));
   add('id', ...relations.map((row) => String(row.id)));
   add('empId', ...relations.map((row) => row.empId));
   const heads = await db

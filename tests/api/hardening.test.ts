@@ -27,31 +27,73 @@ const t = openPerFile(() => createTestApp({ logger }));
 const nul = '\u0000';
 
 describe('control characters', () => {
-  const count = async (table: string) => Number(rowsOf(await t.db.execute(sql.raw(`select count(*)::int as n from ${table}`)))[0]?.['n'] ?? 0);
+  const count = async (table: string) =>
+    Number(rowsOf(await t.db.execute(sql.raw(`select count(*)::int as n from ${table}`)))[0]?.['n'] ?? 0);
 
   it.each([
     ['/api/front/system/login', { userName: `demo${nul}person`, password: 'Person2025' }, undefined, 'userName'],
-    ['/api/front/requirement/submitRequirement', { contactName: `张${nul}三`, phone: '13800138000', areaCode: '440000', content: '我们想了解固定价格套餐的报价和签约流程。' }, undefined, 'contactName'],
-    ['/api/front/user/changeUserInfo', { name: `王${nul}五`, deviceId: 'hgdweb', appCode: 'HGD' }, 'demo_person', 'name'],
-    ['/api/front/hgdarc/enterpriseuser/temporarySave', { enterpriseName: `广州${nul}公司`, clearanceAccount: '0300099999999' }, 'demo_person', 'enterpriseName'],
-    ['/api/front/hgdarc/enterpriseuser/editfield', { id: 1, field: 'address', value: `天河路${nul}1号` }, 'demo_company', 'value'],
+    [
+      '/api/front/requirement/submitRequirement',
+      {
+        contactName: `张${nul}三`,
+        phone: '13800138000',
+        areaCode: '440000',
+        content: '我们想了解固定价格套餐的报价和签约流程。',
+      },
+      undefined,
+      'contactName',
+    ],
+    [
+      '/api/front/user/changeUserInfo',
+      { name: `王${nul}五`, deviceId: 'hgdweb', appCode: 'HGD' },
+      'demo_person',
+      'name',
+    ],
+    [
+      '/api/front/hgdarc/enterpriseuser/temporarySave',
+      { enterpriseName: `广州${nul}公司`, clearanceAccount: '0300099999999' },
+      'demo_person',
+      'enterpriseName',
+    ],
+    [
+      '/api/front/hgdarc/enterpriseuser/editfield',
+      { id: 1, field: 'address', value: `天河路${nul}1号` },
+      'demo_company',
+      'value',
+    ],
     ['/api/front/system/login', { userName: 'demo_person', password: 'Person2025\u001b' }, undefined, 'password'],
-  ] as const)('%s with a control character in %j → 400 at the field, nothing written', async (path, body, user, field) => {
-    const before = { requirements: await count('requirements'), enterprises: await count('enterprises'), sessions: await count('sessions') };
-    const cookie = user ? await t.login(user) : undefined;
-    const answer = await post(t, path, body as Record<string, string | number>, cookie ? { cookie } : {});
-    expect(answer.code).toBe(ApiCode.BAD_REQUEST);
-    const errors = (answer.data as { errors: { field: string; message: string }[] }).errors;
-    expect(errors[0]?.field).toBe(field);
-    expect(answer.message).toContain('不能包含控制字符或无效字符');
-    expect({ requirements: await count('requirements'), enterprises: await count('enterprises'), sessions: await count('sessions') }).toEqual({
-      ...before,
-      sessions: before.sessions + (user ? 1 : 0),
-    });
-  });
+  ] as const)(
+    '%s with a control character in %j → 400 at the field, nothing written',
+    async (path, body, user, field) => {
+      const before = {
+        requirements: await count('requirements'),
+        enterprises: await count('enterprises'),
+        sessions: await count('sessions'),
+      };
+      const cookie = user ? await t.login(user) : undefined;
+      const answer = await post(t, path, body as Record<string, string | number>, cookie ? { cookie } : {});
+      expect(answer.code).toBe(ApiCode.BAD_REQUEST);
+      const errors = (answer.data as { errors: { field: string; message: string }[] }).errors;
+      expect(errors[0]?.field).toBe(field);
+      expect(answer.message).toContain('不能包含控制字符或无效字符');
+      expect({
+        requirements: await count('requirements'),
+        enterprises: await count('enterprises'),
+        sessions: await count('sessions'),
+      }).toEqual({
+        ...before,
+        sessions: before.sessions + (user ? 1 : 0),
+      });
+    },
+  );
 
-  it('the message is in the caller\'s locale, keys of nested objects are checked too, and tab and newlines stay allowed', async () => {
-    const en = await post(t, '/api/front/system/login', { userName: `a${nul}bcd`, password: 'x' }, { headers: { 'Accept-Language': 'en-US' } });
+  it("the message is in the caller's locale, keys of nested objects are checked too, and tab and newlines stay allowed", async () => {
+    const en = await post(
+      t,
+      '/api/front/system/login',
+      { userName: `a${nul}bcd`, password: 'x' },
+      { headers: { 'Accept-Language': 'en-US' } },
+    );
     expect(en.message).toMatch(/must not contain control or invalid characters/);
     const key = await t.app.request('/api/front/system/login', {
       method: 'POST',
@@ -100,7 +142,9 @@ function faultApp() {
   });
   app.get('/api/duplicate', async () => {
     // A real fault (not the caller's): a unique violation whose detail quotes the value.
-    await t.db.insert(users).values({ userName: 'demo_person', mobile: '13987654321', name: '李秘密', passwordHash: 'x' });
+    await t.db
+      .insert(users)
+      .values({ userName: 'demo_person', mobile: '13987654321', name: '李秘密', passwordHash: 'x' });
     return new Response('unreachable');
   });
   app.get('/api/timeout', async () => {

@@ -12,7 +12,13 @@ import { afterAll, beforeAll, inject } from 'vitest';
 import { createApp } from '../../src/server/app.ts';
 import { createJobQueue, type JobQueue } from '../../src/server/jobs/queue.ts';
 import { loadConfig, type Config } from '../../src/server/config.ts';
-import { openPglite, openPostgres, type Database, type DatabaseHandle, type DatabaseKind } from '../../src/server/db/client.ts';
+import {
+  openPglite,
+  openPostgres,
+  type Database,
+  type DatabaseHandle,
+  type DatabaseKind,
+} from '../../src/server/db/client.ts';
 import { migrateDatabase } from '../../src/server/db/migrate.ts';
 import { seedIfEmpty } from '../../src/server/db/seed.ts';
 import { createLogger, type Logger } from '../../src/server/logger.ts';

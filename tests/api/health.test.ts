@@ -29,7 +29,9 @@ const env = { DATA_DIR: path.join(root, 'data') };
 
 afterAll(() => rmSync(root, { recursive: true, force: true }));
 
-async function ready(app: { request(path: string, init?: RequestInit): Response | Promise<Response> }): Promise<{ status: number; body: Ready }> {
+async function ready(app: {
+  request(path: string, init?: RequestInit): Response | Promise<Response>;
+}): Promise<{ status: number; body: Ready }> {
   const response = await app.request('/api/health/ready');
   return { status: response.status, body: (await response.json()) as Ready };
 }
@@ -61,21 +63,27 @@ describe('a process with everything in place', () => {
   it('ready answers 200 naming each check ok, to GET and to HEAD', async () => {
     const { status, body } = await ready(t.app);
     expect(status).toBe(200);
-    expect(body).toMatchObject({ code: 200, data: { status: 'ready', checks: { database: 'ok', objectStore: 'ok', site: 'ok' } } });
+    expect(body).toMatchObject({
+      code: 200,
+      data: { status: 'ready', checks: { database: 'ok', objectStore: 'ok', site: 'ok' } },
+    });
     expect((await t.app.request('/api/health/ready', { method: 'HEAD' })).status).toBe(200);
   });
 
-  it.runIf(process.env['TEST_DATABASE_URL'] === undefined)('PGlite held by this process (a long statement) is busy, and still ready', async () => {
-    const busy = t.db.execute(sql`select pg_sleep(2.5)`).then(() => {}); // started now (drizzle's queries run when awaited)
-    await new Promise((resolve) => setTimeout(resolve, 50));
-    const started = performance.now();
-    const { status, body } = await ready(t.app);
-    expect(performance.now() - started).toBeLessThan(2_400);
-    expect(status).toBe(200);
-    expect(body.data.checks).toEqual({ database: 'busy', objectStore: 'ok', site: 'ok' });
-    await busy;
-    expect((await ready(t.app)).body.data.checks?.['database']).toBe('ok');
-  });
+  it.runIf(process.env['TEST_DATABASE_URL'] === undefined)(
+    'PGlite held by this process (a long statement) is busy, and still ready',
+    async () => {
+      const busy = t.db.execute(sql`select pg_sleep(2.5)`).then(() => {}); // started now (drizzle's queries run when awaited)
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      const started = performance.now();
+      const { status, body } = await ready(t.app);
+      expect(performance.now() - started).toBeLessThan(2_400);
+      expect(status).toBe(200);
+      expect(body.data.checks).toEqual({ database: 'busy', objectStore: 'ok', site: 'ok' });
+      await busy;
+      expect((await ready(t.app)).body.data.checks?.['database']).toBe('ok');
+    },
+  );
 
   it('keeps /api/health as it was', async () => {
     const body = (await (await t.app.request('/api/health')).json()) as { code: number; data: Record<string, unknown> };
@@ -85,7 +93,13 @@ describe('a process with everything in place', () => {
 
 describe('a database that fails', () => {
   const lines: string[] = [];
-  const t = openPerFile(() => createTestApp({ staticDir, env, logger: createLogger({ logLevel: 'info' }, { write: (line: string) => void lines.push(line) }) }));
+  const t = openPerFile(() =>
+    createTestApp({
+      staticDir,
+      env,
+      logger: createLogger({ logLevel: 'info' }, { write: (line: string) => void lines.push(line) }),
+    }),
+  );
 
   it('ready answers 503 naming the database while live stays 200; the change is logged once', async () => {
     expect((await ready(t.app)).status).toBe(200);
@@ -93,11 +107,20 @@ describe('a database that fails', () => {
     for (let poll = 0; poll < 3; poll += 1) {
       const { status, body } = await ready(t.app);
       expect(status).toBe(503);
-      expect(body).toMatchObject({ code: 503, data: { status: 'not ready', failed: ['database'], checks: { database: 'failed', objectStore: 'ok', site: 'ok' } } });
+      expect(body).toMatchObject({
+        code: 503,
+        data: {
+          status: 'not ready',
+          failed: ['database'],
+          checks: { database: 'failed', objectStore: 'ok', site: 'ok' },
+        },
+      });
       expect(body.message.length).toBeGreaterThan(0);
     }
     expect((await t.app.request('/api/health/live')).status).toBe(200);
-    const notReady = lines.map((line) => JSON.parse(line) as Record<string, unknown>).filter((line) => line['msg'] === 'not ready');
+    const notReady = lines
+      .map((line) => JSON.parse(line) as Record<string, unknown>)
+      .filter((line) => line['msg'] === 'not ready');
     expect(notReady).toHaveLength(1);
     expect(notReady[0]).toMatchObject({ failed: ['database'] });
     // The driver's words, not drizzle's wrapper that only quotes the statement.
@@ -123,7 +146,10 @@ describe('an object store that fails', () => {
     for (let poll = 0; poll < 5; poll += 1) {
       const { status, body } = await ready(t.app);
       expect(status).toBe(503);
-      expect(body.data).toMatchObject({ failed: ['objectStore'], checks: { database: 'ok', objectStore: 'failed', site: 'ok' } });
+      expect(body.data).toMatchObject({
+        failed: ['objectStore'],
+        checks: { database: 'ok', objectStore: 'failed', site: 'ok' },
+      });
       expect(JSON.stringify(body)).not.toContain('127.0.0.1');
       expect(JSON.stringify(body)).not.toContain('no-such-bucket');
     }

@@ -21,7 +21,14 @@ beforeAll(async () => {
   await mkdir(dist, { recursive: true });
   await writeFile(path.join(dist, 'index.html'), '<!doctype html><title>首页</title>');
   running = await startServer(
-    loadConfig({ PORT: '0', HOST: '127.0.0.1', DATA_DIR: path.join(root, 'data'), STATIC_DIR: dist, LOG_LEVEL: 'silent', SHUTDOWN_DRAIN_SECONDS: String(drainSeconds) }),
+    loadConfig({
+      PORT: '0',
+      HOST: '127.0.0.1',
+      DATA_DIR: path.join(root, 'data'),
+      STATIC_DIR: dist,
+      LOG_LEVEL: 'silent',
+      SHUTDOWN_DRAIN_SECONDS: String(drainSeconds),
+    }),
   );
   const address = running.server.address();
   base = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
@@ -45,7 +52,12 @@ function slowPost(url: string, pauseMs: number): Promise<Response> {
   });
   return fetch(url, {
     method: 'POST',
-    headers: { 'X-Requested-With': 'XMLHttpRequest', Origin: base, 'Content-Type': 'application/x-www-form-urlencoded', 'Content-Length': String(body.byteLength) },
+    headers: {
+      'X-Requested-With': 'XMLHttpRequest',
+      Origin: base,
+      'Content-Type': 'application/x-www-form-urlencoded',
+      'Content-Length': String(body.byteLength),
+    },
     body: stream,
     duplex: 'half',
   } as RequestInit);

@@ -15,16 +15,29 @@ describe('pruneExpired', () => {
     const revoked = await t.login('demo_person');
     const expired = await t.login('demo_person');
     const weekAgo = new Date(Date.now() - 8 * 24 * 3_600_000);
-    await t.db.update(sessions).set({ revokedAt: weekAgo }).where(eq(sessions.id, sessionIdOf(revoked)));
-    await t.db.update(sessions).set({ expiresAt: weekAgo, lastSeenAt: weekAgo }).where(eq(sessions.id, sessionIdOf(expired)));
+    await t.db
+      .update(sessions)
+      .set({ revokedAt: weekAgo })
+      .where(eq(sessions.id, sessionIdOf(revoked)));
+    await t.db
+      .update(sessions)
+      .set({ expiresAt: weekAgo, lastSeenAt: weekAgo })
+      .where(eq(sessions.id, sessionIdOf(expired)));
 
     const { captcha } = await t.keys();
     await createCaptcha(t.db, captcha, null);
     await createCaptcha(t.db, captcha, null);
-    await t.db.execute(sql`update captchas set expires_at = now() - interval '2 hours' where id = (select id from captchas limit 1)`);
+    await t.db.execute(
+      sql`update captchas set expires_at = now() - interval '2 hours' where id = (select id from captchas limit 1)`,
+    );
 
     await t.db.insert(smsCodes).values([
-      { phone: '13800138001', purpose: 'login', codeHash: 'a'.repeat(64), expiresAt: new Date(Date.now() - 2 * 24 * 3_600_000) },
+      {
+        phone: '13800138001',
+        purpose: 'login',
+        codeHash: 'a'.repeat(64),
+        expiresAt: new Date(Date.now() - 2 * 24 * 3_600_000),
+      },
       { phone: '13800138001', purpose: 'login', codeHash: 'b'.repeat(64), expiresAt: new Date(Date.now() + 60_000) },
     ]);
     await hitLimit(t.db, { name: 'test.old', limit: 1, windowSeconds: 60 }, 'x');
@@ -32,15 +45,41 @@ describe('pruneExpired', () => {
     await hitLimit(t.db, { name: 'test.new', limit: 1, windowSeconds: 60 }, 'x');
     const [person] = await t.db.select({ id: users.id }).from(users).where(eq(users.userName, 'demo_person'));
     await t.db.insert(loginChallenges).values([
-      { id: 'c'.repeat(64), userId: person!.id, method: 'account', expiresAt: new Date(Date.now() - 2 * 24 * 3_600_000) },
+      {
+        id: 'c'.repeat(64),
+        userId: person!.id,
+        method: 'account',
+        expiresAt: new Date(Date.now() - 2 * 24 * 3_600_000),
+      },
       { id: 'd'.repeat(64), userId: person!.id, method: 'account', expiresAt: new Date(Date.now() + 60_000) },
     ]);
 
-    expect(await pruneExpired(t.db)).toEqual({ rateLimits: 1, captchas: 1, smsCodes: 1, sessions: 2, bankChallenges: 0, loginChallenges: 1 });
-    expect((await t.db.select().from(sessions).where(eq(sessions.id, sessionIdOf(live)))).length).toBe(1);
+    expect(await pruneExpired(t.db)).toEqual({
+      rateLimits: 1,
+      captchas: 1,
+      smsCodes: 1,
+      sessions: 2,
+      bankChallenges: 0,
+      loginChallenges: 1,
+    });
+    expect(
+      (
+        await t.db
+          .select()
+          .from(sessions)
+          .where(eq(sessions.id, sessionIdOf(live)))
+      ).length,
+    ).toBe(1);
     expect(await t.db.select().from(captchas)).toHaveLength(1);
     expect(await t.db.select().from(smsCodes)).toHaveLength(1);
     expect(await t.db.select().from(loginChallenges)).toHaveLength(1);
-    expect(await pruneExpired(t.db)).toEqual({ rateLimits: 0, captchas: 0, smsCodes: 0, sessions: 0, bankChallenges: 0, loginChallenges: 0 });
+    expect(await pruneExpired(t.db)).toEqual({
+      rateLimits: 0,
+      captchas: 0,
+      smsCodes: 0,
+      sessions: 0,
+      bankChallenges: 0,
+      loginChallenges: 0,
+    });
   });
 });

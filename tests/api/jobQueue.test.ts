@@ -33,7 +33,8 @@ describe('the job queue', () => {
     const id = await again.send(siteBuildQueue, { n: 1 });
     for (let i = 0; i < 100 && ran.length === 0; i += 1) await new Promise((resolve) => setTimeout(resolve, 50));
     expect(ran).toEqual([{ n: 1 }]);
-    for (let i = 0; i < 50 && (await again.job(siteBuildQueue, id))?.state !== 'completed'; i += 1) await new Promise((resolve) => setTimeout(resolve, 50));
+    for (let i = 0; i < 50 && (await again.job(siteBuildQueue, id))?.state !== 'completed'; i += 1)
+      await new Promise((resolve) => setTimeout(resolve, 50));
     expect((await again.job(siteBuildQueue, id))?.state).toBe('completed');
   });
 

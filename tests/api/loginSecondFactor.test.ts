@@ -6,15 +6,41 @@
  */
 import { and, eq, inArray, sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
-import { auditLog, loginChallenges, rateLimits, secondFactors, sessions, users } from '../../src/server/db/schema/index.ts';
+import {
+  auditLog,
+  loginChallenges,
+  rateLimits,
+  secondFactors,
+  sessions,
+  users,
+} from '../../src/server/db/schema/index.ts';
 import { secondFactorRules } from '../../src/server/services/secondFactor.ts';
-import { get, post, postForm, sessionCookie, skipResendPause, smsCodeFor, cookies, type Envelope } from './accountCalls.ts';
+import {
+  get,
+  post,
+  postForm,
+  sessionCookie,
+  skipResendPause,
+  smsCodeFor,
+  cookies,
+  type Envelope,
+} from './accountCalls.ts';
 import { createTestApp, openPerFile, sessionIdOf } from './harness.ts';
-import { challengeCookie, enableSecondFactor, forgetUsedStep, loginByPassword, secondStep, wrongCode, type Authenticator, type FirstStep } from './secondFactorCalls.ts';
+import {
+  challengeCookie,
+  enableSecondFactor,
+  forgetUsedStep,
+  loginByPassword,
+  secondStep,
+  wrongCode,
+  type Authenticator,
+  type FirstStep,
+} from './secondFactorCalls.ts';
 
 const t = openPerFile(() => createTestApp({ env: { TRUST_PROXY: '1' } }));
 
-const currentUser = (cookie: string | undefined) => get(t, '/api/front/user/currentUser', cookie === undefined ? {} : { cookie });
+const currentUser = (cookie: string | undefined) =>
+  get(t, '/api/front/user/currentUser', cookie === undefined ? {} : { cookie });
 
 async function enabled(userName: string, password: string): Promise<{ app: Authenticator; recoveryCodes: string[] }> {
   const factor = await enableSecondFactor(t, await t.login(userName), password);
@@ -33,7 +59,11 @@ describe('login by account', () => {
     const sessionsBefore = (await t.db.select().from(sessions)).length;
 
     const first = await loginByPassword(t, 'demo_person', 'Person2025', { ip: '198.51.100.10' });
-    expect(first.answer).toEqual({ code: 200, message: '请输入身份验证器中的动态验证码', data: { secondFactor: 'totp' } });
+    expect(first.answer).toEqual({
+      code: 200,
+      message: '请输入身份验证器中的动态验证码',
+      data: { secondFactor: 'totp' },
+    });
     expect(sessionCookie(first.response)).toBeUndefined();
     expect((await t.db.select().from(sessions)).length).toBe(sessionsBefore);
     const line = first.response.headers.getSetCookie().find((value) => value.startsWith('hgd_login_challenge='))!;
@@ -58,7 +88,10 @@ describe('login by account', () => {
     expect(done.answer.data).toMatchObject({ userName: 'demo_person', roles: ['individual'] });
     expect(done.session).toBeDefined();
     expect(done.response.headers.getSetCookie().some((value) => /^hgd_login_challenge=;/.test(value))).toBe(true);
-    const [session] = await t.db.select().from(sessions).where(eq(sessions.id, sessionIdOf(done.session!)));
+    const [session] = await t.db
+      .select()
+      .from(sessions)
+      .where(eq(sessions.id, sessionIdOf(done.session!)));
     expect(session?.secondFactorAt).toBeInstanceOf(Date);
     expect((await currentUser(done.session)).code).toBe(200);
     const [audit] = await t.db
@@ -71,7 +104,9 @@ describe('login by account', () => {
 
     // The pending login was used up with it.
     await forgetUsedStep(t, 'demo_person');
-    expect((await secondStep(t, first.challenge, app.code(), { ip: '198.51.100.10' })).answer.message).toBe('登录验证已失效，请重新登录');
+    expect((await secondStep(t, first.challenge, app.code(), { ip: '198.51.100.10' })).answer.message).toBe(
+      '登录验证已失效，请重新登录',
+    );
   });
 
   it('refuses a replayed code on a new pending login', async () => {
@@ -99,11 +134,25 @@ describe('login by mobile', () => {
     const { app } = await enabled('demo_bank', 'Bank2025');
     await skipResendPause(t);
     const code = await smsCodeFor(t, '13800138007', 'login', { ip: '198.51.100.13' });
-    const first = await postForm(t, '/api/front/system/loginMobile', { phone: '13800138007', code }, { ip: '198.51.100.13' });
-    expect(await first.clone().json()).toEqual({ code: 200, message: '请输入身份验证器中的动态验证码', data: { secondFactor: 'totp' } });
+    const first = await postForm(
+      t,
+      '/api/front/system/loginMobile',
+      { phone: '13800138007', code },
+      { ip: '198.51.100.13' },
+    );
+    expect(await first.clone().json()).toEqual({
+      code: 200,
+      message: '请输入身份验证器中的动态验证码',
+      data: { secondFactor: 'totp' },
+    });
     expect(sessionCookie(first)).toBeUndefined();
     // The SMS code is spent: it cannot start another login.
-    const reused = await post(t, '/api/front/system/loginMobile', { phone: '13800138007', code }, { ip: '198.51.100.13' });
+    const reused = await post(
+      t,
+      '/api/front/system/loginMobile',
+      { phone: '13800138007', code },
+      { ip: '198.51.100.13' },
+    );
     expect(reused.code).toBe(400);
 
     const done = await secondStep(t, challengeCookie(first), app.code(), { ip: '198.51.100.13' });
@@ -118,7 +167,10 @@ describe('the pending login', () => {
     const unknown = await secondStep(t, `hgd_login_challenge=${'x'.repeat(43)}`, app.code(), { ip: '198.51.100.14' });
     const none = await secondStep(t, undefined, app.code(), { ip: '198.51.100.14' });
     const first = await loginByPassword(t, 'demo_foshan', 'Foshan2025', { ip: '198.51.100.14' });
-    await t.db.update(loginChallenges).set({ expiresAt: sql`now() - interval '1 second'` }).where(eq(loginChallenges.userId, await userIdOf('demo_foshan')));
+    await t.db
+      .update(loginChallenges)
+      .set({ expiresAt: sql`now() - interval '1 second'` })
+      .where(eq(loginChallenges.userId, await userIdOf('demo_foshan')));
     const expired = await secondStep(t, first.challenge, app.code(), { ip: '198.51.100.14' });
     for (const refused of [unknown, none, expired]) {
       expect(refused.answer).toEqual({ code: 400, message: '登录验证已失效，请重新登录', data: {} });
@@ -130,11 +182,14 @@ describe('the pending login', () => {
   it('takes 5 codes, then not even the right one', async () => {
     const { app } = await enabled('demo_shenzhen', 'Shenzhen2025');
     const first = await loginByPassword(t, 'demo_shenzhen', 'Shenzhen2025', { ip: '198.51.100.15' });
-    for (let i = 0; i < 4; i++) expect((await secondStep(t, first.challenge, wrongCode(app), { ip: '198.51.100.15' })).answer.code).toBe(400);
+    for (let i = 0; i < 4; i++)
+      expect((await secondStep(t, first.challenge, wrongCode(app), { ip: '198.51.100.15' })).answer.code).toBe(400);
     // The user's failures are forgotten, so the lock is not what refuses here.
     await t.db.execute(sql`delete from rate_limits where key like ${`${secondFactorRules.failures.name}:%`}`);
     expect((await secondStep(t, first.challenge, wrongCode(app), { ip: '198.51.100.15' })).answer.code).toBe(400);
-    expect((await secondStep(t, first.challenge, app.code(), { ip: '198.51.100.15' })).answer.message).toBe('登录验证已失效，请重新登录');
+    expect((await secondStep(t, first.challenge, app.code(), { ip: '198.51.100.15' })).answer.message).toBe(
+      '登录验证已失效，请重新登录',
+    );
   });
 });
 
@@ -150,7 +205,10 @@ describe('an account disabled between the steps', () => {
     await t.db.update(users).set({ status: 'active' }).where(eq(users.id, userId));
     expect(refused.answer).toMatchObject({ code: 400, message: '该账户已停用，请联系客服' });
     expect(refused.session).toBeUndefined();
-    const [failures] = await t.db.select().from(rateLimits).where(eq(rateLimits.key, `${secondFactorRules.failures.name}:${userId}`));
+    const [failures] = await t.db
+      .select()
+      .from(rateLimits)
+      .where(eq(rateLimits.key, `${secondFactorRules.failures.name}:${userId}`));
     expect(failures?.hits ?? 0).toBe(0);
   });
 });
@@ -170,7 +228,10 @@ describe('limits', () => {
     const locked = await secondStep(t, first.challenge, app.code(), { ip });
     expect(locked.answer.code).toBe(429);
     expect(locked.session).toBeUndefined();
-    const [audit] = await t.db.select().from(auditLog).where(and(eq(auditLog.action, 'secondFactor.locked'), eq(auditLog.userId, await userIdOf('demo_editor'))));
+    const [audit] = await t.db
+      .select()
+      .from(auditLog)
+      .where(and(eq(auditLog.action, 'secondFactor.locked'), eq(auditLog.userId, await userIdOf('demo_editor'))));
     expect(audit?.detail).toEqual({ purpose: 'login' });
   });
 
@@ -179,16 +240,21 @@ describe('limits', () => {
     const userId = await userIdOf('demo_partner');
     // Six pending logins (one after the other: simultaneous passwords would meet the captcha rule).
     const pending: FirstStep[] = [];
-    for (let i = 0; i < 6; i++) pending.push(await loginByPassword(t, 'demo_partner', 'Partner2025', { ip: `198.51.100.${40 + i}` }));
+    for (let i = 0; i < 6; i++)
+      pending.push(await loginByPassword(t, 'demo_partner', 'Partner2025', { ip: `198.51.100.${40 + i}` }));
     expect(pending.every((first) => first.challenge !== undefined)).toBe(true);
     const answers = await Promise.all(
-      Array.from({ length: 30 }, (_, i) => secondStep(t, pending[i % 6]!.challenge, wrongCode(app), { ip: `198.51.100.${40 + (i % 6)}` })),
+      Array.from({ length: 30 }, (_, i) =>
+        secondStep(t, pending[i % 6]!.challenge, wrongCode(app), { ip: `198.51.100.${40 + (i % 6)}` }),
+      ),
     );
     expect(answers.every((step) => step.session === undefined)).toBe(true);
     const checked = await t.db
       .select()
       .from(auditLog)
-      .where(and(eq(auditLog.userId, userId), inArray(auditLog.action, ['secondFactor.failed', 'secondFactor.locked'])));
+      .where(
+        and(eq(auditLog.userId, userId), inArray(auditLog.action, ['secondFactor.failed', 'secondFactor.locked'])),
+      );
     expect(checked.length).toBeLessThanOrEqual(secondFactorRules.failures.limit);
     expect(answers.filter((step) => step.answer.code === 429).length).toBeGreaterThanOrEqual(25);
   });

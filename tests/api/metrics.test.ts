@@ -23,12 +23,20 @@ import { apiHeaders, createTestApp, openPerFile, testPoolMax } from './harness.t
 
 const token = 'metrics-test-token-0123456789abcdef';
 const lines: string[] = [];
-const t = openPerFile(() => createTestApp({ env: { METRICS_TOKEN: token }, logger: createLogger({ logLevel: 'info' }, { write: (line: string) => void lines.push(line) }) }));
+const t = openPerFile(() =>
+  createTestApp({
+    env: { METRICS_TOKEN: token },
+    logger: createLogger({ logLevel: 'info' }, { write: (line: string) => void lines.push(line) }),
+  }),
+);
 
-const openMetricsAccept = 'application/openmetrics-text;version=1.0.0,application/openmetrics-text;version=0.0.1;q=0.75,text/plain;version=0.0.4;q=0.5,*/*;q=0.1';
+const openMetricsAccept =
+  'application/openmetrics-text;version=1.0.0,application/openmetrics-text;version=0.0.1;q=0.75,text/plain;version=0.0.4;q=0.5,*/*;q=0.1';
 
 async function scrape(accept?: string): Promise<Response> {
-  return t.app.request('/metrics', { headers: { Authorization: `Bearer ${token}`, ...(accept ? { Accept: accept } : {}) } });
+  return t.app.request('/metrics', {
+    headers: { Authorization: `Bearer ${token}`, ...(accept ? { Accept: accept } : {}) },
+  });
 }
 
 async function exposition(accept?: string): Promise<string> {
@@ -46,7 +54,9 @@ interface Sample {
 }
 
 function labelsOf(text: string | undefined): Record<string, string> {
-  return Object.fromEntries([...(text ?? '').matchAll(/(\w+)="((?:[^"\\]|\\.)*)"/g)].map((match) => [match[1]!, match[2]!]));
+  return Object.fromEntries(
+    [...(text ?? '').matchAll(/(\w+)="((?:[^"\\]|\\.)*)"/g)].map((match) => [match[1]!, match[2]!]),
+  );
 }
 
 function samples(text: string): Sample[] {
@@ -56,16 +66,24 @@ function samples(text: string): Sample[] {
     .map((line) => {
       const match = /^(\w+)(?:\{([^}]*)\})? (\S+)(?: # \{([^}]*)\})?/.exec(line);
       if (!match) throw new Error(`not a sample line: ${line}`);
-      return { name: match[1]!, labels: labelsOf(match[2]), value: Number(match[3]), ...(match[4] === undefined ? {} : { exemplar: labelsOf(match[4]) }) };
+      return {
+        name: match[1]!,
+        labels: labelsOf(match[2]),
+        value: Number(match[3]),
+        ...(match[4] === undefined ? {} : { exemplar: labelsOf(match[4]) }),
+      };
     });
 }
 
 /** The samples of `name` whose labels include `labels`. */
 function find(text: string, name: string, labels: Record<string, string> = {}): Sample[] {
-  return samples(text).filter((sample) => sample.name === name && Object.entries(labels).every(([key, value]) => sample.labels[key] === value));
+  return samples(text).filter(
+    (sample) => sample.name === name && Object.entries(labels).every(([key, value]) => sample.labels[key] === value),
+  );
 }
 
-const valueOf = (text: string, name: string, labels: Record<string, string> = {}) => find(text, name, labels).reduce((sum, sample) => sum + sample.value, 0);
+const valueOf = (text: string, name: string, labels: Record<string, string> = {}) =>
+  find(text, name, labels).reduce((sum, sample) => sum + sample.value, 0);
 
 describe('GET /metrics guard', () => {
   it('does not exist without METRICS_TOKEN (404, as an unknown path)', async () => {
@@ -81,7 +99,10 @@ describe('GET /metrics guard', () => {
 
   it('answers 401 without the token, with a wrong one or another scheme, and 200 with it', async () => {
     for (const authorization of [undefined, `Bearer ${token}x`, 'Bearer short', `Basic ${token}`]) {
-      const response = await t.app.request('/metrics', authorization ? { headers: { Authorization: authorization } } : {});
+      const response = await t.app.request(
+        '/metrics',
+        authorization ? { headers: { Authorization: authorization } } : {},
+      );
       expect(response.status, String(authorization)).toBe(401);
       expect(response.headers.get('www-authenticate')).toMatch(/^Bearer/);
       expect(await response.text()).not.toContain('hgd_');
@@ -111,12 +132,18 @@ describe('what it measures', () => {
     await t.app.request('/api/front/news/1001');
     await t.app.request('/api/front/news/1002');
     const text = await exposition();
-    const news = find(text, 'http_request_duration_seconds_count', { route: '/api/front/external/hnyData/getNewsById' });
+    const news = find(text, 'http_request_duration_seconds_count', {
+      route: '/api/front/external/hnyData/getNewsById',
+    });
     expect(news).toHaveLength(1);
     expect(news[0]).toMatchObject({ labels: { method: 'GET', status_class: '2xx' }, value: 2 });
     // Unknown /api paths share one label value.
     expect(find(text, 'http_request_duration_seconds_count', { route: 'unmatched' })).toEqual([
-      { name: 'http_request_duration_seconds_count', labels: { method: 'GET', route: 'unmatched', status_class: '4xx' }, value: 2 },
+      {
+        name: 'http_request_duration_seconds_count',
+        labels: { method: 'GET', route: 'unmatched', status_class: '4xx' },
+        value: 2,
+      },
     ]);
     expect(text).not.toContain('n-0001');
     expect(text).not.toContain('/api/front/news/');
@@ -124,10 +151,16 @@ describe('what it measures', () => {
 
   it('counts status classes (the refused scrapes are 4xx of /metrics itself)', async () => {
     const text = await exposition();
-    expect(valueOf(text, 'http_request_duration_seconds_count', { route: '/metrics', status_class: '4xx' })).toBeGreaterThanOrEqual(4);
-    expect(valueOf(text, 'http_request_duration_seconds_count', { route: '/metrics', status_class: '2xx' })).toBeGreaterThanOrEqual(1);
+    expect(
+      valueOf(text, 'http_request_duration_seconds_count', { route: '/metrics', status_class: '4xx' }),
+    ).toBeGreaterThanOrEqual(4);
+    expect(
+      valueOf(text, 'http_request_duration_seconds_count', { route: '/metrics', status_class: '2xx' }),
+    ).toBeGreaterThanOrEqual(1);
     // Buckets from 5 ms to 10 s, and +Inf.
-    const buckets = find(text, 'http_request_duration_seconds_bucket', { route: '/metrics', status_class: '2xx' }).map((sample) => sample.labels['le']);
+    const buckets = find(text, 'http_request_duration_seconds_bucket', { route: '/metrics', status_class: '2xx' }).map(
+      (sample) => sample.labels['le'],
+    );
     expect(buckets).toEqual(['0.005', '0.01', '0.025', '0.05', '0.1', '0.25', '0.5', '1', '2.5', '5', '10', '+Inf']);
   });
 
@@ -136,11 +169,15 @@ describe('what it measures', () => {
     const cookie = await t.login('demo_person');
     await t.app.request('/api/front/user/currentUser', { headers: { Cookie: cookie } });
     await t.app.request('/api/front/user/currentUser');
-    await t.app.request('/api/front/user/currentUser', { headers: { Cookie: `${sessionCookieName}=${newSessionToken()}` } });
+    await t.app.request('/api/front/user/currentUser', {
+      headers: { Cookie: `${sessionCookieName}=${newSessionToken()}` },
+    });
     await t.app.request('/api/front/user/currentUser', { headers: { Cookie: `${sessionCookieName}=not-a-token` } });
     const after = await exposition();
     for (const outcome of ['valid', 'missing', 'expired', 'malformed']) {
-      const delta = valueOf(after, 'hgd_session_checks_total', { outcome }) - valueOf(before, 'hgd_session_checks_total', { outcome });
+      const delta =
+        valueOf(after, 'hgd_session_checks_total', { outcome }) -
+        valueOf(before, 'hgd_session_checks_total', { outcome });
       expect(delta, outcome).toBe(1);
     }
   });
@@ -157,7 +194,11 @@ describe('what it measures', () => {
     // The session check is one statement with a CTE.
     expect(valueOf(text, 'hgd_db_statement_duration_seconds_count', { operation: 'with' })).toBeGreaterThan(0);
     expect(valueOf(text, 'hgd_db_statement_duration_seconds_count', { operation: 'insert' })).toBeGreaterThan(0);
-    expect(find(text, 'hgd_db_statement_duration_seconds_count').every((sample) => ['select', 'insert', 'update', 'delete', 'with', 'other', 'transaction'].includes(sample.labels['operation']!))).toBe(true);
+    expect(
+      find(text, 'hgd_db_statement_duration_seconds_count').every((sample) =>
+        ['select', 'insert', 'update', 'delete', 'with', 'other', 'transaction'].includes(sample.labels['operation']!),
+      ),
+    ).toBe(true);
     expect(valueOf(text, 'hgd_db_pool_size')).toBe(testPoolMax[t.kind]);
     expect(find(text, 'hgd_db_pool_in_use')).toHaveLength(1);
     expect(find(text, 'hgd_db_pool_waiting')).toHaveLength(1);
@@ -167,21 +208,31 @@ describe('what it measures', () => {
     await t.jobs.send(scheduleQueue, { itemId: 'metrics-test' }, { startAfter: new Date(Date.now() + 3_600_000) });
     // A reading is kept for 5 s; the first scrapes of this file may have found no queue yet.
     let deferred = 0;
-    for (const started = Date.now(); Date.now() - started < 8_000; await new Promise((resolve) => setTimeout(resolve, 500))) {
+    for (
+      const started = Date.now();
+      Date.now() - started < 8_000;
+      await new Promise((resolve) => setTimeout(resolve, 500))
+    ) {
       deferred = valueOf(await exposition(), 'hgd_queue_jobs', { queue: scheduleQueue, state: 'deferred' });
       if (deferred > 0) break;
     }
     expect(deferred).toBe(1);
     const text = await exposition();
-    expect(find(text, 'hgd_queue_jobs', { queue: 'site-build' }).map((sample) => sample.labels['state']).sort()).toEqual(['active', 'deferred', 'waiting']);
+    expect(
+      find(text, 'hgd_queue_jobs', { queue: 'site-build' })
+        .map((sample) => sample.labels['state'])
+        .sort(),
+    ).toEqual(['active', 'deferred', 'waiting']);
   });
 
   it('serves the site and process figures', async () => {
     const text = await exposition();
-    for (const outcome of ['succeeded', 'failed']) expect(find(text, 'hgd_site_builds_total', { purpose: 'publish', outcome })).toHaveLength(1);
+    for (const outcome of ['succeeded', 'failed'])
+      expect(find(text, 'hgd_site_builds_total', { purpose: 'publish', outcome })).toHaveLength(1);
     expect(find(text, 'hgd_site_publication_switches_total', { outcome: 'failed' })).toHaveLength(1);
     expect(find(text, 'hgd_site_served_build')).toHaveLength(1);
-    for (const name of ['process_resident_memory_bytes', 'nodejs_eventloop_lag_seconds', 'nodejs_heap_size_used_bytes']) expect(find(text, name), name).toHaveLength(1);
+    for (const name of ['process_resident_memory_bytes', 'nodejs_eventloop_lag_seconds', 'nodejs_heap_size_used_bytes'])
+      expect(find(text, name), name).toHaveLength(1);
     expect(text).toContain('# TYPE nodejs_gc_duration_seconds histogram');
   });
 });
@@ -198,17 +249,29 @@ describe('site builds and publications', () => {
       await writeFile(path.join(outDir, 'index.html'), '<!doctype html><title>new</title>');
     };
     const rebuildToken = 'metrics-rebuild-token-0123456789abcdef';
-    const builder = await createTestApp({ staticDir: dist, env: { DATA_DIR: path.join(root, 'data'), REBUILD_TOKEN: rebuildToken, METRICS_TOKEN: token }, deps: { siteBuild: { command } } });
+    const builder = await createTestApp({
+      staticDir: dist,
+      env: { DATA_DIR: path.join(root, 'data'), REBUILD_TOKEN: rebuildToken, METRICS_TOKEN: token },
+      deps: { siteBuild: { command } },
+    });
     const rebuild = async () => {
-      const started = (await (await builder.app.request('/api/admin/site/rebuild', { method: 'POST', headers: apiHeaders({ Authorization: `Bearer ${rebuildToken}` }) })).json()) as { data: { buildId: number } };
+      const started = (await (
+        await builder.app.request('/api/admin/site/rebuild', {
+          method: 'POST',
+          headers: apiHeaders({ Authorization: `Bearer ${rebuildToken}` }),
+        })
+      ).json()) as { data: { buildId: number } };
       for (let attempt = 0; attempt < 400; attempt += 1) {
-        const latest = (await (await builder.app.request('/api/admin/site/rebuild', { headers: { Authorization: `Bearer ${rebuildToken}` } })).json()) as { data: { status: string } };
+        const latest = (await (
+          await builder.app.request('/api/admin/site/rebuild', { headers: { Authorization: `Bearer ${rebuildToken}` } })
+        ).json()) as { data: { status: string } };
         if (latest.data.status !== 'running') return started.data.buildId;
         await new Promise((resolve) => setTimeout(resolve, 50));
       }
       throw new Error('the rebuild did not finish');
     };
-    const read = async () => (await builder.app.request('/metrics', { headers: { Authorization: `Bearer ${token}` } })).text();
+    const read = async () =>
+      (await builder.app.request('/metrics', { headers: { Authorization: `Bearer ${token}` } })).text();
     try {
       const before = Date.now() / 1000;
       const published = await rebuild();
@@ -218,9 +281,13 @@ describe('site builds and publications', () => {
       expect(valueOf(text, 'hgd_site_builds_total', { purpose: 'publish', outcome: 'succeeded' })).toBe(1);
       expect(valueOf(text, 'hgd_site_builds_total', { purpose: 'publish', outcome: 'failed' })).toBe(1);
       expect(valueOf(text, 'hgd_site_build_duration_seconds_count', { purpose: 'publish' })).toBe(1);
-      expect(valueOf(text, 'hgd_site_build_last_success_timestamp_seconds', { purpose: 'publish' })).toBeGreaterThanOrEqual(Math.floor(before));
+      expect(
+        valueOf(text, 'hgd_site_build_last_success_timestamp_seconds', { purpose: 'publish' }),
+      ).toBeGreaterThanOrEqual(Math.floor(before));
       expect(valueOf(text, 'hgd_site_publication_switches_total', { outcome: 'succeeded' })).toBeGreaterThanOrEqual(1);
-      expect(valueOf(text, 'hgd_site_publication_last_switch_timestamp_seconds')).toBeGreaterThanOrEqual(Math.floor(before));
+      expect(valueOf(text, 'hgd_site_publication_last_switch_timestamp_seconds')).toBeGreaterThanOrEqual(
+        Math.floor(before),
+      );
       expect(valueOf(text, 'hgd_site_served_build')).toBe(published);
     } finally {
       await builder.close();
@@ -237,7 +304,9 @@ describe('formats', () => {
     expect(response.headers.get('content-type')).toBe('application/openmetrics-text; version=1.0.0; charset=utf-8');
     const text = await response.text();
     expect(text.endsWith('# EOF\n')).toBe(true);
-    const withExemplar = find(text, 'http_request_duration_seconds_bucket', { route: '/api/front/help/document/client/getHelpCenter' }).filter((sample) => sample.exemplar);
+    const withExemplar = find(text, 'http_request_duration_seconds_bucket', {
+      route: '/api/front/help/document/client/getHelpCenter',
+    }).filter((sample) => sample.exemplar);
     expect(withExemplar.map((sample) => sample.exemplar)).toEqual([{ request_id: requestId }]);
     // Counters as OpenMetrics names them: the family without `_total`, its samples with it.
     expect(text).toContain('# TYPE hgd_session_checks counter');
@@ -263,8 +332,16 @@ describe('the access log', () => {
     const cookie = await t.login('demo_person');
     const known = await t.app.request('/api/front/user/currentUser', { headers: { Cookie: cookie } });
     await t.app.request('/api/front/news/1003');
-    const entries = lines.map((line) => JSON.parse(line) as Record<string, unknown>).filter((entry) => entry['msg'] === 'request');
-    expect(entries[0]).toMatchObject({ path: '/api/front/user/currentUser', route: '/api/front/user/currentUser', status: 200, userId: expect.any(Number), reqId: known.headers.get('x-request-id') });
+    const entries = lines
+      .map((line) => JSON.parse(line) as Record<string, unknown>)
+      .filter((entry) => entry['msg'] === 'request');
+    expect(entries[0]).toMatchObject({
+      path: '/api/front/user/currentUser',
+      route: '/api/front/user/currentUser',
+      status: 200,
+      userId: expect.any(Number),
+      reqId: known.headers.get('x-request-id'),
+    });
     expect(entries[0]?.['ms']).toEqual(expect.any(Number));
     expect(entries[1]).toMatchObject({ path: '/api/front/news/1003', route: 'unmatched', status: 404 });
   });
@@ -272,7 +349,9 @@ describe('the access log', () => {
   it('keeps the route of a known call that a middleware refused (a CSRF refusal)', async () => {
     lines.length = 0;
     await t.app.request('/api/front/system/logout', { method: 'POST' });
-    const entry = lines.map((line) => JSON.parse(line) as Record<string, unknown>).find((line) => line['msg'] === 'request');
+    const entry = lines
+      .map((line) => JSON.parse(line) as Record<string, unknown>)
+      .find((line) => line['msg'] === 'request');
     expect(entry?.['route']).toBe('/api/front/system/logout');
   });
 });
@@ -281,8 +360,16 @@ describe('METRICS_PORT', () => {
   it('serves /metrics alone on a listener of its own, behind the token when one is set', async () => {
     const registry = createMetricsRegistry();
     registry.add(databaseMetricsOf(t.db));
-    const open = await listenForMetrics(registry, { metricsToken: undefined, metricsPort: await freePort(), metricsHost: '127.0.0.1' });
-    const guarded = await listenForMetrics(registry, { metricsToken: token, metricsPort: await freePort(), metricsHost: '127.0.0.1' });
+    const open = await listenForMetrics(registry, {
+      metricsToken: undefined,
+      metricsPort: await freePort(),
+      metricsHost: '127.0.0.1',
+    });
+    const guarded = await listenForMetrics(registry, {
+      metricsToken: token,
+      metricsPort: await freePort(),
+      metricsHost: '127.0.0.1',
+    });
     try {
       const base = `http://127.0.0.1:${open!.address().port}`;
       const response = await fetch(`${base}/metrics`);
@@ -304,14 +391,25 @@ describe('the worker', () => {
     const dataDir = await mkdtemp(path.join(tmpdir(), 'hgd-metrics-worker-'));
     const port = await freePort();
     const worker = spawn('node', ['src/server/worker.ts'], {
-      env: { ...process.env, DATA_DIR: dataDir, METRICS_PORT: String(port), METRICS_HOST: '127.0.0.1', LOG_LEVEL: 'silent', SITE_POLL_SECONDS: '60' },
+      env: {
+        ...process.env,
+        DATA_DIR: dataDir,
+        METRICS_PORT: String(port),
+        METRICS_HOST: '127.0.0.1',
+        LOG_LEVEL: 'silent',
+        SITE_POLL_SECONDS: '60',
+      },
       stdio: ['ignore', 'ignore', 'pipe'],
     });
     let stderr = '';
     worker.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
     try {
       let text = '';
-      for (const started = Date.now(); Date.now() - started < 150_000 && worker.exitCode === null; await new Promise((resolve) => setTimeout(resolve, 500))) {
+      for (
+        const started = Date.now();
+        Date.now() - started < 150_000 && worker.exitCode === null;
+        await new Promise((resolve) => setTimeout(resolve, 500))
+      ) {
         const response = await fetch(`http://127.0.0.1:${port}/metrics`).catch(() => undefined);
         if (response?.ok) {
           text = await response.text();

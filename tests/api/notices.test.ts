@@ -20,7 +20,7 @@ describe('GET /api/notices', () => {
     expect((await post(t, '/api/notices/read', { id: 1 })).code).toBe(901);
   });
 
-  it('lists the user\'s own notices, newest first, in the store\'s shape', async () => {
+  it("lists the user's own notices, newest first, in the store's shape", async () => {
     const cookie = await t.login('demo_company');
     const answer = await get<NoticeData[]>(t, '/api/notices', { cookie });
     expect(answer.code).toBe(200);
@@ -56,7 +56,11 @@ describe('counts, mark read, clear', () => {
     expect(counts.data).toEqual({
       totalCount: 2,
       unreadCount: 1,
-      byType: { notification: { totalCount: 1, unreadCount: 0 }, message: { totalCount: 0, unreadCount: 0 }, event: { totalCount: 1, unreadCount: 1 } },
+      byType: {
+        notification: { totalCount: 1, unreadCount: 0 },
+        message: { totalCount: 0, unreadCount: 0 },
+        event: { totalCount: 1, unreadCount: 1 },
+      },
     });
     const list = await get<NoticeData[]>(t, '/api/notices', { cookie });
     const unread = list.data.find((n) => !n.read);
@@ -66,22 +70,33 @@ describe('counts, mark read, clear', () => {
     expect((await post(t, '/api/notices/read', { id: unread?.id ?? 0 }, { cookie })).code).toBe(200);
   });
 
-  it('answers 404 for another user\'s notice and changes nothing; 400 for a bad id', async () => {
+  it("answers 404 for another user's notice and changes nothing; 400 for a bad id", async () => {
     const owner = await userId('demo_operator');
-    const id = await createNotice(t.db, { userId: owner, type: 'message', title: '待审核认证', description: '一家企业提交了认证资料' });
+    const id = await createNotice(t.db, {
+      userId: owner,
+      type: 'message',
+      title: '待审核认证',
+      description: '一家企业提交了认证资料',
+    });
     const intruder = await t.login('demo_person');
-    expect(await post(t, '/api/notices/read', { id }, { cookie: intruder })).toEqual({ code: 404, message: '记录不存在', data: {} });
+    expect(await post(t, '/api/notices/read', { id }, { cookie: intruder })).toEqual({
+      code: 404,
+      message: '记录不存在',
+      data: {},
+    });
     const [row] = await t.db.select().from(notices).where(eq(notices.id, id));
     expect(row?.readAt).toBeNull();
     expect((await post(t, '/api/notices/read', { id: 'abc' }, { cookie: intruder })).code).toBe(400);
     expect((await post(t, '/api/notices/read', {}, { cookie: intruder })).code).toBe(400);
   });
 
-  it('clears every notice of one type, only the user\'s own', async () => {
+  it("clears every notice of one type, only the user's own", async () => {
     const cookie = await t.login('demo_operator');
     const before = await get<NoticeCountsData>(t, '/api/notices/counts', { cookie });
     expect(before.data.byType.message.totalCount).toBeGreaterThan(0);
-    const personBefore = await get<NoticeCountsData>(t, '/api/notices/counts', { cookie: await t.login('demo_person') });
+    const personBefore = await get<NoticeCountsData>(t, '/api/notices/counts', {
+      cookie: await t.login('demo_person'),
+    });
     const answer = await post<NoticeCountsData>(t, '/api/notices/clear', { type: 'message' }, { cookie });
     expect(answer).toMatchObject({ code: 200, message: '已清空该类通知' });
     expect(answer.data.byType.message).toEqual({ totalCount: 0, unreadCount: 0 });

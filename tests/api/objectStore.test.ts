@@ -127,7 +127,9 @@ describe.each(engines)('the $name engine', ({ name, store: make }) => {
   });
 
   it('refuses a body whose length is not the announced size, and stores nothing', async () => {
-    await expect(store.put('sized/short', new Blob(['ab']).stream(), { size: 3 })).rejects.toThrow(/2 bytes received, 3 announced/);
+    await expect(store.put('sized/short', new Blob(['ab']).stream(), { size: 3 })).rejects.toThrow(
+      /2 bytes received, 3 announced/,
+    );
     await expect(store.put('sized/long', new Blob(['abcd']).stream(), { size: 3 })).rejects.toThrow(/announced/);
     await expect(store.put('sized/bytes', text('abcd'), { size: 3 })).rejects.toThrow(/announced/);
     expect(await store.list('sized/')).toEqual([]);
@@ -168,7 +170,9 @@ describe.each(engines)('the $name engine', ({ name, store: make }) => {
       const getPeak = peak;
       expect(read).toBe(size);
       expect(hash.digest('hex')).toBe(generatedSha256(chunks, chunkSize));
-      console.info(`${name}: ${size / MiB} MiB streamed; growth of heap + buffers at most ${(putPeak / MiB).toFixed(1)} MiB in, ${(getPeak / MiB).toFixed(1)} MiB out`);
+      console.info(
+        `${name}: ${size / MiB} MiB streamed; growth of heap + buffers at most ${(putPeak / MiB).toFixed(1)} MiB in, ${(getPeak / MiB).toFixed(1)} MiB out`,
+      );
       // Streaming, not buffering: what is held stays far below the object's size, whatever that is.
       // Locally about one read buffer; on S3 one 5 MiB part in flight while lib-storage gathers the
       // next (its chunker keeps the previous part's buffer alive until then): 10–16 MiB measured.
@@ -211,7 +215,20 @@ describe.each(engines)('the $name engine', ({ name, store: make }) => {
   }, 60_000);
 
   it('refuses keys and prefixes outside the pattern, before touching anything', async () => {
-    const bad = ['../x', '/abs', 'a//b', 'a/../b', 'a/./b', '', 'a/', 'back\\slash', 'sp ace', 'ümlaut', 'a/..', 'x'.repeat(513)];
+    const bad = [
+      '../x',
+      '/abs',
+      'a//b',
+      'a/../b',
+      'a/./b',
+      '',
+      'a/',
+      'back\\slash',
+      'sp ace',
+      'ümlaut',
+      'a/..',
+      'x'.repeat(513),
+    ];
     for (const key of bad) {
       await expect(store.put(key, text('x')), key).rejects.toBeInstanceOf(InvalidKeyError);
       await expect(store.get(key), key).rejects.toBeInstanceOf(InvalidKeyError);
@@ -262,8 +279,12 @@ describe('the S3 engine', () => {
     const hash = createHash('sha256');
     for await (const chunk of object!.body) hash.update(chunk);
     expect(hash.digest('hex')).toBe(generatedSha256(96, 64 * 1024));
-    await expect(store.put('known/short.bin', generated(96, 64 * 1024), { size: size + 1 })).rejects.toThrow(/bytes received, \d+ announced/);
-    await expect(store.put('known/long.bin', generated(96, 64 * 1024), { size: size - 1 })).rejects.toThrow(/more than the \d+ bytes announced/);
+    await expect(store.put('known/short.bin', generated(96, 64 * 1024), { size: size + 1 })).rejects.toThrow(
+      /bytes received, \d+ announced/,
+    );
+    await expect(store.put('known/long.bin', generated(96, 64 * 1024), { size: size - 1 })).rejects.toThrow(
+      /more than the \d+ bytes announced/,
+    );
     expect(await store.list('known/')).toEqual(['known/big.bin']);
   }, 30_000);
 
@@ -272,13 +293,22 @@ describe('the S3 engine', () => {
     await expect(createS3Store({ ...s3.options, bucket: 'no-such-bucket' }).check?.()).rejects.toThrow(
       /bucket "no-such-bucket" at http:\/\/127\.0\.0\.1:\d+ does not exist \(S3_BUCKET, S3_ENDPOINT, S3_REGION\)/,
     );
-    await expect(createS3Store({ ...s3.options, accessKeyId: 'NOT-KNOWN' }).check?.()).rejects.toThrow(/access to bucket .* refused \(HTTP 403\)/);
-    await expect(createS3Store({ ...s3.options, endpoint: 'http://127.0.0.1:1' }).check?.()).rejects.toThrow(/cannot reach bucket/);
+    await expect(createS3Store({ ...s3.options, accessKeyId: 'NOT-KNOWN' }).check?.()).rejects.toThrow(
+      /access to bucket .* refused \(HTTP 403\)/,
+    );
+    await expect(createS3Store({ ...s3.options, endpoint: 'http://127.0.0.1:1' }).check?.()).rejects.toThrow(
+      /cannot reach bucket/,
+    );
   }, 30_000);
 });
 
 describe('configuration', () => {
-  const s3Env = { STORAGE: 's3', S3_BUCKET: 'portal-files', S3_ACCESS_KEY_ID: 'AKIDEXAMPLE', S3_SECRET_ACCESS_KEY: 'very-secret-value' };
+  const s3Env = {
+    STORAGE: 's3',
+    S3_BUCKET: 'portal-files',
+    S3_ACCESS_KEY_ID: 'AKIDEXAMPLE',
+    S3_SECRET_ACCESS_KEY: 'very-secret-value',
+  };
 
   it('is local by default, DATA_DIR its root', async () => {
     const config = loadConfig({ DATA_DIR: '/srv/hgd' });
@@ -298,11 +328,19 @@ describe('configuration', () => {
     });
     const minio = loadConfig({ ...s3Env, S3_ENDPOINT: 'http://minio:9000', S3_PREFIX: 'hgd' });
     expect(minio.s3).toMatchObject({ endpoint: 'http://minio:9000', forcePathStyle: true, prefix: 'hgd/' });
-    const oss = loadConfig({ ...s3Env, S3_ENDPOINT: 'https://oss-cn-hangzhou.aliyuncs.com', S3_REGION: 'oss-cn-hangzhou', S3_FORCE_PATH_STYLE: 'false' });
+    const oss = loadConfig({
+      ...s3Env,
+      S3_ENDPOINT: 'https://oss-cn-hangzhou.aliyuncs.com',
+      S3_REGION: 'oss-cn-hangzhou',
+      S3_FORCE_PATH_STYLE: 'false',
+    });
     expect(oss.s3).toMatchObject({ region: 'oss-cn-hangzhou', forcePathStyle: false });
     expect(objectStoreFromConfig(oss).kind).toBe('s3');
     // No keys: the AWS SDK's own chain (instance role, AWS_* variables).
-    expect(loadConfig({ STORAGE: 's3', S3_BUCKET: 'portal-files' }).s3).toMatchObject({ accessKeyId: undefined, secretAccessKey: undefined });
+    expect(loadConfig({ STORAGE: 's3', S3_BUCKET: 'portal-files' }).s3).toMatchObject({
+      accessKeyId: undefined,
+      secretAccessKey: undefined,
+    });
   });
 
   it('stops at a bad combination, naming the variable, never echoing the secret', () => {
@@ -316,8 +354,12 @@ describe('configuration', () => {
       throw new Error('accepted');
     };
     expect(failure({ STORAGE: 's3' })).toMatch(/S3_BUCKET is required when STORAGE=s3/);
-    expect(failure({ STORAGE: 's3', S3_BUCKET: 'b-1', S3_ACCESS_KEY_ID: 'AKID' })).toMatch(/S3_SECRET_ACCESS_KEY is required with S3_ACCESS_KEY_ID/);
-    expect(failure({ STORAGE: 's3', S3_BUCKET: 'b-1', S3_SECRET_ACCESS_KEY: 'very-secret-value' })).toMatch(/S3_ACCESS_KEY_ID is required/);
+    expect(failure({ STORAGE: 's3', S3_BUCKET: 'b-1', S3_ACCESS_KEY_ID: 'AKID' })).toMatch(
+      /S3_SECRET_ACCESS_KEY is required with S3_ACCESS_KEY_ID/,
+    );
+    expect(failure({ STORAGE: 's3', S3_BUCKET: 'b-1', S3_SECRET_ACCESS_KEY: 'very-secret-value' })).toMatch(
+      /S3_ACCESS_KEY_ID is required/,
+    );
     expect(failure({ S3_BUCKET: 'portal-files' })).toMatch(/STORAGE="local" with S3_BUCKET set/);
     expect(failure({ STORAGE: 'minio' })).toMatch(/STORAGE="minio"/);
     expect(failure({ ...s3Env, S3_BUCKET: 'Bad_Bucket' })).toMatch(/S3_BUCKET="Bad_Bucket": must be a bucket name/);
@@ -344,7 +386,10 @@ describe('the runtime on S3', () => {
       try {
         expect(runtime.seeded).toBe(true);
         expect(runtime.objects.kind).toBe('s3');
-        const rows = await runtime.db.select().from(enterpriseAuthFiles).where(eq(enterpriseAuthFiles.kind, 'businessLicence'));
+        const rows = await runtime.db
+          .select()
+          .from(enterpriseAuthFiles)
+          .where(eq(enterpriseAuthFiles.kind, 'businessLicence'));
         expect(rows.length).toBeGreaterThan(0);
         const keys = await runtime.objects.list('uploads/');
         expect(keys).toEqual(expect.arrayContaining(rows.map((row) => uploadKey(row.storedName))));

@@ -7,7 +7,14 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { orderActions, orderStatuses, orderTransitions, type OrderAction } from '../../src/lib/orderStatus.ts';
 import type { OrderDetailData } from '../../src/lib/schemas/order.ts';
 import { get, post, type Envelope } from './accountCalls.ts';
-import { addEnterpriseUser, createOrderTestApp, type EnterpriseUser, footprint, getWithHeaders, insertOrder } from './orderFixtures.ts';
+import {
+  addEnterpriseUser,
+  createOrderTestApp,
+  type EnterpriseUser,
+  footprint,
+  getWithHeaders,
+  insertOrder,
+} from './orderFixtures.ts';
 import { apiHeaders, openPerFile } from './harness.ts';
 
 const t = openPerFile(createOrderTestApp);
@@ -19,8 +26,21 @@ beforeAll(async () => {
   owner = await addEnterpriseUser(t, { userName: 'ops_owner', mobile: '13900001001' });
 });
 
-const statusWords: Record<number, string> = { 10: '待受理', 20: '已受理', 30: '已生效', 40: '已完成', 90: '已取消', 91: '已驳回' };
-const actionWords: Record<OrderAction, string> = { accept: '受理', confirm: '确认生效', complete: '完成', cancel: '取消', reject: '驳回' };
+const statusWords: Record<number, string> = {
+  10: '待受理',
+  20: '已受理',
+  30: '已生效',
+  40: '已完成',
+  90: '已取消',
+  91: '已驳回',
+};
+const actionWords: Record<OrderAction, string> = {
+  accept: '受理',
+  confirm: '确认生效',
+  complete: '完成',
+  cancel: '取消',
+  reject: '驳回',
+};
 
 function transition(body: Record<string, string>, cookie = operator): Promise<Envelope<OrderDetailData>> {
   return post<OrderDetailData>(t, '/api/ops/order/transition', body, { cookie });
@@ -36,17 +56,21 @@ describe('role checks', () => {
 
   it('answers 901 without a session and 403 to every role but operator', async () => {
     for (const [path, method] of calls) {
-      const anonymous = method === 'GET' ? await get(t, path) : await post(t, path, { orderNo: 'HGD20261122000001', action: 'accept' });
+      const anonymous =
+        method === 'GET' ? await get(t, path) : await post(t, path, { orderNo: 'HGD20261122000001', action: 'accept' });
       expect(anonymous.code, path).toBe(901);
       for (const userName of ['demo_person', 'demo_company', 'demo_partner']) {
         const cookie = await t.login(userName);
-        const answer = method === 'GET' ? await get(t, path, { cookie }) : await post(t, path, { orderNo: 'HGD20261122000001', action: 'accept' }, { cookie });
+        const answer =
+          method === 'GET'
+            ? await get(t, path, { cookie })
+            : await post(t, path, { orderNo: 'HGD20261122000001', action: 'accept' }, { cookie });
         expect(answer, `${userName} ${path}`).toEqual({ code: 403, message: '没有权限执行此操作', data: {} });
       }
     }
   });
 
-  it('refuses the operator\'s POSTs without the CSRF headers (403)', async () => {
+  it("refuses the operator's POSTs without the CSRF headers (403)", async () => {
     const orderNo = await insertOrder(t, owner, { status: 10 });
     const response = await t.app.request('/api/ops/order/transition', {
       method: 'POST',
@@ -61,7 +85,9 @@ describe('role checks', () => {
 describe('GET order/getOrderDetail', () => {
   it("shows any enterprise's order, deleted ones too, with the operator's actions", async () => {
     const orderNo = await insertOrder(t, owner, { status: 10 });
-    const answer = await get<OrderDetailData>(t, `/api/ops/order/getOrderDetail?orderNo=${orderNo}`, { cookie: operator });
+    const answer = await get<OrderDetailData>(t, `/api/ops/order/getOrderDetail?orderNo=${orderNo}`, {
+      cookie: operator,
+    });
     expect(answer.code).toBe(200);
     expect(answer.data).toMatchObject({
       orderNo,
@@ -71,21 +97,36 @@ describe('GET order/getOrderDetail', () => {
       enterprise: { id: owner.enterpriseId, enterpriseName: 'ops_owner 有限公司' },
     });
     const deleted = await insertOrder(t, owner, { status: 90, deletedAt: new Date() });
-    const seen = await get<OrderDetailData>(t, `/api/ops/order/getOrderDetail?orderNo=${deleted}`, { cookie: operator });
+    const seen = await get<OrderDetailData>(t, `/api/ops/order/getOrderDetail?orderNo=${deleted}`, {
+      cookie: operator,
+    });
     expect(seen.data.deletedAt).toMatch(/^\d{4}-/);
     // The owner no longer sees it.
-    expect((await get(t, `/api/front/hgdsel/order/getOrderDetail?orderNo=${deleted}`, { cookie: owner.cookie })).code).toBe(404);
+    expect(
+      (await get(t, `/api/front/hgdsel/order/getOrderDetail?orderNo=${deleted}`, { cookie: owner.cookie })).code,
+    ).toBe(404);
   });
 
   it('answers 404 for an unknown order and 400 for a malformed number', async () => {
-    expect((await get(t, '/api/ops/order/getOrderDetail?orderNo=HGD20991231000001', { cookie: operator })).code).toBe(404);
+    expect((await get(t, '/api/ops/order/getOrderDetail?orderNo=HGD20991231000001', { cookie: operator })).code).toBe(
+      404,
+    );
     expect((await get(t, '/api/ops/order/getOrderDetail?orderNo=1%20or%201=1', { cookie: operator })).code).toBe(400);
     expect((await get(t, '/api/ops/order/getOrderDetail', { cookie: operator })).code).toBe(400);
   });
 });
 
 describe('POST order/transition: every allowed transition', () => {
-  const allowed = orderTransitions.filter((tr) => tr.actors.includes('operator')).flatMap((tr) => tr.from.map((from) => ({ from, action: tr.action, to: tr.to, reason: tr.reasonRequiredFor.includes('operator') })));
+  const allowed = orderTransitions
+    .filter((tr) => tr.actors.includes('operator'))
+    .flatMap((tr) =>
+      tr.from.map((from) => ({
+        from,
+        action: tr.action,
+        to: tr.to,
+        reason: tr.reasonRequiredFor.includes('operator'),
+      })),
+    );
 
   it.each(allowed)('$action from $from → $to', async ({ from, action, to, reason }) => {
     const orderNo = await insertOrder(t, owner, { status: from });
@@ -95,13 +136,29 @@ describe('POST order/transition: every allowed transition', () => {
     expect(answer.message).toBe('订单状态已更新');
     expect(answer.data.status).toBe(to);
     const after = await footprint(t, orderNo);
-    expect(after).toMatchObject({ status: to, history: before.history + 1, notices: before.notices + 1, audit: before.audit + 1 });
+    expect(after).toMatchObject({
+      status: to,
+      history: before.history + 1,
+      notices: before.notices + 1,
+      audit: before.audit + 1,
+    });
     expect(after.statusReason).toBe(reason ? '客户资料不全' : '');
     const last = answer.data.history[answer.data.history.length - 1];
-    expect(last).toMatchObject({ fromStatus: from, toStatus: to, actorRole: 'operator', note: reason ? '客户资料不全' : '' });
+    expect(last).toMatchObject({
+      fromStatus: from,
+      toStatus: to,
+      actorRole: 'operator',
+      note: reason ? '客户资料不全' : '',
+    });
     // The notice went to the order's user, in their words.
     const notices = await get<{ title: string; description: string }[]>(t, '/api/notices', { cookie: owner.cookie });
-    const titles: Record<number, string> = { 20: '订单已受理', 30: '订单已生效', 40: '订单已完成', 90: '订单已被取消', 91: '订单已驳回' };
+    const titles: Record<number, string> = {
+      20: '订单已受理',
+      30: '订单已生效',
+      40: '订单已完成',
+      90: '订单已被取消',
+      91: '订单已驳回',
+    };
     expect(notices.data.find((n) => n.description.includes(orderNo))?.title).toBe(titles[to]);
   });
 
@@ -110,7 +167,9 @@ describe('POST order/transition: every allowed transition', () => {
     for (const action of ['accept', 'confirm', 'complete'] as const) {
       expect((await transition({ orderNo, action })).code).toBe(200);
     }
-    const detail = await get<OrderDetailData>(t, `/api/front/hgdsel/order/getOrderDetail?orderNo=${orderNo}`, { cookie: owner.cookie });
+    const detail = await get<OrderDetailData>(t, `/api/front/hgdsel/order/getOrderDetail?orderNo=${orderNo}`, {
+      cookie: owner.cookie,
+    });
     expect(detail.data.history.map((h) => h.toStatus)).toEqual([10, 20, 30, 40]);
     expect(detail.data.notices.map((n) => n.title)).toEqual(['订单已完成', '订单已生效', '订单已受理']);
     expect(detail.data.notices[1]?.description).toContain('合同期 2027-01 至 2027-12');
@@ -121,7 +180,13 @@ describe('POST order/transition: every allowed transition', () => {
 describe('POST order/transition: every forbidden transition', () => {
   const forbidden = orderStatuses.flatMap((from) =>
     orderActions
-      .filter((action) => !orderTransitions.some((tr) => tr.action === action && tr.actors.includes('operator') && (tr.from as readonly number[]).includes(from)))
+      .filter(
+        (action) =>
+          !orderTransitions.some(
+            (tr) =>
+              tr.action === action && tr.actors.includes('operator') && (tr.from as readonly number[]).includes(from),
+          ),
+      )
       .map((action) => ({ from, action })),
   );
 
@@ -133,13 +198,22 @@ describe('POST order/transition: every forbidden transition', () => {
     const orderNo = await insertOrder(t, owner, { status: from });
     const before = await footprint(t, orderNo);
     const answer = await transition({ orderNo, action, reason: '测试原因' });
-    expect(answer).toEqual({ code: 409, message: `订单当前状态为“${statusWords[from]}”，不能${actionWords[action]}`, data: {} });
+    expect(answer).toEqual({
+      code: 409,
+      message: `订单当前状态为“${statusWords[from]}”，不能${actionWords[action]}`,
+      data: {},
+    });
     expect(await footprint(t, orderNo)).toEqual(before);
   });
 
-  it('names the status in the caller\'s locale', async () => {
+  it("names the status in the caller's locale", async () => {
     const orderNo = await insertOrder(t, owner, { status: 40 });
-    const answer = await post(t, '/api/ops/order/transition', { orderNo, action: 'accept' }, { cookie: operator, headers: { 'Accept-Language': 'en-US' } });
+    const answer = await post(
+      t,
+      '/api/ops/order/transition',
+      { orderNo, action: 'accept' },
+      { cookie: operator, headers: { 'Accept-Language': 'en-US' } },
+    );
     expect(answer.message).toBe('The order is Completed; it cannot be accepted');
   });
 
@@ -148,7 +222,11 @@ describe('POST order/transition: every forbidden transition', () => {
       const orderNo = await insertOrder(t, owner, { status: from });
       const before = await footprint(t, orderNo);
       const answer = await getWithHeaders(t, `/api/front/hgdsel/order/cancelOrder?orderNo=${orderNo}`, owner.cookie);
-      expect(answer, String(from)).toEqual({ code: 409, message: `订单当前状态为“${statusWords[from]}”，不能取消`, data: {} });
+      expect(answer, String(from)).toEqual({
+        code: 409,
+        message: `订单当前状态为“${statusWords[from]}”，不能取消`,
+        data: {},
+      });
       expect(await footprint(t, orderNo)).toEqual(before);
     }
   });
@@ -193,7 +271,10 @@ describe('POST order/transition: bad and hostile input', () => {
 
   it('lets only one of two simultaneous accepts through', async () => {
     const orderNo = await insertOrder(t, owner, { status: 10 });
-    const answers = await Promise.all([transition({ orderNo, action: 'accept' }), transition({ orderNo, action: 'accept' })]);
+    const answers = await Promise.all([
+      transition({ orderNo, action: 'accept' }),
+      transition({ orderNo, action: 'accept' }),
+    ]);
     expect(answers.map((a) => a.code).sort()).toEqual([200, 409]);
     expect((await footprint(t, orderNo)).history).toBe(2);
   });

@@ -10,7 +10,15 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { ApiCode } from '../../src/lib/apiCodes.ts';
 import type { StaffRowData, StaffTableData } from '../../src/lib/schemas/staff.ts';
 import { demoPartnerCodes } from '../../src/server/db/demoPartners.ts';
-import { auditLog, loginChallenges, notices, recoveryCodes, secondFactors, sessions, users } from '../../src/server/db/schema/index.ts';
+import {
+  auditLog,
+  loginChallenges,
+  notices,
+  recoveryCodes,
+  secondFactors,
+  sessions,
+  users,
+} from '../../src/server/db/schema/index.ts';
 import { disableAccount, type StaffActor } from '../../src/server/services/staffAccounts.ts';
 import { findUserIdByUserName } from '../../src/server/services/users.ts';
 import { get, post, postForm, type Envelope } from './accountCalls.ts';
@@ -32,7 +40,11 @@ function table(antTable: Record<string, unknown> = {}, cookie = operator): Promi
   return post<StaffTableData>(t, `${base}/getAntTable`, { antTable: JSON.stringify(antTable) }, { cookie });
 }
 
-function change(path: string, body: Record<string, string | number>, cookie = operator): Promise<Envelope<StaffRowData>> {
+function change(
+  path: string,
+  body: Record<string, string | number>,
+  cookie = operator,
+): Promise<Envelope<StaffRowData>> {
   return post<StaffRowData>(t, `${base}/${path}`, body, { cookie });
 }
 
@@ -42,7 +54,10 @@ async function footprint(app: TestApp = t) {
   const [live] = await app.db.select({ n: count() }).from(sessions).where(isNull(sessions.revokedAt));
   const [factors] = await app.db.select({ n: count() }).from(secondFactors);
   const [notes] = await app.db.select({ n: count() }).from(notices);
-  const people = await app.db.select({ id: users.id, roles: users.roles, status: users.status }).from(users).orderBy(users.id);
+  const people = await app.db
+    .select({ id: users.id, roles: users.roles, status: users.status })
+    .from(users)
+    .orderBy(users.id);
   return { audit: audit?.n, live: live?.n, factors: factors?.n, notes: notes?.n, people };
 }
 
@@ -53,14 +68,24 @@ async function idOf(userName: string): Promise<number> {
 }
 
 async function lastAudit(action: string) {
-  const [row] = await t.db.select().from(auditLog).where(eq(auditLog.action, action)).orderBy(sql`${auditLog.id} desc`).limit(1);
+  const [row] = await t.db
+    .select()
+    .from(auditLog)
+    .where(eq(auditLog.action, action))
+    .orderBy(sql`${auditLog.id} desc`)
+    .limit(1);
   return row;
 }
 
 /** A second factor (and recovery codes) for a user, as enrolment leaves them. */
 async function giveSecondFactor(app: TestApp, userId: number, confirmed = true): Promise<void> {
-  await app.db.insert(secondFactors).values({ userId, secretEncrypted: 'test-only', confirmedAt: confirmed ? new Date() : null });
-  await app.db.insert(recoveryCodes).values([{ userId, codeHash: 'a'.repeat(64) }, { userId, codeHash: 'b'.repeat(64) }]);
+  await app.db
+    .insert(secondFactors)
+    .values({ userId, secretEncrypted: 'test-only', confirmedAt: confirmed ? new Date() : null });
+  await app.db.insert(recoveryCodes).values([
+    { userId, codeHash: 'a'.repeat(64) },
+    { userId, codeHash: 'b'.repeat(64) },
+  ]);
 }
 
 async function loginByPassword(app: TestApp, userName: string, password: string, ip: string): Promise<Envelope> {
@@ -79,16 +104,26 @@ describe('guards', () => {
     ['relateInstitution', 'post', { userId: 1, institutionCode: demoPartnerCodes.icbc, empId: 'X1' }],
   ];
 
-  it.each(calls)('%s needs a session (901) and the operator role (403 to every other role)', async (path, method, body) => {
-    const call = (cookie?: string) => (method === 'get' ? get(t, `${base}/${path}`, cookie ? { cookie } : {}) : post(t, `${base}/${path}`, body, cookie ? { cookie } : {}));
-    const before = await footprint();
-    expect((await call()).code).toBe(ApiCode.SESSION_EXPIRED);
-    for (const userName of ['demo_person', 'demo_company', 'demo_partner', 'demo_editor']) {
-      expect(await call(await t.login(userName)), userName).toEqual({ code: 403, message: '没有权限执行此操作', data: {} });
-    }
-    const after = await footprint();
-    expect({ ...after, live: before.live }).toEqual(before);
-  });
+  it.each(calls)(
+    '%s needs a session (901) and the operator role (403 to every other role)',
+    async (path, method, body) => {
+      const call = (cookie?: string) =>
+        method === 'get'
+          ? get(t, `${base}/${path}`, cookie ? { cookie } : {})
+          : post(t, `${base}/${path}`, body, cookie ? { cookie } : {});
+      const before = await footprint();
+      expect((await call()).code).toBe(ApiCode.SESSION_EXPIRED);
+      for (const userName of ['demo_person', 'demo_company', 'demo_partner', 'demo_editor']) {
+        expect(await call(await t.login(userName)), userName).toEqual({
+          code: 403,
+          message: '没有权限执行此操作',
+          data: {},
+        });
+      }
+      const after = await footprint();
+      expect({ ...after, live: before.live }).toEqual(before);
+    },
+  );
 
   it('refuses a change without the CSRF headers (403) and changes nothing', async () => {
     const before = await footprint();
@@ -125,7 +160,10 @@ describe('POST getAntTable', () => {
   it('finds any user by keyword (name, user name or mobile), so a role can be granted to them', async () => {
     for (const keyword of ['demo_person', '张明', '13800138001']) {
       const answer = await table({ search: { keyword } });
-      expect(answer.data.result.map((row) => row.userName), keyword).toEqual(['demo_person']);
+      expect(
+        answer.data.result.map((row) => row.userName),
+        keyword,
+      ).toEqual(['demo_person']);
     }
   });
 
@@ -141,7 +179,9 @@ describe('POST getAntTable', () => {
     const [row] = (await table({ search: { keyword: 'demo_bank' } })).data.result;
     expect(row).toMatchObject({ userName: 'demo_bank', secondFactor: 'enrolled' });
     expect(Date.now() - Date.parse(row!.lastLoginAt ?? '')).toBeLessThan(60_000);
-    expect((await table({ filter: { secondFactor: ['enrolled'] } })).data.result.map((r) => r.userName)).toContain('demo_bank');
+    expect((await table({ filter: { secondFactor: ['enrolled'] } })).data.result.map((r) => r.userName)).toContain(
+      'demo_bank',
+    );
     await t.db.delete(secondFactors).where(eq(secondFactors.userId, bank));
     await t.db.delete(recoveryCodes).where(eq(recoveryCodes.userId, bank));
   });
@@ -154,8 +194,15 @@ describe('POST getAntTable', () => {
 
 describe('GET getStaff', () => {
   it('answers any user, staff or not, and 404 for an unknown id', async () => {
-    const person = await get<StaffRowData>(t, `${base}/getStaff?userId=${await idOf('demo_person')}`, { cookie: operator });
-    expect(person.data).toMatchObject({ userName: 'demo_person', roles: ['individual'], institutions: [], lastLoginAt: null });
+    const person = await get<StaffRowData>(t, `${base}/getStaff?userId=${await idOf('demo_person')}`, {
+      cookie: operator,
+    });
+    expect(person.data).toMatchObject({
+      userName: 'demo_person',
+      roles: ['individual'],
+      institutions: [],
+      lastLoginAt: null,
+    });
     expect((await get(t, `${base}/getStaff?userId=2147483647`, { cookie: operator })).code).toBe(404);
     expect((await get(t, `${base}/getStaff?userId=abc`, { cookie: operator })).code).toBe(400);
   });
@@ -167,14 +214,28 @@ describe('grant and revoke', () => {
     const cookie = await t.login('demo_person');
     expect((await get(t, '/api/studio/items', { cookie })).code).toBe(403);
     const answer = await change('grant', { userId, role: 'editor' });
-    expect(answer).toMatchObject({ code: 200, message: '已授予角色', data: { userName: 'demo_person', roles: ['editor', 'individual'] } });
-    expect(await lastAudit('staff.grant')).toMatchObject({ userId: operatorId, target: `user:${userId}`, detail: { role: 'editor', via: 'ops' } });
-    const [notice] = await t.db.select().from(notices).where(and(eq(notices.userId, userId), eq(notices.title, '你已成为内容编辑')));
+    expect(answer).toMatchObject({
+      code: 200,
+      message: '已授予角色',
+      data: { userName: 'demo_person', roles: ['editor', 'individual'] },
+    });
+    expect(await lastAudit('staff.grant')).toMatchObject({
+      userId: operatorId,
+      target: `user:${userId}`,
+      detail: { role: 'editor', via: 'ops' },
+    });
+    const [notice] = await t.db
+      .select()
+      .from(notices)
+      .where(and(eq(notices.userId, userId), eq(notices.title, '你已成为内容编辑')));
     expect(notice).toBeDefined();
     expect((await get(t, '/api/studio/items', { cookie })).code).not.toBe(403);
 
     const before = await footprint();
-    expect(await change('grant', { userId, role: 'editor' })).toMatchObject({ code: 409, message: '该用户已有“内容编辑”角色' });
+    expect(await change('grant', { userId, role: 'editor' })).toMatchObject({
+      code: 409,
+      message: '该用户已有“内容编辑”角色',
+    });
     expect(await footprint()).toEqual(before);
   });
 
@@ -183,12 +244,18 @@ describe('grant and revoke', () => {
     const cookie = await t.login('demo_person');
     const answer = await change('revoke', { userId, role: 'editor' });
     expect(answer).toMatchObject({ code: 200, data: { roles: ['individual'] } });
-    expect(await lastAudit('staff.revoke')).toMatchObject({ userId: operatorId, detail: { role: 'editor', via: 'ops' } });
+    expect(await lastAudit('staff.revoke')).toMatchObject({
+      userId: operatorId,
+      detail: { role: 'editor', via: 'ops' },
+    });
     expect((await get(t, '/api/studio/items', { cookie })).code).toBe(403);
     expect((await get(t, '/api/front/user/currentUser', { cookie })).code).toBe(200);
 
     const before = await footprint();
-    expect(await change('revoke', { userId, role: 'editor' })).toMatchObject({ code: 409, message: '该用户没有“内容编辑”角色' });
+    expect(await change('revoke', { userId, role: 'editor' })).toMatchObject({
+      code: 409,
+      message: '该用户没有“内容编辑”角色',
+    });
     expect(await footprint()).toEqual(before);
   });
 
@@ -218,15 +285,27 @@ describe('disable and enable', () => {
   it('disables an account: its sessions end, its pending logins go, sign-in is refused; enabling lets it in again', async () => {
     const userId = await idOf('demo_editor');
     const cookie = await t.login('demo_editor');
-    await t.db.insert(loginChallenges).values({ id: 'c'.repeat(64), userId, method: 'account', expiresAt: new Date(Date.now() + 300_000) });
+    await t.db
+      .insert(loginChallenges)
+      .values({ id: 'c'.repeat(64), userId, method: 'account', expiresAt: new Date(Date.now() + 300_000) });
     const answer = await change('disable', { userId });
     expect(answer).toMatchObject({ code: 200, data: { status: 'disabled' } });
-    expect(await lastAudit('staff.disable')).toMatchObject({ userId: operatorId, target: `user:${userId}`, detail: { via: 'ops' } });
+    expect(await lastAudit('staff.disable')).toMatchObject({
+      userId: operatorId,
+      target: `user:${userId}`,
+      detail: { via: 'ops' },
+    });
     expect((await get(t, '/api/front/user/currentUser', { cookie })).code).toBe(ApiCode.SESSION_EXPIRED);
-    const [live] = await t.db.select({ n: count() }).from(sessions).where(and(eq(sessions.userId, userId), isNull(sessions.revokedAt)));
+    const [live] = await t.db
+      .select({ n: count() })
+      .from(sessions)
+      .where(and(eq(sessions.userId, userId), isNull(sessions.revokedAt)));
     expect(live?.n).toBe(0);
     expect(await t.db.$count(loginChallenges, eq(loginChallenges.userId, userId))).toBe(0);
-    expect(await loginByPassword(t, 'demo_editor', 'Editor2025', '198.51.100.20')).toMatchObject({ code: 400, message: expect.stringContaining('停用') });
+    expect(await loginByPassword(t, 'demo_editor', 'Editor2025', '198.51.100.20')).toMatchObject({
+      code: 400,
+      message: expect.stringContaining('停用'),
+    });
 
     const before = await footprint();
     expect(await change('disable', { userId })).toMatchObject({ code: 409, message: '该账户已停用' });
@@ -255,11 +334,20 @@ describe('reset the second factor', () => {
     expect(await t.db.$count(secondFactors, eq(secondFactors.userId, userId))).toBe(0);
     expect(await t.db.$count(recoveryCodes, eq(recoveryCodes.userId, userId))).toBe(0);
     expect((await get(t, '/api/front/user/currentUser', { cookie })).code).toBe(ApiCode.SESSION_EXPIRED);
-    expect(await lastAudit('secondFactor.reset')).toMatchObject({ userId: operatorId, target: `user:${userId}`, detail: { via: 'ops', was: 'enrolled' } });
-    expect(await t.db.$count(notices, and(eq(notices.userId, userId), eq(notices.title, '两步验证已由运营人员重置')))).toBe(1);
+    expect(await lastAudit('secondFactor.reset')).toMatchObject({
+      userId: operatorId,
+      target: `user:${userId}`,
+      detail: { via: 'ops', was: 'enrolled' },
+    });
+    expect(
+      await t.db.$count(notices, and(eq(notices.userId, userId), eq(notices.title, '两步验证已由运营人员重置'))),
+    ).toBe(1);
 
     const before = await footprint();
-    expect(await change('resetSecondFactor', { userId })).toMatchObject({ code: 409, message: '该用户没有设置两步验证' });
+    expect(await change('resetSecondFactor', { userId })).toMatchObject({
+      code: 409,
+      message: '该用户没有设置两步验证',
+    });
     expect(await footprint()).toEqual(before);
   });
 
@@ -274,7 +362,10 @@ describe('reset the second factor', () => {
   it("refuses the operator's own (account settings do that, with proof)", async () => {
     await giveSecondFactor(t, operatorId);
     const before = await footprint();
-    expect(await change('resetSecondFactor', { userId: operatorId })).toMatchObject({ code: 409, message: '不能在此重置自己的两步验证，请在账户设置中操作' });
+    expect(await change('resetSecondFactor', { userId: operatorId })).toMatchObject({
+      code: 409,
+      message: '不能在此重置自己的两步验证，请在账户设置中操作',
+    });
     expect(await footprint()).toEqual(before);
     await t.db.delete(secondFactors).where(eq(secondFactors.userId, operatorId));
     await t.db.delete(recoveryCodes).where(eq(recoveryCodes.userId, operatorId));
@@ -284,23 +375,59 @@ describe('reset the second factor', () => {
 describe('relate to an institution', () => {
   it('relates a user by the institution code (partner role, audited via ops); the partner call ends it', async () => {
     const { userId } = await insertUser(t, ['individual'], 'bank_clerk');
-    const answer = await change('relateInstitution', { userId, institutionCode: demoPartnerCodes.icbcTianhe, empId: 'TH0009' });
-    expect(answer).toMatchObject({ code: 200, data: { roles: ['individual', 'partner'], institutions: [{ code: demoPartnerCodes.icbcTianhe, empId: 'TH0009' }] } });
-    expect(await lastAudit('partner.relationAdd')).toMatchObject({ userId: operatorId, detail: { userId, empId: 'TH0009', via: 'ops' } });
+    const answer = await change('relateInstitution', {
+      userId,
+      institutionCode: demoPartnerCodes.icbcTianhe,
+      empId: 'TH0009',
+    });
+    expect(answer).toMatchObject({
+      code: 200,
+      data: {
+        roles: ['individual', 'partner'],
+        institutions: [{ code: demoPartnerCodes.icbcTianhe, empId: 'TH0009' }],
+      },
+    });
+    expect(await lastAudit('partner.relationAdd')).toMatchObject({
+      userId: operatorId,
+      detail: { userId, empId: 'TH0009', via: 'ops' },
+    });
 
     const before = await footprint();
-    expect(await change('relateInstitution', { userId, institutionCode: demoPartnerCodes.icbcTianhe, empId: 'TH0010' })).toMatchObject({ code: 409 });
+    expect(
+      await change('relateInstitution', { userId, institutionCode: demoPartnerCodes.icbcTianhe, empId: 'TH0010' }),
+    ).toMatchObject({ code: 409 });
     expect(await footprint()).toEqual(before);
 
     const relationId = answer.data.institutions[0]!.relationId;
-    expect((await post(t, '/api/front/hgdarc/partneraccount/delRelationPartnerAccount', { id: relationId }, { cookie: operator })).code).toBe(200);
-    expect((await get<StaffRowData>(t, `${base}/getStaff?userId=${userId}`, { cookie: operator })).data).toMatchObject({ roles: ['individual'], institutions: [] });
+    expect(
+      (
+        await post(
+          t,
+          '/api/front/hgdarc/partneraccount/delRelationPartnerAccount',
+          { id: relationId },
+          { cookie: operator },
+        )
+      ).code,
+    ).toBe(200);
+    expect((await get<StaffRowData>(t, `${base}/getStaff?userId=${userId}`, { cookie: operator })).data).toMatchObject({
+      roles: ['individual'],
+      institutions: [],
+    });
   });
 
   it('answers an unknown institution code with 400 at its field, nothing changed', async () => {
     const before = await footprint();
-    const answer = await post<{ errors: { field: string; message: string }[] }>(t, `${base}/relateInstitution`, { userId: await idOf('demo_person'), institutionCode: 'NOSUCH01', empId: 'X1' }, { cookie: operator });
-    expect(answer).toMatchObject({ code: 400, message: '没有此代码的合作机构', data: { errors: [{ field: 'institutionCode', message: '没有此代码的合作机构' }] } });
+    const answer = await post<{ errors: { field: string; message: string }[] }>(
+      t,
+      `${base}/relateInstitution`,
+      { userId: await idOf('demo_person'), institutionCode: 'NOSUCH01', empId: 'X1' },
+      { cookie: operator },
+    );
+    expect(answer).toMatchObject({
+      code: 400,
+      message: '没有此代码的合作机构',
+      data: { errors: [{ field: 'institutionCode', message: '没有此代码的合作机构' }] },
+    });
     expect(await footprint()).toEqual(before);
   });
 });
@@ -316,13 +443,23 @@ describe('bad input', () => {
     ['disable', async () => ({ userId: -1 }), 'userId'],
     ['enable', async () => ({}), 'userId'],
     ['resetSecondFactor', async () => ({ userId: '1\u0000' }), 'userId'],
-    ['relateInstitution', async () => ({ userId: await person(), institutionCode: 'a b', empId: 'X1' }), 'institutionCode'],
-    ['relateInstitution', async () => ({ userId: await person(), institutionCode: demoPartnerCodes.icbc, empId: '工号' }), 'empId'],
+    [
+      'relateInstitution',
+      async () => ({ userId: await person(), institutionCode: 'a b', empId: 'X1' }),
+      'institutionCode',
+    ],
+    [
+      'relateInstitution',
+      async () => ({ userId: await person(), institutionCode: demoPartnerCodes.icbc, empId: '工号' }),
+      'empId',
+    ],
   ];
 
   it.each(cases)('%s with bad input: 400 at the field, nothing changed', async (path, body, field) => {
     const before = await footprint();
-    const answer = await post<{ errors: { field: string }[] }>(t, `${base}/${path}`, await body(), { cookie: operator });
+    const answer = await post<{ errors: { field: string }[] }>(t, `${base}/${path}`, await body(), {
+      cookie: operator,
+    });
     expect(answer.code).toBe(400);
     expect(answer.data.errors[0]?.field).toBe(field);
     expect(await footprint()).toEqual(before);
@@ -342,10 +479,17 @@ describe('on the audit trail', () => {
     const answer = await post<{ result: { action: string; detail: Record<string, unknown> }[] }>(
       t,
       '/api/ops/audit/getAntTable',
-      { antTable: JSON.stringify({ filter: { action: ['staff.grant', 'staff.revoke', 'staff.disable', 'staff.enable', 'secondFactor.reset'] }, pager: { pageSize: 100 } }) },
+      {
+        antTable: JSON.stringify({
+          filter: { action: ['staff.grant', 'staff.revoke', 'staff.disable', 'staff.enable', 'secondFactor.reset'] },
+          pager: { pageSize: 100 },
+        }),
+      },
       { cookie: operator },
     );
-    expect(new Set(answer.data.result.map((row) => row.action))).toEqual(new Set(['staff.grant', 'staff.revoke', 'staff.disable', 'staff.enable', 'secondFactor.reset']));
+    expect(new Set(answer.data.result.map((row) => row.action))).toEqual(
+      new Set(['staff.grant', 'staff.revoke', 'staff.disable', 'staff.enable', 'secondFactor.reset']),
+    );
     expect(answer.data.result.every((row) => row.detail['via'] === 'ops')).toBe(true);
   });
 });
@@ -357,10 +501,19 @@ describe('the last active operator', () => {
     const first = (await findUserIdByUserName(own.db, 'demo_operator'))!;
     const [second] = await own.db
       .insert(users)
-      .values({ userName: 'ops_two', mobile: '13911112222', name: '第二位运营', passwordHash: 'x', roles: ['operator'] })
+      .values({
+        userName: 'ops_two',
+        mobile: '13911112222',
+        name: '第二位运营',
+        passwordHash: 'x',
+        roles: ['operator'],
+      })
       .returning({ id: users.id });
     const actor = (userId: number): StaffActor => ({ userId, ip: null, locale: 'zh-CN', via: 'ops' });
-    const outcomes = await Promise.allSettled([disableAccount(own.db, actor(first), second!.id), disableAccount(own.db, actor(second!.id), first)]);
+    const outcomes = await Promise.allSettled([
+      disableAccount(own.db, actor(first), second!.id),
+      disableAccount(own.db, actor(second!.id), first),
+    ]);
     expect(outcomes.filter((outcome) => outcome.status === 'fulfilled')).toHaveLength(1);
     const failure = outcomes.find((outcome) => outcome.status === 'rejected');
     expect((failure?.reason as { key?: string }).key).toBe('staff.lastOperator');
@@ -369,7 +522,12 @@ describe('the last active operator', () => {
   });
 
   it('the command line (acting as nobody) cannot remove or disable the last one either', async () => {
-    const last = (await own.db.select({ id: users.id }).from(users).where(and(eq(users.status, 'active'), sql`'operator' = any(${users.roles})`)))[0]!.id;
+    const last = (
+      await own.db
+        .select({ id: users.id })
+        .from(users)
+        .where(and(eq(users.status, 'active'), sql`'operator' = any(${users.roles})`))
+    )[0]!.id;
     const { revokeRole } = await import('../../src/server/services/staffAccounts.ts');
     const cli: StaffActor = { userId: null, ip: null, locale: 'en-US', via: 'cli' };
     const before = await footprint(own);

@@ -7,7 +7,15 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import type { OrderDetailData, OrderGuideData } from '../../src/lib/schemas/order.ts';
 import { auditLog, enterprises, notices, orders } from '../../src/server/db/schema/index.ts';
 import { get, post, postForm, type Envelope } from './accountCalls.ts';
-import { addEnterpriseUser, createOrderTestApp, type EnterpriseUser, freezeDate, getWithHeaders, goodOrder, orderRow } from './orderFixtures.ts';
+import {
+  addEnterpriseUser,
+  createOrderTestApp,
+  type EnterpriseUser,
+  freezeDate,
+  getWithHeaders,
+  goodOrder,
+  orderRow,
+} from './orderFixtures.ts';
 import { apiHeaders, openPerFile } from './harness.ts';
 
 const base = '/api/front/hgdsel/order';
@@ -68,7 +76,9 @@ describe('GET getListByGuideType', () => {
   });
 
   it('takes another area and a product, and refuses bad ones', async () => {
-    const gx = await get<OrderGuideData>(t, `${base}/getListByGuideType?areaCode=450000&productId=id1`, { cookie: company });
+    const gx = await get<OrderGuideData>(t, `${base}/getListByGuideType?areaCode=450000&productId=id1`, {
+      cookie: company,
+    });
     expect(gx.code).toBe(200);
     expect(gx.data.every((product) => product.productId === 'id1')).toBe(true);
     expect(gx.data.flatMap((p) => p.sets).every((set) => !set.setId.startsWith('gd-'))).toBe(true);
@@ -108,13 +118,23 @@ describe('POST createCustomerOrder', () => {
       canDelete: false,
       deletedAt: null,
       enterprise: { enterpriseName: '广州明珠精密制造有限公司', clearanceAccount: '0300012345678' },
-      schemeParam: { schemeParamId: 'gd-fixed-2027-10kv', priceType: 'energyPrice', energyPrice: 0.392, contractMonths: [12] },
+      schemeParam: {
+        schemeParamId: 'gd-fixed-2027-10kv',
+        priceType: 'energyPrice',
+        energyPrice: 0.392,
+        contractMonths: [12],
+      },
     });
-    expect(detail.history).toEqual([{ fromStatus: null, toStatus: 10, actorRole: 'enterprise', note: '', at: expect.any(String) }]);
+    expect(detail.history).toEqual([
+      { fromStatus: null, toStatus: 10, actorRole: 'enterprise', note: '', at: expect.any(String) },
+    ]);
     expect(detail.notices).toHaveLength(1);
     expect(detail.notices[0]?.title).toBe('订单已提交');
     expect(detail.notices[0]?.description).toContain(detail.orderNo);
-    const audit = await t.db.select().from(auditLog).where(eq(auditLog.target, `order:${detail.orderNo}`));
+    const audit = await t.db
+      .select()
+      .from(auditLog)
+      .where(eq(auditLog.target, `order:${detail.orderNo}`));
     expect(audit.map((row) => row.action)).toEqual(['order.create']);
   });
 
@@ -133,7 +153,12 @@ describe('POST createCustomerOrder', () => {
     const response = await t.app.request(`${base}/createCustomerOrder`, {
       method: 'POST',
       headers: apiHeaders({ Cookie: company, 'Content-Type': 'application/json' }),
-      body: JSON.stringify({ ...goodOrder, sellingSetId: 'gd-fixed-sme-2027-yuehui', schemeParamId: 'gd-fixed-sme-2027-10kv', estimatedConsumption: 3000 }),
+      body: JSON.stringify({
+        ...goodOrder,
+        sellingSetId: 'gd-fixed-sme-2027-yuehui',
+        schemeParamId: 'gd-fixed-sme-2027-10kv',
+        estimatedConsumption: 3000,
+      }),
     });
     const answer = (await response.json()) as Envelope<OrderDetailData>;
     expect(answer.code).toBe(200);
@@ -157,7 +182,11 @@ describe('POST createCustomerOrder', () => {
 
   it('refuses an enterprise that is not certified (409), in each uncertified status', async () => {
     for (const [i, authStatus] of [0, 1, 3].entries()) {
-      const user = await addEnterpriseUser(t, { userName: `uncert_${authStatus}`, mobile: `1390000010${i}`, authStatus });
+      const user = await addEnterpriseUser(t, {
+        userName: `uncert_${authStatus}`,
+        mobile: `1390000010${i}`,
+        authStatus,
+      });
       const answer = await create({ ...goodOrder }, user.cookie);
       expect(answer).toMatchObject({ code: 409, message: '企业尚未通过认证，认证通过后才能下单' });
     }
@@ -171,7 +200,11 @@ describe('POST createCustomerOrder', () => {
     const gxSelling = gxSet?.sellingSets[0]?.sellingSetId ?? '';
     expect(gxSelling).not.toBe('');
     expect((await create({ ...goodOrder, sellingSetId: gxSelling })).code).toBe(409);
-    const offline = await create({ ...goodOrder, sellingSetId: 'gd-share-large-2027-yuehui', schemeParamId: 'gd-share-large-2027-large' });
+    const offline = await create({
+      ...goodOrder,
+      sellingSetId: 'gd-share-large-2027-yuehui',
+      schemeParamId: 'gd-share-large-2027-large',
+    });
     expect(offline).toMatchObject({ code: 409, message: '该套餐当前不在贵企业所在地区销售，请重新选择' });
     expect(await tableCount()).toBe(before);
   });
@@ -182,7 +215,10 @@ describe('POST createCustomerOrder', () => {
     const { vi } = await import('vitest');
     vi.setSystemTime(new Date('2026-10-20T02:00:00Z'));
     try {
-      const answer = await create({ ...goodOrder, sellingSetId: 'gd-fixed-2027-nanfang', contractStart: '2026-12' }, user.cookie);
+      const answer = await create(
+        { ...goodOrder, sellingSetId: 'gd-fixed-2027-nanfang', contractStart: '2026-12' },
+        user.cookie,
+      );
       expect(answer.code).toBe(409);
     } finally {
       freezeDate();
@@ -240,7 +276,10 @@ describe('POST createCustomerOrder', () => {
     const ids = guide.data.flatMap((p) => p.sets.flatMap((set) => set.sellingSets.map((s) => s.sellingSetId)));
     expect(ids).toContain('gx-fixed-2027-guihe');
     expect(ids.some((id) => id.startsWith('gd-'))).toBe(false);
-    const answer = await create({ ...goodOrder, sellingSetId: 'gx-fixed-2027-guihe', schemeParamId: 'gx-fixed-2027-10kv' }, gx.cookie);
+    const answer = await create(
+      { ...goodOrder, sellingSetId: 'gx-fixed-2027-guihe', schemeParamId: 'gx-fixed-2027-10kv' },
+      gx.cookie,
+    );
     expect(answer.code).toBe(200);
     expect(answer.data).toMatchObject({ areaCode: '450000', areaName: '广西壮族自治区' });
     // And a Guangdong package is not on sale to it.
@@ -250,7 +289,15 @@ describe('POST createCustomerOrder', () => {
   it("refuses a package whose filter leaves out the enterprise's industry (400)", async () => {
     // gd-fixed-sme-2027 is for industries C, F, G, H, I, L, M; section A (agriculture) is not among them.
     const farm = await addEnterpriseUser(t, { userName: 'farm_co', mobile: '13900000701', industry: 'A' });
-    const answer = await create({ ...goodOrder, sellingSetId: 'gd-fixed-sme-2027-yuehui', schemeParamId: 'gd-fixed-sme-2027-10kv', estimatedConsumption: 3000 }, farm.cookie);
+    const answer = await create(
+      {
+        ...goodOrder,
+        sellingSetId: 'gd-fixed-sme-2027-yuehui',
+        schemeParamId: 'gd-fixed-sme-2027-10kv',
+        estimatedConsumption: 3000,
+      },
+      farm.cookie,
+    );
     expect(answer).toMatchObject({ code: 400, message: '该套餐不面向贵企业的电压等级或行业' });
   });
 
@@ -275,7 +322,12 @@ describe('POST createCustomerOrder', () => {
       { sellingSetId: '套餐' },
     ];
     for (const change of hostile) {
-      const response = await postForm(t, `${base}/createCustomerOrder`, { ...goodOrder, ...change }, { cookie: company });
+      const response = await postForm(
+        t,
+        `${base}/createCustomerOrder`,
+        { ...goodOrder, ...change },
+        { cookie: company },
+      );
       expect(response.status, JSON.stringify(change).slice(0, 80)).toBe(200);
       expect(((await response.json()) as Envelope).code, JSON.stringify(change).slice(0, 80)).toBe(400);
     }
@@ -283,7 +335,12 @@ describe('POST createCustomerOrder', () => {
     const nested = await t.app.request(`${base}/createCustomerOrder`, {
       method: 'POST',
       headers: apiHeaders({ Cookie: company, 'Content-Type': 'application/json' }),
-      body: JSON.stringify({ ...goodOrder, sellingSetId: ['a', 'b'], schemeParamId: { $ne: null }, __proto__: { admin: true } }),
+      body: JSON.stringify({
+        ...goodOrder,
+        sellingSetId: ['a', 'b'],
+        schemeParamId: { $ne: null },
+        __proto__: { admin: true },
+      }),
     });
     expect(((await nested.json()) as Envelope).code).toBe(400);
     const broken = await t.app.request(`${base}/createCustomerOrder`, {
@@ -296,14 +353,23 @@ describe('POST createCustomerOrder', () => {
   });
 
   it('answers in the caller locale', async () => {
-    const answer = await post(t, `${base}/createCustomerOrder`, { ...goodOrder, contractMonths: 24 }, { cookie: company, headers: { 'Accept-Language': 'en-US' } });
+    const answer = await post(
+      t,
+      `${base}/createCustomerOrder`,
+      { ...goodOrder, contractMonths: 24 },
+      { cookie: company, headers: { 'Accept-Language': 'en-US' } },
+    );
     expect(answer.message).toBe('These plan parameters do not offer a 24-month contract; available: 12 months');
   });
 });
 
 describe('GET getOrderDetail and ownership', () => {
   it("answers the owner's order and 404 for another enterprise's, exactly like a missing one", async () => {
-    const created = await create({ ...goodOrder, sellingSetId: 'gd-green-30-2027-yuehui', schemeParamId: 'gd-green-30-2027-10kv' });
+    const created = await create({
+      ...goodOrder,
+      sellingSetId: 'gd-green-30-2027-yuehui',
+      schemeParamId: 'gd-green-30-2027-10kv',
+    });
     expect(created.code).toBe(200);
     const orderNo = created.data.orderNo;
     const own = await get<OrderDetailData>(t, `${base}/getOrderDetail?orderNo=${orderNo}`, { cookie: company });
@@ -317,10 +383,15 @@ describe('GET getOrderDetail and ownership', () => {
 
   it('refuses malformed numbers (400), no session (901), no enterprise (403)', async () => {
     for (const bad of ['', 'HGD1', "HGD20261122000001' or '1'='1", 'hgd20261122000001x', '%00']) {
-      expect((await get(t, `${base}/getOrderDetail?orderNo=${encodeURIComponent(bad)}`, { cookie: company })).code, bad).toBe(400);
+      expect(
+        (await get(t, `${base}/getOrderDetail?orderNo=${encodeURIComponent(bad)}`, { cookie: company })).code,
+        bad,
+      ).toBe(400);
     }
     expect((await get(t, `${base}/getOrderDetail?orderNo=HGD20261122000001`)).code).toBe(901);
-    expect((await get(t, `${base}/getOrderDetail?orderNo=HGD20261122000001`, { cookie: await t.login('demo_person') })).code).toBe(403);
+    expect(
+      (await get(t, `${base}/getOrderDetail?orderNo=HGD20261122000001`, { cookie: await t.login('demo_person') })).code,
+    ).toBe(403);
   });
 });
 
@@ -337,9 +408,21 @@ describe('GET cancelOrder and POST del', () => {
     const path = `${base}/cancelOrder?orderNo=${orderNo}`;
     expect((await getWithHeaders(t, path, cancelCookie, {})).code).toBe(403);
     expect((await getWithHeaders(t, path, cancelCookie, { 'X-Requested-With': 'XMLHttpRequest' })).code).toBe(403);
-    expect((await getWithHeaders(t, path, cancelCookie, { 'X-Requested-With': 'XMLHttpRequest', Origin: 'https://evil.example' })).code).toBe(403);
     expect(
-      (await getWithHeaders(t, path, cancelCookie, { 'X-Requested-With': 'XMLHttpRequest', Referer: 'https://evil.example/page' })).code,
+      (
+        await getWithHeaders(t, path, cancelCookie, {
+          'X-Requested-With': 'XMLHttpRequest',
+          Origin: 'https://evil.example',
+        })
+      ).code,
+    ).toBe(403);
+    expect(
+      (
+        await getWithHeaders(t, path, cancelCookie, {
+          'X-Requested-With': 'XMLHttpRequest',
+          Referer: 'https://evil.example/page',
+        })
+      ).code,
     ).toBe(403);
     expect((await orderRow(t, orderNo)).status).toBe(10);
   });
@@ -353,7 +436,11 @@ describe('GET cancelOrder and POST del', () => {
   });
 
   it('cancels a submitted order with the reason, a history entry, a notice and an audit row', async () => {
-    const answer = await getWithHeaders<OrderDetailData>(t, `${base}/cancelOrder?orderNo=${orderNo}&reason=${encodeURIComponent('预算调整')}`, cancelCookie);
+    const answer = await getWithHeaders<OrderDetailData>(
+      t,
+      `${base}/cancelOrder?orderNo=${orderNo}&reason=${encodeURIComponent('预算调整')}`,
+      cancelCookie,
+    );
     expect(answer.code).toBe(200);
     expect(answer.message).toBe('订单已取消');
     expect(answer.data).toMatchObject({ status: 90, statusReason: '预算调整', allowedActions: [], canDelete: true });
@@ -362,7 +449,10 @@ describe('GET cancelOrder and POST del', () => {
       [10, 90, 'enterprise', '预算调整'],
     ]);
     expect(answer.data.notices.map((n) => n.title)).toEqual(['订单已取消', '订单已提交']);
-    const audit = await t.db.select().from(auditLog).where(eq(auditLog.target, `order:${orderNo}`));
+    const audit = await t.db
+      .select()
+      .from(auditLog)
+      .where(eq(auditLog.target, `order:${orderNo}`));
     expect(audit.map((row) => row.action).sort()).toEqual(['order.cancel', 'order.create']);
   });
 
@@ -382,13 +472,19 @@ describe('GET cancelOrder and POST del', () => {
       expect(answer.code, bad).toBe(400);
     }
     expect((await getWithHeaders(t, `${base}/cancelOrder?orderNo=${orderNo}`)).code).toBe(901);
-    expect((await getWithHeaders(t, `${base}/cancelOrder?orderNo=${orderNo}`, await t.login('demo_person'))).code).toBe(403);
+    expect((await getWithHeaders(t, `${base}/cancelOrder?orderNo=${orderNo}`, await t.login('demo_person'))).code).toBe(
+      403,
+    );
     const after = await orderRow(t, orderNo);
     expect([after.status, after.history.length]).toEqual([before.status, before.history.length]);
   });
 
   it('refuses a reason over 500 characters (400)', async () => {
-    const answer = await getWithHeaders(t, `${base}/cancelOrder?orderNo=${orderNo}&reason=${'长'.repeat(501)}`, cancelCookie);
+    const answer = await getWithHeaders(
+      t,
+      `${base}/cancelOrder?orderNo=${orderNo}&reason=${'长'.repeat(501)}`,
+      cancelCookie,
+    );
     expect(answer.code).toBe(400);
   });
 
@@ -401,7 +497,10 @@ describe('GET cancelOrder and POST del', () => {
     expect(row.deletedAt).not.toBeNull();
     expect(row.status).toBe(90);
     // A deleted order no longer blocks ordering the same selling set again, nor does a cancelled one.
-    const user = await t.db.select({ ownerUserId: enterprises.ownerUserId }).from(enterprises).where(eq(enterprises.id, row.enterpriseId));
+    const user = await t.db
+      .select({ ownerUserId: enterprises.ownerUserId })
+      .from(enterprises)
+      .where(eq(enterprises.id, row.enterpriseId));
     expect(user[0]?.ownerUserId).toBe(row.userId);
     expect((await create({ ...goodOrder }, cancelCookie)).code).toBe(200);
   });

@@ -121,7 +121,14 @@ let inserted = 0;
 export async function insertOrder(
   t: TestApp,
   owner: Pick<EnterpriseUser, 'userId' | 'enterpriseId'>,
-  values: { status?: number; contractStart?: string; contractMonths?: number; deletedAt?: Date | null; createdAt?: Date; setName?: string } = {},
+  values: {
+    status?: number;
+    contractStart?: string;
+    contractMonths?: number;
+    deletedAt?: Date | null;
+    createdAt?: Date;
+    setName?: string;
+  } = {},
 ): Promise<string> {
   inserted += 1;
   const orderNo = `HGD20261122${String(900000 + inserted)}`;
@@ -139,7 +146,15 @@ export async function insertOrder(
       orgComId: 'yuehui-dianneng',
       orgComName: '粤汇电能售电有限公司',
       schemeParamId: 'gd-fixed-2027-10kv',
-      schemeParam: { schemeParamId: 'gd-fixed-2027-10kv', name: '10千伏用户', priceType: 'energyPrice', energyPrice: 0.392, contractMonths: [12], voltageLevels: ['kv10'], consumptionMin: 1000 },
+      schemeParam: {
+        schemeParamId: 'gd-fixed-2027-10kv',
+        name: '10千伏用户',
+        priceType: 'energyPrice',
+        energyPrice: 0.392,
+        contractMonths: [12],
+        voltageLevels: ['kv10'],
+        consumptionMin: 1000,
+      },
       contractStart: values.contractStart ?? '2027-01-01',
       contractMonths: values.contractMonths ?? 12,
       estimatedConsumption: '8600.000',
@@ -148,7 +163,9 @@ export async function insertOrder(
       ...(values.createdAt ? { createdAt: values.createdAt } : {}),
     })
     .returning({ id: orders.id });
-  await t.db.insert(orderStatusHistory).values({ orderId: row!.id, fromStatus: null, toStatus: 10, actorRole: 'enterprise', actorUserId: owner.userId });
+  await t.db
+    .insert(orderStatusHistory)
+    .values({ orderId: row!.id, fromStatus: null, toStatus: 10, actorRole: 'enterprise', actorUserId: owner.userId });
   return orderNo;
 }
 

@@ -3,7 +3,15 @@ import { and, eq, sql } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { auditLog, notices, orders } from '../../src/server/db/schema/index.ts';
 import { completeEndedOrders } from '../../src/server/services/orders.ts';
-import { addEnterpriseUser, createOrderTestApp, type EnterpriseUser, fixedNow, footprint, insertOrder, orderRow } from './orderFixtures.ts';
+import {
+  addEnterpriseUser,
+  createOrderTestApp,
+  type EnterpriseUser,
+  fixedNow,
+  footprint,
+  insertOrder,
+  orderRow,
+} from './orderFixtures.ts';
 import { openPerFile } from './harness.ts';
 
 const t = openPerFile(createOrderTestApp);
@@ -32,10 +40,20 @@ describe('completeEndedOrders', () => {
       [null, 10, 'enterprise', owner.userId],
       [30, 40, 'system', null],
     ]);
-    const sent = await t.db.select().from(notices).where(eq(notices.ref, `order:${ended}`));
-    expect(sent.map((n) => [n.userId, n.messageKey, n.title])).toEqual([[owner.userId, 'order.notice.completed', '订单已完成']]);
-    const audit = await t.db.select().from(auditLog).where(eq(auditLog.target, `order:${ended}`));
-    expect(audit.map((a) => [a.action, a.userId, a.detail])).toEqual([['order.complete', null, { by: 'system', from: 30, to: 40 }]]);
+    const sent = await t.db
+      .select()
+      .from(notices)
+      .where(eq(notices.ref, `order:${ended}`));
+    expect(sent.map((n) => [n.userId, n.messageKey, n.title])).toEqual([
+      [owner.userId, 'order.notice.completed', '订单已完成'],
+    ]);
+    const audit = await t.db
+      .select()
+      .from(auditLog)
+      .where(eq(auditLog.target, `order:${ended}`));
+    expect(audit.map((a) => [a.action, a.userId, a.detail])).toEqual([
+      ['order.complete', null, { by: 'system', from: 30, to: 40 }],
+    ]);
 
     expect([await footprint(t, running), await footprint(t, accepted)]).toEqual(untouched);
   });
@@ -45,7 +63,10 @@ describe('completeEndedOrders', () => {
     // The seeded demo has contracts ending this month too: every one of them is due on 12-01.
     const endingThisMonth = await t.db.$count(
       orders,
-      and(eq(orders.status, 30), sql`${orders.contractStart} + make_interval(months => ${orders.contractMonths}) = date '2026-12-01'`),
+      and(
+        eq(orders.status, 30),
+        sql`${orders.contractStart} + make_interval(months => ${orders.contractMonths}) = date '2026-12-01'`,
+      ),
     );
     expect(await completeEndedOrders(t.db, new Date('2026-12-01T00:00:00+08:00'))).toBe(endingThisMonth);
     expect((await orderRow(t, running)).status).toBe(40);

@@ -29,8 +29,13 @@ describe('demo orders', () => {
       const selling = getSellingSet(content, row.sellingSetId);
       expect(selling?.areaCode, row.sellingSetId).toBe(enterprise.areaCode);
       const set = getSet(content, row.setId);
-      expect(set?.schemeParams.some((p) => p.schemeParamId === row.schemeParamId), row.schemeParamId).toBe(true);
-      expect(set?.schemeParams.find((p) => p.schemeParamId === row.schemeParamId)?.contractMonths).toContain(row.contractMonths);
+      expect(
+        set?.schemeParams.some((p) => p.schemeParamId === row.schemeParamId),
+        row.schemeParamId,
+      ).toBe(true);
+      expect(set?.schemeParams.find((p) => p.schemeParamId === row.schemeParamId)?.contractMonths).toContain(
+        row.contractMonths,
+      );
       expect(row.orderNo).toMatch(/^HGD\d{14}$/);
     }
   });
@@ -38,18 +43,37 @@ describe('demo orders', () => {
   it('has a history that follows the allowed transitions to the current status, with notices and audit rows', async () => {
     const { rows, ownerId } = await companyOrders();
     for (const row of rows) {
-      const history = await t.db.select().from(orderStatusHistory).where(eq(orderStatusHistory.orderId, row.id)).orderBy(asc(orderStatusHistory.at));
-      expect(history[0]).toMatchObject({ fromStatus: null, toStatus: 10, actorRole: 'enterprise', actorUserId: ownerId });
+      const history = await t.db
+        .select()
+        .from(orderStatusHistory)
+        .where(eq(orderStatusHistory.orderId, row.id))
+        .orderBy(asc(orderStatusHistory.at));
+      expect(history[0]).toMatchObject({
+        fromStatus: null,
+        toStatus: 10,
+        actorRole: 'enterprise',
+        actorUserId: ownerId,
+      });
       for (const entry of history.slice(1)) {
         const actions: OrderAction[] = ['accept', 'confirm', 'complete', 'cancel', 'reject'];
-        const legal = actions.some((action) => findTransition(entry.fromStatus ?? -1, action, entry.actorRole)?.to === entry.toStatus);
+        const legal = actions.some(
+          (action) => findTransition(entry.fromStatus ?? -1, action, entry.actorRole)?.to === entry.toStatus,
+        );
         expect(legal, `${row.orderNo} ${entry.fromStatus} → ${entry.toStatus} by ${entry.actorRole}`).toBe(true);
       }
       expect(history[history.length - 1]?.toStatus).toBe(row.status);
-      const sent = await t.db.select().from(notices).where(eq(notices.ref, `order:${row.orderNo}`));
+      const sent = await t.db
+        .select()
+        .from(notices)
+        .where(eq(notices.ref, `order:${row.orderNo}`));
       expect(sent).toHaveLength(history.length);
-      expect(sent.every((notice) => notice.userId === ownerId && notice.messageKey?.startsWith('order.notice.'))).toBe(true);
-      const audited = await t.db.select().from(auditLog).where(eq(auditLog.target, `order:${row.orderNo}`));
+      expect(sent.every((notice) => notice.userId === ownerId && notice.messageKey?.startsWith('order.notice.'))).toBe(
+        true,
+      );
+      const audited = await t.db
+        .select()
+        .from(auditLog)
+        .where(eq(auditLog.target, `order:${row.orderNo}`));
       expect(audited).toHaveLength(history.length);
       if (row.status === 90 || row.status === 91) expect(row.statusReason).not.toBe('');
     }
@@ -65,7 +89,7 @@ describe('demo orders', () => {
     expect(contractEndMonth(completed.contractStart.slice(0, 7), completed.contractMonths) < month).toBe(true);
   });
 
-  it('shows them through the API, with the notices in the reader\'s locale', async () => {
+  it("shows them through the API, with the notices in the reader's locale", async () => {
     const cookie = await t.login('demo_company');
     const { rows } = await companyOrders();
     const rejected = rows.find((row) => row.status === 91)!;
@@ -75,9 +99,19 @@ describe('demo orders', () => {
     });
     expect(detail.data).toMatchObject({ status: 91, canDelete: true, allowedActions: [] });
     expect(detail.data.notices.map((n) => n.title)).toEqual(['Order rejected', 'Order submitted']);
-    const page = await post<{ totalCount: number }>(t, '/api/front/hgdsel/order/getAntTable', { antTable: '{}' }, { cookie });
+    const page = await post<{ totalCount: number }>(
+      t,
+      '/api/front/hgdsel/order/getAntTable',
+      { antTable: '{}' },
+      { cookie },
+    );
     expect(page.data.totalCount).toBe(demoOrders.length);
-    const queue = await post<{ totalCount: number }>(t, '/api/ops/audit/getAntTable', { antTable: JSON.stringify({ filter: { action: ['order.create'] } }) }, { cookie: await t.login('demo_operator') });
+    const queue = await post<{ totalCount: number }>(
+      t,
+      '/api/ops/audit/getAntTable',
+      { antTable: JSON.stringify({ filter: { action: ['order.create'] } }) },
+      { cookie: await t.login('demo_operator') },
+    );
     expect(queue.data.totalCount).toBeGreaterThanOrEqual(demoOrders.length);
   });
 
@@ -90,7 +124,12 @@ describe('demo orders', () => {
     const stillOpen = await t.db
       .select()
       .from(orders)
-      .where(and(eq(orders.enterpriseId, enterprise.id), inArray(orders.sellingSetId, ['gd-fixed-2027-yuehui', 'gd-fixed-2027-nanfang'])));
+      .where(
+        and(
+          eq(orders.enterpriseId, enterprise.id),
+          inArray(orders.sellingSetId, ['gd-fixed-2027-yuehui', 'gd-fixed-2027-nanfang']),
+        ),
+      );
     expect(stillOpen).toEqual([]);
   });
 });

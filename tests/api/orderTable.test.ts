@@ -30,10 +30,18 @@ beforeAll(async () => {
   const statuses = [10, 20, 30, 40, 91];
   for (const [i, status] of statuses.entries()) {
     myOrders.push(
-      await insertOrder(t, mine, { status, createdAt: new Date(Date.UTC(2026, 10, 10 + i, 2)), setName: i % 2 ? '分时电价套餐' : '固定价格套餐' }),
+      await insertOrder(t, mine, {
+        status,
+        createdAt: new Date(Date.UTC(2026, 10, 10 + i, 2)),
+        setName: i % 2 ? '分时电价套餐' : '固定价格套餐',
+      }),
     );
   }
-  deletedOrder = await insertOrder(t, mine, { status: 90, deletedAt: new Date(), createdAt: new Date(Date.UTC(2026, 10, 16, 2)) });
+  deletedOrder = await insertOrder(t, mine, {
+    status: 90,
+    deletedAt: new Date(),
+    createdAt: new Date(Date.UTC(2026, 10, 16, 2)),
+  });
   theirOrder = await insertOrder(t, theirs, { status: 10, createdAt: new Date(Date.UTC(2026, 10, 17, 2)) });
 });
 
@@ -44,7 +52,7 @@ const own = (antTable: unknown) => table<OrderRowData>('/api/front/hgdsel/order/
 const ops = (antTable: unknown) => table<OpsOrderRowData>('/api/ops/order/getAntTable', antTable, operator);
 
 describe('POST order/getAntTable (own orders)', () => {
-  it('lists only the enterprise\'s own orders not deleted, newest first, in the documented shape', async () => {
+  it("lists only the enterprise's own orders not deleted, newest first, in the documented shape", async () => {
     const answer = await own({});
     expect(answer.code).toBe(200);
     expect(answer.data.totalCount).toBe(5);
@@ -96,13 +104,27 @@ describe('POST order/getAntTable (own orders)', () => {
     expect((await own({ range: { createdAt: { start: 'yesterday' } } })).code).toBe(400);
     expect((await own({ pager: { pageSize: 101 } })).code).toBe(400);
     expect((await own({ filter: { __proto__: [1] } })).code).toBe(200);
-    const broken = await post(t, '/api/front/hgdsel/order/getAntTable', { antTable: '{"filter":' }, { cookie: mine.cookie });
+    const broken = await post(
+      t,
+      '/api/front/hgdsel/order/getAntTable',
+      { antTable: '{"filter":' },
+      { cookie: mine.cookie },
+    );
     expect(broken.code).toBe(400);
   });
 
   it('answers 901 without a session and 403 without an enterprise', async () => {
     expect((await post(t, '/api/front/hgdsel/order/getAntTable', { antTable: '{}' })).code).toBe(901);
-    expect((await post(t, '/api/front/hgdsel/order/getAntTable', { antTable: '{}' }, { cookie: await t.login('demo_person') })).code).toBe(403);
+    expect(
+      (
+        await post(
+          t,
+          '/api/front/hgdsel/order/getAntTable',
+          { antTable: '{}' },
+          { cookie: await t.login('demo_person') },
+        )
+      ).code,
+    ).toBe(403);
   });
 
   it('takes the table request as an object in a JSON body', async () => {
@@ -118,12 +140,18 @@ describe('POST order/getAntTable (own orders)', () => {
 
 describe('POST /api/ops/order/getAntTable', () => {
   it('lists every order with its enterprise, deleted ones flagged', async () => {
-    const answer = await ops({ filter: { enterpriseId: [mine.enterpriseId, theirs.enterpriseId] }, pager: { pageSize: 100 } });
+    const answer = await ops({
+      filter: { enterpriseId: [mine.enterpriseId, theirs.enterpriseId] },
+      pager: { pageSize: 100 },
+    });
     expect(answer.code).toBe(200);
     expect(answer.data.totalCount).toBe(7);
     const deleted = answer.data.result.find((row) => row.orderNo === deletedOrder);
     expect(deleted).toMatchObject({ deleted: true, enterpriseName: 'table_mine 有限公司', status: 90 });
-    expect(answer.data.result.find((row) => row.orderNo === theirOrder)).toMatchObject({ deleted: false, enterpriseId: theirs.enterpriseId });
+    expect(answer.data.result.find((row) => row.orderNo === theirOrder)).toMatchObject({
+      deleted: false,
+      enterpriseId: theirs.enterpriseId,
+    });
   });
 
   it('filters by status and deleted, ranges by time, searches the enterprise name, sorts', async () => {
@@ -150,8 +178,14 @@ describe('POST /api/ops/audit/getAntTable', () => {
   it('lists the audit trail with user names, filtered by action and searched by target', async () => {
     // Make one audited change to find.
     const orderNo = await insertOrder(t, mine, { status: 10 });
-    expect((await post(t, '/api/ops/order/transition', { orderNo, action: 'accept' }, { cookie: operator })).code).toBe(200);
-    const answer = await table<AuditRowData>('/api/ops/audit/getAntTable', { filter: { action: ['order.accept'] }, search: { keyword: orderNo } }, operator);
+    expect((await post(t, '/api/ops/order/transition', { orderNo, action: 'accept' }, { cookie: operator })).code).toBe(
+      200,
+    );
+    const answer = await table<AuditRowData>(
+      '/api/ops/audit/getAntTable',
+      { filter: { action: ['order.accept'] }, search: { keyword: orderNo } },
+      operator,
+    );
     expect(answer.code).toBe(200);
     expect(answer.data.totalCount).toBe(1);
     expect(answer.data.result[0]).toEqual({
@@ -164,7 +198,11 @@ describe('POST /api/ops/audit/getAntTable', () => {
       // app.request has no socket: no client address to record.
       ip: null,
     });
-    const ranged = await table<AuditRowData>('/api/ops/audit/getAntTable', { range: { at: { start: '2000-01-01', end: '2000-01-02' } } }, operator);
+    const ranged = await table<AuditRowData>(
+      '/api/ops/audit/getAntTable',
+      { range: { at: { start: '2000-01-01', end: '2000-01-02' } } },
+      operator,
+    );
     expect(ranged.data).toEqual({ result: [], totalCount: 0 });
     expect((await table('/api/ops/audit/getAntTable', { filter: { detail: ['x'] } }, operator)).code).toBe(400);
   });
@@ -176,18 +214,26 @@ describe('the default order is read from an index', () => {
   // id desc), and on 100 000 orders a page of ten would sort every matching row (docs/tables.md).
   async function plan(statement: SQL): Promise<string> {
     return t.db.transaction(async (tx) => {
-      for (const setting of ['enable_seqscan', 'enable_bitmapscan', 'enable_sort']) await tx.execute(sql.raw(`set local ${setting} = off`));
+      for (const setting of ['enable_seqscan', 'enable_bitmapscan', 'enable_sort'])
+        await tx.execute(sql.raw(`set local ${setting} = off`));
       const rows = await tx.execute(sql`explain ${statement}`);
-      const list = (Array.isArray(rows) ? rows : (rows as unknown as { rows: Record<string, string>[] }).rows) as Record<string, string>[];
+      const list = (
+        Array.isArray(rows) ? rows : (rows as unknown as { rows: Record<string, string>[] }).rows
+      ) as Record<string, string>[];
       return list.map((row) => Object.values(row)[0]).join('\n');
     });
   }
-  const filtered = (sort: 'asc' | 'desc'): TableRequest => ({ filter: { status: [10, 20, 30] }, sorter: [{ key: 'createdAt', sort }] });
+  const filtered = (sort: 'asc' | 'desc'): TableRequest => ({
+    filter: { status: [10, 20, 30] },
+    sorter: [{ key: 'createdAt', sort }],
+  });
 
   it("the operator's queue and the owner's table, newest or oldest first, need no sort", async () => {
     for (const sort of ['desc', 'asc'] as const) {
       expect(await plan(buildTableQueries(opsOrdersTable, filtered(sort)).page)).not.toMatch(/\bSort\b/);
-      const ownPage = buildTableQueries(ownOrdersTable, filtered(sort), { scope: sql`o.enterprise_id = ${mine.enterpriseId}::int4` }).page;
+      const ownPage = buildTableQueries(ownOrdersTable, filtered(sort), {
+        scope: sql`o.enterprise_id = ${mine.enterpriseId}::int4`,
+      }).page;
       expect(await plan(ownPage)).not.toMatch(/\bSort\b/);
     }
   });

@@ -7,7 +7,14 @@
  */
 import { beforeAll, describe, expect, it } from 'vitest';
 import { ApiCode } from '../../src/lib/apiCodes.ts';
-import type { CompareData, CompareRowData, MetricValues, StatisticsData, StatisticsRowData, TrendData } from '../../src/lib/schemas/partner.ts';
+import type {
+  CompareData,
+  CompareRowData,
+  MetricValues,
+  StatisticsData,
+  StatisticsRowData,
+  TrendData,
+} from '../../src/lib/schemas/partner.ts';
 import { contentStore } from '../../src/server/services/contentStore.ts';
 import { post, type Envelope } from './accountCalls.ts';
 import { openPerFile } from './harness.ts';
@@ -38,19 +45,41 @@ beforeAll(async () => {
 type Fields = Record<string, string | number>;
 
 function call<T>(path: string, fields: Fields, cookie: string | undefined, antTable?: unknown): Promise<Envelope<T>> {
-  const body = antTable === undefined ? fields : { ...fields, antTable: typeof antTable === 'string' ? antTable : JSON.stringify(antTable) };
+  const body =
+    antTable === undefined
+      ? fields
+      : { ...fields, antTable: typeof antTable === 'string' ? antTable : JSON.stringify(antTable) };
   return post<T>(t, `${base}/${path}`, body, cookie ? { cookie } : {});
 }
 const statistics = (fields: Fields, cookie: string | undefined = branchUser, antTable?: unknown) =>
   call<StatisticsData>('getStaDataAntTable', fields, cookie, antTable);
 const compare = (fields: Fields, cookie: string | undefined = headUser, antTable?: unknown) =>
   call<CompareData>('getCompareDataAntTable', fields, cookie, antTable);
-const trend = (fields: Fields, cookie: string | undefined = branchUser, antTable?: unknown) => call<TrendData>('getTrendDataAntTable', fields, cookie, antTable);
+const trend = (fields: Fields, cookie: string | undefined = branchUser, antTable?: unknown) =>
+  call<TrendData>('getTrendDataAntTable', fields, cookie, antTable);
 
 function metricsOf(row: Partial<StatisticsRowData> | undefined): MetricValues {
   expect(row).toBeDefined();
-  const { registeredEnterprises, certifiedEnterprises, orders, ordersInForce, contractedEnergy, settledEnergy, settledAmount, saving } = row as StatisticsRowData;
-  return { registeredEnterprises, certifiedEnterprises, orders, ordersInForce, contractedEnergy, settledEnergy, settledAmount, saving };
+  const {
+    registeredEnterprises,
+    certifiedEnterprises,
+    orders,
+    ordersInForce,
+    contractedEnergy,
+    settledEnergy,
+    settledAmount,
+    saving,
+  } = row as StatisticsRowData;
+  return {
+    registeredEnterprises,
+    certifiedEnterprises,
+    orders,
+    ordersInForce,
+    contractedEnergy,
+    settledEnergy,
+    settledAmount,
+    saving,
+  };
 }
 
 function rowOf(answer: Envelope<StatisticsData>, partnerId: number): Partial<StatisticsRowData> | undefined {
@@ -85,7 +114,11 @@ describe('POST getStaDataAntTable', () => {
     expect(answer.code).toBe(200);
     expect(answer.data).toMatchObject({ yearType: 1, period: '2026', totalCount: 3 });
     expect(answer.data.result.map((row) => row.partnerId)).toEqual([tree.branchA, tree.subA1, tree.subA2]);
-    expect(answer.data.result[0]).toMatchObject({ partnerCode: expect.stringMatching(/^T9\d\d100$/), level: 2, parentId: tree.head });
+    expect(answer.data.result[0]).toMatchObject({
+      partnerCode: expect.stringMatching(/^T9\d\d100$/),
+      level: 2,
+      parentId: tree.head,
+    });
     expect(metricsOf(rowOf(answer, tree.subA1))).toEqual(own2026.subA1);
     expect(metricsOf(rowOf(answer, tree.subA2))).toEqual(own2026.subA2);
     // The roll-up: a branch row is its sub-branches plus itself.
@@ -99,13 +132,22 @@ describe('POST getStaDataAntTable', () => {
     // Nothing of the sibling's data leaks into the branch's own total either.
     expect(metricsOf(rowOf(answer, tree.branchA)).ordersInForce).toBe(2);
     // Filtering or sorting cannot reach past the scope.
-    const filtered = await statistics({ period: '2026' }, branchUser, { filter: { partnerId: [tree.branchB, tree.head] } });
+    const filtered = await statistics({ period: '2026' }, branchUser, {
+      filter: { partnerId: [tree.branchB, tree.head] },
+    });
     expect(filtered.data).toMatchObject({ result: [], totalCount: 0 });
   });
 
   it('a head office user: the head row holds the whole bank, a branch row its own subtree, never the other bank', async () => {
     const answer = await statistics({ period: '2026' }, headUser);
-    expect(answer.data.result.map((row) => row.partnerId)).toEqual([tree.head, tree.branchA, tree.branchB, tree.subA1, tree.subA2, tree.subB1]);
+    expect(answer.data.result.map((row) => row.partnerId)).toEqual([
+      tree.head,
+      tree.branchA,
+      tree.branchB,
+      tree.subA1,
+      tree.subA2,
+      tree.subB1,
+    ]);
     const branchA = sum(own2026.branchA, own2026.subA1, own2026.subA2);
     expect(metricsOf(rowOf(answer, tree.branchB))).toEqual(own2026.subB1);
     expect(metricsOf(rowOf(answer, tree.head))).toEqual(sum(branchA, own2026.subB1));
@@ -124,17 +166,39 @@ describe('POST getStaDataAntTable', () => {
   });
 
   it('granularity: a year, a month and a day of the same data, in China time', async () => {
-    const at = async (yearType: number, period: string) => metricsOf(rowOf(await statistics({ yearType, period }), tree.subA1));
+    const at = async (yearType: number, period: string) =>
+      metricsOf(rowOf(await statistics({ yearType, period }), tree.subA1));
     expect(await at(1, '2025')).toEqual(own2025.subA1);
     // Enterprise A1b and order O2 at 2026-01-01 00:30 China time are 2025-12-31 in UTC: they count in 2026.
-    expect(await at(2, '2025-12')).toEqual(metrics({ ordersInForce: 1, settledEnergy: 100.5, settledAmount: 40000.1, saving: 1000.05 }));
-    expect(await at(2, '2026-01')).toEqual(
-      metrics({ registeredEnterprises: 1, certifiedEnterprises: 1, orders: 1, ordersInForce: 1, contractedEnergy: 1200, settledEnergy: 100.5, settledAmount: 40000.1, saving: 1000.05 }),
+    expect(await at(2, '2025-12')).toEqual(
+      metrics({ ordersInForce: 1, settledEnergy: 100.5, settledAmount: 40000.1, saving: 1000.05 }),
     );
-    expect(await at(2, '2026-02')).toEqual(metrics({ ordersInForce: 2, settledEnergy: 200.25, settledAmount: 80000.2, saving: -50.1 }));
+    expect(await at(2, '2026-01')).toEqual(
+      metrics({
+        registeredEnterprises: 1,
+        certifiedEnterprises: 1,
+        orders: 1,
+        ordersInForce: 1,
+        contractedEnergy: 1200,
+        settledEnergy: 100.5,
+        settledAmount: 40000.1,
+        saving: 1000.05,
+      }),
+    );
+    expect(await at(2, '2026-02')).toEqual(
+      metrics({ ordersInForce: 2, settledEnergy: 200.25, settledAmount: 80000.2, saving: -50.1 }),
+    );
     // By day a month's settlement counts on its first day.
     expect(await at(3, '2026-01-01')).toEqual(
-      metrics({ registeredEnterprises: 1, orders: 1, ordersInForce: 1, contractedEnergy: 1200, settledEnergy: 100.5, settledAmount: 40000.1, saving: 1000.05 }),
+      metrics({
+        registeredEnterprises: 1,
+        orders: 1,
+        ordersInForce: 1,
+        contractedEnergy: 1200,
+        settledEnergy: 100.5,
+        settledAmount: 40000.1,
+        saving: 1000.05,
+      }),
     );
     expect(await at(3, '2026-01-02')).toEqual(metrics({ certifiedEnterprises: 1, ordersInForce: 1 }));
     expect(await at(3, '2025-12-31')).toEqual(metrics({ ordersInForce: 1 }));
@@ -142,7 +206,9 @@ describe('POST getStaDataAntTable', () => {
     expect((await at(2, '2026-04')).ordersInForce).toBe(1);
     expect((await at(2, '2026-08')).ordersInForce).toBe(0);
     // The twelve months of 2025 add up to the year (in force excepted: an order runs through many months).
-    const months = await Promise.all(Array.from({ length: 12 }, (_, i) => at(2, `2025-${String(i + 1).padStart(2, '0')}`)));
+    const months = await Promise.all(
+      Array.from({ length: 12 }, (_, i) => at(2, `2025-${String(i + 1).padStart(2, '0')}`)),
+    );
     const year = sum(...months);
     expect({ ...year, ordersInForce: 1 }).toEqual(own2025.subA1);
   });
@@ -167,7 +233,10 @@ describe('POST getStaDataAntTable', () => {
   });
 
   it('the engine: sort by a metric, filter by level, search by name, paging with the full count', async () => {
-    const sorted = await statistics({ period: '2026' }, headUser, { sorter: [{ key: 'settledAmount', sort: 'descend' }], select: ['partnerId', 'settledAmount'] });
+    const sorted = await statistics({ period: '2026' }, headUser, {
+      sorter: [{ key: 'settledAmount', sort: 'descend' }],
+      select: ['partnerId', 'settledAmount'],
+    });
     expect(sorted.data.result.map((row) => row.settledAmount)).toEqual([140000.3, 120000.3, 120000.3, 20000, 20000, 0]);
     expect(Object.keys(sorted.data.result[0] ?? {}).sort()).toEqual(['partnerId', 'settledAmount']);
     const subBranches = await statistics({ period: '2026' }, headUser, { filter: { level: [3] } });
@@ -206,10 +275,15 @@ describe('POST getStaDataAntTable', () => {
     expect((answer.data as unknown as { errors: { field: string }[] }).errors[0]?.field).toBe(field);
   });
 
-  it('period errors speak the granularity in the caller\'s locale', async () => {
+  it("period errors speak the granularity in the caller's locale", async () => {
     const zh = await statistics({ yearType: 3, period: '2026-02-30' });
     expect(zh.message).toBe('请按 YYYY-MM-DD 格式填写 2000–2099 年间的有效日期');
-    const en = await post(t, `${base}/getStaDataAntTable`, { yearType: 2, period: '2026' }, { cookie: branchUser, headers: { 'Accept-Language': 'en-US' } });
+    const en = await post(
+      t,
+      `${base}/getStaDataAntTable`,
+      { yearType: 2, period: '2026' },
+      { cookie: branchUser, headers: { 'Accept-Language': 'en-US' } },
+    );
     expect(en.message).toBe('Enter a month from 2000 to 2099 as YYYY-MM');
   });
 
@@ -217,7 +291,7 @@ describe('POST getStaDataAntTable', () => {
     ['{not json', 'table.badJson'],
     [{ sorter: [{ key: 'path', sort: 'ascend' }] }, 'unknownField'],
     [{ filter: { partnerName: ['x'] } }, 'notAllowed'],
-    [{ filter: { level: ["1); drop table orders; --"] } }, 'badValue'],
+    [{ filter: { level: ['1); drop table orders; --'] } }, 'badValue'],
     [{ pager: { pageSize: 1000 } }, 'pageSize'],
     [{ pagination: 1 }, 'unknownKey'],
   ] as [unknown, string][])('a bad antTable %j (%s) → 400', async (antTable) => {
@@ -236,8 +310,12 @@ describe('POST getCompareDataAntTable', () => {
     return row as Partial<CompareRowData>;
   }
 
-  it('two branches by product: every product × institution, zero-filled, in the content\'s order then the chosen order', async () => {
-    const answer = await compare({ period: '2026', partnerIds: `${tree.branchA},${tree.branchB}`, classification: 'product' }, headUser, { pager: { pageSize: 100 } });
+  it("two branches by product: every product × institution, zero-filled, in the content's order then the chosen order", async () => {
+    const answer = await compare(
+      { period: '2026', partnerIds: `${tree.branchA},${tree.branchB}`, classification: 'product' },
+      headUser,
+      { pager: { pageSize: 100 } },
+    );
     expect(answer.code).toBe(200);
     expect(answer.data).toMatchObject({ yearType: 1, period: '2026', totalCount: 10 });
     expect(answer.data.result.map((row) => `${row.classKey}:${row.partnerId}`)).toEqual(
@@ -252,16 +330,45 @@ describe('POST getCompareDataAntTable', () => {
       settledAmount: 40000.1,
       saving: 1000.05,
     });
-    expect(pick(answer, 'id2', tree.branchA)).toMatchObject({ orders: 1, contractedEnergy: 1200, settledEnergy: 200.25, settledAmount: 80000.2, saving: -50.1 });
+    expect(pick(answer, 'id2', tree.branchA)).toMatchObject({
+      orders: 1,
+      contractedEnergy: 1200,
+      settledEnergy: 200.25,
+      settledAmount: 80000.2,
+      saving: -50.1,
+    });
     expect(pick(answer, 'id3', tree.branchA)).toMatchObject({ orders: 1, contractedEnergy: 0, settledEnergy: 0 });
-    expect(pick(answer, 'id1', tree.branchB)).toMatchObject({ orders: 1, contractedEnergy: 600, settledEnergy: 50, settledAmount: 20000, saving: 500 });
-    expect(pick(answer, 'id2', tree.branchB)).toMatchObject({ orders: 0, contractedEnergy: 0, settledEnergy: 0, settledAmount: 0, saving: 0 });
+    expect(pick(answer, 'id1', tree.branchB)).toMatchObject({
+      orders: 1,
+      contractedEnergy: 600,
+      settledEnergy: 50,
+      settledAmount: 20000,
+      saving: 500,
+    });
+    expect(pick(answer, 'id2', tree.branchB)).toMatchObject({
+      orders: 0,
+      contractedEnergy: 0,
+      settledEnergy: 0,
+      settledAmount: 0,
+      saving: 0,
+    });
   });
 
-  it('by province, with each institution\'s whole subtree; a head office compared with its own branch contains it', async () => {
-    const answer = await compare({ period: '2026', partnerIds: `${tree.head},${tree.branchA}`, classification: 'area' }, headUser, { pager: { pageSize: 100 } });
+  it("by province, with each institution's whole subtree; a head office compared with its own branch contains it", async () => {
+    const answer = await compare(
+      { period: '2026', partnerIds: `${tree.head},${tree.branchA}`, classification: 'area' },
+      headUser,
+      { pager: { pageSize: 100 } },
+    );
     expect(answer.code).toBe(200);
-    expect(pick(answer, '440000', tree.branchA)).toMatchObject({ className: '广东省', orders: 3, contractedEnergy: 1200, settledEnergy: 300.75, settledAmount: 120000.3, saving: 949.95 });
+    expect(pick(answer, '440000', tree.branchA)).toMatchObject({
+      className: '广东省',
+      orders: 3,
+      contractedEnergy: 1200,
+      settledEnergy: 300.75,
+      settledAmount: 120000.3,
+      saving: 949.95,
+    });
     expect(pick(answer, '450000', tree.branchA)).toMatchObject({ orders: 0, settledEnergy: 0 });
     expect(pick(answer, '450000', tree.head)).toMatchObject({ orders: 1, contractedEnergy: 600, settledEnergy: 50 });
     expect(pick(answer, '440000', tree.head)).toMatchObject({ orders: 3, settledAmount: 120000.3 });
@@ -269,7 +376,10 @@ describe('POST getCompareDataAntTable', () => {
 
   it('the engine: filter by class, sort by a metric, search by institution name', async () => {
     const fields = { period: '2026', partnerIds: `${tree.branchA},${tree.branchB}` };
-    const filtered = await compare(fields, headUser, { filter: { classKey: ['id1'] }, sorter: [{ key: 'settledEnergy', sort: 'ascend' }] });
+    const filtered = await compare(fields, headUser, {
+      filter: { classKey: ['id1'] },
+      sorter: [{ key: 'settledEnergy', sort: 'ascend' }],
+    });
     expect(filtered.data.result.map((row) => row.partnerId)).toEqual([tree.branchB, tree.branchA]);
     const searched = await compare(fields, headUser, { search: { keyword: '广西' }, pager: { pageSize: 100 } });
     expect(searched.data.totalCount).toBe(5);
@@ -281,7 +391,12 @@ describe('POST getCompareDataAntTable', () => {
     expect(own.code).toBe(200);
     const missing = await compare({ partnerIds: `${tree.subA1},2147483647` }, branchUser);
     expect(missing.code).toBe(ApiCode.NOT_FOUND);
-    for (const ids of [`${tree.branchA},${tree.branchB}`, `${tree.subA1},${tree.subB1}`, `${tree.subA1},${tree.other}`, `${tree.head},${tree.branchA}`]) {
+    for (const ids of [
+      `${tree.branchA},${tree.branchB}`,
+      `${tree.subA1},${tree.subB1}`,
+      `${tree.subA1},${tree.other}`,
+      `${tree.head},${tree.branchA}`,
+    ]) {
       const refused = await compare({ partnerIds: ids }, branchUser);
       expect(refused.code).toBe(ApiCode.NOT_FOUND);
       expect(refused.message).toBe(missing.message);
@@ -310,26 +425,58 @@ describe('POST getCompareDataAntTable', () => {
 });
 
 describe('POST getTrendDataAntTable', () => {
-  it('months: one row per month, zero-filled, only the branch\'s subtree', async () => {
+  it("months: one row per month, zero-filled, only the branch's subtree", async () => {
     const answer = await trend({ yearType: 2, from: '2025-11', to: '2026-03' });
     expect(answer.code).toBe(200);
     expect(answer.data).toMatchObject({ yearType: 2, from: '2025-11', to: '2026-03', totalCount: 5 });
     expect(answer.data.result).toEqual([
-      { period: '2025-11', ...metrics({ ordersInForce: 1, settledEnergy: 100.5, settledAmount: 40000.1, saving: 1000.05 }) },
-      { period: '2025-12', ...metrics({ ordersInForce: 1, settledEnergy: 100.5, settledAmount: 40000.1, saving: 1000.05 }) },
+      {
+        period: '2025-11',
+        ...metrics({ ordersInForce: 1, settledEnergy: 100.5, settledAmount: 40000.1, saving: 1000.05 }),
+      },
+      {
+        period: '2025-12',
+        ...metrics({ ordersInForce: 1, settledEnergy: 100.5, settledAmount: 40000.1, saving: 1000.05 }),
+      },
       {
         period: '2026-01',
-        ...metrics({ registeredEnterprises: 1, certifiedEnterprises: 1, orders: 1, ordersInForce: 1, contractedEnergy: 1200, settledEnergy: 100.5, settledAmount: 40000.1, saving: 1000.05 }),
+        ...metrics({
+          registeredEnterprises: 1,
+          certifiedEnterprises: 1,
+          orders: 1,
+          ordersInForce: 1,
+          contractedEnergy: 1200,
+          settledEnergy: 100.5,
+          settledAmount: 40000.1,
+          saving: 1000.05,
+        }),
       },
-      { period: '2026-02', ...metrics({ registeredEnterprises: 1, orders: 1, ordersInForce: 2, settledEnergy: 200.25, settledAmount: 80000.2, saving: -50.1 }) },
+      {
+        period: '2026-02',
+        ...metrics({
+          registeredEnterprises: 1,
+          orders: 1,
+          ordersInForce: 2,
+          settledEnergy: 200.25,
+          settledAmount: 80000.2,
+          saving: -50.1,
+        }),
+      },
       // The sibling branch's enterprise, order and contract of March are not the branch user's.
       { period: '2026-03', ...metrics({ ordersInForce: 2 }) },
     ]);
   });
 
-  it('the head office user sees the sibling\'s March too; partnerId narrows to a subtree', async () => {
+  it("the head office user sees the sibling's March too; partnerId narrows to a subtree", async () => {
     const whole = await trend({ yearType: 2, from: '2026-03', to: '2026-04' }, headUser);
-    expect(whole.data.result[0]).toMatchObject({ period: '2026-03', registeredEnterprises: 1, certifiedEnterprises: 1, orders: 1, contractedEnergy: 600, ordersInForce: 2 });
+    expect(whole.data.result[0]).toMatchObject({
+      period: '2026-03',
+      registeredEnterprises: 1,
+      certifiedEnterprises: 1,
+      orders: 1,
+      contractedEnergy: 600,
+      ordersInForce: 2,
+    });
     expect(whole.data.result[1]).toMatchObject({ period: '2026-04', ordersInForce: 2, settledEnergy: 50 });
     const narrowed = await trend({ yearType: 2, from: '2026-03', to: '2026-04', partnerId: tree.subB1 }, headUser);
     expect(narrowed.data.result[1]).toMatchObject({ ordersInForce: 1, settledEnergy: 50, settledAmount: 20000 });
@@ -342,14 +489,20 @@ describe('POST getTrendDataAntTable', () => {
     expect(years.data).toMatchObject({ yearType: 1, from: '2022', to: '2026', totalCount: 5 });
     expect(years.data.result.map((row) => row.period)).toEqual(['2022', '2023', '2024', '2025', '2026']);
     expect(years.data.result[3]).toEqual({ period: '2025', ...sum(own2025.subA1) });
-    expect(years.data.result[4]).toEqual({ period: '2026', ...sum(own2026.branchA, own2026.subA1, own2026.subA2), ordersInForce: 2 });
+    expect(years.data.result[4]).toEqual({
+      period: '2026',
+      ...sum(own2026.branchA, own2026.subA1, own2026.subA2),
+      ordersInForce: 2,
+    });
     expect(years.data.result[0]).toEqual({ period: '2022', ...metrics({}) });
     const months = await trend({ yearType: 2 });
     expect(months.data).toMatchObject({ from: '2025-12', to: '2026-11', totalCount: 12 });
     const days = await trend({ yearType: 3 });
     expect(days.data).toMatchObject({ from: '2026-10-24', to: '2026-11-22', totalCount: 30 });
     const newYear = await trend({ yearType: 3, from: '2025-12-31', to: '2026-01-02' });
-    expect(newYear.data.result.map((row) => [row.period, row.registeredEnterprises, row.orders, row.settledEnergy])).toEqual([
+    expect(
+      newYear.data.result.map((row) => [row.period, row.registeredEnterprises, row.orders, row.settledEnergy]),
+    ).toEqual([
       ['2025-12-31', 0, 0, 0],
       ['2026-01-01', 1, 1, 100.5],
       ['2026-01-02', 0, 0, 0],

@@ -26,7 +26,12 @@ export function china(local: string): Date {
 
 let enterpriseCount = 0;
 
-async function insertEnterprise(t: TestApp, partnerId: number, createdAt: Date, reviewedAt: Date | null): Promise<{ id: number; ownerId: number }> {
+async function insertEnterprise(
+  t: TestApp,
+  partnerId: number,
+  createdAt: Date,
+  reviewedAt: Date | null,
+): Promise<{ id: number; ownerId: number }> {
   enterpriseCount += 1;
   const owner = await insertUser(t, ['enterprise']);
   const [row] = await t.db
@@ -51,7 +56,15 @@ async function insertPartnerOrder(
   t: TestApp,
   owner: { id: number; ownerId: number },
   partnerId: number,
-  values: { createdAt: Date; status: number; contractStart: string; contractMonths: number; estimated: string; productId: string; areaCode?: string },
+  values: {
+    createdAt: Date;
+    status: number;
+    contractStart: string;
+    contractMonths: number;
+    estimated: string;
+    productId: string;
+    areaCode?: string;
+  },
 ): Promise<number> {
   orderCount += 1;
   const [row] = await t.db
@@ -108,19 +121,83 @@ export async function insertAnalysisData(t: TestApp): Promise<PartnerTree> {
   const b1 = await insertEnterprise(t, tree.subB1, china('2026-03-01T10:00:00'), china('2026-03-02T10:00:00'));
   const x = await insertEnterprise(t, tree.other, china('2026-03-01T10:00:00'), china('2026-03-02T10:00:00'));
 
-  await insertPartnerOrder(t, a1, tree.subA1, { createdAt: china('2025-03-15T10:00:00'), status: 40, contractStart: '2025-04-01', contractMonths: 12, estimated: '1200.000', productId: 'id1' });
-  await insertPartnerOrder(t, a1b, tree.subA1, { createdAt: china('2026-01-01T00:30:00'), status: 30, contractStart: '2026-02-01', contractMonths: 6, estimated: '2400.000', productId: 'id2' });
-  await insertPartnerOrder(t, a2, tree.subA2, { createdAt: china('2026-11-05T10:00:00'), status: 10, contractStart: '2027-01-01', contractMonths: 12, estimated: '1000.000', productId: 'id1' });
-  await insertPartnerOrder(t, ba, tree.branchA, { createdAt: china('2026-02-14T10:00:00'), status: 90, contractStart: '2026-04-01', contractMonths: 12, estimated: '900.000', productId: 'id3' });
-  await insertPartnerOrder(t, b1, tree.subB1, { createdAt: china('2026-03-01T10:00:00'), status: 30, contractStart: '2026-04-01', contractMonths: 12, estimated: '600.000', productId: 'id1', areaCode: '450000' });
-  await insertPartnerOrder(t, x, tree.other, { createdAt: china('2026-03-01T10:00:00'), status: 30, contractStart: '2026-04-01', contractMonths: 12, estimated: '5000.000', productId: 'id1' });
+  await insertPartnerOrder(t, a1, tree.subA1, {
+    createdAt: china('2025-03-15T10:00:00'),
+    status: 40,
+    contractStart: '2025-04-01',
+    contractMonths: 12,
+    estimated: '1200.000',
+    productId: 'id1',
+  });
+  await insertPartnerOrder(t, a1b, tree.subA1, {
+    createdAt: china('2026-01-01T00:30:00'),
+    status: 30,
+    contractStart: '2026-02-01',
+    contractMonths: 6,
+    estimated: '2400.000',
+    productId: 'id2',
+  });
+  await insertPartnerOrder(t, a2, tree.subA2, {
+    createdAt: china('2026-11-05T10:00:00'),
+    status: 10,
+    contractStart: '2027-01-01',
+    contractMonths: 12,
+    estimated: '1000.000',
+    productId: 'id1',
+  });
+  await insertPartnerOrder(t, ba, tree.branchA, {
+    createdAt: china('2026-02-14T10:00:00'),
+    status: 90,
+    contractStart: '2026-04-01',
+    contractMonths: 12,
+    estimated: '900.000',
+    productId: 'id3',
+  });
+  await insertPartnerOrder(t, b1, tree.subB1, {
+    createdAt: china('2026-03-01T10:00:00'),
+    status: 30,
+    contractStart: '2026-04-01',
+    contractMonths: 12,
+    estimated: '600.000',
+    productId: 'id1',
+    areaCode: '450000',
+  });
+  await insertPartnerOrder(t, x, tree.other, {
+    createdAt: china('2026-03-01T10:00:00'),
+    status: 30,
+    contractStart: '2026-04-01',
+    contractMonths: 12,
+    estimated: '5000.000',
+    productId: 'id1',
+  });
 
   for (const month of ['2025-11', '2025-12', '2026-01']) {
-    await insertMonthly(t, tree.subA1, month, { productId: 'id1', energy: '100.500', amount: '40000.10', saving: '1000.05' });
+    await insertMonthly(t, tree.subA1, month, {
+      productId: 'id1',
+      energy: '100.500',
+      amount: '40000.10',
+      saving: '1000.05',
+    });
   }
-  await insertMonthly(t, tree.subA1, '2026-02', { productId: 'id2', energy: '200.250', amount: '80000.20', saving: '-50.10' });
-  await insertMonthly(t, tree.subB1, '2026-04', { productId: 'id1', areaCode: '450000', energy: '50.000', amount: '20000.00', saving: '500.00' });
-  await insertMonthly(t, tree.other, '2026-04', { productId: 'id1', energy: '9999.000', amount: '999999.00', saving: '99999.00' });
+  await insertMonthly(t, tree.subA1, '2026-02', {
+    productId: 'id2',
+    energy: '200.250',
+    amount: '80000.20',
+    saving: '-50.10',
+  });
+  await insertMonthly(t, tree.subB1, '2026-04', {
+    productId: 'id1',
+    areaCode: '450000',
+    energy: '50.000',
+    amount: '20000.00',
+    saving: '500.00',
+  });
+  await insertMonthly(t, tree.other, '2026-04', {
+    productId: 'id1',
+    energy: '9999.000',
+    amount: '999999.00',
+    saving: '99999.00',
+  });
   return tree;
 }
 
@@ -140,14 +217,41 @@ export function metrics(values: Partial<MetricValues>): MetricValues {
 
 /** Each institution's own figures (not its descendants') by year, as worked out above. */
 export const own2026 = {
-  subA1: metrics({ registeredEnterprises: 1, certifiedEnterprises: 1, orders: 1, ordersInForce: 2, contractedEnergy: 1200, settledEnergy: 300.75, settledAmount: 120000.3, saving: 949.95 }),
+  subA1: metrics({
+    registeredEnterprises: 1,
+    certifiedEnterprises: 1,
+    orders: 1,
+    ordersInForce: 2,
+    contractedEnergy: 1200,
+    settledEnergy: 300.75,
+    settledAmount: 120000.3,
+    saving: 949.95,
+  }),
   subA2: metrics({ registeredEnterprises: 1, certifiedEnterprises: 1, orders: 1 }),
   branchA: metrics({ registeredEnterprises: 1, orders: 1 }),
-  subB1: metrics({ registeredEnterprises: 1, certifiedEnterprises: 1, orders: 1, ordersInForce: 1, contractedEnergy: 600, settledEnergy: 50, settledAmount: 20000, saving: 500 }),
+  subB1: metrics({
+    registeredEnterprises: 1,
+    certifiedEnterprises: 1,
+    orders: 1,
+    ordersInForce: 1,
+    contractedEnergy: 600,
+    settledEnergy: 50,
+    settledAmount: 20000,
+    saving: 500,
+  }),
 };
 
 export const own2025 = {
-  subA1: metrics({ registeredEnterprises: 1, certifiedEnterprises: 1, orders: 1, ordersInForce: 1, contractedEnergy: 1200, settledEnergy: 201, settledAmount: 80000.2, saving: 2000.1 }),
+  subA1: metrics({
+    registeredEnterprises: 1,
+    certifiedEnterprises: 1,
+    orders: 1,
+    ordersInForce: 1,
+    contractedEnergy: 1200,
+    settledEnergy: 201,
+    settledAmount: 80000.2,
+    saving: 2000.1,
+  }),
 };
 
 /** Metric-wise sum, rounded like the service (3 decimals for energy, 2 for money). */

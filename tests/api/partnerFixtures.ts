@@ -9,7 +9,15 @@
  *   other (a second head office, nobody in these tests is related to it)
  */
 import { eq, sql } from 'drizzle-orm';
-import { enterprises, orders, partnerAccounts, partnerInstitutions, settlementResults, users, type UserRole } from '../../src/server/db/schema/index.ts';
+import {
+  enterprises,
+  orders,
+  partnerAccounts,
+  partnerInstitutions,
+  settlementResults,
+  users,
+  type UserRole,
+} from '../../src/server/db/schema/index.ts';
 import type { TestApp } from './harness.ts';
 
 export interface PartnerTree {
@@ -27,10 +35,19 @@ let trees = 0;
 /** Inserts one institution under `parentId` and sets its materialised path from the parent's. */
 export async function insertInstitution(
   t: TestApp,
-  values: { code: string; name: string; parentId?: number | null; areaCode?: string | null; address?: string; phone?: string; contactName?: string },
+  values: {
+    code: string;
+    name: string;
+    parentId?: number | null;
+    areaCode?: string | null;
+    address?: string;
+    phone?: string;
+    contactName?: string;
+  },
 ): Promise<number> {
   const parentId = values.parentId ?? null;
-  const [parent] = parentId === null ? [] : await t.db.select().from(partnerInstitutions).where(eq(partnerInstitutions.id, parentId));
+  const [parent] =
+    parentId === null ? [] : await t.db.select().from(partnerInstitutions).where(eq(partnerInstitutions.id, parentId));
   const level = parent ? parent.level + 1 : 1;
   const [row] = await t.db
     .insert(partnerInstitutions)
@@ -60,11 +77,36 @@ export async function insertPartnerTree(t: TestApp): Promise<PartnerTree> {
   trees += 1;
   const prefix = `T9${String(trees).padStart(2, '0')}`;
   const head = await insertInstitution(t, { code: `${prefix}000`, name: `测试银行${trees}总行` });
-  const branchA = await insertInstitution(t, { code: `${prefix}100`, name: `测试银行${trees}广东省分行`, parentId: head, areaCode: '440000' });
-  const branchB = await insertInstitution(t, { code: `${prefix}200`, name: `测试银行${trees}广西区分行`, parentId: head, areaCode: '450000' });
-  const subA1 = await insertInstitution(t, { code: `${prefix}110`, name: `测试银行${trees}广州天河支行`, parentId: branchA, areaCode: '440000' });
-  const subA2 = await insertInstitution(t, { code: `${prefix}120`, name: `测试银行${trees}深圳南山支行`, parentId: branchA, areaCode: '440000' });
-  const subB1 = await insertInstitution(t, { code: `${prefix}210`, name: `测试银行${trees}南宁青秀支行`, parentId: branchB, areaCode: '450000' });
+  const branchA = await insertInstitution(t, {
+    code: `${prefix}100`,
+    name: `测试银行${trees}广东省分行`,
+    parentId: head,
+    areaCode: '440000',
+  });
+  const branchB = await insertInstitution(t, {
+    code: `${prefix}200`,
+    name: `测试银行${trees}广西区分行`,
+    parentId: head,
+    areaCode: '450000',
+  });
+  const subA1 = await insertInstitution(t, {
+    code: `${prefix}110`,
+    name: `测试银行${trees}广州天河支行`,
+    parentId: branchA,
+    areaCode: '440000',
+  });
+  const subA2 = await insertInstitution(t, {
+    code: `${prefix}120`,
+    name: `测试银行${trees}深圳南山支行`,
+    parentId: branchA,
+    areaCode: '440000',
+  });
+  const subB1 = await insertInstitution(t, {
+    code: `${prefix}210`,
+    name: `测试银行${trees}南宁青秀支行`,
+    parentId: branchB,
+    areaCode: '450000',
+  });
   const other = await insertInstitution(t, { code: `${prefix}900`, name: `测试另一银行${trees}总行` });
   return { head, branchA, branchB, subA1, subA2, subB1, other };
 }
@@ -72,18 +114,31 @@ export async function insertPartnerTree(t: TestApp): Promise<PartnerTree> {
 let staff = 0;
 
 /** A user with the given roles (not able to log in by password: tests create sessions directly). */
-export async function insertUser(t: TestApp, roles: UserRole[] = ['individual'], userName?: string): Promise<{ userId: number; userName: string }> {
+export async function insertUser(
+  t: TestApp,
+  roles: UserRole[] = ['individual'],
+  userName?: string,
+): Promise<{ userId: number; userName: string }> {
   staff += 1;
   const name = userName ?? `staff_t9_${staff}`;
   const [row] = await t.db
     .insert(users)
-    .values({ userName: name, mobile: `1390000${String(staff).padStart(4, '0')}`, name: `员工${staff}`, passwordHash: 'not-a-password-hash', roles })
+    .values({
+      userName: name,
+      mobile: `1390000${String(staff).padStart(4, '0')}`,
+      name: `员工${staff}`,
+      passwordHash: 'not-a-password-hash',
+      roles,
+    })
     .returning({ id: users.id });
   return { userId: row!.id, userName: name };
 }
 
 /** A partner user related to `partnerIds` (empIds E<n>-<i>), signed in. */
-export async function insertPartnerUser(t: TestApp, partnerIds: number[]): Promise<{ userId: number; userName: string; cookie: string }> {
+export async function insertPartnerUser(
+  t: TestApp,
+  partnerIds: number[],
+): Promise<{ userId: number; userName: string; cookie: string }> {
   const user = await insertUser(t, ['partner']);
   for (const [index, partnerId] of partnerIds.entries()) {
     await t.db.insert(partnerAccounts).values({ userId: user.userId, partnerId, empId: `E${user.userId}-${index}` });
@@ -99,16 +154,26 @@ export async function rolesOf(t: TestApp, userId: number): Promise<UserRole[]> {
 
 /** The number of relations of a user. */
 export async function relationCount(t: TestApp, userId: number): Promise<number> {
-  const [row] = await t.db.select({ n: sql<number>`count(*)::int` }).from(partnerAccounts).where(eq(partnerAccounts.userId, userId));
+  const [row] = await t.db
+    .select({ n: sql<number>`count(*)::int` })
+    .from(partnerAccounts)
+    .where(eq(partnerAccounts.userId, userId));
   return Number(row?.n ?? 0);
 }
 
 let settledOrders = 0;
 
 /** A settlement row's money from its energy and prices, as the importer computes it (docs/partner.md). */
-export function settlementMoney(energy: number, contractPrice: number, marketPrice: number): { settledAmount: number; saving: number } {
+export function settlementMoney(
+  energy: number,
+  contractPrice: number,
+  marketPrice: number,
+): { settledAmount: number; saving: number } {
   const cents = (value: number) => Math.round(value * 100) / 100;
-  return { settledAmount: cents(energy * 1000 * contractPrice), saving: cents(energy * 1000 * (marketPrice - contractPrice)) };
+  return {
+    settledAmount: cents(energy * 1000 * contractPrice),
+    saving: cents(energy * 1000 * (marketPrice - contractPrice)),
+  };
 }
 
 /**
@@ -119,7 +184,13 @@ export async function insertSettledOrder(
   t: TestApp,
   partnerId: number | null,
   months: readonly string[],
-  options: { enterpriseName?: string; status?: 1 | 2; orderStatus?: number; contractStart?: string; contractMonths?: number } = {},
+  options: {
+    enterpriseName?: string;
+    status?: 1 | 2;
+    orderStatus?: number;
+    contractStart?: string;
+    contractMonths?: number;
+  } = {},
 ): Promise<{ orderId: number; orderNo: string; enterpriseId: number; rows: number[] }> {
   settledOrders += 1;
   const n = settledOrders;
@@ -154,7 +225,15 @@ export async function insertSettledOrder(
       orgComId: 'yuehui-dianneng',
       orgComName: '粤汇电能售电有限公司',
       schemeParamId: 'gd-fixed-2026-10kv',
-      schemeParam: { schemeParamId: 'gd-fixed-2026-10kv', name: '10千伏用户', priceType: 'energyPrice', energyPrice: 0.392, contractMonths: [12], voltageLevels: ['kv10'], consumptionMin: 1000 },
+      schemeParam: {
+        schemeParamId: 'gd-fixed-2026-10kv',
+        name: '10千伏用户',
+        priceType: 'energyPrice',
+        energyPrice: 0.392,
+        contractMonths: [12],
+        voltageLevels: ['kv10'],
+        consumptionMin: 1000,
+      },
       contractStart: options.contractStart ?? '2026-01-01',
       contractMonths: options.contractMonths ?? 12,
       estimatedConsumption: '8600.000',

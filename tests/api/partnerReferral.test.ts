@@ -17,8 +17,16 @@ import { insertPartnerTree, type PartnerTree } from './partnerFixtures.ts';
 
 const t = openPerFile(createOrderTestApp);
 let tree: PartnerTree;
-const codeOf = async (id: number) => (await t.db.select({ code: partnerInstitutions.code }).from(partnerInstitutions).where(eq(partnerInstitutions.id, id)))[0]!.code;
-const partnerIdOf = async (enterpriseId: number) => (await t.db.select({ partnerId: enterprises.partnerId }).from(enterprises).where(eq(enterprises.id, enterpriseId)))[0]?.partnerId;
+const codeOf = async (id: number) =>
+  (
+    await t.db
+      .select({ code: partnerInstitutions.code })
+      .from(partnerInstitutions)
+      .where(eq(partnerInstitutions.id, id))
+  )[0]!.code;
+const partnerIdOf = async (enterpriseId: number) =>
+  (await t.db.select({ partnerId: enterprises.partnerId }).from(enterprises).where(eq(enterprises.id, enterpriseId)))[0]
+    ?.partnerId;
 
 beforeAll(async () => {
   tree = await insertPartnerTree(t);
@@ -28,11 +36,19 @@ describe('enterprise form: partnerCode', () => {
   it('add with a known code stores the institution and answers its code and name; an audit names it', async () => {
     const user = await newUser(t);
     const code = await codeOf(tree.subA1);
-    const answer = await postJson<EnterpriseData>(t, `${base}/add`, fullRecord({ partnerCode: ` ${code} ` }), user.cookie);
+    const answer = await postJson<EnterpriseData>(
+      t,
+      `${base}/add`,
+      fullRecord({ partnerCode: ` ${code} ` }),
+      user.cookie,
+    );
     expect(answer.code, answer.message).toBe(200);
     expect(answer.data).toMatchObject({ partnerCode: code, partnerName: expect.stringContaining('广州天河支行') });
     expect(await partnerIdOf(answer.data.id)).toBe(tree.subA1);
-    const [audit] = await t.db.select().from(auditLog).where(and(eq(auditLog.action, 'enterprise.add'), eq(auditLog.target, `enterprise:${answer.data.id}`)));
+    const [audit] = await t.db
+      .select()
+      .from(auditLog)
+      .where(and(eq(auditLog.action, 'enterprise.add'), eq(auditLog.target, `enterprise:${answer.data.id}`)));
     expect(audit?.detail).toMatchObject({ partnerId: tree.subA1 });
   });
 
@@ -46,7 +62,12 @@ describe('enterprise form: partnerCode', () => {
   it('an unknown or malformed code → 400 at partnerCode, nothing created', async () => {
     const user = await newUser(t);
     for (const partnerCode of ['ZZ99999999', "1' or '1'='1", 'ab', 'x'.repeat(40)]) {
-      const answer = await postJson<{ errors: { field: string; message: string }[] }>(t, `${base}/add`, fullRecord({ partnerCode }), user.cookie);
+      const answer = await postJson<{ errors: { field: string; message: string }[] }>(
+        t,
+        `${base}/add`,
+        fullRecord({ partnerCode }),
+        user.cookie,
+      );
       expect(answer.code).toBe(ApiCode.BAD_REQUEST);
       expect(answer.data.errors[0]?.field).toBe('partnerCode');
     }
@@ -55,13 +76,31 @@ describe('enterprise form: partnerCode', () => {
 
   it('a draft and an edit set or change it; absent leaves it', async () => {
     const user = await newUser(t);
-    const draft = await postJson<EnterpriseData>(t, `${base}/temporarySave`, { enterpriseName: '推荐测试有限公司', clearanceAccount: '0300077770001', partnerCode: await codeOf(tree.subB1) }, user.cookie);
+    const draft = await postJson<EnterpriseData>(
+      t,
+      `${base}/temporarySave`,
+      { enterpriseName: '推荐测试有限公司', clearanceAccount: '0300077770001', partnerCode: await codeOf(tree.subB1) },
+      user.cookie,
+    );
     expect(draft.code, draft.message).toBe(200);
     expect(await partnerIdOf(draft.data.id)).toBe(tree.subB1);
-    const edited = await postJson<EnterpriseData>(t, `${base}/edit`, { id: draft.data.id, ...fullRecord({ clearanceAccount: '0300077770001', partnerCode: await codeOf(tree.subA2) }) }, user.cookie);
+    const edited = await postJson<EnterpriseData>(
+      t,
+      `${base}/edit`,
+      {
+        id: draft.data.id,
+        ...fullRecord({ clearanceAccount: '0300077770001', partnerCode: await codeOf(tree.subA2) }),
+      },
+      user.cookie,
+    );
     expect(edited.code, edited.message).toBe(200);
     expect(await partnerIdOf(draft.data.id)).toBe(tree.subA2);
-    const kept = await postJson<EnterpriseData>(t, `${base}/temporarySave`, { id: draft.data.id, address: '广州市越秀区中山五路 1 号' }, user.cookie);
+    const kept = await postJson<EnterpriseData>(
+      t,
+      `${base}/temporarySave`,
+      { id: draft.data.id, address: '广州市越秀区中山五路 1 号' },
+      user.cookie,
+    );
     expect(kept.code, kept.message).toBe(200);
     expect(kept.data.partnerCode).toBe(await codeOf(tree.subA2));
   });
@@ -71,18 +110,34 @@ describe('createCustomerOrder copies the institution', () => {
   it('an order of a referred enterprise carries its institution; a later change does not move it', async () => {
     const owner = await addEnterpriseUser(t, { userName: 'referred_co', mobile: '13900000731' });
     await t.db.update(enterprises).set({ partnerId: tree.subA1 }).where(eq(enterprises.id, owner.enterpriseId));
-    const answer = await post<OrderDetailData>(t, '/api/front/hgdsel/order/createCustomerOrder', { ...goodOrder }, { cookie: owner.cookie });
+    const answer = await post<OrderDetailData>(
+      t,
+      '/api/front/hgdsel/order/createCustomerOrder',
+      { ...goodOrder },
+      { cookie: owner.cookie },
+    );
     expect(answer.code, answer.message).toBe(200);
     await t.db.update(enterprises).set({ partnerId: tree.subB1 }).where(eq(enterprises.id, owner.enterpriseId));
-    const [row] = await t.db.select({ partnerId: orders.partnerId }).from(orders).where(eq(orders.orderNo, answer.data.orderNo));
+    const [row] = await t.db
+      .select({ partnerId: orders.partnerId })
+      .from(orders)
+      .where(eq(orders.orderNo, answer.data.orderNo));
     expect(row?.partnerId).toBe(tree.subA1);
   });
 
   it('an order of an enterprise without a referral has none', async () => {
     const owner = await addEnterpriseUser(t, { userName: 'unreferred_co', mobile: '13900000732' });
-    const answer = await post<OrderDetailData>(t, '/api/front/hgdsel/order/createCustomerOrder', { ...goodOrder }, { cookie: owner.cookie });
+    const answer = await post<OrderDetailData>(
+      t,
+      '/api/front/hgdsel/order/createCustomerOrder',
+      { ...goodOrder },
+      { cookie: owner.cookie },
+    );
     expect(answer.code, answer.message).toBe(200);
-    const [row] = await t.db.select({ partnerId: orders.partnerId }).from(orders).where(eq(orders.orderNo, answer.data.orderNo));
+    const [row] = await t.db
+      .select({ partnerId: orders.partnerId })
+      .from(orders)
+      .where(eq(orders.orderNo, answer.data.orderNo));
     expect(row?.partnerId).toBeNull();
   });
 });

@@ -23,9 +23,15 @@ async function both(): Promise<{ rolled: string[]; computed: string[] }> {
       .map((row) => row.line)
       .sort();
   const rolled = [
-    ...(await text(`select 'o ' || partner_id || ' ' || month || ' ' || product_id || ' ' || area_code || ' ' || orders || ' ' || contracted::numeric(20,3) as line from partner_order_monthly where orders <> 0 or contracted <> 0`)),
-    ...(await text(`select 'e ' || partner_id || ' ' || month || ' ' || registered || ' ' || certified as line from partner_enterprise_monthly where registered <> 0 or certified <> 0`)),
-    ...(await text(`select 'c ' || partner_id || ' ' || contract_start || ' ' || contract_months || ' ' || running as line from partner_contracts where running <> 0`)),
+    ...(await text(
+      `select 'o ' || partner_id || ' ' || month || ' ' || product_id || ' ' || area_code || ' ' || orders || ' ' || contracted::numeric(20,3) as line from partner_order_monthly where orders <> 0 or contracted <> 0`,
+    )),
+    ...(await text(
+      `select 'e ' || partner_id || ' ' || month || ' ' || registered || ' ' || certified as line from partner_enterprise_monthly where registered <> 0 or certified <> 0`,
+    )),
+    ...(await text(
+      `select 'c ' || partner_id || ' ' || contract_start || ' ' || contract_months || ' ' || running as line from partner_contracts where running <> 0`,
+    )),
   ];
   const computed = [
     ...(await text(`select 'o ' || partner_id || ' ' || ${month('created_at')} || ' ' || product_id || ' ' || area_code || ' ' || count(*) || ' ' ||
@@ -48,20 +54,38 @@ describe('the analysis roll-ups (migration 0007 triggers)', () => {
     expect(state.rolled.length).toBeGreaterThan(5);
     expect(state.rolled).toEqual(state.computed);
 
-    const ours = await t.db.select({ id: orders.id, status: orders.status }).from(orders).where(inArray(orders.partnerId, [tree.subA1, tree.subA2, tree.branchA]));
+    const ours = await t.db
+      .select({ id: orders.id, status: orders.status })
+      .from(orders)
+      .where(inArray(orders.partnerId, [tree.subA1, tree.subA2, tree.branchA]));
     const submitted = ours.find((row) => row.status === 10)!;
     // Accepted, then in force: contracted energy and the running contracts follow.
     await t.db.update(orders).set({ status: 20 }).where(eq(orders.id, submitted.id));
     await t.db.update(orders).set({ status: 30 }).where(eq(orders.id, submitted.id));
     // Moved to the sibling branch's sub-branch and to another month.
-    await t.db.update(orders).set({ partnerId: tree.subB1, createdAt: china('2026-07-03T08:00:00') }).where(eq(orders.id, submitted.id));
+    await t.db
+      .update(orders)
+      .set({ partnerId: tree.subB1, createdAt: china('2026-07-03T08:00:00') })
+      .where(eq(orders.id, submitted.id));
     // A bulk change touching counted and uncounted columns at once.
-    await t.db.update(orders).set({ updatedAt: new Date(), status: sql`case when ${orders.status} = 30 then 40 else ${orders.status} end` }).where(inArray(orders.partnerId, [tree.subA1, tree.subB1]));
+    await t.db
+      .update(orders)
+      .set({ updatedAt: new Date(), status: sql`case when ${orders.status} = 30 then 40 else ${orders.status} end` })
+      .where(inArray(orders.partnerId, [tree.subA1, tree.subB1]));
     // Certification granted, returned and granted again, and an enterprise moved.
-    const [enterprise] = await t.db.select({ id: enterprises.id }).from(enterprises).where(eq(enterprises.partnerId, tree.branchA));
-    await t.db.update(enterprises).set({ authStatus: 2, reviewedAt: china('2026-05-05T10:00:00') }).where(eq(enterprises.id, enterprise!.id));
+    const [enterprise] = await t.db
+      .select({ id: enterprises.id })
+      .from(enterprises)
+      .where(eq(enterprises.partnerId, tree.branchA));
+    await t.db
+      .update(enterprises)
+      .set({ authStatus: 2, reviewedAt: china('2026-05-05T10:00:00') })
+      .where(eq(enterprises.id, enterprise!.id));
     await t.db.update(enterprises).set({ authStatus: 3 }).where(eq(enterprises.id, enterprise!.id));
-    await t.db.update(enterprises).set({ authStatus: 2, reviewedAt: china('2026-06-06T10:00:00'), partnerId: tree.subA2 }).where(eq(enterprises.id, enterprise!.id));
+    await t.db
+      .update(enterprises)
+      .set({ authStatus: 2, reviewedAt: china('2026-06-06T10:00:00'), partnerId: tree.subA2 })
+      .where(eq(enterprises.id, enterprise!.id));
     // A referral removed.
     await t.db.update(enterprises).set({ partnerId: null }).where(eq(enterprises.partnerId, tree.other));
     state = await both();

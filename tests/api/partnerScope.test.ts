@@ -37,7 +37,9 @@ describe('partnerScopeOf', () => {
   it('a head office user sees the whole bank but not the other bank', async () => {
     const user = await insertPartnerUser(t, [tree.head]);
     const scope = await partnerScopeOf(t.db, user.userId);
-    expect(scope.ids).toEqual([tree.head, tree.branchA, tree.branchB, tree.subA1, tree.subA2, tree.subB1].sort((a, b) => a - b));
+    expect(scope.ids).toEqual(
+      [tree.head, tree.branchA, tree.branchB, tree.subA1, tree.subA2, tree.subB1].sort((a, b) => a - b),
+    );
     expect(scope.roots).toEqual([tree.head]);
   });
 
@@ -61,7 +63,9 @@ describe('subtreeInScope', () => {
     const tree = await insertPartnerTree(t);
     const user = await insertPartnerUser(t, [tree.branchA]);
     const scope = await partnerScopeOf(t.db, user.userId);
-    expect(await subtreeInScope(t.db, scope, tree.branchA)).toEqual([tree.branchA, tree.subA1, tree.subA2].sort((a, b) => a - b));
+    expect(await subtreeInScope(t.db, scope, tree.branchA)).toEqual(
+      [tree.branchA, tree.subA1, tree.subA2].sort((a, b) => a - b),
+    );
     expect(await subtreeInScope(t.db, scope, tree.subA2)).toEqual([tree.subA2]);
     expect(await codeOf(subtreeInScope(t.db, scope, tree.branchB))).toBe(ApiCode.NOT_FOUND);
     expect(await codeOf(subtreeInScope(t.db, scope, tree.head))).toBe(ApiCode.NOT_FOUND);

@@ -44,7 +44,14 @@ describe('partner demo: institutions and relations', () => {
       count += 1;
       const row = byCode.get(spec.code);
       expect(row, spec.code).toBeDefined();
-      expect(row).toMatchObject({ name: spec.name, level, areaCode: spec.areaCode, address: spec.address, phone: spec.phone, contactName: spec.contactName });
+      expect(row).toMatchObject({
+        name: spec.name,
+        level,
+        areaCode: spec.areaCode,
+        address: spec.address,
+        phone: spec.phone,
+        contactName: spec.contactName,
+      });
       const parent = parentCode === null ? undefined : byCode.get(parentCode);
       expect(row!.parentId).toBe(parent?.id ?? null);
       expect(row!.path).toBe(`${parent?.path ?? '/'}${row!.id}/`);
@@ -72,11 +79,16 @@ describe('partner demo: institutions and relations', () => {
       const [user] = await t.db.select().from(users).where(eq(users.userName, relation.userName));
       expect(user?.roles).toEqual(['partner']);
       const related = await t.db.select().from(partnerAccounts).where(eq(partnerAccounts.userId, user!.id));
-      expect(related.map((row) => [row.partnerId, row.empId])).toEqual([[byCode.get(relation.code)!.id, relation.empId]]);
+      expect(related.map((row) => [row.partnerId, row.empId])).toEqual([
+        [byCode.get(relation.code)!.id, relation.empId],
+      ]);
       const account = demoAccounts.find((a) => a.userName === relation.userName);
       expect(await verifyPassword(user!.passwordHash, account!.password)).toBe(true);
     }
-    expect(demoAccounts.find((a) => a.userName === 'demo_bank')).toMatchObject({ password: 'Bank2025', role: 'partner' });
+    expect(demoAccounts.find((a) => a.userName === 'demo_bank')).toMatchObject({
+      password: 'Bank2025',
+      role: 'partner',
+    });
   });
 });
 
@@ -92,7 +104,17 @@ describe('partner demo: referred enterprises and orders', () => {
   });
 
   it('generates the enterprises over every sub-branch of the demo tree, in its province, with owners who cannot log in', async () => {
-    const generated = await rows<{ id: number; partner_id: number; area_code: string; inst_area: string; level: number; credit_code: string | null; auth_status: number; password_hash: string; reviewed_at: string | null }>(
+    const generated = await rows<{
+      id: number;
+      partner_id: number;
+      area_code: string;
+      inst_area: string;
+      level: number;
+      credit_code: string | null;
+      auth_status: number;
+      password_hash: string;
+      reviewed_at: string | null;
+    }>(
       t.db,
       sql`select e.id, e.partner_id, e.area_code, p.area_code as inst_area, p.level, e.credit_code, e.auth_status, u.password_hash, e.reviewed_at
           from enterprises e join users u on u.id = e.owner_user_id join partner_institutions p on p.id = e.partner_id
@@ -116,7 +138,18 @@ describe('partner demo: referred enterprises and orders', () => {
   });
 
   it('gives their orders the enterprise’s institution and province, of real offers, placed after certification', async () => {
-    const generated = await rows<{ partner_id: number; e_partner: number; area_code: string; e_area: string; selling_set_id: string; set_id: string; scheme_param_id: string; contract_months: number; status: number; placed_after: boolean }>(
+    const generated = await rows<{
+      partner_id: number;
+      e_partner: number;
+      area_code: string;
+      e_area: string;
+      selling_set_id: string;
+      set_id: string;
+      scheme_param_id: string;
+      contract_months: number;
+      status: number;
+      placed_after: boolean;
+    }>(
       t.db,
       sql`select o.partner_id, e.partner_id as e_partner, o.area_code, e.area_code as e_area, o.selling_set_id, o.set_id, o.scheme_param_id,
                  o.contract_months, o.status, o.created_at > e.reviewed_at as placed_after
@@ -216,7 +249,11 @@ describe('the generator', () => {
   it('writes the same rows for the same size, seed and date, whatever ids the database hands out', async () => {
     const now = new Date('2026-06-15T04:00:00Z');
     // The demo sub-branches, with the cities the generator names enterprises after.
-    const cities = new Map(demoInstitutionTree.flatMap((root) => (root.children ?? []).flatMap((branch) => (branch.children ?? []).map((sub) => [sub.code, sub.city] as const))));
+    const cities = new Map(
+      demoInstitutionTree.flatMap((root) =>
+        (root.children ?? []).flatMap((branch) => (branch.children ?? []).map((sub) => [sub.code, sub.city] as const)),
+      ),
+    );
     const subBranches = (await t.db.select().from(partnerInstitutions))
       .filter((row) => cities.has(row.code))
       .map((row) => ({ id: row.id, areaCode: row.areaCode, city: cities.get(row.code)! }));
@@ -235,8 +272,18 @@ describe('the generator', () => {
     const options = { enterprises: 12, referrers: subBranches, operatorId: null, now, seed: 7 };
     await expect(
       t.db.transaction(async (tx) => {
-        const first = await generatePartnerVolume(tx, contentStore.current(), { ...options, userPrefix: 'gen_a_', mobilePrefix: '1360000', accountPrefix: '0398' });
-        const second = await generatePartnerVolume(tx, contentStore.current(), { ...options, userPrefix: 'gen_b_', mobilePrefix: '1360001', accountPrefix: '0399' });
+        const first = await generatePartnerVolume(tx, contentStore.current(), {
+          ...options,
+          userPrefix: 'gen_a_',
+          mobilePrefix: '1360000',
+          accountPrefix: '0398',
+        });
+        const second = await generatePartnerVolume(tx, contentStore.current(), {
+          ...options,
+          userPrefix: 'gen_b_',
+          mobilePrefix: '1360001',
+          accountPrefix: '0399',
+        });
         expect(second).toEqual(first);
         expect(first.settlements).toBeGreaterThan(0);
         expect(first.months).toEqual(settlementWindow(now).months);

@@ -18,7 +18,10 @@ import { createTestApp, type TestApp } from './harness.ts';
 const onPglite = !process.env['TEST_DATABASE_URL'];
 
 /** Runs `during` repeatedly while `work` runs; answers how long `work` took and the slowest `during`. */
-async function whileRunning(work: () => Promise<unknown>, during: () => Promise<unknown>): Promise<{ workMs: number; slowestMs: number; rounds: number }> {
+async function whileRunning(
+  work: () => Promise<unknown>,
+  during: () => Promise<unknown>,
+): Promise<{ workMs: number; slowestMs: number; rounds: number }> {
   let done = false;
   let slowestMs = 0;
   let rounds = 0;
@@ -106,7 +109,9 @@ describe.runIf(onPglite)('PGlite off the main thread', () => {
         })
         .catch(() => {});
     });
-    const ids = rowsOf<{ id: number }>(await handle.db.execute(sql`select id from t where id >= 10 order by id`)).map((row) => row.id);
+    const ids = rowsOf<{ id: number }>(await handle.db.execute(sql`select id from t where id >= 10 order by id`)).map(
+      (row) => row.id,
+    );
     expect(ids).toEqual([11]);
   });
 
@@ -149,9 +154,13 @@ describe.runIf(onPglite)('PGlite off the main thread', () => {
   it('a dump opens again as its own database, with the trigram extension available', async () => {
     const copy = await openPglite({ loadDataDir: await handle.client.dumpDataDir() }, { dbStatementTimeoutMs: 60_000 });
     try {
-      expect(rowsOf(await copy.db.execute(sql`select id from t order by id`)).map((row) => row['id'])).toEqual([1, 2, 11]);
+      expect(rowsOf(await copy.db.execute(sql`select id from t order by id`)).map((row) => row['id'])).toEqual([
+        1, 2, 11,
+      ]);
       await copy.db.execute(sql`create extension if not exists pg_trgm`);
-      expect(rowsOf(await copy.db.execute(sql`select similarity('精密仪器', '精密') > 0 as similar`))[0]?.['similar']).toBe(true);
+      expect(
+        rowsOf(await copy.db.execute(sql`select similarity('精密仪器', '精密') > 0 as similar`))[0]?.['similar'],
+      ).toBe(true);
     } finally {
       await copy.close();
     }
@@ -195,7 +204,10 @@ describe.runIf(onPglite)('the server answers while the database works', () => {
     const busy = t.db.execute(sql`select pg_sleep(2.5)`).then(() => {}); // started now (drizzle's queries run when awaited)
     await new Promise((resolve) => setTimeout(resolve, 50));
     const started = performance.now();
-    const during = (await (await t.app.request('/api/health')).json()) as { code: number; data: { status: string; database: string } };
+    const during = (await (await t.app.request('/api/health')).json()) as {
+      code: number;
+      data: { status: string; database: string };
+    };
     expect(performance.now() - started).toBeLessThan(1800);
     expect(during).toMatchObject({ code: 200, data: { status: 'ok', database: 'busy' } });
     await busy;

@@ -50,18 +50,36 @@ describe('settings that contradict each other', () => {
 
   it('a local run and a proper deployment have none', () => {
     expect(problemsOf({})).toEqual([]);
-    expect(problemsOf({ PUBLIC_ORIGIN: 'https://portal.example.com', TRUST_PROXY: '1', DATABASE_URL: 'postgres://u@db/portal' })).toEqual([]);
+    expect(
+      problemsOf({
+        PUBLIC_ORIGIN: 'https://portal.example.com',
+        TRUST_PROXY: '1',
+        DATABASE_URL: 'postgres://u@db/portal',
+      }),
+    ).toEqual([]);
     expect(problemsOf({ PUBLIC_ORIGIN: 'https://portal.example.com', COOKIE_SECURE: 'true' })).toEqual([]);
     expect(problemsOf({ PUBLIC_ORIGIN: 'http://localhost:4321', COOKIE_SECURE: 'true' })).toEqual([]);
   });
 
   it.each([
     [{ SITE_WORKER: 'external' }, 'SITE_WORKER=external without DATABASE_URL'],
-    [{ PUBLIC_ORIGIN: 'https://portal.example.com', COOKIE_SECURE: 'false', TRUST_PROXY: '1' }, 'COOKIE_SECURE=false with PUBLIC_ORIGIN=https://portal.example.com'],
-    [{ PUBLIC_ORIGIN: 'https://portal.example.com' }, 'COOKIE_SECURE=auto with PUBLIC_ORIGIN=https://portal.example.com and TRUST_PROXY off'],
-    [{ PUBLIC_ORIGIN: 'http://portal.example.com', COOKIE_SECURE: 'true' }, 'COOKIE_SECURE=true with PUBLIC_ORIGIN=http://portal.example.com'],
+    [
+      { PUBLIC_ORIGIN: 'https://portal.example.com', COOKIE_SECURE: 'false', TRUST_PROXY: '1' },
+      'COOKIE_SECURE=false with PUBLIC_ORIGIN=https://portal.example.com',
+    ],
+    [
+      { PUBLIC_ORIGIN: 'https://portal.example.com' },
+      'COOKIE_SECURE=auto with PUBLIC_ORIGIN=https://portal.example.com and TRUST_PROXY off',
+    ],
+    [
+      { PUBLIC_ORIGIN: 'http://portal.example.com', COOKIE_SECURE: 'true' },
+      'COOKIE_SECURE=true with PUBLIC_ORIGIN=http://portal.example.com',
+    ],
     [{ SMS_HTTP_KEY: 'gateway-key-123' }, 'SMS_HTTP_KEY without SMS_HTTP_URL'],
-    [{ SESSION_IDLE_MINUTES: '720', SESSION_ABSOLUTE_HOURS: '12' }, 'SESSION_IDLE_MINUTES=720 is not shorter than SESSION_ABSOLUTE_HOURS=12'],
+    [
+      { SESSION_IDLE_MINUTES: '720', SESSION_ABSOLUTE_HOURS: '12' },
+      'SESSION_IDLE_MINUTES=720 is not shorter than SESSION_ABSOLUTE_HOURS=12',
+    ],
   ])('%o is refused in one line naming the variables', (env, expected) => {
     const problems = problemsOf(env);
     expect(problems).toHaveLength(1);
@@ -70,7 +88,13 @@ describe('settings that contradict each other', () => {
   });
 
   it('reports every contradiction, not only the first', () => {
-    expect(problemsOf({ SITE_WORKER: 'external', SMS_HTTP_KEY: 'gateway-key-123', PUBLIC_ORIGIN: 'https://portal.example.com' })).toHaveLength(3);
+    expect(
+      problemsOf({
+        SITE_WORKER: 'external',
+        SMS_HTTP_KEY: 'gateway-key-123',
+        PUBLIC_ORIGIN: 'https://portal.example.com',
+      }),
+    ).toHaveLength(3);
   });
 });
 
@@ -91,11 +115,15 @@ describe('secrets', () => {
 
   it('names the variable and never echoes the value', () => {
     const weak = 'x'.repeat(32);
-    const problems = weakSecrets(loadConfig({ ...quiet, APP_SECRET: weak, REBUILD_TOKEN: 'ab'.repeat(20), METRICS_TOKEN: 'metrics!'.repeat(5) }));
+    const problems = weakSecrets(
+      loadConfig({ ...quiet, APP_SECRET: weak, REBUILD_TOKEN: 'ab'.repeat(20), METRICS_TOKEN: 'metrics!'.repeat(5) }),
+    );
     expect(problems).toHaveLength(3);
     expect(problems[0]).toMatch(/^APP_SECRET is too weak: /);
     expect(problems[1]).toMatch(/^REBUILD_TOKEN is too weak: /);
-    expect(problems[2]).toBe('METRICS_TOKEN is too weak: it is one 8-character sequence repeated; use a random value (e.g. `openssl rand -base64 32`)');
+    expect(problems[2]).toBe(
+      'METRICS_TOKEN is too weak: it is one 8-character sequence repeated; use a random value (e.g. `openssl rand -base64 32`)',
+    );
     expect(problems.join('\n')).not.toContain(weak);
     expect(problems.join('\n')).not.toContain('abab');
   });
@@ -106,16 +134,22 @@ describe('the database', () => {
     const password = 'Sekr3t-Passw0rd';
     const url = await deadDatabaseUrl(password);
     const started = performance.now();
-    const [result] = (await runPreflight(loadConfig({ ...quiet, DATABASE_URL: url }))).filter((r) => r.check === 'database');
+    const [result] = (await runPreflight(loadConfig({ ...quiet, DATABASE_URL: url }))).filter(
+      (r) => r.check === 'database',
+    );
     expect(performance.now() - started).toBeLessThan(8_000);
     expect(result?.problems).toHaveLength(1);
-    expect(result?.problems[0]).toMatch(/^DATABASE_URL \(postgres:\/\/portal:\*\*\*@127\.0\.0\.1:\d+\/portal\): cannot connect/);
+    expect(result?.problems[0]).toMatch(
+      /^DATABASE_URL \(postgres:\/\/portal:\*\*\*@127\.0\.0\.1:\d+\/portal\): cannot connect/,
+    );
     expect(JSON.stringify(result)).not.toContain(password);
     expect(displayDatabaseUrl('postgresql://a:b@h:5432/d?password=b')).toBe('postgresql://a:***@h:5432/d');
   });
 
   it.runIf(process.env['TEST_DATABASE_URL'] !== undefined)('a reachable server passes', async () => {
-    const [result] = (await runPreflight(loadConfig({ ...quiet, DATABASE_URL: process.env['TEST_DATABASE_URL']! }))).filter((r) => r.check === 'database');
+    const [result] = (
+      await runPreflight(loadConfig({ ...quiet, DATABASE_URL: process.env['TEST_DATABASE_URL']! }))
+    ).filter((r) => r.check === 'database');
     expect(result?.problems).toEqual([]);
   });
 
@@ -123,8 +157,12 @@ describe('the database', () => {
     const file = path.join(root, 'not-a-directory');
     writeFileSync(file, '');
     const results = await runPreflight(loadConfig({ LOG_LEVEL: 'silent', DATA_DIR: file }));
-    expect(results.find((r) => r.check === 'database')?.problems[0]).toMatch(/^DATA_DIR \(.*not-a-directory\): the embedded database cannot be written there: /);
-    expect(results.find((r) => r.check === 'object store')?.problems[0]).toMatch(/^DATA_DIR \(.*not-a-directory\): uploaded files cannot be written there: /);
+    expect(results.find((r) => r.check === 'database')?.problems[0]).toMatch(
+      /^DATA_DIR \(.*not-a-directory\): the embedded database cannot be written there: /,
+    );
+    expect(results.find((r) => r.check === 'object store')?.problems[0]).toMatch(
+      /^DATA_DIR \(.*not-a-directory\): uploaded files cannot be written there: /,
+    );
   });
 });
 
@@ -132,7 +170,11 @@ describe('buckets', () => {
   it('the bucket of STORAGE=s3 takes a probe, which is removed again', async () => {
     const results = await runPreflight(loadConfig({ ...quiet, ...s3.env, S3_PREFIX: 'portal' }));
     expect(results.find((r) => r.check === 'object store')).toMatchObject({ problems: [] });
-    expect(readdirSync(path.join(s3.directory, s3.bucket), { recursive: true }).filter((name) => String(name).includes('probe'))).toEqual([]);
+    expect(
+      readdirSync(path.join(s3.directory, s3.bucket), { recursive: true }).filter((name) =>
+        String(name).includes('probe'),
+      ),
+    ).toEqual([]);
   });
 
   it('a wrong S3_BUCKET fails naming it', async () => {
@@ -143,31 +185,62 @@ describe('buckets', () => {
   });
 
   it('a wrong CDN_S3_BUCKET fails naming it, not S3_BUCKET; a right one passes', async () => {
-    const wrong = await runPreflight(loadConfig({ ...quiet, S3_ENDPOINT: s3.endpoint, S3_ACCESS_KEY_ID: 'S3RVER', S3_SECRET_ACCESS_KEY: 'S3RVER', CDN_S3_BUCKET: 'no-cdn-bucket' }));
+    const wrong = await runPreflight(
+      loadConfig({
+        ...quiet,
+        S3_ENDPOINT: s3.endpoint,
+        S3_ACCESS_KEY_ID: 'S3RVER',
+        S3_SECRET_ACCESS_KEY: 'S3RVER',
+        CDN_S3_BUCKET: 'no-cdn-bucket',
+      }),
+    );
     expect(wrong.find((r) => r.check === 'CDN bucket')?.problems).toEqual([
       `CDN_S3_BUCKET: bucket "no-cdn-bucket" at ${s3.endpoint} does not exist (CDN_S3_BUCKET, S3_ENDPOINT, S3_REGION)`,
     ]);
-    const right = await runPreflight(loadConfig({ ...quiet, S3_ENDPOINT: s3.endpoint, S3_ACCESS_KEY_ID: 'S3RVER', S3_SECRET_ACCESS_KEY: 'S3RVER', CDN_S3_BUCKET: s3.bucket, CDN_S3_PREFIX: 'www' }));
+    const right = await runPreflight(
+      loadConfig({
+        ...quiet,
+        S3_ENDPOINT: s3.endpoint,
+        S3_ACCESS_KEY_ID: 'S3RVER',
+        S3_SECRET_ACCESS_KEY: 'S3RVER',
+        CDN_S3_BUCKET: s3.bucket,
+        CDN_S3_PREFIX: 'www',
+      }),
+    );
     expect(right.find((r) => r.check === 'CDN bucket')).toMatchObject({ problems: [] });
   });
 
   it('an endpoint nobody answers on fails naming S3_BUCKET, within the budget', async () => {
     const started = performance.now();
-    const results = await runPreflight(loadConfig({ ...quiet, ...s3.env, S3_ENDPOINT: `http://127.0.0.1:${await freePort()}` }));
+    const results = await runPreflight(
+      loadConfig({ ...quiet, ...s3.env, S3_ENDPOINT: `http://127.0.0.1:${await freePort()}` }),
+    );
     expect(performance.now() - started).toBeLessThan(12_000);
-    expect(results.find((r) => r.check === 'object store')?.problems[0]).toMatch(/^S3_BUCKET: cannot reach bucket "hgd-preflight"/);
+    expect(results.find((r) => r.check === 'object store')?.problems[0]).toMatch(
+      /^S3_BUCKET: cannot reach bucket "hgd-preflight"/,
+    );
   });
 });
 
 describe('all together', () => {
   it('every failure is reported at once, one line each; startServer refuses before opening anything', async () => {
-    const config = loadConfig({ ...quiet, SITE_WORKER: 'external', APP_SECRET: 'z'.repeat(32), ...s3.env, S3_BUCKET: 'no-such-bucket' });
+    const config = loadConfig({
+      ...quiet,
+      SITE_WORKER: 'external',
+      APP_SECRET: 'z'.repeat(32),
+      ...s3.env,
+      S3_BUCKET: 'no-such-bucket',
+    });
     const error = await assertPreflight(config).then(
       () => undefined,
       (thrown: unknown) => thrown,
     );
     expect(error).toBeInstanceOf(PreflightError);
-    expect((error as PreflightError).problems.map((line) => line.split(/[ :=]/)[0])).toEqual(['SITE_WORKER', 'APP_SECRET', 'S3_BUCKET']);
+    expect((error as PreflightError).problems.map((line) => line.split(/[ :=]/)[0])).toEqual([
+      'SITE_WORKER',
+      'APP_SECRET',
+      'S3_BUCKET',
+    ]);
     await expect(startServer(config)).rejects.toThrow(PreflightError);
     expect(preflightLines(await runPreflight(config)).filter((line) => line.startsWith('FAIL'))).toHaveLength(3);
   });
@@ -183,7 +256,11 @@ interface Run {
 function runCheck(settings: Record<string, string>): Promise<Run> {
   const env = { PATH: process.env['PATH'] ?? '', HOME: process.env['HOME'] ?? root, ...settings };
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['scripts/start.ts', '--check'], { cwd: projectRoot, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, ['scripts/start.ts', '--check'], {
+      cwd: projectRoot,
+      env,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString('utf8')));
@@ -199,12 +276,24 @@ describe('npm start -- --check', () => {
     expect(run.stderr).toBe('');
     expect(run.code).toBe(0);
     const lines = run.stdout.trim().split('\n');
-    expect(lines.map((line) => line.split(':')[0])).toEqual(['ok    settings', 'ok    secrets', 'ok    database', 'ok    object store']);
+    expect(lines.map((line) => line.split(':')[0])).toEqual([
+      'ok    settings',
+      'ok    secrets',
+      'ok    database',
+      'ok    object store',
+    ]);
   }, 30_000);
 
   it('prints one line per failure and exits 1 on a broken configuration', async () => {
     const password = 'Sekr3t-Passw0rd';
-    const run = await runCheck({ ...quiet, ...s3.env, S3_BUCKET: 'no-such-bucket', DATABASE_URL: await deadDatabaseUrl(password), REBUILD_TOKEN: '0'.repeat(40), SMS_HTTP_KEY: 'gateway-key-123' });
+    const run = await runCheck({
+      ...quiet,
+      ...s3.env,
+      S3_BUCKET: 'no-such-bucket',
+      DATABASE_URL: await deadDatabaseUrl(password),
+      REBUILD_TOKEN: '0'.repeat(40),
+      SMS_HTTP_KEY: 'gateway-key-123',
+    });
     expect(run.code).toBe(1);
     const lines = run.stdout.trim().split('\n');
     expect(lines).toHaveLength(4);
@@ -218,6 +307,9 @@ describe('npm start -- --check', () => {
   it('a value config.ts refuses is reported as such, with exit 1', async () => {
     const run = await runCheck({ ...quiet, PORT: 'eighty', APP_SECRET: 'short' });
     expect(run.code).toBe(1);
-    expect(run.stdout.trim().split('\n')).toEqual(['FAIL  configuration: PORT="eighty": Invalid input: expected number, received NaN', 'FAIL  configuration: APP_SECRET=[hidden]: must be at least 32 characters (e.g. `openssl rand -base64 32`)']);
+    expect(run.stdout.trim().split('\n')).toEqual([
+      'FAIL  configuration: PORT="eighty": Invalid input: expected number, received NaN',
+      'FAIL  configuration: APP_SECRET=[hidden]: must be at least 32 characters (e.g. `openssl rand -base64 32`)',
+    ]);
   }, 30_000);
 });

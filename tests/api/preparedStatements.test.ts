@@ -13,7 +13,9 @@ import { createTestApp, openPerFile } from './harness.ts';
 const t = openPerFile(createTestApp);
 
 async function preparedTexts(db: Pick<Database, 'execute'>): Promise<string[]> {
-  return rowsOf<{ statement: string }>(await db.execute(sql`select statement from pg_prepared_statements where not from_sql`)).map((row) => row.statement);
+  return rowsOf<{ statement: string }>(
+    await db.execute(sql`select statement from pg_prepared_statements where not from_sql`),
+  ).map((row) => row.statement);
 }
 
 describe('prepared statements on PostgreSQL', () => {

@@ -3,7 +3,16 @@
  * checks, success publishing pages and content at once, failures keeping the old site and saying
  * why, one rebuild at a time; and the publication helpers (start-up choice, atomic link).
  */
-import { cpSync, existsSync, mkdirSync, readdirSync, readlinkSync, readFileSync, utimesSync, writeFileSync } from 'node:fs';
+import {
+  cpSync,
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readlinkSync,
+  readFileSync,
+  utimesSync,
+  writeFileSync,
+} from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -276,7 +285,9 @@ describe('one rebuild at a time', () => {
 
   it('keeps the succeeded builds on disk (with the local store they are the rollback archive), not the failed ones', async () => {
     const latest = (await status()).data;
-    const kept = readdirSync(siteLayout(dataDir).buildsDir).filter((name) => /^\d+$/.test(name)).sort();
+    const kept = readdirSync(siteLayout(dataDir).buildsDir)
+      .filter((name) => /^\d+$/.test(name))
+      .sort();
     const succeeded = (await t.db.select().from(siteBuilds)).filter((row) => row.status === 'succeeded');
     expect(kept).toEqual(succeeded.map((row) => String(row.id).padStart(6, '0')).slice(-keptPublications));
     expect(kept.at(-1)).toBe(String(latest.buildId).padStart(6, '0'));
@@ -284,7 +295,8 @@ describe('one rebuild at a time', () => {
 });
 
 describe('history and rollback', () => {
-  const call = async (url: string, init: RequestInit = {}) => (await (await t.app.request(url, init)).json()) as Envelope<Record<string, unknown>>;
+  const call = async (url: string, init: RequestInit = {}) =>
+    (await (await t.app.request(url, init)).json()) as Envelope<Record<string, unknown>>;
   const rollback = (buildId: number | string, locale = 'zh-CN') =>
     call('/api/admin/site/rollback', {
       method: 'POST',
@@ -301,16 +313,24 @@ describe('history and rollback', () => {
   });
 
   it('publishes an earlier build again: its pages and its content, at once; then forward again', async () => {
-    const builds = (await call('/api/admin/site/builds', { headers: auth })).data['builds'] as (BuildView & { publishedAt: string })[];
+    const builds = (await call('/api/admin/site/builds', { headers: auth })).data['builds'] as (BuildView & {
+      publishedAt: string;
+    })[];
     const succeeded = builds.filter((build) => build.status === 'succeeded');
     const [latest, earlier] = [succeeded[0]!, succeeded.at(-1)!];
     const latestPage = await page('/welcome/home');
 
     const answer = await rollback(earlier.buildId);
-    expect(answer).toMatchObject({ code: 200, message: '站点已回滚，所有服务节点将随即切换。', data: { buildId: earlier.buildId } });
+    expect(answer).toMatchObject({
+      code: 200,
+      message: '站点已回滚，所有服务节点将随即切换。',
+      data: { buildId: earlier.buildId },
+    });
     expect((await call('/api/admin/site/builds', { headers: auth })).data['published']).toBe(earlier.buildId);
     const earlierDir = path.join(siteLayout(dataDir).buildsDir, String(earlier.buildId).padStart(6, '0'));
-    expect(readFileSync(path.join(earlierDir, 'dist/welcome/home/index.html'), 'utf8')).toBe(await page('/welcome/home'));
+    expect(readFileSync(path.join(earlierDir, 'dist/welcome/home/index.html'), 'utf8')).toBe(
+      await page('/welcome/home'),
+    );
 
     expect((await rollback(latest.buildId)).code).toBe(200);
     expect(await page('/welcome/home')).toBe(latestPage);
@@ -342,10 +362,19 @@ describe('publication helpers', () => {
     utimesSync(oldDist, past, past);
     const chosen = await publisher.start(fallback);
     expect(chosen.buildId).toBe(published?.buildId);
-    expect(chosen.staticDir).toBe(path.join(siteLayout(dataDir).buildsDir, String(published?.buildId).padStart(6, '0'), 'dist'));
+    expect(chosen.staticDir).toBe(
+      path.join(siteLayout(dataDir).buildsDir, String(published?.buildId).padStart(6, '0'), 'dist'),
+    );
 
     utimesSync(oldDist, future, future);
-    const again = createSitePublisher({ db: t.db, objects: createLocalStore(dataDir), dataDir, site: createPublishedSite(undefined), store: createContentStore(), logger: createLogger({ logLevel: 'silent' }) });
+    const again = createSitePublisher({
+      db: t.db,
+      objects: createLocalStore(dataDir),
+      dataDir,
+      site: createPublishedSite(undefined),
+      store: createContentStore(),
+      logger: createLogger({ logLevel: 'silent' }),
+    });
     expect(await again.start(fallback)).toEqual(fallback);
   });
 

@@ -52,7 +52,9 @@ function firstLine(child: ChildProcess): Promise<string> {
 export async function startS3Server(bucket = 'hgd-test'): Promise<TestS3Server> {
   const directory = await mkdtemp(path.join(tmpdir(), 'hgd-s3rver-'));
   // s3rver makes ListObjectsV2 continuation tokens with DES, which OpenSSL 3 keeps in its legacy provider.
-  const child = spawn(process.execPath, ['--openssl-legacy-provider', mainScript, directory, bucket], { stdio: ['pipe', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, ['--openssl-legacy-provider', mainScript, directory, bucket], {
+    stdio: ['pipe', 'pipe', 'inherit'],
+  });
   let port: number;
   try {
     port = (JSON.parse(await firstLine(child)) as { port: number }).port;

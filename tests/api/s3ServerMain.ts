@@ -12,7 +12,13 @@ if (!directory || !bucket) {
   process.stderr.write('usage: s3ServerMain.ts <directory> <bucket>\n');
   process.exit(2);
 }
-const server = new S3rver({ address: '127.0.0.1', port: 0, directory, silent: process.env['S3RVER_LOG'] !== '1', configureBuckets: [{ name: bucket }] });
+const server = new S3rver({
+  address: '127.0.0.1',
+  port: 0,
+  directory,
+  silent: process.env['S3RVER_LOG'] !== '1',
+  configureBuckets: [{ name: bucket }],
+});
 const { port } = await server.run();
 process.stdout.write(`${JSON.stringify({ port })}\n`);
 const stop = () => {

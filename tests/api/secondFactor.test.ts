@@ -5,12 +5,23 @@
  */
 import { and, desc, eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
-import type { RecoveryCodesData, SecondFactorEnrolmentData, SecondFactorStatusData } from '../../src/lib/schemas/secondFactor.ts';
+import type {
+  RecoveryCodesData,
+  SecondFactorEnrolmentData,
+  SecondFactorStatusData,
+} from '../../src/lib/schemas/secondFactor.ts';
 import { auditLog, notices, recoveryCodes, secondFactors, sessions, users } from '../../src/server/db/schema/index.ts';
 import { decryptSecret } from '../../src/server/services/secondFactor.ts';
 import { get, post, type Envelope } from './accountCalls.ts';
 import { createTestApp, openPerFile, sessionIdOf } from './harness.ts';
-import { authenticatorOf, enableSecondFactor, forgetUsedStep, loginByPassword, secondStep, wrongCode } from './secondFactorCalls.ts';
+import {
+  authenticatorOf,
+  enableSecondFactor,
+  forgetUsedStep,
+  loginByPassword,
+  secondStep,
+  wrongCode,
+} from './secondFactorCalls.ts';
 
 const t = openPerFile(createTestApp);
 
@@ -19,21 +30,37 @@ async function userIdOf(userName: string): Promise<number> {
   return row!.id;
 }
 
-const status = async (cookie: string) => (await get<SecondFactorStatusData>(t, '/api/front/user/secondFactor', { cookie })).data;
+const status = async (cookie: string) =>
+  (await get<SecondFactorStatusData>(t, '/api/front/user/secondFactor', { cookie })).data;
 
 describe('enrolling', () => {
   it('needs the password, stores the secret encrypted and answers the URI, the manual key and a QR code', async () => {
     const cookie = await t.login('demo_person');
     const userId = await userIdOf('demo_person');
-    expect(await status(cookie)).toEqual({ enabled: false, enabledAt: null, recoveryCodesLeft: 0, required: false, sessionVerified: false });
+    expect(await status(cookie)).toEqual({
+      enabled: false,
+      enabledAt: null,
+      recoveryCodesLeft: 0,
+      required: false,
+      sessionVerified: false,
+    });
 
     const wrong = await post(t, '/api/front/user/enrolSecondFactor', { password: 'NotMine2025' }, { cookie });
-    expect(wrong).toEqual({ code: 400, message: '密码错误', data: { errors: [{ field: 'password', message: '密码错误' }] } });
+    expect(wrong).toEqual({
+      code: 400,
+      message: '密码错误',
+      data: { errors: [{ field: 'password', message: '密码错误' }] },
+    });
     expect(await t.db.select().from(secondFactors).where(eq(secondFactors.userId, userId))).toHaveLength(0);
     const missing = await post(t, '/api/front/user/enrolSecondFactor', {}, { cookie });
     expect(missing.code).toBe(400);
 
-    const enrolled = await post<SecondFactorEnrolmentData>(t, '/api/front/user/enrolSecondFactor', { password: 'Person2025' }, { cookie });
+    const enrolled = await post<SecondFactorEnrolmentData>(
+      t,
+      '/api/front/user/enrolSecondFactor',
+      { password: 'Person2025' },
+      { cookie },
+    );
     expect(enrolled.code).toBe(200);
     const { otpauthUri, manualKey, qrCode } = enrolled.data;
     expect(manualKey).toMatch(/^[A-Z2-7]{4}( [A-Z2-7]{4}){7}$/);
@@ -63,7 +90,12 @@ describe('enrolling', () => {
     const userId = await userIdOf('demo_company');
     expect((await post(t, '/api/front/user/confirmSecondFactor', { totpCode: '123456' }, { cookie })).code).toBe(409);
 
-    const enrolled = await post<SecondFactorEnrolmentData>(t, '/api/front/user/enrolSecondFactor', { password: 'Company2025' }, { cookie });
+    const enrolled = await post<SecondFactorEnrolmentData>(
+      t,
+      '/api/front/user/enrolSecondFactor',
+      { password: 'Company2025' },
+      { cookie },
+    );
     const app = authenticatorOf(enrolled.data.manualKey);
     const wrong = await post(t, '/api/front/user/confirmSecondFactor', { totpCode: wrongCode(app) }, { cookie });
     expect(wrong.code).toBe(400);
@@ -72,7 +104,12 @@ describe('enrolling', () => {
     expect(malformed).toMatchObject({ code: 400, message: '动态验证码格式不正确' });
     expect((await status(cookie)).enabled).toBe(false);
 
-    const confirmed = await post<RecoveryCodesData>(t, '/api/front/user/confirmSecondFactor', { totpCode: app.code() }, { cookie });
+    const confirmed = await post<RecoveryCodesData>(
+      t,
+      '/api/front/user/confirmSecondFactor',
+      { totpCode: app.code() },
+      { cookie },
+    );
     expect(confirmed.code).toBe(200);
     expect(confirmed.message).toBe('两步验证已启用');
     const codes = confirmed.data.recoveryCodes;
@@ -86,15 +123,28 @@ describe('enrolling', () => {
       expect(codes.some((code) => row.codeHash.includes(code.replace('-', '')))).toBe(false);
     }
     expect(await status(cookie)).toMatchObject({ enabled: true, recoveryCodesLeft: 10, sessionVerified: true });
-    const [session] = await t.db.select().from(sessions).where(eq(sessions.id, sessionIdOf(cookie)));
+    const [session] = await t.db
+      .select()
+      .from(sessions)
+      .where(eq(sessions.id, sessionIdOf(cookie)));
     expect(session?.secondFactorAt).toBeInstanceOf(Date);
-    const [audit] = await t.db.select().from(auditLog).where(and(eq(auditLog.userId, userId), eq(auditLog.action, 'secondFactor.enable')));
+    const [audit] = await t.db
+      .select()
+      .from(auditLog)
+      .where(and(eq(auditLog.userId, userId), eq(auditLog.action, 'secondFactor.enable')));
     expect(audit).toBeDefined();
-    const [notice] = await t.db.select().from(notices).where(eq(notices.userId, userId)).orderBy(desc(notices.id)).limit(1);
+    const [notice] = await t.db
+      .select()
+      .from(notices)
+      .where(eq(notices.userId, userId))
+      .orderBy(desc(notices.id))
+      .limit(1);
     expect(notice?.title).toBe('两步验证已启用');
 
     // Enabled: neither a second enrolment nor a second confirmation.
-    expect((await post(t, '/api/front/user/enrolSecondFactor', { password: 'Company2025' }, { cookie })).code).toBe(409);
+    expect((await post(t, '/api/front/user/enrolSecondFactor', { password: 'Company2025' }, { cookie })).code).toBe(
+      409,
+    );
     await forgetUsedStep(t, 'demo_company');
     expect((await post(t, '/api/front/user/confirmSecondFactor', { totpCode: app.code() }, { cookie })).code).toBe(409);
   });
@@ -105,7 +155,8 @@ describe('codes', () => {
     const cookie = await t.login('demo_foshan');
     const { app } = await enableSecondFactor(t, cookie, 'Foshan2025');
     await forgetUsedStep(t, 'demo_foshan');
-    const verify = (code: string) => post(t, '/api/front/user/verifySecondFactor', { secondFactorCode: code }, { cookie });
+    const verify = (code: string) =>
+      post(t, '/api/front/user/verifySecondFactor', { secondFactorCode: code }, { cookie });
 
     expect((await verify(app.code())).code).toBe(200);
     const replay = await verify(app.code());
@@ -125,7 +176,9 @@ describe('codes', () => {
     await forgetUsedStep(t, 'demo_shenzhen');
     const code = app.code();
     const answers = await Promise.all(
-      Array.from({ length: 6 }, () => post(t, '/api/front/user/verifySecondFactor', { secondFactorCode: code }, { cookie })),
+      Array.from({ length: 6 }, () =>
+        post(t, '/api/front/user/verifySecondFactor', { secondFactorCode: code }, { cookie }),
+      ),
     );
     expect(answers.filter((answer) => answer.code === 200)).toHaveLength(1);
   });
@@ -138,12 +191,19 @@ describe('verifying a session', () => {
     const { app } = await enableSecondFactor(t, cookie, 'Editor2025');
     expect((await status(older)).sessionVerified).toBe(false);
     await forgetUsedStep(t, 'demo_editor');
-    const verified = await post(t, '/api/front/user/verifySecondFactor', { secondFactorCode: app.code() }, { cookie: older });
+    const verified = await post(
+      t,
+      '/api/front/user/verifySecondFactor',
+      { secondFactorCode: app.code() },
+      { cookie: older },
+    );
     expect(verified).toEqual({ code: 200, message: '已确认本次登录', data: {} });
     expect((await status(older)).sessionVerified).toBe(true);
     // Without a factor there is nothing to verify.
     const person = await t.login('demo_bank');
-    expect((await post(t, '/api/front/user/verifySecondFactor', { secondFactorCode: '123456' }, { cookie: person })).code).toBe(409);
+    expect(
+      (await post(t, '/api/front/user/verifySecondFactor', { secondFactorCode: '123456' }, { cookie: person })).code,
+    ).toBe(409);
   });
 });
 
@@ -157,15 +217,23 @@ describe('recovery codes', () => {
     // Typed as people type them: upper case, no hyphen.
     const signedIn = await secondStep(t, first.challenge, codes[0]!.replace('-', '').toUpperCase());
     expect(signedIn.answer.message).toBe('登录成功！');
-    const [notice] = await t.db.select().from(notices).where(eq(notices.userId, userId)).orderBy(desc(notices.id)).limit(1);
+    const [notice] = await t.db
+      .select()
+      .from(notices)
+      .where(eq(notices.userId, userId))
+      .orderBy(desc(notices.id))
+      .limit(1);
     expect(notice?.description).toContain('还剩 9 个');
     const again = await loginByPassword(t, 'demo_partner', 'Partner2025');
     expect((await secondStep(t, again.challenge, codes[0]!)).answer.code).toBe(400);
     expect((await status(cookie)).recoveryCodesLeft).toBe(9);
 
-    const regenerate = (body: Record<string, string>) => post<RecoveryCodesData>(t, '/api/front/user/regenerateRecoveryCodes', body, { cookie });
+    const regenerate = (body: Record<string, string>) =>
+      post<RecoveryCodesData>(t, '/api/front/user/regenerateRecoveryCodes', body, { cookie });
     expect((await regenerate({})).code).toBe(400);
-    expect((await regenerate({ password: 'Wrong2025' })).data).toEqual({ errors: [{ field: 'password', message: '密码错误' }] });
+    expect((await regenerate({ password: 'Wrong2025' })).data).toEqual({
+      errors: [{ field: 'password', message: '密码错误' }],
+    });
     await forgetUsedStep(t, 'demo_partner');
     const fresh = await regenerate({ secondFactorCode: app.code() });
     expect(fresh.code).toBe(200);
@@ -184,15 +252,31 @@ describe('a session that has not proved the factor', () => {
     const { app } = await enableSecondFactor(t, enrolled, 'Operator2025');
     // A session begun before the factor was enabled (or one whose password was stolen).
     const unproved = await t.login('demo_operator');
-    const needed = { errors: [{ field: 'secondFactorCode', message: '本次登录尚未验证两步验证：请输入动态验证码或恢复码，密码不能代替' }] };
-    const regenerate = await post<RecoveryCodesData>(t, '/api/front/user/regenerateRecoveryCodes', { password: 'Operator2025' }, { cookie: unproved });
+    const needed = {
+      errors: [
+        { field: 'secondFactorCode', message: '本次登录尚未验证两步验证：请输入动态验证码或恢复码，密码不能代替' },
+      ],
+    };
+    const regenerate = await post<RecoveryCodesData>(
+      t,
+      '/api/front/user/regenerateRecoveryCodes',
+      { password: 'Operator2025' },
+      { cookie: unproved },
+    );
     expect(regenerate).toMatchObject({ code: 400, data: needed });
-    expect((await post(t, '/api/front/user/disableSecondFactor', { password: 'Operator2025' }, { cookie: unproved })).data).toEqual(needed);
+    expect(
+      (await post(t, '/api/front/user/disableSecondFactor', { password: 'Operator2025' }, { cookie: unproved })).data,
+    ).toEqual(needed);
     expect((await status(unproved)).enabled).toBe(true);
     await forgetUsedStep(t, 'demo_operator');
-    expect((await post(t, '/api/front/user/regenerateRecoveryCodes', { secondFactorCode: app.code() }, { cookie: unproved })).code).toBe(200);
+    expect(
+      (await post(t, '/api/front/user/regenerateRecoveryCodes', { secondFactorCode: app.code() }, { cookie: unproved }))
+        .code,
+    ).toBe(200);
     // The session that enrolled has proved it: its password still counts.
-    expect((await post(t, '/api/front/user/disableSecondFactor', { password: 'Operator2025' }, { cookie: enrolled })).code).toBe(200);
+    expect(
+      (await post(t, '/api/front/user/disableSecondFactor', { password: 'Operator2025' }, { cookie: enrolled })).code,
+    ).toBe(200);
   });
 });
 
@@ -211,9 +295,17 @@ describe('turning it off', () => {
     expect(await disable({ password: 'Bank2025' })).toEqual({ code: 200, message: '两步验证已关闭', data: {} });
     expect(await t.db.select().from(secondFactors).where(eq(secondFactors.userId, userId))).toHaveLength(0);
     expect(await t.db.select().from(recoveryCodes).where(eq(recoveryCodes.userId, userId))).toHaveLength(0);
-    const [audit] = await t.db.select().from(auditLog).where(and(eq(auditLog.userId, userId), eq(auditLog.action, 'secondFactor.disable')));
+    const [audit] = await t.db
+      .select()
+      .from(auditLog)
+      .where(and(eq(auditLog.userId, userId), eq(auditLog.action, 'secondFactor.disable')));
     expect(audit).toBeDefined();
-    const [notice] = await t.db.select().from(notices).where(eq(notices.userId, userId)).orderBy(desc(notices.id)).limit(1);
+    const [notice] = await t.db
+      .select()
+      .from(notices)
+      .where(eq(notices.userId, userId))
+      .orderBy(desc(notices.id))
+      .limit(1);
     expect(notice?.title).toBe('两步验证已关闭');
     expect((await loginByPassword(t, 'demo_bank', 'Bank2025')).answer.message).toBe('登录成功！');
 
@@ -226,7 +318,11 @@ describe('turning it off', () => {
 
 describe('answers', () => {
   it('every call needs a session', async () => {
-    for (const path of ['/api/front/user/enrolSecondFactor', '/api/front/user/confirmSecondFactor', '/api/front/user/disableSecondFactor']) {
+    for (const path of [
+      '/api/front/user/enrolSecondFactor',
+      '/api/front/user/confirmSecondFactor',
+      '/api/front/user/disableSecondFactor',
+    ]) {
       expect(((await post(t, path, {})) as Envelope).code).toBe(901);
     }
     expect((await get(t, '/api/front/user/secondFactor')).code).toBe(901);

@@ -18,7 +18,12 @@ export interface Authenticator {
 }
 
 export function authenticatorOf(manualKey: string): Authenticator {
-  const totp = new TOTP({ secret: Secret.fromBase32(manualKey.replace(/ /g, '')), digits: 6, period: 30, algorithm: 'SHA1' });
+  const totp = new TOTP({
+    secret: Secret.fromBase32(manualKey.replace(/ /g, '')),
+    digits: 6,
+    period: 30,
+    algorithm: 'SHA1',
+  });
   return { manualKey, code: (steps = 0) => totp.generate({ timestamp: Date.now() + steps * 30_000 }) };
 }
 
@@ -32,11 +37,25 @@ export function wrongCode(app: Authenticator): string {
 }
 
 /** Enrols and confirms a second factor in the session of `cookie`; answers the app and the recovery codes. */
-export async function enableSecondFactor(t: TestApp, cookie: string, password: string): Promise<{ app: Authenticator; recoveryCodes: string[] }> {
-  const enrolled = await post<SecondFactorEnrolmentData>(t, '/api/front/user/enrolSecondFactor', { password }, { cookie });
+export async function enableSecondFactor(
+  t: TestApp,
+  cookie: string,
+  password: string,
+): Promise<{ app: Authenticator; recoveryCodes: string[] }> {
+  const enrolled = await post<SecondFactorEnrolmentData>(
+    t,
+    '/api/front/user/enrolSecondFactor',
+    { password },
+    { cookie },
+  );
   if (enrolled.code !== 200) throw new Error(`enrolSecondFactor: ${enrolled.code} ${enrolled.message}`);
   const app = authenticatorOf(enrolled.data.manualKey);
-  const confirmed = await post<RecoveryCodesData>(t, '/api/front/user/confirmSecondFactor', { totpCode: app.code() }, { cookie });
+  const confirmed = await post<RecoveryCodesData>(
+    t,
+    '/api/front/user/confirmSecondFactor',
+    { totpCode: app.code() },
+    { cookie },
+  );
   if (confirmed.code !== 200) throw new Error(`confirmSecondFactor: ${confirmed.code} ${confirmed.message}`);
   return { app, recoveryCodes: confirmed.data.recoveryCodes };
 }
@@ -66,7 +85,12 @@ export interface FirstStep {
   challenge: string | undefined;
 }
 
-export async function loginByPassword(t: TestApp, userName: string, password: string, options: CallOptions = {}): Promise<FirstStep> {
+export async function loginByPassword(
+  t: TestApp,
+  userName: string,
+  password: string,
+  options: CallOptions = {},
+): Promise<FirstStep> {
   const response = await postForm(t, '/api/front/system/login', { userName, password }, options);
   return { response, answer: (await response.clone().json()) as Envelope, challenge: challengeCookie(response) };
 }
@@ -78,7 +102,17 @@ export interface SecondStep {
   session: string | undefined;
 }
 
-export async function secondStep(t: TestApp, challenge: string | undefined, code: string, options: CallOptions = {}): Promise<SecondStep> {
-  const response = await postForm(t, '/api/front/system/loginSecondFactor', { secondFactorCode: code }, { ...options, cookie: cookies(challenge, options.cookie) });
+export async function secondStep(
+  t: TestApp,
+  challenge: string | undefined,
+  code: string,
+  options: CallOptions = {},
+): Promise<SecondStep> {
+  const response = await postForm(
+    t,
+    '/api/front/system/loginSecondFactor',
+    { secondFactorCode: code },
+    { ...options, cookie: cookies(challenge, options.cookie) },
+  );
   return { response, answer: (await response.clone().json()) as Envelope, session: sessionCookie(response) };
 }

@@ -20,7 +20,8 @@ const own = openPerFile(() => createTestApp({ env: { MFA_REQUIRED_ROLES: 'operat
 
 const auditTable = { antTable: JSON.stringify({ pager: { current: 1, pageSize: 5 } }) };
 const opsCall = (app: typeof t, cookie: string) => post(app, '/api/ops/audit/getAntTable', auditTable, { cookie });
-const partnerCall = (app: typeof t, cookie: string) => get(app, '/api/front/hgdarc/partner/getPartnersByEmpId', { cookie });
+const partnerCall = (app: typeof t, cookie: string) =>
+  get(app, '/api/front/hgdarc/partner/getPartnersByEmpId', { cookie });
 
 describe('a privileged account without a second factor', () => {
   it('is refused every role-guarded call with "enrol first", and told so by currentUser', async () => {
@@ -54,9 +55,13 @@ describe('a privileged account without a second factor', () => {
       message: '请先在账户设置中输入动态验证码，确认本次登录。',
       data: { secondFactorRequired: 'verify' },
     });
-    expect((await get(t, '/api/front/user/currentUser', { cookie: older })).data).toMatchObject({ secondFactorRequired: 'verify' });
+    expect((await get(t, '/api/front/user/currentUser', { cookie: older })).data).toMatchObject({
+      secondFactorRequired: 'verify',
+    });
     await forgetUsedStep(t, 'demo_operator');
-    expect((await post(t, '/api/front/user/verifySecondFactor', { secondFactorCode: app.code() }, { cookie: older })).code).toBe(200);
+    expect(
+      (await post(t, '/api/front/user/verifySecondFactor', { secondFactorCode: app.code() }, { cookie: older })).code,
+    ).toBe(200);
     expect((await opsCall(t, older)).code).toBe(200);
 
     // Required: it cannot be turned off.
@@ -68,10 +73,18 @@ describe('a privileged account without a second factor', () => {
     const first = await loginByPassword(t, 'demo_operator', 'Operator2025');
     const signedIn = await secondStep(t, first.challenge, app.code());
     expect((await opsCall(t, signedIn.session!)).code).toBe(200);
-    const changed = await post(t, '/api/front/user/changePwd', { oldPassword: 'Operator2025', newPassword: 'Operator2026' }, { cookie: signedIn.session! });
+    const changed = await post(
+      t,
+      '/api/front/user/changePwd',
+      { oldPassword: 'Operator2025', newPassword: 'Operator2026' },
+      { cookie: signedIn.session! },
+    );
     expect(changed.code).toBe(200);
     const [operator] = await t.db.select({ id: users.id }).from(users).where(eq(users.userName, 'demo_operator'));
-    const live = await t.db.select().from(sessions).where(and(eq(sessions.userId, operator!.id), isNull(sessions.revokedAt)));
+    const live = await t.db
+      .select()
+      .from(sessions)
+      .where(and(eq(sessions.userId, operator!.id), isNull(sessions.revokedAt)));
     expect(live).toHaveLength(1);
     expect(live[0]?.secondFactorAt).toBeInstanceOf(Date);
   });
@@ -79,15 +92,22 @@ describe('a privileged account without a second factor', () => {
   it('leaves roles that are not listed alone', async () => {
     const editor = await t.login('demo_editor');
     expect((await get(t, '/api/studio/overview', { cookie: editor })).code).not.toBe(403);
-    expect((await get(t, '/api/front/user/currentUser', { cookie: editor })).data).not.toHaveProperty('secondFactorRequired');
+    expect((await get(t, '/api/front/user/currentUser', { cookie: editor })).data).not.toHaveProperty(
+      'secondFactorRequired',
+    );
   });
 });
 
 describe('a role withheld until the second factor', () => {
-  it('has the role withheld from every check, not only the guarded calls: an operator\'s wider reads see its own records only', async () => {
+  it("has the role withheld from every check, not only the guarded calls: an operator's wider reads see its own records only", async () => {
     const cookie = await own.login('demo_operator');
     const table = { antTable: JSON.stringify({ pager: { current: 1, pageSize: 50 } }) };
-    const refused = await post<{ result: unknown[]; totalCount: number }>(own, '/api/front/hgdarc/enterpriseuser/getAntTable', table, { cookie });
+    const refused = await post<{ result: unknown[]; totalCount: number }>(
+      own,
+      '/api/front/hgdarc/enterpriseuser/getAntTable',
+      table,
+      { cookie },
+    );
     expect(refused).toMatchObject({ code: 200, data: { result: [], totalCount: 0 } });
     const [anyEnterprise] = await own.db.select({ id: enterprises.id }).from(enterprises).limit(1);
     const one = await get(own, `/api/front/hgdarc/enterpriseuser/get?id=${anyEnterprise!.id}`, { cookie });
@@ -95,21 +115,32 @@ describe('a role withheld until the second factor', () => {
     const preview = await own.app.request('/studio-preview/1/welcome/home', { headers: { cookie } });
     expect(preview.status).toBe(403);
     // Its account still says who it is, with the role and what it owes.
-    expect((await get<{ roles: string[] }>(own, '/api/front/user/currentUser', { cookie })).data).toMatchObject({ roles: ['operator'], secondFactorRequired: 'enrol' });
+    expect((await get<{ roles: string[] }>(own, '/api/front/user/currentUser', { cookie })).data).toMatchObject({
+      roles: ['operator'],
+      secondFactorRequired: 'enrol',
+    });
 
     await enableSecondFactor(own, cookie, 'Operator2025');
-    const proved = await post<{ totalCount: number }>(own, '/api/front/hgdarc/enterpriseuser/getAntTable', table, { cookie });
+    const proved = await post<{ totalCount: number }>(own, '/api/front/hgdarc/enterpriseuser/getAntTable', table, {
+      cookie,
+    });
     expect(proved.data.totalCount).toBeGreaterThan(0);
     expect((await get(own, `/api/front/hgdarc/enterpriseuser/get?id=${anyEnterprise!.id}`, { cookie })).code).toBe(200);
 
     // A session that has not proved the factor cannot turn it off with the password alone: the
     // account's role still requires it.
     const unproved = await own.login('demo_operator');
-    const off = await post(own, '/api/front/user/disableSecondFactor', { password: 'Operator2025' }, { cookie: unproved });
+    const off = await post(
+      own,
+      '/api/front/user/disableSecondFactor',
+      { password: 'Operator2025' },
+      { cookie: unproved },
+    );
     expect(off).toMatchObject({ code: 403, data: {} });
-    expect((await get<SecondFactorStatusData>(own, '/api/front/user/secondFactor', { cookie: unproved })).data).toMatchObject({ enabled: true, required: true, sessionVerified: false });
+    expect(
+      (await get<SecondFactorStatusData>(own, '/api/front/user/secondFactor', { cookie: unproved })).data,
+    ).toMatchObject({ enabled: true, required: true, sessionVerified: false });
   });
-
 });
 
 describe('the default of a local run', () => {
@@ -117,8 +148,14 @@ describe('the default of a local run', () => {
     expect((await opsCall(open, await open.login('demo_operator'))).code).toBe(200);
     expect((await partnerCall(open, await open.login('demo_partner'))).code).toBe(200);
     expect(loadConfig({}).mfaRequiredRoles).toEqual([]);
-    expect(loadConfig({ PUBLIC_ORIGIN: 'https://portal.example.com' }).mfaRequiredRoles).toEqual(['operator', 'editor', 'partner']);
-    expect(loadConfig({ PUBLIC_ORIGIN: 'https://portal.example.com', MFA_REQUIRED_ROLES: 'none' }).mfaRequiredRoles).toEqual([]);
+    expect(loadConfig({ PUBLIC_ORIGIN: 'https://portal.example.com' }).mfaRequiredRoles).toEqual([
+      'operator',
+      'editor',
+      'partner',
+    ]);
+    expect(
+      loadConfig({ PUBLIC_ORIGIN: 'https://portal.example.com', MFA_REQUIRED_ROLES: 'none' }).mfaRequiredRoles,
+    ).toEqual([]);
     expect(() => loadConfig({ MFA_REQUIRED_ROLES: 'operator,admin' })).toThrow(/MFA_REQUIRED_ROLES/);
   });
 });

@@ -24,7 +24,14 @@ describe('seed', () => {
   });
 
   it('has one demo account per role (two partner staff), with valid names, phones and passwords', () => {
-    expect(demoAccounts.map((a) => a.role).sort()).toEqual(['editor', 'enterprise', 'individual', 'operator', 'partner', 'partner']);
+    expect(demoAccounts.map((a) => a.role).sort()).toEqual([
+      'editor',
+      'enterprise',
+      'individual',
+      'operator',
+      'partner',
+      'partner',
+    ]);
     for (const account of demoAccounts) {
       expect(userNameSchema.safeParse(account.userName).success, account.userName).toBe(true);
       expect(phoneSchema.safeParse(account.mobile).success, account.mobile).toBe(true);
@@ -54,7 +61,9 @@ describe('seed', () => {
     const row = { userName: 'DEMO_PERSON', mobile: '13900000000', passwordHash: 'x' };
     await expect(t.db.insert(users).values(row)).rejects.toThrow();
     await expect(
-      t.db.insert(users).values({ userName: 'someone', mobile: '13900000001', passwordHash: 'x', roles: ['admin' as 'operator'] }),
+      t.db
+        .insert(users)
+        .values({ userName: 'someone', mobile: '13900000001', passwordHash: 'x', roles: ['admin' as 'operator'] }),
     ).rejects.toThrow();
   });
 });

@@ -5,7 +5,14 @@ import { gzipSync } from 'node:zlib';
 import { ServerResponse } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { loadConfig } from '../../src/server/config.ts';
-import { closeDevApp, createDevApp, demoAccountTable, displayUrl, startServer, type RunningServer } from '../../src/server/main.ts';
+import {
+  closeDevApp,
+  createDevApp,
+  demoAccountTable,
+  displayUrl,
+  startServer,
+  type RunningServer,
+} from '../../src/server/main.ts';
 import { openRuntime } from '../../src/server/runtime.ts';
 
 // One real server on a fresh file-backed PGlite (the embedded default), over real HTTP.
@@ -63,7 +70,11 @@ describe('startServer (PGlite under DATA_DIR)', () => {
     // read) is written piece by piece with ServerResponse.write; a whole one goes out with end().
     const writes = vi.spyOn(ServerResponse.prototype, 'write');
     try {
-      for (const url of [`${base}/api/health`, `${base}/welcome/home/`, `${base}/api/front/help/document/client/getHelpCenter`]) {
+      for (const url of [
+        `${base}/api/health`,
+        `${base}/welcome/home/`,
+        `${base}/api/front/help/document/client/getHelpCenter`,
+      ]) {
         const response = await fetch(url);
         expect(response.status).toBe(200);
         expect(Number(response.headers.get('content-length'))).toBeGreaterThan(0);
@@ -78,13 +89,21 @@ describe('startServer (PGlite under DATA_DIR)', () => {
     expect((await fetch(`${base}/api/health`)).headers.get('cache-control')).toBe('no-store');
     // A cached page body is handed out, not copied: it stays whole however often it is sent.
     const pages = await Promise.all([1, 2, 3].map(async () => (await fetch(`${base}/welcome/home/`)).text()));
-    expect(pages).toEqual(['<!doctype html><title>首页</title>', '<!doctype html><title>首页</title>', '<!doctype html><title>首页</title>']);
+    expect(pages).toEqual([
+      '<!doctype html><title>首页</title>',
+      '<!doctype html><title>首页</title>',
+      '<!doctype html><title>首页</title>',
+    ]);
   });
 
   it('checks CSRF against the Host the client used', async () => {
     const res = await fetch(`${base}/api/front/hgdsys/hgdClient/setProvince`, {
       method: 'POST',
-      headers: { 'X-Requested-With': 'XMLHttpRequest', Origin: base, 'Content-Type': 'application/x-www-form-urlencoded' },
+      headers: {
+        'X-Requested-With': 'XMLHttpRequest',
+        Origin: base,
+        'Content-Type': 'application/x-www-form-urlencoded',
+      },
       body: 'areaCode=440000',
     });
     expect(((await res.json()) as { code: number }).code).toBe(200);

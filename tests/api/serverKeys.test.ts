@@ -21,14 +21,26 @@ const configured = openPerFile(() => createTestApp({ env: { APP_SECRET: appSecre
 /** A fresh captcha whose stored answer hash the test then sets; answers its cookie. */
 async function captchaWithHash(app: typeof t, answerHash: string): Promise<string> {
   const response = await app.app.request('/api/front/system/captcha-image?t=1');
-  const token = response.headers.getSetCookie().find((line) => line.startsWith('hgd_captcha='))?.split(';')[0]?.split('=')[1];
+  const token = response.headers
+    .getSetCookie()
+    .find((line) => line.startsWith('hgd_captcha='))
+    ?.split(';')[0]
+    ?.split('=')[1];
   if (!token) throw new Error('no captcha cookie');
-  await app.db.update(captchas).set({ answerHash }).where(eq(captchas.id, hashCaptchaToken(token)));
+  await app.db
+    .update(captchas)
+    .set({ answerHash })
+    .where(eq(captchas.id, hashCaptchaToken(token)));
   return `hgd_captcha=${token}`;
 }
 
 const loginWith = (app: typeof t, captcha: string, answer: string) =>
-  post(app, '/api/front/system/login', { userName: 'demo_person', password: 'Person2025', captcha: answer }, { cookie: cookies(captcha) });
+  post(
+    app,
+    '/api/front/system/login',
+    { userName: 'demo_person', password: 'Person2025', captcha: answer },
+    { cookie: cookies(captcha) },
+  );
 
 describe('APP_SECRET', () => {
   it('is refused at start when shorter than 32 characters, without echoing it', () => {
@@ -74,7 +86,8 @@ describe('captcha answers', () => {
     expect(key.equals(deriveServerKeys(appSecret).captcha)).toBe(true);
     const stored = hashCaptchaAnswer(key, 'Ab3d');
     expect(stored).toBe(createHmac('sha256', key).update('ab3d').digest('hex'));
-    for (const plain of ['ab3d', 'Ab3d', 'captcha-answer:ab3d']) expect(stored).not.toBe(createHash('sha256').update(plain).digest('hex'));
+    for (const plain of ['ab3d', 'Ab3d', 'captcha-answer:ab3d'])
+      expect(stored).not.toBe(createHash('sha256').update(plain).digest('hex'));
     // Another secret, another hash: the table alone answers nothing.
     expect(hashCaptchaAnswer(deriveServerKeys(`${appSecret}!`).captcha, 'Ab3d')).not.toBe(stored);
     expect(hashCaptchaAnswer(key, ' AB3D ')).toBe(stored);
@@ -83,7 +96,10 @@ describe('captcha answers', () => {
   it('are checked keyed by the server: an unkeyed or wrongly keyed hash fails, the keyed one passes', async () => {
     const unkeyed = await captchaWithHash(configured, createHash('sha256').update('captcha-answer:ab3d').digest('hex'));
     expect((await loginWith(configured, unkeyed, 'Ab3d')).message).toBe('图形验证码错误或已失效，请点击图片刷新');
-    const otherKey = await captchaWithHash(configured, hashCaptchaAnswer(deriveServerKeys('another-secret-of-thirty-two-chars!!').captcha, 'Ab3d'));
+    const otherKey = await captchaWithHash(
+      configured,
+      hashCaptchaAnswer(deriveServerKeys('another-secret-of-thirty-two-chars!!').captcha, 'Ab3d'),
+    );
     expect((await loginWith(configured, otherKey, 'Ab3d')).message).toBe('图形验证码错误或已失效，请点击图片刷新');
     const keyed = await captchaWithHash(configured, hashCaptchaAnswer(deriveServerKeys(appSecret).captcha, 'Ab3d'));
     expect((await loginWith(configured, keyed, 'ab3d')).message).toBe('登录成功！');
@@ -91,8 +107,15 @@ describe('captcha answers', () => {
 
   it('are written keyed: the stored hash of a new image is no sha256 of any 4-character answer', async () => {
     const response = await configured.app.request('/api/front/system/captcha-image?t=2');
-    const token = response.headers.getSetCookie().find((line) => line.startsWith('hgd_captcha='))?.split(';')[0]?.split('=')[1];
-    const [row] = await configured.db.select().from(captchas).where(eq(captchas.id, hashCaptchaToken(token!)));
+    const token = response.headers
+      .getSetCookie()
+      .find((line) => line.startsWith('hgd_captcha='))
+      ?.split(';')[0]
+      ?.split('=')[1];
+    const [row] = await configured.db
+      .select()
+      .from(captchas)
+      .where(eq(captchas.id, hashCaptchaToken(token!)));
     const chars = [...new Set('ACDEFGHJKMNPQRTUVWXYabdefghjkmnpqrtuwxy3467'.toLowerCase())];
     let plainMatch: string | undefined;
     let keyedMatch: string | undefined;
@@ -104,13 +127,21 @@ describe('captcha answers', () => {
       inner[i] = inner[i]! ^ byte;
       outer[i] = outer[i]! ^ byte;
     });
-    const hmac = (text: string) => hash('sha256', Buffer.concat([outer, hash('sha256', Buffer.concat([inner, Buffer.from(text)]), 'buffer')]), 'hex');
+    const hmac = (text: string) =>
+      hash(
+        'sha256',
+        Buffer.concat([outer, hash('sha256', Buffer.concat([inner, Buffer.from(text)]), 'buffer')]),
+        'hex',
+      );
     expect(hmac('ab3d')).toBe(hashCaptchaAnswer(key, 'ab3d'));
-    for (const a of chars) for (const b of chars) for (const c of chars) for (const d of chars) {
-      const text = a + b + c + d;
-      if (hash('sha256', `captcha-answer:${text}`, 'hex') === row!.answerHash) plainMatch = text;
-      if (hmac(text) === row!.answerHash) keyedMatch = text;
-    }
+    for (const a of chars)
+      for (const b of chars)
+        for (const c of chars)
+          for (const d of chars) {
+            const text = a + b + c + d;
+            if (hash('sha256', `captcha-answer:${text}`, 'hex') === row!.answerHash) plainMatch = text;
+            if (hmac(text) === row!.answerHash) keyedMatch = text;
+          }
     expect(plainMatch).toBeUndefined();
     expect(keyedMatch).toMatch(/^[a-z0-9]{4}$/);
   });

@@ -8,7 +8,13 @@ import { localeMiddleware } from '../../src/server/middleware/locale.ts';
 import { requestLog } from '../../src/server/middleware/requestLog.ts';
 import { loadSession, requireRole } from '../../src/server/middleware/session.ts';
 import { signedInHintCookieName } from '../../src/lib/apiCodes.ts';
-import { clearSessionCookie, createSession, isWellFormedToken, revokeOtherSessions, setSessionCookie } from '../../src/server/session.ts';
+import {
+  clearSessionCookie,
+  createSession,
+  isWellFormedToken,
+  revokeOtherSessions,
+  setSessionCookie,
+} from '../../src/server/session.ts';
 import type { AppEnv } from '../../src/server/types.ts';
 import { apiHeaders, createTestApp, openPerFile, sessionCookieFrom, sessionIdOf } from './harness.ts';
 
@@ -20,7 +26,10 @@ const currentUser = (cookie?: string, headers: Record<string, string> = {}) =>
 const expired = { code: 901, message: '登录已失效，请重新登录', data: {} };
 
 async function setTimes(cookie: string, times: Partial<typeof sessions.$inferInsert>) {
-  await t.db.update(sessions).set(times).where(eq(sessions.id, sessionIdOf(cookie)));
+  await t.db
+    .update(sessions)
+    .set(times)
+    .where(eq(sessions.id, sessionIdOf(cookie)));
 }
 
 describe('currentUser', () => {
@@ -97,12 +106,18 @@ describe('currentUser', () => {
     const recent = new Date(Date.now() - 30_000);
     await setTimes(cookie, { lastSeenAt: recent });
     await currentUser(cookie);
-    const [kept] = await t.db.select().from(sessions).where(eq(sessions.id, sessionIdOf(cookie)));
+    const [kept] = await t.db
+      .select()
+      .from(sessions)
+      .where(eq(sessions.id, sessionIdOf(cookie)));
     expect(kept?.lastSeenAt.getTime()).toBe(recent.getTime());
     const old = new Date(Date.now() - 5 * 60_000);
     await setTimes(cookie, { lastSeenAt: old });
     await currentUser(cookie);
-    const [touched] = await t.db.select().from(sessions).where(eq(sessions.id, sessionIdOf(cookie)));
+    const [touched] = await t.db
+      .select()
+      .from(sessions)
+      .where(eq(sessions.id, sessionIdOf(cookie)));
     expect(touched?.lastSeenAt.getTime()).toBeGreaterThan(Date.now() - 10_000);
   });
 });
@@ -154,7 +169,10 @@ describe('logout', () => {
     expect(cleared?.attributes).toMatch(/Max-Age=0/i);
     expect(cleared?.attributes).toMatch(/HttpOnly/i);
     expect(cleared?.attributes).toMatch(/Path=\//i);
-    const [row] = await t.db.select().from(sessions).where(eq(sessions.id, sessionIdOf(cookie)));
+    const [row] = await t.db
+      .select()
+      .from(sessions)
+      .where(eq(sessions.id, sessionIdOf(cookie)));
     expect(row?.revokedAt).toBeInstanceOf(Date);
     expect(await (await currentUser(cookie)).json()).toEqual(expired);
     const [audit] = await t.db.select().from(auditLog).orderBy(desc(auditLog.id)).limit(1);
@@ -196,7 +214,8 @@ describe('requireRole', () => {
 });
 
 describe('signed-in hint cookie', () => {
-  const hintOf = (response: Response) => response.headers.getSetCookie().find((line) => line.startsWith(`${signedInHintCookieName}=`));
+  const hintOf = (response: Response) =>
+    response.headers.getSetCookie().find((line) => line.startsWith(`${signedInHintCookieName}=`));
 
   it('is set beside the session cookie, readable by script, and cleared with it', async () => {
     const app = new Hono();
@@ -217,7 +236,9 @@ describe('signed-in hint cookie', () => {
   });
 
   it('is cleared when it comes with a dead session or without a session cookie', async () => {
-    expect(hintOf(await currentUser(`hgd_sid=${'A'.repeat(43)}; ${signedInHintCookieName}=account`))).toMatch(/Max-Age=0/);
+    expect(hintOf(await currentUser(`hgd_sid=${'A'.repeat(43)}; ${signedInHintCookieName}=account`))).toMatch(
+      /Max-Age=0/,
+    );
     expect(hintOf(await currentUser(`${signedInHintCookieName}=account`))).toMatch(/Max-Age=0/);
     // A live session keeps it.
     const cookie = await t.login('demo_person');

@@ -95,7 +95,10 @@ describe('resolveSession', () => {
     });
     // A user who owns no enterprise: ''.
     const person = await newSession('demo_person', start);
-    expect((await resolveSession(t.db, person.token, defaultSessionPolicy, new Date(start.getTime() + 2000)))?.user.enterpriseName).toBe('');
+    expect(
+      (await resolveSession(t.db, person.token, defaultSessionPolicy, new Date(start.getTime() + 2000)))?.user
+        .enterpriseName,
+    ).toBe('');
   });
 
   it('answers currentUser with that one statement, the enterprise name as it is now included', async () => {
@@ -110,7 +113,10 @@ describe('resolveSession', () => {
     expect((await currentUser()).enterpriseName).toBe(demoEnterprise.enterpriseName);
     expect(statements).toHaveLength(1);
     const [owner] = await t.db.select({ id: users.id }).from(users).where(eq(users.userName, 'demo_company'));
-    await t.db.update(enterprises).set({ enterpriseName: '广州明珠精密制造（集团）有限公司' }).where(eq(enterprises.ownerUserId, owner!.id));
+    await t.db
+      .update(enterprises)
+      .set({ enterpriseName: '广州明珠精密制造（集团）有限公司' })
+      .where(eq(enterprises.ownerUserId, owner!.id));
     expect((await currentUser()).enterpriseName).toBe('广州明珠精密制造（集团）有限公司');
     expect(statements).toHaveLength(1);
   });
@@ -130,7 +136,9 @@ describe('resolveSession', () => {
     const app = createApp({ db, config, logger: createLogger(t.config), dbKind: t.kind });
     const me = async () => {
       statements.length = 0;
-      const response = await app.request('/api/front/user/currentUser', { headers: apiHeaders({ Cookie: `hgd_sid=${token}` }) });
+      const response = await app.request('/api/front/user/currentUser', {
+        headers: apiHeaders({ Cookie: `hgd_sid=${token}` }),
+      });
       return ((await response.json()) as { data: Record<string, unknown> }).data;
     };
     expect(await me()).not.toHaveProperty('secondFactorRequired');
@@ -147,15 +155,23 @@ describe('resolveSession', () => {
     const idle = await newSession('demo_person', start);
     expect(await resolveSession(t.db, idle.token, policy, new Date(start.getTime() + policy.idleMs))).toBeNull();
     expect(await storedLastSeen(idle.id)).toBe(start.getTime());
-    expect(await resolveSession(t.db, idle.token, policy, new Date(start.getTime() + policy.idleMs - 1))).not.toBeNull();
+    expect(
+      await resolveSession(t.db, idle.token, policy, new Date(start.getTime() + policy.idleMs - 1)),
+    ).not.toBeNull();
 
     const old = await newSession('demo_person', start);
-    await t.db.update(sessions).set({ expiresAt: new Date(start.getTime() + 5 * 60_000) }).where(eq(sessions.id, old.id));
+    await t.db
+      .update(sessions)
+      .set({ expiresAt: new Date(start.getTime() + 5 * 60_000) })
+      .where(eq(sessions.id, old.id));
     expect(await resolveSession(t.db, old.token, policy, new Date(start.getTime() + 5 * 60_000))).toBeNull();
     expect(await storedLastSeen(old.id)).toBe(start.getTime());
 
     const revoked = await newSession('demo_person', start);
-    await t.db.update(sessions).set({ revokedAt: new Date(start.getTime() + 1000) }).where(eq(sessions.id, revoked.id));
+    await t.db
+      .update(sessions)
+      .set({ revokedAt: new Date(start.getTime() + 1000) })
+      .where(eq(sessions.id, revoked.id));
     expect(await resolveSession(t.db, revoked.token, policy, new Date(start.getTime() + 2 * 60_000))).toBeNull();
     expect(await storedLastSeen(revoked.id)).toBe(start.getTime());
 

@@ -44,22 +44,38 @@ async function upload(
 ): Promise<Envelope<ImportResultData & { errors?: { field: string; message: string }[] }>> {
   const form = new FormData();
   form.append('file', new File([content], name));
-  const response = await t.app.request(`${base}/import`, { method: 'POST', headers: apiHeaders({ ...(cookie ? { Cookie: cookie } : {}), ...extraHeaders }), body: form });
+  const response = await t.app.request(`${base}/import`, {
+    method: 'POST',
+    headers: apiHeaders({ ...(cookie ? { Cookie: cookie } : {}), ...extraHeaders }),
+    body: form,
+  });
   return (await response.json()) as Envelope<ImportResultData & { errors?: { field: string; message: string }[] }>;
 }
 
-function csv(rows: (string | number)[][], { bom = true, header = headers }: { bom?: boolean; header?: string[] } = {}): string {
-  const quote = (cell: string | number) => (/[",\n]/.test(String(cell)) ? `"${String(cell).replace(/"/g, '""')}"` : String(cell));
+function csv(
+  rows: (string | number)[][],
+  { bom = true, header = headers }: { bom?: boolean; header?: string[] } = {},
+): string {
+  const quote = (cell: string | number) =>
+    /[",\n]/.test(String(cell)) ? `"${String(cell).replace(/"/g, '""')}"` : String(cell);
   return `${bom ? '\uFEFF' : ''}${[header, ...rows].map((row) => row.map(quote).join(',')).join('\r\n')}\r\n`;
 }
 
 async function xlsx(rows: (string | number | null)[][]): Promise<Uint8Array<ArrayBuffer>> {
-  const stream = xlsxStream({ name: 'Sheet1', columns: headers.map((header) => ({ header, format: 'text' as const })), rows });
+  const stream = xlsxStream({
+    name: 'Sheet1',
+    columns: headers.map((header) => ({ header, format: 'text' as const })),
+    rows,
+  });
   return new Uint8Array(await new Response(stream).arrayBuffer());
 }
 
 async function resultsOf(orderId: number) {
-  return t.db.select().from(settlementResults).where(eq(settlementResults.orderId, orderId)).orderBy(settlementResults.settleMonth);
+  return t.db
+    .select()
+    .from(settlementResults)
+    .where(eq(settlementResults.orderId, orderId))
+    .orderBy(settlementResults.settleMonth);
 }
 
 async function footprint() {
@@ -84,7 +100,9 @@ describe('guards', () => {
     for (const userName of ['demo_partner', 'demo_company']) {
       expect((await upload('a.csv', file, await t.login(userName))).code).toBe(ApiCode.FORBIDDEN);
     }
-    const template = await t.app.request(`${base}/template?format=csv`, { headers: { Cookie: await t.login('demo_partner') } });
+    const template = await t.app.request(`${base}/template?format=csv`, {
+      headers: { Cookie: await t.login('demo_partner') },
+    });
     expect(((await template.json()) as Envelope).code).toBe(ApiCode.FORBIDDEN);
   });
 });
@@ -106,29 +124,77 @@ describe('a good file', () => {
     const rowsA = await resultsOf(orderA.orderId);
     expect(rowsA).toHaveLength(2);
     // Replaced in place: the same row, the new figures.
-    expect(rowsA[0]).toMatchObject({ id: before!.id, settleMonth: '2026-08-01', settledEnergy: '1234.567', contractPrice: '0.39200', status: 2 });
+    expect(rowsA[0]).toMatchObject({
+      id: before!.id,
+      settleMonth: '2026-08-01',
+      settledEnergy: '1234.567',
+      contractPrice: '0.39200',
+      status: 2,
+    });
     const money = settlementMoney(1234.567, 0.392, 0.41537);
     expect(Number(rowsA[0]!.settledAmount)).toBe(money.settledAmount);
     expect(Number(rowsA[0]!.saving)).toBe(money.saving);
-    expect(rowsA[1]).toMatchObject({ settleMonth: '2026-09-01', settledEnergy: '1000.500', status: 1, partnerId: tree.subA1, areaCode: '440000', productId: 'id1' });
+    expect(rowsA[1]).toMatchObject({
+      settleMonth: '2026-09-01',
+      settledEnergy: '1000.500',
+      status: 1,
+      partnerId: tree.subA1,
+      areaCode: '440000',
+      productId: 'id1',
+    });
     // A negative saving when the contract cost more than the market.
     const [rowB] = await resultsOf(orderB.orderId);
-    expect(rowB).toMatchObject({ settledAmount: '35200.00', saving: '-1760.00', partnerId: tree.subB1, enterpriseId: orderB.enterpriseId });
+    expect(rowB).toMatchObject({
+      settledAmount: '35200.00',
+      saving: '-1760.00',
+      partnerId: tree.subB1,
+      enterpriseId: orderB.enterpriseId,
+    });
     // The roll-up agrees with the rows for the months touched.
     const [monthly] = await t.db
-      .select({ amount: sql<string>`sum(${settlementMonthly.settledAmount})::text`, results: sql<number>`sum(${settlementMonthly.results})::int` })
+      .select({
+        amount: sql<string>`sum(${settlementMonthly.settledAmount})::text`,
+        results: sql<number>`sum(${settlementMonthly.results})::int`,
+      })
       .from(settlementMonthly)
       .where(and(eq(settlementMonthly.settleMonth, '2026-09-01'), eq(settlementMonthly.partnerId, tree.subA1)));
     expect(monthly).toEqual({ amount: rowsA[1]!.settledAmount, results: 1 });
-    const [audit] = await t.db.select().from(auditLog).where(eq(auditLog.action, 'settlement.import')).orderBy(sql`id desc`).limit(1);
-    expect(audit?.detail).toMatchObject({ file: 'settlements.csv', kind: 'csv', rows: 3, replaced: 1, months: ['2026-08', '2026-09'] });
+    const [audit] = await t.db
+      .select()
+      .from(auditLog)
+      .where(eq(auditLog.action, 'settlement.import'))
+      .orderBy(sql`id desc`)
+      .limit(1);
+    expect(audit?.detail).toMatchObject({
+      file: 'settlements.csv',
+      kind: 'csv',
+      rows: 3,
+      replaced: 1,
+      months: ['2026-08', '2026-09'],
+    });
   });
 
   it('CSV without BOM, full-width headers, columns in another order, extra columns ignored, given money within the tolerance kept', async () => {
     const money = settlementMoney(50, 0.392, 0.41537);
-    const header = ['备注', '状态', '结算月份', '订单号', '结算电量（MWh）', '合同电价（元/kWh）', '市场参考价（元/kWh）', '结算电费（元）', '节省金额（元）'];
+    const header = [
+      '备注',
+      '状态',
+      '结算月份',
+      '订单号',
+      '结算电量（MWh）',
+      '合同电价（元/kWh）',
+      '市场参考价（元/kWh）',
+      '结算电费（元）',
+      '节省金额（元）',
+    ];
     const given = (money.settledAmount + 0.01).toFixed(2);
-    const answer = await upload('s.csv', csv([['季度结算', '正式结算', '2026-07', orderA.orderNo, '50', '0.392', '0.41537', given, money.saving.toFixed(2)]], { bom: false, header }));
+    const answer = await upload(
+      's.csv',
+      csv(
+        [['季度结算', '正式结算', '2026-07', orderA.orderNo, '50', '0.392', '0.41537', given, money.saving.toFixed(2)]],
+        { bom: false, header },
+      ),
+    );
     expect(answer.code, JSON.stringify(answer.data)).toBe(200);
     const july = (await resultsOf(orderA.orderId)).find((row) => row.settleMonth === '2026-07-01');
     expect(july?.settledAmount).toBe(given);
@@ -176,7 +242,10 @@ describe('bad rows: every one reported, nothing written', () => {
     expect(answer.message).toBe('有 13 行数据有误，未导入任何数据，请修改后重新上传');
     expect(answer.data.imported).toBe(0);
     expect(answer.data.months).toEqual([]);
-    const at = (row: number) => answer.data.rejected.filter((rejection) => rejection.row === row).map((rejection) => `${rejection.column}: ${rejection.message}`);
+    const at = (row: number) =>
+      answer.data.rejected
+        .filter((rejection) => rejection.row === row)
+        .map((rejection) => `${rejection.column}: ${rejection.message}`);
     expect(at(2)).toEqual([]);
     expect(at(3)).toEqual(['订单号: 订单不存在']);
     expect(at(4)).toEqual(['订单号: 订单不是“已生效”或“已完成”状态，不能结算']);
@@ -201,25 +270,49 @@ describe('bad rows: every one reported, nothing written', () => {
     const form = new FormData();
     form.append(
       'file',
-      new File([csv([[orderB.orderNo, '2026-08', '10', '0.392', '0.41', '', '', '正式结算'], [orderB.orderNo, '2026-09', '10', '0.392', '0.41', '', '', 'x']])], 'one-bad.csv'),
+      new File(
+        [
+          csv([
+            [orderB.orderNo, '2026-08', '10', '0.392', '0.41', '', '', '正式结算'],
+            [orderB.orderNo, '2026-09', '10', '0.392', '0.41', '', '', 'x'],
+          ]),
+        ],
+        'one-bad.csv',
+      ),
     );
-    const response = await t.app.request(`${base}/import`, { method: 'POST', headers: apiHeaders({ Cookie: operator, 'Accept-Language': 'en-US' }), body: form });
+    const response = await t.app.request(`${base}/import`, {
+      method: 'POST',
+      headers: apiHeaders({ Cookie: operator, 'Accept-Language': 'en-US' }),
+      body: form,
+    });
     const answer = (await response.json()) as Envelope<ImportResultData>;
     expect(answer.code).toBe(ApiCode.BAD_REQUEST);
-    expect(answer.data.rejected).toEqual([{ row: 3, column: '状态', message: 'The status must be 预结算 or 正式结算 (or 1, 2)' }]);
+    expect(answer.data.rejected).toEqual([
+      { row: 3, column: '状态', message: 'The status must be 预结算 or 正式结算 (or 1, 2)' },
+    ]);
     expect(await footprint()).toEqual(before);
   });
 
   it('money beyond the columns’ range is refused, not a database error', async () => {
-    const answer = await upload('huge.csv', csv([[orderA.orderNo, '2026-10', '99999999999', '999.99999', '0.00001', '', '', '正式结算']]));
+    const answer = await upload(
+      'huge.csv',
+      csv([[orderA.orderNo, '2026-10', '99999999999', '999.99999', '0.00001', '', '', '正式结算']]),
+    );
     expect(answer.code).toBe(ApiCode.BAD_REQUEST);
     expect(answer.data.rejected.map((rejection) => rejection.column)).toEqual(['结算电费(元)', '节省金额(元)']);
   });
 
   it('a future month is refused', async () => {
-    const answer = await upload('future.csv', csv([[orderA.orderNo, '2099-01', '10', '0.392', '0.41', '', '', '正式结算']]));
+    const answer = await upload(
+      'future.csv',
+      csv([[orderA.orderNo, '2099-01', '10', '0.392', '0.41', '', '', '正式结算']]),
+    );
     expect(answer.code).toBe(ApiCode.BAD_REQUEST);
-    expect(answer.data.rejected[0]).toMatchObject({ row: 2, column: '结算月份', message: expect.stringContaining('不能晚于本月') });
+    expect(answer.data.rejected[0]).toMatchObject({
+      row: 2,
+      column: '结算月份',
+      message: expect.stringContaining('不能晚于本月'),
+    });
   });
 });
 
@@ -233,19 +326,38 @@ describe('files that cannot be imported: 400 at the file field, nothing written'
 
   it('missing column, no rows, empty, old xls, not UTF-8, broken xlsx, wrong extension, too large, too many rows', async () => {
     const before = await footprint();
-    expect(await fieldError('a.csv', csv([[orderA.orderNo, '2026-09', '10', '0.392', '0.41', '', '']], { header: headers.filter((header) => header !== '状态') }))).toBe('缺少“状态”列，请使用导入模板');
+    expect(
+      await fieldError(
+        'a.csv',
+        csv([[orderA.orderNo, '2026-09', '10', '0.392', '0.41', '', '']], {
+          header: headers.filter((header) => header !== '状态'),
+        }),
+      ),
+    ).toBe('缺少“状态”列，请使用导入模板');
     expect(await fieldError('a.csv', csv([]))).toBe('文件中没有结算数据');
     expect(await fieldError('a.csv', '')).toBe('文件为空');
-    expect(await fieldError('a.xlsx', new Uint8Array([0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1, 0, 0]))).toContain('.xls');
+    expect(
+      await fieldError('a.xlsx', new Uint8Array([0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1, 0, 0])),
+    ).toContain('.xls');
     // 订单号 in GBK: not UTF-8.
-    expect(await fieldError('a.csv', new Uint8Array([0xb6, 0xa9, 0xb5, 0xa5, 0xba, 0xc5, 0x0d, 0x0a]))).toContain('UTF-8');
+    expect(await fieldError('a.csv', new Uint8Array([0xb6, 0xa9, 0xb5, 0xa5, 0xba, 0xc5, 0x0d, 0x0a]))).toContain(
+      'UTF-8',
+    );
     expect(await fieldError('a.xlsx', new Uint8Array([0x50, 0x4b, 0x03, 0x04, 1, 2, 3, 4, 5]))).toContain('无法读取');
-    expect(await fieldError('a.txt', csv([[orderA.orderNo, '2026-09', '10', '0.392', '0.41', '', '', '正式结算']]))).toBe('请上传 .csv 或 .xlsx 文件');
+    expect(
+      await fieldError('a.txt', csv([[orderA.orderNo, '2026-09', '10', '0.392', '0.41', '', '', '正式结算']])),
+    ).toBe('请上传 .csv 或 .xlsx 文件');
     expect(await fieldError('big.csv', 'x'.repeat(5 * 1024 * 1024 + 1))).toBe('文件不能超过 5 MB');
-    const many = csv(Array.from({ length: 20_001 }, () => [orderA.orderNo, '2026-09', '1', '0.392', '0.41', '', '', '2']));
+    const many = csv(
+      Array.from({ length: 20_001 }, () => [orderA.orderNo, '2026-09', '1', '0.392', '0.41', '', '', '2']),
+    );
     expect(await fieldError('many.csv', many)).toContain('最多 20000 行');
     // Exactly the limit is not refused for its size (empty lines do not count).
-    const limit = csv([...Array.from({ length: 20_000 }, () => ['HGD1', '2026-09', '1', '0.392', '0.41', '', '', '2']), [], []]);
+    const limit = csv([
+      ...Array.from({ length: 20_000 }, () => ['HGD1', '2026-09', '1', '0.392', '0.41', '', '', '2']),
+      [],
+      [],
+    ]);
     expect((await upload('limit.csv', limit)).data.rejected?.length).toBeGreaterThan(0);
     expect(await fieldError('q.csv', `${headers.join(',')}\r\n"unclosed,2026-09\r\n`)).toContain('CSV 格式有误');
     expect(await footprint()).toEqual(before);
@@ -259,7 +371,11 @@ describe('files that cannot be imported: 400 at the file field, nothing written'
   });
 
   it('no file at all → 400', async () => {
-    const response = await t.app.request(`${base}/import`, { method: 'POST', headers: apiHeaders({ Cookie: operator }), body: new FormData() });
+    const response = await t.app.request(`${base}/import`, {
+      method: 'POST',
+      headers: apiHeaders({ Cookie: operator }),
+      body: new FormData(),
+    });
     expect(((await response.json()) as Envelope).code).toBe(ApiCode.BAD_REQUEST);
   });
 });
@@ -273,14 +389,18 @@ describe('xlsx bounds: the parts read are found through the workbook', () => {
     const sheet = `${xml}<worksheet xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main"><sheetData><row r="1">${headers.map((_, index) => cell(`${letters[index]}1`, index)).join('')}</row><row r="2">${cell('A2', 8)}${cell('B2', 9)}<c r="C2"><v>7.5</v></c><c r="D2"><v>0.392</v></c><c r="E2"><v>0.41537</v></c>${cell('H2', 10)}</row></sheetData></worksheet>`;
     const file = zipSync(
       {
-        '[Content_Types].xml': strToU8(`${xml}<Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types"><Default Extension="rels" ContentType="application/vnd.openxmlformats-package.relationships+xml"/><Default Extension="xml" ContentType="application/xml"/></Types>`),
+        '[Content_Types].xml': strToU8(
+          `${xml}<Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types"><Default Extension="rels" ContentType="application/vnd.openxmlformats-package.relationships+xml"/><Default Extension="xml" ContentType="application/xml"/></Types>`,
+        ),
         'xl/workbook.xml': strToU8(
           `${xml}<workbook xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main" xmlns:r="http://schemas.openxmlformats.org/officeDocument/2006/relationships"><sheets><sheet name="数据" sheetId="7" r:id="rId9"/><sheet name="说明" sheetId="1" r:id="rId1"/></sheets></workbook>`,
         ),
         'xl/_rels/workbook.xml.rels': strToU8(
           `${xml}<Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship Id="rId1" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/worksheet" Target="worksheets/sheet1.xml"/><Relationship Id="rId9" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/worksheet" Target="/xl/worksheets/data.xml"/><Relationship Id="rId3" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/sharedStrings" Target="strings.xml"/></Relationships>`,
         ),
-        'xl/strings.xml': strToU8(`${xml}<sst xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main">${strings.map((text) => `<si><t>${text}</t></si>`).join('')}</sst>`),
+        'xl/strings.xml': strToU8(
+          `${xml}<sst xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main">${strings.map((text) => `<si><t>${text}</t></si>`).join('')}</sst>`,
+        ),
         'xl/worksheets/data.xml': strToU8(sheet),
         // Not read: another sheet, broken on purpose.
         'xl/worksheets/sheet1.xml': strToU8('<not xml'),
@@ -289,7 +409,10 @@ describe('xlsx bounds: the parts read are found through the workbook', () => {
     ) as Uint8Array<ArrayBuffer>;
     const answer = await upload('shared.xlsx', file);
     expect(answer.code, JSON.stringify(answer.data)).toBe(200);
-    expect((await resultsOf(orderB.orderId)).find((row) => row.settleMonth === '2026-05-01')).toMatchObject({ settledEnergy: '7.500', status: 2 });
+    expect((await resultsOf(orderB.orderId)).find((row) => row.settleMonth === '2026-05-01')).toMatchObject({
+      settledEnergy: '7.500',
+      status: 2,
+    });
   });
 });
 
@@ -335,7 +458,10 @@ describe('zip bombs: refused before anything is unpacked — fast, flat, row-les
     expect(ms).toBeLessThan(1000);
     expect(grewMb).toBeLessThan(32);
     const english = await measured('bomb.xlsx', big, 'en-US');
-    refusedAtFile(english.answer, 'The file unpacks to more than 48 MB and was not read; keep only the settlement data, save it again and upload it');
+    refusedAtFile(
+      english.answer,
+      'The file unpacks to more than 48 MB and was not read; keep only the settlement data, save it again and upload it',
+    );
   });
 
   it('10 000 parts: refused by the count in the directory’s end record', async () => {

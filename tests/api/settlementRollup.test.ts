@@ -17,7 +17,14 @@ let branch = 0;
 const orderIds: number[] = [];
 let enterpriseId = 0;
 
-async function settle(orderId: number, month: string, partnerId: number | null, energy: string, amount: string, saving: string) {
+async function settle(
+  orderId: number,
+  month: string,
+  partnerId: number | null,
+  energy: string,
+  amount: string,
+  saving: string,
+) {
   await t.db.insert(settlementResults).values({
     orderId,
     enterpriseId,
@@ -35,26 +42,53 @@ async function settle(orderId: number, month: string, partnerId: number | null, 
 }
 
 async function rollup() {
-  type Row = { partner_id: number; settle_month: string; results: number; settled_energy: string; settled_amount: string; saving: string };
+  type Row = {
+    partner_id: number;
+    settle_month: string;
+    results: number;
+    settled_energy: string;
+    settled_amount: string;
+    saving: string;
+  };
   const result = await t.db.execute(
     sql`select partner_id, to_char(settle_month, 'YYYY-MM') as settle_month, results, settled_energy::text, settled_amount::text, saving::text
         from settlement_monthly where partner_id in (${head}, ${branch}) order by settle_month, partner_id`,
   );
-  return rowsOf<Row>(result).map((row) => ({ ...row, settled_energy: Number(row.settled_energy), settled_amount: Number(row.settled_amount), saving: Number(row.saving) }));
+  return rowsOf<Row>(result).map((row) => ({
+    ...row,
+    settled_energy: Number(row.settled_energy),
+    settled_amount: Number(row.settled_amount),
+    saving: Number(row.saving),
+  }));
 }
 
 beforeAll(async () => {
-  const [root] = await t.db.insert(partnerInstitutions).values({ code: 'T0001', name: '测试总行', level: 1, path: '/' }).returning();
+  const [root] = await t.db
+    .insert(partnerInstitutions)
+    .values({ code: 'T0001', name: '测试总行', level: 1, path: '/' })
+    .returning();
   head = root!.id;
-  await t.db.update(partnerInstitutions).set({ path: `/${head}/` }).where(sql`id = ${head}`);
-  const [child] = await t.db.insert(partnerInstitutions).values({ code: 'T0002', name: '测试分行', level: 2, parentId: head, path: '/' }).returning();
+  await t.db
+    .update(partnerInstitutions)
+    .set({ path: `/${head}/` })
+    .where(sql`id = ${head}`);
+  const [child] = await t.db
+    .insert(partnerInstitutions)
+    .values({ code: 'T0002', name: '测试分行', level: 2, parentId: head, path: '/' })
+    .returning();
   branch = child!.id;
-  await t.db.update(partnerInstitutions).set({ path: `/${head}/${branch}/` }).where(sql`id = ${branch}`);
+  await t.db
+    .update(partnerInstitutions)
+    .set({ path: `/${head}/${branch}/` })
+    .where(sql`id = ${branch}`);
   const owner = await addEnterpriseUser(t, { userName: 'rollup_owner', mobile: '13900003001' });
   enterpriseId = owner.enterpriseId;
   for (let index = 0; index < 3; index += 1) {
     const orderNo = await insertOrder(t, owner, { status: 30, contractStart: '2025-01-01', contractMonths: 24 });
-    const [row] = await t.db.select({ id: orders.id }).from(orders).where(sql`order_no = ${orderNo}`);
+    const [row] = await t.db
+      .select({ id: orders.id })
+      .from(orders)
+      .where(sql`order_no = ${orderNo}`);
     orderIds.push(row!.id);
   }
 });
@@ -68,7 +102,14 @@ describe('refreshSettlementMonthly', () => {
     await refreshSettlementMonthly(t.db, ['2025-06', '2025-07', '2025-06']);
     expect(await rollup()).toEqual([
       { partner_id: head, settle_month: '2025-06', results: 1, settled_energy: 10, settled_amount: 3900, saving: -50 },
-      { partner_id: branch, settle_month: '2025-06', results: 2, settled_energy: 150.5, settled_amount: 58695, saving: 3010 },
+      {
+        partner_id: branch,
+        settle_month: '2025-06',
+        results: 2,
+        settled_energy: 150.5,
+        settled_amount: 58695,
+        saving: 3010,
+      },
     ]);
   });
 
@@ -78,12 +119,18 @@ describe('refreshSettlementMonthly', () => {
     await refreshSettlementMonthly(t.db, ['2025-07']);
     const rows = await rollup();
     expect(rows.find((row) => row.settle_month === '2025-06' && row.partner_id === branch)?.settled_energy).toBe(150.5);
-    expect(rows.find((row) => row.settle_month === '2025-07')).toMatchObject({ partner_id: branch, results: 1, settled_energy: 1 });
+    expect(rows.find((row) => row.settle_month === '2025-07')).toMatchObject({
+      partner_id: branch,
+      results: 1,
+      settled_energy: 1,
+    });
   });
 
   it('refuses a month that is not YYYY-MM before touching anything, and does nothing for none', async () => {
     const before = await rollup();
-    await expect(refreshSettlementMonthly(t.db, ['2025-06', "2025-07'; drop table x; --"])).rejects.toThrow(/not a month/);
+    await expect(refreshSettlementMonthly(t.db, ['2025-06', "2025-07'; drop table x; --"])).rejects.toThrow(
+      /not a month/,
+    );
     await refreshSettlementMonthly(t.db, []);
     expect(await rollup()).toEqual(before);
   });

@@ -23,7 +23,15 @@ const tablePath = '/api/front/hgdsel/settlementbuyresult/getSettlementAntTable';
 const months = ['2026-08', '2026-09'];
 
 /** Names that exercise the match: case, the LIKE wildcards and the escape character taken literally. */
-const names = ['广州精密机械有限公司', '佛山精工PreCision有限公司', '百分之100%电子有限公司', 'A_B 贸易有限公司', 'AxB 贸易有限公司', '反斜杠\\科技有限公司', '深圳南山食品有限公司'];
+const names = [
+  '广州精密机械有限公司',
+  '佛山精工PreCision有限公司',
+  '百分之100%电子有限公司',
+  'A_B 贸易有限公司',
+  'AxB 贸易有限公司',
+  '反斜杠\\科技有限公司',
+  '深圳南山食品有限公司',
+];
 
 let tree: PartnerTree;
 let cookie: string;
@@ -58,13 +66,31 @@ async function allRows(): Promise<SettlementRowData[]> {
 /** The joined columns' meaning, computed here: the value contains the text, ASCII case ignored. */
 function reference(rows: readonly SettlementRowData[], text: string, fields: readonly Field[]): number[] {
   const wanted = text.trim().toLowerCase();
-  return rows.filter((row) => fields.some((field) => String(row[field]).toLowerCase().includes(wanted))).map((row) => row.id);
+  return rows
+    .filter((row) => fields.some((field) => String(row[field]).toLowerCase().includes(wanted)))
+    .map((row) => row.id);
 }
 
 const ids = (data: SettlementTableData) => (data.result as SettlementRowData[]).map((row) => row.id);
 
 describe('keyword and liker on the kept names', () => {
-  const keywords = ['精密', '精', 'precision', 'PRECISION', '100%', '%', '_', 'A_B', '\\', '反斜杠\\', 'HGD2026', '套餐', '峰谷_', '不存在的名字', ' 精密 '];
+  const keywords = [
+    '精密',
+    '精',
+    'precision',
+    'PRECISION',
+    '100%',
+    '%',
+    '_',
+    'A_B',
+    '\\',
+    '反斜杠\\',
+    'HGD2026',
+    '套餐',
+    '峰谷_',
+    '不存在的名字',
+    ' 精密 ',
+  ];
 
   it('a keyword answers what the shown values contain, for every field set', async () => {
     const rows = await allRows();
@@ -73,7 +99,13 @@ describe('keyword and liker on the kept names', () => {
     expect(reference(rows, '%', searchable)).toHaveLength(2);
     expect(reference(rows, '_', searchable).length).toBeGreaterThan(0);
     expect(reference(rows, '\\', searchable)).toHaveLength(2);
-    const selections: (readonly Field[] | undefined)[] = [undefined, ['enterpriseName'], ['orderNo'], ['setName'], ['orderNo', 'setName']];
+    const selections: (readonly Field[] | undefined)[] = [
+      undefined,
+      ['enterpriseName'],
+      ['orderNo'],
+      ['setName'],
+      ['orderNo', 'setName'],
+    ];
     for (const select of selections) {
       for (const keyword of keywords) {
         const data = await table({ search: { keyword, ...(select ? { select } : {}) }, pager: { pageSize: 100 } });
@@ -104,8 +136,14 @@ describe('keyword and liker on the kept names', () => {
         expect(ids(data), `${field} ~ ${text}`).toEqual(reference(rows, text, [field]));
       }
     }
-    const both = await table({ liker: { enterpriseName: '贸易', orderNo: 'hgd' }, search: { keyword: 'a_b' }, pager: { pageSize: 100 } });
-    expect(ids(both)).toEqual(reference(rows, 'a_b', searchable).filter((id) => reference(rows, '贸易', ['enterpriseName']).includes(id)));
+    const both = await table({
+      liker: { enterpriseName: '贸易', orderNo: 'hgd' },
+      search: { keyword: 'a_b' },
+      pager: { pageSize: 100 },
+    });
+    expect(ids(both)).toEqual(
+      reference(rows, 'a_b', searchable).filter((id) => reference(rows, '贸易', ['enterpriseName']).includes(id)),
+    );
     expect(both.totalCount).toBe(2);
   });
 });
@@ -113,10 +151,14 @@ describe('keyword and liker on the kept names', () => {
 describe('the kept names follow their sources', () => {
   it('a renamed enterprise is found by its new name, not its old one; the page shows the new name', async () => {
     const target = orders[5]!;
-    await t.db.execute(sql`update enterprises set enterprise_name = '改名后的星河科技有限公司' where id = ${target.enterpriseId}`);
+    await t.db.execute(
+      sql`update enterprises set enterprise_name = '改名后的星河科技有限公司' where id = ${target.enterpriseId}`,
+    );
     const byNew = await table({ search: { keyword: '星河' } });
     expect(byNew.totalCount).toBe(months.length);
-    expect((byNew.result as SettlementRowData[]).every((row) => row.enterpriseName === '改名后的星河科技有限公司')).toBe(true);
+    expect(
+      (byNew.result as SettlementRowData[]).every((row) => row.enterpriseName === '改名后的星河科技有限公司'),
+    ).toBe(true);
     expect((await table({ search: { keyword: '反斜杠' } })).totalCount).toBe(0);
     expect((await table({ liker: { enterpriseName: '反斜杠' } })).totalCount).toBe(0);
   });
@@ -127,22 +169,32 @@ describe('the kept names follow their sources', () => {
     // A settled order moved to the owner's enterprise: the rows' enterprise_id changes, so the copy does too.
     const settled = await insertSettledOrder(t, tree.subA1, months);
     await t.db.execute(sql`update orders set enterprise_id = ${created.id} where id = ${settled.orderId}`);
-    await t.db.execute(sql`update settlement_results set enterprise_id = ${created.id} where order_id = ${settled.orderId}`);
+    await t.db.execute(
+      sql`update settlement_results set enterprise_id = ${created.id} where order_id = ${settled.orderId}`,
+    );
     expect((await table({ search: { keyword: '云岭' } })).totalCount).toBe(months.length);
-    const record = fullRecord({ enterpriseName: '新名称滇池能源有限公司', creditCode: created.creditCode, clearanceAccount: created.clearanceAccount });
+    const record = fullRecord({
+      enterpriseName: '新名称滇池能源有限公司',
+      creditCode: created.creditCode,
+      clearanceAccount: created.clearanceAccount,
+    });
     const renamed = await postJson(t, `${enterpriseBase}/edit`, { id: created.id, ...record }, owner.cookie);
     expect(renamed.code, renamed.message).toBe(200);
     expect((await table({ search: { keyword: '云岭' } })).totalCount).toBe(0);
     const byNew = await table({ liker: { enterpriseName: '滇池' } });
     expect(byNew.totalCount).toBe(months.length);
-    expect((byNew.result as SettlementRowData[]).every((row) => row.enterpriseName === '新名称滇池能源有限公司')).toBe(true);
+    expect((byNew.result as SettlementRowData[]).every((row) => row.enterpriseName === '新名称滇池能源有限公司')).toBe(
+      true,
+    );
   });
 
   it('a renamed set is found by its new name', async () => {
     await t.db.execute(sql`update orders set set_name = '绿电月度套餐' where id = ${orders[1]!.orderId}`);
     const data = await table({ search: { keyword: '绿电', select: ['setName'] } });
     expect(data.totalCount).toBe(months.length);
-    expect(new Set((data.result as SettlementRowData[]).map((row) => row.orderNo))).toEqual(new Set([orders[1]!.orderNo]));
+    expect(new Set((data.result as SettlementRowData[]).map((row) => row.orderNo))).toEqual(
+      new Set([orders[1]!.orderNo]),
+    );
   });
 
   it('rows written by the import carry the names and are found by them', async () => {
@@ -152,12 +204,20 @@ describe('the kept names follow their sources', () => {
     const file = `${[headers, [imported.orderNo, '2026-09', '120.5', '0.392', '0.41', '', '', '正式结算']].map((row) => row.join(',')).join('\r\n')}\r\n`;
     const form = new FormData();
     form.append('file', new File([file], 'names.csv'));
-    const response = await t.app.request('/api/ops/settlement/import', { method: 'POST', headers: apiHeaders({ Cookie: operator }), body: form });
+    const response = await t.app.request('/api/ops/settlement/import', {
+      method: 'POST',
+      headers: apiHeaders({ Cookie: operator }),
+      body: form,
+    });
     const answer = (await response.json()) as Envelope<ImportResultData>;
     expect(answer.code, answer.message).toBe(200);
     const data = await table({ search: { keyword: '银河精密' } });
     expect(data.totalCount).toBe(1);
-    expect(data.result[0]).toMatchObject({ orderNo: imported.orderNo, enterpriseName: '导入专用银河精密有限公司', settleMonth: '2026-09' });
+    expect(data.result[0]).toMatchObject({
+      orderNo: imported.orderNo,
+      enterpriseName: '导入专用银河精密有限公司',
+      settleMonth: '2026-09',
+    });
   });
 
   it('every row of the database holds its order’s and enterprise’s current names', async () => {
@@ -173,9 +233,13 @@ describe('the kept names follow their sources', () => {
 
   it('names a writer sends are replaced by the sources’ (one source of truth)', async () => {
     const target = orders[0]!;
-    await t.db.execute(sql`update settlement_results set enterprise_name = '伪造的名字', order_no = 'X' where order_id = ${target.orderId}`);
+    await t.db.execute(
+      sql`update settlement_results set enterprise_name = '伪造的名字', order_no = 'X' where order_id = ${target.orderId}`,
+    );
     const [row] = rowsOf<{ enterprise_name: string; order_no: string }>(
-      await t.db.execute(sql`select enterprise_name, order_no from settlement_results where order_id = ${target.orderId} limit 1`),
+      await t.db.execute(
+        sql`select enterprise_name, order_no from settlement_results where order_id = ${target.orderId} limit 1`,
+      ),
     );
     expect(row).toEqual({ enterprise_name: '广州精密机械有限公司', order_no: target.orderNo });
   });
@@ -193,7 +257,11 @@ describe('the keyword joins nothing', () => {
       .join('\n');
     expect(plan).toContain('settlement_results');
     expect(plan).not.toMatch(/\borders\b|\benterprises\b/);
-    const liker = buildTableQueries(settlementTable, { liker: { enterpriseName: '精密', orderNo: 'HGD' } }, { scope: partnerIdIn(sql`s.partner_id`, [tree.subA1]) });
+    const liker = buildTableQueries(
+      settlementTable,
+      { liker: { enterpriseName: '精密', orderNo: 'HGD' } },
+      { scope: partnerIdIn(sql`s.partner_id`, [tree.subA1]) },
+    );
     const likerPlan = rowsOf(await t.db.execute(sql`explain ${liker.count}`))
       .map((row) => String(Object.values(row)[0]))
       .join('\n');

@@ -12,7 +12,13 @@ import type { SettlementRowData, SettlementTableData } from '../../src/lib/schem
 import { auditLog } from '../../src/server/db/schema/index.ts';
 import { get, post, type Envelope } from './accountCalls.ts';
 import { apiHeaders, createTestApp, openPerFile } from './harness.ts';
-import { insertPartnerTree, insertPartnerUser, insertSettledOrder, insertUser, type PartnerTree } from './partnerFixtures.ts';
+import {
+  insertPartnerTree,
+  insertPartnerUser,
+  insertSettledOrder,
+  insertUser,
+  type PartnerTree,
+} from './partnerFixtures.ts';
 
 const t = openPerFile(() => createTestApp());
 const base = '/api/front/hgdsel/settlementbuyresult';
@@ -38,11 +44,19 @@ beforeAll(async () => {
 type Page = Envelope<SettlementTableData>;
 
 function table(cookie: string, antTable: unknown = {}, extra: Record<string, string | number> = {}): Promise<Page> {
-  return post<SettlementTableData>(t, `${base}/getSettlementAntTable`, { antTable: typeof antTable === 'string' ? antTable : JSON.stringify(antTable), ...extra }, { cookie });
+  return post<SettlementTableData>(
+    t,
+    `${base}/getSettlementAntTable`,
+    { antTable: typeof antTable === 'string' ? antTable : JSON.stringify(antTable), ...extra },
+    { cookie },
+  );
 }
 
 function exportUrl(antTable: unknown, partnerId?: number): string {
-  const query = new URLSearchParams({ antTable: JSON.stringify(antTable), partnerId: partnerId === undefined ? '' : String(partnerId) });
+  const query = new URLSearchParams({
+    antTable: JSON.stringify(antTable),
+    partnerId: partnerId === undefined ? '' : String(partnerId),
+  });
   return `${base}/exportSettlementAntTable?${query.toString()}`;
 }
 
@@ -65,8 +79,16 @@ describe('getSettlementAntTable', () => {
     expect(page.data.totalCount).toBe(6);
     const rows = page.data.result as SettlementRowData[];
     expect(new Set(rows.map((row) => row.partnerId))).toEqual(new Set([tree.subA1, tree.subA2]));
-    expect(rows.map((row) => row.settleMonth)).toEqual(['2026-10', '2026-10', '2026-09', '2026-09', '2026-08', '2026-08']);
-    for (let i = 1; i < rows.length; i++) if (rows[i]!.settleMonth === rows[i - 1]!.settleMonth) expect(rows[i]!.id).toBeLessThan(rows[i - 1]!.id);
+    expect(rows.map((row) => row.settleMonth)).toEqual([
+      '2026-10',
+      '2026-10',
+      '2026-09',
+      '2026-09',
+      '2026-08',
+      '2026-08',
+    ]);
+    for (let i = 1; i < rows.length; i++)
+      if (rows[i]!.settleMonth === rows[i - 1]!.settleMonth) expect(rows[i]!.id).toBeLessThan(rows[i - 1]!.id);
     expect(JSON.stringify(page.data)).not.toContain('南宁青秀');
     expect(rows[0]).toMatchObject({
       orderNo: expect.stringMatching(/^HGD/),
@@ -92,8 +114,14 @@ describe('getSettlementAntTable', () => {
   it('partnerId narrows to a subtree in scope; out of scope and missing answer the same 404', async () => {
     const own = await table(branchUser.cookie, {}, { partnerId: tree.subA1 });
     expect(own.data.totalCount).toBe(3);
-    expect(new Set((own.data.result as SettlementRowData[]).map((row) => row.partnerId))).toEqual(new Set([tree.subA1]));
-    const answers = await Promise.all([tree.branchB, tree.subB1, tree.head, tree.other, 2_000_000_000].map((partnerId) => table(branchUser.cookie, {}, { partnerId })));
+    expect(new Set((own.data.result as SettlementRowData[]).map((row) => row.partnerId))).toEqual(
+      new Set([tree.subA1]),
+    );
+    const answers = await Promise.all(
+      [tree.branchB, tree.subB1, tree.head, tree.other, 2_000_000_000].map((partnerId) =>
+        table(branchUser.cookie, {}, { partnerId }),
+      ),
+    );
     for (const answer of answers) expect(answer).toEqual(answers[4]);
     expect(answers[4]).toMatchObject({ code: ApiCode.NOT_FOUND, data: {} });
   });
@@ -122,7 +150,10 @@ describe('getSettlementAntTable', () => {
     const provisional = await table(branchUser.cookie, { filter: { status: [1] } });
     expect(provisional.data.totalCount).toBe(3);
     expect((provisional.data.result as SettlementRowData[]).every((row) => row.status === 1)).toBe(true);
-    const sorted = await table(branchUser.cookie, { sorter: [{ key: 'settledAmount', sort: 'ascend' }], pager: { pageSize: 100 } });
+    const sorted = await table(branchUser.cookie, {
+      sorter: [{ key: 'settledAmount', sort: 'ascend' }],
+      pager: { pageSize: 100 },
+    });
     const amounts = (sorted.data.result as SettlementRowData[]).map((row) => row.settledAmount);
     expect(amounts).toEqual([...amounts].sort((a, b) => a - b));
     const energyRange = await table(branchUser.cookie, { range: { settledEnergy: { start: 1_000_000 } } });
@@ -181,7 +212,10 @@ describe('exportSettlementAntTable', () => {
   }
 
   it('every row of the table call for the same filters, in its order, with Chinese headers and a totals row', async () => {
-    const antTable = { range: { settleMonth: { start: '2026-08', end: '2026-10' } }, sorter: [{ key: 'enterpriseName', sort: 'ascend' }] };
+    const antTable = {
+      range: { settleMonth: { start: '2026-08', end: '2026-10' } },
+      sorter: [{ key: 'enterpriseName', sort: 'ascend' }],
+    };
     const page = await table(branchUser.cookie, { ...antTable, pager: { pageSize: 100 } });
     const rows = page.data.result as SettlementRowData[];
     const response = await download(exportUrl(antTable), branchUser.cookie);
@@ -217,7 +251,13 @@ describe('exportSettlementAntTable', () => {
       expect(line[5]).toBe('广东省');
       expect(typeof line[6]).toBe('string');
       expect(line[7]).toBe(row.setName);
-      expect(line.slice(8, 13)).toEqual([row.settledEnergy, row.contractPrice, row.marketPrice, row.settledAmount, row.saving]);
+      expect(line.slice(8, 13)).toEqual([
+        row.settledEnergy,
+        row.contractPrice,
+        row.marketPrice,
+        row.settledAmount,
+        row.saving,
+      ]);
       expect(line[13]).toBe(row.status === 2 ? '正式结算' : '预结算');
     });
     const totals = sheet[sheet.length - 1]!;
@@ -241,12 +281,17 @@ describe('exportSettlementAntTable', () => {
     const lines = sheet.slice(1, -1);
     expect(lines.map((line) => line[1])).toEqual((page.data.result as SettlementRowData[]).map((row) => row.orderNo));
     expect(lines).toHaveLength(3);
-    expect(sheet[sheet.length - 1]![8] as number).toBeCloseTo((page.data.result as SettlementRowData[]).reduce((total, row) => total + row.settledEnergy, 0), 3);
+    expect(sheet[sheet.length - 1]![8] as number).toBeCloseTo(
+      (page.data.result as SettlementRowData[]).reduce((total, row) => total + row.settledEnergy, 0),
+      3,
+    );
   });
 
   it('headers and file name in the request’s locale', async () => {
     const response = await download(exportUrl({}), branchUser.cookie, { 'Accept-Language': 'en-US' });
-    expect(decodeURIComponent(response.headers.get('content-disposition') ?? '')).toMatch(/settlement-results-\d{8}\.xlsx/);
+    expect(decodeURIComponent(response.headers.get('content-disposition') ?? '')).toMatch(
+      /settlement-results-\d{8}\.xlsx/,
+    );
     const sheet = await sheetOf(response);
     expect(sheet[0]?.[0]).toBe('Settlement month');
     expect(sheet[sheet.length - 1]?.[0]).toBe('Total');
@@ -267,7 +312,9 @@ describe('exportSettlementAntTable', () => {
     expect(missing.code).toBe(ApiCode.NOT_FOUND);
     const badJson = await get(t, `${base}/exportSettlementAntTable?antTable=%7Bnope`, { cookie: branchUser.cookie });
     expect(badJson.code).toBe(ApiCode.BAD_REQUEST);
-    const badColumn = await get(t, exportUrl({ sorter: [{ key: 'password', sort: 'ascend' }] }), { cookie: branchUser.cookie });
+    const badColumn = await get(t, exportUrl({ sorter: [{ key: 'password', sort: 'ascend' }] }), {
+      cookie: branchUser.cookie,
+    });
     expect(badColumn.code).toBe(ApiCode.BAD_REQUEST);
     expect(await t.db.$count(auditLog, eq(auditLog.action, 'partner.export'))).toBe(before);
   });

@@ -55,7 +55,10 @@ async function makeBuild(builder: Node, title: string, extraNews: number): Promi
   const buildDir = buildDirOf(siteLayout(builder.dataDir), row!.id);
   mkdirSync(path.join(buildDir, 'dist/welcome/home'), { recursive: true });
   writeFileSync(path.join(buildDir, 'dist/welcome/home/index.html'), `<title>${title}</title>`);
-  cpSync(path.resolve('src/content'), path.join(buildDir, 'content'), { recursive: true, filter: (source) => !source.endsWith('.ts') });
+  cpSync(path.resolve('src/content'), path.join(buildDir, 'content'), {
+    recursive: true,
+    filter: (source) => !source.endsWith('.ts'),
+  });
   for (let i = 0; i < extraNews; i += 1) {
     writeFileSync(
       path.join(buildDir, `content/news/publication-test-${i}.md`),
@@ -146,13 +149,17 @@ describe('one publication, every node', () => {
     mkdirSync(stale, { recursive: true });
     const past = new Date(Date.now() - 3_600_000);
     utimesSync(stale, past, past);
-    const chosen = await c.publisher.start({ staticDir: stale, contentDir: path.resolve('src/content'), buildId: null });
+    const chosen = await c.publisher.start({
+      staticDir: stale,
+      contentDir: path.resolve('src/content'),
+      buildId: null,
+    });
     expect(chosen.buildId).toBe(first);
     expect(homeOf(c)).toBe('<title>first build</title>');
     expect(c.store.current().news.length).toBe(baseNews + 1);
   });
 
-  it('keeps every kept publication\'s archive in the bucket', async () => {
+  it("keeps every kept publication's archive in the bucket", async () => {
     const keys = await objects.list('site/builds/');
     expect(keys).toEqual(expect.arrayContaining([artifactKey(first), artifactKey(second)]));
   });
@@ -168,7 +175,10 @@ describe('one publication, every node', () => {
     await servedWithin(b, base);
 
     // As the incremental integration leaves it: the base's files linked, the changed ones new.
-    const [row] = await t.db.insert(siteBuilds).values({ status: 'running', mode: 'incremental', baseBuildId: base }).returning();
+    const [row] = await t.db
+      .insert(siteBuilds)
+      .values({ status: 'running', mode: 'incremental', baseBuildId: base })
+      .returning();
     const delta = row!.id;
     const deltaDir = buildDirOf(layoutA, delta);
     mkdirSync(path.join(deltaDir, 'dist/kept'), { recursive: true });
@@ -182,7 +192,10 @@ describe('one publication, every node', () => {
 
     const archived: string[] = [];
     const archive = await objects.get(artifactKey(delta));
-    await pipeline(Readable.fromWeb(archive!.body as never), tar.list({ onReadEntry: (entry) => void archived.push(entry.path) }));
+    await pipeline(
+      Readable.fromWeb(archive!.body as never),
+      tar.list({ onReadEntry: (entry) => void archived.push(entry.path) }),
+    );
     expect(archived).toContain('delta.json');
     expect(archived).toContain('dist/welcome/home/index.html');
     expect(archived).toContain('dist/added/index.html');

@@ -10,7 +10,12 @@ import { createTestApp, type TestApp } from './harness.ts';
 const phone = '13900139000';
 
 async function lastCode(app: TestApp): Promise<string> {
-  const [row] = await app.db.select().from(smsOutbox).where(eq(smsOutbox.phone, phone)).orderBy(desc(smsOutbox.id)).limit(1);
+  const [row] = await app.db
+    .select()
+    .from(smsOutbox)
+    .where(eq(smsOutbox.phone, phone))
+    .orderBy(desc(smsOutbox.id))
+    .limit(1);
   const code = row?.text.match(/\d{6}/)?.[0];
   if (!code) throw new Error('no code in the outbox');
   return code;
@@ -41,10 +46,16 @@ describe('SMS codes', () => {
     await sendSmsCode(app.db, provider, { phone, purpose: 'register', ip: '203.0.113.1' });
     const code = await lastCode(app);
     expect(code).toMatch(/^\d{6}$/);
-    expect(await apiCode(checkSmsCode(app.db, { phone, purpose: 'login', code }))).toEqual({ code: 400, key: 'sms.codeInvalid' });
+    expect(await apiCode(checkSmsCode(app.db, { phone, purpose: 'login', code }))).toEqual({
+      code: 400,
+      key: 'sms.codeInvalid',
+    });
     const id = await checkSmsCode(app.db, { phone, purpose: 'register', code });
     await app.db.transaction((tx) => consumeSmsCode(tx, id));
-    expect(await apiCode(checkSmsCode(app.db, { phone, purpose: 'register', code }))).toEqual({ code: 400, key: 'sms.codeInvalid' });
+    expect(await apiCode(checkSmsCode(app.db, { phone, purpose: 'register', code }))).toEqual({
+      code: 400,
+      key: 'sms.codeInvalid',
+    });
     // Only a hash is stored.
     const stored = await app.db.select().from(smsCodes);
     expect(JSON.stringify(stored)).not.toContain(code);
@@ -54,10 +65,12 @@ describe('SMS codes', () => {
     await sendSmsCode(app.db, provider, { phone, purpose: 'modify', ip: null });
     const code = await lastCode(app);
     const id = await checkSmsCode(app.db, { phone, purpose: 'modify', code });
-    await expect(app.db.transaction(async (tx) => {
-      await consumeSmsCode(tx, id);
-      throw new Error('the flow failed');
-    })).rejects.toThrow('the flow failed');
+    await expect(
+      app.db.transaction(async (tx) => {
+        await consumeSmsCode(tx, id);
+        throw new Error('the flow failed');
+      }),
+    ).rejects.toThrow('the flow failed');
     expect(await checkSmsCode(app.db, { phone, purpose: 'modify', code })).toBe(id);
   });
 
@@ -66,7 +79,9 @@ describe('SMS codes', () => {
     const code = await lastCode(app);
     const wrong = code === '000000' ? '111111' : '000000';
     for (let i = 0; i < smsRules.maxAttempts; i++) {
-      expect((await apiCode(checkSmsCode(app.db, { phone, purpose: 'login', code: wrong }))).key).toBe('sms.codeInvalid');
+      expect((await apiCode(checkSmsCode(app.db, { phone, purpose: 'login', code: wrong }))).key).toBe(
+        'sms.codeInvalid',
+      );
     }
     expect((await apiCode(checkSmsCode(app.db, { phone, purpose: 'login', code }))).key).toBe('sms.codeInvalid');
   });
@@ -81,24 +96,41 @@ describe('SMS codes', () => {
   it('refuses a second send within 60 s, and replaces the old code with a newer one', async () => {
     await sendSmsCode(app.db, provider, { phone, purpose: 'login', ip: null });
     const first = await lastCode(app);
-    expect(await apiCode(sendSmsCode(app.db, provider, { phone, purpose: 'login', ip: null }))).toEqual({ code: 429, key: 'sms.tooSoon' });
-    await app.db.execute(sql`update rate_limits set expires_at = now() - interval '1 second' where key like 'sms.interval:%'`);
+    expect(await apiCode(sendSmsCode(app.db, provider, { phone, purpose: 'login', ip: null }))).toEqual({
+      code: 429,
+      key: 'sms.tooSoon',
+    });
+    await app.db.execute(
+      sql`update rate_limits set expires_at = now() - interval '1 second' where key like 'sms.interval:%'`,
+    );
     await sendSmsCode(app.db, provider, { phone, purpose: 'login', ip: null });
     const second = await lastCode(app);
-    if (first !== second) expect((await apiCode(checkSmsCode(app.db, { phone, purpose: 'login', code: first }))).key).toBe('sms.codeInvalid');
+    if (first !== second)
+      expect((await apiCode(checkSmsCode(app.db, { phone, purpose: 'login', code: first }))).key).toBe(
+        'sms.codeInvalid',
+      );
     expect(await checkSmsCode(app.db, { phone, purpose: 'login', code: second })).toBeGreaterThan(0);
   });
 
   it('caps sends per IP per day', async () => {
     for (let i = 0; i < smsRules.dailyPerIp.limit; i++) {
-      await sendSmsCode(app.db, provider, { phone: `1370000${String(i).padStart(4, '0')}`, purpose: 'register', ip: '198.51.100.9' });
+      await sendSmsCode(app.db, provider, {
+        phone: `1370000${String(i).padStart(4, '0')}`,
+        purpose: 'register',
+        ip: '198.51.100.9',
+      });
     }
-    expect(await apiCode(sendSmsCode(app.db, provider, { phone: '13799999999', purpose: 'register', ip: '198.51.100.9' }))).toEqual({ code: 429, key: 'sms.dailyLimit' });
+    expect(
+      await apiCode(sendSmsCode(app.db, provider, { phone: '13799999999', purpose: 'register', ip: '198.51.100.9' })),
+    ).toEqual({ code: 429, key: 'sms.dailyLimit' });
   });
 
   it('withdraws the code when the gateway fails', async () => {
     const failing: SmsProvider = { name: 'failing', send: () => Promise.reject(new Error('gateway down')) };
-    expect(await apiCode(sendSmsCode(app.db, failing, { phone, purpose: 'login', ip: null }))).toEqual({ code: 503, key: 'sms.sendFailed' });
+    expect(await apiCode(sendSmsCode(app.db, failing, { phone, purpose: 'login', ip: null }))).toEqual({
+      code: 503,
+      key: 'sms.sendFailed',
+    });
     expect(await app.db.select().from(smsCodes)).toHaveLength(0);
   });
 

@@ -47,7 +47,11 @@ beforeEach(() => {
   behaviour = (res) => res.writeHead(200, { 'Content-Type': 'application/json' }).end('{"code":0,"message":"OK"}');
 });
 
-const message = { phone: '13800138000', purpose: 'login' as const, text: '【汇购电】您的登录验证码为 123456，5 分钟内有效。' };
+const message = {
+  phone: '13800138000',
+  purpose: 'login' as const,
+  text: '【汇购电】您的登录验证码为 123456，5 分钟内有效。',
+};
 
 describe('HTTP SMS provider', () => {
   it('posts the message as JSON with the key and resolves when the gateway accepts', async () => {
@@ -72,8 +76,13 @@ describe('HTTP SMS provider', () => {
     behaviour = (res) => res.writeHead(502, { 'Content-Type': 'text/plain' }).end('Bad Gateway');
     const provider = createHttpProvider({ url, key: 'test-gateway-key', timeoutMs: 2000, logger });
     await expect(provider.send(message)).rejects.toThrow(new SmsGatewayError('SMS gateway answered HTTP 502', 502));
-    behaviour = (res) => res.writeHead(200, { 'Content-Type': 'application/json' }).end('{"code":"isv.BUSINESS_LIMIT_CONTROL","message":"触发流控"}');
-    await expect(provider.send(message)).rejects.toThrow('SMS gateway refused the message: code isv.BUSINESS_LIMIT_CONTROL 触发流控');
+    behaviour = (res) =>
+      res
+        .writeHead(200, { 'Content-Type': 'application/json' })
+        .end('{"code":"isv.BUSINESS_LIMIT_CONTROL","message":"触发流控"}');
+    await expect(provider.send(message)).rejects.toThrow(
+      'SMS gateway refused the message: code isv.BUSINESS_LIMIT_CONTROL 触发流控',
+    );
     expect(lines).toHaveLength(2);
     for (const secret of ['13800138000', '123456', 'test-gateway-key']) expect(lines.join('\n')).not.toContain(secret);
   });
@@ -81,7 +90,9 @@ describe('HTTP SMS provider', () => {
   it('gives up after the timeout', async () => {
     behaviour = (res) => setTimeout(() => res.writeHead(200).end('{"code":0}'), 1500);
     const started = performance.now();
-    await expect(createHttpProvider({ url, timeoutMs: 200 }).send(message)).rejects.toThrow('SMS gateway gave no answer within 200 ms');
+    await expect(createHttpProvider({ url, timeoutMs: 200 }).send(message)).rejects.toThrow(
+      'SMS gateway gave no answer within 200 ms',
+    );
     expect(performance.now() - started).toBeLessThan(1200);
   });
 
@@ -90,21 +101,28 @@ describe('HTTP SMS provider', () => {
     await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
     const deadUrl = `http://127.0.0.1:${(closed.address() as AddressInfo).port}/`;
     await new Promise<void>((resolve) => closed.close(() => resolve()));
-    await expect(createHttpProvider({ url: deadUrl, timeoutMs: 1000 }).send(message)).rejects.toThrow('SMS gateway unreachable');
+    await expect(createHttpProvider({ url: deadUrl, timeoutMs: 1000 }).send(message)).rejects.toThrow(
+      'SMS gateway unreachable',
+    );
   });
 });
 
 describe('sendSMS through the HTTP provider configured from the environment', () => {
   let t: TestApp;
   beforeAll(async () => {
-    t = await createTestApp({ env: { SMS_HTTP_URL: url, SMS_HTTP_KEY: 'env-gateway-key', SMS_HTTP_TIMEOUT_MS: '300' } });
+    t = await createTestApp({
+      env: { SMS_HTTP_URL: url, SMS_HTTP_KEY: 'env-gateway-key', SMS_HTTP_TIMEOUT_MS: '300' },
+    });
   });
   afterAll(async () => {
     await t.close();
   });
 
   it('delivers through the gateway (not the outbox)', async () => {
-    expect(await post(t, '/api/front/system/sendSMS', { phone: '13800138001', type: 'login' })).toMatchObject({ code: 200, message: '验证码已发出，请稍后查收短信' });
+    expect(await post(t, '/api/front/system/sendSMS', { phone: '13800138001', type: 'login' })).toMatchObject({
+      code: 200,
+      message: '验证码已发出，请稍后查收短信',
+    });
     expect(received).toHaveLength(1);
     expect(received[0]?.headers['authorization']).toBe('Bearer env-gateway-key');
     expect(received[0]?.body.content).toMatch(/登录验证码为 \d{6}/);
@@ -115,7 +133,11 @@ describe('sendSMS through the HTTP provider configured from the environment', ()
     await t.db.execute(sql`delete from rate_limits`);
     await t.db.delete(smsCodes);
     behaviour = (res) => res.writeHead(500).end();
-    expect(await post(t, '/api/front/system/sendSMS', { phone: '13800138002', type: 'login' })).toEqual({ code: 503, message: '短信发送失败，请稍后重试', data: {} });
+    expect(await post(t, '/api/front/system/sendSMS', { phone: '13800138002', type: 'login' })).toEqual({
+      code: 503,
+      message: '短信发送失败，请稍后重试',
+      data: {},
+    });
     behaviour = (res) => setTimeout(() => res.writeHead(200).end('{"code":0}'), 1000);
     await t.db.execute(sql`delete from rate_limits`);
     expect((await post(t, '/api/front/system/sendSMS', { phone: '13800138002', type: 'login' })).code).toBe(503);

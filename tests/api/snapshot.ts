@@ -50,7 +50,9 @@ export function randomDatabaseName(prefix: string): string {
 }
 
 /** Creates, migrates and seeds a template database on the server; returns its name and a cleanup. */
-export async function createPostgresTemplate(serverUrl: string): Promise<{ name: string; cleanup: () => Promise<void> }> {
+export async function createPostgresTemplate(
+  serverUrl: string,
+): Promise<{ name: string; cleanup: () => Promise<void> }> {
   const name = randomDatabaseName('hgd_test_template');
   const admin = postgres(serverUrl, { max: 1, onnotice: () => {} });
   try {

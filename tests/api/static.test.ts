@@ -199,7 +199,13 @@ describe('path traversal', () => {
 
   it('rejects encoded separators, backslashes, NUL and bad escapes with 400', async () => {
     const name = `${path.basename(dist)}-outside.txt`;
-    for (const attempt of [`/..%2f${name}`, `/_astro/..%2F..%2F${name}`, `/%2e%2e%5c${name}`, '/%00index.html', '/%E0%A4%A']) {
+    for (const attempt of [
+      `/..%2f${name}`,
+      `/_astro/..%2F..%2F${name}`,
+      `/%2e%2e%5c${name}`,
+      '/%00index.html',
+      '/%E0%A4%A',
+    ]) {
       expect((await get(attempt)).status, attempt).toBe(400);
     }
   });

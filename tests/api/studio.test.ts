@@ -58,22 +58,41 @@ let build: (request: BuildRequest) => Promise<void>;
 async function pagesFromContent({ contentDir, outDir }: BuildRequest): Promise<void> {
   const content = loadContent(contentDir);
   mkdirSync(path.join(outDir, 'welcome/home'), { recursive: true });
-  writeFileSync(path.join(outDir, 'index.html'), `<!doctype html><title>${content.news.length} news</title><link rel="stylesheet" href="/_astro/site.css">`);
+  writeFileSync(
+    path.join(outDir, 'index.html'),
+    `<!doctype html><title>${content.news.length} news</title><link rel="stylesheet" href="/_astro/site.css">`,
+  );
   mkdirSync(path.join(outDir, '_astro'), { recursive: true });
   writeFileSync(path.join(outDir, '_astro/site.css'), 'body{color:#111}');
-  writeFileSync(path.join(outDir, 'welcome/home/index.html'), `<!doctype html><title>home: ${content.news.map((n) => n.title).join('|')}</title>`);
+  writeFileSync(
+    path.join(outDir, 'welcome/home/index.html'),
+    `<!doctype html><title>home: ${content.news.map((n) => n.title).join('|')}</title>`,
+  );
   for (const news of content.news) {
     mkdirSync(path.join(outDir, 'infomation/detail', news.newsId), { recursive: true });
-    writeFileSync(path.join(outDir, 'infomation/detail', news.newsId, 'index.html'), `<!doctype html><title>${news.title}</title>${news.body}`);
+    writeFileSync(
+      path.join(outDir, 'infomation/detail', news.newsId, 'index.html'),
+      `<!doctype html><title>${news.title}</title>${news.body}`,
+    );
   }
 }
 
-async function call<T = Record<string, unknown>>(url: string, options: { body?: unknown; cookie?: string; locale?: string } = {}): Promise<Envelope<T>> {
-  const headers: Record<string, string> = { cookie: options.cookie ?? editor, 'Accept-Language': options.locale ?? 'zh-CN' };
+async function call<T = Record<string, unknown>>(
+  url: string,
+  options: { body?: unknown; cookie?: string; locale?: string } = {},
+): Promise<Envelope<T>> {
+  const headers: Record<string, string> = {
+    cookie: options.cookie ?? editor,
+    'Accept-Language': options.locale ?? 'zh-CN',
+  };
   const response =
     options.body === undefined
       ? await t.app.request(url, { headers })
-      : await t.app.request(url, { method: 'POST', headers: apiHeaders({ ...headers, 'Content-Type': 'application/json' }), body: JSON.stringify(options.body) });
+      : await t.app.request(url, {
+          method: 'POST',
+          headers: apiHeaders({ ...headers, 'Content-Type': 'application/json' }),
+          body: JSON.stringify(options.body),
+        });
   return (await response.json()) as Envelope<T>;
 }
 
@@ -113,7 +132,11 @@ beforeAll(async () => {
   const oldDist = path.join(root, 'dist');
   mkdirSync(path.join(oldDist, 'welcome/home'), { recursive: true });
   writeFileSync(path.join(oldDist, 'welcome/home/index.html'), '<!doctype html><title>old site</title>');
-  t = await createTestApp({ staticDir: oldDist, env: { DATA_DIR: path.join(root, 'data') }, deps: { siteBuild: { command: (request) => build(request) } } });
+  t = await createTestApp({
+    staticDir: oldDist,
+    env: { DATA_DIR: path.join(root, 'data') },
+    deps: { siteBuild: { command: (request) => build(request) } },
+  });
   editor = await t.login('demo_editor');
 });
 
@@ -132,7 +155,10 @@ describe('who may edit', () => {
     expect((await call('/api/studio/overview', { cookie: await t.login('demo_person') })).code).toBe(403);
     expect((await call('/api/studio/overview', { cookie: await t.login('demo_partner') })).code).toBe(403);
     expect((await call('/api/studio/overview', { cookie: await t.login('demo_operator') })).code).toBe(200);
-    const overview = await call<{ kinds: Record<string, { items: number }>; regions: { areaCode: string; prefix: string }[] }>('/api/studio/overview');
+    const overview = await call<{
+      kinds: Record<string, { items: number }>;
+      regions: { areaCode: string; prefix: string }[];
+    }>('/api/studio/overview');
     expect(overview.code).toBe(200);
     expect(overview.data.kinds['news']?.items).toBeGreaterThan(3);
     expect(overview.data.regions).toContainEqual(expect.objectContaining({ areaCode: '440000', prefix: '' }));
@@ -151,47 +177,85 @@ describe('who may edit', () => {
 describe('drafts', () => {
   it('are checked with the build’s own schema: every problem at its field, in the caller’s locale, and nothing saved', async () => {
     const bad = newsData('', { date: '2026-02-30', pinned: 'yes' });
-    const zh = await call<{ errors: { field: string; message: string }[] }>('/api/studio/item', { body: { path: 'news/studio-bad.md', data: bad, revision: 0 } });
+    const zh = await call<{ errors: { field: string; message: string }[] }>('/api/studio/item', {
+      body: { path: 'news/studio-bad.md', data: bad, revision: 0 },
+    });
     expect(zh.code).toBe(400);
     const fields = zh.data.errors.map((error) => error.field);
     expect(fields).toEqual(expect.arrayContaining(['title', 'date', 'pinned']));
-    const en = await call<{ errors: { field: string; message: string }[] }>('/api/studio/item', { body: { path: 'news/studio-bad.md', data: bad, revision: 0 }, locale: 'en-US' });
+    const en = await call<{ errors: { field: string; message: string }[] }>('/api/studio/item', {
+      body: { path: 'news/studio-bad.md', data: bad, revision: 0 },
+      locale: 'en-US',
+    });
     expect(en.data.errors.find((error) => error.field === 'title')?.message).toMatch(/^[A-Z][a-z]/);
     expect(zh.data.errors.find((error) => error.field === 'title')?.message).toMatch(/[\u4e00-\u9fff]/);
     // Fields are named as the editor's form names them: a content item's `name` is 名称, not a person's 姓名.
-    const region = await call<{ errors: { field: string; message: string }[] }>('/api/studio/item', { body: { path: 'regions/450000.yaml', data: { name: '', shortName: '广西' }, revision: 1 } });
+    const region = await call<{ errors: { field: string; message: string }[] }>('/api/studio/item', {
+      body: { path: 'regions/450000.yaml', data: { name: '', shortName: '广西' }, revision: 1 },
+    });
     expect(region.data.errors.find((error) => error.field === 'name')?.message).toContain('名称');
     expect(region.data.errors.find((error) => error.field === 'name')?.message).not.toContain('姓名');
     expect((await call('/api/studio/item?path=news/studio-bad.md')).code).toBe(404);
 
-    const badPath = await call<{ errors: { field: string }[] }>('/api/studio/item', { body: { path: 'news/../../etc/passwd', data: newsData('x'), revision: 0 } });
+    const badPath = await call<{ errors: { field: string }[] }>('/api/studio/item', {
+      body: { path: 'news/../../etc/passwd', data: newsData('x'), revision: 0 },
+    });
     expect(badPath.code).toBe(400);
     expect(badPath.data.errors[0]?.field).toBe('path');
   });
 
   it('save, conflict on a stale revision, refuse a taken id, discard', async () => {
-    const saved = await call<Item>('/api/studio/item', { body: { path: 'news/studio-draft.md', data: newsData('草稿新闻'), revision: 0 } });
+    const saved = await call<Item>('/api/studio/item', {
+      body: { path: 'news/studio-draft.md', data: newsData('草稿新闻'), revision: 0 },
+    });
     expect(saved.code).toBe(200);
-    expect(saved.data).toMatchObject({ state: 'new', revision: 1, publishedVersion: 0, title: '草稿新闻', draftBy: '陈静' });
-    expect((await call('/api/studio/item', { body: { path: 'news/studio-draft.md', data: newsData('又一篇'), revision: 0 } })).code).toBe(409);
-    const second = await call<Item>('/api/studio/item', { body: { path: 'news/studio-draft.md', data: newsData('草稿新闻 2'), revision: 1 } });
+    expect(saved.data).toMatchObject({
+      state: 'new',
+      revision: 1,
+      publishedVersion: 0,
+      title: '草稿新闻',
+      draftBy: '陈静',
+    });
+    expect(
+      (
+        await call('/api/studio/item', {
+          body: { path: 'news/studio-draft.md', data: newsData('又一篇'), revision: 0 },
+        })
+      ).code,
+    ).toBe(409);
+    const second = await call<Item>('/api/studio/item', {
+      body: { path: 'news/studio-draft.md', data: newsData('草稿新闻 2'), revision: 1 },
+    });
     expect(second.data.revision).toBe(2);
-    const stale = await call('/api/studio/item', { body: { path: 'news/studio-draft.md', data: newsData('过期的修改'), revision: 1 } });
+    const stale = await call('/api/studio/item', {
+      body: { path: 'news/studio-draft.md', data: newsData('过期的修改'), revision: 1 },
+    });
     expect(stale.code).toBe(409);
     expect(stale.message).toContain('其他编辑');
-    expect((await call<{ items: Item[] }>('/api/studio/drafts')).data.items.map((item) => item.path)).toContain('news/studio-draft.md');
+    expect((await call<{ items: Item[] }>('/api/studio/drafts')).data.items.map((item) => item.path)).toContain(
+      'news/studio-draft.md',
+    );
     // A never-published item is gone with its draft: no item in the answer.
     expect((await call('/api/studio/item/discard', { body: { path: 'news/studio-draft.md' } })).data).toEqual({});
     expect((await call('/api/studio/item?path=news/studio-draft.md')).code).toBe(404);
     const audited = await t.db.select().from(auditLog).where(eq(auditLog.target, 'news/studio-draft.md'));
     expect(audited.map((row) => row.action).sort()).toEqual(['content.create', 'content.discard', 'content.save']);
-    expect(audited.find((row) => row.action === 'content.save')?.detail).toMatchObject({ revision: 2, fields: ['body', 'title'] });
+    expect(audited.find((row) => row.action === 'content.save')?.detail).toMatchObject({
+      revision: 2,
+      fields: ['body', 'title'],
+    });
   });
 });
 
 describe('preview and publication', () => {
   it('a content error found by the build’s cross-checks stops before anything starts, naming the item and field', async () => {
-    await call('/api/studio/item', { body: { path: 'news/studio-orphan.md', data: newsData('无类型新闻', { newsTypeCode: 'no-such-type' }), revision: 0 } });
+    await call('/api/studio/item', {
+      body: {
+        path: 'news/studio-orphan.md',
+        data: newsData('无类型新闻', { newsTypeCode: 'no-such-type' }),
+        revision: 0,
+      },
+    });
     const builds = (await t.db.select().from(siteBuilds)).length;
     const refused = await call<{ path: string; field: string; message: string }>('/api/studio/publish', { body: {} });
     expect(refused.code).toBe(400);
@@ -204,7 +268,9 @@ describe('preview and publication', () => {
   let firstPublication = 0;
 
   it('a preview builds the drafts for editors only and publishes nothing', async () => {
-    await call('/api/studio/item', { body: { path: 'news/studio-launch.md', data: newsData('工作室上线'), revision: 0 } });
+    await call('/api/studio/item', {
+      body: { path: 'news/studio-launch.md', data: newsData('工作室上线'), revision: 0 },
+    });
     const started = await call<Build>('/api/studio/preview', { body: { paths: ['news/studio-launch.md'] } });
     expect(started.code).toBe(200);
     expect(started.data).toMatchObject({ purpose: 'preview', status: 'running', paths: ['news/studio-launch.md'] });
@@ -238,17 +304,29 @@ describe('preview and publication', () => {
     expect((await call('/api/front/external/hnyData/getNewsById?newsId=studio-second')).code).toBe(200);
     const item = await call<Item>('/api/studio/item?path=news/studio-launch.md');
     expect(item.data).toMatchObject({ state: 'published', publishedVersion: 1, draft: null });
-    const versions = await call<{ versions: { version: number; buildId: number; publishedBy: string }[] }>('/api/studio/versions?path=news/studio-launch.md');
-    expect(versions.data.versions).toEqual([expect.objectContaining({ version: 1, buildId: done.buildId, publishedBy: '陈静' })]);
+    const versions = await call<{ versions: { version: number; buildId: number; publishedBy: string }[] }>(
+      '/api/studio/versions?path=news/studio-launch.md',
+    );
+    expect(versions.data.versions).toEqual([
+      expect.objectContaining({ version: 1, buildId: done.buildId, publishedBy: '陈静' }),
+    ]);
     expect((await call<{ items: Item[] }>('/api/studio/drafts')).data.items).toEqual([]);
-    const publications = await call<{ published: number; builds: { buildId: number; items: { path: string }[]; kept: boolean }[] }>('/api/studio/publications');
+    const publications = await call<{
+      published: number;
+      builds: { buildId: number; items: { path: string }[]; kept: boolean }[];
+    }>('/api/studio/publications');
     expect(publications.data.published).toBe(done.buildId);
-    expect(publications.data.builds[0]?.items.map((entry) => entry.path).sort()).toEqual(['news/studio-launch.md', 'news/studio-second.md']);
+    expect(publications.data.builds[0]?.items.map((entry) => entry.path).sort()).toEqual([
+      'news/studio-launch.md',
+      'news/studio-second.md',
+    ]);
   });
 
   it('a failing build keeps the public site and the drafts, and says why', async () => {
     const launch = await call<Item>('/api/studio/item?path=news/studio-launch.md');
-    await call('/api/studio/item', { body: { path: 'news/studio-launch.md', data: newsData('工作室上线（改）'), revision: launch.data.revision } });
+    await call('/api/studio/item', {
+      body: { path: 'news/studio-launch.md', data: newsData('工作室上线（改）'), revision: launch.data.revision },
+    });
     build = async () => {
       throw new Error('astro build exited with 1:\n[ERROR] something broke');
     };
@@ -267,7 +345,9 @@ describe('preview and publication', () => {
     expect((await page('/infomation/detail/studio-launch/')).text).toContain('工作室上线（改）');
     expect((await call<Item>('/api/studio/item?path=news/studio-launch.md')).data.publishedVersion).toBe(2);
 
-    await call('/api/studio/item', { body: { path: 'news/studio-third.md', data: newsData('第三篇（草稿）'), revision: 0 } });
+    await call('/api/studio/item', {
+      body: { path: 'news/studio-third.md', data: newsData('第三篇（草稿）'), revision: 0 },
+    });
     const rolled = await call<Build>('/api/studio/rollback', { body: { buildId: firstPublication } });
     expect(rolled.code).toBe(200);
     expect((await page('/infomation/detail/studio-launch/')).text).toContain('<title>工作室上线</title>');
@@ -277,7 +357,10 @@ describe('preview and publication', () => {
     expect((await call<Item>('/api/studio/item?path=news/studio-third.md')).data.state).toBe('new');
     const detail = await call<{ title: string }>('/api/front/external/hnyData/getNewsById?newsId=studio-launch');
     expect(detail.data.title).toBe('工作室上线');
-    const [rollback] = await t.db.select().from(auditLog).where(and(eq(auditLog.action, 'content.rollback')));
+    const [rollback] = await t.db
+      .select()
+      .from(auditLog)
+      .where(and(eq(auditLog.action, 'content.rollback')));
     expect(rollback?.detail).toMatchObject({ buildId: firstPublication });
     await call('/api/studio/item/discard', { body: { path: 'news/studio-third.md' } });
   });
@@ -296,7 +379,13 @@ describe('a new release', () => {
     await call('/api/studio/item', { body: { path: 'news/studio-pending.md', data: newsData('未发布'), revision: 0 } });
     const before = (await t.db.select().from(siteBuilds)).length;
     // A second process on the same database starting with a new release.
-    createApp({ db: t.db, config: t.config, logger: createLogger({ logLevel: 'silent' }), siteBuild: { command: (request) => build(request) }, rebuildAtStart: true });
+    createApp({
+      db: t.db,
+      config: t.config,
+      logger: createLogger({ logLevel: 'silent' }),
+      siteBuild: { command: (request) => build(request) },
+      rebuildAtStart: true,
+    });
     let rows = await t.db.select().from(siteBuilds);
     for (let attempt = 0; rows.length === before && attempt < 100; attempt += 1) {
       await new Promise((resolve) => setTimeout(resolve, 20));
@@ -321,19 +410,37 @@ describe('images', () => {
   }
 
   it('an upload is checked by its bytes, converted for the web at once within the budget, and served by every process', async () => {
-    const notImage = await upload<{ errors: { field: string }[] }>('/api/studio/image', 'photo.png', strToU8('not a picture'), 'image/png');
+    const notImage = await upload<{ errors: { field: string }[] }>(
+      '/api/studio/image',
+      'photo.png',
+      strToU8('not a picture'),
+      'image/png',
+    );
     expect(notImage.code).toBe(400);
     expect(notImage.data.errors[0]?.field).toBe('file');
 
-    const png = await sharp({ create: { width: 2400, height: 800, channels: 3, background: { r: 20, g: 120, b: 200 } } }).png().toBuffer();
-    const stored = await upload<{ url: string; width: number; height: number }>('/api/studio/image', 'banner.png', png, 'image/png');
+    const png = await sharp({
+      create: { width: 2400, height: 800, channels: 3, background: { r: 20, g: 120, b: 200 } },
+    })
+      .png()
+      .toBuffer();
+    const stored = await upload<{ url: string; width: number; height: number }>(
+      '/api/studio/image',
+      'banner.png',
+      png,
+      'image/png',
+    );
     expect(stored.code).toBe(200);
     expect(stored.data).toMatchObject({ width: 2400, height: 800 });
     expect(stored.data.url).toMatch(/^\/images\/uploads\/[0-9a-f]{32}\.webp$/);
     // Its web version is there at once (the editor's thumbnail, the media library); the build reuses it.
     const early = await t.app.request(stored.data.url);
     expect(early.status).toBe(200);
-    expect(await sharp(Buffer.from(await early.arrayBuffer())).metadata()).toMatchObject({ format: 'webp', width: 1200, height: 400 });
+    expect(await sharp(Buffer.from(await early.arrayBuffer())).metadata()).toMatchObject({
+      format: 'webp',
+      width: 1200,
+      height: 400,
+    });
 
     expect((await bannerWith(stored.data.url)).code).toBe(200);
     const done = await finished((await call<Build>('/api/studio/publish', { body: {} })).data.buildId);
@@ -347,7 +454,9 @@ describe('images', () => {
 
   it('a photo too heavy for the budget fails the build, naming the item and the field; the site is unchanged', async () => {
     // Random noise does not compress: 1200 px wide it stays far above 150 KB at any quality tried.
-    const noise = await sharp(randomBytes(2000 * 1500 * 3), { raw: { width: 2000, height: 1500, channels: 3 } }).jpeg({ quality: 95 }).toBuffer();
+    const noise = await sharp(randomBytes(2000 * 1500 * 3), { raw: { width: 2000, height: 1500, channels: 3 } })
+      .jpeg({ quality: 95 })
+      .toBuffer();
     const stored = await upload<{ url: string }>('/api/studio/image', 'noise.jpg', noise, 'image/jpeg');
     expect(stored.code).toBe(200);
     await bannerWith(stored.data.url);
@@ -369,18 +478,40 @@ describe('export and import', () => {
     const response = await t.app.request('/api/studio/export', { headers: apiHeaders({ cookie: editor }) });
     expect(response.headers.get('content-type')).toBe('application/zip');
     const files = unzipSync(new Uint8Array(await response.arrayBuffer()));
-    expect(Object.keys(files)).toEqual(expect.arrayContaining(['business-types.yaml', 'news/studio-launch.md', 'regions/440000.yaml']));
-    expect(strFromU8(files['news/studio-launch.md']!)).toMatch(/^---\n[\s\S]*title: 工作室上线\n[\s\S]*---\n## 工作室上线/);
+    expect(Object.keys(files)).toEqual(
+      expect.arrayContaining(['business-types.yaml', 'news/studio-launch.md', 'regions/440000.yaml']),
+    );
+    expect(strFromU8(files['news/studio-launch.md']!)).toMatch(
+      /^---\n[\s\S]*title: 工作室上线\n[\s\S]*---\n## 工作室上线/,
+    );
 
-    const changed = { ...files, 'news/studio-launch.md': strToU8(strFromU8(files['news/studio-launch.md']!).replace('title: 工作室上线', 'title: 导入的标题')) };
-    const imported = await upload<{ changed: number; unchanged: number }>('/api/studio/import', 'content.zip', zipSync(changed), 'application/zip');
+    const changed = {
+      ...files,
+      'news/studio-launch.md': strToU8(
+        strFromU8(files['news/studio-launch.md']!).replace('title: 工作室上线', 'title: 导入的标题'),
+      ),
+    };
+    const imported = await upload<{ changed: number; unchanged: number }>(
+      '/api/studio/import',
+      'content.zip',
+      zipSync(changed),
+      'application/zip',
+    );
     expect(imported.code).toBe(200);
     expect(imported.data.changed).toBe(1);
     expect(imported.data.unchanged).toBe(Object.keys(files).length - 1);
-    expect((await call<Item>('/api/studio/item?path=news/studio-launch.md')).data).toMatchObject({ state: 'changed', title: '导入的标题' });
+    expect((await call<Item>('/api/studio/item?path=news/studio-launch.md')).data).toMatchObject({
+      state: 'changed',
+      title: '导入的标题',
+    });
 
     const bad = { 'news/broken.md': strToU8('---\ntitle: [unclosed\n---\nbody') };
-    const refused = await upload<{ path: string }>('/api/studio/import', 'content.zip', zipSync(bad), 'application/zip');
+    const refused = await upload<{ path: string }>(
+      '/api/studio/import',
+      'content.zip',
+      zipSync(bad),
+      'application/zip',
+    );
     expect(refused.code).toBe(400);
     expect(refused.data.path).toBe('news/broken.md');
     expect(await t.db.select().from(contentItems).where(eq(contentItems.path, 'news/broken.md'))).toEqual([]);

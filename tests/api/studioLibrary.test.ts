@@ -55,24 +55,41 @@ let t: TestApp;
 let objects: ObjectStore;
 let editor: string;
 
-async function call<T = Record<string, unknown>>(url: string, options: { body?: unknown; cookie?: string; locale?: string; csrf?: boolean } = {}): Promise<Envelope<T>> {
-  const headers: Record<string, string> = { cookie: options.cookie ?? editor, 'Accept-Language': options.locale ?? 'zh-CN' };
+async function call<T = Record<string, unknown>>(
+  url: string,
+  options: { body?: unknown; cookie?: string; locale?: string; csrf?: boolean } = {},
+): Promise<Envelope<T>> {
+  const headers: Record<string, string> = {
+    cookie: options.cookie ?? editor,
+    'Accept-Language': options.locale ?? 'zh-CN',
+  };
   const post = { 'Content-Type': 'application/json', ...headers };
   const response =
     options.body === undefined
       ? await t.app.request(url, { headers })
-      : await t.app.request(url, { method: 'POST', headers: options.csrf === false ? post : apiHeaders(post), body: JSON.stringify(options.body) });
+      : await t.app.request(url, {
+          method: 'POST',
+          headers: options.csrf === false ? post : apiHeaders(post),
+          body: JSON.stringify(options.body),
+        });
   return (await response.json()) as Envelope<T>;
 }
 
 async function upload(name: string, bytes: Uint8Array): Promise<Envelope<{ name: string; url: string }>> {
   const form = new FormData();
   form.set('file', new File([Buffer.from(bytes)], name, { type: 'image/png' }));
-  const response = await t.app.request('/api/studio/image', { method: 'POST', headers: apiHeaders({ cookie: editor }), body: form });
+  const response = await t.app.request('/api/studio/image', {
+    method: 'POST',
+    headers: apiHeaders({ cookie: editor }),
+    body: form,
+  });
   return (await response.json()) as Envelope<{ name: string; url: string }>;
 }
 
-const png = (r: number, g: number, b: number) => sharp({ create: { width: 600, height: 200, channels: 3, background: { r, g, b } } }).png().toBuffer();
+const png = (r: number, g: number, b: number) =>
+  sharp({ create: { width: 600, height: 200, channels: 3, background: { r, g, b } } })
+    .png()
+    .toBuffer();
 
 async function save(itemPath: string, change: (data: Record<string, unknown>) => void): Promise<Envelope<Item>> {
   const item = await call<Item>(`/api/studio/item?path=${encodeURIComponent(itemPath)}`);
@@ -85,7 +102,9 @@ async function publishAll(): Promise<void> {
   const started = await call<{ buildId: number }>('/api/studio/publish', { body: {} });
   expect(started.code).toBe(200);
   for (let attempt = 0; attempt < 400; attempt += 1) {
-    const { data } = await call<{ status: string; error: string | null }>(`/api/studio/build?buildId=${started.data.buildId}`);
+    const { data } = await call<{ status: string; error: string | null }>(
+      `/api/studio/build?buildId=${started.data.buildId}`,
+    );
     if (data.status === 'succeeded') return;
     if (data.status === 'failed') throw new Error(`the build failed: ${data.error ?? ''}`);
     await new Promise((resolve) => setTimeout(resolve, 25));
@@ -104,7 +123,10 @@ beforeAll(async () => {
     mkdirSync(path.join(outDir, 'welcome/home'), { recursive: true });
     writeFileSync(path.join(outDir, 'welcome/home/index.html'), '<!doctype html><title>home</title>');
   };
-  t = await createTestApp({ env: { DATA_DIR: path.join(root, 'data') }, deps: { objects, siteBuild: { command: build } } });
+  t = await createTestApp({
+    env: { DATA_DIR: path.join(root, 'data') },
+    deps: { objects, siteBuild: { command: build } },
+  });
   editor = await t.login('demo_editor');
 });
 
@@ -134,17 +156,34 @@ describe('choices', () => {
     expect(values(choices['product'] ?? [])).toEqual(['id1', 'id2', 'id3', 'id4', 'id5']);
     expect(values(choices['industry'] ?? []).slice(0, 3)).toEqual(['A', 'B', 'C']);
     expect(choices['region']?.[0]).toEqual({ value: '440000', name: expect.stringContaining('广东') as string });
-    expect(choices['orgCom']).toContainEqual(expect.objectContaining({ value: 'yuehui-dianneng', name: '粤汇电能售电有限公司', areaCodes: ['440000'] }));
-    expect(choices['set']).toContainEqual(expect.objectContaining({ value: 'gx-fixed-2027', areaCodes: ['450000'], productId: expect.stringMatching(/^id\d$/) as string }));
+    expect(choices['orgCom']).toContainEqual(
+      expect.objectContaining({ value: 'yuehui-dianneng', name: '粤汇电能售电有限公司', areaCodes: ['440000'] }),
+    );
+    expect(choices['set']).toContainEqual(
+      expect.objectContaining({
+        value: 'gx-fixed-2027',
+        areaCodes: ['450000'],
+        productId: expect.stringMatching(/^id\d$/) as string,
+      }),
+    );
     expect(values(choices['helpDocument'] ?? [])).toContain('certify-by-usbkey');
     expect(values(choices['notice'] ?? [])).toContain('notice-hotline-hours');
     expect(values(choices['bizType'] ?? []).length).toBeGreaterThan(1);
   });
 
   it('follow the drafts: a new dictionary entry is offered before it is published, a notice marked for deletion is not', async () => {
-    expect((await save('dictionaries.yaml', (data) => (data['newsType'] as unknown[]).push({ code: 'notice', name: '通知公告', sort: 4 }))).code).toBe(200);
+    expect(
+      (
+        await save('dictionaries.yaml', (data) =>
+          (data['newsType'] as unknown[]).push({ code: 'notice', name: '通知公告', sort: 4 }),
+        )
+      ).code,
+    ).toBe(200);
     const notice = await call<Item>('/api/studio/item?path=notices/notice-hotline-hours.md');
-    expect((await call('/api/studio/item/delete', { body: { path: notice.data.path, revision: notice.data.revision } })).code).toBe(200);
+    expect(
+      (await call('/api/studio/item/delete', { body: { path: notice.data.path, revision: notice.data.revision } }))
+        .code,
+    ).toBe(200);
 
     const { choices } = (await call<{ choices: Record<string, Choice[]> }>('/api/studio/choices')).data;
     expect(choices['newsType']?.at(-1)).toEqual({ value: 'notice', name: '通知公告' });
@@ -167,14 +206,18 @@ describe('media library', () => {
     expect(await images()).toEqual([]);
     used = (await upload('banner-blue.png', await png(20, 120, 200))).data;
     unused = (await upload('spare-green.png', await png(20, 160, 60))).data;
-    expect((await save(region, (data) => ((data['banners'] as { image: string }[])[0]!.image = used.url))).code).toBe(200);
+    expect((await save(region, (data) => ((data['banners'] as { image: string }[])[0]!.image = used.url))).code).toBe(
+      200,
+    );
 
     const listed = await images();
     expect(listed.map((image) => image.fileName).sort()).toEqual(['banner-blue.png', 'spare-green.png']);
     const blue = listed.find((image) => image.name === used.name);
     expect(blue).toMatchObject({ width: 600, height: 200, uploadedBy: '陈静', converted: true, url: used.url });
     expect(blue?.bytes).toBeGreaterThan(0);
-    expect(blue?.usedBy).toEqual([{ path: region, kind: 'region', title: expect.any(String) as string, in: ['draft'] }]);
+    expect(blue?.usedBy).toEqual([
+      { path: region, kind: 'region', title: expect.any(String) as string, in: ['draft'] },
+    ]);
     expect(listed.find((image) => image.name === unused.name)?.usedBy).toEqual([]);
     // The editors' and operators' call only.
     expect((await call('/api/studio/images', { cookie: await t.login('demo_partner') })).code).toBe(403);
@@ -197,10 +240,15 @@ describe('media library', () => {
   it('published, then replaced and published again: the earlier publication kept for rollback still uses it, so it stays', async () => {
     await publishAll();
     expect((await images()).find((image) => image.name === used.name)?.usedBy[0]?.in).toEqual(['published']);
-    await save(region, (data) => ((data['banners'] as { image: string }[])[0]!.image = '/images/banners/annual-signing.svg'));
+    await save(
+      region,
+      (data) => ((data['banners'] as { image: string }[])[0]!.image = '/images/banners/annual-signing.svg'),
+    );
     expect((await images()).find((image) => image.name === used.name)?.usedBy[0]?.in).toEqual(['published']);
     await publishAll();
-    expect((await images()).find((image) => image.name === used.name)?.usedBy).toEqual([expect.objectContaining({ path: region, in: ['kept'] })]);
+    expect((await images()).find((image) => image.name === used.name)?.usedBy).toEqual([
+      expect.objectContaining({ path: region, in: ['kept'] }),
+    ]);
     const refused = await call('/api/studio/image/delete', { body: { name: used.name } });
     expect(refused.code).toBe(409);
     expect(refused.message).toContain(region);
@@ -209,7 +257,10 @@ describe('media library', () => {
   it('deletes an unused image: its row, its original and its web file go; audited', async () => {
     const [, hash] = /^([0-9a-f]{32})/.exec(unused.name) ?? [];
     const keys = async () => (await objects.list('content-images/')).filter((key) => key.includes(hash ?? '-'));
-    expect((await keys()).sort()).toEqual([`content-images/originals/${unused.name}`, `content-images/web/${hash}.webp`]);
+    expect((await keys()).sort()).toEqual([
+      `content-images/originals/${unused.name}`,
+      `content-images/web/${hash}.webp`,
+    ]);
 
     const deleted = await call('/api/studio/image/delete', { body: { name: unused.name } });
     expect(deleted.code).toBe(200);
@@ -219,11 +270,16 @@ describe('media library', () => {
     expect((await t.app.request(unused.url)).status).toBe(404);
     expect((await images()).map((image) => image.name)).toEqual([used.name]);
     const [audit] = await t.db.select().from(auditLog).where(eq(auditLog.action, 'content.imageDelete'));
-    expect(audit).toMatchObject({ target: unused.name, detail: expect.objectContaining({ fileName: 'spare-green.png' }) as unknown });
+    expect(audit).toMatchObject({
+      target: unused.name,
+      detail: expect.objectContaining({ fileName: 'spare-green.png' }) as unknown,
+    });
   });
 
   it('checks the name and the request: 400 for a malformed name, 404 for an unknown one, 403 without the CSRF headers', async () => {
-    const malformed = await call<{ errors: { field: string }[] }>('/api/studio/image/delete', { body: { name: '../content-images/x.png' } });
+    const malformed = await call<{ errors: { field: string }[] }>('/api/studio/image/delete', {
+      body: { name: '../content-images/x.png' },
+    });
     expect(malformed.code).toBe(400);
     expect(malformed.data.errors[0]?.field).toBe('name');
     expect((await call('/api/studio/image/delete', { body: { name: `${'0'.repeat(32)}.png` } })).code).toBe(404);

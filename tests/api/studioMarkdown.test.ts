@@ -37,16 +37,29 @@ async function newsPages({ contentDir, outDir }: BuildRequest): Promise<void> {
   writeFileSync(path.join(outDir, 'welcome/home/index.html'), '<!doctype html><title>home</title>');
   for (const news of content.news) {
     mkdirSync(path.join(outDir, 'infomation/detail', news.newsId), { recursive: true });
-    writeFileSync(path.join(outDir, 'infomation/detail', news.newsId, 'index.html'), `<!doctype html><title>${news.title}</title>${news.body}`);
+    writeFileSync(
+      path.join(outDir, 'infomation/detail', news.newsId, 'index.html'),
+      `<!doctype html><title>${news.title}</title>${news.body}`,
+    );
   }
 }
 
-async function call<T = Record<string, unknown>>(url: string, options: { body?: unknown; cookie?: string; locale?: string; headers?: Record<string, string> } = {}): Promise<Envelope<T>> {
-  const headers: Record<string, string> = { cookie: options.cookie ?? editor, 'Accept-Language': options.locale ?? 'zh-CN' };
+async function call<T = Record<string, unknown>>(
+  url: string,
+  options: { body?: unknown; cookie?: string; locale?: string; headers?: Record<string, string> } = {},
+): Promise<Envelope<T>> {
+  const headers: Record<string, string> = {
+    cookie: options.cookie ?? editor,
+    'Accept-Language': options.locale ?? 'zh-CN',
+  };
   const response =
     options.body === undefined
       ? await t.app.request(url, { headers })
-      : await t.app.request(url, { method: 'POST', headers: options.headers ?? apiHeaders({ ...headers, 'Content-Type': 'application/json' }), body: JSON.stringify(options.body) });
+      : await t.app.request(url, {
+          method: 'POST',
+          headers: options.headers ?? apiHeaders({ ...headers, 'Content-Type': 'application/json' }),
+          body: JSON.stringify(options.body),
+        });
   return (await response.json()) as Envelope<T>;
 }
 
@@ -66,10 +79,12 @@ const payloads = [
 ];
 const markdownWithPayloads = `## 安全测试\n\n正文段落，**加粗**。\n\n${payloads.join('\n\n')}\n`;
 /** A tag or attribute that can script, in HTML (text is escaped, so every `<` opens a real tag). */
-const scripting = /<(script|svg|iframe|object|embed|style|form|details|input)\b|<[^>]*\s(on[a-z]+|srcdoc|style)\s*=|<[^>]*(javascript:|vbscript:|data:)/i;
+const scripting =
+  /<(script|svg|iframe|object|embed|style|form|details|input)\b|<[^>]*\s(on[a-z]+|srcdoc|style)\s*=|<[^>]*(javascript:|vbscript:|data:)/i;
 
 it('every payload is live HTML when Markdown is rendered without sanitizing', () => {
-  for (const payload of payloads) expect(marked.parse(payload, { async: false, gfm: true }), payload).toMatch(scripting);
+  for (const payload of payloads)
+    expect(marked.parse(payload, { async: false, gfm: true }), payload).toMatch(scripting);
 });
 
 async function finished(buildId: number): Promise<{ status: string; error: string | null }> {
@@ -86,7 +101,11 @@ beforeAll(async () => {
   const oldDist = path.join(root, 'dist');
   mkdirSync(path.join(oldDist, 'welcome/home'), { recursive: true });
   writeFileSync(path.join(oldDist, 'welcome/home/index.html'), '<!doctype html><title>old site</title>');
-  t = await createTestApp({ staticDir: oldDist, env: { DATA_DIR: path.join(root, 'data') }, deps: { siteBuild: { command: newsPages } } });
+  t = await createTestApp({
+    staticDir: oldDist,
+    env: { DATA_DIR: path.join(root, 'data') },
+    deps: { siteBuild: { command: newsPages } },
+  });
   editor = await t.login('demo_editor');
 });
 
@@ -111,7 +130,9 @@ describe('a news item published through the studio', () => {
     expect(started.code).toBe(200);
     expect(await finished(started.data.buildId)).toMatchObject({ status: 'succeeded', error: null });
 
-    const detail = await call<{ title: string; body: string }>('/api/front/external/hnyData/getNewsById?newsId=studio-xss');
+    const detail = await call<{ title: string; body: string }>(
+      '/api/front/external/hnyData/getNewsById?newsId=studio-xss',
+    );
     expect(detail.code).toBe(200);
     expect(detail.data.title).toBe('安全测试新闻');
     expect(detail.data.body).not.toMatch(scripting);
@@ -135,13 +156,23 @@ describe('POST /api/studio/markdown: the preview', () => {
     expect((await call('/api/studio/markdown', { body, cookie: await t.login('demo_person') })).code).toBe(403);
     expect((await call('/api/studio/markdown', { body, cookie: await t.login('demo_partner') })).code).toBe(403);
     expect((await call('/api/studio/markdown', { body, cookie: await t.login('demo_operator') })).code).toBe(200);
-    const crossSite = await call('/api/studio/markdown', { body, headers: { cookie: editor, 'Content-Type': 'application/json', Origin: 'https://evil.example', 'X-Requested-With': 'XMLHttpRequest' } });
+    const crossSite = await call('/api/studio/markdown', {
+      body,
+      headers: {
+        cookie: editor,
+        'Content-Type': 'application/json',
+        Origin: 'https://evil.example',
+        'X-Requested-With': 'XMLHttpRequest',
+      },
+    });
     expect(crossSite.code).toBe(403);
     expect(testOrigin).not.toBe('https://evil.example');
   });
 
   it('answers the site’s rendering and what it removed', async () => {
-    const answer = await call<{ html: string; dropped: Dropped[] }>('/api/studio/markdown', { body: { markdown: markdownWithPayloads } });
+    const answer = await call<{ html: string; dropped: Dropped[] }>('/api/studio/markdown', {
+      body: { markdown: markdownWithPayloads },
+    });
     expect(answer.code).toBe(200);
     expect(answer.data.html).toContain('<strong>加粗</strong>');
     expect(answer.data.html).not.toMatch(scripting);
@@ -156,17 +187,30 @@ describe('POST /api/studio/markdown: the preview', () => {
         expect.objectContaining({ kind: 'url', tag: 'a', attribute: 'href', scheme: 'vbscript' }),
       ]),
     );
-    const clean = await call<{ html: string; dropped: Dropped[] }>('/api/studio/markdown', { body: { markdown: '# 标题\n\n- [x] 完成' } });
-    expect(clean.data).toEqual({ html: '<h1>标题</h1>\n<ul>\n<li><input checked="" disabled="" type="checkbox"> 完成</li>\n</ul>\n', dropped: [] });
-    expect((await call<{ html: string }>('/api/studio/markdown', { body: { markdown: '' } })).data).toEqual({ html: '', dropped: [] });
+    const clean = await call<{ html: string; dropped: Dropped[] }>('/api/studio/markdown', {
+      body: { markdown: '# 标题\n\n- [x] 完成' },
+    });
+    expect(clean.data).toEqual({
+      html: '<h1>标题</h1>\n<ul>\n<li><input checked="" disabled="" type="checkbox"> 完成</li>\n</ul>\n',
+      dropped: [],
+    });
+    expect((await call<{ html: string }>('/api/studio/markdown', { body: { markdown: '' } })).data).toEqual({
+      html: '',
+      dropped: [],
+    });
   });
 
   it('bad input is a 400 at the field, in the caller’s locale', async () => {
-    const tooLong = await call<{ errors: { field: string; message: string }[] }>('/api/studio/markdown', { body: { markdown: 'x'.repeat(20_001) } });
+    const tooLong = await call<{ errors: { field: string; message: string }[] }>('/api/studio/markdown', {
+      body: { markdown: 'x'.repeat(20_001) },
+    });
     expect(tooLong.code).toBe(400);
     expect(tooLong.data.errors[0]?.field).toBe('markdown');
     expect(tooLong.data.errors[0]?.message).toMatch(/[\u4e00-\u9fff]/);
-    const english = await call<{ errors: { field: string; message: string }[] }>('/api/studio/markdown', { body: { markdown: 42 }, locale: 'en-US' });
+    const english = await call<{ errors: { field: string; message: string }[] }>('/api/studio/markdown', {
+      body: { markdown: 42 },
+      locale: 'en-US',
+    });
     expect(english.code).toBe(400);
     expect(english.data.errors[0]).toMatchObject({ field: 'markdown' });
     expect(english.data.errors[0]?.message).toMatch(/^[A-Z][a-z]/);
@@ -175,11 +219,23 @@ describe('POST /api/studio/markdown: the preview', () => {
 
   it('Markdown nested too deeply to render is a 400 at its field, in the preview and on save, and nothing is saved', async () => {
     const deep = `${'>'.repeat(19_000)} x`;
-    const preview = await call<{ errors: { field: string; message: string }[] }>('/api/studio/markdown', { body: { markdown: deep } });
+    const preview = await call<{ errors: { field: string; message: string }[] }>('/api/studio/markdown', {
+      body: { markdown: deep },
+    });
     expect(preview.code).toBe(400);
     expect(preview.data.errors).toEqual([{ field: 'markdown', message: expect.stringContaining('嵌套') }]);
-    const data = { newsTypeCode: 'company', title: '嵌套过深', date: '2026-11-25', source: '编辑部', summary: '摘要。', body: deep };
-    const saved = await call<{ errors: { field: string; message: string }[] }>('/api/studio/item', { body: { path: 'news/studio-deep.md', data, revision: 0 }, locale: 'en-US' });
+    const data = {
+      newsTypeCode: 'company',
+      title: '嵌套过深',
+      date: '2026-11-25',
+      source: '编辑部',
+      summary: '摘要。',
+      body: deep,
+    };
+    const saved = await call<{ errors: { field: string; message: string }[] }>('/api/studio/item', {
+      body: { path: 'news/studio-deep.md', data, revision: 0 },
+      locale: 'en-US',
+    });
     expect(saved.code).toBe(400);
     expect(saved.data.errors).toEqual([{ field: 'body', message: expect.stringMatching(/nests too deeply/) }]);
     expect((await call('/api/studio/item?path=news/studio-deep.md')).code).toBe(404);

@@ -27,7 +27,11 @@ import { createPublishedSite } from '../../src/server/site/publication.ts';
 import { createSitePublisher } from '../../src/server/site/publisher.ts';
 import { createSiteRebuilder } from '../../src/server/site/rebuild.ts';
 import { objectStoreFromConfig } from '../../src/server/storage/fromConfig.ts';
-import { createScheduleService, type ScheduleJobData, type ScheduleService } from '../../src/server/studio/schedules.ts';
+import {
+  createScheduleService,
+  type ScheduleJobData,
+  type ScheduleService,
+} from '../../src/server/studio/schedules.ts';
 import { apiHeaders, createTestApp, type TestApp } from './harness.ts';
 
 interface Envelope<T = Record<string, unknown>> {
@@ -61,19 +65,37 @@ let build: (request: BuildRequest) => Promise<void>;
 async function pagesFromContent({ contentDir, outDir }: BuildRequest): Promise<void> {
   const content = loadContent(contentDir);
   mkdirSync(path.join(outDir, 'welcome/home'), { recursive: true });
-  writeFileSync(path.join(outDir, 'welcome/home/index.html'), `<!doctype html><title>home: ${content.news.length} news</title>`);
+  writeFileSync(
+    path.join(outDir, 'welcome/home/index.html'),
+    `<!doctype html><title>home: ${content.news.length} news</title>`,
+  );
   for (const news of content.news) {
     mkdirSync(path.join(outDir, 'infomation/detail', news.newsId), { recursive: true });
-    writeFileSync(path.join(outDir, 'infomation/detail', news.newsId, 'index.html'), `<!doctype html><title>${news.title}</title>`);
+    writeFileSync(
+      path.join(outDir, 'infomation/detail', news.newsId, 'index.html'),
+      `<!doctype html><title>${news.title}</title>`,
+    );
   }
 }
 
-async function call<T = Record<string, unknown>>(url: string, options: { body?: unknown; cookie?: string; locale?: string; headers?: Record<string, string> } = {}): Promise<Envelope<T>> {
-  const headers: Record<string, string> = { cookie: options.cookie ?? editor, 'Accept-Language': options.locale ?? 'zh-CN' };
+async function call<T = Record<string, unknown>>(
+  url: string,
+  options: { body?: unknown; cookie?: string; locale?: string; headers?: Record<string, string> } = {},
+): Promise<Envelope<T>> {
+  const headers: Record<string, string> = {
+    cookie: options.cookie ?? editor,
+    'Accept-Language': options.locale ?? 'zh-CN',
+  };
   const response =
     options.body === undefined
       ? await t.app.request(url, { headers })
-      : await t.app.request(url, { method: 'POST', headers: options.headers ? { ...headers, ...options.headers } : apiHeaders({ ...headers, 'Content-Type': 'application/json' }), body: JSON.stringify(options.body) });
+      : await t.app.request(url, {
+          method: 'POST',
+          headers: options.headers
+            ? { ...headers, ...options.headers }
+            : apiHeaders({ ...headers, 'Content-Type': 'application/json' }),
+          body: JSON.stringify(options.body),
+        });
   return (await response.json()) as Envelope<T>;
 }
 
@@ -82,11 +104,20 @@ async function page(url: string): Promise<{ status: number; text: string }> {
   return { status: response.status, text: await response.text() };
 }
 
-const newsData = (title: string) => ({ newsTypeCode: 'company', title, date: '2026-11-24', source: '编辑部', summary: '定时发布测试。', body: `## ${title}\n\n正文。` });
+const newsData = (title: string) => ({
+  newsTypeCode: 'company',
+  title,
+  date: '2026-11-24',
+  source: '编辑部',
+  summary: '定时发布测试。',
+  body: `## ${title}\n\n正文。`,
+});
 
 async function saveNews(id: string, title: string): Promise<Item> {
   const current = await call<Item>(`/api/studio/item?path=news/${id}.md`);
-  const saved = await call<Item>('/api/studio/item', { body: { path: `news/${id}.md`, data: newsData(title), revision: current.code === 200 ? current.data.revision : 0 } });
+  const saved = await call<Item>('/api/studio/item', {
+    body: { path: `news/${id}.md`, data: newsData(title), revision: current.code === 200 ? current.data.revision : 0 },
+  });
   expect(saved.code).toBe(200);
   return saved.data;
 }
@@ -94,7 +125,11 @@ async function saveNews(id: string, title: string): Promise<Item> {
 /** A China wall clock `hours` from now, to the minute (what the form sends). */
 const inHours = (hours: number) => chinaDateTimeLocal(Date.now() + hours * 3600_000);
 
-async function schedule(action: 'publish' | 'unpublish', paths: string[], runAt = inHours(1)): Promise<Envelope<ScheduleView>> {
+async function schedule(
+  action: 'publish' | 'unpublish',
+  paths: string[],
+  runAt = inHours(1),
+): Promise<Envelope<ScheduleView>> {
   return call<ScheduleView>('/api/studio/schedule', { body: { action, paths, runAt } });
 }
 
@@ -133,13 +168,24 @@ beforeAll(async () => {
   const oldDist = path.join(root, 'dist');
   mkdirSync(path.join(oldDist, 'welcome/home'), { recursive: true });
   writeFileSync(path.join(oldDist, 'welcome/home/index.html'), '<!doctype html><title>old site</title>');
-  t = await createTestApp({ staticDir: oldDist, env: { DATA_DIR: dataDir }, deps: { siteBuild: { command: (request) => build(request) } } });
+  t = await createTestApp({
+    staticDir: oldDist,
+    env: { DATA_DIR: dataDir },
+    deps: { siteBuild: { command: (request) => build(request) } },
+  });
   editor = await t.login('demo_editor');
   // The service as the worker role has it: on the app's database and queue; its publications'
   // builds are run by the app's embedded worker, like any other.
   const logger = createLogger({ logLevel: 'silent' });
   const objects = objectStoreFromConfig(t.config);
-  const publisher = createSitePublisher({ db: t.db, objects, dataDir, site: createPublishedSite(undefined), store: createContentStore(), logger });
+  const publisher = createSitePublisher({
+    db: t.db,
+    objects,
+    dataDir,
+    site: createPublishedSite(undefined),
+    store: createContentStore(),
+    logger,
+  });
   const rebuilder = createSiteRebuilder({ db: t.db, logger, dataDir, objects, publisher, jobs: t.jobs });
   schedules = createScheduleService({ db: t.db, jobs: t.jobs, rebuilder, logger });
 });
@@ -162,57 +208,105 @@ describe('who may schedule', () => {
     expect((await call('/api/studio/schedules', { cookie: await t.login('demo_person') })).code).toBe(403);
     expect((await call('/api/studio/schedule', { cookie: await t.login('demo_person'), body })).code).toBe(403);
     const before = (await t.db.select().from(scheduledPublications)).length;
-    expect((await call('/api/studio/schedule', { body, headers: { 'Content-Type': 'application/json' } })).code).toBe(403);
+    expect((await call('/api/studio/schedule', { body, headers: { 'Content-Type': 'application/json' } })).code).toBe(
+      403,
+    );
     expect((await t.db.select().from(scheduledPublications)).length).toBe(before);
-    const byOperator = await call<ScheduleView>('/api/studio/schedule', { cookie: await t.login('demo_operator'), body });
+    const byOperator = await call<ScheduleView>('/api/studio/schedule', {
+      cookie: await t.login('demo_operator'),
+      body,
+    });
     expect(byOperator.code).toBe(200);
-    expect((await call('/api/studio/schedule/cancel', { cookie: await t.login('demo_operator'), body: { id: byOperator.data.id } })).code).toBe(200);
+    expect(
+      (
+        await call('/api/studio/schedule/cancel', {
+          cookie: await t.login('demo_operator'),
+          body: { id: byOperator.data.id },
+        })
+      ).code,
+    ).toBe(200);
   });
 });
 
 describe('the form’s rules', () => {
   it('the time is a China wall clock, in the future and at most a year ahead: 400 at runAt, in the caller’s locale', async () => {
     const paths = ['news/sched-who.md'];
-    const past = await call<FieldErrors>('/api/studio/schedule', { body: { action: 'publish', paths, runAt: inHours(-1) } });
+    const past = await call<FieldErrors>('/api/studio/schedule', {
+      body: { action: 'publish', paths, runAt: inHours(-1) },
+    });
     expect(past.code).toBe(400);
     expect(past.data.errors).toEqual([{ field: 'runAt', message: '执行时间必须晚于现在（北京时间）。' }]);
-    const pastEn = await call<FieldErrors>('/api/studio/schedule', { body: { action: 'publish', paths, runAt: inHours(-1) }, locale: 'en-US' });
-    expect(pastEn.data.errors).toEqual([{ field: 'runAt', message: 'The run time must be later than now (China time).' }]);
-    const far = await call<FieldErrors>('/api/studio/schedule', { body: { action: 'publish', paths, runAt: inHours(24 * 367) } });
+    const pastEn = await call<FieldErrors>('/api/studio/schedule', {
+      body: { action: 'publish', paths, runAt: inHours(-1) },
+      locale: 'en-US',
+    });
+    expect(pastEn.data.errors).toEqual([
+      { field: 'runAt', message: 'The run time must be later than now (China time).' },
+    ]);
+    const far = await call<FieldErrors>('/api/studio/schedule', {
+      body: { action: 'publish', paths, runAt: inHours(24 * 367) },
+    });
     expect(far.data.errors).toEqual([{ field: 'runAt', message: '执行时间不能晚于一年之后。' }]);
-    for (const runAt of ['2026-02-30T09:00', '2026-12-01 09:00', '2026-12-01T24:00', '2026-12-01T09:00:00+08:00', 'tomorrow']) {
+    for (const runAt of [
+      '2026-02-30T09:00',
+      '2026-12-01 09:00',
+      '2026-12-01T24:00',
+      '2026-12-01T09:00:00+08:00',
+      'tomorrow',
+    ]) {
       const wrong = await call<FieldErrors>('/api/studio/schedule', { body: { action: 'publish', paths, runAt } });
       expect(wrong.code, runAt).toBe(400);
       expect(wrong.data.errors, runAt).toEqual([{ field: 'runAt', message: '请按“年-月-日 时:分”选择执行时间。' }]);
     }
-    const missing = await call<FieldErrors>('/api/studio/schedule', { body: { action: 'later', paths: [] }, locale: 'pt-BR' });
+    const missing = await call<FieldErrors>('/api/studio/schedule', {
+      body: { action: 'later', paths: [] },
+      locale: 'pt-BR',
+    });
     expect(missing.data.errors.map((error) => error.field).sort()).toEqual(['action', 'paths', 'runAt']);
     expect(missing.data.errors.find((error) => error.field === 'runAt')?.message).toBe('Informe horário de execução');
-    expect(await t.db.select().from(scheduledPublications).where(eq(scheduledPublications.status, 'scheduled'))).toEqual([]);
+    expect(
+      await t.db.select().from(scheduledPublications).where(eq(scheduledPublications.status, 'scheduled')),
+    ).toEqual([]);
   });
 
   it('each item must be in the state its action needs: 400 at paths, naming it', async () => {
     const refused = async (action: 'publish' | 'unpublish', target: string) => {
-      const answer = await call<FieldErrors>('/api/studio/schedule', { body: { action, paths: [target], runAt: inHours(1) } });
+      const answer = await call<FieldErrors>('/api/studio/schedule', {
+        body: { action, paths: [target], runAt: inHours(1) },
+      });
       expect(answer.code, `${action} ${target}`).toBe(400);
       expect(answer.data.errors[0]?.field).toBe('paths');
       return answer.data.errors[0]?.message ?? '';
     };
     expect(await refused('publish', 'news/sched-nothing.md')).toBe('news/sched-nothing.md：没有这个内容条目。');
-    expect(await refused('publish', 'news/20250108-platform-launch.md')).toBe('news/20250108-platform-launch.md 没有待发布的修改。');
+    expect(await refused('publish', 'news/20250108-platform-launch.md')).toBe(
+      'news/20250108-platform-launch.md 没有待发布的修改。',
+    );
     // sched-who is a new draft: not on the site.
     expect(await refused('unpublish', 'news/sched-who.md')).toBe('news/sched-who.md 不在公开网站上，无需移除。');
     const launch = await call<Item>('/api/studio/item?path=news/20250115-market-annual-gd.md');
-    await call('/api/studio/item', { body: { path: 'news/20250115-market-annual-gd.md', data: newsData('已改的新闻'), revision: launch.data.revision } });
+    await call('/api/studio/item', {
+      body: { path: 'news/20250115-market-annual-gd.md', data: newsData('已改的新闻'), revision: launch.data.revision },
+    });
     expect(await refused('unpublish', 'news/20250115-market-annual-gd.md')).toContain('有未发布的修改');
     await call('/api/studio/item/discard', { body: { path: 'news/20250115-market-annual-gd.md' } });
     // The content check, as at publishing: a draft the build would refuse is refused now.
-    await call('/api/studio/item', { body: { path: 'news/sched-orphan.md', data: { ...newsData('无类型'), newsTypeCode: 'no-such-type' }, revision: 0 } });
-    const invalid = await call<{ path: string; field: string }>('/api/studio/schedule', { body: { action: 'publish', paths: ['news/sched-orphan.md'], runAt: inHours(1) } });
+    await call('/api/studio/item', {
+      body: {
+        path: 'news/sched-orphan.md',
+        data: { ...newsData('无类型'), newsTypeCode: 'no-such-type' },
+        revision: 0,
+      },
+    });
+    const invalid = await call<{ path: string; field: string }>('/api/studio/schedule', {
+      body: { action: 'publish', paths: ['news/sched-orphan.md'], runAt: inHours(1) },
+    });
     expect(invalid.code).toBe(400);
     expect(invalid.data).toMatchObject({ path: 'news/sched-orphan.md', field: 'newsTypeCode' });
     await call('/api/studio/item/discard', { body: { path: 'news/sched-orphan.md' } });
-    expect(await t.db.select().from(scheduledPublications).where(eq(scheduledPublications.status, 'scheduled'))).toEqual([]);
+    expect(
+      await t.db.select().from(scheduledPublications).where(eq(scheduledPublications.status, 'scheduled')),
+    ).toEqual([]);
   });
 });
 
@@ -243,8 +337,16 @@ describe('scheduling, the list and cancelling', () => {
     const job = await t.jobs.job<ScheduleJobData>(scheduleQueue, jobId);
     expect(job).toMatchObject({ state: 'created', data: { scheduleId: id } });
     expect(job?.startAfter.toISOString()).toBe(`${day}T01:30:00.000Z`);
-    const [audited] = await t.db.select().from(auditLog).where(and(eq(auditLog.action, 'content.schedule'), eq(auditLog.target, `schedule:${id}`)));
-    expect(audited?.detail).toMatchObject({ scheduleId: id, action: 'publish', paths: ['news/sched-who.md'], runAt: `${day}T01:30:00.000Z` });
+    const [audited] = await t.db
+      .select()
+      .from(auditLog)
+      .where(and(eq(auditLog.action, 'content.schedule'), eq(auditLog.target, `schedule:${id}`)));
+    expect(audited?.detail).toMatchObject({
+      scheduleId: id,
+      action: 'publish',
+      paths: ['news/sched-who.md'],
+      runAt: `${day}T01:30:00.000Z`,
+    });
   });
 
   it('lists what is upcoming, soonest first, with who, when, what and its state', async () => {
@@ -252,7 +354,11 @@ describe('scheduling, the list and cancelling', () => {
     const { upcoming } = await list();
     const ids = upcoming.map((entry) => entry.id);
     expect(ids.indexOf(sooner.data.id)).toBeLessThan(ids.indexOf(id));
-    expect(upcoming.find((entry) => entry.id === id)).toMatchObject({ status: 'scheduled', createdBy: '陈静', action: 'publish' });
+    expect(upcoming.find((entry) => entry.id === id)).toMatchObject({
+      status: 'scheduled',
+      createdBy: '陈静',
+      action: 'publish',
+    });
     await call('/api/studio/schedule/cancel', { body: { id: sooner.data.id } });
   });
 
@@ -270,7 +376,12 @@ describe('scheduling, the list and cancelling', () => {
     const { upcoming, recent } = await list();
     expect(upcoming.map((entry) => entry.id)).not.toContain(id);
     expect(recent.find((entry) => entry.id === id)?.status).toBe('cancelled');
-    expect(await t.db.select().from(auditLog).where(and(eq(auditLog.action, 'content.scheduleCancel'), eq(auditLog.target, `schedule:${id}`)))).toHaveLength(1);
+    expect(
+      await t.db
+        .select()
+        .from(auditLog)
+        .where(and(eq(auditLog.action, 'content.scheduleCancel'), eq(auditLog.target, `schedule:${id}`))),
+    ).toHaveLength(1);
     // Its job, run anyway (sent before the cancel reached it), does nothing.
     await schedules.run({ scheduleId: id });
     expect((await rowOf(id)).status).toBe('cancelled');
@@ -280,9 +391,15 @@ describe('scheduling, the list and cancelling', () => {
 
   it('a started schedule cannot be cancelled', async () => {
     const started = await schedule('publish', ['news/sched-who.md']);
-    await t.db.update(scheduledPublications).set({ status: 'running' }).where(eq(scheduledPublications.id, started.data.id));
+    await t.db
+      .update(scheduledPublications)
+      .set({ status: 'running' })
+      .where(eq(scheduledPublications.id, started.data.id));
     expect((await call('/api/studio/schedule/cancel', { body: { id: started.data.id } })).code).toBe(409);
-    await t.db.update(scheduledPublications).set({ status: 'scheduled' }).where(eq(scheduledPublications.id, started.data.id));
+    await t.db
+      .update(scheduledPublications)
+      .set({ status: 'scheduled' })
+      .where(eq(scheduledPublications.id, started.data.id));
     expect((await call('/api/studio/schedule/cancel', { body: { id: started.data.id } })).code).toBe(200);
   });
 
@@ -307,7 +424,12 @@ describe('at the time', () => {
     await schedules.run({ scheduleId: created.data.id });
     expect((await rowOf(created.data.id)).status).toBe('running');
     const view = await settled(created.data.id);
-    expect(view).toMatchObject({ status: 'done', buildStatus: 'succeeded', failure: null, finishedAt: expect.any(String) });
+    expect(view).toMatchObject({
+      status: 'done',
+      buildStatus: 'succeeded',
+      failure: null,
+      finishedAt: expect.any(String),
+    });
     expect((await page('/infomation/detail/sched-a/')).text).toContain('<title>定时新闻 A（计划后又改）</title>');
     expect((await page('/infomation/detail/sched-b/')).status).toBe(404);
     expect((await call<Item>('/api/studio/item?path=news/sched-a.md')).data.state).toBe('published');
@@ -315,7 +437,9 @@ describe('at the time', () => {
     // The publication is the scheduling editor's, and the publications page knows what it carried.
     const built = await call<Build>(`/api/studio/build?buildId=${view.buildId}`);
     expect(built.data).toMatchObject({ status: 'succeeded', paths: ['news/sched-a.md'] });
-    const versions = await call<{ versions: { publishedBy: string; buildId: number }[] }>('/api/studio/versions?path=news/sched-a.md');
+    const versions = await call<{ versions: { publishedBy: string; buildId: number }[] }>(
+      '/api/studio/versions?path=news/sched-a.md',
+    );
     expect(versions.data.versions[0]).toMatchObject({ publishedBy: '陈静', buildId: view.buildId });
     // Run again (a second delivery of its job): nothing more happens.
     await schedules.run({ scheduleId: created.data.id });
@@ -328,7 +452,11 @@ describe('at the time', () => {
     await call('/api/studio/item/discard', { body: { path: 'news/sched-c.md' } });
     await schedules.run({ scheduleId: created.data.id });
     const view = await viewOf(created.data.id);
-    expect(view).toMatchObject({ status: 'failed', buildId: null, failure: { reason: 'draftGone', paths: ['news/sched-c.md'] } });
+    expect(view).toMatchObject({
+      status: 'failed',
+      buildId: null,
+      failure: { reason: 'draftGone', paths: ['news/sched-c.md'] },
+    });
     expect((await call<Item>('/api/studio/item?path=news/sched-b.md')).data.state).toBe('new');
     expect((await page('/infomation/detail/sched-b/')).status).toBe(404);
   });
@@ -346,7 +474,10 @@ describe('at the time', () => {
     expect((await page('/infomation/detail/sched-a/')).status).toBe(200);
     const [item] = await t.db.select().from(contentItems).where(eq(contentItems.path, target));
     expect(item).toMatchObject({ published: null, draftDeleted: false });
-    const versions = await call<{ versions: { deleted: boolean; publishedBy: string }[] }>(`/api/studio/versions?path=${target}`, { cookie: other });
+    const versions = await call<{ versions: { deleted: boolean; publishedBy: string }[] }>(
+      `/api/studio/versions?path=${target}`,
+      { cookie: other },
+    );
     expect(versions.data.versions[0]).toMatchObject({ deleted: true, publishedBy: '陈静' });
     // sched-b, an unrelated draft, is still a draft.
     expect((await call<Item>('/api/studio/item?path=news/sched-b.md')).data.state).toBe('new');
@@ -356,9 +487,14 @@ describe('at the time', () => {
     const target = 'news/20250226-platform-usbkey.md';
     const created = await schedule('unpublish', [target]);
     const current = await call<Item>(`/api/studio/item?path=${target}`);
-    await call('/api/studio/item', { body: { path: target, data: newsData('计划后修改'), revision: current.data.revision } });
+    await call('/api/studio/item', {
+      body: { path: target, data: newsData('计划后修改'), revision: current.data.revision },
+    });
     await schedules.run({ scheduleId: created.data.id });
-    expect(await viewOf(created.data.id)).toMatchObject({ status: 'failed', failure: { reason: 'hasDraft', paths: [target] } });
+    expect(await viewOf(created.data.id)).toMatchObject({
+      status: 'failed',
+      failure: { reason: 'hasDraft', paths: [target] },
+    });
     expect((await call<Item>(`/api/studio/item?path=${target}`)).data.state).toBe('changed');
     expect((await page('/infomation/detail/20250226-platform-usbkey/')).status).toBe(200);
     await call('/api/studio/item/discard', { body: { path: target } });
@@ -386,7 +522,11 @@ describe('at the time', () => {
     } finally {
       release();
     }
-    for (let attempt = 0; attempt < 400 && (await call<Build>(`/api/studio/build?buildId=${other.data.buildId}`)).data.status === 'running'; attempt += 1) {
+    for (
+      let attempt = 0;
+      attempt < 400 && (await call<Build>(`/api/studio/build?buildId=${other.data.buildId}`)).data.status === 'running';
+      attempt += 1
+    ) {
       await new Promise((resolve) => setTimeout(resolve, 25));
     }
     // The queue's next try finds no build running.
@@ -411,15 +551,25 @@ describe('at the time', () => {
   it('the worker role runs it from the queue at its time', async () => {
     // Registered as the worker role does: attachWorker, here on a recording queue.
     const registered = new Map<string, (job: { data: object }) => Promise<void>>();
-    const recorder = { work: async (name: string, handler: (job: { data: object }) => Promise<void>) => void registered.set(name, handler) } as unknown as JobQueue;
+    const recorder = {
+      work: async (name: string, handler: (job: { data: object }) => Promise<void>) =>
+        void registered.set(name, handler),
+    } as unknown as JobQueue;
     const ran: ScheduleJobData[] = [];
-    await attachWorker(recorder, { builds: {} as BuildRunner, schedules: { run: async (data) => void ran.push(data) } });
+    await attachWorker(recorder, {
+      builds: {} as BuildRunner,
+      schedules: { run: async (data) => void ran.push(data) },
+    });
     await registered.get(scheduleQueue)?.({ data: { scheduleId: 7 } });
     expect(ran).toEqual([{ scheduleId: 7 }]);
 
     // And in the app's embedded worker, from its queue: due in two seconds (a wall clock with seconds is taken too).
     const at = new Date(Date.now() + 2_000);
-    const created = await schedule('publish', ['news/sched-d.md'], `${chinaDateTimeLocal(at)}:${String(at.getUTCSeconds()).padStart(2, '0')}`);
+    const created = await schedule(
+      'publish',
+      ['news/sched-d.md'],
+      `${chinaDateTimeLocal(at)}:${String(at.getUTCSeconds()).padStart(2, '0')}`,
+    );
     expect(created.code).toBe(200);
     expect((await rowOf(created.data.id)).status).toBe('scheduled');
     const view = await settled(created.data.id);

@@ -77,7 +77,9 @@ export function fixtureRows(count = 60): FixtureRow[] {
       amount: random() < 0.2 ? null : Math.round(random() * 100_000) / 1000,
       day: day.toISOString().slice(0, 10),
       month: day.toISOString().slice(0, 7),
-      at: new Date(base + Math.floor(random() * 6 * 86_400_000 / 3_600_000) * 3_600_000 + (id % 7) * 1000 + (id % 3)).toISOString(),
+      at: new Date(
+        base + Math.floor((random() * 6 * 86_400_000) / 3_600_000) * 3_600_000 + (id % 7) * 1000 + (id % 3),
+      ).toISOString(),
       flag: random() < 0.15 ? null : random() < 0.5,
       note: random() < 0.3 ? null : pick(['峰', 'note A', 'NOTE b', '100%', 'x_y', '']),
       secret: `s${id}`,
@@ -102,7 +104,15 @@ export const fixtureTable = defineTable({
     flag: { sql: sql`f.flag`, type: 'boolean', nullable: true, filter: true, sort: true },
     note: { sql: sql`f.note`, type: 'text', nullable: true, like: true },
     secret: { sql: sql`f.secret`, type: 'text', select: false, filter: true },
-    groupLabel: { sql: sql`g.label`, type: 'text', nullable: true, join: 'group', like: true, filter: true, sort: true },
+    groupLabel: {
+      sql: sql`g.label`,
+      type: 'text',
+      nullable: true,
+      join: 'group',
+      like: true,
+      filter: true,
+      sort: true,
+    },
   },
   defaultSort: [{ key: 'at', sort: 'descend' }],
   tieBreaker: sql`f.id`,
@@ -158,9 +168,11 @@ export async function openFixture(): Promise<Fixture> {
   }
   const rows = fixtureRows();
   for (const row of rows) {
-    await handle.db.execute(sql`insert into table_fixture values (${row.id}, ${row.name}, ${row.code}, ${row.qty}, ${
-      row.amount === null ? null : String(row.amount)
-    }, ${row.day}::date, ${`${row.month}-01`}::date, ${row.at}::timestamptz, ${row.flag}, ${row.note}, ${row.secret})`);
+    await handle.db.execute(
+      sql`insert into table_fixture values (${row.id}, ${row.name}, ${row.code}, ${row.qty}, ${
+        row.amount === null ? null : String(row.amount)
+      }, ${row.day}::date, ${`${row.month}-01`}::date, ${row.at}::timestamptz, ${row.flag}, ${row.note}, ${row.secret})`,
+    );
     // groupLabel is not stored here: it comes from the join.
   }
   const app = new Hono<AppEnv>();
@@ -267,7 +279,10 @@ function inRange(row: FixtureRow, field: FixtureField, bounds: NonNullable<Table
 }
 
 /** What a valid request must answer, computed without SQL. */
-export function reference(rows: readonly FixtureRow[], request: TableRequest): { result: Record<string, unknown>[]; totalCount: number } {
+export function reference(
+  rows: readonly FixtureRow[],
+  request: TableRequest,
+): { result: Record<string, unknown>[]; totalCount: number } {
   const columns = fixtureTable.columns as TableDefinition['columns'];
   let matched = rows.filter((row) => {
     const keyword = request.search?.keyword?.trim() ?? '';
@@ -284,7 +299,12 @@ export function reference(rows: readonly FixtureRow[], request: TableRequest): {
     for (const [field, values] of Object.entries(request.filter ?? {})) {
       const value = key(row, field as FixtureField);
       if (value === null) return false;
-      if (!values.some((candidate) => compareValues(field as FixtureField, value, requestValue(field as FixtureField, candidate)) === 0)) {
+      if (
+        !values.some(
+          (candidate) =>
+            compareValues(field as FixtureField, value, requestValue(field as FixtureField, candidate)) === 0,
+        )
+      ) {
         return false;
       }
     }

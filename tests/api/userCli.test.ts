@@ -16,7 +16,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { main, type CliIo } from '../../scripts/user.ts';
 import { loadConfig } from '../../src/server/config.ts';
 import { openDatabase } from '../../src/server/db/client.ts';
-import { auditLog, partnerAccounts, partnerInstitutions, recoveryCodes, secondFactors, users } from '../../src/server/db/schema/index.ts';
+import {
+  auditLog,
+  partnerAccounts,
+  partnerInstitutions,
+  recoveryCodes,
+  secondFactors,
+  users,
+} from '../../src/server/db/schema/index.ts';
 import { startServer } from '../../src/server/main.ts';
 import { verifyPassword } from '../../src/server/password.ts';
 
@@ -25,7 +32,12 @@ let env: Record<string, string>;
 
 beforeAll(async () => {
   root = await mkdtemp(path.join(tmpdir(), 'hgd-user-cli-'));
-  env = { DATA_DIR: path.join(root, 'data'), PUBLIC_ORIGIN: 'https://portal.example.com', LOG_LEVEL: 'silent', LANG: 'zh_CN.UTF-8' };
+  env = {
+    DATA_DIR: path.join(root, 'data'),
+    PUBLIC_ORIGIN: 'https://portal.example.com',
+    LOG_LEVEL: 'silent',
+    LANG: 'zh_CN.UTF-8',
+  };
 });
 
 afterAll(async () => {
@@ -64,13 +76,26 @@ async function withDb<T>(work: (db: Awaited<ReturnType<typeof openDatabase>>['db
 async function footprint() {
   return withDb(async (db) => {
     const [audit] = await db.select({ n: count() }).from(auditLog);
-    const people = await db.select({ id: users.id, roles: users.roles, status: users.status }).from(users).orderBy(users.id);
+    const people = await db
+      .select({ id: users.id, roles: users.roles, status: users.status })
+      .from(users)
+      .orderBy(users.id);
     const [relations] = await db.select({ n: count() }).from(partnerAccounts);
     return { audit: audit?.n, people, relations: relations?.n };
   });
 }
 
-const createOperator = ['create', '--user-name', 'ops_li', '--mobile', '13900000001', '--name', '李娜', '--role', 'operator'];
+const createOperator = [
+  'create',
+  '--user-name',
+  'ops_li',
+  '--mobile',
+  '13900000001',
+  '--name',
+  '李娜',
+  '--role',
+  'operator',
+];
 
 describe('on an empty deployment database', () => {
   it('creates the first operator with the password from standard input, audited as the command line', async () => {
@@ -82,32 +107,71 @@ describe('on an empty deployment database', () => {
       expect(row).toMatchObject({ mobile: '13900000001', name: '李娜', roles: ['operator'], status: 'active' });
       expect(await verifyPassword(row!.passwordHash, 'Admin2025x')).toBe(true);
       const [audit] = await db.select().from(auditLog).where(eq(auditLog.action, 'staff.create'));
-      expect(audit).toMatchObject({ userId: null, target: `user:${row!.id}`, detail: { role: 'operator', via: 'cli' } });
+      expect(audit).toMatchObject({
+        userId: null,
+        target: `user:${row!.id}`,
+        detail: { role: 'operator', via: 'cli' },
+      });
     });
   }, 60_000);
 
   it('refuses bad input naming each option, before asking for the password; nothing is created', async () => {
     const before = await footprint();
-    const bad = await cli(['create', '--user-name', 'x', '--mobile', '1390', '--name', ' ', '--role', 'admin'], { stdin: 'Admin2025x\n' });
+    const bad = await cli(['create', '--user-name', 'x', '--mobile', '1390', '--name', ' ', '--role', 'admin'], {
+      stdin: 'Admin2025x\n',
+    });
     expect(bad.code).toBe(1);
     expect(bad.stderr).toContain('--user-name: 用户名');
     expect(bad.stderr).toContain('--mobile: 手机号格式不正确');
     expect(bad.stderr).toContain('--name:');
     expect(bad.stderr).toContain('--role:');
-    const weak = await cli(['create', '--user-name', 'ops_wang', '--mobile', '13900000002', '--name', '王', '--role', 'editor'], { stdin: 'password\n' });
+    const weak = await cli(
+      ['create', '--user-name', 'ops_wang', '--mobile', '13900000002', '--name', '王', '--role', 'editor'],
+      { stdin: 'password\n' },
+    );
     expect(weak).toMatchObject({ code: 1, stderr: 'password: 密码须同时包含字母和数字\n' });
-    const partnerWithout = await cli(['create', '--user-name', 'bank_li', '--mobile', '13900000003', '--name', '李', '--role', 'partner'], { stdin: 'Admin2025x\n' });
+    const partnerWithout = await cli(
+      ['create', '--user-name', 'bank_li', '--mobile', '13900000003', '--name', '李', '--role', 'partner'],
+      { stdin: 'Admin2025x\n' },
+    );
     expect(partnerWithout.code).toBe(1);
     expect(partnerWithout.stderr).toContain('--institution: 请输入机构代码');
     expect(partnerWithout.stderr).toContain('--emp-id: 请输入工号');
-    const editorWith = await cli(['create', '--user-name', 'ed_li', '--mobile', '13900000004', '--name', '李', '--role', 'editor', '--emp-id', 'E1'], { stdin: 'Admin2025x\n' });
+    const editorWith = await cli(
+      [
+        'create',
+        '--user-name',
+        'ed_li',
+        '--mobile',
+        '13900000004',
+        '--name',
+        '李',
+        '--role',
+        'editor',
+        '--emp-id',
+        'E1',
+      ],
+      { stdin: 'Admin2025x\n' },
+    );
     expect(editorWith).toMatchObject({ code: 1, stderr: '--emp-id: 只有合作机构员工需要填写工号\n' });
     expect(await footprint()).toEqual(before);
   }, 60_000);
 
   it('never takes a password on the command line, and knows only its commands', async () => {
     const before = await footprint();
-    const withPassword = await cli([...createOperator.slice(0, 1), '--user-name', 'ops_x', '--mobile', '13900000009', '--name', 'X', '--role', 'editor', '--password', 'Admin2025x']);
+    const withPassword = await cli([
+      ...createOperator.slice(0, 1),
+      '--user-name',
+      'ops_x',
+      '--mobile',
+      '13900000009',
+      '--name',
+      'X',
+      '--role',
+      'editor',
+      '--password',
+      'Admin2025x',
+    ]);
     expect(withPassword.code).toBe(2);
     expect(withPassword.stderr).toContain("'--password'");
     expect((await cli(['promote', 'ops_li'])).code).toBe(2);
@@ -119,9 +183,15 @@ describe('on an empty deployment database', () => {
 
   it('refuses a taken user name or mobile (409 at the option), nothing changed', async () => {
     const before = await footprint();
-    const name = await cli(['create', '--user-name', 'OPS_LI', '--mobile', '13900000005', '--name', '另一个', '--role', 'editor'], { stdin: 'Admin2025x\n' });
+    const name = await cli(
+      ['create', '--user-name', 'OPS_LI', '--mobile', '13900000005', '--name', '另一个', '--role', 'editor'],
+      { stdin: 'Admin2025x\n' },
+    );
     expect(name).toMatchObject({ code: 1, stderr: '--user-name: 该用户名已被使用\n' });
-    const mobile = await cli(['create', '--user-name', 'ops_other', '--mobile', '13900000001', '--name', '另一个', '--role', 'editor'], { stdin: 'Admin2025x\n' });
+    const mobile = await cli(
+      ['create', '--user-name', 'ops_other', '--mobile', '13900000001', '--name', '另一个', '--role', 'editor'],
+      { stdin: 'Admin2025x\n' },
+    );
     expect(mobile).toMatchObject({ code: 1, stderr: '--mobile: 该手机号已注册\n' });
     expect(await footprint()).toEqual(before);
   }, 60_000);
@@ -129,22 +199,65 @@ describe('on an empty deployment database', () => {
   it('creates partner staff related to their institution in one step; an unknown code creates nothing', async () => {
     await withDb(async (db) => {
       await db.insert(partnerInstitutions).values({ code: 'CLI4400', name: '测试银行总行', level: 1, path: '/' });
-      const [made] = await db.select({ id: partnerInstitutions.id }).from(partnerInstitutions).where(eq(partnerInstitutions.code, 'CLI4400'));
-      await db.update(partnerInstitutions).set({ path: `/${made!.id}/` }).where(eq(partnerInstitutions.id, made!.id));
+      const [made] = await db
+        .select({ id: partnerInstitutions.id })
+        .from(partnerInstitutions)
+        .where(eq(partnerInstitutions.code, 'CLI4400'));
+      await db
+        .update(partnerInstitutions)
+        .set({ path: `/${made!.id}/` })
+        .where(eq(partnerInstitutions.id, made!.id));
     });
     const before = await footprint();
-    const unknown = await cli(['create', '--user-name', 'bank_zhao', '--mobile', '13900000006', '--name', '赵', '--role', 'partner', '--institution', 'NOPE0000', '--emp-id', 'GD01'], {
-      stdin: 'Admin2025x\n',
-    });
+    const unknown = await cli(
+      [
+        'create',
+        '--user-name',
+        'bank_zhao',
+        '--mobile',
+        '13900000006',
+        '--name',
+        '赵',
+        '--role',
+        'partner',
+        '--institution',
+        'NOPE0000',
+        '--emp-id',
+        'GD01',
+      ],
+      {
+        stdin: 'Admin2025x\n',
+      },
+    );
     expect(unknown).toMatchObject({ code: 1, stderr: '--institution: 没有此代码的合作机构\n' });
     expect(await footprint()).toEqual(before);
 
-    const made = await cli(['create', '--user-name', 'bank_zhao', '--mobile', '13900000006', '--name', '赵', '--role', 'partner', '--institution', 'CLI4400', '--emp-id', 'GD01'], {
-      stdin: 'Admin2025x\n',
-    });
+    const made = await cli(
+      [
+        'create',
+        '--user-name',
+        'bank_zhao',
+        '--mobile',
+        '13900000006',
+        '--name',
+        '赵',
+        '--role',
+        'partner',
+        '--institution',
+        'CLI4400',
+        '--emp-id',
+        'GD01',
+      ],
+      {
+        stdin: 'Admin2025x\n',
+      },
+    );
     expect(made.code).toBe(0);
     await withDb(async (db) => {
-      const [row] = await db.select({ id: users.id, roles: users.roles }).from(users).where(eq(users.userName, 'bank_zhao'));
+      const [row] = await db
+        .select({ id: users.id, roles: users.roles })
+        .from(users)
+        .where(eq(users.userName, 'bank_zhao'));
       expect(row?.roles).toEqual(['partner']);
       const [relation] = await db.select().from(partnerAccounts).where(eq(partnerAccounts.userId, row!.id));
       expect(relation).toMatchObject({ empId: 'GD01', createdByUserId: null });
@@ -154,12 +267,27 @@ describe('on an empty deployment database', () => {
   }, 60_000);
 
   it('grants, revokes, disables, enables and resets, by user name or mobile; never the last operator', async () => {
-    expect(await cli(['grant', 'bank_zhao', 'editor'])).toMatchObject({ code: 0, stdout: 'Granted editor to bank_zhao; roles now: editor, partner.\n' });
+    expect(await cli(['grant', 'bank_zhao', 'editor'])).toMatchObject({
+      code: 0,
+      stdout: 'Granted editor to bank_zhao; roles now: editor, partner.\n',
+    });
     const before = await footprint();
-    expect(await cli(['grant', '13900000006', 'editor'])).toMatchObject({ code: 1, stderr: '该用户已有“内容编辑”角色\n' });
-    expect(await cli(['revoke', 'ops_li', 'operator'])).toMatchObject({ code: 1, stderr: expect.stringContaining('最后一个启用的运营人员') });
-    expect(await cli(['disable', 'ops_li'])).toMatchObject({ code: 1, stderr: expect.stringContaining('最后一个启用的运营人员') });
-    expect(await cli(['grant', 'bank_zhao', 'partner'])).toMatchObject({ code: 1, stderr: expect.stringContaining('role: "partner"') });
+    expect(await cli(['grant', '13900000006', 'editor'])).toMatchObject({
+      code: 1,
+      stderr: '该用户已有“内容编辑”角色\n',
+    });
+    expect(await cli(['revoke', 'ops_li', 'operator'])).toMatchObject({
+      code: 1,
+      stderr: expect.stringContaining('最后一个启用的运营人员'),
+    });
+    expect(await cli(['disable', 'ops_li'])).toMatchObject({
+      code: 1,
+      stderr: expect.stringContaining('最后一个启用的运营人员'),
+    });
+    expect(await cli(['grant', 'bank_zhao', 'partner'])).toMatchObject({
+      code: 1,
+      stderr: expect.stringContaining('role: "partner"'),
+    });
     expect(await cli(['disable', 'nobody_here'])).toMatchObject({ code: 1, stderr: '没有此用户\n' });
     expect(await footprint()).toEqual(before);
 
@@ -174,13 +302,27 @@ describe('on an empty deployment database', () => {
       return row!.id;
     });
     expect((await cli(['reset-second-factor', 'bank_zhao'])).code).toBe(0);
-    expect(await cli(['reset-second-factor', 'bank_zhao'])).toMatchObject({ code: 1, stderr: '该用户没有设置两步验证\n' });
+    expect(await cli(['reset-second-factor', 'bank_zhao'])).toMatchObject({
+      code: 1,
+      stderr: '该用户没有设置两步验证\n',
+    });
     await withDb(async (db) => {
       expect(await db.$count(secondFactors, eq(secondFactors.userId, userId))).toBe(0);
       expect(await db.$count(recoveryCodes, eq(recoveryCodes.userId, userId))).toBe(0);
-      const rows = await db.select({ action: auditLog.action, userId: auditLog.userId, detail: auditLog.detail }).from(auditLog).orderBy(auditLog.id);
-      const mine = rows.filter((row) => ['staff.grant', 'staff.revoke', 'staff.disable', 'staff.enable', 'secondFactor.reset'].includes(row.action));
-      expect(mine.map((row) => row.action)).toEqual(['staff.grant', 'staff.revoke', 'staff.disable', 'staff.enable', 'secondFactor.reset']);
+      const rows = await db
+        .select({ action: auditLog.action, userId: auditLog.userId, detail: auditLog.detail })
+        .from(auditLog)
+        .orderBy(auditLog.id);
+      const mine = rows.filter((row) =>
+        ['staff.grant', 'staff.revoke', 'staff.disable', 'staff.enable', 'secondFactor.reset'].includes(row.action),
+      );
+      expect(mine.map((row) => row.action)).toEqual([
+        'staff.grant',
+        'staff.revoke',
+        'staff.disable',
+        'staff.enable',
+        'secondFactor.reset',
+      ]);
       expect(mine.every((row) => row.userId === null && row.detail['via'] === 'cli')).toBe(true);
     });
   }, 120_000);
@@ -198,8 +340,14 @@ describe('on an empty deployment database', () => {
   }, 60_000);
 
   it('speaks the language of LANG (English by default)', async () => {
-    expect(await cli(['disable', 'nobody_here'], { env: { LANG: 'C.UTF-8' } })).toMatchObject({ code: 1, stderr: 'No such user\n' });
-    expect(await cli(['disable', 'nobody_here'], { env: { LANG: 'pt_BR.UTF-8' } })).toMatchObject({ code: 1, stderr: 'Usuário não encontrado\n' });
+    expect(await cli(['disable', 'nobody_here'], { env: { LANG: 'C.UTF-8' } })).toMatchObject({
+      code: 1,
+      stderr: 'No such user\n',
+    });
+    expect(await cli(['disable', 'nobody_here'], { env: { LANG: 'pt_BR.UTF-8' } })).toMatchObject({
+      code: 1,
+      stderr: 'Usuário não encontrado\n',
+    });
   }, 60_000);
 });
 
@@ -208,7 +356,10 @@ describe('as `npm run user` runs it (a child process)', () => {
 
   function spawnCli(args: string[], stdin: string, childEnv: Record<string, string> = env): Promise<Run> {
     return new Promise((resolve, reject) => {
-      const child = spawn(process.execPath, [script, ...args], { env: { PATH: process.env['PATH'] ?? '', ...childEnv }, stdio: ['pipe', 'pipe', 'pipe'] });
+      const child = spawn(process.execPath, [script, ...args], {
+        env: { PATH: process.env['PATH'] ?? '', ...childEnv },
+        stdio: ['pipe', 'pipe', 'pipe'],
+      });
       let stdout = '';
       let stderr = '';
       child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
@@ -227,7 +378,10 @@ describe('as `npm run user` runs it (a child process)', () => {
   }, 30_000);
 
   it('creates an account from a piped password and exits', async () => {
-    const run = await spawnCli(['create', '--user-name', 'ed_piped', '--mobile', '13900000007', '--name', '管道', '--role', 'editor'], 'Piped2025x\n');
+    const run = await spawnCli(
+      ['create', '--user-name', 'ed_piped', '--mobile', '13900000007', '--name', '管道', '--role', 'editor'],
+      'Piped2025x\n',
+    );
     expect(run).toMatchObject({ code: 0, stderr: '' });
     expect(run.stdout).toContain('Created ed_piped (editor)');
   }, 60_000);
@@ -236,7 +390,9 @@ describe('as `npm run user` runs it (a child process)', () => {
     const dist = path.join(root, 'dist');
     await mkdir(dist, { recursive: true });
     // Behind its TLS proxy, as a deployment with an https PUBLIC_ORIGIN must be to start (preflight.ts).
-    const server = await startServer(loadConfig({ ...env, HOST: '127.0.0.1', PORT: '0', STATIC_DIR: dist, TRUST_PROXY: '1' }));
+    const server = await startServer(
+      loadConfig({ ...env, HOST: '127.0.0.1', PORT: '0', STATIC_DIR: dist, TRUST_PROXY: '1' }),
+    );
     let run: Run;
     try {
       run = await spawnCli(['disable', 'ed_piped'], '');
@@ -245,6 +401,11 @@ describe('as `npm run user` runs it (a child process)', () => {
     }
     expect(run.code).toBe(1);
     expect(run.stderr).toContain('is in use by another process');
-    expect(await withDb(async (db) => (await db.select({ status: users.status }).from(users).where(eq(users.userName, 'ed_piped')))[0]?.status)).toBe('active');
+    expect(
+      await withDb(
+        async (db) =>
+          (await db.select({ status: users.status }).from(users).where(eq(users.userName, 'ed_piped')))[0]?.status,
+      ),
+    ).toBe('active');
   }, 90_000);
 });

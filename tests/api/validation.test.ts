@@ -37,11 +37,17 @@ describe('checkphonenum', () => {
       expect(body.code, phone).toBe(400);
       expect(body.message, phone).toBe('手机号格式不正确');
     }
-    expect((await json(await check('?phone=123', 'en-US'))).message).toBe('Mobile number is not in the expected format');
+    expect((await json(await check('?phone=123', 'en-US'))).message).toBe(
+      'Mobile number is not in the expected format',
+    );
   });
 
   it('says whether the phone is registered', async () => {
-    expect(await json(await check('?phone=13800138001'))).toEqual({ code: 200, message: '操作成功', data: { registered: true } });
+    expect(await json(await check('?phone=13800138001'))).toEqual({
+      code: 200,
+      message: '操作成功',
+      data: { registered: true },
+    });
     expect((await json(await check('?phone=13912345678'))).data).toEqual({ registered: false });
   });
 
@@ -137,6 +143,10 @@ describe('issue messages', () => {
 
   it('passes valid input through, typed and coerced', async () => {
     const body = await check('userName=demo_person&count=3&tags=a&tags=b&t=123');
-    expect(body).toEqual({ code: 200, message: '操作成功', data: { userName: 'demo_person', count: 3, tags: ['a', 'b'] } });
+    expect(body).toEqual({
+      code: 200,
+      message: '操作成功',
+      data: { userName: 'demo_person', count: 3, tags: ['a', 'b'] },
+    });
   });
 });

@@ -49,14 +49,20 @@ export function bigSheetXlsx(megabytes: number, { sameRows = false } = {}): Uint
   }
   const sheet = new ZipDeflate('xl/worksheets/sheet1.xml', { level: 9 });
   zip.add(sheet);
-  sheet.push(strToU8('<?xml version="1.0" encoding="UTF-8"?><worksheet xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main"><sheetData>'));
+  sheet.push(
+    strToU8(
+      '<?xml version="1.0" encoding="UTF-8"?><worksheet xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main"><sheetData>',
+    ),
+  );
   const sameRow = `<row>${columns.map(() => `<c t="inlineStr"><is><t>${filler}</t></is></c>`).join('')}</row>`;
   let line = 0;
   for (let mebibyte = 0; mebibyte < megabytes; mebibyte++) {
     let text = '';
     while (text.length < 1024 * 1024) {
       line++;
-      text += sameRows ? sameRow : `<row r="${line}">${columns.map((column) => `<c r="${column}${line}" t="inlineStr"><is><t>${filler}</t></is></c>`).join('')}</row>`;
+      text += sameRows
+        ? sameRow
+        : `<row r="${line}">${columns.map((column) => `<c r="${column}${line}" t="inlineStr"><is><t>${filler}</t></is></c>`).join('')}</row>`;
     }
     sheet.push(strToU8(text));
   }
@@ -68,8 +74,12 @@ export function bigSheetXlsx(megabytes: number, { sameRows = false } = {}): Uint
 
 /** A valid xlsx with `count` extra small parts (an empty sheet otherwise). */
 export function manyPartsXlsx(count: number): Uint8Array<ArrayBuffer> {
-  const files: Record<string, Uint8Array> = Object.fromEntries(Object.entries(parts).map(([name, text]) => [name, strToU8(text)]));
-  files['xl/worksheets/sheet1.xml'] = strToU8('<?xml version="1.0" encoding="UTF-8"?><worksheet xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main"><sheetData/></worksheet>');
+  const files: Record<string, Uint8Array> = Object.fromEntries(
+    Object.entries(parts).map(([name, text]) => [name, strToU8(text)]),
+  );
+  files['xl/worksheets/sheet1.xml'] = strToU8(
+    '<?xml version="1.0" encoding="UTF-8"?><worksheet xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main"><sheetData/></worksheet>',
+  );
   for (let index = 0; index < count; index++) files[`xl/parts/part${index}.xml`] = strToU8(`<part>${index}</part>`);
   return zipSync(files, { level: 0 }) as Uint8Array<ArrayBuffer>;
 }

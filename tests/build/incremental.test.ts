@@ -54,7 +54,9 @@ function changeContent(from: string, to: string): void {
   const news = readdirSync(path.join(to, 'news')).sort();
   const edited = path.join(to, 'news', news.at(-1)!);
   writeFileSync(edited, `${readFileSync(edited, 'utf8')}\n增量发布测试追加的一段正文。\n`);
-  const added = readFileSync(path.join(to, 'news', news[0]!), 'utf8').replace(/^title: .*$/m, 'title: 增量发布测试新增的新闻').replace(/^date: .*$/m, 'date: 2026-12-24');
+  const added = readFileSync(path.join(to, 'news', news[0]!), 'utf8')
+    .replace(/^title: .*$/m, 'title: 增量发布测试新增的新闻')
+    .replace(/^date: .*$/m, 'date: 2026-12-24');
   writeFileSync(path.join(to, 'news', 'incremental-added.md'), added);
   unlinkSync(path.join(to, 'news', news[1]!));
   const help = path.join(to, 'help', 'order-status.md');
@@ -81,45 +83,64 @@ describe('incremental publication', () => {
     if (root) rmSync(root, { recursive: true, force: true });
   });
 
-  it('re-renders only the pages the changes touch, and writes every file as a full build does', async () => {
-    const saved = { ...process.env };
-    Object.assign(process.env, env);
-    const plan = planBuild({ base: { buildId: 1, dir: base }, content: loadContent(changed), load: loadContent, projectRoot });
-    process.env = saved;
-    expect(plan.mode, plan.mode === 'full' ? plan.reason : '').toBe('incremental');
-    if (plan.mode !== 'incremental') return;
-    expect(plan.plan.changed.length).toBeGreaterThan(0);
-    const planFile = path.join(root, 'plan.json');
-    writeFileSync(planFile, JSON.stringify(plan.plan));
+  it(
+    're-renders only the pages the changes touch, and writes every file as a full build does',
+    async () => {
+      const saved = { ...process.env };
+      Object.assign(process.env, env);
+      const plan = planBuild({
+        base: { buildId: 1, dir: base },
+        content: loadContent(changed),
+        load: loadContent,
+        projectRoot,
+      });
+      process.env = saved;
+      expect(plan.mode, plan.mode === 'full' ? plan.reason : '').toBe('incremental');
+      if (plan.mode !== 'incremental') return;
+      expect(plan.plan.changed.length).toBeGreaterThan(0);
+      const planFile = path.join(root, 'plan.json');
+      writeFileSync(planFile, JSON.stringify(plan.plan));
 
-    const incremental = path.join(root, 'incremental');
-    await build(incremental, changed, { [incrementalPlanVariable]: planFile });
-    const full = path.join(root, 'full');
-    await build(full, changed);
+      const incremental = path.join(root, 'incremental');
+      await build(incremental, changed, { [incrementalPlanVariable]: planFile });
+      const full = path.join(root, 'full');
+      await build(full, changed);
 
-    const written = files(path.join(incremental, 'dist'));
-    expect(written).toEqual(files(path.join(full, 'dist')));
-    const different = written.filter((file) => !readFileSync(path.join(incremental, 'dist', file)).equals(readFileSync(path.join(full, 'dist', file))));
-    expect(different).toEqual([]);
+      const written = files(path.join(incremental, 'dist'));
+      expect(written).toEqual(files(path.join(full, 'dist')));
+      const different = written.filter(
+        (file) =>
+          !readFileSync(path.join(incremental, 'dist', file)).equals(readFileSync(path.join(full, 'dist', file))),
+      );
+      expect(different).toEqual([]);
 
-    // Most pages came from the base: the same file (a hard link), not a new rendering.
-    const pages = written.filter((file) => file.endsWith('.html'));
-    const carried = pages.filter((file) => {
-      try {
-        return statSync(path.join(incremental, 'dist', file)).ino === statSync(path.join(base, 'dist', file)).ino;
-      } catch {
-        return false;
-      }
-    });
-    console.log(`incremental: ${plan.plan.changed.length} content keys changed; ${pages.length - carried.length} of ${pages.length} pages rendered (a full build renders ${basePages})`);
-    expect(carried.length).toBeGreaterThan(pages.length * 0.5);
-  }, 8 * 60_000);
+      // Most pages came from the base: the same file (a hard link), not a new rendering.
+      const pages = written.filter((file) => file.endsWith('.html'));
+      const carried = pages.filter((file) => {
+        try {
+          return statSync(path.join(incremental, 'dist', file)).ino === statSync(path.join(base, 'dist', file)).ino;
+        } catch {
+          return false;
+        }
+      });
+      console.log(
+        `incremental: ${plan.plan.changed.length} content keys changed; ${pages.length - carried.length} of ${pages.length} pages rendered (a full build renders ${basePages})`,
+      );
+      expect(carried.length).toBeGreaterThan(pages.length * 0.5);
+    },
+    8 * 60_000,
+  );
 
   it('builds every page when the code differs from the base build', () => {
     const graphFile = path.join(base, 'dist', '.pages.json');
     const graph = JSON.parse(readFileSync(graphFile, 'utf8')) as { codeVersion: string };
     writeFileSync(graphFile, JSON.stringify({ ...graph, codeVersion: 'other code' }));
-    const plan = planBuild({ base: { buildId: 1, dir: base }, content: loadContent(changed), load: loadContent, projectRoot });
+    const plan = planBuild({
+      base: { buildId: 1, dir: base },
+      content: loadContent(changed),
+      load: loadContent,
+      projectRoot,
+    });
     expect(plan).toEqual({ mode: 'full', reason: 'the code changed since the published build' });
   });
 });

@@ -75,56 +75,87 @@ describe('site search on a real build', () => {
   });
 
   it.each([
-    ['电价', ['/infomation/detail/20250425-policy-tou', '/infomation/detail/20250210-policy-136', '/products/id5', '/products/id2']],
+    [
+      '电价',
+      [
+        '/infomation/detail/20250425-policy-tou',
+        '/infomation/detail/20250210-policy-136',
+        '/products/id5',
+        '/products/id2',
+      ],
+    ],
     ['认证', ['/assistance/certification-overview', '/assistance/certification-returned']],
     ['峰谷电价', ['/infomation/detail/20250425-policy-tou', '/products/id5', '/products/id5/gd-tou-2027']],
     ['企业认证', ['/assistance/certification-overview']],
     ['营业执照', ['/assistance/certify-by-certificate']],
   ])('%s finds its page in the first 3', async (query, answers) => {
     const top = await firstThree(path.join(base, 'dist'), query);
-    expect(top.some((found) => answers.includes(found)), `${query} → ${top.join(', ')}`).toBe(true);
+    expect(
+      top.some((found) => answers.includes(found)),
+      `${query} → ${top.join(', ')}`,
+    ).toBe(true);
   });
 
-  it('finds a news item an incremental publication added, and no longer one it removed', async () => {
-    const changed = path.join(root, 'changed-content');
-    cpSync(path.join(projectRoot, 'src/content'), changed, { recursive: true, filter: (source) => !source.endsWith('.ts') });
-    const news = readdirSync(path.join(changed, 'news')).sort();
-    const removedFile = news[1]!;
-    const removedId = removedFile.replace(/\.md$/, '');
-    const removedTitle = /^title: (.*)$/m.exec(readFileSync(path.join(changed, 'news', removedFile), 'utf8'))?.[1] ?? '';
-    unlinkSync(path.join(changed, 'news', removedFile));
-    const added = readFileSync(path.join(changed, 'news', news[0]!), 'utf8')
-      .replace(/^title: .*$/m, `title: ${addedTitle}`)
-      .replace(/^date: .*$/m, 'date: 2026-12-24');
-    writeFileSync(path.join(changed, 'news', `${addedId}.md`), `${added}\n首批${addedTitle.slice(0, 4)}试点企业将在平台上报可调负荷。\n`);
+  it(
+    'finds a news item an incremental publication added, and no longer one it removed',
+    async () => {
+      const changed = path.join(root, 'changed-content');
+      cpSync(path.join(projectRoot, 'src/content'), changed, {
+        recursive: true,
+        filter: (source) => !source.endsWith('.ts'),
+      });
+      const news = readdirSync(path.join(changed, 'news')).sort();
+      const removedFile = news[1]!;
+      const removedId = removedFile.replace(/\.md$/, '');
+      const removedTitle =
+        /^title: (.*)$/m.exec(readFileSync(path.join(changed, 'news', removedFile), 'utf8'))?.[1] ?? '';
+      unlinkSync(path.join(changed, 'news', removedFile));
+      const added = readFileSync(path.join(changed, 'news', news[0]!), 'utf8')
+        .replace(/^title: .*$/m, `title: ${addedTitle}`)
+        .replace(/^date: .*$/m, 'date: 2026-12-24');
+      writeFileSync(
+        path.join(changed, 'news', `${addedId}.md`),
+        `${added}\n首批${addedTitle.slice(0, 4)}试点企业将在平台上报可调负荷。\n`,
+      );
 
-    const saved = { ...process.env };
-    Object.assign(process.env, env);
-    const plan = planBuild({ base: { buildId: 1, dir: base }, content: loadContent(changed), load: loadContent, projectRoot });
-    process.env = saved;
-    expect(plan.mode, plan.mode === 'full' ? plan.reason : '').toBe('incremental');
-    if (plan.mode !== 'incremental') return;
-    const planFile = path.join(root, 'plan.json');
-    writeFileSync(planFile, JSON.stringify(plan.plan));
-    const incremental = path.join(root, 'incremental');
-    await build(incremental, changed, { [incrementalPlanVariable]: planFile });
+      const saved = { ...process.env };
+      Object.assign(process.env, env);
+      const plan = planBuild({
+        base: { buildId: 1, dir: base },
+        content: loadContent(changed),
+        load: loadContent,
+        projectRoot,
+      });
+      process.env = saved;
+      expect(plan.mode, plan.mode === 'full' ? plan.reason : '').toBe('incremental');
+      if (plan.mode !== 'incremental') return;
+      const planFile = path.join(root, 'plan.json');
+      writeFileSync(planFile, JSON.stringify(plan.plan));
+      const incremental = path.join(root, 'incremental');
+      await build(incremental, changed, { [incrementalPlanVariable]: planFile });
 
-    expect(await firstThree(path.join(base, 'dist'), '虚拟电厂')).not.toContain(`/infomation/detail/${addedId}`);
-    expect((await firstThree(path.join(incremental, 'dist'), '虚拟电厂'))[0]).toBe(`/infomation/detail/${addedId}`);
-    expect(await firstThree(path.join(base, 'dist'), removedTitle)).toContain(`/infomation/detail/${removedId}`);
-    expect(await firstThree(path.join(incremental, 'dist'), removedTitle)).not.toContain(`/infomation/detail/${removedId}`);
+      expect(await firstThree(path.join(base, 'dist'), '虚拟电厂')).not.toContain(`/infomation/detail/${addedId}`);
+      expect((await firstThree(path.join(incremental, 'dist'), '虚拟电厂'))[0]).toBe(`/infomation/detail/${addedId}`);
+      expect(await firstThree(path.join(base, 'dist'), removedTitle)).toContain(`/infomation/detail/${removedId}`);
+      expect(await firstThree(path.join(incremental, 'dist'), removedTitle)).not.toContain(
+        `/infomation/detail/${removedId}`,
+      );
 
-    const bundle = path.join(incremental, 'dist', 'pagefind');
-    const files = readdirSync(bundle, { recursive: true, withFileTypes: true }).filter((entry) => entry.isFile()).map((entry) => path.relative(bundle, path.join(entry.parentPath, entry.name)));
-    const shared = files.filter((file) => {
-      try {
-        return statSync(path.join(bundle, file)).ino === statSync(path.join(base, 'dist', 'pagefind', file)).ino;
-      } catch {
-        return false;
-      }
-    });
-    console.log(`search index after the publication: ${shared.length} of ${files.length} files the base build's`);
-    expect(shared.length).toBeGreaterThan(files.length * 0.8);
-    expect(shared.length).toBeLessThan(files.length);
-  }, 6 * 60_000);
+      const bundle = path.join(incremental, 'dist', 'pagefind');
+      const files = readdirSync(bundle, { recursive: true, withFileTypes: true })
+        .filter((entry) => entry.isFile())
+        .map((entry) => path.relative(bundle, path.join(entry.parentPath, entry.name)));
+      const shared = files.filter((file) => {
+        try {
+          return statSync(path.join(bundle, file)).ino === statSync(path.join(base, 'dist', 'pagefind', file)).ino;
+        } catch {
+          return false;
+        }
+      });
+      console.log(`search index after the publication: ${shared.length} of ${files.length} files the base build's`);
+      expect(shared.length).toBeGreaterThan(files.length * 0.8);
+      expect(shared.length).toBeLessThan(files.length);
+    },
+    6 * 60_000,
+  );
 });

@@ -67,13 +67,17 @@ afterAll(async () => {
 }, 60_000);
 
 async function login(node: ClusterNode, ip: string): Promise<string> {
-  const response = await postForm(node, '/api/front/system/login', { userName: person.userName, password: person.password, deviceId: 'hgdweb', appCode: 'hgd' }, { ip });
+  const response = await postForm(
+    node,
+    '/api/front/system/login',
+    { userName: person.userName, password: person.password, deviceId: 'hgdweb', appCode: 'hgd' },
+    { ip },
+  );
   const answer = (await response.clone().json()) as { code: number; message: string };
   const cookie = sessionCookie(response);
   if (answer.code !== 200 || !cookie) throw new Error(`login on ${node.name}: ${answer.code} ${answer.message}`);
   return cookie;
 }
-
 
 describe('two API processes on one database and one bucket', () => {
   it('a session made on A works on B, and a logout on A ends it on B', async () => {
@@ -90,21 +94,38 @@ describe('two API processes on one database and one bucket', () => {
 
   it('an SMS login code sent via A verifies via B', async () => {
     const ip = '192.0.2.20';
-    const sent = await postForm(a, '/api/front/system/sendSMS', { phone: person.mobile, type: 'login', deviceId: 'hgdweb', appCode: 'HGD' }, { ip });
+    const sent = await postForm(
+      a,
+      '/api/front/system/sendSMS',
+      { phone: person.mobile, type: 'login', deviceId: 'hgdweb', appCode: 'HGD' },
+      { ip },
+    );
     expect(((await sent.json()) as { code: number }).code).toBe(200);
     // The outbox provider's message, read like a phone screen.
-    const [message] = await cluster.sql<{ text: string }[]>`select text from sms_outbox where phone = ${person.mobile} order by id desc limit 1`;
+    const [message] = await cluster.sql<
+      { text: string }[]
+    >`select text from sms_outbox where phone = ${person.mobile} order by id desc limit 1`;
     const code = message?.text.match(/\d{6}/)?.[0];
     expect(code).toMatch(/^\d{6}$/);
 
-    const response = await postForm(b, '/api/front/system/loginMobile', { phone: person.mobile, code: code!, deviceId: 'hgdweb', appCode: 'HGD' }, { ip });
+    const response = await postForm(
+      b,
+      '/api/front/system/loginMobile',
+      { phone: person.mobile, code: code!, deviceId: 'hgdweb', appCode: 'HGD' },
+      { ip },
+    );
     const answer = (await response.clone().json()) as { code: number; data: { userName: string } };
     expect(answer.code).toBe(200);
     expect(answer.data.userName).toBe(person.userName);
     const cookie = sessionCookie(response);
     expect((await getJson(a, '/api/front/user/currentUser', { cookie, ip })).code).toBe(200);
     // Single use, whichever process is asked.
-    const again = await postForm(a, '/api/front/system/loginMobile', { phone: person.mobile, code: code!, deviceId: 'hgdweb', appCode: 'HGD' }, { ip });
+    const again = await postForm(
+      a,
+      '/api/front/system/loginMobile',
+      { phone: person.mobile, code: code!, deviceId: 'hgdweb', appCode: 'HGD' },
+      { ip },
+    );
     expect(((await again.json()) as { code: number }).code).toBe(400);
   });
 
@@ -112,19 +133,26 @@ describe('two API processes on one database and one bucket', () => {
     // checkphonenum: 60 checks per address per 10 minutes.
     const ip = '198.51.100.7';
     for (let i = 0; i < 60; i += 1) {
-      const answer = await getJson(a, `/api/front/system/checkphonenum?phone=1390000${String(i).padStart(4, '0')}`, { ip });
+      const answer = await getJson(a, `/api/front/system/checkphonenum?phone=1390000${String(i).padStart(4, '0')}`, {
+        ip,
+      });
       expect(answer.code, `check ${i + 1} on A`).toBe(200);
     }
     expect((await getJson(b, '/api/front/system/checkphonenum?phone=13900009999', { ip })).code).toBe(429);
     expect((await getJson(a, '/api/front/system/checkphonenum?phone=13900009999', { ip })).code).toBe(429);
     // Another address is not limited, on either.
-    expect((await getJson(b, '/api/front/system/checkphonenum?phone=13900009999', { ip: '198.51.100.8' })).code).toBe(200);
+    expect((await getJson(b, '/api/front/system/checkphonenum?phone=13900009999', { ip: '198.51.100.8' })).code).toBe(
+      200,
+    );
   });
 
   it('a certification file uploaded via A downloads via B with the same bytes', async () => {
     const ip = '192.0.2.30';
     const cookie = await login(a, ip);
-    const added = await postJson<{ id: number }>(a, '/api/front/hgdarc/enterpriseuser/add', fullRecord(), { cookie, ip });
+    const added = await postJson<{ id: number }>(a, '/api/front/hgdarc/enterpriseuser/add', fullRecord(), {
+      cookie,
+      ip,
+    });
     expect(added.code, added.message).toBe(200);
 
     const bytes = demoPdf(['Cluster test', `uploaded via A at ${new Date().toISOString()}`]);
@@ -170,88 +198,152 @@ describe('two API processes on one database and one bucket', () => {
      * A rebuild on A of the editors' content as it is now, then the time until every node serves
      * `item` (watched up to a minute, so a slow node's real figure is printed before the check).
      */
-    async function rebuildOnA(label: string, item: { newsId: string; title: string }): Promise<{ buildId: number; slowest: number }> {
+    async function rebuildOnA(
+      label: string,
+      item: { newsId: string; title: string },
+    ): Promise<{ buildId: number; slowest: number }> {
       const before = performance.now();
       const buildId = await startRebuild(cluster, a);
       const published = await waitForBuild(cluster, a, listener, buildId, before, buildLimitMs);
       const buildSeconds = (published.at - before) / 1000;
       let times: Record<string, number>;
       try {
-        times = await propagation(cluster.nodes, published, (node) => newsServed(node, item.newsId, item.title), observeMs);
+        times = await propagation(
+          cluster.nodes,
+          published,
+          (node) => newsServed(node, item.newsId, item.title),
+          observeMs,
+        );
       } catch (error) {
-        const seen = await Promise.all(cluster.nodes.map(async (node) => `${node.name}: ${JSON.stringify(await newsAsServed(node, item.newsId, item.title))}`));
-        throw new Error(`${error instanceof Error ? error.message : String(error)}\n${seen.join('\n')}\nB's log:\n${cluster.logTail(b)}`);
+        const seen = await Promise.all(
+          cluster.nodes.map(
+            async (node) => `${node.name}: ${JSON.stringify(await newsAsServed(node, item.newsId, item.title))}`,
+          ),
+        );
+        throw new Error(
+          `${error instanceof Error ? error.message : String(error)}\n${seen.join('\n')}\nB's log:\n${cluster.logTail(b)}`,
+        );
       }
-      console.log(`${label}: build ${buildId} built and published in ${buildSeconds.toFixed(1)} s; served after its commit by ${describeTimes(times, buildId)}`);
+      console.log(
+        `${label}: build ${buildId} built and published in ${buildSeconds.toFixed(1)} s; served after its commit by ${describeTimes(times, buildId)}`,
+      );
       return { buildId, slowest: Math.max(...Object.values(times)) };
     }
 
-    it('a rebuild started on A is served by B — new page and new content API answer — within seconds', async () => {
-      expect(await newsAsServed(b, first.newsId, first.title)).toMatchObject({ page: 404, api: 404 });
-      // Saved in the studio on B, built and published by A: the content is the database's.
-      await addNews(b, first.newsId, first.title);
-      const result = await rebuildOnA('rebuild 1', first);
-      firstBuild = result.buildId;
-      expect(result.slowest, 'ms from the success\'s commit to every node serving the build').toBeLessThan(propagationLimitMs);
-    }, buildLimitMs + 2 * observeMs);
+    it(
+      'a rebuild started on A is served by B — new page and new content API answer — within seconds',
+      async () => {
+        expect(await newsAsServed(b, first.newsId, first.title)).toMatchObject({ page: 404, api: 404 });
+        // Saved in the studio on B, built and published by A: the content is the database's.
+        await addNews(b, first.newsId, first.title);
+        const result = await rebuildOnA('rebuild 1', first);
+        firstBuild = result.buildId;
+        expect(result.slowest, "ms from the success's commit to every node serving the build").toBeLessThan(
+          propagationLimitMs,
+        );
+      },
+      buildLimitMs + 2 * observeMs,
+    );
 
-    it('a second rebuild too, and both keep serving the first item', async () => {
-      await addNews(b, second.newsId, second.title);
-      const result = await rebuildOnA('rebuild 2', second);
-      secondBuild = result.buildId;
-      for (const node of cluster.nodes) {
-        expect(await newsAsServed(node, first.newsId, first.title)).toMatchObject({ page: 200, titled: true, api: 200 });
-      }
-      expect(result.slowest, 'ms from the success\'s commit to every node serving the build').toBeLessThan(propagationLimitMs);
-    }, buildLimitMs + 2 * observeMs);
-
-    it('a rollback to the first build, asked of B, reaches both', async () => {
-      const before = performance.now();
-      const answer = await rollback(cluster, b, firstBuild);
-      expect(answer.code, answer.message).toBe(200);
-      const event = await listener.next(firstBuild, before, 10_000);
-      const times = await propagation(cluster.nodes, event, (node) => newsServed(node, second.newsId, second.title, false), observeMs);
-      console.log(`rollback to build ${firstBuild} (from ${secondBuild}), asked of B: served after its commit by ${describeTimes(times, firstBuild)}`);
-      expect(Math.max(...Object.values(times))).toBeLessThan(propagationLimitMs);
-      for (const node of cluster.nodes) {
-        expect(await newsAsServed(node, first.newsId, first.title)).toMatchObject({ page: 200, titled: true, api: 200 });
-      }
-      const builds = await fetch(`${a.origin}/api/admin/site/builds`, { headers: { Authorization: `Bearer ${cluster.rebuildToken}` } });
-      expect(((await builds.json()) as { data: { published: number } }).data.published).toBe(firstBuild);
-    }, 2 * observeMs);
-
-    it('a worker killed mid-build: another worker takes the job within a minute and the publication goes on', async () => {
-      const third = { newsId: `cluster-${run}-third`, title: `集群发布测试 ${run} 第三条` };
-      const standby = await cluster.startWorker();
-      await addNews(b, third.newsId, third.title);
-      const buildId = await startRebuild(cluster, a);
-      // The build is running on some worker (its `astro build` has started): that machine dies.
-      let running: { name: string; pid: number } | undefined;
-      const deadline = Date.now() + 120_000;
-      while (!running && Date.now() < deadline) {
-        const [row] = await cluster.sql<{ phase: string | null }[]>`select phase from site_builds where id = ${buildId}`;
-        if (row?.phase === 'build') {
-          running = cluster.workers
-            .filter((worker) => worker.child.exitCode === null && readFileSync(worker.logFile, 'utf8').includes(`"buildId":${buildId}`))
-            .map((worker) => ({ name: worker.name, pid: worker.child.pid! }))[0];
+    it(
+      'a second rebuild too, and both keep serving the first item',
+      async () => {
+        await addNews(b, second.newsId, second.title);
+        const result = await rebuildOnA('rebuild 2', second);
+        secondBuild = result.buildId;
+        for (const node of cluster.nodes) {
+          expect(await newsAsServed(node, first.newsId, first.title)).toMatchObject({
+            page: 200,
+            titled: true,
+            api: 200,
+          });
         }
-        if (!running) await new Promise((resolve) => setTimeout(resolve, 200));
-      }
-      expect(running, 'a worker running the build').toBeDefined();
-      const killedAt = performance.now();
-      process.kill(-running!.pid, 'SIGKILL');
-      const published = await waitForBuild(cluster, a, listener, buildId, killedAt, buildLimitMs);
-      const taken = cluster.workers.find((worker) => worker.name !== running!.name && readFileSync(worker.logFile, 'utf8').includes(`"buildId":${buildId}`));
-      const retriedAt = readFileSync((taken ?? standby).logFile, 'utf8')
-        .split('\n')
-        .filter((line) => line.includes(`"buildId":${buildId}`))
-        .map((line) => (JSON.parse(line) as { time: number }).time)[0];
-      // The job reached the other worker within a minute of the death (its first log line of that build).
-      const handedOnMs = retriedAt! - (Date.now() - (performance.now() - killedAt));
-      console.log(`worker ${running!.name} killed during build ${buildId}; ${taken?.name ?? '?'} took the job ${(handedOnMs / 1000).toFixed(1)} s later and published it ${((published.at - killedAt) / 1000).toFixed(1)} s after the kill`);
-      expect(taken, 'another worker ran the build').toBeDefined();
-      expect(handedOnMs).toBeLessThan(60_000);
-      await propagation(cluster.nodes, published, (node) => newsServed(node, third.newsId, third.title), observeMs);
-    }, buildLimitMs + 3 * observeMs);
+        expect(result.slowest, "ms from the success's commit to every node serving the build").toBeLessThan(
+          propagationLimitMs,
+        );
+      },
+      buildLimitMs + 2 * observeMs,
+    );
+
+    it(
+      'a rollback to the first build, asked of B, reaches both',
+      async () => {
+        const before = performance.now();
+        const answer = await rollback(cluster, b, firstBuild);
+        expect(answer.code, answer.message).toBe(200);
+        const event = await listener.next(firstBuild, before, 10_000);
+        const times = await propagation(
+          cluster.nodes,
+          event,
+          (node) => newsServed(node, second.newsId, second.title, false),
+          observeMs,
+        );
+        console.log(
+          `rollback to build ${firstBuild} (from ${secondBuild}), asked of B: served after its commit by ${describeTimes(times, firstBuild)}`,
+        );
+        expect(Math.max(...Object.values(times))).toBeLessThan(propagationLimitMs);
+        for (const node of cluster.nodes) {
+          expect(await newsAsServed(node, first.newsId, first.title)).toMatchObject({
+            page: 200,
+            titled: true,
+            api: 200,
+          });
+        }
+        const builds = await fetch(`${a.origin}/api/admin/site/builds`, {
+          headers: { Authorization: `Bearer ${cluster.rebuildToken}` },
+        });
+        expect(((await builds.json()) as { data: { published: number } }).data.published).toBe(firstBuild);
+      },
+      2 * observeMs,
+    );
+
+    it(
+      'a worker killed mid-build: another worker takes the job within a minute and the publication goes on',
+      async () => {
+        const third = { newsId: `cluster-${run}-third`, title: `集群发布测试 ${run} 第三条` };
+        const standby = await cluster.startWorker();
+        await addNews(b, third.newsId, third.title);
+        const buildId = await startRebuild(cluster, a);
+        // The build is running on some worker (its `astro build` has started): that machine dies.
+        let running: { name: string; pid: number } | undefined;
+        const deadline = Date.now() + 120_000;
+        while (!running && Date.now() < deadline) {
+          const [row] = await cluster.sql<
+            { phase: string | null }[]
+          >`select phase from site_builds where id = ${buildId}`;
+          if (row?.phase === 'build') {
+            running = cluster.workers
+              .filter(
+                (worker) =>
+                  worker.child.exitCode === null &&
+                  readFileSync(worker.logFile, 'utf8').includes(`"buildId":${buildId}`),
+              )
+              .map((worker) => ({ name: worker.name, pid: worker.child.pid! }))[0];
+          }
+          if (!running) await new Promise((resolve) => setTimeout(resolve, 200));
+        }
+        expect(running, 'a worker running the build').toBeDefined();
+        const killedAt = performance.now();
+        process.kill(-running!.pid, 'SIGKILL');
+        const published = await waitForBuild(cluster, a, listener, buildId, killedAt, buildLimitMs);
+        const taken = cluster.workers.find(
+          (worker) =>
+            worker.name !== running!.name && readFileSync(worker.logFile, 'utf8').includes(`"buildId":${buildId}`),
+        );
+        const retriedAt = readFileSync((taken ?? standby).logFile, 'utf8')
+          .split('\n')
+          .filter((line) => line.includes(`"buildId":${buildId}`))
+          .map((line) => (JSON.parse(line) as { time: number }).time)[0];
+        // The job reached the other worker within a minute of the death (its first log line of that build).
+        const handedOnMs = retriedAt! - (Date.now() - (performance.now() - killedAt));
+        console.log(
+          `worker ${running!.name} killed during build ${buildId}; ${taken?.name ?? '?'} took the job ${(handedOnMs / 1000).toFixed(1)} s later and published it ${((published.at - killedAt) / 1000).toFixed(1)} s after the kill`,
+        );
+        expect(taken, 'another worker ran the build').toBeDefined();
+        expect(handedOnMs).toBeLessThan(60_000);
+        await propagation(cluster.nodes, published, (node) => newsServed(node, third.newsId, third.title), observeMs);
+      },
+      buildLimitMs + 3 * observeMs,
+    );
   });
 });

@@ -83,7 +83,9 @@ function cleanEnv(settings: Record<string, string>): Record<string, string> {
 function tail(file: string, lines: number): string {
   if (!existsSync(file)) return '(no log)';
   // Without the access log's lines (one per request, "msg":"request"): what the process said.
-  const said = readFileSync(file, 'utf8').split('\n').filter((line) => !line.includes('"msg":"request"'));
+  const said = readFileSync(file, 'utf8')
+    .split('\n')
+    .filter((line) => !line.includes('"msg":"request"'));
   return said.slice(-lines - 1).join('\n');
 }
 
@@ -94,7 +96,9 @@ async function waitHealthy(nodes: ClusterNode[], timeoutMs: number): Promise<voi
     nodes.map(async (node) => {
       for (;;) {
         if (node.child.exitCode !== null || node.child.signalCode !== null) {
-          throw new Error(`API process ${node.name} exited (${node.child.exitCode ?? node.child.signalCode}) before it answered:\n${tail(node.logFile, 30)}`);
+          throw new Error(
+            `API process ${node.name} exited (${node.child.exitCode ?? node.child.signalCode}) before it answered:\n${tail(node.logFile, 30)}`,
+          );
         }
         try {
           const response = await fetch(`${node.origin}/api/health`, { signal: AbortSignal.timeout(5_000) });
@@ -102,7 +106,10 @@ async function waitHealthy(nodes: ClusterNode[], timeoutMs: number): Promise<voi
         } catch {
           // not listening yet
         }
-        if (Date.now() > deadline) throw new Error(`API process ${node.name} did not answer /api/health within ${timeoutMs} ms:\n${tail(node.logFile, 30)}`);
+        if (Date.now() > deadline)
+          throw new Error(
+            `API process ${node.name} did not answer /api/health within ${timeoutMs} ms:\n${tail(node.logFile, 30)}`,
+          );
         await new Promise((resolve) => setTimeout(resolve, 250));
       }
     }),
@@ -181,15 +188,22 @@ export function stopNode(node: ClusterNode): Promise<void> {
 
 export async function startCluster(options: ClusterOptions = {}): Promise<Cluster> {
   if (!existsSync(path.join(distDir, 'index.html'))) {
-    throw new Error(`the built site is missing (${distDir}/index.html): run \`npm run build\` first (\`npm test\` builds before the cluster test)`);
+    throw new Error(
+      `the built site is missing (${distDir}/index.html): run \`npm run build\` first (\`npm test\` builds before the cluster test)`,
+    );
   }
   const major = Number(process.versions.node.split('.')[0]);
-  if (major < 23) throw new Error(`Node ${process.versions.node} cannot run the server's TypeScript: run through npm (\`npm run test:cluster\`), which uses the project's Node 24`);
+  if (major < 23)
+    throw new Error(
+      `Node ${process.versions.node} cannot run the server's TypeScript: run through npm (\`npm run test:cluster\`), which uses the project's Node 24`,
+    );
 
   const stops: (() => Promise<unknown>)[] = [];
   const stopAll = async () => {
     for (const stop of stops.splice(0).reverse()) {
-      await stop().catch((error: unknown) => console.error(`cluster stop: ${error instanceof Error ? error.message : String(error)}`));
+      await stop().catch((error: unknown) =>
+        console.error(`cluster stop: ${error instanceof Error ? error.message : String(error)}`),
+      );
     }
   };
   try {
@@ -197,11 +211,13 @@ export async function startCluster(options: ClusterOptions = {}): Promise<Cluste
     stops.push(() => rm(root, { recursive: true, force: true }));
 
     // The database: a fresh one on TEST_DATABASE_URL's server, or on a throwaway server of our own.
-    const serverUrl = process.env['TEST_DATABASE_URL'] ?? (await (async () => {
-      const pg = await startPostgres();
-      stops.push(() => pg.stop());
-      return pg.url;
-    })());
+    const serverUrl =
+      process.env['TEST_DATABASE_URL'] ??
+      (await (async () => {
+        const pg = await startPostgres();
+        stops.push(() => pg.stop());
+        return pg.url;
+      })());
     const database = `hgd_cluster_${randomBytes(6).toString('hex')}`;
     const admin = postgres(serverUrl, { max: 1, onnotice: () => {} });
     stops.push(() => admin.end({ timeout: 5 }));
@@ -217,7 +233,10 @@ export async function startCluster(options: ClusterOptions = {}): Promise<Cluste
     stops.push(() => s3.stop());
 
     const contentDir = path.join(root, 'content');
-    cpSync(path.join(projectRoot, 'src/content'), contentDir, { recursive: true, filter: (source) => !source.endsWith('.ts') });
+    cpSync(path.join(projectRoot, 'src/content'), contentDir, {
+      recursive: true,
+      filter: (source) => !source.endsWith('.ts'),
+    });
     const rebuildToken = randomBytes(24).toString('hex');
 
     const nodes: ClusterNode[] = [];
@@ -257,14 +276,20 @@ export async function startCluster(options: ClusterOptions = {}): Promise<Cluste
       });
       const fd = openSync(logFile, 'a');
       // Its own process group, so that a test can kill it with its build as a crashed machine would.
-      const child = spawn(process.execPath, ['src/server/worker.ts'], { cwd: projectRoot, env, stdio: ['ignore', fd, fd], detached: true });
+      const child = spawn(process.execPath, ['src/server/worker.ts'], {
+        cwd: projectRoot,
+        env,
+        stdio: ['ignore', fd, fd],
+        detached: true,
+      });
       closeSync(fd);
       const worker = { name, logFile, child };
       workers.push(worker);
       stops.push(() => stopProcess(child));
       const deadline = Date.now() + 120_000;
       while (!readFileSync(logFile, 'utf8').includes('worker running jobs')) {
-        if (child.exitCode !== null || child.signalCode !== null) throw new Error(`worker ${name} exited before it started:\n${tail(logFile, 30)}`);
+        if (child.exitCode !== null || child.signalCode !== null)
+          throw new Error(`worker ${name} exited before it started:\n${tail(logFile, 30)}`);
         if (Date.now() > deadline) throw new Error(`worker ${name} did not start within 120 s:\n${tail(logFile, 30)}`);
         await new Promise((resolve) => setTimeout(resolve, 200));
       }
@@ -316,21 +341,38 @@ export function clientHeaders(node: ClusterNode, options: CallOptions = {}): Rec
   };
 }
 
-export async function getJson<T = Record<string, unknown>>(node: ClusterNode, pathName: string, options: CallOptions = {}): Promise<Envelope<T>> {
+export async function getJson<T = Record<string, unknown>>(
+  node: ClusterNode,
+  pathName: string,
+  options: CallOptions = {},
+): Promise<Envelope<T>> {
   const response = await fetch(`${node.origin}${pathName}`, { headers: clientHeaders(node, options) });
   return (await response.json()) as Envelope<T>;
 }
 
 /** A form post (the client's default body); answers the response. */
-export function postForm(node: ClusterNode, pathName: string, body: Record<string, string | number>, options: CallOptions = {}): Promise<Response> {
+export function postForm(
+  node: ClusterNode,
+  pathName: string,
+  body: Record<string, string | number>,
+  options: CallOptions = {},
+): Promise<Response> {
   return fetch(`${node.origin}${pathName}`, {
     method: 'POST',
-    headers: clientHeaders(node, { ...options, headers: { 'Content-Type': 'application/x-www-form-urlencoded', ...options.headers } }),
+    headers: clientHeaders(node, {
+      ...options,
+      headers: { 'Content-Type': 'application/x-www-form-urlencoded', ...options.headers },
+    }),
     body: new URLSearchParams(Object.entries(body).map(([key, value]) => [key, String(value)])).toString(),
   });
 }
 
-export async function postJson<T = Record<string, unknown>>(node: ClusterNode, pathName: string, body: unknown, options: CallOptions = {}): Promise<Envelope<T>> {
+export async function postJson<T = Record<string, unknown>>(
+  node: ClusterNode,
+  pathName: string,
+  body: unknown,
+  options: CallOptions = {},
+): Promise<Envelope<T>> {
   const response = await fetch(`${node.origin}${pathName}`, {
     method: 'POST',
     headers: clientHeaders(node, { ...options, headers: { 'Content-Type': 'application/json', ...options.headers } }),
@@ -351,7 +393,12 @@ export function editorSession(node: ClusterNode): Promise<string> {
   let session = editorSessions.get(node);
   if (!session) {
     session = (async () => {
-      const response = await postForm(node, '/api/front/system/login', { userName: 'demo_editor', password: 'Editor2025', deviceId: 'hgdweb', appCode: 'hgd' }, { ip: '198.51.100.77' });
+      const response = await postForm(
+        node,
+        '/api/front/system/login',
+        { userName: 'demo_editor', password: 'Editor2025', deviceId: 'hgdweb', appCode: 'hgd' },
+        { ip: '198.51.100.77' },
+      );
       const cookie = sessionCookie(response);
       if (!cookie) throw new Error(`editor login on ${node.name}: ${JSON.stringify(await response.json())}`);
       return cookie;
@@ -362,13 +409,27 @@ export function editorSession(node: ClusterNode): Promise<string> {
 }
 
 /** An editor saves a news item as a draft in the studio on `node` (the content is the database's: the next rebuild on any node publishes it). */
-export async function addNews(node: ClusterNode, newsId: string, title: string, body = `${title}：正文。`): Promise<void> {
+export async function addNews(
+  node: ClusterNode,
+  newsId: string,
+  title: string,
+  body = `${title}：正文。`,
+): Promise<void> {
   const cookie = await editorSession(node);
   const path = `news/${newsId}.md`;
   // A new item (revision 0), or the next draft of an existing one.
-  const existing = await getJson<{ revision: number }>(node, `/api/studio/item?path=${encodeURIComponent(path)}`, { cookie });
+  const existing = await getJson<{ revision: number }>(node, `/api/studio/item?path=${encodeURIComponent(path)}`, {
+    cookie,
+  });
   const revision = existing.code === 200 ? existing.data.revision : 0;
-  const data = { newsTypeCode: 'company', title, date: '2026-12-01', source: '集群测试', summary: '在一个 API 进程上保存、在另一个进程上重建、由每个进程提供的新闻。', body };
+  const data = {
+    newsTypeCode: 'company',
+    title,
+    date: '2026-12-01',
+    source: '集群测试',
+    summary: '在一个 API 进程上保存、在另一个进程上重建、由每个进程提供的新闻。',
+    body,
+  };
   const answer = await postJson(node, '/api/studio/item', { path, data, revision }, { cookie });
   if (answer.code !== 200) throw new Error(`studio save on ${node.name}: ${answer.code} ${answer.message}`);
 }
@@ -430,7 +491,11 @@ interface BuildView {
 }
 
 /** POST /api/admin/site/rebuild on `node`; answers the new build's id. */
-export async function startRebuild(cluster: Cluster, node: ClusterNode, options: { full?: boolean } = {}): Promise<number> {
+export async function startRebuild(
+  cluster: Cluster,
+  node: ClusterNode,
+  options: { full?: boolean } = {},
+): Promise<number> {
   const response = await fetch(`${node.origin}/api/admin/site/rebuild`, {
     method: 'POST',
     headers: { ...rebuildHeaders(cluster, node), 'Content-Type': 'application/x-www-form-urlencoded' },
@@ -461,7 +526,14 @@ export async function rollback(cluster: Cluster, node: ClusterNode, buildId: num
  * Waits for build `buildId` (started on `node`) to be published: the NOTIFY of its success.
  * Watches the build's status meanwhile, so a failed build fails at once with its reason.
  */
-export async function waitForBuild(cluster: Cluster, node: ClusterNode, listener: PublicationListener, buildId: number, since: number, timeoutMs: number): Promise<PublicationEvent> {
+export async function waitForBuild(
+  cluster: Cluster,
+  node: ClusterNode,
+  listener: PublicationListener,
+  buildId: number,
+  since: number,
+  timeoutMs: number,
+): Promise<PublicationEvent> {
   const published = listener.next(buildId, since, timeoutMs);
   let done = false;
   const watch = (async () => {
@@ -483,7 +555,11 @@ export async function waitForBuild(cluster: Cluster, node: ClusterNode, listener
 }
 
 /** What a node serves of one news item: its page (status, and whether the title is in it) and the content API's answer code. */
-export async function newsAsServed(node: ClusterNode, newsId: string, title: string): Promise<{ page: number; titled: boolean; api: number }> {
+export async function newsAsServed(
+  node: ClusterNode,
+  newsId: string,
+  title: string,
+): Promise<{ page: number; titled: boolean; api: number }> {
   const [page, api] = await Promise.all([
     fetch(`${node.origin}/infomation/detail/${newsId}`, { headers: { 'Accept-Encoding': 'identity' } }),
     getJson(node, `/api/front/external/hnyData/getNewsById?newsId=${encodeURIComponent(newsId)}`),
@@ -496,7 +572,12 @@ export async function newsAsServed(node: ClusterNode, newsId: string, title: str
  * Polls `node` every 20 ms until `served()` holds; answers the milliseconds from `since`
  * (performance.now()) to the first answer that showed it.
  */
-export async function servedAfter(node: ClusterNode, since: number, served: () => Promise<boolean>, limitMs: number): Promise<number> {
+export async function servedAfter(
+  node: ClusterNode,
+  since: number,
+  served: () => Promise<boolean>,
+  limitMs: number,
+): Promise<number> {
   for (;;) {
     if (await served()) return performance.now() - since;
     if (performance.now() - since > limitMs) throw new Error(`${node.name} did not serve it within ${limitMs} ms`);

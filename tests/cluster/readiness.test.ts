@@ -28,7 +28,12 @@ let pg: TestPostgres | undefined;
 let s3: TestS3Server | undefined;
 let node: ClusterNode;
 
-const logTail = () => readFileSync(node.logFile, 'utf8').split('\n').filter((line) => !line.includes('"msg":"request"')).slice(-30).join('\n');
+const logTail = () =>
+  readFileSync(node.logFile, 'utf8')
+    .split('\n')
+    .filter((line) => !line.includes('"msg":"request"'))
+    .slice(-30)
+    .join('\n');
 
 async function status(pathName: string): Promise<{ status: number; failed?: string[] }> {
   try {
@@ -41,19 +46,30 @@ async function status(pathName: string): Promise<{ status: number; failed?: stri
 }
 
 /** Polls ready (and live beside it) every 100 ms until ready answers `wanted`; the ms it took and every live status seen. */
-async function untilReady(wanted: number, since: number, limitMs: number): Promise<{ ms: number; live: number[]; failed?: string[] }> {
+async function untilReady(
+  wanted: number,
+  since: number,
+  limitMs: number,
+): Promise<{ ms: number; live: number[]; failed?: string[] }> {
   const live: number[] = [];
   for (;;) {
     const [ready, alive] = await Promise.all([status('/api/health/ready'), status('/api/health/live')]);
     live.push(alive.status);
-    if (ready.status === wanted) return { ms: Math.round(performance.now() - since), live, ...(ready.failed ? { failed: ready.failed } : {}) };
-    if (performance.now() - since > limitMs) throw new Error(`ready did not answer ${wanted} within ${limitMs} ms (last ${ready.status}):\n${logTail()}`);
+    if (ready.status === wanted)
+      return { ms: Math.round(performance.now() - since), live, ...(ready.failed ? { failed: ready.failed } : {}) };
+    if (performance.now() - since > limitMs)
+      throw new Error(`ready did not answer ${wanted} within ${limitMs} ms (last ${ready.status}):\n${logTail()}`);
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
 }
 
 async function login(): Promise<{ code: number; cookie: string | undefined }> {
-  const response = await postForm(node, '/api/front/system/login', { userName: 'demo_person', password: 'Person2025', deviceId: 'hgdweb', appCode: 'hgd' }, { ip: '198.51.100.20' });
+  const response = await postForm(
+    node,
+    '/api/front/system/login',
+    { userName: 'demo_person', password: 'Person2025', deviceId: 'hgdweb', appCode: 'hgd' },
+    { ip: '198.51.100.20' },
+  );
   const body = (await response.json()) as { code: number };
   return { code: body.code, cookie: sessionCookie(response) };
 }
@@ -133,7 +149,9 @@ describe('readiness through a PostgreSQL outage', () => {
     expect(me).toMatchObject({ code: 200, data: { userName: 'demo_person' } });
     expect(node.child.exitCode).toBeNull();
 
-    console.log(`readiness: 503 ${down.ms} ms after PostgreSQL stopped, 200 ${up.ms} ms after it started again (bound ${boundMs} ms each)`);
+    console.log(
+      `readiness: 503 ${down.ms} ms after PostgreSQL stopped, 200 ${up.ms} ms after it started again (bound ${boundMs} ms each)`,
+    );
     expect(down.ms).toBeLessThanOrEqual(boundMs);
     expect(up.ms).toBeLessThanOrEqual(boundMs);
   });

@@ -93,70 +93,109 @@ afterAll(async () => {
   console.log(`restore test: ${seconds(started)} in all`);
 }, 60_000);
 
-async function call(node: ClusterNode, pathName: string, init: RequestInit & { cookie?: string } = {}): Promise<Response> {
+async function call(
+  node: ClusterNode,
+  pathName: string,
+  init: RequestInit & { cookie?: string } = {},
+): Promise<Response> {
   const { cookie, ...rest } = init;
   return fetch(`${node.origin}${pathName}`, { ...rest, headers: clientHeaders(node, { cookie, ip }) });
 }
 
 /** `npm run bucket-sync -- <from> <to>` as the operator runs it; answers its summary line. */
 async function bucketSync(from: string, to: string, s3: TestS3Server): Promise<string> {
-  const { stdout } = await run(process.execPath, [path.join(projectRoot, 'scripts/bucket-sync.ts'), from, to], { env: { PATH: process.env['PATH'] ?? '', ...s3.env } });
+  const { stdout } = await run(process.execPath, [path.join(projectRoot, 'scripts/bucket-sync.ts'), from, to], {
+    env: { PATH: process.env['PATH'] ?? '', ...s3.env },
+  });
   return stdout.trim();
 }
 
 describe('a backup restores into a fresh database server and bucket', () => {
-  it('makes data: a registered user signed in, a certification file, a studio image, a published news item, an edited item', async () => {
-    const since = performance.now();
-    const node = cluster!.nodes[0]!;
+  it(
+    'makes data: a registered user signed in, a certification file, a studio image, a published news item, an edited item',
+    async () => {
+      const since = performance.now();
+      const node = cluster!.nodes[0]!;
 
-    const sent = await postForm(node, '/api/front/system/sendSMS', { phone: user.phone, type: 'register', deviceId: 'hgdweb', appCode: 'HGD' }, { ip });
-    expect(((await sent.json()) as { code: number }).code).toBe(200);
-    const [message] = await cluster!.sql<{ text: string }[]>`select text from sms_outbox where phone = ${user.phone} order by id desc limit 1`;
-    const code = message?.text.match(/\d{6}/)?.[0] ?? '';
-    const registered = await postForm(node, '/api/front/system/register', { phone: user.phone, code, name: user.name, password: user.password, deviceId: 'hgdweb', appCode: 'HGD' }, { ip });
-    expect(((await registered.clone().json()) as { code: number; message: string }).code).toBe(200);
-    made.cookie = sessionCookie(registered) ?? '';
-    expect(made.cookie).toMatch(/^hgd_sid=/);
+      const sent = await postForm(
+        node,
+        '/api/front/system/sendSMS',
+        { phone: user.phone, type: 'register', deviceId: 'hgdweb', appCode: 'HGD' },
+        { ip },
+      );
+      expect(((await sent.json()) as { code: number }).code).toBe(200);
+      const [message] = await cluster!.sql<
+        { text: string }[]
+      >`select text from sms_outbox where phone = ${user.phone} order by id desc limit 1`;
+      const code = message?.text.match(/\d{6}/)?.[0] ?? '';
+      const registered = await postForm(
+        node,
+        '/api/front/system/register',
+        { phone: user.phone, code, name: user.name, password: user.password, deviceId: 'hgdweb', appCode: 'HGD' },
+        { ip },
+      );
+      expect(((await registered.clone().json()) as { code: number; message: string }).code).toBe(200);
+      made.cookie = sessionCookie(registered) ?? '';
+      expect(made.cookie).toMatch(/^hgd_sid=/);
 
-    const enterprise = await postJson(node, '/api/front/hgdarc/enterpriseuser/add', fullRecord(), { cookie: made.cookie, ip });
-    expect(enterprise.code, enterprise.message).toBe(200);
-    const pdf = demoPdf(['Restore drill', `uploaded at ${new Date().toISOString()}`]);
-    const fileForm = new FormData();
-    fileForm.set('kind', 'businessLicence');
-    fileForm.set('file', new File([pdf.slice()], '营业执照.pdf', { type: 'application/pdf' }));
-    const uploaded = (await (await call(node, '/api/front/hgdarc/enterpriseauthfile/upload', { method: 'POST', body: fileForm, cookie: made.cookie })).json()) as {
-      code: number;
-      message: string;
-      data: { id: number };
-    };
-    expect(uploaded.code, uploaded.message).toBe(200);
-    made.fileId = uploaded.data.id;
-    made.fileSha = sha256(pdf);
+      const enterprise = await postJson(node, '/api/front/hgdarc/enterpriseuser/add', fullRecord(), {
+        cookie: made.cookie,
+        ip,
+      });
+      expect(enterprise.code, enterprise.message).toBe(200);
+      const pdf = demoPdf(['Restore drill', `uploaded at ${new Date().toISOString()}`]);
+      const fileForm = new FormData();
+      fileForm.set('kind', 'businessLicence');
+      fileForm.set('file', new File([pdf.slice()], '营业执照.pdf', { type: 'application/pdf' }));
+      const uploaded = (await (
+        await call(node, '/api/front/hgdarc/enterpriseauthfile/upload', {
+          method: 'POST',
+          body: fileForm,
+          cookie: made.cookie,
+        })
+      ).json()) as {
+        code: number;
+        message: string;
+        data: { id: number };
+      };
+      expect(uploaded.code, uploaded.message).toBe(200);
+      made.fileId = uploaded.data.id;
+      made.fileSha = sha256(pdf);
 
-    const editor = await editorSession(node);
-    const png = await sharp({ create: { width: 96, height: 48, channels: 3, background: `#${randomBytes(3).toString('hex')}` } }).png().toBuffer();
-    const imageForm = new FormData();
-    imageForm.set('file', new File([new Uint8Array(png)], 'restore.png', { type: 'image/png' }));
-    const image = (await (await call(node, '/api/studio/image', { method: 'POST', body: imageForm, cookie: editor })).json()) as { code: number; message: string; data: { url: string } };
-    expect(image.code, image.message).toBe(200);
-    made.imageUrl = image.data.url;
+      const editor = await editorSession(node);
+      const png = await sharp({
+        create: { width: 96, height: 48, channels: 3, background: `#${randomBytes(3).toString('hex')}` },
+      })
+        .png()
+        .toBuffer();
+      const imageForm = new FormData();
+      imageForm.set('file', new File([new Uint8Array(png)], 'restore.png', { type: 'image/png' }));
+      const image = (await (
+        await call(node, '/api/studio/image', { method: 'POST', body: imageForm, cookie: editor })
+      ).json()) as { code: number; message: string; data: { url: string } };
+      expect(image.code, image.message).toBe(200);
+      made.imageUrl = image.data.url;
 
-    await addNews(node, news.newsId, news.title, `${news.title}：正文。\n\n![演练图片](${made.imageUrl})`);
-    await addNews(node, edited.newsId, edited.title);
-    const listener = await listenToPublications(cluster!);
-    try {
-      const before = performance.now();
-      made.buildId = await startRebuild(cluster!, node);
-      const published = await waitForBuild(cluster!, node, listener, made.buildId, before, buildLimitMs);
-      await servedAfter(node, published.at, newsServed(node, news.newsId, news.title), 30_000);
-      console.log(`data made in ${seconds(since)} (build ${made.buildId} published ${((published.at - before) / 1000).toFixed(1)} s after its start)`);
-    } finally {
-      await listener.stop();
-    }
-    const served = await call(node, made.imageUrl);
-    expect(served.status).toBe(200);
-    made.imageSha = sha256(new Uint8Array(await served.arrayBuffer()));
-  }, buildLimitMs + 120_000);
+      await addNews(node, news.newsId, news.title, `${news.title}：正文。\n\n![演练图片](${made.imageUrl})`);
+      await addNews(node, edited.newsId, edited.title);
+      const listener = await listenToPublications(cluster!);
+      try {
+        const before = performance.now();
+        made.buildId = await startRebuild(cluster!, node);
+        const published = await waitForBuild(cluster!, node, listener, made.buildId, before, buildLimitMs);
+        await servedAfter(node, published.at, newsServed(node, news.newsId, news.title), 30_000);
+        console.log(
+          `data made in ${seconds(since)} (build ${made.buildId} published ${((published.at - before) / 1000).toFixed(1)} s after its start)`,
+        );
+      } finally {
+        await listener.stop();
+      }
+      const served = await call(node, made.imageUrl);
+      expect(served.status).toBe(200);
+      made.imageSha = sha256(new Uint8Array(await served.arrayBuffer()));
+    },
+    buildLimitMs + 120_000,
+  );
 
   it('backs up as docs/operations.md says: pg_dump --format=custom, then the bucket to a directory', async () => {
     const since = performance.now();
@@ -180,11 +219,21 @@ describe('a backup restores into a fresh database server and bucket', () => {
     const bin = findPostgresBin()!;
     await run(path.join(bin, 'createdb'), ['--host=127.0.0.1', `--port=${pg.port}`, '--username=postgres', 'portal']);
     const databaseUrl = pg.url.replace(/\/postgres$/, '/portal');
-    await run(path.join(bin, 'pg_restore'), ['--no-owner', '--exit-on-error', `--dbname=${databaseUrl}`, path.join(backupDir, 'portal.dump')]);
+    await run(path.join(bin, 'pg_restore'), [
+      '--no-owner',
+      '--exit-on-error',
+      `--dbname=${databaseUrl}`,
+      path.join(backupDir, 'portal.dump'),
+    ]);
     const objects = await bucketSync(path.join(backupDir, 'objects'), `s3://${s3.bucket}`, s3);
     expect(objects).toMatch(/ 0 failed/);
     // Every key the restored database names is in the bucket's backup (docs/operations.md, "Checking a backup").
-    const { stdout: named } = await run(path.join(bin, 'psql'), [databaseUrl, '--no-align', '--tuples-only', `--file=${path.join(projectRoot, 'scripts/backup-objects.sql')}`]);
+    const { stdout: named } = await run(path.join(bin, 'psql'), [
+      databaseUrl,
+      '--no-align',
+      '--tuples-only',
+      `--file=${path.join(projectRoot, 'scripts/backup-objects.sql')}`,
+    ]);
     const keys = named.split('\n').filter(Boolean);
     const objectsDir = path.join(backupDir, 'objects');
     const copied = new Set(
@@ -197,9 +246,14 @@ describe('a backup restores into a fresh database server and bucket', () => {
 
     // The release's own content files, as a new machine has them: the content is the database's.
     const contentDir = path.join(root, 'content');
-    cpSync(path.join(projectRoot, 'src/content'), contentDir, { recursive: true, filter: (source) => !source.endsWith('.ts') });
+    cpSync(path.join(projectRoot, 'src/content'), contentDir, {
+      recursive: true,
+      filter: (source) => !source.endsWith('.ts'),
+    });
     restored.node = await startNode({ name: 'R', root, databaseUrl, s3Env: s3.env, contentDir, rebuildToken });
-    console.log(`destroyed and restored in ${seconds(since)}; ${objects}; the database names ${keys.length} objects, all in the backup`);
+    console.log(
+      `destroyed and restored in ${seconds(since)}; ${objects}; the database names ${keys.length} objects, all in the backup`,
+    );
   }, 240_000);
 
   it('the restored process is ready: database, bucket and the publication loaded', async () => {
@@ -208,43 +262,63 @@ describe('a backup restores into a fresh database server and bucket', () => {
   });
 
   it('the session cookie from before the backup still works', async () => {
-    const answer = await getJson<{ userName: string }>(restored!.node!, '/api/front/user/currentUser', { cookie: made.cookie, ip });
+    const answer = await getJson<{ userName: string }>(restored!.node!, '/api/front/user/currentUser', {
+      cookie: made.cookie,
+      ip,
+    });
     expect(answer.code).toBe(200);
     expect(answer.data.userName).toBe(user.phone);
   });
 
   it('the user signs in with their password', async () => {
-    const response = await postForm(restored!.node!, '/api/front/system/login', { userName: user.phone, password: user.password, deviceId: 'hgdweb', appCode: 'hgd' }, { ip });
+    const response = await postForm(
+      restored!.node!,
+      '/api/front/system/login',
+      { userName: user.phone, password: user.password, deviceId: 'hgdweb', appCode: 'hgd' },
+      { ip },
+    );
     expect(((await response.clone().json()) as { code: number }).code).toBe(200);
     expect(sessionCookie(response)).toMatch(/^hgd_sid=/);
   });
 
   it('the certification file downloads with the same bytes', async () => {
-    const download = await call(restored!.node!, `/api/front/hgdarc/enterpriseauthfile/download?id=${made.fileId}`, { cookie: made.cookie });
+    const download = await call(restored!.node!, `/api/front/hgdarc/enterpriseauthfile/download?id=${made.fileId}`, {
+      cookie: made.cookie,
+    });
     expect(download.status).toBe(200);
     expect(sha256(new Uint8Array(await download.arrayBuffer()))).toBe(made.fileSha);
   });
 
-  it('the published site is served: the new item\'s page and content call, the edited item, the studio image', async () => {
+  it("the published site is served: the new item's page and content call, the edited item, the studio image", async () => {
     const node = restored!.node!;
     expect(await newsAsServed(node, news.newsId, news.title)).toEqual({ page: 200, titled: true, api: 200 });
     expect(await newsAsServed(node, edited.newsId, edited.title)).toEqual({ page: 200, titled: true, api: 200 });
     const image = await call(node, made.imageUrl);
     expect(image.status).toBe(200);
     expect(sha256(new Uint8Array(await image.arrayBuffer()))).toBe(made.imageSha);
-    const builds = await fetch(`${node.origin}/api/admin/site/builds`, { headers: { Authorization: `Bearer ${rebuildToken}` } });
+    const builds = await fetch(`${node.origin}/api/admin/site/builds`, {
+      headers: { Authorization: `Bearer ${rebuildToken}` },
+    });
     expect(((await builds.json()) as { data: { published: number } }).data.published).toBe(made.buildId);
   });
 
-  it('the studio history lists the edited item\'s versions and the new item\'s', async () => {
+  it("the studio history lists the edited item's versions and the new item's", async () => {
     const node = restored!.node!;
     const editor = await editorSession(node);
     type Versions = { versions: { version: number; buildId: number | null }[] };
-    const editedVersions = await getJson<Versions>(node, `/api/studio/versions?path=${encodeURIComponent(`news/${edited.newsId}.md`)}`, { cookie: editor });
+    const editedVersions = await getJson<Versions>(
+      node,
+      `/api/studio/versions?path=${encodeURIComponent(`news/${edited.newsId}.md`)}`,
+      { cookie: editor },
+    );
     expect(editedVersions.code).toBe(200);
     expect(editedVersions.data.versions.map((v) => v.version).sort()).toEqual([1, 2]);
     expect(editedVersions.data.versions.find((v) => v.version === 2)?.buildId).toBe(made.buildId);
-    const newVersions = await getJson<Versions>(node, `/api/studio/versions?path=${encodeURIComponent(`news/${news.newsId}.md`)}`, { cookie: editor });
+    const newVersions = await getJson<Versions>(
+      node,
+      `/api/studio/versions?path=${encodeURIComponent(`news/${news.newsId}.md`)}`,
+      { cookie: editor },
+    );
     expect(newVersions.data.versions.map((v) => v.version)).toEqual([1]);
   });
 });

@@ -78,7 +78,12 @@ class CheckedPages {
   }
 }
 
-async function audit(page: Page, address: string, settle: 'load' | 'networkidle', checked: CheckedPages): Promise<{ findings: Finding[]; reused: boolean }> {
+async function audit(
+  page: Page,
+  address: string,
+  settle: 'load' | 'networkidle',
+  checked: CheckedPages,
+): Promise<{ findings: Finding[]; reused: boolean }> {
   // A page that throws (a hydration mismatch is React error #418) fails as well.
   const errors: string[] = [];
   const onError = (error: Error) => errors.push(error.message.split('\n')[0] ?? '');
@@ -88,7 +93,10 @@ async function audit(page: Page, address: string, settle: 'load' | 'networkidle'
   await page.goto(address, { waitUntil: settle });
   if (new URL(page.url()).pathname !== address.split('?')[0]) {
     page.off('pageerror', onError);
-    return { findings: [{ page: address, rule: 'left its page', impact: 'critical', targets: [page.url()] }], reused: false };
+    return {
+      findings: [{ page: address, rule: 'left its page', impact: 'critical', targets: [page.url()] }],
+      reused: false,
+    };
   }
   const html = await page.evaluate(() => document.documentElement.outerHTML);
   const fingerprint = createHash('sha256').update(JSON.stringify(page.viewportSize())).update(html).digest('hex');
@@ -101,17 +109,28 @@ async function audit(page: Page, address: string, settle: 'load' | 'networkidle'
     violations = result.violations.map((violation) => ({
       rule: violation.id,
       impact: violation.impact ?? '',
-      targets: violation.nodes.slice(0, 5).map((node) => `${node.target.join(' ')} — ${node.failureSummary?.split('\n')[1]?.trim() ?? ''}`),
+      targets: violation.nodes
+        .slice(0, 5)
+        .map((node) => `${node.target.join(' ')} — ${node.failureSummary?.split('\n')[1]?.trim() ?? ''}`),
     }));
     checked.put(fingerprint, violations);
   }
   page.off('pageerror', onError);
-  const thrown = errors.map((message) => ({ page: address, rule: 'page error', impact: 'critical', targets: [message] }));
+  const thrown = errors.map((message) => ({
+    page: address,
+    rule: 'page error',
+    impact: 'critical',
+    targets: [message],
+  }));
   return { findings: thrown.concat(violations.map((violation) => ({ page: address, ...violation }))), reused };
 }
 
 /** Runs `work` over `items` with `pages.length` pages, each taking the next item when free. */
-async function inTurn<T>(pages: Page[], items: readonly T[], work: (page: Page, item: T) => Promise<void>): Promise<void> {
+async function inTurn<T>(
+  pages: Page[],
+  items: readonly T[],
+  work: (page: Page, item: T) => Promise<void>,
+): Promise<void> {
   let next = 0;
   await Promise.all(
     pages.map(async (page) => {
@@ -166,7 +185,9 @@ for (const { viewer, list } of sweeps) {
         });
       }
       const seconds = ((Date.now() - started) / 1000).toFixed(0);
-      console.log(`axe as ${viewer.name}: ${list.length} pages × ${locales.length} locales in ${seconds} s (${reused} the same as one checked before), ${findings.length} violations`);
+      console.log(
+        `axe as ${viewer.name}: ${list.length} pages × ${locales.length} locales in ${seconds} s (${reused} the same as one checked before), ${findings.length} violations`,
+      );
       expect(findings, report(findings)).toEqual([]);
     } finally {
       await context.close();

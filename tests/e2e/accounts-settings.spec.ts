@@ -14,7 +14,9 @@ function toast(page: Page, text: string) {
 test.describe.configure({ timeout: 90_000 });
 
 test.beforeEach(async ({ page }) => {
-  await page.addInitScript(() => window.localStorage.setItem('locale', window.location.pathname.startsWith('/en-US') ? 'en-US' : 'zh-CN'));
+  await page.addInitScript(() =>
+    window.localStorage.setItem('locale', window.location.pathname.startsWith('/en-US') ? 'en-US' : 'zh-CN'),
+  );
 });
 
 test('password reset by SMS, then the new password logs in (with the captcha)', async ({ page, accounts, context }) => {
@@ -34,17 +36,27 @@ test('password reset by SMS, then the new password logs in (with the captcha)', 
 
   await expect(page).toHaveURL(/\/user\/login$/);
   await expect(toast(page, zh['auth.resetOk'])).toBeVisible();
-  await expect(page.getByRole('button', { name: zh['account.captcha.refresh'] }).locator('img')).toHaveJSProperty('complete', true);
+  await expect(page.getByRole('button', { name: zh['account.captcha.refresh'] }).locator('img')).toHaveJSProperty(
+    'complete',
+    true,
+  );
   await page.getByLabel(zh['field.userName'], { exact: true }).fill(user.phone);
   await page.getByLabel(zh['field.password'], { exact: true }).fill('Reset2026z');
   await page.getByLabel(zh['field.captcha'], { exact: true }).fill(await accounts.captchaAnswer());
-  await page.getByRole('tabpanel', { name: zh['account.login.modeAccount'] }).getByRole('button', { name: zh['account.login.submit'], exact: true }).click();
+  await page
+    .getByRole('tabpanel', { name: zh['account.login.modeAccount'] })
+    .getByRole('button', { name: zh['account.login.submit'], exact: true })
+    .click();
   // No redirect parameter: the home page.
   await expect(page).toHaveURL(/\/welcome\/home$/);
   await expect(toast(page, zh['auth.loginOk'])).toBeVisible();
 });
 
-test('a wrong captcha is refused, the image is replaced, and a registered phone cannot register again', async ({ page, accounts, context }) => {
+test('a wrong captcha is refused, the image is replaced, and a registered phone cannot register again', async ({
+  page,
+  accounts,
+  context,
+}) => {
   const user = await registerThroughApi(context.request, accounts);
   await context.clearCookies();
 
@@ -56,7 +68,10 @@ test('a wrong captcha is refused, the image is replaced, and a registered phone 
   await page.getByLabel(zh['field.password'], { exact: true }).fill(user.password);
   const answer = await accounts.captchaAnswer();
   await page.getByLabel(zh['field.captcha'], { exact: true }).fill(answer === 'aaaa' ? 'bbbb' : 'aaaa');
-  await page.getByRole('tabpanel', { name: zh['account.login.modeAccount'] }).getByRole('button', { name: zh['account.login.submit'], exact: true }).click();
+  await page
+    .getByRole('tabpanel', { name: zh['account.login.modeAccount'] })
+    .getByRole('button', { name: zh['account.login.submit'], exact: true })
+    .click();
   await expect(toast(page, zh['auth.captchaInvalid'])).toBeVisible();
   await expect(page).toHaveURL(/\/user\/login$/);
   // One image, one try: a new one is shown and the field is emptied.
@@ -72,7 +87,11 @@ test('a wrong captcha is refused, the image is replaced, and a registered phone 
   await expect(page.getByRole('button', { name: zh['account.sms.send'] })).toBeEnabled();
 });
 
-test('binding links the account to an enterprise; the overview then shows it, not certified', async ({ page, accounts, context }) => {
+test('binding links the account to an enterprise; the overview then shows it, not certified', async ({
+  page,
+  accounts,
+  context,
+}) => {
   const user = await registerThroughApi(context.request, accounts);
   await endResendWait(accounts.db, user.phone);
 
@@ -100,8 +119,13 @@ test('binding links the account to an enterprise; the overview then shows it, no
   await expect(toast(page, zh['auth.bindOk'])).toBeVisible();
   await expect(enterprise).toContainText('佛山测试照明有限公司');
   await expect(enterprise).toContainText(zh['authStatus.0']);
-  await expect(enterprise.getByRole('link', { name: zh['account.overview.certify'] })).toHaveAttribute('href', '/certify/enterprise');
-  await expect(page.getByRole('region', { name: zh['account.overview.meTitle'] })).toContainText(zh['account.role.enterprise']);
+  await expect(enterprise.getByRole('link', { name: zh['account.overview.certify'] })).toHaveAttribute(
+    'href',
+    '/certify/enterprise',
+  );
+  await expect(page.getByRole('region', { name: zh['account.overview.meTitle'] })).toContainText(
+    zh['account.role.enterprise'],
+  );
 
   // Binding again is not offered.
   await page.goto('/setting/binding');
@@ -109,7 +133,11 @@ test('binding links the account to an enterprise; the overview then shows it, no
   await expect(page.getByRole('button', { name: zh['account.binding.submit'] })).toHaveCount(0);
 });
 
-test('profile and phone change (verified on the current phone and on the new one)', async ({ page, accounts, context }) => {
+test('profile and phone change (verified on the current phone and on the new one)', async ({
+  page,
+  accounts,
+  context,
+}) => {
   const user = await registerThroughApi(context.request, accounts);
   await endResendWait(accounts.db, user.phone);
   const newPhone = freshPhone();

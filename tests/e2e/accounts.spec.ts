@@ -24,7 +24,10 @@ async function logOutFromHeader(page: Page): Promise<void> {
   await expect(toast(page, zh['api.logoutOk'])).toBeVisible();
 }
 
-test('register → login by SMS → change password → logout → login by account with captcha', async ({ page, accounts }) => {
+test('register → login by SMS → change password → logout → login by account with captcha', async ({
+  page,
+  accounts,
+}) => {
   test.setTimeout(120_000);
   const phone = `139${String(Date.now()).slice(-8)}`;
   const password = 'Start2025x';
@@ -55,20 +58,30 @@ test('register → login by SMS → change password → logout → login by acco
     await expect(page).toHaveURL(/\/person\/overview$/);
     await expect(toast(page, zh['auth.registerOk'])).toBeVisible();
     await expect(page.getByRole('region', { name: zh['account.overview.meTitle'] })).toContainText(phone);
-    await expect(page.getByRole('region', { name: zh['account.overview.enterpriseTitle'] })).toContainText(zh['account.overview.noEnterprise']);
-    await expect(page.getByRole('region', { name: zh['account.overview.noticesTitle'] })).toContainText(zh['account.overview.noticesEmpty']);
+    await expect(page.getByRole('region', { name: zh['account.overview.enterpriseTitle'] })).toContainText(
+      zh['account.overview.noEnterprise'],
+    );
+    await expect(page.getByRole('region', { name: zh['account.overview.noticesTitle'] })).toContainText(
+      zh['account.overview.noticesEmpty'],
+    );
   });
 
   await test.step('log out, then log in by SMS and come back to the overview', async () => {
     await logOutFromHeader(page);
     await page.getByRole('tab', { name: zh['account.login.modeMobile'] }).click();
-    await expect(page.getByRole('tab', { name: zh['account.login.modeMobile'] })).toHaveAttribute('aria-selected', 'true');
+    await expect(page.getByRole('tab', { name: zh['account.login.modeMobile'] })).toHaveAttribute(
+      'aria-selected',
+      'true',
+    );
     await page.getByLabel(zh['field.phone'], { exact: true }).fill(phone);
     await endResendWait(accounts.db, phone);
     await page.getByRole('button', { name: zh['account.sms.send'] }).click();
     await expect(toast(page, zh['sms.sent'])).toBeVisible();
     await page.getByLabel(zh['field.smsCode'], { exact: true }).fill(await accounts.smsCode(phone, 'login'));
-    await page.getByRole('tabpanel', { name: zh['account.login.modeMobile'] }).getByRole('button', { name: zh['account.login.submit'], exact: true }).click();
+    await page
+      .getByRole('tabpanel', { name: zh['account.login.modeMobile'] })
+      .getByRole('button', { name: zh['account.login.submit'], exact: true })
+      .click();
     await expect(page).toHaveURL(/\/person\/overview$/);
     await expect(toast(page, zh['auth.loginOk'])).toBeVisible();
     await expect(page.getByRole('region', { name: zh['account.overview.meTitle'] })).toContainText('测试用户');
@@ -109,13 +122,19 @@ test('register → login by SMS → change password → logout → login by acco
     await page.getByLabel(zh['field.userName'], { exact: true }).fill(phone);
     await page.getByLabel(zh['field.password'], { exact: true }).fill(newPassword);
     await page.getByLabel(zh['field.captcha'], { exact: true }).fill(await accounts.captchaAnswer());
-    await page.getByRole('tabpanel', { name: zh['account.login.modeAccount'] }).getByRole('button', { name: zh['account.login.submit'], exact: true }).click();
+    await page
+      .getByRole('tabpanel', { name: zh['account.login.modeAccount'] })
+      .getByRole('button', { name: zh['account.login.submit'], exact: true })
+      .click();
     await expect(page).toHaveURL(/\/person\/account$/);
     await expect(toast(page, zh['auth.loginOk'])).toBeVisible();
   });
 });
 
-test('a session ended during use sends the user to login and back to where they were', async ({ browser, accounts }) => {
+test('a session ended during use sends the user to login and back to where they were', async ({
+  browser,
+  accounts,
+}) => {
   test.setTimeout(90_000);
   const origin = accounts.url;
   // Two browsers of the same user: A works in account settings, B ends A's session.
@@ -154,7 +173,10 @@ test('a session ended during use sends the user to login and back to where they 
 
     await pageA.getByLabel(zh['field.userName'], { exact: true }).fill('demo_person');
     await pageA.getByLabel(zh['field.password'], { exact: true }).fill('Person2025');
-    await expect(pageA.getByRole('button', { name: zh['account.captcha.refresh'] }).locator('img')).toHaveJSProperty('complete', true);
+    await expect(pageA.getByRole('button', { name: zh['account.captcha.refresh'] }).locator('img')).toHaveJSProperty(
+      'complete',
+      true,
+    );
     await pageA.getByLabel(zh['field.captcha'], { exact: true }).fill(await accounts.captchaAnswer());
     await pageA.getByRole('button', { name: zh['account.login.submit'], exact: true }).first().click();
     await expect(pageA).toHaveURL(`${origin}/person/account?from=test`);
@@ -166,7 +188,11 @@ test('a session ended during use sends the user to login and back to where they 
   }
 });
 
-test('the notice bell: unread counts, mark one read, clear a type after confirming', async ({ page, accounts, context }) => {
+test('the notice bell: unread counts, mark one read, clear a type after confirming', async ({
+  page,
+  accounts,
+  context,
+}) => {
   await apiLogin(context.request, accounts.url, 'demo_company', 'Company2025');
   await page.goto('/welcome/home');
   // Closed and static until the visitor reaches for it.
@@ -194,11 +220,18 @@ test('the notice bell: unread counts, mark one read, clear a type after confirmi
   await page.reload();
   await page.getByRole('button', { name: /^通知/ }).click();
   await expect(page.getByRole('button', { name: /^通知/ })).toHaveAccessibleName(zh['account.notices.bell']);
-  await page.getByRole('region', { name: zh['account.notices.panelLabel'] }).getByRole('tab', { name: /^待办/ }).click();
+  await page
+    .getByRole('region', { name: zh['account.notices.panelLabel'] })
+    .getByRole('tab', { name: /^待办/ })
+    .click();
   await expect(page.getByRole('region', { name: zh['account.notices.panelLabel'] })).toContainText('暂无待办');
 });
 
-test('on a signed-in page the bell shows the unread count without being touched', async ({ page, accounts, context }) => {
+test('on a signed-in page the bell shows the unread count without being touched', async ({
+  page,
+  accounts,
+  context,
+}) => {
   await apiLogin(context.request, accounts.url, 'demo_company', 'Company2025');
   await page.goto('/person/overview');
   // The count comes from the notices call after the session check; on a loaded CI machine (two

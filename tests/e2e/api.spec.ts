@@ -32,11 +32,13 @@ test.describe('API from the browser', () => {
     expect(accepted).toMatchObject({ code: 200, data: { areaCode: '440000', areaName: '广东省' } });
   });
 
-  test('validation failures answer 400 with the generic message in the caller\'s language', async ({ page }) => {
+  test("validation failures answer 400 with the generic message in the caller's language", async ({ page }) => {
     const zh = await page.evaluate(() => fetch('/api/front/system/checkphonenum').then((r) => r.json()));
     expect(zh).toMatchObject({ code: 400, message: '请输入手机号' });
     const en = await page.evaluate(() =>
-      fetch('/api/front/system/checkphonenum?phone=123', { headers: { 'Accept-Language': 'en-US' } }).then((r) => r.json()),
+      fetch('/api/front/system/checkphonenum?phone=123', { headers: { 'Accept-Language': 'en-US' } }).then((r) =>
+        r.json(),
+      ),
     );
     expect(en).toMatchObject({ code: 400, message: 'Mobile number is not in the expected format' });
   });

@@ -11,12 +11,18 @@ test('a viewer outside China sees China time on the overview and in the bell', a
   await context.addInitScript(() => window.localStorage.setItem('locale', 'zh-CN'));
   await apiLogin(context.request, baseURL!, 'demo_person', 'Person2025');
   const origin = new URL(baseURL!).origin;
-  const answer = (await (await context.request.get('/api/notices', { headers: { 'X-Requested-With': 'XMLHttpRequest', Origin: origin } })).json()) as { data: { datetime: string }[] };
+  const answer = (await (
+    await context.request.get('/api/notices', { headers: { 'X-Requested-With': 'XMLHttpRequest', Origin: origin } })
+  ).json()) as { data: { datetime: string }[] };
   const first = answer.data[0];
   expect(first, 'demo_person has notices').toBeDefined();
   const china = formatChinaDateTime(first!.datetime, 'zh-CN');
   // What the browser's own clock would have said: a different hour, here 16 hours earlier.
-  const local = new Intl.DateTimeFormat('zh-CN', { dateStyle: 'medium', timeStyle: 'short', timeZone: 'America/Los_Angeles' }).format(new Date(first!.datetime));
+  const local = new Intl.DateTimeFormat('zh-CN', {
+    dateStyle: 'medium',
+    timeStyle: 'short',
+    timeZone: 'America/Los_Angeles',
+  }).format(new Date(first!.datetime));
   expect(local).not.toBe(china);
 
   const page = await context.newPage();

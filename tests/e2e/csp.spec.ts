@@ -38,7 +38,10 @@ test('fails a test whose page broke its policy', async ({ page }) => {
 });
 
 test('fails a test whose violation happened in a context it opened itself', async ({ browser }) => {
-  test.fail(true, 'support/test.ts watches the contexts of browser.newContext() too (the accessibility sweep opens its own)');
+  test.fail(
+    true,
+    'support/test.ts watches the contexts of browser.newContext() too (the accessibility sweep opens its own)',
+  );
   const context = await browser.newContext();
   try {
     const page = await context.newPage();

@@ -15,12 +15,17 @@ import { bindOnPage, freshCreditCode } from './support/enterpriseFixtures.ts';
 chineseSpec(120_000);
 
 function sandboxAccount(behaviour: (typeof sandboxAccounts)[number]['behaviour']): string {
-  const account = sandboxAccounts.find((candidate) => candidate.accountName === sandboxTrialEnterpriseName && candidate.behaviour === behaviour);
+  const account = sandboxAccounts.find(
+    (candidate) => candidate.accountName === sandboxTrialEnterpriseName && candidate.behaviour === behaviour,
+  );
   if (!account) throw new Error(`the sandbox has no ${behaviour} account`);
   return account.accountNo;
 }
 
-test('USB-key certification: a failing, a hanging and a refusing bank, a wrong PIN, then certified; removal asks first', async ({ page, accounts }) => {
+test('USB-key certification: a failing, a hanging and a refusing bank, a wrong PIN, then certified; removal asks first', async ({
+  page,
+  accounts,
+}) => {
   test.setTimeout(180_000);
   const user = await registerThroughApi(page.request, accounts);
   // The sandbox's trial accounts are held by this name; the bank checks it equals the enterprise's.
@@ -32,19 +37,34 @@ test('USB-key certification: a failing, a hanging and a refusing bank, a wrong P
     const incomplete = page.getByRole('region', { name: zh['certify.usbkey.incompleteTitle'] });
     await expect(incomplete).toContainText(zh['certify.field.creditCode']);
     await expect(incomplete).toContainText(zh['certify.field.electricityAccounts']);
-    await expect(incomplete.getByRole('link', { name: zh['certify.submit.editRecord'] })).toHaveAttribute('href', /\/person\/enterprise$/);
+    await expect(incomplete.getByRole('link', { name: zh['certify.submit.editRecord'] })).toHaveAttribute(
+      'href',
+      /\/person\/enterprise$/,
+    );
     await expect(page.getByRole('region', { name: `1. ${zh['certify.usbkey.accountStep']}` })).toHaveCount(0);
 
     // The record is completed through the API here (the record form is enterprise.spec.ts's).
     const headers = { 'X-Requested-With': 'XMLHttpRequest', Origin: accounts.url };
-    const own = (await (await page.request.get(`${accounts.url}/api/front/hgdarc/enterpriseuser/get`)).json()) as { data: { id: number } };
+    const own = (await (await page.request.get(`${accounts.url}/api/front/hgdarc/enterpriseuser/get`)).json()) as {
+      data: { id: number };
+    };
     const edited = (await (
       await page.request.post(`${accounts.url}/api/front/hgdarc/enterpriseuser/edit`, {
         headers,
         form: {
-          id: String(own.data.id), enterpriseName: sandboxTrialEnterpriseName, creditCode: freshCreditCode(), legalPerson: '陈明',
-          contactName: '陈经办', contactPhone: '13900139001', address: '广州市天河区示例路 45 号', industry: 'C', areaCode: '440000',
-          clearanceAccount, electricityAccounts: '0300987654', voltageLevel: 'kv10', annualConsumption: '800',
+          id: String(own.data.id),
+          enterpriseName: sandboxTrialEnterpriseName,
+          creditCode: freshCreditCode(),
+          legalPerson: '陈明',
+          contactName: '陈经办',
+          contactPhone: '13900139001',
+          address: '广州市天河区示例路 45 号',
+          industry: 'C',
+          areaCode: '440000',
+          clearanceAccount,
+          electricityAccounts: '0300987654',
+          voltageLevel: 'kv10',
+          annualConsumption: '800',
         },
       })
     ).json()) as { code: number; message: string };
@@ -137,7 +157,9 @@ test('USB-key certification: a failing, a hanging and a refusing bank, a wrong P
     await expect(dialog.getByRole('button', { name: zh['certify.common.cancel'] })).toBeFocused();
     await dialog.getByRole('button', { name: zh['certify.usbkey.remove'] }).click();
     await expect(toast(page, zh['certify.usbkey.removed'])).toBeVisible();
-    await expect(page.getByRole('region', { name: `1. ${zh['certify.usbkey.accountStep']}` })).toContainText(zh['authStatus.0']);
+    await expect(page.getByRole('region', { name: `1. ${zh['certify.usbkey.accountStep']}` })).toContainText(
+      zh['authStatus.0'],
+    );
     await page.goto('/certify/enterprise');
     await expect(page.getByRole('region', { name: zh['certify.status.title'] })).toContainText(zh['authStatus.0']);
   });

@@ -8,7 +8,13 @@
 import { format } from '../../src/lib/api/messages.ts';
 import { apiLogin, expect, registerThroughApi, test } from './support/accountsFixtures.ts';
 import { chineseSpec, toast, zh } from './support/chinesePages.ts';
-import { bindOnPage, freshClearanceAccount, freshCreditCode, samplePdf, samplePng } from './support/enterpriseFixtures.ts';
+import {
+  bindOnPage,
+  freshClearanceAccount,
+  freshCreditCode,
+  samplePdf,
+  samplePng,
+} from './support/enterpriseFixtures.ts';
 import { completeOrder, operatorActs, say, SET_NAME } from './support/ordering.ts';
 
 chineseSpec(120_000);
@@ -18,7 +24,11 @@ function fieldMessage(key: 'validation.required' | 'enterprise.validation.credit
   return format(zh[key], { label: zh[field] });
 }
 
-test('the whole journey: bind, fill in the record, certify with both files, the operator approves; then an order of a package goes in force', async ({ page, browser, accounts }) => {
+test('the whole journey: bind, fill in the record, certify with both files, the operator approves; then an order of a package goes in force', async ({
+  page,
+  browser,
+  accounts,
+}) => {
   test.setTimeout(300_000);
   const user = await registerThroughApi(page.request, accounts);
   const name = `广州测试精工制造有限公司${Date.now() % 100000}`;
@@ -59,27 +69,40 @@ test('the whole journey: bind, fill in the record, certify with both files, the 
     const licenceName = zh['certify.files.kind.businessLicence'];
     const licence = page.getByRole('region', { name: licenceName });
     await expect(licence).toContainText(zh['certify.files.missing']);
-    const chooseLicence = licence.getByRole('button', { name: format(zh['certify.files.choose'], { kind: licenceName }) });
+    const chooseLicence = licence.getByRole('button', {
+      name: format(zh['certify.files.choose'], { kind: licenceName }),
+    });
 
     // A text file named .pdf: the content check refuses it without a request.
     let chooser = page.waitForEvent('filechooser');
     await chooseLicence.click();
-    await (await chooser).setFiles({ name: 'licence.pdf', mimeType: 'application/pdf', buffer: Buffer.from('just some text, not a PDF') });
+    await (
+      await chooser
+    ).setFiles({ name: 'licence.pdf', mimeType: 'application/pdf', buffer: Buffer.from('just some text, not a PDF') });
     await expect(licence.getByRole('alert')).toHaveText(zh['certify.files.badType']);
 
     // A real PDF, sent over a slowed-down upload link so the progress bar can be seen moving.
     const cdp = await page.context().newCDPSession(page);
     await cdp.send('Network.enable');
-    await cdp.send('Network.emulateNetworkConditions', { offline: false, latency: 0, downloadThroughput: -1, uploadThroughput: 256 * 1024 });
+    await cdp.send('Network.emulateNetworkConditions', {
+      offline: false,
+      latency: 0,
+      downloadThroughput: -1,
+      uploadThroughput: 256 * 1024,
+    });
     const largerPdf = Buffer.concat([samplePdf, Buffer.alloc(768 * 1024, 0x20)]);
-    const progress = licence.getByRole('progressbar', { name: format(zh['certify.files.progress'], { kind: licenceName }) });
+    const progress = licence.getByRole('progressbar', {
+      name: format(zh['certify.files.progress'], { kind: licenceName }),
+    });
 
     // An upload under way can be cancelled: nothing is kept.
     chooser = page.waitForEvent('filechooser');
     await chooseLicence.click();
     await (await chooser).setFiles({ name: '营业执照.pdf', mimeType: 'application/pdf', buffer: largerPdf });
     await expect(progress).toBeVisible();
-    await licence.getByRole('button', { name: format(zh['certify.files.cancelUpload'], { kind: licenceName }) }).click();
+    await licence
+      .getByRole('button', { name: format(zh['certify.files.cancelUpload'], { kind: licenceName }) })
+      .click();
     await expect(progress).toBeHidden();
     await expect(licence).toContainText(zh['certify.files.missing']);
 
@@ -89,12 +112,21 @@ test('the whole journey: bind, fill in the record, certify with both files, the 
     await page.keyboard.press('Enter');
     await (await chooser).setFiles({ name: '营业执照.pdf', mimeType: 'application/pdf', buffer: largerPdf });
     await expect(progress).toBeVisible();
-    await expect(licence.getByRole('status')).toHaveText(format(zh['certify.files.uploading'], { name: '营业执照.pdf' }));
+    await expect(licence.getByRole('status')).toHaveText(
+      format(zh['certify.files.uploading'], { name: '营业执照.pdf' }),
+    );
     await expect(progress).toBeHidden({ timeout: 30_000 });
-    await cdp.send('Network.emulateNetworkConditions', { offline: false, latency: 0, downloadThroughput: -1, uploadThroughput: -1 });
+    await cdp.send('Network.emulateNetworkConditions', {
+      offline: false,
+      latency: 0,
+      downloadThroughput: -1,
+      uploadThroughput: -1,
+    });
     await expect(toast(page, format(zh['certify.files.uploaded'], { kind: licenceName }))).toBeVisible();
     await expect(licence).toContainText('营业执照.pdf');
-    await expect(licence.getByRole('link', { name: format(zh['certify.files.view'], { kind: licenceName }) })).toHaveAttribute('target', '_blank');
+    await expect(
+      licence.getByRole('link', { name: format(zh['certify.files.view'], { kind: licenceName }) }),
+    ).toHaveAttribute('target', '_blank');
 
     // Submitting with one file missing is stopped by the page.
     await page.getByRole('button', { name: zh['certify.submit.action'] }).click();
@@ -103,11 +135,14 @@ test('the whole journey: bind, fill in the record, certify with both files, the 
     // The letter is dropped onto its zone.
     const letterName = zh['certify.files.kind.authLetter'];
     const letter = page.getByRole('region', { name: letterName });
-    const dataTransfer = await page.evaluateHandle((bytes) => {
-      const transfer = new DataTransfer();
-      transfer.items.add(new File([new Uint8Array(bytes)], '授权委托书.png', { type: 'image/png' }));
-      return transfer;
-    }, [...samplePng]);
+    const dataTransfer = await page.evaluateHandle(
+      (bytes) => {
+        const transfer = new DataTransfer();
+        transfer.items.add(new File([new Uint8Array(bytes)], '授权委托书.png', { type: 'image/png' }));
+        return transfer;
+      },
+      [...samplePng],
+    );
     await letter.getByText(zh['certify.files.drop']).dispatchEvent('drop', { dataTransfer });
     await expect(toast(page, format(zh['certify.files.uploaded'], { kind: letterName }))).toBeVisible();
     await expect(letter).toContainText('授权委托书.png');
@@ -123,7 +158,9 @@ test('the whole journey: bind, fill in the record, certify with both files, the 
   await test.step('submit for review', async () => {
     await page.getByRole('button', { name: zh['certify.submit.action'] }).click();
     await expect(toast(page, zh['certify.submit.done'])).toBeVisible();
-    await expect(page.getByRole('region', { name: zh['certify.authType.certificate'] })).toContainText(zh['authStatus.1']);
+    await expect(page.getByRole('region', { name: zh['certify.authType.certificate'] })).toContainText(
+      zh['authStatus.1'],
+    );
     // Under review the files can be looked at but not changed.
     await expect(page.getByText(zh['certify.files.locked'])).toBeVisible();
     await expect(page.getByRole('button', { name: zh['certify.submit.action'] })).toHaveCount(0);
@@ -136,7 +173,9 @@ test('the whole journey: bind, fill in the record, certify with both files, the 
     await apiLogin(ops.request, accounts.url, 'demo_operator', 'Operator2025');
     await ops.goto('/ops/certifications');
     // The queue's section (with its search box), not its table's scrolling frame of the same name.
-    const queue = ops.getByRole('region', { name: zh['certify.ops.queueLabel'] }).filter({ has: ops.getByRole('searchbox') });
+    const queue = ops
+      .getByRole('region', { name: zh['certify.ops.queueLabel'] })
+      .filter({ has: ops.getByRole('searchbox') });
     await queue.getByRole('searchbox').fill(name);
     await queue.getByRole('button', { name: zh['certify.ops.search'] }).click();
     await expect(ops).toHaveURL(/[?&]q=/);
@@ -145,7 +184,11 @@ test('the whole journey: bind, fill in the record, certify with both files, the 
 
     await expect(ops.getByRole('region', { name })).toContainText(creditCode);
     const files = ops.getByRole('region', { name: zh['certify.ops.filesTitle'] });
-    await expect(files.getByRole('link', { name: format(zh['certify.ops.openFile'], { kind: zh['certify.files.kind.businessLicence'] }) })).toHaveAttribute('target', '_blank');
+    await expect(
+      files.getByRole('link', {
+        name: format(zh['certify.ops.openFile'], { kind: zh['certify.files.kind.businessLicence'] }),
+      }),
+    ).toHaveAttribute('target', '_blank');
     await expect(files.getByRole('img', { name: /授权委托书\.png/ })).toBeVisible();
 
     await ops.getByRole('button', { name: zh['certify.ops.return'] }).click();
@@ -191,11 +234,17 @@ test('the whole journey: bind, fill in the record, certify with both files, the 
   });
 });
 
-test('the enterprise form: field errors from the shared rules, a draft, then the whole record', async ({ page, accounts }) => {
+test('the enterprise form: field errors from the shared rules, a draft, then the whole record', async ({
+  page,
+  accounts,
+}) => {
   await registerThroughApi(page.request, accounts);
   await page.goto('/person/enterprise');
   await expect(page.getByText(zh['certify.record.noneTitle'])).toBeVisible();
-  await expect(page.getByRole('link', { name: zh['certify.record.bindLink'] })).toHaveAttribute('href', /\/setting\/binding$/);
+  await expect(page.getByRole('link', { name: zh['certify.record.bindLink'] })).toHaveAttribute(
+    'href',
+    /\/setting\/binding$/,
+  );
   const form = page.getByRole('region', { name: zh['certify.record.addTitle'] });
   const create = form.getByRole('button', { name: zh['certify.form.create'], exact: true });
 
@@ -220,7 +269,10 @@ test('the enterprise form: field errors from the shared rules, a draft, then the
   await form.getByLabel(zh['certify.field.clearanceAccount'], { exact: true }).fill(clearanceAccount);
   await creditCode.fill('');
   await form.getByRole('button', { name: zh['certify.form.saveDraft'] }).click();
-  await expect(form.getByLabel(zh['certify.field.contactPhone'], { exact: true })).toHaveAttribute('aria-invalid', 'true');
+  await expect(form.getByLabel(zh['certify.field.contactPhone'], { exact: true })).toHaveAttribute(
+    'aria-invalid',
+    'true',
+  );
   await form.getByLabel(zh['certify.field.contactPhone'], { exact: true }).fill('');
   await form.getByRole('button', { name: zh['certify.form.saveDraft'] }).click();
   await expect(toast(page, zh['certify.record.draftSaved'])).toBeVisible();
@@ -263,19 +315,39 @@ test('a returned certification shows the comment and can be submitted again', as
 
   await test.step('an enterprise submitted for review (set up through the API)', async () => {
     const call = async (path: string, options: Parameters<typeof page.request.post>[1]) => {
-      const body = (await (await page.request.post(`${origin}${path}`, { ...options, headers })).json()) as { code: number; message: string; data: { id: number } };
+      const body = (await (await page.request.post(`${origin}${path}`, { ...options, headers })).json()) as {
+        code: number;
+        message: string;
+        data: { id: number };
+      };
       expect(body.code, `${path}: ${body.message}`).toBe(200);
       return body;
     };
     const added = await call('/api/front/hgdarc/enterpriseuser/add', {
       form: {
-        enterpriseName: name, creditCode: freshCreditCode(), legalPerson: '周强', contactName: '周强', contactPhone: '13900139000',
-        address: '珠海市香洲区情侣路 8 号', industry: 'F', areaCode: '440000', clearanceAccount: freshClearanceAccount(),
-        electricityAccounts: '0756001234', voltageLevel: 'kv10', annualConsumption: '300',
+        enterpriseName: name,
+        creditCode: freshCreditCode(),
+        legalPerson: '周强',
+        contactName: '周强',
+        contactPhone: '13900139000',
+        address: '珠海市香洲区情侣路 8 号',
+        industry: 'F',
+        areaCode: '440000',
+        clearanceAccount: freshClearanceAccount(),
+        electricityAccounts: '0756001234',
+        voltageLevel: 'kv10',
+        annualConsumption: '300',
       },
     });
-    await call('/api/front/hgdarc/enterpriseauthfile/upload', { multipart: { kind: 'businessLicence', file: { name: 'licence.pdf', mimeType: 'application/pdf', buffer: samplePdf } } });
-    await call('/api/front/hgdarc/enterpriseauthfile/upload', { multipart: { kind: 'authLetter', file: { name: 'letter.png', mimeType: 'image/png', buffer: samplePng } } });
+    await call('/api/front/hgdarc/enterpriseauthfile/upload', {
+      multipart: {
+        kind: 'businessLicence',
+        file: { name: 'licence.pdf', mimeType: 'application/pdf', buffer: samplePdf },
+      },
+    });
+    await call('/api/front/hgdarc/enterpriseauthfile/upload', {
+      multipart: { kind: 'authLetter', file: { name: 'letter.png', mimeType: 'image/png', buffer: samplePng } },
+    });
     await call('/api/front/hgdarc/enterpriseuser/editAuthInfo', { form: { id: String(added.data.id) } });
   });
 
@@ -300,9 +372,15 @@ test('a returned certification shows the comment and can be submitted again', as
     await page.goto('/certify/enterprise/certificate');
     await expect(page.getByRole('alert').filter({ hasText: comment })).toBeVisible();
     // Returned: the files can be changed again, and the enterprise submitted again.
-    await expect(page.getByRole('button', { name: format(zh['certify.files.replace'], { kind: zh['certify.files.kind.businessLicence'] }) })).toBeVisible();
+    await expect(
+      page.getByRole('button', {
+        name: format(zh['certify.files.replace'], { kind: zh['certify.files.kind.businessLicence'] }),
+      }),
+    ).toBeVisible();
     await page.getByRole('button', { name: zh['certify.submit.action'] }).click();
     await expect(toast(page, zh['certify.submit.done'])).toBeVisible();
-    await expect(page.getByRole('region', { name: zh['certify.authType.certificate'] })).toContainText(zh['authStatus.1']);
+    await expect(page.getByRole('region', { name: zh['certify.authType.certificate'] })).toContainText(
+      zh['authStatus.1'],
+    );
   });
 });

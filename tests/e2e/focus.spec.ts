@@ -35,7 +35,11 @@ function recordFocus(): Step {
   const state = window as unknown as { focusWalkPrevious?: Record };
   const pathOf = (node: Element): number[] => {
     const path: number[] = [];
-    for (let current: Element | null = node; current && current !== document.documentElement; current = current.parentElement) {
+    for (
+      let current: Element | null = node;
+      current && current !== document.documentElement;
+      current = current.parentElement
+    ) {
       const parent: Element | null = current.parentElement;
       if (!parent) return [];
       path.unshift(Array.prototype.indexOf.call(parent.children, current));
@@ -62,7 +66,14 @@ function recordFocus(): Step {
   const before = previous.node.isConnected ? previous.node : nodeAt(previous.path);
   if (!before) return { focused, order: 'not comparable' };
   // A date or time field has a stop per part (year, month, ...): Tab walks them on the same element.
-  if (before === active) return { focused, order: active instanceof HTMLInputElement && /^(date|month|week|time|datetime-local)$/.test(active.type) ? 'within' : 'same' };
+  if (before === active)
+    return {
+      focused,
+      order:
+        active instanceof HTMLInputElement && /^(date|month|week|time|datetime-local)$/.test(active.type)
+          ? 'within'
+          : 'same',
+    };
   const position = before.compareDocumentPosition(active);
   if (position & Node.DOCUMENT_POSITION_FOLLOWING) return { focused, order: 'forward' };
   if (position & Node.DOCUMENT_POSITION_PRECEDING) return { focused, order: 'back' };
@@ -106,7 +117,10 @@ function walks(): Walk[] {
 }
 
 for (const { path, viewer } of walks()) {
-  test(`Tab at full speed only moves focus forward while the header hydrates: ${path} as ${viewer.name}`, async ({ browser, baseURL }) => {
+  test(`Tab at full speed only moves focus forward while the header hydrates: ${path} as ${viewer.name}`, async ({
+    browser,
+    baseURL,
+  }) => {
     // A new context each time: an empty cache, so the islands' code arrives as slowly as on a first visit.
     const context = await browser.newContext({ baseURL: baseURL!, locale: 'zh-CN' });
     try {
@@ -116,7 +130,9 @@ for (const { path, viewer } of walks()) {
       expect(new URL(page.url()).pathname, `${path} stayed on its page`).toBe(path);
       const steps = await tabWalk(page);
       const walked = untilWrapped(steps);
-      const trail = steps.map((step, index) => `${String(index + 1).padStart(2)} ${step.order.padEnd(14)} ${step.focused}`).join('\n');
+      const trail = steps
+        .map((step, index) => `${String(index + 1).padStart(2)} ${step.order.padEnd(14)} ${step.focused}`)
+        .join('\n');
       expect(walked.length, `focus reached the page at all:\n${trail}`).toBeGreaterThan(3);
       const wrong = walked.filter((step) => !['first', 'forward', 'within'].includes(step.order));
       expect(wrong, `focus moved back or stood still:\n${trail}`).toEqual([]);

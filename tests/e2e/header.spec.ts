@@ -17,12 +17,18 @@ for (const locale of locales) {
       const barBox = await bar.boundingBox();
       expect(barBox?.height, `${locale} ${path}`).toBeLessThanOrEqual(64);
       // Every control of the bar sits inside it, on one row: no entry wrapped onto a second line.
-      const boxes = await page.locator('header nav a, header nav summary, header [data-area-button], header [data-language-switch] > summary, header button').evaluateAll((elements) =>
-        elements.filter((el) => el.checkVisibility({ visibilityProperty: true, opacityProperty: true })).map((el) => {
-          const r = el.getBoundingClientRect();
-          return { text: el.textContent?.trim() ?? '', top: r.top, bottom: r.bottom, height: r.height };
-        }),
-      );
+      const boxes = await page
+        .locator(
+          'header nav a, header nav summary, header [data-area-button], header [data-language-switch] > summary, header button',
+        )
+        .evaluateAll((elements) =>
+          elements
+            .filter((el) => el.checkVisibility({ visibilityProperty: true, opacityProperty: true }))
+            .map((el) => {
+              const r = el.getBoundingClientRect();
+              return { text: el.textContent?.trim() ?? '', top: r.top, bottom: r.bottom, height: r.height };
+            }),
+        );
       expect(boxes.length).toBeGreaterThan(6);
       for (const box of boxes) {
         expect(box.top, `${locale} ${path} "${box.text}"`).toBeGreaterThanOrEqual(barBox!.y);
@@ -35,26 +41,42 @@ for (const locale of locales) {
 
 for (const locale of locales) {
   test(`the header fits a phone's width (${locale})`, async ({ browser, baseURL }) => {
-    const context = await browser.newContext({ baseURL: baseURL!, locale, viewport: { width: 360, height: 740 }, isMobile: true, hasTouch: true });
+    const context = await browser.newContext({
+      baseURL: baseURL!,
+      locale,
+      viewport: { width: 360, height: 740 },
+      isMobile: true,
+      hasTouch: true,
+    });
     await context.addInitScript((l) => window.localStorage.setItem('locale', l), locale);
     const page = await context.newPage();
     await page.goto(localePath(locale, '/welcome/home'));
-    expect(await page.evaluate(() => document.documentElement.scrollWidth), `${locale}: the page scrolls sideways`).toBeLessThanOrEqual(360);
-    const rights = await page.locator('header button, header summary, header a').evaluateAll((elements) =>
-      elements.filter((el) => el.checkVisibility({ visibilityProperty: true, opacityProperty: true })).map((el) => el.getBoundingClientRect().right),
-    );
+    expect(
+      await page.evaluate(() => document.documentElement.scrollWidth),
+      `${locale}: the page scrolls sideways`,
+    ).toBeLessThanOrEqual(360);
+    const rights = await page
+      .locator('header button, header summary, header a')
+      .evaluateAll((elements) =>
+        elements
+          .filter((el) => el.checkVisibility({ visibilityProperty: true, opacityProperty: true }))
+          .map((el) => el.getBoundingClientRect().right),
+      );
     for (const right of rights) expect(right, locale).toBeLessThanOrEqual(360);
     await context.close();
   });
 }
 
-test('产品与服务 opens onto the region\'s products from the keyboard, and Escape closes it', async ({ page }) => {
+test("产品与服务 opens onto the region's products from the keyboard, and Escape closes it", async ({ page }) => {
   const zh = dictionaries['zh-CN'];
   await page.addInitScript(() => window.localStorage.setItem('locale', 'zh-CN'));
   await page.goto('/welcome/home');
   const toggle = page.getByRole('navigation', { name: zh['nav.mainLabel'] }).getByRole('group').locator('summary');
   await expect(toggle).toHaveAccessibleName(zh['nav.productsSubmenu']);
-  await page.getByRole('navigation', { name: zh['nav.mainLabel'] }).getByRole('link', { name: zh['nav.products'], exact: true }).focus();
+  await page
+    .getByRole('navigation', { name: zh['nav.mainLabel'] })
+    .getByRole('link', { name: zh['nav.products'], exact: true })
+    .focus();
   await page.keyboard.press('Tab');
   await expect(toggle).toBeFocused();
   await page.keyboard.press('Enter');
@@ -74,7 +96,7 @@ test('产品与服务 opens onto the region\'s products from the keyboard, and E
   await expect(page).toHaveURL(/\/products\/id2$/);
 });
 
-test('the region button and list name the region in the page\'s language', async ({ page }) => {
+test("the region button and list name the region in the page's language", async ({ page }) => {
   await page.addInitScript(() => window.localStorage.setItem('locale', 'en-US'));
   await page.goto('/en-US/gx/welcome/home');
   await expect(page.locator('[data-area-name]')).toHaveText('Guangxi');

@@ -14,8 +14,14 @@ async function expectNoNavigationUnder(page: Page, toast: Locator): Promise<void
   for (let index = 0; index < count; index++) {
     const other = await landmarks.nth(index).boundingBox();
     if (!box || !other || other.width === 0 || other.height === 0) continue;
-    const overlaps = box.x < other.x + other.width && other.x < box.x + box.width && box.y < other.y + other.height && other.y < box.y + box.height;
-    expect(overlaps, `toast over ${await landmarks.nth(index).evaluate((el) => el.outerHTML.slice(0, 80))}`).toBe(false);
+    const overlaps =
+      box.x < other.x + other.width &&
+      other.x < box.x + box.width &&
+      box.y < other.y + other.height &&
+      other.y < box.y + box.height;
+    expect(overlaps, `toast over ${await landmarks.nth(index).evaluate((el) => el.outerHTML.slice(0, 80))}`).toBe(
+      false,
+    );
   }
 }
 
@@ -66,9 +72,13 @@ test.describe('request client in the browser', () => {
     await expect(page).toHaveURL(/\/person\/overview$/);
   });
 
-  test('a business error shows the server\'s message in a toast', async ({ page }) => {
+  test("a business error shows the server's message in a toast", async ({ page }) => {
     await page.route('**/api/front/user/currentUser', (route) =>
-      route.fulfill({ status: 200, contentType: 'application/json', body: JSON.stringify({ code: 403, message: '没有权限执行此操作', data: {} }) }),
+      route.fulfill({
+        status: 200,
+        contentType: 'application/json',
+        body: JSON.stringify({ code: 403, message: '没有权限执行此操作', data: {} }),
+      }),
     );
     await page.goto('/person/overview');
     const toast = page.getByRole('alert').filter({ hasText: '没有权限执行此操作' });
@@ -78,9 +88,16 @@ test.describe('request client in the browser', () => {
 
   test('a toast never covers the header or a menu, on a desktop or a phone', async ({ page }) => {
     await page.route('**/api/front/user/currentUser', (route) =>
-      route.fulfill({ status: 200, contentType: 'application/json', body: JSON.stringify({ code: 500, message: '服务器开小差了', data: {} }) }),
+      route.fulfill({
+        status: 200,
+        contentType: 'application/json',
+        body: JSON.stringify({ code: 500, message: '服务器开小差了', data: {} }),
+      }),
     );
-    for (const viewport of [{ width: 1280, height: 800 }, { width: 390, height: 844 }]) {
+    for (const viewport of [
+      { width: 1280, height: 800 },
+      { width: 390, height: 844 },
+    ]) {
       await page.setViewportSize(viewport);
       await page.goto('/person/order');
       const toast = page.getByRole('alert').filter({ hasText: '服务器开小差了' }).first();

@@ -68,7 +68,10 @@ test.describe('an address that names its locale is a choice', () => {
   });
 
   test.describe('a crawler', () => {
-    test.use({ locale: 'en-US', userAgent: 'Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)' });
+    test.use({
+      locale: 'en-US',
+      userAgent: 'Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)',
+    });
 
     test('is never moved: the zh-CN address stays zh-CN', async ({ page }) => {
       await page.goto('/business');

@@ -64,7 +64,10 @@ const sweeps: { viewer: Viewer; shapes: Shape[] }[] = [
       { name: 'login', path: '/user/login', ready: '[role="tablist"]' },
     ],
   },
-  { viewer: account('demo_company'), shapes: [{ name: 'my orders', path: '/person/order', ready: tableReady, screenshot: 'orders' }] },
+  {
+    viewer: account('demo_company'),
+    shapes: [{ name: 'my orders', path: '/person/order', ready: tableReady, screenshot: 'orders' }],
+  },
   {
     viewer: account('demo_operator'),
     shapes: [
@@ -72,7 +75,12 @@ const sweeps: { viewer: Viewer; shapes: Shape[] }[] = [
       { name: 'operator orders', path: '/ops/orders', ready: tableReady },
     ],
   },
-  { viewer: account('demo_editor'), shapes: [{ name: 'studio items', path: '/studio/items?kind=set', ready: 'table tbody tr', screenshot: 'studio-items' }] },
+  {
+    viewer: account('demo_editor'),
+    shapes: [
+      { name: 'studio items', path: '/studio/items?kind=set', ready: 'table tbody tr', screenshot: 'studio-items' },
+    ],
+  },
   {
     viewer: account('demo_bank'),
     shapes: [
@@ -96,14 +104,18 @@ const budgetPerVisitMs = 30_000;
 function layoutProblems(): string[] {
   const problems: string[] = [];
   const root = document.documentElement;
-  if (root.scrollWidth > window.innerWidth) problems.push(`the page is ${root.scrollWidth} px wide in ${window.innerWidth} px`);
+  if (root.scrollWidth > window.innerWidth)
+    problems.push(`the page is ${root.scrollWidth} px wide in ${window.innerWidth} px`);
 
-  const shown = (element: Element) => element.checkVisibility({ visibilityProperty: true }) && element.getBoundingClientRect().width > 1;
-  const name = (element: Element) => `${element.tagName.toLowerCase()} "${(element.textContent ?? '').replace(/\s+/g, ' ').trim().slice(0, 40)}"`;
+  const shown = (element: Element) =>
+    element.checkVisibility({ visibilityProperty: true }) && element.getBoundingClientRect().width > 1;
+  const name = (element: Element) =>
+    `${element.tagName.toLowerCase()} "${(element.textContent ?? '').replace(/\s+/g, ' ').trim().slice(0, 40)}"`;
   const measure = document.createElement('canvas').getContext('2d');
   if (!measure) return ['no canvas to measure text with'];
   const wideScript = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]/u;
-  const runs = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]+|[^\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]+/gu;
+  const runs =
+    /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]+|[^\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]+/gu;
 
   /** The width the element's shortest word needs (two characters of CJK text), or 0 when it shows no word. */
   const shortestWord = (element: Element): number => {
@@ -135,7 +147,8 @@ function layoutProblems(): string[] {
     const need = shortestWord(element);
     const has = contentWidth(element);
     // Half a pixel for rounding.
-    if (has + 0.5 < need) problems.push(`${name(element)} is ${has.toFixed(0)} px wide, its shortest word needs ${need.toFixed(0)} px`);
+    if (has + 0.5 < need)
+      problems.push(`${name(element)} is ${has.toFixed(0)} px wide, its shortest word needs ${need.toFixed(0)} px`);
   }
 
   /** A fade on the element or the two boxes around it (a mask that hides the cut edge). */
@@ -150,7 +163,8 @@ function layoutProblems(): string[] {
   const lines = (element: Element) => {
     const range = document.createRange();
     range.selectNodeContents(element);
-    return new Set([...range.getClientRects()].filter((rect) => rect.width > 0).map((rect) => Math.round(rect.top))).size;
+    return new Set([...range.getClientRects()].filter((rect) => rect.width > 0).map((rect) => Math.round(rect.top)))
+      .size;
   };
   for (const row of document.querySelectorAll('[role="tablist"], nav ul')) {
     if (!shown(row)) continue;
@@ -158,7 +172,10 @@ function layoutProblems(): string[] {
     if (labels.length === 0) continue;
     const tops = new Set(labels.map((label) => Math.round(label.getBoundingClientRect().top)));
     const tabs = row.getAttribute('role') === 'tablist';
-    const horizontal = tabs || (labels.length > 1 && Math.abs(labels[0]!.getBoundingClientRect().top - labels[1]!.getBoundingClientRect().top) < 2);
+    const horizontal =
+      tabs ||
+      (labels.length > 1 &&
+        Math.abs(labels[0]!.getBoundingClientRect().top - labels[1]!.getBoundingClientRect().top) < 2);
     if (tabs && tops.size > 1) problems.push(`the tabs of ${name(row)} take ${tops.size} rows`);
     // What cuts the row: the row itself or the nearest box around it that clips, else the screen.
     let clip: Element | null = row;
@@ -167,12 +184,15 @@ function layoutProblems(): string[] {
     const { left, right } = clip ? clip.getBoundingClientRect() : { left: 0, right: window.innerWidth };
     for (const label of labels) {
       const style = getComputedStyle(label);
-      if (label.scrollWidth > label.clientWidth + 1 && style.textOverflow !== 'ellipsis') problems.push(`${name(label)} is cut inside its box without an ellipsis`);
+      if (label.scrollWidth > label.clientWidth + 1 && style.textOverflow !== 'ellipsis')
+        problems.push(`${name(label)} is cut inside its box without an ellipsis`);
       if (!horizontal) continue;
-      if ((tabs || label.getAttribute('role') === 'tab' || row.matches('nav ul')) && lines(label) > 1) problems.push(`${name(label)} wraps onto ${lines(label)} lines`);
+      if ((tabs || label.getAttribute('role') === 'tab' || row.matches('nav ul')) && lines(label) > 1)
+        problems.push(`${name(label)} wraps onto ${lines(label)} lines`);
       const box = label.getBoundingClientRect();
       const cut = (box.left < left - 1 && box.right > left + 1) || (box.right > right + 1 && box.left < right - 1);
-      if (cut && !fades(clip ?? row)) problems.push(`${name(label)} is cut at the edge of ${name(row).slice(0, 30)} with no fade`);
+      if (cut && !fades(clip ?? row))
+        problems.push(`${name(label)} is cut at the edge of ${name(row).slice(0, 30)} with no fade`);
     }
   }
 
@@ -182,7 +202,10 @@ function layoutProblems(): string[] {
     if ((overflow !== 'auto' && overflow !== 'scroll') || frame.scrollWidth <= frame.clientWidth + 1) continue;
     const focusable = (frame as HTMLElement).tabIndex >= 0;
     const named = frame.hasAttribute('aria-label') || frame.hasAttribute('aria-labelledby');
-    if (!focusable || !named) problems.push(`the scrolling frame of ${name(frame.querySelector('table') ?? frame)} is ${focusable ? '' : 'not focusable '}${named ? '' : 'without a name'}`);
+    if (!focusable || !named)
+      problems.push(
+        `the scrolling frame of ${name(frame.querySelector('table') ?? frame)} is ${focusable ? '' : 'not focusable '}${named ? '' : 'without a name'}`,
+      );
   }
   return problems;
 }
@@ -193,7 +216,10 @@ async function settle(page: Page): Promise<void> {
 }
 
 for (const { viewer, shapes } of sweeps) {
-  test(`layout: ${shapes.map((shape) => shape.name).join(', ')} as ${viewer.name}, 5 locales × phone and desktop`, async ({ browser, baseURL }) => {
+  test(`layout: ${shapes.map((shape) => shape.name).join(', ')} as ${viewer.name}, 5 locales × phone and desktop`, async ({
+    browser,
+    baseURL,
+  }) => {
     test.setTimeout(shapes.length * locales.length * budgetPerVisitMs);
     const context = await browser.newContext({ baseURL: baseURL!, viewport: widths[0] });
     try {
@@ -220,18 +246,26 @@ for (const { viewer, shapes } of sweeps) {
           for (const size of widths) {
             await page.setViewportSize(size);
             await settle(page);
-            for (const problem of await page.evaluate(layoutProblems)) problems.push(`${address} at ${size.name}: ${problem}`);
+            for (const problem of await page.evaluate(layoutProblems))
+              problems.push(`${address} at ${size.name}: ${problem}`);
             if (screenshotDir && shape.screenshot && screenshotLocales.includes(locale) && size.width !== 360) {
               mkdirSync(screenshotDir, { recursive: true });
-              const shot = await page.screenshot({ fullPage: true, clip: { x: 0, y: 0, width: size.width, height: screenshotHeight(size.width) } });
+              const shot = await page.screenshot({
+                fullPage: true,
+                clip: { x: 0, y: 0, width: size.width, height: screenshotHeight(size.width) },
+              });
               // A 256-colour palette: a third of the size, the same look for flat interface colours.
-              await sharp(shot).png({ palette: true, compressionLevel: 9, effort: 10 }).toFile(join(screenshotDir, `${shape.screenshot}-${locale}-${size.width}.png`));
+              await sharp(shot)
+                .png({ palette: true, compressionLevel: 9, effort: 10 })
+                .toFile(join(screenshotDir, `${shape.screenshot}-${locale}-${size.width}.png`));
             }
           }
         }
       }
       const seconds = ((Date.now() - started) / 1000).toFixed(0);
-      console.log(`layout as ${viewer.name}: ${shapes.length} pages × ${locales.length} locales × ${widths.length} widths in ${seconds} s, ${problems.length} problems`);
+      console.log(
+        `layout as ${viewer.name}: ${shapes.length} pages × ${locales.length} locales × ${widths.length} widths in ${seconds} s, ${problems.length} problems`,
+      );
       expect(problems, problems.join('\n')).toEqual([]);
     } finally {
       await context.close();

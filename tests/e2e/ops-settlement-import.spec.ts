@@ -16,7 +16,10 @@ interface OrderRow {
   month: string;
 }
 
-test('a file with wrong rows is reported and imports nothing; the corrected file is imported', async ({ browser, accounts }) => {
+test('a file with wrong rows is reported and imports nothing; the corrected file is imported', async ({
+  browser,
+  accounts,
+}) => {
   const { context, page } = await signedInPage(browser, accounts, demo.operator);
   try {
     // An order in force or completed, and its contract's first month.
@@ -34,8 +37,16 @@ test('a file with wrong rows is reported and imports nothing; the corrected file
     const header = (await template.text()).replace(/^\uFEFF/, '').split(/\r?\n/)[0] ?? '';
     expect(header).toContain('订单号');
     const columns = header.split(',');
-    const line = (values: Record<string, string>) => columns.map((column) => values[column.replace(/[（(].*$/, '')] ?? '').join(',');
-    const good = { 订单号: order.order_no, 结算月份: order.month, 结算电量: '123.456', 合同电价: '0.41230', 市场参考价: '0.45000', 状态: '正式结算' };
+    const line = (values: Record<string, string>) =>
+      columns.map((column) => values[column.replace(/[（(].*$/, '')] ?? '').join(',');
+    const good = {
+      订单号: order.order_no,
+      结算月份: order.month,
+      结算电量: '123.456',
+      合同电价: '0.41230',
+      市场参考价: '0.45000',
+      状态: '正式结算',
+    };
 
     await page.goto('/ops/settlements');
     const file = page.getByLabel(zh['settlement.import.file']);
@@ -62,7 +73,11 @@ test('a file with wrong rows is reported and imports nothing; the corrected file
     expect(after[0]?.n).toBe(before[0]?.n);
 
     // The corrected file: one row (with a BOM, as Excel saves UTF-8 CSV).
-    await file.setInputFiles({ name: '结算.csv', mimeType: 'text/csv', buffer: Buffer.from(`\uFEFF${header}\n${line(good)}\n`, 'utf8') });
+    await file.setInputFiles({
+      name: '结算.csv',
+      mimeType: 'text/csv',
+      buffer: Buffer.from(`\uFEFF${header}\n${line(good)}\n`, 'utf8'),
+    });
     await page.getByRole('button', { name: zh['settlement.import.submit'] }).click();
     const success = page.getByRole('status').filter({ hasText: '导入成功' });
     await expect(success).toContainText('1 条');
@@ -83,7 +98,7 @@ test('a file with wrong rows is reported and imports nothing; the corrected file
   }
 });
 
-test('the import page is the operator\'s: a partner user is refused', async ({ browser, accounts }) => {
+test("the import page is the operator's: a partner user is refused", async ({ browser, accounts }) => {
   const { context, page } = await signedInPage(browser, accounts, demo.partner);
   try {
     await page.goto('/ops/settlements');

@@ -14,14 +14,21 @@ import { chineseSpec, toast, zh } from './support/chinesePages.ts';
 
 chineseSpec(150_000);
 
-test('an operator grants the editor role, disables an account and resets a second factor, each confirmed', async ({ page, context, browser, accounts }) => {
+test('an operator grants the editor role, disables an account and resets a second factor, each confirmed', async ({
+  page,
+  context,
+  browser,
+  accounts,
+}) => {
   // A user of this test's own, registered in another browser.
   const other = await browser.newContext({ baseURL: accounts.url });
   const person = await registerThroughApi(other.request, accounts);
   await other.close();
   const userName = (await accounts.userNameOf(person.phone))!;
   const [row] = await accounts.db.select({ id: users.id }).from(users).where(eq(users.userName, userName));
-  await accounts.db.insert(secondFactors).values({ userId: row!.id, secretEncrypted: 'e2e-only', confirmedAt: new Date() });
+  await accounts.db
+    .insert(secondFactors)
+    .values({ userId: row!.id, secretEncrypted: 'e2e-only', confirmedAt: new Date() });
 
   await apiLogin(context.request, accounts.url, 'demo_operator', 'Operator2025');
   await page.goto('/ops/staff');
@@ -40,9 +47,16 @@ test('an operator grants the editor role, disables an account and resets a secon
   await expect(panel.getByRole('button', { name: zh['staff.action.grantEditor'] })).toBeVisible();
   // The panel open, as the accessibility sweep checks the pages (it sees the list alone).
   const axe = await new AxeBuilder({ page })
-    .options({ runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22a', 'wcag22aa'] }, rules: { 'target-size': { enabled: true } } })
+    .options({
+      runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22a', 'wcag22aa'] },
+      rules: { 'target-size': { enabled: true } },
+    })
     .analyze();
-  expect(axe.violations.map((violation) => `${violation.id}: ${violation.nodes.map((node) => node.target.join(' ')).join(', ')}`)).toEqual([]);
+  expect(
+    axe.violations.map(
+      (violation) => `${violation.id}: ${violation.nodes.map((node) => node.target.join(' ')).join(', ')}`,
+    ),
+  ).toEqual([]);
   await panel.getByRole('button', { name: zh['staff.action.grantEditor'] }).click();
   await expect(toast(page, `已更新 ${person.name} 的账户`)).toBeVisible();
   await expect(panel.getByRole('button', { name: zh['staff.action.revokeEditor'] })).toBeVisible();
@@ -72,7 +86,9 @@ test('an operator grants the editor role, disables an account and resets a secon
 
   // The operator's own account: its operator role, status and second factor are not offered.
   await page.getByRole('button', { name: zh['ordering.filter.reset'] }).click();
-  await list.getByRole('button', { name: format(zh['staff.openLabel'], { name: '赵强', userName: 'demo_operator' }) }).click();
+  await list
+    .getByRole('button', { name: format(zh['staff.openLabel'], { name: '赵强', userName: 'demo_operator' }) })
+    .click();
   const own = page.getByRole('region', { name: /demo_operator/ });
   await expect(own).toContainText(zh['staff.panel.selfHint']);
   await expect(own.getByRole('button', { name: zh['staff.action.revokeOperator'] })).toBeDisabled();

@@ -14,7 +14,12 @@ const consoles = [
   { path: '/ops/certifications', table: zh['certify.ops.queueLabel'] },
 ];
 
-test('a company user is refused on the operator pages and sees no table; the operator sees the tables', async ({ page, context, browser, accounts }) => {
+test('a company user is refused on the operator pages and sees no table; the operator sees the tables', async ({
+  page,
+  context,
+  browser,
+  accounts,
+}) => {
   await apiLogin(context.request, accounts.url, 'demo_company', 'Company2025');
   const tableCalls: string[] = [];
   const onRequest = (request: Request) => {
@@ -42,7 +47,9 @@ test('a company user is refused on the operator pages and sees no table; the ope
     }
     // The orders queue lists the demo enterprise's orders.
     await ops.goto('/ops/orders');
-    await expect(ops.getByRole('table', { name: zh['page.opsOrders.title'] }).getByRole('row').nth(1)).toContainText(/HGD\d{14}/);
+    await expect(ops.getByRole('table', { name: zh['page.opsOrders.title'] }).getByRole('row').nth(1)).toContainText(
+      /HGD\d{14}/,
+    );
   } finally {
     await operator.close();
   }

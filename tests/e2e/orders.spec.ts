@@ -11,7 +11,12 @@ import { completeOrder, operatorActs, say, SET_NAME } from './support/ordering.t
 
 chineseSpec(150_000);
 
-test('order from the set page → operator accepts and confirms → in force in my orders', async ({ page, context, accounts, browser }) => {
+test('order from the set page → operator accepts and confirms → in force in my orders', async ({
+  page,
+  context,
+  accounts,
+  browser,
+}) => {
   await apiLogin(context.request, accounts.url, 'demo_company', 'Company2025');
 
   let orderNo = '';
@@ -42,7 +47,9 @@ test('order from the set page → operator accepts and confirms → in force in 
     await filters.getByRole('button', { name: zh['ordering.filter.search'] }).click();
     await expect(page).toHaveURL(/filter\.status=30/);
     await page.reload();
-    await expect(page.getByRole('search', { name: zh['ordering.filter.label'] }).getByLabel(zh['ordering.filter.status'])).toHaveValue('30');
+    await expect(
+      page.getByRole('search', { name: zh['ordering.filter.label'] }).getByLabel(zh['ordering.filter.status']),
+    ).toHaveValue('30');
     const table = page.getByRole('table', { name: zh['page.order.title'] });
     await expect(table.getByRole('link', { name: orderNo })).toBeVisible();
     // Every row shown is in force (the first row is the header).
@@ -80,7 +87,9 @@ test('cancel while submitted, no delete before, delete after cancel', async ({ p
   // Without a package chosen, the guide lists what is on sale in the enterprise's area.
   await page.goto('/handle/order');
   await expect(page.getByRole('heading', { name: zh['ordering.guide.title'], level: 2 })).toBeVisible();
-  await page.getByRole('button', { name: say('ordering.guide.chooseLabel', { orgCom: '南方汇能售电有限公司', set: SET_NAME }) }).click();
+  await page
+    .getByRole('button', { name: say('ordering.guide.chooseLabel', { orgCom: '南方汇能售电有限公司', set: SET_NAME }) })
+    .click();
   await expect(page).toHaveURL(/sellingSetId=gd-fixed-2027-nanfang/);
   const orderNo = await completeOrder(page, '2000');
 
@@ -103,7 +112,10 @@ test('cancel while submitted, no delete before, delete after cancel', async ({ p
   await expect(cancel).toHaveCount(0);
 
   await remove.click();
-  await page.getByRole('dialog', { name: say('ordering.detail.deleteTitle', { orderNo }) }).getByRole('button', { name: zh['ordering.detail.deleteConfirm'] }).click();
+  await page
+    .getByRole('dialog', { name: say('ordering.detail.deleteTitle', { orderNo }) })
+    .getByRole('button', { name: zh['ordering.detail.deleteConfirm'] })
+    .click();
   await expect(page).toHaveURL(/\/person\/order$/);
   await expect(toast(page, zh['ordering.detail.deleted'])).toBeVisible();
   await expect(page.getByRole('table', { name: zh['page.order.title'] })).toBeVisible();
@@ -115,7 +127,11 @@ test('cancel while submitted, no delete before, delete after cancel', async ({ p
   await expect(page.getByRole('button', { name: zh['ordering.retry'] })).toBeVisible();
 });
 
-test('a user without an enterprise is told why and where to bind one, when ordering and in my orders', async ({ page, context, accounts }) => {
+test('a user without an enterprise is told why and where to bind one, when ordering and in my orders', async ({
+  page,
+  context,
+  accounts,
+}) => {
   await apiLogin(context.request, accounts.url, 'demo_person', 'Person2025');
   await page.goto('/handle/order?sellingSetId=gd-fixed-2027-yuehui');
   await expect(page.getByRole('alert')).toContainText(zh['ordering.gate.noEnterprise']);
@@ -126,15 +142,29 @@ test('a user without an enterprise is told why and where to bind one, when order
   await expect(page.getByRole('button', { name: zh['ordering.table.retry'] })).toHaveCount(0);
 });
 
-test('a refusal is shown where it happened; the operator must give a reason to cancel', async ({ page, context, accounts, browser }) => {
+test('a refusal is shown where it happened; the operator must give a reason to cancel', async ({
+  page,
+  context,
+  accounts,
+  browser,
+}) => {
   const origin = accounts.url;
   const headers = { 'X-Requested-With': 'XMLHttpRequest', Origin: origin };
   await apiLogin(context.request, origin, 'demo_company', 'Company2025');
-  const [year, month] = new Date(Date.now() + 8 * 3600_000).toISOString().slice(0, 7).split('-').map(Number) as [number, number];
+  const [year, month] = new Date(Date.now() + 8 * 3600_000).toISOString().slice(0, 7).split('-').map(Number) as [
+    number,
+    number,
+  ];
   const nextMonth = month === 12 ? `${year + 1}-01` : `${year}-${String(month + 1).padStart(2, '0')}`;
   const created = (await (
     await context.request.post(`${origin}/api/front/hgdsel/order/createCustomerOrder`, {
-      form: { sellingSetId: 'gd-green-30-2027-yuehui', schemeParamId: 'gd-green-30-2027-10kv', contractStart: nextMonth, contractMonths: '12', estimatedConsumption: '3000' },
+      form: {
+        sellingSetId: 'gd-green-30-2027-yuehui',
+        schemeParamId: 'gd-green-30-2027-10kv',
+        contractStart: nextMonth,
+        contractMonths: '12',
+        estimatedConsumption: '3000',
+      },
       headers,
     })
   ).json()) as { code: number; message: string; data: { orderNo: string } };
@@ -153,11 +183,19 @@ test('a refusal is shown where it happened; the operator must give a reason to c
   try {
     await apiLogin(operator.request, origin, 'demo_operator', 'Operator2025');
     // The operator accepts while the enterprise still has the page open.
-    const accepted = (await (await operator.request.post(`${origin}/api/ops/order/transition`, { form: { orderNo, action: 'accept' }, headers })).json()) as { code: number };
+    const accepted = (await (
+      await operator.request.post(`${origin}/api/ops/order/transition`, {
+        form: { orderNo, action: 'accept' },
+        headers,
+      })
+    ).json()) as { code: number };
     expect(accepted.code).toBe(200);
 
     await cancel.click();
-    await page.getByRole('dialog', { name: say('ordering.detail.cancelTitle', { orderNo }) }).getByRole('button', { name: zh['ordering.detail.cancelConfirm'] }).click();
+    await page
+      .getByRole('dialog', { name: say('ordering.detail.cancelTitle', { orderNo }) })
+      .getByRole('button', { name: zh['ordering.detail.cancelConfirm'] })
+      .click();
     const actions = page.getByRole('region', { name: zh['ordering.detail.actions'] });
     await expect(actions.getByRole('alert')).toContainText(zh['orderStatus.20']);
     // The page now shows the order as it is: accepted, nothing for the enterprise to do.
@@ -171,7 +209,9 @@ test('a refusal is shown where it happened; the operator must give a reason to c
     await expect(panel.getByRole('button', { name: zh['ops.action.confirm'], exact: true })).toBeVisible();
     await expect(panel.getByRole('button', { name: zh['ops.action.reject'], exact: true })).toHaveCount(0);
     await panel.getByRole('button', { name: zh['ops.action.cancel'], exact: true }).click();
-    const dialog = ops.getByRole('dialog', { name: say('ops.action.title', { action: zh['ops.action.cancel'], orderNo }) });
+    const dialog = ops.getByRole('dialog', {
+      name: say('ops.action.title', { action: zh['ops.action.cancel'], orderNo }),
+    });
     await expect(dialog).toContainText(`${zh['orderStatus.20']}”变为“${zh['orderStatus.90']}`);
     await dialog.getByRole('button', { name: zh['ops.action.submit'] }).click();
     const reason = dialog.getByRole('textbox', { name: zh['ops.action.reason'] });

@@ -56,12 +56,18 @@ test('statistics: chart and table of the visible subtree, granularity, reload, k
   for (const name of hidden) await expect(table.getByRole('cell', { name, exact: true })).toHaveCount(0);
   // The chart: an image named by its metric and period, described by its data table.
   const year = newestSettled.slice(0, 4);
-  const chart = page.getByRole('img', { name: new RegExp(`^${zh['partner.metric.settledEnergy'].replace(/[()（）]/g, '.')}.*${year}`) });
+  const chart = page.getByRole('img', {
+    name: new RegExp(`^${zh['partner.metric.settledEnergy'].replace(/[()（）]/g, '.')}.*${year}`),
+  });
   await expect(chart).toBeVisible();
   await page.getByText(zh['analysis.chart.data']).click();
   const described = page.locator(`[id="${await chart.getAttribute('aria-describedby')}"]`);
   await expect(described.getByRole('rowheader', { name: '广东省分行' })).toBeVisible();
-  const yearEnergy = await table.getByRole('row', { name: /广东省分行/ }).getByRole('cell').nth(8).textContent();
+  const yearEnergy = await table
+    .getByRole('row', { name: /广东省分行/ })
+    .getByRole('cell')
+    .nth(8)
+    .textContent();
 
   // 按月 from the keyboard: the radio group takes the arrow keys.
   const byYear = page.getByRole('radio', { name: zh['partner.yearType.1'] });
@@ -77,7 +83,10 @@ test('statistics: chart and table of the visible subtree, granularity, reload, k
   // settlements, so the chart has bars to draw; its figure is the month's, not the year's.
   await expect(monthField).toHaveValue(newestSettled);
   await expect(page.getByText(`统计期间：${newestSettled}`)).toBeVisible();
-  const monthEnergy = table.getByRole('row', { name: /广东省分行/ }).getByRole('cell').nth(8);
+  const monthEnergy = table
+    .getByRole('row', { name: /广东省分行/ })
+    .getByRole('cell')
+    .nth(8);
   await expect(monthEnergy).not.toHaveText(yearEnergy ?? '');
   await expect(monthEnergy).not.toHaveText(/^0(\.0+)?$/);
   await expect(page.getByRole('img', { name: new RegExp(newestSettled) })).toBeVisible();
@@ -120,12 +129,18 @@ test('statistics: chart and table of the visible subtree, granularity, reload, k
   await expect(page.getByText(zh['partner.period.1'])).toBeHidden();
 });
 
-test('the monthly statistics table fits 1280 px in Chinese and English; its first column held when narrower, on a phone its rows are cards', async ({ page, context }) => {
+test('the monthly statistics table fits 1280 px in Chinese and English; its first column held when narrower, on a phone its rows are cards', async ({
+  page,
+  context,
+}) => {
   await page.goto('/partner/analysis/statistics?yt=2');
   await expectTableFitsScrollsThenCards(page, statisticsTable(page));
   await context.addInitScript(() => window.localStorage.setItem('locale', 'en-US'));
   await page.goto('/en-US/partner/analysis/statistics?yt=2');
-  await expectTableFitsScrollsThenCards(page, page.getByRole('table', { name: dictionaries['en-US']['analysis.table.statistics'] }));
+  await expectTableFitsScrollsThenCards(
+    page,
+    page.getByRole('table', { name: dictionaries['en-US']['analysis.table.statistics'] }),
+  );
 });
 
 test('statistics: sorting by a metric and the chart’s metric are kept in the address', async ({ page }) => {
@@ -140,8 +155,12 @@ test('statistics: sorting by a metric and the chart’s metric are kept in the a
   await expect(page).toHaveURL(/metric=saving/);
   await page.reload();
   await expect(page.getByLabel(zh['analysis.metric'])).toHaveValue('saving');
-  await expect(page.getByRole('img', { name: new RegExp(`^${zh['partner.metric.saving'].replace(/[()（）]/g, '.')}`) })).toBeVisible();
-  await expect(table.getByRole('columnheader', { name: new RegExp(zh['partner.metric.saving'].replace(/[()（）]/g, '.')) })).toHaveAttribute('aria-sort', 'ascending');
+  await expect(
+    page.getByRole('img', { name: new RegExp(`^${zh['partner.metric.saving'].replace(/[()（）]/g, '.')}`) }),
+  ).toBeVisible();
+  await expect(
+    table.getByRole('columnheader', { name: new RegExp(zh['partner.metric.saving'].replace(/[()（）]/g, '.')) }),
+  ).toHaveAttribute('aria-sort', 'ascending');
 });
 
 test('statistics export: an .xlsx whose rows are the table’s', async ({ page }) => {
@@ -170,10 +189,17 @@ test('statistics export: an .xlsx whose rows are the table’s', async ({ page }
   expect(rows.slice(1).filter(totals)).toHaveLength(1);
 });
 
-test('an institution outside the user’s scope, on every partner page: said as such, their own offered, no retry, no export', async ({ page, accounts }) => {
+test('an institution outside the user’s scope, on every partner page: said as such, their own offered, no retry, no export', async ({
+  page,
+  accounts,
+}) => {
   // ICBC's head office exists but is above demo_partner's branch: the server refuses it like a missing one.
-  const [office] = rowsOf(await accounts.db.execute(sql`select id from partner_institutions where code = '0102000000'`));
-  const [branch] = rowsOf(await accounts.db.execute(sql`select id from partner_institutions where code = '0102440000'`));
+  const [office] = rowsOf(
+    await accounts.db.execute(sql`select id from partner_institutions where code = '0102000000'`),
+  );
+  const [branch] = rowsOf(
+    await accounts.db.execute(sql`select id from partner_institutions where code = '0102440000'`),
+  );
   expect(office && branch).toBeTruthy();
   const officeId = String(office!['id']);
   const branchId = String(branch!['id']);
@@ -191,7 +217,8 @@ test('an institution outside the user’s scope, on every partner page: said as 
     await expect(notice, target.path).toBeVisible();
     await expect(page.getByText(zh['partner.notFound'])).toHaveCount(0);
     await expect(page.getByRole('button', { name: /重试/ })).toHaveCount(0);
-    if (target.exported) await expect(page.getByRole('button', { name: zh['partner.export'], exact: true })).toBeDisabled();
+    if (target.exported)
+      await expect(page.getByRole('button', { name: zh['partner.export'], exact: true })).toBeDisabled();
     // Their own institution, one click away: the address names it and the page shows it.
     await notice.getByRole('button', { name: own }).click();
     await expect(notice).toBeHidden();
@@ -252,7 +279,10 @@ test('institution comparison export: an .xlsx with the table’s rows', async ({
   await group.getByRole('checkbox', { name: /深圳南山支行/ }).check();
   const table = page.getByRole('table', { name: zh['analysis.table.compare'] });
   await expect(table.locator('tbody tr').first()).toBeVisible();
-  const summary = await page.getByRole('status').filter({ hasText: /^第 .* 条，共 \d+ 条$/ }).textContent();
+  const summary = await page
+    .getByRole('status')
+    .filter({ hasText: /^第 .* 条，共 \d+ 条$/ })
+    .textContent();
   const total = Number(summary?.match(/共 (\d+) 条/)?.[1]);
   expect(total).toBeGreaterThanOrEqual(2);
   const download = page.waitForEvent('download');
@@ -260,7 +290,9 @@ test('institution comparison export: an .xlsx with the table’s rows', async ({
   const rows = await readSheet(await (await download).createReadStream());
   const body = rows.slice(1).filter((row) => !row.some((cell) => String(cell).includes('合计')));
   expect(body).toHaveLength(total);
-  const names = new Set(body.map((row) => row.map(String).find((cell) => cell === '广东省分行' || cell === '深圳南山支行')));
+  const names = new Set(
+    body.map((row) => row.map(String).find((cell) => cell === '广东省分行' || cell === '深圳南山支行')),
+  );
   expect([...names].sort()).toEqual(['广东省分行', '深圳南山支行']);
 });
 
@@ -293,9 +325,18 @@ test('trend: line chart over the span, granularity changes the periods, metrics 
   let asked = 0;
   page.on('request', (request) => {
     const body = new URLSearchParams(request.postData() ?? '');
-    if (request.url().includes('/getTrendDataAntTable') && body.get('from') === month && body.get('to') === previousMonth) asked += 1;
+    if (
+      request.url().includes('/getTrendDataAntTable') &&
+      body.get('from') === month &&
+      body.get('to') === previousMonth
+    )
+      asked += 1;
   });
-  const single = nextCall(page, '/getTrendDataAntTable', (body) => body.get('from') === month && body.get('to') === month);
+  const single = nextCall(
+    page,
+    '/getTrendDataAntTable',
+    (body) => body.get('from') === month && body.get('to') === month,
+  );
   await page.getByLabel(zh['analysis.from']).fill(month);
   await single;
   await expect(table.locator('tbody tr')).toHaveCount(1);
@@ -303,7 +344,11 @@ test('trend: line chart over the span, granularity changes the periods, metrics 
   await expect(page.getByRole('alert').filter({ hasText: zh['partner.trendOrder'] })).toBeVisible();
   await page.getByLabel(zh['analysis.from']).fill(previousMonth);
   await expect(page.getByRole('alert').filter({ hasText: zh['partner.trendOrder'] })).toBeHidden();
-  const two = nextCall(page, '/getTrendDataAntTable', (body) => body.get('from') === previousMonth && body.get('to') === month);
+  const two = nextCall(
+    page,
+    '/getTrendDataAntTable',
+    (body) => body.get('from') === previousMonth && body.get('to') === month,
+  );
   await page.getByLabel(zh['analysis.to']).fill(month);
   await two;
   await expect(table.locator('tbody tr')).toHaveCount(2);
@@ -333,7 +378,12 @@ test.describe('in English', () => {
     await expect(page.getByRole('button', { name: en['partner.export'], exact: true })).toBeVisible();
     await expect(page.getByRole('img', { name: /trend from/ })).toBeVisible();
     // Energy with three decimals and English grouping.
-    await expect(table.locator('tbody td').filter({ hasText: /^\d{1,3}(,\d{3})*\.\d{3}$/ }).first()).toBeVisible();
+    await expect(
+      table
+        .locator('tbody td')
+        .filter({ hasText: /^\d{1,3}(,\d{3})*\.\d{3}$/ })
+        .first(),
+    ).toBeVisible();
     // The export is the table's periods, with English headers.
     const periods = await table.locator('tbody tr td:first-child').allTextContents();
     const download = page.waitForEvent('download');

@@ -55,7 +55,10 @@ test('the tree works from the keyboard and the chosen institution survives a rel
 
     await page.reload();
     await expect(page.getByRole('heading', { level: 2, name: new RegExp(name) })).toBeVisible();
-    await expect(page.getByRole('tree').getByRole('treeitem', { name: new RegExp(name) })).toHaveAttribute('aria-selected', 'true');
+    await expect(page.getByRole('tree').getByRole('treeitem', { name: new RegExp(name) })).toHaveAttribute(
+      'aria-selected',
+      'true',
+    );
     // Back returns to the first institution.
     await page.goBack();
     await expect(page.getByRole('heading', { level: 2, name: /广东省分行/ })).toBeVisible();
@@ -64,7 +67,11 @@ test('the tree works from the keyboard and the chosen institution survives a rel
   }
 });
 
-test('a staff relation is added (errors beside the fields first) and removed after confirming', async ({ browser, accounts, playwright }) => {
+test('a staff relation is added (errors beside the fields first) and removed after confirming', async ({
+  browser,
+  accounts,
+  playwright,
+}) => {
   // A fresh user of its own, registered in a separate request context.
   const api = await playwright.request.newContext();
   const user = await registerThroughApi(api, accounts);
@@ -128,14 +135,27 @@ test('a staff relation is added (errors beside the fields first) and removed aft
     await expect(page.getByRole('status').filter({ hasText: user.name })).toBeVisible();
     // Still gone after a reload.
     await page.reload();
-    await expect(page.getByRole('table', { name: /员工关系/ }).getByRole('row').filter({ hasText: 'demo_partner' })).toBeVisible();
-    await expect(page.getByRole('table', { name: /员工关系/ }).getByRole('row').filter({ hasText: 'GDE2E01' })).toHaveCount(0);
+    await expect(
+      page
+        .getByRole('table', { name: /员工关系/ })
+        .getByRole('row')
+        .filter({ hasText: 'demo_partner' }),
+    ).toBeVisible();
+    await expect(
+      page
+        .getByRole('table', { name: /员工关系/ })
+        .getByRole('row')
+        .filter({ hasText: 'GDE2E01' }),
+    ).toHaveCount(0);
   } finally {
     await context.close();
   }
 });
 
-test('demo_bank, related to the ICBC head office, sees its whole tree and not the other bank', async ({ browser, accounts }) => {
+test('demo_bank, related to the ICBC head office, sees its whole tree and not the other bank', async ({
+  browser,
+  accounts,
+}) => {
   const { context, page } = await signedInPage(browser, accounts, demo.bank);
   try {
     await page.goto('/partner/organization');

@@ -15,7 +15,10 @@ chineseSpec(180_000);
 
 const pageUrl = '/partner/query/settlement';
 
-test('demo_partner sees only 广东省分行 and below; filters, sort and paging survive a reload', async ({ browser, accounts }) => {
+test('demo_partner sees only 广东省分行 and below; filters, sort and paging survive a reload', async ({
+  browser,
+  accounts,
+}) => {
   const { context, page } = await signedInPage(browser, accounts, demo.partner);
   try {
     await page.goto(pageUrl);
@@ -65,7 +68,9 @@ test('demo_partner sees only 广东省分行 and below; filters, sort and paging
     await filters.getByRole('button', { name: zh['settlement.filter.search'] }).click();
     await expect(page).toHaveURL(/filter\.status=2/);
     await expect(page).toHaveURL(new RegExp(`from\\.settleMonth=${from}`));
-    const amountHeader = table.getByRole('columnheader', { name: new RegExp(zh['settlement.col.settledAmount'].replace(/[()（）]/g, '.')) });
+    const amountHeader = table.getByRole('columnheader', {
+      name: new RegExp(zh['settlement.col.settledAmount'].replace(/[()（）]/g, '.')),
+    });
     await amountHeader.getByRole('button').click();
     await expect(amountHeader).toHaveAttribute('aria-sort', 'ascending');
     await amountHeader.getByRole('button').click();
@@ -73,20 +78,34 @@ test('demo_partner sees only 广东省分行 and below; filters, sort and paging
     await expect(page).toHaveURL(/sort=settledAmount%3Adesc|sort=settledAmount:desc/);
     const finalTotal = await tableTotal(page);
     expect(finalTotal).toBeGreaterThan(10);
-    for (const text of await table.locator('tbody tr td:last-child').allTextContents()) expect(text).toBe(zh['partner.settlementStatus.2']);
-    await page.getByRole('navigation', { name: zh['ordering.table.pagination'] }).getByRole('button', { name: zh['ordering.table.next'] }).click();
+    for (const text of await table.locator('tbody tr td:last-child').allTextContents())
+      expect(text).toBe(zh['partner.settlementStatus.2']);
+    await page
+      .getByRole('navigation', { name: zh['ordering.table.pagination'] })
+      .getByRole('button', { name: zh['ordering.table.next'] })
+      .click();
     await expect(page).toHaveURL(/page=2/);
     await expect(page.getByRole('status').filter({ hasText: /第 11–/ })).toBeVisible();
     const pageTwo = await table.locator('tbody tr').allTextContents();
     // Descending by amount: each amount is at most the one above it.
-    const amounts = (await table.locator('tbody tr td:nth-child(9)').allTextContents()).map((text) => Number(text.replace(/,/g, '')));
+    const amounts = (await table.locator('tbody tr td:nth-child(9)').allTextContents()).map((text) =>
+      Number(text.replace(/,/g, '')),
+    );
     expect(amounts).toEqual([...amounts].sort((a, b) => b - a));
 
     await page.reload();
     await expect(page.getByRole('status').filter({ hasText: /第 11–/ })).toBeVisible();
-    await expect(table.getByRole('columnheader', { name: new RegExp(zh['settlement.col.settledAmount'].replace(/[()（）]/g, '.')) })).toHaveAttribute('aria-sort', 'descending');
-    await expect(page.getByRole('search', { name: zh['settlement.filter.label'] }).getByLabel(zh['settlement.filter.status'])).toHaveValue('2');
-    await expect(page.getByRole('search', { name: zh['settlement.filter.label'] }).getByLabel(zh['settlement.filter.from'])).toHaveValue(from);
+    await expect(
+      table.getByRole('columnheader', {
+        name: new RegExp(zh['settlement.col.settledAmount'].replace(/[()（）]/g, '.')),
+      }),
+    ).toHaveAttribute('aria-sort', 'descending');
+    await expect(
+      page.getByRole('search', { name: zh['settlement.filter.label'] }).getByLabel(zh['settlement.filter.status']),
+    ).toHaveValue('2');
+    await expect(
+      page.getByRole('search', { name: zh['settlement.filter.label'] }).getByLabel(zh['settlement.filter.from']),
+    ).toHaveValue(from);
     expect(await table.locator('tbody tr').allTextContents()).toEqual(pageTwo);
   } finally {
     await context.close();
@@ -124,14 +143,20 @@ test('the export saves an .xlsx holding exactly the filtered rows', async ({ bro
   }
 });
 
-test('the settlement table fits 1280 px in Chinese and English; its first column held when narrower, on a phone its rows are cards', async ({ browser, accounts }) => {
+test('the settlement table fits 1280 px in Chinese and English; its first column held when narrower, on a phone its rows are cards', async ({
+  browser,
+  accounts,
+}) => {
   const { context, page } = await signedInPage(browser, accounts, demo.partner);
   try {
     await page.goto(pageUrl);
     await expectTableFitsScrollsThenCards(page, page.getByRole('table', { name: zh['page.settlement.title'] }));
     await context.addInitScript(() => window.localStorage.setItem('locale', 'en-US'));
     await page.goto(`/en-US${pageUrl}`);
-    await expectTableFitsScrollsThenCards(page, page.getByRole('table', { name: dictionaries['en-US']['page.settlement.title'] }));
+    await expectTableFitsScrollsThenCards(
+      page,
+      page.getByRole('table', { name: dictionaries['en-US']['page.settlement.title'] }),
+    );
   } finally {
     await context.close();
   }
@@ -142,7 +167,8 @@ test('a user without the partner role gets the refusal and no settlement call', 
   try {
     const calls: string[] = [];
     page.on('request', (request) => {
-      if (request.url().includes('/settlementbuyresult/') || request.url().includes('/partner/getAllPartnersByEmpId')) calls.push(request.url());
+      if (request.url().includes('/settlementbuyresult/') || request.url().includes('/partner/getAllPartnersByEmpId'))
+        calls.push(request.url());
     });
     for (const target of [pageUrl, '/partner/organization']) {
       await page.goto(target);

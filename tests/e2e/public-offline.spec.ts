@@ -31,13 +31,22 @@ test.describe('offline mode', () => {
   /** The server keeps file metadata in memory (a rebuild resets it); a fresh process sees a new build. */
   async function startServer() {
     server = spawn(process.execPath, ['src/server/main.ts'], {
-      env: { ...process.env, HOST: '127.0.0.1', PORT: String(port), DATA_DIR: dataDir, STATIC_DIR: root, LOG_LEVEL: 'warn' },
+      env: {
+        ...process.env,
+        HOST: '127.0.0.1',
+        PORT: String(port),
+        DATA_DIR: dataDir,
+        STATIC_DIR: root,
+        LOG_LEVEL: 'warn',
+      },
       stdio: 'ignore',
     });
     for (let i = 0; i < 120; i += 1) {
       try {
         if ((await fetch(`${origin}/api/health`)).ok) return;
-      } catch { /* not listening yet */ }
+      } catch {
+        /* not listening yet */
+      }
       await new Promise((resolve) => setTimeout(resolve, 500));
     }
     throw new Error('the offline-mode server did not start');
@@ -69,13 +78,20 @@ test.describe('offline mode', () => {
     rmSync(dataDir, { recursive: true, force: true });
   });
 
-  test('keeps visited pages, warns when offline, offers a refresh when a new build is published', async ({ page, context }) => {
+  test('keeps visited pages, warns when offline, offers a refresh when a new build is published', async ({
+    page,
+    context,
+  }) => {
     // Two server restarts and a worker update: more than the default 30 s on a busy CI machine.
     test.setTimeout(120_000);
-    expect(readFileSync(join(root, 'sw.js'), 'utf8'), 'the build must be made with PWA=true').toContain('offline mode, build');
+    expect(readFileSync(join(root, 'sw.js'), 'utf8'), 'the build must be made with PWA=true').toContain(
+      'offline mode, build',
+    );
     await page.addInitScript(() => window.localStorage.setItem('locale', 'zh-CN'));
     await page.goto(`${origin}/welcome/home`);
-    await page.evaluate(async () => { await navigator.serviceWorker.ready; });
+    await page.evaluate(async () => {
+      await navigator.serviceWorker.ready;
+    });
     await page.goto(`${origin}/infomation/list`);
     await expect(page.getByRole('heading', { level: 1 })).toHaveText(t['page.newsList.title']);
 
@@ -96,7 +112,9 @@ test.describe('offline mode', () => {
     await stopServer();
     await startServer();
     await page.goto(`${origin}/welcome/home`);
-    await page.evaluate(async () => { await (await navigator.serviceWorker.getRegistration())?.update(); });
+    await page.evaluate(async () => {
+      await (await navigator.serviceWorker.getRegistration())?.update();
+    });
     const prompt = page.getByRole('status').filter({ hasText: t['site.offline.updated'] });
     await expect(prompt).toBeVisible();
     // Listen before clicking: the reload can finish before a listener added afterwards exists.
@@ -104,6 +122,9 @@ test.describe('offline mode', () => {
     await prompt.getByRole('button', { name: t['site.offline.refresh'] }).click();
     await reloaded;
     await expect(prompt).toBeHidden();
-    expect(await page.evaluate(async () => (await caches.keys()).sort())).toEqual(['hgd-assets-next-build', 'hgd-pages']);
+    expect(await page.evaluate(async () => (await caches.keys()).sort())).toEqual([
+      'hgd-assets-next-build',
+      'hgd-pages',
+    ]);
   });
 });

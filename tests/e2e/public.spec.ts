@@ -27,10 +27,13 @@ const scopes = [
 
 /** A visitor who already chose this locale and (optionally) this region. */
 async function visitor(page: Page, locale: Locale, areaCode?: string) {
-  await page.addInitScript(([l, a]) => {
-    window.localStorage.setItem('locale', l as string);
-    if (a) window.localStorage.setItem('areaCode', a);
-  }, [locale, areaCode ?? ''] as const);
+  await page.addInitScript(
+    ([l, a]) => {
+      window.localStorage.setItem('locale', l as string);
+      if (a) window.localStorage.setItem('areaCode', a);
+    },
+    [locale, areaCode ?? ''] as const,
+  );
 }
 
 const heading = (page: Page) => page.getByRole('heading', { level: 1 });
@@ -57,7 +60,11 @@ for (const { locale, areaCode } of scopes) {
       const carousel = page.getByRole('region', { name: t['site.home.bannersLabel'] });
       const slides = carousel.locator('[aria-roledescription="slide"]');
       await expect(slides).toHaveCount(settings.banners.length);
-      await expect(carousel.getByRole('group', { name: t['site.home.slide'].replace('{n}', '1').replace('{total}', String(settings.banners.length)) })).toBeVisible();
+      await expect(
+        carousel.getByRole('group', {
+          name: t['site.home.slide'].replace('{n}', '1').replace('{total}', String(settings.banners.length)),
+        }),
+      ).toBeVisible();
       await carousel.getByRole('button', { name: t['site.home.next'] }).click();
       await expect(slides.nth(1)).toBeVisible();
       await expect(slides.nth(0)).toBeHidden();
@@ -109,7 +116,9 @@ for (const { locale, areaCode } of scopes) {
       await expect(firstPanel).toBeVisible();
     });
 
-    test('products, a product\'s sets with scheme parameters and filters, a set with its selling sets', async ({ page }) => {
+    test("products, a product's sets with scheme parameters and filters, a set with its selling sets", async ({
+      page,
+    }) => {
       await page.goto(sitePath(locale, '/products', areaCode));
       await expect(heading(page)).toHaveText(t['page.products.title']);
       const sets = listSets(content, areaCode, 'id2');
@@ -126,12 +135,19 @@ for (const { locale, areaCode } of scopes) {
       const selling = sellingSetsOfSet(content, set.setId);
       for (const entry of selling) await expect(page.getByRole('heading', { name: entry.orgCom.name })).toBeVisible();
       if (set.online && selling.length) {
-        const order = page.getByRole('link', { name: t['site.set.orderLabel'].replace('{orgCom}', selling[0]?.orgCom.shortName ?? '').replace('{set}', set.name) });
-        await expect(order).toHaveAttribute('href', `${localePath(locale, '/handle/order')}?sellingSetId=${selling[0]?.sellingSetId}`);
+        const order = page.getByRole('link', {
+          name: t['site.set.orderLabel']
+            .replace('{orgCom}', selling[0]?.orgCom.shortName ?? '')
+            .replace('{set}', set.name),
+        });
+        await expect(order).toHaveAttribute(
+          'href',
+          `${localePath(locale, '/handle/order')}?sellingSetId=${selling[0]?.sellingSetId}`,
+        );
       }
     });
 
-    test('the spec\'s query forms land on the path forms', async ({ page }) => {
+    test("the spec's query forms land on the path forms", async ({ page }) => {
       await page.goto(`${sitePath(locale, '/products', areaCode)}?id=id3`);
       await expect(page).toHaveURL(new RegExp(`${sitePath(locale, '/products/id3', areaCode)}$`));
       const news = latestNews(content, 1)[0];
@@ -161,7 +177,10 @@ for (const locale of ['zh-CN', 'pt-BR'] as const) {
       await expect(items).toHaveCount(Math.min(5, pageOne.recordsTotal));
       await expect(items.first().getByRole('link')).toContainText(pageOne.data[0]?.title ?? '');
       const pager = page.getByRole('navigation', { name: t['site.pagination.label'] });
-      await expect(pager.getByRole('link', { name: t['site.pagination.page'].replace('{page}', '1') })).toHaveAttribute('aria-current', 'page');
+      await expect(pager.getByRole('link', { name: t['site.pagination.page'].replace('{page}', '1') })).toHaveAttribute(
+        'aria-current',
+        'page',
+      );
       await pager.getByRole('link', { name: t['site.pagination.next'] }).click();
       await expect(page).toHaveURL(new RegExp(`${localePath(locale, `/infomation/list/${firstType.code}/2`)}$`));
       const pageTwo = pageNews(content, { newsTypeCode: firstType.code, pageNo: 2 });
@@ -178,7 +197,10 @@ for (const locale of ['zh-CN', 'pt-BR'] as const) {
       await expect(page.getByRole('heading', { level: 2, name: first.title })).toBeVisible();
       const catalogue = page.getByRole('navigation', { name: t['site.help.catalogue'] });
       await expect(catalogue.getByRole('link', { name: first.title })).toHaveAttribute('aria-current', 'page');
-      const other = must(content.helpDocuments.find((doc) => doc.documentId !== first.documentId), 'second help document');
+      const other = must(
+        content.helpDocuments.find((doc) => doc.documentId !== first.documentId),
+        'second help document',
+      );
       await catalogue.getByRole('link', { name: other.title }).click();
       await expect(heading(page)).toHaveText(other.title);
       await page.goto(localePath(locale, '/assistance/faq'));
@@ -190,11 +212,16 @@ for (const locale of ['zh-CN', 'pt-BR'] as const) {
       await expect(page).toHaveURL(new RegExp(`${localePath(locale, '/assistance/faq/2')}$`));
     });
 
-    test('help: every catalogue entry and the current one\'s highlight stay inside the catalogue column', async ({ page }) => {
+    test("help: every catalogue entry and the current one's highlight stay inside the catalogue column", async ({
+      page,
+    }) => {
       // The document with the longest title, opened so that its entry is the highlighted one.
       const longest = [...content.helpDocuments].sort((a, b) => b.title.length - a.title.length)[0];
       const document = must(longest, 'help document');
-      for (const viewport of [{ width: 1280, height: 800 }, { width: 390, height: 844 }]) {
+      for (const viewport of [
+        { width: 1280, height: 800 },
+        { width: 390, height: 844 },
+      ]) {
         await page.setViewportSize(viewport);
         await page.goto(localePath(locale, `/assistance/${document.documentId}`));
         const catalogue = page.getByRole('navigation', { name: t['site.help.catalogue'] });
@@ -207,7 +234,9 @@ for (const locale of ['zh-CN', 'pt-BR'] as const) {
           const box = await link.boundingBox();
           expect(box, await link.innerText()).toBeTruthy();
           if (!box) continue;
-          expect(box.x + box.width, `${viewport.width}px: ${await link.innerText()}`).toBeLessThanOrEqual(column.x + column.width + 0.5);
+          expect(box.x + box.width, `${viewport.width}px: ${await link.innerText()}`).toBeLessThanOrEqual(
+            column.x + column.width + 0.5,
+          );
           // Beside the content on a desktop, above it on a phone: never over it.
           if (viewport.width >= 768) expect(box.x + box.width).toBeLessThanOrEqual(article.x);
         }
@@ -227,7 +256,7 @@ for (const locale of ['zh-CN', 'pt-BR'] as const) {
 
 test.describe('area selection', () => {
   const shortName = (areaCode: string) => must(getRegion(content, areaCode), `region ${areaCode}`).shortName;
-  test('choosing a province moves to that region\'s page, and the choice survives a reload', async ({ page }) => {
+  test("choosing a province moves to that region's page, and the choice survives a reload", async ({ page }) => {
     await visitor(page, 'zh-CN');
     const t = dictionaries['zh-CN'];
     await page.goto('/products/id1');
@@ -236,17 +265,24 @@ test.describe('area selection', () => {
     await button.click();
     await page.getByRole('button', { name: '云南省' }).click();
     await expect(page).toHaveURL(/\/yn\/products\/id1$/);
-    expect(await page.evaluate(() => [localStorage.getItem('areaCode'), localStorage.getItem('areaName')])).toEqual(['530000', '云南省']);
+    expect(await page.evaluate(() => [localStorage.getItem('areaCode'), localStorage.getItem('areaName')])).toEqual([
+      '530000',
+      '云南省',
+    ]);
     await page.reload();
     await expect(page).toHaveURL(/\/yn\/products\/id1$/);
-    await expect(page.getByRole('button', { name: new RegExp(t['site.area.button']) })).toContainText(shortName('530000'));
+    await expect(page.getByRole('button', { name: new RegExp(t['site.area.button']) })).toContainText(
+      shortName('530000'),
+    );
     // Another region's page sends the visitor to their own region before anything is drawn.
     await page.goto('/welcome/home');
     await expect(page).toHaveURL(/\/yn\/welcome\/home$/);
     // A shared page stays, and its selector shows the stored choice.
     await page.goto('/infomation/list');
     await expect(page).toHaveURL(/\/infomation\/list$/);
-    await expect(page.getByRole('button', { name: new RegExp(t['site.area.button']) })).toContainText(shortName('530000'));
+    await expect(page.getByRole('button', { name: new RegExp(t['site.area.button']) })).toContainText(
+      shortName('530000'),
+    );
   });
 
   test('the selector works from the keyboard alone', async ({ page }) => {
@@ -258,7 +294,9 @@ test.describe('area selection', () => {
     await page.keyboard.press('Enter');
     await expect(button).toHaveAttribute('aria-expanded', 'true');
     // The list opens on the current region, named in the page's language (貴州省).
-    await expect(page.getByRole('button', { name: regionName('zh-TW', must(getRegion(content, '520000'), 'region 520000')) })).toBeFocused();
+    await expect(
+      page.getByRole('button', { name: regionName('zh-TW', must(getRegion(content, '520000'), 'region 520000')) }),
+    ).toBeFocused();
     await page.keyboard.press('Escape');
     await expect(button).toHaveAttribute('aria-expanded', 'false');
     await expect(button).toBeFocused();
@@ -269,12 +307,14 @@ test.describe('area selection', () => {
     await visitor(page, 'en-US', '460000');
     await page.goto(sitePath('en-US', `/business/${item?.bizTypeId}/${item?.bizItemId}`, '440000'));
     const offered = getAreaSettings(content, '460000')?.bizTypes.some((type) => type.bizTypeId === item?.bizTypeId);
-    await expect(page).toHaveURL(new RegExp(`${sitePath('en-US', offered ? `/business/${item?.bizTypeId}` : '/business', '460000')}$`));
+    await expect(page).toHaveURL(
+      new RegExp(`${sitePath('en-US', offered ? `/business/${item?.bizTypeId}` : '/business', '460000')}$`),
+    );
   });
 });
 
 test.describe('requirement form', () => {
-  test('shows field errors in the visitor\'s language, then a clear success state', async ({ page }) => {
+  test("shows field errors in the visitor's language, then a clear success state", async ({ page }) => {
     await visitor(page, 'en-US');
     const t = dictionaries['en-US'];
     await page.goto('/en-US/welcome/form');
@@ -301,7 +341,9 @@ test.describe('requirement form', () => {
 });
 
 test.describe('search engines and scripts', () => {
-  test('public pages load no framework code before interaction and carry canonical and hreflang links', async ({ page }) => {
+  test('public pages load no framework code before interaction and carry canonical and hreflang links', async ({
+    page,
+  }) => {
     await visitor(page, 'zh-CN');
     const scripts: string[] = [];
     page.on('request', (request) => {
@@ -309,7 +351,16 @@ test.describe('search engines and scripts', () => {
     });
     const set = listSets(content, '520000')[0];
     const news = latestNews(content, 1)[0];
-    for (const path of ['/welcome/home', '/business', `/products/${set?.productId}`, '/infomation/list', `/infomation/detail/${news?.newsId}`, '/assistance', '/welcome/detail', '/welcome/form']) {
+    for (const path of [
+      '/welcome/home',
+      '/business',
+      `/products/${set?.productId}`,
+      '/infomation/list',
+      `/infomation/detail/${news?.newsId}`,
+      '/assistance',
+      '/welcome/detail',
+      '/welcome/form',
+    ]) {
       await page.goto(path);
       await page.waitForLoadState('networkidle');
       await expect(page.locator('link[rel="canonical"]')).toHaveAttribute('href', new RegExp(`${path}$`));
@@ -319,7 +370,10 @@ test.describe('search engines and scripts', () => {
     expect(scripts, 'scripts loaded before any interaction').toEqual([]);
   });
 
-  test('a catalogue\'s first type names the entry page as canonical, so only the entry is indexed', async ({ page, request }) => {
+  test("a catalogue's first type names the entry page as canonical, so only the entry is indexed", async ({
+    page,
+    request,
+  }) => {
     await visitor(page, 'en-US');
     const firstNewsType = listNewsTypes(content)[0]?.code;
     await page.goto(`/en-US/infomation/list/${firstNewsType}`);
@@ -329,9 +383,17 @@ test.describe('search engines and scripts', () => {
     expect(sitemap).not.toContain(`/en-US/infomation/list/${firstNewsType}</loc>`);
   });
 
-  test('sitemap.xml lists the public pages in every locale and region; robots.txt points to it', async ({ request }) => {
+  test('sitemap.xml lists the public pages in every locale and region; robots.txt points to it', async ({
+    request,
+  }) => {
     const sitemap = await (await request.get('/sitemap.xml')).text();
-    for (const path of ['/welcome/home', '/en-US/gx/welcome/home', '/pt-BR/yn/products/id5', '/zh-TW/infomation/list', '/id-ID/assistance']) {
+    for (const path of [
+      '/welcome/home',
+      '/en-US/gx/welcome/home',
+      '/pt-BR/yn/products/id5',
+      '/zh-TW/infomation/list',
+      '/id-ID/assistance',
+    ]) {
       expect(sitemap).toContain(`${path}</loc>`);
     }
     expect(sitemap).not.toContain('/person/overview</loc>');
@@ -340,7 +402,10 @@ test.describe('search engines and scripts', () => {
     expect(robots).toMatch(/^Sitemap: http.*\/sitemap\.xml$/m);
   });
 
-  test('with offline mode off, no service worker is registered and the worker removes itself', async ({ page, request }) => {
+  test('with offline mode off, no service worker is registered and the worker removes itself', async ({
+    page,
+    request,
+  }) => {
     await visitor(page, 'zh-CN');
     await page.goto('/welcome/home');
     expect(await page.evaluate(async () => (await navigator.serviceWorker.getRegistrations()).length)).toBe(0);

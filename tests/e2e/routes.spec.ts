@@ -29,7 +29,12 @@ test('every route exists in all five locales', async ({ request }) => {
       const response = await request.get(localePath(locale, route.path), { maxRedirects: 0 });
       expect(response.status(), `${locale} ${route.path}`).toBe(200);
       // As Astro writes text into HTML ("Editors' studio" → Editors&#39; studio).
-      const title = dictionaries[locale][`page.${route.key}.title`].replaceAll('&', '&amp;').replaceAll("'", '&#39;').replaceAll('"', '&quot;').replaceAll('<', '&lt;').replaceAll('>', '&gt;');
+      const title = dictionaries[locale][`page.${route.key}.title`]
+        .replaceAll('&', '&amp;')
+        .replaceAll("'", '&#39;')
+        .replaceAll('"', '&quot;')
+        .replaceAll('<', '&lt;')
+        .replaceAll('>', '&gt;');
       expect(await response.text(), `${locale} ${route.path}`).toContain(`>${title}</h1>`);
     }
   }
@@ -49,7 +54,9 @@ test('signed-in routes send a visitor without a session to login, carrying the f
   }
 });
 
-test('the server redirects every source of the route table, in every locale, keeping the query', async ({ request }) => {
+test('the server redirects every source of the route table, in every locale, keeping the query', async ({
+  request,
+}) => {
   for (const locale of locales) {
     for (const [source, target] of Object.entries({ ...redirects, ...serverOnlyRedirects })) {
       const response = await request.get(`${localePath(locale, source)}?q=1`, { maxRedirects: 0 });
@@ -79,7 +86,7 @@ test('the built redirect pages work on a static host with no rewrite rules', asy
   await expect(page.locator('h1')).toHaveText(dictionaries['zh-CN']['page.newsList.title']);
 });
 
-test('a region\'s root leads to that region\'s home page, like / does', async ({ page }) => {
+test("a region's root leads to that region's home page, like / does", async ({ page }) => {
   await storeLocale(page, 'en-US');
   await page.goto('/en-US/gx');
   await expect(page).toHaveURL(/\/en-US\/gx\/welcome\/home$/);
@@ -93,13 +100,15 @@ test('every redirect source has a built redirect page for static hosts, in every
       const html = readFileSync(htmlFileFor('dist', localePath(locale, source)), 'utf8');
       const to = localePath(locale, target);
       expect(html, `${locale} ${source}`).toContain(`<meta http-equiv="refresh" content="0;url=${to}">`);
-      expect(html, `${locale} ${source}`).toContain(`<script>location.replace(${JSON.stringify(to)}+location.search+location.hash)</script>`);
+      expect(html, `${locale} ${source}`).toContain(
+        `<script>location.replace(${JSON.stringify(to)}+location.search+location.hash)</script>`,
+      );
       expect(html).toContain(`lang="${locale}"`);
     }
   }
 });
 
-test('an unmatched path shows the not-found page with status 404, in the path\'s locale', async ({ page }) => {
+test("an unmatched path shows the not-found page with status 404, in the path's locale", async ({ page }) => {
   await storeLocale(page, 'zh-CN');
   const zh = await page.goto('/no/such/page');
   expect(zh?.status()).toBe(404);

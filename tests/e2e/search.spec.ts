@@ -14,16 +14,21 @@ import { sitePath } from '../../src/lib/paths.ts';
 
 /** A visitor who already chose this locale and region (the pre-paint rules then leave the page be). */
 async function visitor(page: Page, locale: Locale, areaCode = '440000') {
-  await page.addInitScript(([l, a]) => {
-    window.localStorage.setItem('locale', l as string);
-    window.localStorage.setItem('areaCode', a as string);
-  }, [locale, areaCode] as const);
+  await page.addInitScript(
+    ([l, a]) => {
+      window.localStorage.setItem('locale', l as string);
+      window.localStorage.setItem('areaCode', a as string);
+    },
+    [locale, areaCode] as const,
+  );
 }
 
 const results = (page: Page) => page.locator('a[data-search-hit]');
 
 test.describe('site search', () => {
-  test('loads no script before the visitor reaches for the box, then finds 电价 with its words highlighted', async ({ page }) => {
+  test('loads no script before the visitor reaches for the box, then finds 电价 with its words highlighted', async ({
+    page,
+  }) => {
     const t = dictionaries['zh-CN'];
     await visitor(page, 'zh-CN');
     const scripts: string[] = [];
@@ -35,24 +40,43 @@ test.describe('site search', () => {
     expect(scripts, 'scripts loaded before any interaction').toEqual([]);
 
     // The header's entry leads here from any page, with no script.
-    await expect(page.getByRole('banner').getByRole('link', { name: t['nav.search'] })).toHaveAttribute('aria-current', 'page');
+    await expect(page.getByRole('banner').getByRole('link', { name: t['nav.search'] })).toHaveAttribute(
+      'aria-current',
+      'page',
+    );
 
     const box = page.getByRole('searchbox', { name: t['site.search.label'] });
     await box.click();
     await box.pressSequentially('电价');
     await expect(results(page).first()).toBeVisible();
-    expect(scripts.some((path) => path === '/pagefind/zh-CN/pagefind.js'), 'the zh-CN bundle loaded on interaction').toBe(true);
+    expect(
+      scripts.some((path) => path === '/pagefind/zh-CN/pagefind.js'),
+      'the zh-CN bundle loaded on interaction',
+    ).toBe(true);
     await expect(page.getByRole('status')).toHaveText(/找到 \d+ 条结果/);
     const first = page.getByRole('list', { name: t['site.search.results'] }).getByRole('listitem').first();
     await expect(first.locator('mark').first()).toHaveText(/^(电|价|电价)$/);
-    await expect(first.getByText(new RegExp(`^(${['news', 'help', 'faq', 'business', 'product', 'set'].map((type) => t[`site.search.type.${type}` as 'site.search.type.news']).join('|')})$`))).toBeVisible();
+    await expect(
+      first.getByText(
+        new RegExp(
+          `^(${['news', 'help', 'faq', 'business', 'product', 'set'].map((type) => t[`site.search.type.${type}` as 'site.search.type.news']).join('|')})$`,
+        ),
+      ),
+    ).toBeVisible();
     await expect(page).toHaveURL(/\?q=%E7%94%B5%E4%BB%B7$/);
 
     const axe = await new AxeBuilder({ page })
-      .options({ runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22a', 'wcag22aa'] }, rules: { 'target-size': { enabled: true } } })
+      .options({
+        runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22a', 'wcag22aa'] },
+        rules: { 'target-size': { enabled: true } },
+      })
       .setLegacyMode(true)
       .analyze();
-    expect(axe.violations.map((violation) => `${violation.id}: ${violation.nodes.map((node) => node.target.join(' ')).join(', ')}`)).toEqual([]);
+    expect(
+      axe.violations.map(
+        (violation) => `${violation.id}: ${violation.nodes.map((node) => node.target.join(' ')).join(', ')}`,
+      ),
+    ).toEqual([]);
   });
 
   test('the keyboard moves through the results and opens one; Escape clears the search', async ({ page }) => {
@@ -115,7 +139,13 @@ test.describe('site search', () => {
     await expect(page.getByRole('searchbox')).toHaveValue('零售购电');
     await expect(results(page).first()).toBeVisible();
     const hrefs = await results(page).evaluateAll((links) => links.map((link) => link.getAttribute('href') ?? ''));
-    expect(hrefs.filter((href) => href.startsWith('/business/')), 'no Guangdong business in Guangxi').toEqual([]);
-    expect(hrefs.some((href) => href.startsWith('/gx/business/retail-purchase/')), hrefs.join(', ')).toBe(true);
+    expect(
+      hrefs.filter((href) => href.startsWith('/business/')),
+      'no Guangdong business in Guangxi',
+    ).toEqual([]);
+    expect(
+      hrefs.some((href) => href.startsWith('/gx/business/retail-purchase/')),
+      hrefs.join(', '),
+    ).toBe(true);
   });
 });

@@ -25,9 +25,16 @@ function toast(page: Page, text: string) {
 /** WCAG 2.2 AA on the page as it is now (the accessibility sweep sees the card before any step). */
 async function expectAccessible(page: Page): Promise<void> {
   const axe = await new AxeBuilder({ page })
-    .options({ runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22a', 'wcag22aa'] }, rules: { 'target-size': { enabled: true } } })
+    .options({
+      runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22a', 'wcag22aa'] },
+      rules: { 'target-size': { enabled: true } },
+    })
     .analyze();
-  expect(axe.violations.map((violation) => `${violation.id}: ${violation.nodes.map((node) => node.target.join(' ')).join(', ')}`)).toEqual([]);
+  expect(
+    axe.violations.map(
+      (violation) => `${violation.id}: ${violation.nodes.map((node) => node.target.join(' ')).join(', ')}`,
+    ),
+  ).toEqual([]);
 }
 
 async function logOut(page: Page): Promise<void> {
@@ -36,14 +43,21 @@ async function logOut(page: Page): Promise<void> {
   await expect(page).toHaveURL(/\/user\/login\?redirect=/);
 }
 
-test('enrol in account settings, then log in with password + code, and with a recovery code', async ({ page, request, accounts }) => {
+test('enrol in account settings, then log in with password + code, and with a recovery code', async ({
+  page,
+  request,
+  accounts,
+}) => {
   const user = await registerThroughApi(request, accounts);
   // Registered through the API (its own cookies); the page signs in through the form.
   await page.goto('/user/login?redirect=%2Fperson%2Faccount');
   await page.getByLabel(zh['field.userName'], { exact: true }).fill(user.phone);
   await page.getByLabel(zh['field.password'], { exact: true }).fill(user.password);
   await page.getByLabel(zh['field.captcha'], { exact: true }).fill(await accounts.captchaAnswer());
-  await page.getByRole('tabpanel', { name: zh['account.login.modeAccount'] }).getByRole('button', { name: zh['account.login.submit'], exact: true }).click();
+  await page
+    .getByRole('tabpanel', { name: zh['account.login.modeAccount'] })
+    .getByRole('button', { name: zh['account.login.submit'], exact: true })
+    .click();
   await expect(page).toHaveURL(/\/person\/account$/);
 
   // Turn it on: the password again, then the QR code and the key.
@@ -59,7 +73,12 @@ test('enrol in account settings, then log in with password + code, and with a re
   await expectAccessible(page);
   const manualKey = (await card.locator('[data-manual-key]').textContent()) ?? '';
   expect(manualKey).toMatch(/^[A-Z2-7]{4}( [A-Z2-7]{4})+$/);
-  const app = new TOTP({ secret: Secret.fromBase32(manualKey.replace(/ /g, '')), digits: 6, period: 30, algorithm: 'SHA1' });
+  const app = new TOTP({
+    secret: Secret.fromBase32(manualKey.replace(/ /g, '')),
+    digits: 6,
+    period: 30,
+    algorithm: 'SHA1',
+  });
   const codeField = card.getByLabel(zh['field.totpCode'], { exact: true });
   await expect(codeField).toHaveAttribute('autocomplete', 'one-time-code');
   await expect(codeField).toHaveAttribute('inputmode', 'numeric');
@@ -92,7 +111,10 @@ test('enrol in account settings, then log in with password + code, and with a re
   await page.getByLabel(zh['field.userName'], { exact: true }).fill(user.phone);
   await page.getByLabel(zh['field.password'], { exact: true }).fill(user.password);
   await page.getByLabel(zh['field.captcha'], { exact: true }).fill(await accounts.captchaAnswer());
-  await page.getByRole('tabpanel', { name: zh['account.login.modeAccount'] }).getByRole('button', { name: zh['account.login.submit'], exact: true }).click();
+  await page
+    .getByRole('tabpanel', { name: zh['account.login.modeAccount'] })
+    .getByRole('button', { name: zh['account.login.submit'], exact: true })
+    .click();
   const step = page.getByRole('region', { name: zh['account.secondFactor.stepTitle'] });
   const loginCode = step.getByLabel(zh['field.totpCode'], { exact: true });
   await expect(loginCode).toBeFocused();
@@ -114,7 +136,10 @@ test('enrol in account settings, then log in with password + code, and with a re
   await page.getByLabel(zh['field.userName'], { exact: true }).fill(user.phone);
   await page.getByLabel(zh['field.password'], { exact: true }).fill(user.password);
   await page.getByLabel(zh['field.captcha'], { exact: true }).fill(await accounts.captchaAnswer());
-  await page.getByRole('tabpanel', { name: zh['account.login.modeAccount'] }).getByRole('button', { name: zh['account.login.submit'], exact: true }).click();
+  await page
+    .getByRole('tabpanel', { name: zh['account.login.modeAccount'] })
+    .getByRole('button', { name: zh['account.login.submit'], exact: true })
+    .click();
   await step.getByRole('button', { name: zh['account.secondFactor.useRecovery'] }).click();
   await step.getByLabel(zh['field.recoveryCode'], { exact: true }).fill(recoveryCodes[0]!.toUpperCase());
   await step.getByRole('button', { name: zh['account.secondFactor.submit'] }).click();

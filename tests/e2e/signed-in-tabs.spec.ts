@@ -10,7 +10,10 @@ import { apiLogin } from './support/accountsFixtures.ts';
 
 const zh = dictionaries['zh-CN'];
 
-test('a tab opened after signing in shows the signed-in menu and the unread count; logging out ends both', async ({ browser, baseURL }) => {
+test('a tab opened after signing in shows the signed-in menu and the unread count; logging out ends both', async ({
+  browser,
+  baseURL,
+}) => {
   const context = await browser.newContext({ baseURL: baseURL!, locale: 'zh-CN' });
   await context.addInitScript(() => window.localStorage.setItem('locale', 'zh-CN'));
   // Signed in without any page of this context: no tab has a sessionStorage status.
@@ -22,7 +25,9 @@ test('a tab opened after signing in shows the signed-in menu and the unread coun
   const page = await context.newPage();
   await page.goto('/welcome/home');
   // The bell hydrates by itself for a signed-in browser and shows the unread count.
-  await expect(page.getByRole('button', { name: new RegExp(zh['account.notices.bellUnread'].replace('{count}', '\\d+')) })).toBeVisible();
+  await expect(
+    page.getByRole('button', { name: new RegExp(zh['account.notices.bellUnread'].replace('{count}', '\\d+')) }),
+  ).toBeVisible();
   expect(await page.evaluate(() => sessionStorage.getItem('loginStatus'))).toBeNull();
   await page.getByRole('button', { name: zh['header.accountMenu'] }).click();
   await expect(page.getByRole('link', { name: zh['header.person'], exact: true })).toBeVisible();
@@ -30,7 +35,9 @@ test('a tab opened after signing in shows the signed-in menu and the unread coun
 
   // Logging out (here through the API, as another tab would) clears the hint with the session.
   const origin = new URL(baseURL!).origin;
-  await context.request.post('/api/front/system/logout', { headers: { 'X-Requested-With': 'XMLHttpRequest', Origin: origin } });
+  await context.request.post('/api/front/system/logout', {
+    headers: { 'X-Requested-With': 'XMLHttpRequest', Origin: origin },
+  });
   expect((await context.cookies()).find((c) => c.name === signedInHintCookieName)).toBeUndefined();
   await page.reload();
   await page.getByRole('button', { name: zh['header.accountMenu'] }).click();
@@ -38,7 +45,10 @@ test('a tab opened after signing in shows the signed-in menu and the unread coun
   await context.close();
 });
 
-test('a stale hint without a session is cleared by the first call, and the header says signed out', async ({ browser, baseURL }) => {
+test('a stale hint without a session is cleared by the first call, and the header says signed out', async ({
+  browser,
+  baseURL,
+}) => {
   const context = await browser.newContext({ baseURL: baseURL!, locale: 'zh-CN' });
   await context.addInitScript(() => window.localStorage.setItem('locale', 'zh-CN'));
   await context.addCookies([{ name: signedInHintCookieName, value: 'account', url: baseURL! }]);

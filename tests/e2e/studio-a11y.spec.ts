@@ -29,8 +29,14 @@ const pages = [
   '/studio/media',
 ];
 
-for (const [locale, prefix] of [['zh-CN', ''], ['en-US', '/en-US']] as const) {
-  for (const [device, viewport] of [['1280 px', { width: 1280, height: 900 }], ['phone', { width: 390, height: 844 }]] as const) {
+for (const [locale, prefix] of [
+  ['zh-CN', ''],
+  ['en-US', '/en-US'],
+] as const) {
+  for (const [device, viewport] of [
+    ['1280 px', { width: 1280, height: 900 }],
+    ['phone', { width: 390, height: 844 }],
+  ] as const) {
     test(`axe: the studio's pages with content, ${locale}, ${device}`, async ({ browser, accounts }) => {
       const context = await browser.newContext({ baseURL: accounts.url, locale, viewport });
       await context.addInitScript((l) => window.localStorage.setItem('locale', l), locale);
@@ -42,7 +48,11 @@ for (const [locale, prefix] of [['zh-CN', ''], ['en-US', '/en-US']] as const) {
       for (const path of pages) {
         await page.goto(`${prefix}${path}`, { waitUntil: 'networkidle' });
         await expect(page.locator('[data-session-content]')).toBeVisible();
-        await expect(page.locator('[data-session-content] [role="status"]').filter({ hasText: dictionaries[locale]['studio.loading'] })).toHaveCount(0);
+        await expect(
+          page
+            .locator('[data-session-content] [role="status"]')
+            .filter({ hasText: dictionaries[locale]['studio.loading'] }),
+        ).toHaveCount(0);
         if (path.endsWith('new=1')) {
           // The form with every error shown: messages tied to their fields.
           await page.getByRole('button', { name: dictionaries[locale]['studio.edit.save'] }).click();
@@ -50,7 +60,12 @@ for (const [locale, prefix] of [['zh-CN', ''], ['en-US', '/en-US']] as const) {
         }
         const result = await new AxeBuilder({ page }).options(axeOptions).analyze();
         for (const violation of result.violations) {
-          findings.push(`${path}: ${violation.id} (${violation.impact ?? ''})\n    ${violation.nodes.slice(0, 5).map((node) => `${node.target.join(' ')} — ${node.failureSummary?.split('\n')[1]?.trim() ?? ''}`).join('\n    ')}`);
+          findings.push(
+            `${path}: ${violation.id} (${violation.impact ?? ''})\n    ${violation.nodes
+              .slice(0, 5)
+              .map((node) => `${node.target.join(' ')} — ${node.failureSummary?.split('\n')[1]?.trim() ?? ''}`)
+              .join('\n    ')}`,
+          );
         }
       }
       await context.close();

@@ -21,7 +21,12 @@ test.beforeEach(async ({ context, accounts }) => {
 const csrf = (origin: string) => ({ 'X-Requested-With': 'XMLHttpRequest', Origin: origin });
 
 /** A studio write through the API, as the editor's own session (for a state the form cannot make). */
-async function studioPost(request: APIRequestContext, origin: string, call: string, data: unknown): Promise<{ code: number; data: unknown }> {
+async function studioPost(
+  request: APIRequestContext,
+  origin: string,
+  call: string,
+  data: unknown,
+): Promise<{ code: number; data: unknown }> {
   const answer = await request.post(`${origin}/api/studio/${call}`, { headers: csrf(origin), data });
   return (await answer.json()) as { code: number; data: unknown };
 }
@@ -33,9 +38,14 @@ async function errorCount(page: Page): Promise<number> {
   return Number(/有 (\d+) 处/.exec((await summary.textContent()) ?? '')?.[1] ?? NaN);
 }
 
-const png = (r: number, g: number, b: number) => sharp({ create: { width: 800, height: 300, channels: 3, background: { r, g, b } } }).png().toBuffer();
+const png = (r: number, g: number, b: number) =>
+  sharp({ create: { width: 800, height: 300, channels: 3, background: { r, g, b } } })
+    .png()
+    .toBuffer();
 
-test('errors go as each field is fixed, the count with them; the news type is chosen from its dictionary', async ({ page }) => {
+test('errors go as each field is fixed, the count with them; the news type is chosen from its dictionary', async ({
+  page,
+}) => {
   await page.goto('/studio/edit?kind=news&new=1');
   await page.getByRole('button', { name: zh['studio.edit.save'] }).click();
   const summary = page.getByRole('alert').filter({ hasText: /处需要修改/ });
@@ -53,7 +63,11 @@ test('errors go as each field is fixed, the count with them; the news type is ch
   const idInput = page.getByLabel(zh['studio.edit.id']);
   const idError = page.locator('[data-field="path"] [data-field-error]');
   const idHint = page.getByText(zh['studio.edit.idHint']);
-  const [inputBox, errorBox, hintBox] = await Promise.all([idInput.boundingBox(), idError.boundingBox(), idHint.boundingBox()]);
+  const [inputBox, errorBox, hintBox] = await Promise.all([
+    idInput.boundingBox(),
+    idError.boundingBox(),
+    idHint.boundingBox(),
+  ]);
   expect(errorBox!.y).toBeGreaterThanOrEqual(inputBox!.y + inputBox!.height - 1);
   expect(hintBox!.y).toBeGreaterThanOrEqual(errorBox!.y + errorBox!.height - 1);
   expect(errorBox!.x).toBeCloseTo(inputBox!.x, 0);
@@ -74,7 +88,12 @@ test('errors go as each field is fixed, the count with them; the news type is ch
 
   // The news type: the dictionary's entries, each with its name and code.
   const type = page.getByLabel(zh['field.newsTypeCode']);
-  await expect(type.locator('option')).toHaveText([zh['studio.edit.choose'], '政策法规（policy）', '市场动态（market）', '平台动态（company）']);
+  await expect(type.locator('option')).toHaveText([
+    zh['studio.edit.choose'],
+    '政策法规（policy）',
+    '市场动态（market）',
+    '平台动态（company）',
+  ]);
   await type.selectOption({ label: '市场动态（market）' });
   await expect(page.locator('[data-field="newsTypeCode"] [data-field-error]')).toHaveCount(0);
 
@@ -94,8 +113,14 @@ test('errors go as each field is fixed, the count with them; the news type is ch
 
 test('a type no longer in the dictionary stays shown, flagged, until another is chosen', async ({ page, accounts }) => {
   const path = 'news/studio-e2e-errors.md';
-  const item = (await (await page.request.get(`${accounts.url}/api/studio/item?path=${encodeURIComponent(path)}`)).json()) as { data: { revision: number; draft: Record<string, unknown> } };
-  const saved = await studioPost(page.request, accounts.url, 'item', { path, data: { ...item.data.draft, newsTypeCode: 'retired-type' }, revision: item.data.revision });
+  const item = (await (
+    await page.request.get(`${accounts.url}/api/studio/item?path=${encodeURIComponent(path)}`)
+  ).json()) as { data: { revision: number; draft: Record<string, unknown> } };
+  const saved = await studioPost(page.request, accounts.url, 'item', {
+    path,
+    data: { ...item.data.draft, newsTypeCode: 'retired-type' },
+    revision: item.data.revision,
+  });
   expect(saved.code).toBe(200);
 
   await page.goto(`/studio/edit?path=${encodeURIComponent(path)}`);
@@ -118,10 +143,17 @@ test('a type no longer in the dictionary stays shown, flagged, until another is 
   expect((await studioPost(page.request, accounts.url, 'item/discard', { path })).code).toBe(200);
 });
 
-test('the media library: upload, where each image is used, delete refused while used, delete an unused one', async ({ page, accounts }) => {
+test('the media library: upload, where each image is used, delete refused while used, delete an unused one', async ({
+  page,
+  accounts,
+}) => {
   await page.goto('/studio/media');
   await expect(page.getByRole('heading', { level: 1, name: zh['page.studioMedia.title'] })).toBeVisible();
-  await expect(page.getByRole('navigation', { name: zh['nav.sectionLabel'] }).getByRole('link', { name: zh['page.studioMedia.title'] })).toHaveAttribute('aria-current', 'page');
+  await expect(
+    page
+      .getByRole('navigation', { name: zh['nav.sectionLabel'] })
+      .getByRole('link', { name: zh['page.studioMedia.title'] }),
+  ).toHaveAttribute('aria-current', 'page');
   await expect(page.getByText(zh['studio.media.empty'])).toBeVisible();
 
   // Two uploads in the library.
@@ -143,7 +175,10 @@ test('the media library: upload, where each image is used, delete refused while 
 
   // The same picture uploaded from a region's banner field (one image), saved as a draft.
   await page.goto('/studio/edit?path=regions%2F450000.yaml');
-  await page.getByLabel('为图片上传图片').first().setInputFiles({ name: 'banner-blue.png', mimeType: 'image/png', buffer: await png(30, 90, 200) });
+  await page
+    .getByLabel('为图片上传图片')
+    .first()
+    .setInputFiles({ name: 'banner-blue.png', mimeType: 'image/png', buffer: await png(30, 90, 200) });
   await expect(page.getByRole('status').filter({ hasText: '已上传：800×300 像素' })).toBeVisible();
   await expect(page.getByRole('img', { name: '图片的缩略图' }).first()).toHaveAttribute('src', /^\/images\/uploads\//);
   await page.getByRole('button', { name: zh['studio.edit.save'] }).click();
@@ -181,5 +216,7 @@ test('the media library: upload, where each image is used, delete refused while 
   await expect(green).toHaveCount(0);
   await expect(table.getByRole('row')).toHaveCount(2);
 
-  expect((await studioPost(page.request, accounts.url, 'item/discard', { path: 'regions/450000.yaml' })).code).toBe(200);
+  expect((await studioPost(page.request, accounts.url, 'item/discard', { path: 'regions/450000.yaml' })).code).toBe(
+    200,
+  );
 });

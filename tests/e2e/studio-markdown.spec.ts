@@ -23,11 +23,15 @@ const payload = [
   '',
   '<svg onload="window.__xss = \'svg\'; alert(3)"></svg>',
   '',
-  '[点这里查看](javascript:window.__xss=\'link\';alert(4))',
+  "[点这里查看](javascript:window.__xss='link';alert(4))",
 ].join('\n');
 
 /** Signs the demo editor in with the page's cookies; every script the page loads is kept for a look. */
-async function editorPage(page: Page, baseURL: string | undefined, locale: 'zh-CN' | 'en-US'): Promise<{ dialogs: string[]; scripts: Promise<string>[] }> {
+async function editorPage(
+  page: Page,
+  baseURL: string | undefined,
+  locale: 'zh-CN' | 'en-US',
+): Promise<{ dialogs: string[]; scripts: Promise<string>[] }> {
   const origin = baseURL ?? '';
   const login = await page.context().request.post(`${origin}/api/front/system/login`, {
     form: { userName: 'demo_editor', password: 'Editor2025', deviceId: 'hgdweb', appCode: 'hgd' },
@@ -47,7 +51,10 @@ async function editorPage(page: Page, baseURL: string | undefined, locale: 'zh-C
   return { dialogs, scripts };
 }
 
-test('an editor types script payloads into a news body: the preview says what was removed, and nothing runs', async ({ page, baseURL }) => {
+test('an editor types script payloads into a news body: the preview says what was removed, and nothing runs', async ({
+  page,
+  baseURL,
+}) => {
   test.setTimeout(90_000);
   const { dialogs, scripts } = await editorPage(page, baseURL, 'zh-CN');
   await page.goto('/studio/edit?kind=news&new=1');
@@ -106,6 +113,8 @@ test('the notice in English, and a preview the server refuses shows its reason i
   await expect(notice.getByRole('listitem')).toHaveText(['removed the onclick attribute of <p>']);
 
   await body.fill(`${'>'.repeat(19_000)} deep`);
-  await expect(page.getByRole('region', { name: `Preview of ${bodyLabel}` }).getByRole('alert')).toHaveText(en['studio.edit.markdownUnrenderable']);
+  await expect(page.getByRole('region', { name: `Preview of ${bodyLabel}` }).getByRole('alert')).toHaveText(
+    en['studio.edit.markdownUnrenderable'],
+  );
   expect(dialogs).toEqual([]);
 });

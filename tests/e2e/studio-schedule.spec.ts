@@ -34,7 +34,18 @@ function tomorrowInChina(time: string): { value: string; shown: string } {
 
 async function saveDraft(request: APIRequestContext, origin: string): Promise<void> {
   const response = await request.post(`${origin}/api/studio/item`, {
-    data: { path: `news/${newsId}.md`, revision: 0, data: { newsTypeCode: 'company', title: newsTitle, date: '2026-11-20', source: '本站', summary: '春节期间的服务安排。', body: '## 服务安排\n\n热线照常。' } },
+    data: {
+      path: `news/${newsId}.md`,
+      revision: 0,
+      data: {
+        newsTypeCode: 'company',
+        title: newsTitle,
+        date: '2026-11-20',
+        source: '本站',
+        summary: '春节期间的服务安排。',
+        body: '## 服务安排\n\n热线照常。',
+      },
+    },
     headers: { 'X-Requested-With': 'XMLHttpRequest', Origin: origin },
   });
   const body = (await response.json()) as { code: number; message: string };
@@ -43,14 +54,20 @@ async function saveDraft(request: APIRequestContext, origin: string): Promise<vo
 
 async function axe(page: Page): Promise<string[]> {
   const result = await new AxeBuilder({ page }).options(axeOptions).analyze();
-  return result.violations.map((violation) => `${violation.id}: ${violation.nodes.map((node) => node.target.join(' ')).join(', ')}`);
+  return result.violations.map(
+    (violation) => `${violation.id}: ${violation.nodes.map((node) => node.target.join(' ')).join(', ')}`,
+  );
 }
 
 test.beforeEach(async ({ context, accounts }) => {
   await apiLogin(context.request, accounts.url, 'demo_editor', 'Editor2025');
 });
 
-test('the editor schedules a chosen draft for a China time, sees it listed and cancels it', async ({ page, context, accounts }) => {
+test('the editor schedules a chosen draft for a China time, sees it listed and cancels it', async ({
+  page,
+  context,
+  accounts,
+}) => {
   await saveDraft(context.request, accounts.url);
   await page.goto('/studio/changes');
   const scheduled = page.getByRole('region', { name: zh['studio.schedules.title'] });
@@ -97,7 +114,10 @@ test('the editor schedules a chosen draft for a China time, sees it listed and c
   await expect(row).toHaveCount(1);
   await expect(row.getByRole('cell').nth(0)).toHaveText(when.shown);
   await expect(row.getByRole('cell').nth(1)).toHaveText(zh['studio.schedules.action.publish']);
-  await expect(row.getByRole('link', { name: newsTitle })).toHaveAttribute('href', `/studio/edit?path=news%2F${newsId}.md`);
+  await expect(row.getByRole('link', { name: newsTitle })).toHaveAttribute(
+    'href',
+    `/studio/edit?path=news%2F${newsId}.md`,
+  );
   await expect(row.getByText(/^陈静（/)).toBeVisible();
   await expect(row.getByText(zh['studio.schedules.status.scheduled'])).toBeVisible();
   expect(await axe(page)).toEqual([]);
@@ -118,7 +138,10 @@ test('the editor schedules a chosen draft for a China time, sees it listed and c
   await expect(scheduled.getByRole('status').filter({ hasText: zh['studio.schedules.cancelled'] })).toBeVisible();
   await expect(scheduled.getByText(zh['studio.schedules.empty'])).toBeVisible();
   await scheduled.locator('summary').click();
-  const recent = scheduled.getByRole('table', { name: zh['studio.schedules.recent'] }).getByRole('row').filter({ hasText: newsTitle });
+  const recent = scheduled
+    .getByRole('table', { name: zh['studio.schedules.recent'] })
+    .getByRole('row')
+    .filter({ hasText: newsTitle });
   await expect(recent.getByText(zh['studio.schedules.status.cancelled'])).toBeVisible();
   // The draft is still a draft.
   await expect(drafts.getByRole('link', { name: newsTitle })).toBeVisible();
@@ -141,7 +164,10 @@ test('from the item editor a published item is scheduled for removal, then cance
   await expect(state).toHaveAttribute('data-state', 'published');
 
   await page.goto('/studio/changes');
-  const row = page.getByRole('region', { name: zh['studio.schedules.title'] }).getByRole('row').filter({ hasText: removed });
+  const row = page
+    .getByRole('region', { name: zh['studio.schedules.title'] })
+    .getByRole('row')
+    .filter({ hasText: removed });
   await expect(row.getByRole('cell').nth(1)).toHaveText(zh['studio.schedules.action.unpublish']);
   await row.getByRole('button', { name: `取消计划：北京时间 ${when.shown}` }).click();
   await page.getByRole('dialog').getByRole('button', { name: zh['studio.schedules.cancel'] }).click();

@@ -46,10 +46,17 @@ async function expectProgressThen(page: Page, outcome: string): Promise<void> {
   await expect(status.getByText(outcome)).toBeVisible({ timeout: buildTimeout });
 }
 
-test('an editor creates a news item: errors in place, Markdown preview, saved as a draft, previewed', async ({ page, request, accounts }) => {
+test('an editor creates a news item: errors in place, Markdown preview, saved as a draft, previewed', async ({
+  page,
+  request,
+  accounts,
+}) => {
   await page.goto('/studio');
   await expect(page.getByRole('heading', { level: 1, name: zh['page.studio.title'] })).toBeVisible();
-  await page.getByRole('table', { name: zh['studio.overview.kinds'] }).getByRole('link', { name: zh['studio.kind.news'] }).click();
+  await page
+    .getByRole('table', { name: zh['studio.overview.kinds'] })
+    .getByRole('link', { name: zh['studio.kind.news'] })
+    .click();
   await page.getByRole('link', { name: `新建${zh['studio.kind.news']}` }).click();
   await expect(page).toHaveURL(/\/studio\/edit\?kind=news&new=1$/);
 
@@ -112,12 +119,22 @@ test('an editor creates a news item: errors in place, Markdown preview, saved as
       cookies: attempt(() => document.cookie),
     };
   });
-  expect(reach).toEqual({ origin: 'null', user: 'refused', userWithCookies: 'refused', storage: 'refused', cookies: 'refused' });
+  expect(reach).toEqual({
+    origin: 'null',
+    user: 'refused',
+    userWithCookies: 'refused',
+    storage: 'refused',
+    cookies: 'refused',
+  });
   // Yet it looks as it will: the preview build's stylesheet applies (the body is a flex column).
   await expect(page.locator('body')).toHaveCSS('display', 'flex');
 });
 
-test('two editors on one item: the later save is told someone else saved, and reloads their version', async ({ page, browser, accounts }) => {
+test('two editors on one item: the later save is told someone else saved, and reloads their version', async ({
+  page,
+  browser,
+  accounts,
+}) => {
   await page.goto('/studio/items?kind=notice');
   await page.getByRole('table').getByRole('row').nth(1).getByRole('link').first().click();
   await expect(page).toHaveURL(/\/studio\/edit\?path=notices%2F/);
@@ -147,7 +164,11 @@ test('two editors on one item: the later save is told someone else saved, and re
   }
 });
 
-test('publishing what the editor chose: progress, then the public page shows it', async ({ page, accounts, request }) => {
+test('publishing what the editor chose: progress, then the public page shows it', async ({
+  page,
+  accounts,
+  request,
+}) => {
   // A first publication the site can later be rolled back to: another item's change alone.
   await page.goto('/studio/edit?path=news%2F20250108-platform-launch.md');
   const summary = page.getByLabel('摘要');
@@ -172,7 +193,11 @@ test('publishing what the editor chose: progress, then the public page shows it'
   await expect(page.getByRole('heading', { name: '调整要点' })).toBeVisible();
 });
 
-test('a publish the content check refuses shows the exact error and leaves the public site as it was', async ({ page, accounts, request }) => {
+test('a publish the content check refuses shows the exact error and leaves the public site as it was', async ({
+  page,
+  accounts,
+  request,
+}) => {
   // Passes the field schema (any text), fails the build's cross-check (no such news type). The
   // form offers only the dictionary's types, so the draft comes the way an import or a script's
   // would: through the API. The editor shows the unknown type kept and flagged.
@@ -181,7 +206,14 @@ test('a publish the content check refuses shows the exact error and leaves the p
     data: {
       path: `news/${badId}.md`,
       revision: 0,
-      data: { newsTypeCode: 'no-such-type', title: '类型不存在的新闻', date: '2026-11-21', source: '本站', summary: '用于检查发布失败。', body: '正文' },
+      data: {
+        newsTypeCode: 'no-such-type',
+        title: '类型不存在的新闻',
+        date: '2026-11-21',
+        source: '本站',
+        summary: '用于检查发布失败。',
+        body: '正文',
+      },
     },
   });
   expect(((await saved.json()) as { code: number }).code).toBe(200);
@@ -193,9 +225,14 @@ test('a publish the content check refuses shows the exact error and leaves the p
   await publishChosen(page);
   const refusal = page.getByRole('alert').filter({ hasText: zh['studio.changes.invalid'] });
   await expect(refusal).toBeVisible();
-  await expect(refusal.locator('[data-content-error]')).toHaveText(`内容未通过检查：news/${badId}.md: newsTypeCode: unknown newsType "no-such-type" (dictionaries.yaml)`);
+  await expect(refusal.locator('[data-content-error]')).toHaveText(
+    `内容未通过检查：news/${badId}.md: newsTypeCode: unknown newsType "no-such-type" (dictionaries.yaml)`,
+  );
   // The way to the field at fault, and nothing changed in public.
-  await expect(refusal.getByRole('link', { name: /去修改/ })).toHaveAttribute('href', `/studio/edit?path=news%2F${badId}.md`);
+  await expect(refusal.getByRole('link', { name: /去修改/ })).toHaveAttribute(
+    'href',
+    `/studio/edit?path=news%2F${badId}.md`,
+  );
   expect((await request.get(`${accounts.url}/infomation/detail/${badId}`)).status()).toBe(404);
   await page.goto(`/infomation/detail/${newsId}`);
   await expect(page.getByRole('heading', { name: newsTitle })).toBeVisible();
@@ -209,27 +246,42 @@ test('a publish the content check refuses shows the exact error and leaves the p
   await expect(page).toHaveURL(/\/studio\/items\?kind=news$/);
 });
 
-test('rolling back to the earlier publication takes the item off the public site again', async ({ page, accounts, request }) => {
+test('rolling back to the earlier publication takes the item off the public site again', async ({
+  page,
+  accounts,
+  request,
+}) => {
   await page.goto('/studio/publications');
   const table = page.getByRole('table', { name: zh['studio.pub.caption'] });
   // Newest first: our news item's publication (the site now), then the one before it.
   const current = table.getByRole('row').filter({ hasText: zh['studio.pub.current'] });
   await expect(current).toContainText(newsTitle);
-  const earlier = table.getByRole('row').filter({ has: page.getByRole('button', { name: /将网站回滚到第 \d+ 次发布/ }) }).first();
+  const earlier = table
+    .getByRole('row')
+    .filter({ has: page.getByRole('button', { name: /将网站回滚到第 \d+ 次发布/ }) })
+    .first();
   const buildId = await earlier.getAttribute('data-build');
   await earlier.getByRole('button', { name: `将网站回滚到第 ${buildId} 次发布` }).click();
   const dialog = page.getByRole('dialog', { name: `将网站回滚到第 ${buildId} 次发布？` });
   await expect(dialog).toBeVisible();
   await dialog.getByRole('button', { name: zh['studio.pub.rollback'] }).click();
   await expect(page.getByRole('status').filter({ hasText: `网站已回滚到第 ${buildId} 次发布。` })).toBeVisible();
-  await expect(table.getByRole('row').filter({ hasText: zh['studio.pub.current'] })).toHaveAttribute('data-build', buildId ?? '');
+  await expect(table.getByRole('row').filter({ hasText: zh['studio.pub.current'] })).toHaveAttribute(
+    'data-build',
+    buildId ?? '',
+  );
 
-  await expect.poll(async () => (await request.get(`${accounts.url}/infomation/detail/${newsId}`)).status(), { timeout: 30_000 }).toBe(404);
+  await expect
+    .poll(async () => (await request.get(`${accounts.url}/infomation/detail/${newsId}`)).status(), { timeout: 30_000 })
+    .toBe(404);
   await page.goto(`/infomation/detail/${newsId}`);
   await expect(page.getByRole('heading', { name: newsTitle })).toHaveCount(0);
 });
 
-test('the content as files: export saves a .zip of the content, an import makes each changed file a draft', async ({ page, accounts }) => {
+test('the content as files: export saves a .zip of the content, an import makes each changed file a draft', async ({
+  page,
+  accounts,
+}) => {
   await page.goto('/studio');
   const section = page.getByRole('region', { name: zh['studio.package.title'] });
   const saved = page.waitForEvent('download');
@@ -241,13 +293,24 @@ test('the content as files: export saves a .zip of the content, an import makes 
   expect(notice).toBeDefined();
 
   // The package with one file changed: that file, and only it, becomes a draft.
-  const changed = { ...files, [notice!]: strToU8(strFromU8(files[notice!]!).replace(/\n$/, '\n\n导入测试补充的一段。\n')) };
-  await section.getByLabel(zh['studio.package.file']).setInputFiles({ name: 'content.zip', mimeType: 'application/zip', buffer: Buffer.from(zipSync(changed)) });
+  const changed = {
+    ...files,
+    [notice!]: strToU8(strFromU8(files[notice!]!).replace(/\n$/, '\n\n导入测试补充的一段。\n')),
+  };
+  await section
+    .getByLabel(zh['studio.package.file'])
+    .setInputFiles({ name: 'content.zip', mimeType: 'application/zip', buffer: Buffer.from(zipSync(changed)) });
   await section.getByRole('button', { name: zh['studio.package.import'], exact: true }).click();
-  await expect(section.locator('form').getByRole('status')).toHaveText(`导入完成：1 个文件成为草稿，${Object.keys(files).length - 1} 个没有变化。`);
+  await expect(section.locator('form').getByRole('status')).toHaveText(
+    `导入完成：1 个文件成为草稿，${Object.keys(files).length - 1} 个没有变化。`,
+  );
 
   // A package with a broken file changes nothing and says which file.
-  await section.getByLabel(zh['studio.package.file']).setInputFiles({ name: 'bad.zip', mimeType: 'application/zip', buffer: Buffer.from(zipSync({ 'news/broken.md': strToU8('---\ntitle: [\n---\nx') })) });
+  await section.getByLabel(zh['studio.package.file']).setInputFiles({
+    name: 'bad.zip',
+    mimeType: 'application/zip',
+    buffer: Buffer.from(zipSync({ 'news/broken.md': strToU8('---\ntitle: [\n---\nx') })),
+  });
   await section.getByRole('button', { name: zh['studio.package.import'], exact: true }).click();
   await expect(section.locator('form').getByRole('status')).toContainText('news/broken.md');
 

@@ -16,7 +16,7 @@ const zh = validationMessages('zh-CN');
 const en = validationMessages('en-US');
 
 describe('form validation with the shared schemas', () => {
-  test('messages are the server\'s: required, pattern, custom rule keys', () => {
+  test("messages are the server's: required, pattern, custom rule keys", () => {
     const result = validateForm(mobileLoginForm, { phone: '', code: '12' }, zh);
     expect(result).toEqual({ ok: false, errors: { phone: '请输入手机号', code: '短信验证码格式不正确' } });
     const english = validateForm(mobileLoginForm, { phone: '12345', code: '123456' }, en);
@@ -24,16 +24,27 @@ describe('form validation with the shared schemas', () => {
     if (!english.ok) expect(english.errors['phone']).toMatch(/^Mobile number/);
   });
 
-  test('the account form always asks for the captcha; good input passes with the call\'s defaults', () => {
+  test("the account form always asks for the captcha; good input passes with the call's defaults", () => {
     const missing = validateForm(accountLoginForm, { userName: 'demo_person', password: 'x' }, zh);
     expect(missing.ok).toBe(false);
     if (!missing.ok) expect(Object.keys(missing.errors)).toEqual(['captcha']);
-    const good = validateForm(accountLoginForm, { userName: 'demo_person', password: 'x', captcha: 'AB12', appCode: 'hgd' }, zh);
-    expect(good).toEqual({ ok: true, data: { userName: 'demo_person', password: 'x', captcha: 'AB12', deviceId: 'hgdweb', appCode: 'hgd' } });
+    const good = validateForm(
+      accountLoginForm,
+      { userName: 'demo_person', password: 'x', captcha: 'AB12', appCode: 'hgd' },
+      zh,
+    );
+    expect(good).toEqual({
+      ok: true,
+      data: { userName: 'demo_person', password: 'x', captcha: 'AB12', deviceId: 'hgdweb', appCode: 'hgd' },
+    });
   });
 
   test('a rule that names its message by key is localized (password letters and digits, same password)', () => {
-    const weak = validateForm(registerBody, { phone: '13800138000', code: '123456', name: '张三', password: '12345678' }, zh);
+    const weak = validateForm(
+      registerBody,
+      { phone: '13800138000', code: '123456', name: '张三', password: '12345678' },
+      zh,
+    );
     expect(!weak.ok && weak.errors['password']).toBe('密码须同时包含字母和数字');
     const same = validateForm(changePasswordBody, { oldPassword: 'Abc12345', newPassword: 'Abc12345' }, zh);
     expect(!same.ok && same.errors['newPassword']).toBe(dictionaries['zh-CN']['auth.samePassword']);
@@ -43,7 +54,14 @@ describe('form validation with the shared schemas', () => {
     const errors = serverFieldErrors({
       code: 400,
       message: 'x',
-      data: { errors: [{ field: 'phone', message: 'a' }, { field: 'phone', message: 'b' }, { field: 'code', message: 'c' }, { bogus: 1 }] },
+      data: {
+        errors: [
+          { field: 'phone', message: 'a' },
+          { field: 'phone', message: 'b' },
+          { field: 'code', message: 'c' },
+          { bogus: 1 },
+        ],
+      },
     });
     expect(errors).toEqual({ phone: 'a', code: 'c' });
     expect(serverFieldErrors({ code: 400, message: 'x', data: {} })).toEqual({});
@@ -56,7 +74,9 @@ describe('form validation with the shared schemas', () => {
 
   test('the confirmation must repeat the password', () => {
     expect(confirmError({ password: 'Abc12345', confirmPassword: 'Abc12345' }, 'password', 'no')).toEqual({});
-    expect(confirmError({ password: 'Abc12345', confirmPassword: 'Abc1234' }, 'password', 'no')).toEqual({ confirmPassword: 'no' });
+    expect(confirmError({ password: 'Abc12345', confirmPassword: 'Abc1234' }, 'password', 'no')).toEqual({
+      confirmPassword: 'no',
+    });
   });
 
   test('labels start with a capital where the dictionary keeps them lower case', () => {
@@ -66,13 +86,22 @@ describe('form validation with the shared schemas', () => {
 });
 
 describe('after signing in', () => {
-  test('the redirect is followed when allowed, else the home page of the page\'s language', () => {
+  test("the redirect is followed when allowed, else the home page of the page's language", () => {
     const redirect = encodeURIComponent('http://localhost:4321/person/account?tab=1');
-    expect(signInTarget(`http://localhost:4321/user/login?redirect=${redirect}`, 'zh-CN')).toBe('/person/account?tab=1');
+    expect(signInTarget(`http://localhost:4321/user/login?redirect=${redirect}`, 'zh-CN')).toBe(
+      '/person/account?tab=1',
+    );
     expect(signInTarget('http://localhost:4321/en-US/user/login', 'en-US')).toBe('/en-US/welcome/home');
-    expect(signInTarget('http://localhost:4321/setting/register', 'zh-CN', '/person/overview')).toBe('/person/overview');
+    expect(signInTarget('http://localhost:4321/setting/register', 'zh-CN', '/person/overview')).toBe(
+      '/person/overview',
+    );
     // Another origin: the spec's rule sends to /.
-    expect(signInTarget(`http://localhost:4321/user/login?redirect=${encodeURIComponent('https://evil.example/x')}`, 'zh-CN')).toBe('/');
+    expect(
+      signInTarget(
+        `http://localhost:4321/user/login?redirect=${encodeURIComponent('https://evil.example/x')}`,
+        'zh-CN',
+      ),
+    ).toBe('/');
   });
 });
 
@@ -100,13 +129,23 @@ describe('notice bell and overview', () => {
 
   test('certification status 0–3 as words, anything else a dash', () => {
     const messages = { ...dictionaries['zh-CN'] };
-    expect([0, 1, 2, 3, 7, null].map((status) => authStatusLabel(status, messages))).toEqual(['未认证', '审核中', '已认证', '已退回', '-', '-']);
+    expect([0, 1, 2, 3, 7, null].map((status) => authStatusLabel(status, messages))).toEqual([
+      '未认证',
+      '审核中',
+      '已认证',
+      '已退回',
+      '-',
+      '-',
+    ]);
   });
 });
 
 describe('form calls', () => {
   function answer(code: number, message: string, data: unknown = {}): Response {
-    return new Response(JSON.stringify({ code, message, data }), { status: 200, headers: { 'content-type': 'application/json' } });
+    return new Response(JSON.stringify({ code, message, data }), {
+      status: 200,
+      headers: { 'content-type': 'application/json' },
+    });
   }
 
   test('a validation answer lands on its fields with no toast; another refusal is a toast; 901 stops the flow', async () => {
@@ -117,7 +156,9 @@ describe('form calls', () => {
     globalThis.fetch = fetchMock as unknown as typeof fetch;
     const { postForm } = await import('../../src/islands/auth/formCall.ts');
 
-    fetchMock.mockResolvedValueOnce(answer(400, '请输入手机号', { errors: [{ field: 'phone', message: '请输入手机号' }] }));
+    fetchMock.mockResolvedValueOnce(
+      answer(400, '请输入手机号', { errors: [{ field: 'phone', message: '请输入手机号' }] }),
+    );
     const invalid = await postForm('/api/front/system/register', {});
     expect(invalid).toMatchObject({ ok: false, code: 400, errors: { phone: '请输入手机号' } });
     expect(document.querySelector('[data-hgd-toasts] .alert-error')).toBeNull();
@@ -132,7 +173,11 @@ describe('form calls', () => {
     expect(assign).toHaveBeenCalledTimes(1);
 
     fetchMock.mockResolvedValueOnce(answer(200, '注册成功', { userName: 'x' }));
-    expect(await postForm('/api/front/system/register', {})).toEqual({ ok: true, data: { userName: 'x' }, message: '注册成功' });
+    expect(await postForm('/api/front/system/register', {})).toEqual({
+      ok: true,
+      data: { userName: 'x' },
+      message: '注册成功',
+    });
     vi.restoreAllMocks();
   });
 

@@ -83,7 +83,12 @@ describe('what every request sends', () => {
 
   test('GET parameters are flattened into the query, with no timestamp parameter', async () => {
     fetchMock.mockResolvedValue(envelope(200, 'ok'));
-    await get('/api/front/hgdsel/set/getSetByAreaCode', { areaCode: 440000, ids: [1, 2], range: { start: '2024' }, x: null });
+    await get('/api/front/hgdsel/set/getSetByAreaCode', {
+      areaCode: 440000,
+      ids: [1, 2],
+      range: { start: '2024' },
+      x: null,
+    });
     const { url, init } = lastCall();
     expect(url).toBe('/api/front/hgdsel/set/getSetByAreaCode?areaCode=440000&ids=1%2C2&range.start=2024');
     expect(init.method).toBe('GET');
@@ -132,7 +137,10 @@ describe('bodies', () => {
   test('upload posts multipart form data built from the fields', async () => {
     fetchMock.mockResolvedValue(envelope(200, 'ok', { fileId: 9 }));
     const file = new File(['%PDF-1.7'], 'licence.pdf', { type: 'application/pdf' });
-    const data = await upload<{ fileId: number }>('/api/front/hgdarc/enterpriseauthfile/upload', { kind: 'licence', file });
+    const data = await upload<{ fileId: number }>('/api/front/hgdarc/enterpriseauthfile/upload', {
+      kind: 'licence',
+      file,
+    });
     expect(data).toEqual({ fileId: 9 });
     const { init, headers } = lastCall();
     expect(init.method).toBe('POST');
@@ -277,7 +285,10 @@ describe('fetchDownload', () => {
       },
     });
     return new Response(body, {
-      headers: { 'content-type': xlsxType, 'content-disposition': `attachment; filename="export.xlsx"; filename*=UTF-8''${encodeURIComponent(name)}` },
+      headers: {
+        'content-type': xlsxType,
+        'content-disposition': `attachment; filename="export.xlsx"; filename*=UTF-8''${encodeURIComponent(name)}`,
+      },
     });
   }
 
@@ -295,7 +306,11 @@ describe('fetchDownload', () => {
     const saved = captureSaves();
     fetchMock.mockResolvedValue(file(['PK', '0123456789'], '结算结果-20261122.xlsx'));
     const progress: number[] = [];
-    const failure = await fetchDownload(exportUrl, { antTable: '{"pager":{"current":1}}', partnerId: 4 }, { onProgress: (bytes) => progress.push(bytes) });
+    const failure = await fetchDownload(
+      exportUrl,
+      { antTable: '{"pager":{"current":1}}', partnerId: 4 },
+      { onProgress: (bytes) => progress.push(bytes) },
+    );
     expect(failure).toBeUndefined();
     const { url, headers } = lastCall();
     expect(url).toBe(`${exportUrl}?antTable=%7B%22pager%22%3A%7B%22current%22%3A1%7D%7D&partnerId=4`);
@@ -308,7 +323,11 @@ describe('fetchDownload', () => {
   test('a refusal resolves its envelope when quiet, and saves nothing', async () => {
     const saved = captureSaves();
     fetchMock.mockResolvedValue(envelope(404, '未找到该机构'));
-    expect(await fetchDownload(exportUrl, { partnerId: 999 }, { quiet: true })).toEqual({ code: 404, message: '未找到该机构', data: {} });
+    expect(await fetchDownload(exportUrl, { partnerId: 999 }, { quiet: true })).toEqual({
+      code: 404,
+      message: '未找到该机构',
+      data: {},
+    });
     expect(saved).toEqual([]);
     expect(messageBox()?.children.length ?? 0).toBe(0);
   });
@@ -329,9 +348,12 @@ describe('fetchDownload', () => {
 
   test('an aborted download is silent', async () => {
     const controller = new AbortController();
-    fetchMock.mockImplementation((_input, init) => new Promise((_resolve, reject) => {
-      init?.signal?.addEventListener('abort', () => reject(new DOMException('aborted', 'AbortError')));
-    }));
+    fetchMock.mockImplementation(
+      (_input, init) =>
+        new Promise((_resolve, reject) => {
+          init?.signal?.addEventListener('abort', () => reject(new DOMException('aborted', 'AbortError')));
+        }),
+    );
     const pending = fetchDownload(exportUrl, {}, { signal: controller.signal });
     controller.abort();
     expect(await pending).toBeUndefined();
@@ -339,7 +361,9 @@ describe('fetchDownload', () => {
   });
 
   test('fileNameOf prefers the UTF-8 name, then the plain one, then the fallback', () => {
-    expect(fileNameOf(`attachment; filename="a.xlsx"; filename*=UTF-8''%E7%BB%9F%E8%AE%A1.xlsx`, 'x')).toBe('统计.xlsx');
+    expect(fileNameOf(`attachment; filename="a.xlsx"; filename*=UTF-8''%E7%BB%9F%E8%AE%A1.xlsx`, 'x')).toBe(
+      '统计.xlsx',
+    );
     expect(fileNameOf('attachment; filename="a.xlsx"', 'x')).toBe('a.xlsx');
     expect(fileNameOf("attachment; filename*=UTF-8''%E0%A4%A; filename=b.xlsx", 'x')).toBe('b.xlsx');
     expect(fileNameOf(null, 'x')).toBe('x');
@@ -377,10 +401,18 @@ describe('the envelope', () => {
   test('quiet: resolves the whole envelope, no toast', async () => {
     fetchMock.mockResolvedValue(envelope(400, '手机号格式不正确', { errors: [{ field: 'phone', message: 'x' }] }));
     const answer = await post('/api/front/system/register', { phone: '1' }, { quiet: true });
-    expect(answer).toEqual({ code: 400, message: '手机号格式不正确', data: { errors: [{ field: 'phone', message: 'x' }] } });
+    expect(answer).toEqual({
+      code: 400,
+      message: '手机号格式不正确',
+      data: { errors: [{ field: 'phone', message: 'x' }] },
+    });
     expect(messageBox()?.children.length ?? 0).toBe(0);
     fetchMock.mockResolvedValue(envelope(200, '注册成功'));
-    expect(await post('/api/front/system/register', {}, { quiet: true })).toEqual({ code: 200, message: '注册成功', data: {} });
+    expect(await post('/api/front/system/register', {}, { quiet: true })).toEqual({
+      code: 200,
+      message: '注册成功',
+      data: {},
+    });
   });
 
   test('quiet: transport faults still notify and resolve undefined', async () => {
@@ -526,7 +558,9 @@ describe('transport errors', () => {
   });
 
   test('unreadable JSON', async () => {
-    fetchMock.mockResolvedValue(new Response('<html>oops</html>', { status: 200, headers: { 'content-type': 'text/html' } }));
+    fetchMock.mockResolvedValue(
+      new Response('<html>oops</html>', { status: 200, headers: { 'content-type': 'text/html' } }),
+    );
     expect(await get('/api/x')).toBeUndefined();
     expect(notificationTitle()).toBe('请求错误 200: /api/x');
     expect(notificationText()).toBe('响应内容无法解析');

@@ -61,7 +61,14 @@ describe('toMultipart (upload body)', () => {
   test('files as files (named), other fields as strings, arrays as repeated fields', () => {
     const licence = new File(['%PDF-1.7'], 'licence.pdf', { type: 'application/pdf' });
     const blob = new Blob(['x'], { type: 'image/png' });
-    const form = toMultipart({ kind: 'licence', enterpriseId: 7, file: licence, extra: blob, many: [licence, licence], skip: null });
+    const form = toMultipart({
+      kind: 'licence',
+      enterpriseId: 7,
+      file: licence,
+      extra: blob,
+      many: [licence, licence],
+      skip: null,
+    });
     expect(form.get('kind')).toBe('licence');
     expect(form.get('enterpriseId')).toBe('7');
     const file = form.get('file');

@@ -115,7 +115,11 @@ describe('notifications', () => {
     notification.warning({ title: 'w' });
     const classes = [...(notificationBox()?.children ?? [])].map((el) => el.className.split(' ').slice(0, 2).join(' '));
     expect(classes).toEqual(['alert alert-success', 'alert alert-info', 'alert alert-warning']);
-    expect([...(notificationBox()?.children ?? [])].map((el) => el.getAttribute('role'))).toEqual(['status', 'status', 'status']);
+    expect([...(notificationBox()?.children ?? [])].map((el) => el.getAttribute('role'))).toEqual([
+      'status',
+      'status',
+      'status',
+    ]);
   });
 
   test('duration can be changed', () => {

@@ -1,7 +1,19 @@
 /** The account schemas the forms and the server share (src/lib/schemas/auth.ts, account.ts). */
 import { describe, expect, it } from 'vitest';
-import { bindBody, changePasswordBody, changeUserInfoBody, endSessionBody, noticeReadBody } from '../../src/lib/schemas/account.ts';
-import { loginBody, loginMobileBody, registerBody, resetPasswordBody, sendSmsBody } from '../../src/lib/schemas/auth.ts';
+import {
+  bindBody,
+  changePasswordBody,
+  changeUserInfoBody,
+  endSessionBody,
+  noticeReadBody,
+} from '../../src/lib/schemas/account.ts';
+import {
+  loginBody,
+  loginMobileBody,
+  registerBody,
+  resetPasswordBody,
+  sendSmsBody,
+} from '../../src/lib/schemas/auth.ts';
 
 const issues = (result: { success: boolean; error?: { issues: { path: PropertyKey[]; message: string }[] } }) =>
   result.error?.issues.map((issue) => [issue.path.join('.'), issue.message]) ?? [];
@@ -15,7 +27,10 @@ describe('login', () => {
       deviceId: 'hgdweb',
       appCode: 'hgd',
     });
-    expect(loginMobileBody.parse({ phone: '13800138000', code: '123456' })).toMatchObject({ deviceId: 'hgdweb', appCode: 'HGD' });
+    expect(loginMobileBody.parse({ phone: '13800138000', code: '123456' })).toMatchObject({
+      deviceId: 'hgdweb',
+      appCode: 'HGD',
+    });
   });
 
   it('does not apply the password creation rules at login, but does check the captcha shape', () => {
@@ -29,11 +44,15 @@ describe('register and reset', () => {
   it('require a mainland phone, a 6-digit code and a password with letters and digits', () => {
     const good = { phone: '13912345678', code: '012345', name: '张三', password: 'Abcdefg1' };
     expect(registerBody.safeParse(good).success).toBe(true);
-    expect(issues(registerBody.safeParse({ ...good, password: 'abcdefgh' }))).toEqual([['password', 'validation.passwordChars']]);
+    expect(issues(registerBody.safeParse({ ...good, password: 'abcdefgh' }))).toEqual([
+      ['password', 'validation.passwordChars'],
+    ]);
     expect(registerBody.safeParse({ ...good, phone: '12912345678' }).success).toBe(false);
     expect(registerBody.safeParse({ ...good, code: '12345' }).success).toBe(false);
     expect(registerBody.safeParse({ ...good, name: '   ' }).success).toBe(false);
-    expect(resetPasswordBody.safeParse({ phone: good.phone, code: good.code, newPassword: 'Abcdefg1' }).success).toBe(true);
+    expect(resetPasswordBody.safeParse({ phone: good.phone, code: good.code, newPassword: 'Abcdefg1' }).success).toBe(
+      true,
+    );
   });
 
   it('sendSMS knows the flows and no others', () => {
@@ -46,7 +65,9 @@ describe('register and reset', () => {
 
 describe('account calls', () => {
   it('changePwd refuses the same password', () => {
-    expect(issues(changePasswordBody.safeParse({ oldPassword: 'Abcdefg1', newPassword: 'Abcdefg1' }))).toEqual([['newPassword', 'auth.samePassword']]);
+    expect(issues(changePasswordBody.safeParse({ oldPassword: 'Abcdefg1', newPassword: 'Abcdefg1' }))).toEqual([
+      ['newPassword', 'auth.samePassword'],
+    ]);
   });
 
   it('changeUserInfo needs something to change, and both codes with a new mobile', () => {
@@ -54,11 +75,20 @@ describe('account calls', () => {
     expect(changeUserInfoBody.safeParse({ email: '' }).success).toBe(true);
     const paths = issues(changeUserInfoBody.safeParse({ mobile: '13912345678' })).map(([path]) => path);
     expect(paths).toEqual(['code', 'verifyCode']);
-    expect(changeUserInfoBody.safeParse({ mobile: '13912345678', code: '123456', verifyCode: '654321' }).success).toBe(true);
+    expect(changeUserInfoBody.safeParse({ mobile: '13912345678', code: '123456', verifyCode: '654321' }).success).toBe(
+      true,
+    );
   });
 
-  it('bind coerces the form\'s user id and checks the clearance account', () => {
-    const good = { userId: '12', mobile: '13912345678', code: '123456', userName: 'demo_user', clearanceAccount: '0300012345678', enterpriseName: '某某有限公司' };
+  it("bind coerces the form's user id and checks the clearance account", () => {
+    const good = {
+      userId: '12',
+      mobile: '13912345678',
+      code: '123456',
+      userName: 'demo_user',
+      clearanceAccount: '0300012345678',
+      enterpriseName: '某某有限公司',
+    };
     expect(bindBody.parse(good).userId).toBe(12);
     expect(bindBody.safeParse({ ...good, userId: '0' }).success).toBe(false);
     expect(bindBody.safeParse({ ...good, clearanceAccount: '03-0001' }).success).toBe(false);

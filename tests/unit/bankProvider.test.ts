@@ -33,7 +33,9 @@ describe('sandbox bank', () => {
     const signal = new AbortController().signal;
     expect(await b.verifySignature(check, signal)).toBe(true);
     expect(await c.verifySignature(check, signal)).toBe(false);
-    expect(await a.verifySignature({ ...check, signedText: usbKeySignedText(accountNo, 'e'.repeat(64)) }, signal)).toBe(false);
+    expect(await a.verifySignature({ ...check, signedText: usbKeySignedText(accountNo, 'e'.repeat(64)) }, signal)).toBe(
+      false,
+    );
     expect(await a.verifySignature({ ...check, signature: 'AAAA' }, signal)).toBe(false);
   });
 
@@ -47,16 +49,28 @@ describe('sandbox bank', () => {
 });
 
 describe('the bank BANK_PROVIDER names', () => {
-  const sandbox = { bankProvider: 'sandbox', bankSandboxSeed: 'seed-for-unit-tests-1', bankSandboxLatencyMs: 0, publicOrigin: undefined } as const;
+  const sandbox = {
+    bankProvider: 'sandbox',
+    bankSandboxSeed: 'seed-for-unit-tests-1',
+    bankSandboxLatencyMs: 0,
+    publicOrigin: undefined,
+  } as const;
 
   it('sandbox: the stand-in bank, demo mode said in the banner and told to the page', () => {
     expect(bankProviderFromConfig(sandbox)?.bank).toBe('icbc');
-    expect(usbKeyBankInfo(sandbox)).toEqual({ provider: 'sandbox', available: true, sandbox: true, demoPin: sandboxPin });
+    expect(usbKeyBankInfo(sandbox)).toEqual({
+      provider: 'sandbox',
+      available: true,
+      sandbox: true,
+      demoPin: sandboxPin,
+    });
     const banner = bankBannerLines(sandbox).join('\n');
     expect(banner).toContain('DEMO MODE');
     expect(banner).toContain(`demo PIN ${sandboxPin}`);
     expect(banner).toContain('not for production');
-    expect(bankBannerLines({ ...sandbox, publicOrigin: 'https://portal.example.com' }).join('\n')).toContain('BANK_SANDBOX_ALLOWED=true');
+    expect(bankBannerLines({ ...sandbox, publicOrigin: 'https://portal.example.com' }).join('\n')).toContain(
+      'BANK_SANDBOX_ALLOWED=true',
+    );
   });
 
   it('none: no bank, nothing offered, and the banner says so', () => {

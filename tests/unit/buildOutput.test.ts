@@ -19,8 +19,10 @@ describe('astro build output', () => {
     expect(isPageLine('  └─ /welcome/home/index.html (+3ms)')).toBe(true);
   });
 
-  it('reads the compression step\'s progress lines, and only those', () => {
-    const [line] = outputLines(`${esc}[2m19:08:51${esc}[22m ${esc}[34m[hgd:precompress]${esc}[39m compressed 996 / 1422`);
+  it("reads the compression step's progress lines, and only those", () => {
+    const [line] = outputLines(
+      `${esc}[2m19:08:51${esc}[22m ${esc}[34m[hgd:precompress]${esc}[39m compressed 996 / 1422`,
+    );
     expect(compressProgress(line!)).toEqual({ done: 996, total: 1422 });
     expect(compressProgress('19:08:59 [hgd:precompress] precompressed 1413 files (br + gzip)')).toBeUndefined();
   });

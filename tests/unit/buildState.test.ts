@@ -4,7 +4,17 @@
  * complete build, even with two builds at once; a failed build leaves dist/ as it was; a finished
  * build is marked current, so a start after `npm run build` builds nothing.
  */
-import { existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  lstatSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  utimesSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -62,7 +72,10 @@ describe('a build is made aside and switched to in one step', () => {
         await new Promise((resolve) => setTimeout(resolve, 5));
       }
     })();
-    await Promise.all([buildSite({ root, command: fakeBuild('a', { delayMs: 200 }) }), buildSite({ root, command: fakeBuild('b', { delayMs: 120 }) })]);
+    await Promise.all([
+      buildSite({ root, command: fakeBuild('a', { delayMs: 200 }) }),
+      buildSite({ root, command: fakeBuild('b', { delayMs: 120 }) }),
+    ]);
     watching = false;
     await watch;
     expect(seen.has('MISSING')).toBe(false);
@@ -74,7 +87,9 @@ describe('a build is made aside and switched to in one step', () => {
   it('leaves dist as it was when a build fails, and removes the failed directory', async () => {
     await buildSite({ root, command: fakeBuild('good') });
     const before = readdirSync(join(root, '.dist-builds'));
-    await expect(buildSite({ root, command: fakeBuild('bad', { fail: true }) })).rejects.toThrow(/exit code 3.*unchanged/);
+    await expect(buildSite({ root, command: fakeBuild('bad', { fail: true }) })).rejects.toThrow(
+      /exit code 3.*unchanged/,
+    );
     expect(served()).toBe('good');
     expect(readdirSync(join(root, '.dist-builds'))).toEqual(before);
   });

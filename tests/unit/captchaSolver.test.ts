@@ -9,7 +9,12 @@
  */
 import { describe, expect, it } from 'vitest';
 import { captchaAlphabet, captchaText } from '../../src/server/services/captcha.ts';
-import { captchaGlyphs, captchaImageSize, drawCaptcha, renderCaptchaPng } from '../../src/server/services/captchaImage.ts';
+import {
+  captchaGlyphs,
+  captchaImageSize,
+  drawCaptcha,
+  renderCaptchaPng,
+} from '../../src/server/services/captchaImage.ts';
 import { fontTemplates, pngInk, solve } from './captchaSolver.ts';
 
 /** Solves `count` fresh captchas drawn with `distort`; answers the share solved whole and per character. */

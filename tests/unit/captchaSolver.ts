@@ -62,7 +62,8 @@ export function canvasInk(canvas: Canvas): InkMap {
   for (let y = 0; y < small.height; y++) {
     for (let x = 0; x < small.width; x++) {
       let total = 0;
-      for (let dy = 0; dy < scale; dy++) for (let dx = 0; dx < scale; dx++) total += ink[(y * scale + dy) * width + x * scale + dx] ?? 0;
+      for (let dy = 0; dy < scale; dy++)
+        for (let dx = 0; dx < scale; dx++) total += ink[(y * scale + dy) * width + x * scale + dx] ?? 0;
       data[y * small.width + x] = total / (scale * scale);
     }
   }
@@ -129,7 +130,8 @@ function toTemplate(answer: string, ink: InkMap, rows: { top: number; bottom: nu
   const width = maxX - minX + 1;
   const height = maxY - minY + 1;
   const values = new Float32Array(width * height);
-  for (let y = 0; y < height; y++) for (let x = 0; x < width; x++) values[y * width + x] = ink.data[(minY + y) * ink.width + minX + x] ?? 0;
+  for (let y = 0; y < height; y++)
+    for (let x = 0; x < width; x++) values[y * width + x] = ink.data[(minY + y) * ink.width + minX + x] ?? 0;
   const mean = values.reduce((total, v) => total + v, 0) / values.length;
   const norm = Math.sqrt(values.reduce((total, v) => total + (v - mean) ** 2, 0));
   const inkPixels: Template['ink'] = [];
@@ -187,7 +189,10 @@ export function solve(ink: InkMap, templates: readonly Template[], length = 4): 
     }
   }
   const box = (table: Float64Array, x: number, y: number, w: number, h: number) =>
-    (table[(y + h) * stride + x + w] ?? 0) - (table[y * stride + x + w] ?? 0) - (table[(y + h) * stride + x] ?? 0) + (table[y * stride + x] ?? 0);
+    (table[(y + h) * stride + x + w] ?? 0) -
+    (table[y * stride + x + w] ?? 0) -
+    (table[(y + h) * stride + x] ?? 0) +
+    (table[y * stride + x] ?? 0);
 
   // score[t][x]: the best correlation of template t with its left edge at column x (any row).
   const scores = templates.map((template) => {
@@ -235,7 +240,9 @@ export function solve(ink: InkMap, templates: readonly Template[], length = 4): 
         landingFrom[x] = landingFrom[x - 1] ?? -1;
       }
     }
-    layer = scores.map((row) => Array.from(row, (score, x) => ({ total: score + (landing[x] ?? 0), from: landingFrom[x] ?? -1 })));
+    layer = scores.map((row) =>
+      Array.from(row, (score, x) => ({ total: score + (landing[x] ?? 0), from: landingFrom[x] ?? -1 })),
+    );
     layers.push(layer);
   }
   let best = { total: Number.NEGATIVE_INFINITY, at: -1 };

@@ -38,7 +38,9 @@ describe('CardTable', () => {
   ];
 
   test('labels every body cell with its header and marks the kinds, the first column as the key', () => {
-    const html = renderToStaticMarkup(createElement(CardTable<Row>, { caption: '我的订单', columns, rows, rowKey: (row) => row.orderNo }));
+    const html = renderToStaticMarkup(
+      createElement(CardTable<Row>, { caption: '我的订单', columns, rows, rowKey: (row) => row.orderNo }),
+    );
     expect(html).toContain('<div class="table-frame " tabindex="0" role="region" aria-label="我的订单">');
     expect(html).toContain('<td data-col="key" data-label="订单号">HGD1</td>');
     expect(html).toContain('<td data-label="套餐">分时电价套餐</td>');
@@ -47,15 +49,29 @@ describe('CardTable', () => {
   });
 
   test('a declared key wins over the first column, and row headers are th scope=row', () => {
-    const keyed: CardColumn<Row>[] = [{ ...columns[0]!, kind: 'secondary' }, { ...columns[1]!, kind: 'key' }, columns[2]!];
-    const html = renderToStaticMarkup(createElement(CardTable<Row>, { caption: 'x', columns: keyed, rows, rowKey: (row) => row.orderNo, rowHeaders: true }));
+    const keyed: CardColumn<Row>[] = [
+      { ...columns[0]!, kind: 'secondary' },
+      { ...columns[1]!, kind: 'key' },
+      columns[2]!,
+    ];
+    const html = renderToStaticMarkup(
+      createElement(CardTable<Row>, {
+        caption: 'x',
+        columns: keyed,
+        rows,
+        rowKey: (row) => row.orderNo,
+        rowHeaders: true,
+      }),
+    );
     expect(html).toContain('<td data-col="secondary" data-label="订单号">HGD1</td>');
     expect(html).toContain('<th scope="row" data-col="key" data-label="套餐">分时电价套餐</th>');
   });
 });
 
 describe('DataTable', () => {
-  const messages = Object.fromEntries(dataTableMessageKeys.map((key) => [key, dictionaries['id-ID'][key]])) as DataTableMessages;
+  const messages = Object.fromEntries(
+    dataTableMessageKeys.map((key) => [key, dictionaries['id-ID'][key]]),
+  ) as DataTableMessages;
   const columns: Column<Row>[] = [
     { key: 'orderNo', label: 'Nomor pesanan', sortable: true },
     { key: 'setName', label: 'Paket' },
@@ -89,14 +105,23 @@ describe('DataTable', () => {
     const heads = [...body.querySelectorAll('thead th')];
     expect(heads.map((th) => th.getAttribute('aria-sort'))).toEqual(['none', null, 'ascending']);
     expect(heads[0]?.querySelector('button')?.textContent).toContain('Nomor pesanan');
-    expect([...body.querySelectorAll('tbody tr:first-child td')].map((td) => td.getAttribute('data-label'))).toEqual(['Nomor pesanan', 'Paket', 'Status']);
+    expect([...body.querySelectorAll('tbody tr:first-child td')].map((td) => td.getAttribute('data-label'))).toEqual([
+      'Nomor pesanan',
+      'Paket',
+      'Status',
+    ]);
     expect(body.querySelector('table')?.getAttribute('aria-busy')).toBe('false');
   });
 
   test('the pager names its buttons in words and shows arrows, first and last only beyond two pages', () => {
     const names = (body: HTMLElement) => [...body.querySelectorAll('nav button')].map((button) => button.textContent);
     expect(names(render(1, 2))).toEqual(['‹Halaman sebelumnya', 'Halaman berikutnya›']);
-    expect(names(render(2, 35))).toEqual(['«Halaman pertama', '‹Halaman sebelumnya', 'Halaman berikutnya›', 'Halaman terakhir»']);
+    expect(names(render(2, 35))).toEqual([
+      '«Halaman pertama',
+      '‹Halaman sebelumnya',
+      'Halaman berikutnya›',
+      'Halaman terakhir»',
+    ]);
     expect(render(2, 35).querySelector('[aria-current="page"]')?.textContent).toBe('Halaman 2 dari 4');
     // The arrows are not read; the words are hidden in a narrow frame, never removed.
     expect(render(2, 35).querySelectorAll('nav button [aria-hidden="true"]')).toHaveLength(4);

@@ -23,7 +23,15 @@ describe('content kinds', () => {
       expect(found?.kind).toBe(item.kind);
       expect(kindSpecs[item.kind].pathOf(found!.key)).toBe(item.path);
     }
-    for (const other of ['schemas.ts', 'news/Upper.md', 'news/a/b.md', 'sets/44000/x.yaml', 'regions/abc.yaml', '../news/a.md', 'news/a.yaml']) {
+    for (const other of [
+      'schemas.ts',
+      'news/Upper.md',
+      'news/a/b.md',
+      'sets/44000/x.yaml',
+      'regions/abc.yaml',
+      '../news/a.md',
+      'news/a.yaml',
+    ]) {
       expect(kindOfPath(other)).toBeUndefined();
     }
   });
@@ -45,7 +53,9 @@ describe('content kinds', () => {
     const prefixes = { '440000': '', '450000': '/gx' };
     expect(pageOfItem('news/abc.md', {}, prefixes)).toBe('/infomation/detail/abc');
     expect(pageOfItem('sets/450000/gx-fixed.yaml', { productId: 'id1' }, prefixes)).toBe('/gx/products/id1/gx-fixed');
-    expect(pageOfItem('business/440000/b1.yaml', { bizTypeId: 'green-power' }, prefixes)).toBe('/business/green-power/b1');
+    expect(pageOfItem('business/440000/b1.yaml', { bizTypeId: 'green-power' }, prefixes)).toBe(
+      '/business/green-power/b1',
+    );
     expect(pageOfItem('regions/450000.yaml', {}, prefixes)).toBe('/gx/welcome/home');
   });
 });

@@ -38,8 +38,25 @@ function makeSet(): ProductSet {
     online: true,
     filter: { voltageLevels: ['kv10', 'kv35'], consumptionMin: 1000, consumptionMax: 50000, industries: ['C'] },
     schemeParams: [
-      { schemeParamId: 'a', name: 'A', priceType: 'energyPrice', energyPrice: 0.45, contractMonths: [12], voltageLevels: ['kv10'], consumptionMin: 1000, consumptionMax: 10000 },
-      { schemeParamId: 'b', name: 'B', priceType: 'shareRatio', shareRatio: 30, contractMonths: [12, 24], voltageLevels: ['kv10', 'kv35'], consumptionMin: 5000 },
+      {
+        schemeParamId: 'a',
+        name: 'A',
+        priceType: 'energyPrice',
+        energyPrice: 0.45,
+        contractMonths: [12],
+        voltageLevels: ['kv10'],
+        consumptionMin: 1000,
+        consumptionMax: 10000,
+      },
+      {
+        schemeParamId: 'b',
+        name: 'B',
+        priceType: 'shareRatio',
+        shareRatio: 30,
+        contractMonths: [12, 24],
+        voltageLevels: ['kv10', 'kv35'],
+        consumptionMin: 5000,
+      },
     ],
   };
 }
@@ -82,10 +99,17 @@ describe('regions', () => {
   it('keeps business types marked toTop 1 out of the menu, tabs and home cards, but not out of the region', () => {
     // 440000 offers five types; 电费金融服务 (bill-finance) is marked "not in the menu".
     expect(bizTypesOfArea(content, '440000', 'all').map((type) => type.bizTypeId)).toEqual([
-      'retail-purchase', 'green-power', 'demand-response', 'energy-efficiency', 'bill-finance',
+      'retail-purchase',
+      'green-power',
+      'demand-response',
+      'energy-efficiency',
+      'bill-finance',
     ]);
     expect(bizTypesOfArea(content, '440000', 'menu').map((type) => type.bizTypeId)).toEqual([
-      'retail-purchase', 'green-power', 'demand-response', 'energy-efficiency',
+      'retail-purchase',
+      'green-power',
+      'demand-response',
+      'energy-efficiency',
     ]);
     expect(getAreaSettings(content, '440000')?.bizTypes.map((type) => type.bizTypeId)).not.toContain('bill-finance');
     for (const region of content.regions) {
@@ -115,7 +139,8 @@ describe('matching a customer profile', () => {
 
   it('keeps the scheme parameters whose voltage and consumption fit', () => {
     const set = makeSet();
-    const ids = (profile: Parameters<typeof schemeParamsForProfile>[1]) => schemeParamsForProfile(set, profile).map((p) => p.schemeParamId);
+    const ids = (profile: Parameters<typeof schemeParamsForProfile>[1]) =>
+      schemeParamsForProfile(set, profile).map((p) => p.schemeParamId);
     expect(ids({})).toEqual(['a', 'b']);
     expect(ids({ voltageLevel: 'kv35' })).toEqual(['b']);
     expect(ids({ annualConsumption: 2000 })).toEqual(['a']);
@@ -126,7 +151,14 @@ describe('matching a customer profile', () => {
 
 describe('selling sets', () => {
   it('are on sale from validFrom to validTo inclusive', () => {
-    const selling = { sellingSetId: 's', orgComId: 'o', validFrom: '2026-10-01', validTo: '2027-03-31', setId: 'x', areaCode: '440000' };
+    const selling = {
+      sellingSetId: 's',
+      orgComId: 'o',
+      validFrom: '2026-10-01',
+      validTo: '2027-03-31',
+      setId: 'x',
+      areaCode: '440000',
+    };
     expect(isSellingOn(selling, '2026-09-30')).toBe(false);
     expect(isSellingOn(selling, '2026-10-01')).toBe(true);
     expect(isSellingOn(selling, '2027-03-31')).toBe(true);

@@ -66,7 +66,10 @@ describe('the real content', () => {
     expect(content.dictionaries['newsType']?.length).toBeGreaterThanOrEqual(3);
     expect(content.news.length).toBeGreaterThanOrEqual(30);
     for (const type of content.dictionaries['newsType'] ?? []) {
-      expect(content.news.some((n) => n.newsTypeCode === type.code), `news of ${type.code}`).toBe(true);
+      expect(
+        content.news.some((n) => n.newsTypeCode === type.code),
+        `news of ${type.code}`,
+      ).toBe(true);
     }
     expect(content.helpSections.length).toBeGreaterThanOrEqual(3);
     expect(content.helpDocuments.length).toBeGreaterThanOrEqual(12);

@@ -45,7 +45,10 @@ describe('the seed content', () => {
         const sets = content.sets.filter((s) => s.areaCode === region.areaCode && s.productId === productId);
         expect(sets.length, `${region.areaCode} ${productId}`).toBeGreaterThanOrEqual(2);
         for (const set of sets) {
-          expect(content.sellingSets.some((s) => s.setId === set.setId), set.setId).toBe(true);
+          expect(
+            content.sellingSets.some((s) => s.setId === set.setId),
+            set.setId,
+          ).toBe(true);
         }
       }
     }
@@ -55,7 +58,8 @@ describe('the seed content', () => {
     const types = content.dictionaries['newsType'] ?? [];
     expect(types.length).toBeGreaterThanOrEqual(3);
     expect(content.news.length).toBeGreaterThanOrEqual(30);
-    for (const type of types) expect(content.news.filter((n) => n.newsTypeCode === type.code).length, type.code).toBeGreaterThanOrEqual(6);
+    for (const type of types)
+      expect(content.news.filter((n) => n.newsTypeCode === type.code).length, type.code).toBeGreaterThanOrEqual(6);
     for (const news of content.news) expect(news.date, news.newsId).toMatch(/^202[56]-/);
     expect(content.helpSections.length).toBeGreaterThanOrEqual(3);
     expect(content.helpDocuments.length).toBeGreaterThanOrEqual(12);
@@ -75,17 +79,51 @@ function missingTarget(link: string): string | undefined {
   switch (section) {
     case 'products':
       if (!has([...productIds], first)) return `product ${first}`;
-      return has(content.sets.map((s) => s.setId), second) ? undefined : `package ${second}`;
+      return has(
+        content.sets.map((s) => s.setId),
+        second,
+      )
+        ? undefined
+        : `package ${second}`;
     case 'assistance':
-      return first === 'faq' || has(content.helpDocuments.map((d) => d.documentId), first) ? undefined : `help document ${first}`;
+      return first === 'faq' ||
+        has(
+          content.helpDocuments.map((d) => d.documentId),
+          first,
+        )
+        ? undefined
+        : `help document ${first}`;
     case 'business':
-      if (!has(content.bizTypes.map((t) => t.bizTypeId), first)) return `business type ${first}`;
-      return has(content.bizItems.map((i) => i.bizItemId), second) ? undefined : `business item ${second}`;
+      if (
+        !has(
+          content.bizTypes.map((t) => t.bizTypeId),
+          first,
+        )
+      )
+        return `business type ${first}`;
+      return has(
+        content.bizItems.map((i) => i.bizItemId),
+        second,
+      )
+        ? undefined
+        : `business item ${second}`;
     case 'infomation':
-      if (first === 'detail') return has(content.news.map((n) => n.newsId), second) ? undefined : `news ${second}`;
+      if (first === 'detail')
+        return has(
+          content.news.map((n) => n.newsId),
+          second,
+        )
+          ? undefined
+          : `news ${second}`;
       return undefined;
     case 'welcome':
-      if (first === 'detail') return has(content.customerNotices.map((n) => n.noticeId), second) ? undefined : `announcement ${second}`;
+      if (first === 'detail')
+        return has(
+          content.customerNotices.map((n) => n.noticeId),
+          second,
+        )
+          ? undefined
+          : `announcement ${second}`;
       return ['home', 'form', undefined].includes(first) ? undefined : `page /welcome/${first}`;
     default:
       return `unknown section /${section}`;
@@ -102,8 +140,10 @@ describe('what the content points at', () => {
   it('site paths in banners, text banners and Markdown name content that exists', () => {
     const links: { where: string; link: string }[] = [];
     for (const region of content.regions) {
-      for (const b of region.banners) if (b.link) links.push({ where: `${region.areaCode} banner ${b.bannerId}`, link: b.link });
-      for (const b of region.textBanners) if (b.link) links.push({ where: `${region.areaCode} text banner ${b.textBannerId}`, link: b.link });
+      for (const b of region.banners)
+        if (b.link) links.push({ where: `${region.areaCode} banner ${b.bannerId}`, link: b.link });
+      for (const b of region.textBanners)
+        if (b.link) links.push({ where: `${region.areaCode} text banner ${b.textBannerId}`, link: b.link });
     }
     const html: { where: string; html: string }[] = [
       ...content.helpDocuments.map((d) => ({ where: `help/${d.documentId}`, html: d.content })),

@@ -6,7 +6,13 @@ import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:f
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { changedKeys, contentFingerprints, propsFingerprint, tagSource, trackReads } from '../../src/content/dependencies.ts';
+import {
+  changedKeys,
+  contentFingerprints,
+  propsFingerprint,
+  tagSource,
+  trackReads,
+} from '../../src/content/dependencies.ts';
 import { loadContent } from '../../src/content/load.ts';
 import type { SiteContent } from '../../src/content/schemas.ts';
 
@@ -80,7 +86,10 @@ describe('what a change alters', () => {
 
   it('a new item is its own keys and the collection', () => {
     const after = changed((dir) => {
-      writeFileSync(path.join(dir, 'news', 'zz-new.md'), readFileSync(path.join(dir, 'news', '20250108-platform-launch.md'), 'utf8'));
+      writeFileSync(
+        path.join(dir, 'news', 'zz-new.md'),
+        readFileSync(path.join(dir, 'news', '20250108-platform-launch.md'), 'utf8'),
+      );
     });
     const keys = [...changedKeys(before, contentFingerprints(after))];
     expect(keys).toContain('#news');
@@ -103,6 +112,8 @@ describe('props', () => {
   it('name the item files they carry, not their fields', () => {
     const item = tagSource({ newsId: 'a', title: 'T' }, 'news/a.md');
     expect(propsFingerprint({ item, page: 2 })).toBe('{"item":{"@":"news/a.md"},"page":2}');
-    expect(propsFingerprint({ item: { ...item, title: 'other' }, page: 2 })).not.toBe(propsFingerprint({ item, page: 2 }));
+    expect(propsFingerprint({ item: { ...item, title: 'other' }, page: 2 })).not.toBe(
+      propsFingerprint({ item, page: 2 }),
+    );
   });
 });

@@ -11,7 +11,12 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { contentKinds, kindOfPath } from '../../src/content/paths.ts';
 import { dataOfFile, fileTextOf } from '../../src/content/files.ts';
 import { ContentError, loadContent } from '../../src/content/load.ts';
-import { choicesOfItems, referenceFields, type ReferenceField, type ReferenceSource } from '../../src/content/references.ts';
+import {
+  choicesOfItems,
+  referenceFields,
+  type ReferenceField,
+  type ReferenceSource,
+} from '../../src/content/references.ts';
 import { fieldTreeOfKind, getAt, setAt, type FieldNode, type FieldPath } from '../../src/islands/studio/formModel.ts';
 import { readContentFiles } from '../../src/server/studio/contentRepo.ts';
 
@@ -39,43 +44,63 @@ function firstPlace(row: ReferenceField): FieldPath {
 }
 
 /** How the loader names a field: `sections[0].documents[1]`. */
-const loaderName = (place: FieldPath) => place.reduce<string>((name, segment) => (typeof segment === 'number' ? `${name}[${segment}]` : name ? `${name}.${segment}` : segment), '');
+const loaderName = (place: FieldPath) =>
+  place.reduce<string>(
+    (name, segment) => (typeof segment === 'number' ? `${name}[${segment}]` : name ? `${name}.${segment}` : segment),
+    '',
+  );
 
 describe('the reference table', () => {
   const dir = mkdtempSync(path.join(tmpdir(), 'hgd-references-'));
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-  it.each(referenceFields.map((row) => [`${row.kind} ${row.field} → ${row.source}`, row] as const))('%s: the build refuses a value its source does not hold, at that field', (_name, row) => {
-    const place = firstPlace(row);
-    // An item of the kind whose data has the place's parent (a set with selling sets, a business item with related products).
-    const item = items.find((candidate) => kindOfPath(candidate.path)?.kind === row.kind && getAt(candidate.data, place.slice(0, -1)) !== undefined);
-    expect(item, `a seed item of ${row.kind} with ${row.field}`).toBeDefined();
-    const bad = row.many ? setAt(item!.data, place.slice(0, -1), [nothing[row.source]]) : setAt(item!.data, place, nothing[row.source]);
-    cpSync('src/content', dir, { recursive: true });
-    writeFileSync(path.join(dir, item!.path), fileTextOf(row.kind, bad));
-    let refused: unknown;
-    try {
-      loadContent(dir);
-    } catch (error) {
-      refused = error;
-    }
-    expect(refused).toBeInstanceOf(ContentError);
-    expect((refused as ContentError).file.endsWith(item!.path)).toBe(true);
-    expect((refused as ContentError).field).toBe(loaderName(place));
-  });
+  it.each(referenceFields.map((row) => [`${row.kind} ${row.field} → ${row.source}`, row] as const))(
+    '%s: the build refuses a value its source does not hold, at that field',
+    (_name, row) => {
+      const place = firstPlace(row);
+      // An item of the kind whose data has the place's parent (a set with selling sets, a business item with related products).
+      const item = items.find(
+        (candidate) =>
+          kindOfPath(candidate.path)?.kind === row.kind && getAt(candidate.data, place.slice(0, -1)) !== undefined,
+      );
+      expect(item, `a seed item of ${row.kind} with ${row.field}`).toBeDefined();
+      const bad = row.many
+        ? setAt(item!.data, place.slice(0, -1), [nothing[row.source]])
+        : setAt(item!.data, place, nothing[row.source]);
+      cpSync('src/content', dir, { recursive: true });
+      writeFileSync(path.join(dir, item!.path), fileTextOf(row.kind, bad));
+      let refused: unknown;
+      try {
+        loadContent(dir);
+      } catch (error) {
+        refused = error;
+      }
+      expect(refused).toBeInstanceOf(ContentError);
+      expect((refused as ContentError).file.endsWith(item!.path)).toBe(true);
+      expect((refused as ContentError).field).toBe(loaderName(place));
+    },
+  );
 
   it('has a row for every reference the build checks (the loader’s “unknown …” checks)', () => {
     const source = readFileSync('src/content/load.ts', 'utf8');
     const checked = new Set<string>();
-    const lines = source.split('\n');
-    lines.forEach((line, index) => {
-      if (!/reader\.fail\(/.test(line) || !/unknown |no customer notice|is not a set of|no help document/.test(line)) return;
-      let field = /reader\.fail\([^,]+,\s*(`[^`]*`|'[^']*'|[A-Za-z]+)/.exec(line)?.[1] ?? '';
+    // Each call as a whole, however the formatter wrapped it: reader.fail(file, field, message).
+    for (const call of source.matchAll(/reader\.fail\(\s*[^,]+,\s*(`[^`]*`|'[^']*'|[A-Za-z]+),\s*(`[^`]*`|'[^']*')/g)) {
+      const message = call[2]!;
+      if (!/unknown |no customer notice|is not a set of|no help document/.test(message)) continue;
+      let field = call[1]!;
       // A field named by a variable: its definition just above.
-      if (/^[A-Za-z]+$/.test(field)) field = new RegExp(`const ${field} = (\`[^\`]*\`)`).exec(lines.slice(Math.max(0, index - 3), index).join('\n'))?.[1] ?? field;
-      const pattern = field.slice(1, -1).replace(/\[\$\{\w+\}\]/g, '.*').replace(/^\./, '');
+      if (/^[A-Za-z]+$/.test(field))
+        field =
+          new RegExp(`const ${field} = (\`[^\`]*\`)`).exec(
+            source.slice(Math.max(0, call.index - 400), call.index),
+          )?.[1] ?? field;
+      const pattern = field
+        .slice(1, -1)
+        .replace(/\[\$\{\w+\}\]/g, '.*')
+        .replace(/^\./, '');
       if (!pattern.startsWith('(')) checked.add(pattern);
-    });
+    }
     expect(checked.size).toBeGreaterThanOrEqual(12);
     const rows = new Set(referenceFields.map((row) => (row.many ? `${row.field}.*` : row.field)));
     expect([...checked].filter((pattern) => !rows.has(pattern))).toEqual([]);
@@ -118,18 +143,26 @@ describe('choices', () => {
   });
 
   it('leave out an item that is not there (a draft deleting it) and include a new one', () => {
-    const without = choicesOfItems([...items.filter((item) => item.path !== 'notices/notice-hotline-hours.md'), { path: 'notices/fresh.md', data: { title: '新公告' } }, { path: 'news/x.md', data: null }]);
+    const without = choicesOfItems([
+      ...items.filter((item) => item.path !== 'notices/notice-hotline-hours.md'),
+      { path: 'notices/fresh.md', data: { title: '新公告' } },
+      { path: 'news/x.md', data: null },
+    ]);
     expect(without.notice.map((choice) => choice.value)).not.toContain('notice-hotline-hours');
     expect(without.notice).toContainEqual({ value: 'fresh', name: '新公告' });
   });
 
   it('are narrowed where the build narrows: a set of the entry’s product in the item’s region, a company selling in the set’s region', () => {
     const setRow = referenceFields.find((row) => row.kind === 'bizItem' && row.field === 'bizItemProducts.*.setId')!;
-    const sets = choices.set.filter((choice) => setRow.narrow!(choice, { areaCode: '450000', siblings: { productId: 'id1' } }));
+    const sets = choices.set.filter((choice) =>
+      setRow.narrow!(choice, { areaCode: '450000', siblings: { productId: 'id1' } }),
+    );
     expect(sets.length).toBeGreaterThan(0);
     expect(sets.every((choice) => choice.areaCodes?.[0] === '450000' && choice.productId === 'id1')).toBe(true);
     const orgRow = referenceFields.find((row) => row.source === 'orgCom')!;
-    const guangxi = choices.orgCom.filter((choice) => orgRow.narrow!(choice, { areaCode: '450000', siblings: {} })).map((choice) => choice.value);
+    const guangxi = choices.orgCom
+      .filter((choice) => orgRow.narrow!(choice, { areaCode: '450000', siblings: {} }))
+      .map((choice) => choice.value);
     expect(guangxi).toContain('nanfang-huineng');
     expect(guangxi).not.toContain('yuehui-dianneng');
   });

@@ -58,7 +58,11 @@ describe('isValidCreditCode', () => {
     const char = fc.constantFrom(...creditCodeAlphabet);
     const digit = fc.constantFrom(...'0123456789');
     const body = fc
-      .tuple(fc.array(char, { minLength: 2, maxLength: 2 }), fc.array(digit, { minLength: 6, maxLength: 6 }), fc.array(char, { minLength: 9, maxLength: 9 }))
+      .tuple(
+        fc.array(char, { minLength: 2, maxLength: 2 }),
+        fc.array(digit, { minLength: 6, maxLength: 6 }),
+        fc.array(char, { minLength: 9, maxLength: 9 }),
+      )
       .map(([a, b, c]) => [...a, ...b, ...c].join(''));
     fc.assert(
       fc.property(body, (first17) => {

@@ -1,6 +1,10 @@
 /** The complete record both ways of certifying need (src/lib/enterpriseCertification.ts). */
 import { describe, expect, it } from 'vitest';
-import { certificationRequiredFields, missingForCertification, type CertificationRecord } from '../../src/lib/enterpriseCertification.ts';
+import {
+  certificationRequiredFields,
+  missingForCertification,
+  type CertificationRecord,
+} from '../../src/lib/enterpriseCertification.ts';
 
 const complete: CertificationRecord = {
   creditCode: '91440101MA59A1B2C3',
@@ -34,6 +38,9 @@ describe('missingForCertification', () => {
       electricityAccounts: [],
     };
     expect(missingForCertification(bare)).toEqual([...certificationRequiredFields]);
-    expect(missingForCertification({ ...complete, address: '   ', electricityAccounts: [] })).toEqual(['address', 'electricityAccounts']);
+    expect(missingForCertification({ ...complete, address: '   ', electricityAccounts: [] })).toEqual([
+      'address',
+      'electricityAccounts',
+    ]);
   });
 });

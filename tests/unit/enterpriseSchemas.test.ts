@@ -38,7 +38,9 @@ describe('the enterprise record', () => {
       electricityAccounts: ['0301234567', '0301234568'],
       annualConsumption: 1200.5,
     });
-    expect(enterpriseAddBody.parse({ ...record, electricityAccounts: ['0301234567'], annualConsumption: '' })).toMatchObject({
+    expect(
+      enterpriseAddBody.parse({ ...record, electricityAccounts: ['0301234567'], annualConsumption: '' }),
+    ).toMatchObject({
       electricityAccounts: ['0301234567'],
       annualConsumption: null,
     });
@@ -69,7 +71,10 @@ describe('the enterprise record', () => {
 
 describe('drafts and single fields', () => {
   it('a draft checks only what is there; creating one needs a name and a clearance account', () => {
-    expect(enterpriseDraftBody.parse({ id: '3', legalPerson: '王五', address: '' })).toEqual({ id: 3, legalPerson: '王五' });
+    expect(enterpriseDraftBody.parse({ id: '3', legalPerson: '王五', address: '' })).toEqual({
+      id: 3,
+      legalPerson: '王五',
+    });
     expect(issues(enterpriseDraftBody.safeParse({ legalPerson: '王五' })).map(([field]) => field)).toEqual([
       'enterpriseName',
       'clearanceAccount',
@@ -77,7 +82,7 @@ describe('drafts and single fields', () => {
     expect(enterpriseDraftBody.safeParse({ id: '3', creditCode: '123' }).success).toBe(false);
   });
 
-  it('editfield knows the record\'s fields only, and each value meets its own rule', () => {
+  it("editfield knows the record's fields only, and each value meets its own rule", () => {
     expect(enterpriseEditFieldBody.safeParse({ id: 1, field: 'authStatus', value: '2' }).success).toBe(false);
     expect(enterpriseEditFieldBody.parse({ id: '1', field: 'contactPhone', value: '13800138000' })).toEqual({
       id: 1,
@@ -125,6 +130,9 @@ describe('files, bank and review', () => {
   it('a return needs a comment of 1 to 500 characters', () => {
     expect(certificationReturnBody.safeParse({ id: 1, comment: '  ' }).success).toBe(false);
     expect(certificationReturnBody.safeParse({ id: 1, comment: 'x'.repeat(501) }).success).toBe(false);
-    expect(certificationReturnBody.parse({ id: '1', comment: ' 营业执照不清晰 ' })).toEqual({ id: 1, comment: '营业执照不清晰' });
+    expect(certificationReturnBody.parse({ id: '1', comment: ' 营业执照不清晰 ' })).toEqual({
+      id: 1,
+      comment: '营业执照不清晰',
+    });
   });
 });

@@ -7,7 +7,13 @@ import { checkAuthFile, hasAllowedSignature } from '../../src/islands/enterprise
 import { certifyMessages, certifyValidation } from '../../src/islands/enterprise/certifyPageMessages.ts';
 import { authStatusWord, certificateOpen, fileSize, shown } from '../../src/islands/enterprise/enterpriseCalls.ts';
 import { validateForm } from '../../src/islands/auth/formValidation.ts';
-import { queueBuild, queueQuery, readReviewedId, underReview, writeReviewedId } from '../../src/islands/ops/certificationQueue.ts';
+import {
+  queueBuild,
+  queueQuery,
+  readReviewedId,
+  underReview,
+  writeReviewedId,
+} from '../../src/islands/ops/certificationQueue.ts';
 import { locales } from '../../src/lib/i18n/locales.ts';
 import { certificationReturnBody, enterpriseAddBody, maxAuthFileBytes } from '../../src/lib/schemas/enterprise.ts';
 import { tableRequestSchema } from '../../src/lib/schemas/table.ts';
@@ -29,7 +35,9 @@ describe('certification files are checked before they are sent', () => {
 
   test('empty, too large and wrong content are refused; the limit itself is allowed', async () => {
     expect(await checkAuthFile(new Blob([]))).toBe('empty');
-    expect(await checkAuthFile(new Blob([new TextEncoder().encode('hello, not a pdf')], { type: 'application/pdf' }))).toBe('badType');
+    expect(
+      await checkAuthFile(new Blob([new TextEncoder().encode('hello, not a pdf')], { type: 'application/pdf' })),
+    ).toBe('badType');
     expect(await checkAuthFile(new Blob([png]))).toBeNull();
     const atLimit = new Uint8Array(maxAuthFileBytes);
     atLimit.set(pdf);
@@ -68,7 +76,11 @@ describe('values as the enterprise pages show them', () => {
 describe('the forms use the shared schemas with labelled messages', () => {
   test('a missing or wrong field is named in the message', () => {
     const validation = certifyValidation('zh-CN');
-    const result = validateForm(enterpriseAddBody, { enterpriseName: '', creditCode: '91350100M000100Y44' }, validation);
+    const result = validateForm(
+      enterpriseAddBody,
+      { enterpriseName: '', creditCode: '91350100M000100Y44' },
+      validation,
+    );
     expect(result.ok).toBe(false);
     if (result.ok) return;
     expect(result.errors['enterpriseName']).toContain('企业名称');
@@ -114,13 +126,23 @@ describe("the operator's queue in the address", () => {
 });
 
 describe('a bank is shown by its name in the page locale, never by its code', () => {
-  const binding = { bank: 'icbc', accountNoMasked: '6222****0011', accountName: '广州明珠精密制造有限公司', empName: '张三', boundAt: '2026-03-01T02:00:00.000Z' };
+  const binding = {
+    bank: 'icbc',
+    accountNoMasked: '6222****0011',
+    accountName: '广州明珠精密制造有限公司',
+    empName: '张三',
+    boundAt: '2026-03-01T02:00:00.000Z',
+  };
 
   test('the USB-key binding names 开户银行 as 中国工商银行 (and in every locale by name)', () => {
-    const zh = renderToStaticMarkup(createElement(BankBindingDetails, { binding, locale: 'zh-CN', messages: certifyMessages('zh-CN') }));
+    const zh = renderToStaticMarkup(
+      createElement(BankBindingDetails, { binding, locale: 'zh-CN', messages: certifyMessages('zh-CN') }),
+    );
     expect(zh).toContain('中国工商银行');
     expect(zh).not.toMatch(/>icbc</);
-    const en = renderToStaticMarkup(createElement(BankBindingDetails, { binding, locale: 'en-US', messages: certifyMessages('en-US') }));
+    const en = renderToStaticMarkup(
+      createElement(BankBindingDetails, { binding, locale: 'en-US', messages: certifyMessages('en-US') }),
+    );
     expect(en).toContain('Industrial and Commercial Bank of China');
   });
 

@@ -1,5 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import { dictionaries, format, locales, matchLocale, negotiateLocale, pick, pickLocale, t } from '../../src/lib/i18n/index.ts';
+import {
+  dictionaries,
+  format,
+  locales,
+  matchLocale,
+  negotiateLocale,
+  pick,
+  pickLocale,
+  t,
+} from '../../src/lib/i18n/index.ts';
 import { countKey, countKeys, formatCount } from '../../src/lib/i18n/plural.ts';
 
 describe('dictionaries', () => {
@@ -14,11 +23,13 @@ describe('dictionaries', () => {
     const placeholders = (text: string) => [...text.matchAll(/\{(\w+)\}/g)].map((m) => m[1]).sort();
     for (const [key, text] of Object.entries(dictionaries[locale])) {
       expect(text.trim(), `${locale} ${key}`).not.toBe('');
-      expect(placeholders(text), `${locale} ${key}`).toEqual(placeholders(dictionaries['zh-CN'][key as keyof (typeof dictionaries)['zh-CN']]));
+      expect(placeholders(text), `${locale} ${key}`).toEqual(
+        placeholders(dictionaries['zh-CN'][key as keyof (typeof dictionaries)['zh-CN']]),
+      );
     }
   });
 
-  it('keeps the spec\'s fixed messages', () => {
+  it("keeps the spec's fixed messages", () => {
     expect(t('zh-CN', 'api.logoutOk')).toBe('安全退出！');
     expect(t('zh-CN', 'validation.required', { label: '用户名' })).toBe('请输入用户名');
     expect(t('en-US', 'validation.required', { label: 'user name' })).toBe('Please enter user name');
@@ -28,10 +39,22 @@ describe('dictionaries', () => {
 
 describe('locale matching', () => {
   it.each([
-    ['zh-CN', 'zh-CN'], ['zh', 'zh-CN'], ['zh-Hans-CN', 'zh-CN'], ['zh-SG', 'zh-CN'],
-    ['zh-TW', 'zh-TW'], ['zh-HK', 'zh-TW'], ['zh-Hant', 'zh-TW'], ['zh_MO', 'zh-TW'],
-    ['en', 'en-US'], ['en-GB', 'en-US'], ['id', 'id-ID'], ['in-ID', 'id-ID'], ['pt', 'pt-BR'], ['pt-PT', 'pt-BR'],
-    ['fr-FR', undefined], ['', undefined],
+    ['zh-CN', 'zh-CN'],
+    ['zh', 'zh-CN'],
+    ['zh-Hans-CN', 'zh-CN'],
+    ['zh-SG', 'zh-CN'],
+    ['zh-TW', 'zh-TW'],
+    ['zh-HK', 'zh-TW'],
+    ['zh-Hant', 'zh-TW'],
+    ['zh_MO', 'zh-TW'],
+    ['en', 'en-US'],
+    ['en-GB', 'en-US'],
+    ['id', 'id-ID'],
+    ['in-ID', 'id-ID'],
+    ['pt', 'pt-BR'],
+    ['pt-PT', 'pt-BR'],
+    ['fr-FR', undefined],
+    ['', undefined],
   ])('%s → %s', (tag, expected) => {
     expect(matchLocale(tag)).toBe(expected);
   });
@@ -50,7 +73,10 @@ describe('locale matching', () => {
 
 describe('island messages', () => {
   it('picks only the requested keys of one locale', () => {
-    expect(pick('en-US', ['header.login', 'header.logout'])).toEqual({ 'header.login': 'Log in', 'header.logout': 'Log out' });
+    expect(pick('en-US', ['header.login', 'header.logout'])).toEqual({
+      'header.login': 'Log in',
+      'header.logout': 'Log out',
+    });
   });
 
   it('formats placeholders and leaves unknown ones', () => {
@@ -59,7 +85,13 @@ describe('island messages', () => {
 });
 
 describe('count messages (i18next plural keys)', () => {
-  const bases = [...new Set(Object.keys(dictionaries['zh-CN']).filter((key) => /_(one|other)$/.test(key)).map((key) => key.replace(/_(one|other)$/, '')))];
+  const bases = [
+    ...new Set(
+      Object.keys(dictionaries['zh-CN'])
+        .filter((key) => /_(one|other)$/.test(key))
+        .map((key) => key.replace(/_(one|other)$/, '')),
+    ),
+  ];
 
   it('every count message has both forms in every locale, and no unsuffixed twin', () => {
     expect(bases.length).toBeGreaterThanOrEqual(4);
@@ -81,18 +113,23 @@ describe('count messages (i18next plural keys)', () => {
     expect(t('id-ID', countKey('site.products.setCount'), { count: 1 })).toBe('1 paket di wilayah ini');
   });
 
-  it('islands pick the same form with formatCount, digits in the locale\'s style', () => {
+  it("islands pick the same form with formatCount, digits in the locale's style", () => {
     const en = pick('en-US', countKeys('settlement.import.rejected'));
     expect(formatCount(en, 'settlement.import.rejected', 'en-US', 1)).toMatch(/^The file has 1 problem;/);
     expect(formatCount(en, 'settlement.import.rejected', 'en-US', 1200)).toMatch(/^The file has 1,200 problems;/);
     const pt = pick('pt-BR', countKeys('site.form.errorSummary'));
-    expect(formatCount(pt, 'site.form.errorSummary', 'pt-BR', 1)).toBe('A solicitação não foi enviada. Corrija 1 item:');
-    expect(formatCount(pt, 'site.form.errorSummary', 'pt-BR', 2)).toBe('A solicitação não foi enviada. Corrija 2 itens:');
+    expect(formatCount(pt, 'site.form.errorSummary', 'pt-BR', 1)).toBe(
+      'A solicitação não foi enviada. Corrija 1 item:',
+    );
+    expect(formatCount(pt, 'site.form.errorSummary', 'pt-BR', 2)).toBe(
+      'A solicitação não foi enviada. Corrija 2 itens:',
+    );
   });
 
   it('no English, Indonesian or Portuguese message counts with a hedged plural ("item(s)")', () => {
     for (const locale of ['en-US', 'id-ID', 'pt-BR'] as const) {
-      for (const [key, text] of Object.entries(dictionaries[locale])) expect(text, `${locale} ${key}`).not.toMatch(/\w\((s|ns|es)\)/);
+      for (const [key, text] of Object.entries(dictionaries[locale]))
+        expect(text, `${locale} ${key}`).not.toMatch(/\w\((s|ns|es)\)/);
     }
   });
 });
@@ -100,10 +137,12 @@ describe('count messages (i18next plural keys)', () => {
 describe('currency', () => {
   it('amounts are in 元 in Chinese and CNY in every other locale, on every page', () => {
     for (const locale of ['en-US', 'id-ID', 'pt-BR'] as const) {
-      for (const [key, text] of Object.entries(dictionaries[locale])) expect(text, `${locale} ${key}`).not.toMatch(/\byuan\b|\bRMB\b|元/i);
+      for (const [key, text] of Object.entries(dictionaries[locale]))
+        expect(text, `${locale} ${key}`).not.toMatch(/\byuan\b|\bRMB\b|元/i);
     }
     for (const locale of ['zh-CN', 'zh-TW'] as const) {
-      for (const [key, text] of Object.entries(dictionaries[locale])) expect(text, `${locale} ${key}`).not.toMatch(/\bCNY\b|\byuan\b/i);
+      for (const [key, text] of Object.entries(dictionaries[locale]))
+        expect(text, `${locale} ${key}`).not.toMatch(/\bCNY\b|\byuan\b/i);
     }
   });
 });
@@ -113,7 +152,9 @@ describe('t', () => {
     for (let round = 0; round < 2; round += 1) {
       for (const locale of locales) {
         expect(t(locale, 'api.ok')).toBe(dictionaries[locale]['api.ok']);
-        expect(t(locale, 'validation.required', { label: 'X' })).toBe(format(dictionaries[locale]['validation.required'], { label: 'X' }));
+        expect(t(locale, 'validation.required', { label: 'X' })).toBe(
+          format(dictionaries[locale]['validation.required'], { label: 'X' }),
+        );
       }
     }
     expect(t('en-US', 'api.ok')).not.toBe(t('zh-CN', 'api.ok'));

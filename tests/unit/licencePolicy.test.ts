@@ -3,19 +3,60 @@
  * `npm run check:licences`): SPDX expressions, copyleft, exceptions, legacy fields.
  */
 import { describe, expect, it } from 'vitest';
-import { licenceExceptions, licenceExpression, licenceVerdict, packageMatches, parseSpdx } from '../../scripts/licencePolicy.ts';
+import {
+  licenceExceptions,
+  licenceExpression,
+  licenceVerdict,
+  packageMatches,
+  parseSpdx,
+} from '../../scripts/licencePolicy.ts';
 
 describe('licenceVerdict', () => {
   it('passes permissive licences and an OR with any permissive alternative', () => {
-    for (const expression of ['MIT', 'Apache-2.0', 'ISC', 'BSD-3-Clause', '0BSD', 'MIT OR GPL-3.0', 'GPL-3.0-only OR MIT', '(MIT OR Apache-2.0)', 'MIT AND ISC', '(MIT AND BSD-2-Clause) OR GPL-2.0', 'Apache-2.0 WITH LLVM-exception']) {
+    for (const expression of [
+      'MIT',
+      'Apache-2.0',
+      'ISC',
+      'BSD-3-Clause',
+      '0BSD',
+      'MIT OR GPL-3.0',
+      'GPL-3.0-only OR MIT',
+      '(MIT OR Apache-2.0)',
+      'MIT AND ISC',
+      '(MIT AND BSD-2-Clause) OR GPL-2.0',
+      'Apache-2.0 WITH LLVM-exception',
+    ]) {
       expect(licenceVerdict('some-package', expression), expression).toEqual({ ok: true });
     }
   });
 
   it('fails copyleft, alone or in an AND, whatever its spelling', () => {
-    expect(licenceVerdict('ua-parser-js', 'AGPL-3.0-only')).toEqual({ ok: false, reason: 'copyleft', licences: ['AGPL-3.0-only'] });
-    expect(licenceVerdict('x', '(MIT AND LGPL-2.1)')).toEqual({ ok: false, reason: 'copyleft', licences: ['LGPL-2.1'] });
-    for (const expression of ['GPL-2.0+', 'GPL-2.0-or-later WITH Classpath-exception-2.0', 'AGPL-3.0', 'LGPL-3.0-or-later', 'SSPL-1.0', 'EUPL-1.2', 'OSL-3.0', 'CPAL-1.0', 'CC-BY-SA-4.0', 'MPL-2.0', 'EPL-2.0', 'CDDL-1.0', 'GPL-3.0 OR AGPL-3.0', 'MIT AND (GPL-2.0 OR LGPL-2.1)']) {
+    expect(licenceVerdict('ua-parser-js', 'AGPL-3.0-only')).toEqual({
+      ok: false,
+      reason: 'copyleft',
+      licences: ['AGPL-3.0-only'],
+    });
+    expect(licenceVerdict('x', '(MIT AND LGPL-2.1)')).toEqual({
+      ok: false,
+      reason: 'copyleft',
+      licences: ['LGPL-2.1'],
+    });
+    for (const expression of [
+      'GPL-2.0+',
+      'GPL-2.0-or-later WITH Classpath-exception-2.0',
+      'AGPL-3.0',
+      'LGPL-3.0-or-later',
+      'SSPL-1.0',
+      'EUPL-1.2',
+      'OSL-3.0',
+      'CPAL-1.0',
+      'CC-BY-SA-4.0',
+      'MPL-2.0',
+      'EPL-2.0',
+      'CDDL-1.0',
+      'GPL-3.0 OR AGPL-3.0',
+      'MIT AND (GPL-2.0 OR LGPL-2.1)',
+    ]) {
       expect(licenceVerdict('x', expression), expression).toMatchObject({ ok: false, reason: 'copyleft' });
     }
   });
@@ -32,16 +73,24 @@ describe('licenceVerdict', () => {
 
   it('allows a listed licence only for the listed packages, and says which exception', () => {
     const libvips = licenceExceptions.find((entry) => entry.packages === '@img/sharp-libvips-*');
-    expect(licenceVerdict('@img/sharp-libvips-linux-x64', 'LGPL-3.0-or-later')).toEqual({ ok: true, exception: libvips });
+    expect(licenceVerdict('@img/sharp-libvips-linux-x64', 'LGPL-3.0-or-later')).toEqual({
+      ok: true,
+      exception: libvips,
+    });
     expect(licenceVerdict('@img/sharp-win32-x64', 'Apache-2.0 AND LGPL-3.0-or-later')).toMatchObject({ ok: true });
     // Not LGPL in general, nor another licence for the same package.
     expect(licenceVerdict('some-lgpl-library', 'LGPL-3.0-or-later')).toMatchObject({ ok: false, reason: 'copyleft' });
-    expect(licenceVerdict('@img/sharp-libvips-linux-x64', 'GPL-3.0-or-later')).toMatchObject({ ok: false, reason: 'copyleft' });
+    expect(licenceVerdict('@img/sharp-libvips-linux-x64', 'GPL-3.0-or-later')).toMatchObject({
+      ok: false,
+      reason: 'copyleft',
+    });
     expect(licenceVerdict('lightningcss-linux-x64-gnu', 'MPL-2.0')).toMatchObject({ ok: true });
     // An OR that passes without the exception does not report one.
     expect(licenceVerdict('lightningcss', 'MPL-2.0 OR MIT')).toEqual({ ok: true });
     // A package without a licence passes only when listed with NONE.
-    expect(licenceVerdict('internal-thing', undefined, [{ packages: 'internal-*', licence: 'NONE', reason: 'ours' }])).toMatchObject({ ok: true });
+    expect(
+      licenceVerdict('internal-thing', undefined, [{ packages: 'internal-*', licence: 'NONE', reason: 'ours' }]),
+    ).toMatchObject({ ok: true });
     expect(licenceVerdict('internal-thing', undefined)).toMatchObject({ ok: false, reason: 'missing' });
     // Every exception gives its reason.
     for (const entry of licenceExceptions) expect(entry.reason.length).toBeGreaterThan(40);
@@ -53,7 +102,9 @@ describe('licenceExpression and the parser', () => {
     expect(licenceExpression({ license: 'MIT' })).toBe('MIT');
     expect(licenceExpression({ license: { type: 'BSD-3-Clause', url: 'x' } })).toBe('BSD-3-Clause');
     expect(licenceExpression({ licenses: [{ type: 'MIT' }, { type: 'GPL-2.0' }] })).toBe('(MIT) OR (GPL-2.0)');
-    expect(licenceVerdict('x', licenceExpression({ licenses: [{ type: 'MIT' }, { type: 'GPL-2.0' }] }))).toEqual({ ok: true });
+    expect(licenceVerdict('x', licenceExpression({ licenses: [{ type: 'MIT' }, { type: 'GPL-2.0' }] }))).toEqual({
+      ok: true,
+    });
     expect(licenceExpression({ licenses: ['ISC'] })).toBe('ISC');
     expect(licenceExpression({})).toBeUndefined();
   });

@@ -55,7 +55,11 @@ describe.runIf(process.platform === 'linux')('listen on Linux', () => {
     expect(listener.servers).toHaveLength(listenSockets);
     const port = listener.address().port;
     for (const server of listener.servers) expect((server.address() as AddressInfo).port).toBe(port);
-    const answers = await Promise.all(Array.from({ length: 40 }, () => fetch(`http://127.0.0.1:${port}/`, { headers: { Connection: 'close' } }).then((r) => r.text())));
+    const answers = await Promise.all(
+      Array.from({ length: 40 }, () =>
+        fetch(`http://127.0.0.1:${port}/`, { headers: { Connection: 'close' } }).then((r) => r.text()),
+      ),
+    );
     expect(new Set(answers)).toEqual(new Set(['ok']));
 
     await expect(listen(answer, { host: '127.0.0.1', port })).rejects.toMatchObject({ code: 'EADDRINUSE' });

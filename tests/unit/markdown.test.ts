@@ -30,19 +30,43 @@ function scriptingHazards(html: string): string[] {
   const template = document.createElement('template');
   template.innerHTML = html;
   const hazards: string[] = [];
-  const dangerousTags = new Set(['script', 'iframe', 'frame', 'object', 'embed', 'style', 'form', 'svg', 'math', 'base', 'link', 'meta', 'button', 'textarea', 'select', 'template', 'noscript']);
+  const dangerousTags = new Set([
+    'script',
+    'iframe',
+    'frame',
+    'object',
+    'embed',
+    'style',
+    'form',
+    'svg',
+    'math',
+    'base',
+    'link',
+    'meta',
+    'button',
+    'textarea',
+    'select',
+    'template',
+    'noscript',
+  ]);
   for (const element of template.content.querySelectorAll('*')) {
     const tag = element.localName;
     if (dangerousTags.has(tag)) hazards.push(`<${tag}>`);
-    if (tag === 'input' && (element.getAttribute('type') !== 'checkbox' || !element.hasAttribute('disabled'))) hazards.push('an input that is not a disabled checkbox');
+    if (tag === 'input' && (element.getAttribute('type') !== 'checkbox' || !element.hasAttribute('disabled')))
+      hazards.push('an input that is not a disabled checkbox');
     for (const { name, value } of [...element.attributes]) {
       if (/(javascript|vbscript|data):/i.test(value.replace(/\s/g, ''))) hazards.push(`${tag}[${name}=${value}]`);
-      if (/^on/i.test(name) || ['style', 'srcdoc', 'formaction', 'action', 'xlink:href', 'target', 'data'].includes(name.toLowerCase())) hazards.push(`${tag}[${name}]`);
+      if (
+        /^on/i.test(name) ||
+        ['style', 'srcdoc', 'formaction', 'action', 'xlink:href', 'target', 'data'].includes(name.toLowerCase())
+      )
+        hazards.push(`${tag}[${name}]`);
       if (name === 'href' || name === 'src') {
         const url = new URL(value, `${site}/page/`);
         const absolute = /^(https?:|mailto:|tel:)/i.test(value);
         if (!['http:', 'https:', 'mailto:', 'tel:'].includes(url.protocol)) hazards.push(`${tag}[${name}=${value}]`);
-        else if (!absolute && !(value.startsWith('/') || value.startsWith('#'))) hazards.push(`${tag}[${name}=${value}] is no site path`);
+        else if (!absolute && !(value.startsWith('/') || value.startsWith('#')))
+          hazards.push(`${tag}[${name}=${value}] is no site path`);
         else if (!absolute && url.origin !== site) hazards.push(`${tag}[${name}=${value}] leaves the site`);
       }
     }
@@ -68,25 +92,57 @@ const payloads: [string, string, object[]][] = [
   ['embed', '<embed src="javascript:alert(1)">', [tag('embed')]],
   ['style element', '<style>*{background:url("javascript:alert(1)")}</style>', [tag('style')]],
   ['style attribute', '<p style="position:fixed;inset:0">cover</p>', [attribute('p', 'style')]],
-  ['form', '<form action="https://evil.example/"><input name="password"><button formaction="javascript:alert(1)">go</button></form>', [tag('form'), tag('input'), tag('button')]],
+  [
+    'form',
+    '<form action="https://evil.example/"><input name="password"><button formaction="javascript:alert(1)">go</button></form>',
+    [tag('form'), tag('input'), tag('button')],
+  ],
   ['mixed-case scheme', '<a href="JaVaScRiPt:alert(1)">x</a>', [url('a', 'href', 'javascript')]],
   ['entity-encoded scheme', '<a href="&#106;avascript:alert(1)">x</a>', [url('a', 'href', 'javascript')]],
-  ['hex entities and a tab inside the scheme', '<a href="&#x6A;ava&#x09;script&colon;alert(1)">x</a>', [url('a', 'href', 'javascript')]],
+  [
+    'hex entities and a tab inside the scheme',
+    '<a href="&#x6A;ava&#x09;script&colon;alert(1)">x</a>',
+    [url('a', 'href', 'javascript')],
+  ],
   ['leading spaces and controls', '<a href=" \u0001javascript:alert(1)">x</a>', [url('a', 'href', 'javascript')]],
   ['Markdown link with an entity', '[x](&#106;avascript:alert(1))', [url('a', 'href', 'javascript')]],
   ['data:text/html', '[x](data:text/html;base64,PHNjcmlwdD5hbGVydCgxKTwvc2NyaXB0Pg==)', [url('a', 'href', 'data')]],
   ['data: image', '![x](data:image/svg+xml;base64,PHN2Zy8+)', [url('img', 'src', 'data')]],
   ['vbscript:', '<a href="vbscript:msgbox(1)">x</a>', [url('a', 'href', 'vbscript')]],
-  ['svg xlink:href', '<svg><a xlink:href="javascript:alert(1)"><text x="0" y="15">x</text></a></svg>', [tag('svg'), attribute('a', 'xlink:href'), tag('text')]],
-  ['math namespace confusion', '<math><mtext><table><mglyph><style><img src=x onerror=alert(1)>', [tag('math'), tag('mtext'), tag('mglyph'), tag('style')]],
-  ['math with a link', '<math><maction actiontype="statusline" xlink:href="javascript:alert(1)">x</maction></math>', [tag('math'), tag('maction')]],
-  ['img onerror in a table cell', '| a | b |\n|---|---|\n| <img src=x onerror=alert(1)> | c |', [attribute('img', 'onerror')]],
+  [
+    'svg xlink:href',
+    '<svg><a xlink:href="javascript:alert(1)"><text x="0" y="15">x</text></a></svg>',
+    [tag('svg'), attribute('a', 'xlink:href'), tag('text')],
+  ],
+  [
+    'math namespace confusion',
+    '<math><mtext><table><mglyph><style><img src=x onerror=alert(1)>',
+    [tag('math'), tag('mtext'), tag('mglyph'), tag('style')],
+  ],
+  [
+    'math with a link',
+    '<math><maction actiontype="statusline" xlink:href="javascript:alert(1)">x</maction></math>',
+    [tag('math'), tag('maction')],
+  ],
+  [
+    'img onerror in a table cell',
+    '| a | b |\n|---|---|\n| <img src=x onerror=alert(1)> | c |',
+    [attribute('img', 'onerror')],
+  ],
   ['noscript re-parse', '<noscript><p title="</noscript><img src=x onerror=alert(1)>"></noscript>', [tag('noscript')]],
   ['protocol-relative link', '<a href="//evil.example/x">x</a>', [url('a', 'href', null)]],
   ['backslash host', '<a href="/\\evil.example">x</a>', [url('a', 'href', null)]],
-  ['event handler on an allowed tag', '<a href="/assistance" onclick="alert(1)" target="_blank">x</a>', [attribute('a', 'onclick'), attribute('a', 'target')]],
+  [
+    'event handler on an allowed tag',
+    '<a href="/assistance" onclick="alert(1)" target="_blank">x</a>',
+    [attribute('a', 'onclick'), attribute('a', 'target')],
+  ],
   ['details ontoggle', '<details open ontoggle=alert(1)>x</details>', [tag('details')]],
-  ['base and meta refresh', '<base href="javascript:alert(1)//"><meta http-equiv="refresh" content="0;url=javascript:alert(1)">', [tag('base'), tag('meta')]],
+  [
+    'base and meta refresh',
+    '<base href="javascript:alert(1)//"><meta http-equiv="refresh" content="0;url=javascript:alert(1)">',
+    [tag('base'), tag('meta')],
+  ],
   ['textarea breakout', '<textarea></textarea><img src=x onerror=alert(1)>"></textarea>', [tag('textarea')]],
   ['a text input', '<input type="text" autofocus onfocus="alert(1)">', [tag('input')]],
   ['code class injection', '<code class="language-js hidden">x</code>', [attribute('code', 'class')]],
@@ -101,7 +157,9 @@ describe('renderMarkdown: hostile payloads', () => {
 
   it('the hazard check itself finds what plain marked lets through', () => {
     const unsafe = payloads.map(([, source]) => marked.parse(source, { async: false, gfm: true }));
-    expect(unsafe.filter((html) => scriptingHazards(html).length > 0).length).toBeGreaterThanOrEqual(payloads.length - 3);
+    expect(unsafe.filter((html) => scriptingHazards(html).length > 0).length).toBeGreaterThanOrEqual(
+      payloads.length - 3,
+    );
   });
 
   it('counts repeats, in the order first met, and quotes at most 120 characters of an address', () => {
@@ -116,7 +174,29 @@ describe('renderMarkdown: hostile payloads', () => {
 });
 
 describe('the report follows the policy the sanitizer runs with', () => {
-  const someTags = ['p', 'h3', 'table', 'del', 'code', 'div', 'span', 'font', 'marquee', 'video', 'audio', 'picture', 'source', 'dialog', 'slot', 'portal', 'b', 'i', 'u', 'sup', 'label'];
+  const someTags = [
+    'p',
+    'h3',
+    'table',
+    'del',
+    'code',
+    'div',
+    'span',
+    'font',
+    'marquee',
+    'video',
+    'audio',
+    'picture',
+    'source',
+    'dialog',
+    'slot',
+    'portal',
+    'b',
+    'i',
+    'u',
+    'sup',
+    'label',
+  ];
 
   it.each(someTags)('<%s>: kept when the policy allows it, else removed and reported', (name) => {
     const { html, dropped } = renderMarkdown(`<${name} title="t">text</${name}>`);
@@ -130,8 +210,11 @@ describe('the report follows the policy the sanitizer runs with', () => {
     for (const [name, attributes] of Object.entries(markdownPolicy.allowedAttributes)) {
       // An input is kept only as a checkbox: each candidate is tried on one.
       const base = name === 'input' ? ' type="checkbox"' : '';
-      for (const candidate of [...attributes, 'id', 'class', 'onmouseover', 'style', 'hidden'].filter((entry) => !(base && entry === 'type'))) {
-        const value = candidate === 'href' || candidate === 'src' ? '/assistance' : candidate === 'class' ? 'language-js' : 'v';
+      for (const candidate of [...attributes, 'id', 'class', 'onmouseover', 'style', 'hidden'].filter(
+        (entry) => !(base && entry === 'type'),
+      )) {
+        const value =
+          candidate === 'href' || candidate === 'src' ? '/assistance' : candidate === 'class' ? 'language-js' : 'v';
         const html = renderMarkdown(`<${name}${base} ${candidate}="${value}">x</${name}>`).html;
         expect(html.includes(` ${candidate}=`), `${name} ${candidate}`).toBe(attributes.includes(candidate));
       }
@@ -165,7 +248,9 @@ describe('what the editor reads about it', () => {
       for (const item of items) {
         const text = droppedText(messages, locale, item);
         expect(text, `${locale} ${item.kind}`).not.toMatch(/\{\w+\}/);
-        expect(text).toContain(item.kind === 'attribute' ? item.attribute : item.kind === 'url' ? item.url : `<${item.tag}>`);
+        expect(text).toContain(
+          item.kind === 'attribute' ? item.attribute : item.kind === 'url' ? item.url : `<${item.tag}>`,
+        );
       }
     }
   });
@@ -201,12 +286,38 @@ describe('legitimate Markdown renders as marked does', () => {
 
   it('every construct GFM writes: headings, lists, task lists, tables with alignment, code, quotes, links, images, breaks', () => {
     const source = [
-      '# One', '## Two *em* **strong** ~~del~~ `code`', '### Three', '#### Four', '##### Five', '###### Six',
+      '# One',
+      '## Two *em* **strong** ~~del~~ `code`',
+      '### Three',
+      '#### Four',
+      '##### Five',
+      '###### Six',
       'Text with "quotes", \'apostrophes\', & ampersands < and > signs, 中文“引号”。',
-      'Line one  \nline two', '',
-      '- [ ] open task', '- [x] done task', '', '1. one', '2. two', '', '7. starts at seven', '8. eight', '',
-      '> quoted **text**', '', '```js', 'const a = "<b>" && 1 < 2;', '```', '', '    indented code', '',
-      '| left | center | right |', '|:-----|:------:|------:|', '| a | b | c |', '', '---', '',
+      'Line one  \nline two',
+      '',
+      '- [ ] open task',
+      '- [x] done task',
+      '',
+      '1. one',
+      '2. two',
+      '',
+      '7. starts at seven',
+      '8. eight',
+      '',
+      '> quoted **text**',
+      '',
+      '```js',
+      'const a = "<b>" && 1 < 2;',
+      '```',
+      '',
+      '    indented code',
+      '',
+      '| left | center | right |',
+      '|:-----|:------:|------:|',
+      '| a | b | c |',
+      '',
+      '---',
+      '',
       '[site](/assistance/faq "Title") [anchor](#top) [mail](mailto:a@b.cn) [tel](tel:+862012345678) [web](https://example.com/a?b=1&c=2)',
       '![alt text](/images/a.png "title") ![](https://example.com/x.png)',
       'Autolinks https://www.example.com, <https://example.org>, www.example.net, foo@example.com.',
@@ -229,9 +340,15 @@ describe('the loader renders every Markdown field through it', () => {
     fixtures.push(dir);
     cpSync(path.resolve('src/content'), dir, { recursive: true, filter: (source) => !source.endsWith('.ts') });
     const payload = 'Payload <img src=x onerror=alert(1)><script>alert(2)</script> [x](javascript:alert(3))';
-    const edit = (file: string, change: (text: string) => string) => writeFileSync(path.join(dir, file), change(readFileSync(path.join(dir, file), 'utf8')));
+    const edit = (file: string, change: (text: string) => string) =>
+      writeFileSync(path.join(dir, file), change(readFileSync(path.join(dir, file), 'utf8')));
     const appendToBody = (text: string) => `${text.trimEnd()}\n\n${payload}\n`;
-    const firstFile = (folder: string, extension: string) => `${folder}/${readdirSync(path.join(dir, folder)).filter((name) => name.endsWith(extension)).sort()[0]}`;
+    const firstFile = (folder: string, extension: string) =>
+      `${folder}/${
+        readdirSync(path.join(dir, folder))
+          .filter((name) => name.endsWith(extension))
+          .sort()[0]
+      }`;
     edit(firstFile('news', '.md'), appendToBody);
     edit(firstFile('help', '.md'), appendToBody);
     edit(firstFile('notices', '.md'), appendToBody);
@@ -241,10 +358,22 @@ describe('the loader renders every Markdown field through it', () => {
       change(data);
       return stringifyYaml(data);
     };
-    edit('problem-guides.yaml', yamlEdit((guides: { answer: string }[]) => (guides[0]!.answer = payload)));
-    edit('products.yaml', yamlEdit((products: { description: string }[]) => (products[0]!.description = payload)));
-    edit(firstFile('business/440000', '.yaml'), yamlEdit((item: { descList: { desc: string }[] }) => (item.descList[0]!.desc = payload)));
-    edit(firstFile('sets/440000', '.yaml'), yamlEdit((set: { description: string }) => (set.description = payload)));
+    edit(
+      'problem-guides.yaml',
+      yamlEdit((guides: { answer: string }[]) => (guides[0]!.answer = payload)),
+    );
+    edit(
+      'products.yaml',
+      yamlEdit((products: { description: string }[]) => (products[0]!.description = payload)),
+    );
+    edit(
+      firstFile('business/440000', '.yaml'),
+      yamlEdit((item: { descList: { desc: string }[] }) => (item.descList[0]!.desc = payload)),
+    );
+    edit(
+      firstFile('sets/440000', '.yaml'),
+      yamlEdit((set: { description: string }) => (set.description = payload)),
+    );
 
     const loaded = JSON.stringify(loadContent(dir));
     expect(loaded.match(/Payload/g)?.length).toBe(7);
@@ -281,10 +410,14 @@ describe('the loader renders every Markdown field through it', () => {
     const schema = z.object({ either: z.union([markdownField, z.number()]) });
     expect(() => mapMarkdownFields(schema, { either: 'x' }, (source) => source)).toThrow(/union/);
     const paths: string[] = [];
-    const mapped = mapMarkdownFields(z.object({ list: z.array(z.object({ md: z.optional(markdownField) })) }), { list: [{ md: 'a' }, {}, { md: 'b' }] }, (source, at) => {
-      paths.push(at.join('.'));
-      return `<${source}>`;
-    });
+    const mapped = mapMarkdownFields(
+      z.object({ list: z.array(z.object({ md: z.optional(markdownField) })) }),
+      { list: [{ md: 'a' }, {}, { md: 'b' }] },
+      (source, at) => {
+        paths.push(at.join('.'));
+        return `<${source}>`;
+      },
+    );
     expect(mapped).toEqual({ list: [{ md: '<a>' }, {}, { md: '<b>' }] });
     expect(paths).toEqual(['list.0.md', 'list.2.md']);
   });
@@ -292,8 +425,21 @@ describe('the loader renders every Markdown field through it', () => {
 
 describe('link fields (banners, text banners, home notices)', () => {
   it('take a site path or an http(s) address, nothing else', () => {
-    for (const good of ['/welcome/detail/x', '/gx/products/id4?x=1', 'https://example.com/a', 'http://example.com']) expect(linkField.safeParse(good).success, good).toBe(true);
-    for (const bad of ['javascript:alert(1)', 'JAVASCRIPT:alert(1)', ' /x', 'data:text/html,x', '//evil.example', '/\\evil.example', '/a\\b', 'mailto:a@b.cn', 'relative/path', 'vbscript:x', 'https:/x']) {
+    for (const good of ['/welcome/detail/x', '/gx/products/id4?x=1', 'https://example.com/a', 'http://example.com'])
+      expect(linkField.safeParse(good).success, good).toBe(true);
+    for (const bad of [
+      'javascript:alert(1)',
+      'JAVASCRIPT:alert(1)',
+      ' /x',
+      'data:text/html,x',
+      '//evil.example',
+      '/\\evil.example',
+      '/a\\b',
+      'mailto:a@b.cn',
+      'relative/path',
+      'vbscript:x',
+      'https:/x',
+    ]) {
       expect(linkField.safeParse(bad).success, bad).toBe(false);
     }
   });

@@ -58,10 +58,13 @@ describe('scrapeRead', () => {
 
   it('serves nothing when every reading failed or the last one is stale', async () => {
     let fail = true;
-    const read = scrapeRead(async () => {
-      if (fail) throw new Error('no table yet');
-      return 'ok';
-    }, { ...timing, staleMs: 300 });
+    const read = scrapeRead(
+      async () => {
+        if (fail) throw new Error('no table yet');
+        return 'ok';
+      },
+      { ...timing, staleMs: 300 },
+    );
     expect(await read()).toBeUndefined();
     fail = false;
     expect(await read()).toBe('ok');
@@ -104,7 +107,7 @@ describe('the registry', () => {
     expect(() => registry.add(sessionMetrics())).toThrow(/hgd_session_checks_total/);
   });
 
-  it('keeps a long request id as an exemplar within OpenMetrics\' 128 characters', async () => {
+  it("keeps a long request id as an exemplar within OpenMetrics' 128 characters", async () => {
     const registry = createMetricsRegistry();
     const http = httpMetrics();
     registry.add(http);
@@ -129,8 +132,16 @@ describe('METRICS_* settings', () => {
   };
 
   it('defaults: measured, nothing served', () => {
-    expect(loadConfig({})).toMatchObject({ metricsEnabled: true, metricsToken: undefined, metricsPort: undefined, metricsHost: 'localhost' });
-    expect(loadConfig({ HOST: '0.0.0.0', METRICS_PORT: '9464' })).toMatchObject({ metricsPort: 9464, metricsHost: '0.0.0.0' });
+    expect(loadConfig({})).toMatchObject({
+      metricsEnabled: true,
+      metricsToken: undefined,
+      metricsPort: undefined,
+      metricsHost: 'localhost',
+    });
+    expect(loadConfig({ HOST: '0.0.0.0', METRICS_PORT: '9464' })).toMatchObject({
+      metricsPort: 9464,
+      metricsHost: '0.0.0.0',
+    });
     expect(loadConfig({ METRICS_PORT: '9464', METRICS_HOST: '10.0.0.5' }).metricsHost).toBe('10.0.0.5');
   });
 
@@ -147,7 +158,9 @@ describe('METRICS_* settings', () => {
   });
 
   it('refuses METRICS_ENABLED=false beside what would serve metrics', () => {
-    expect(problem({ METRICS_ENABLED: 'false', METRICS_PORT: '9464' })).toContain('METRICS_ENABLED=false with METRICS_PORT set');
+    expect(problem({ METRICS_ENABLED: 'false', METRICS_PORT: '9464' })).toContain(
+      'METRICS_ENABLED=false with METRICS_PORT set',
+    );
     expect(loadConfig({ METRICS_ENABLED: 'false' }).metricsEnabled).toBe(false);
     expect(problem({ METRICS_ENABLED: 'maybe' })).toContain('METRICS_ENABLED="maybe"');
   });

@@ -16,7 +16,9 @@ function appAnswering(answer: () => Response): Hono {
 
 describe('setAnswerHeader', () => {
   it('adds a header to an answer a handler made, keeping its status and body', async () => {
-    const response = await appAnswering(() => new Response('whole', { status: 201, headers: { 'Content-Type': 'text/plain' } })).request('/');
+    const response = await appAnswering(
+      () => new Response('whole', { status: 201, headers: { 'Content-Type': 'text/plain' } }),
+    ).request('/');
     expect(response.status).toBe(201);
     expect(response.headers.get('x-added')).toBe('yes');
     expect(await response.text()).toBe('whole');
@@ -44,7 +46,11 @@ describe('apiBodyLimit', () => {
       });
       expect((await app.request(request)).status).toBe(200);
     }
-    const tooLarge = await app.request('/', { method: 'POST', body: 'x'.repeat(11), headers: { 'Content-Type': 'text/plain' } });
+    const tooLarge = await app.request('/', {
+      method: 'POST',
+      body: 'x'.repeat(11),
+      headers: { 'Content-Type': 'text/plain' },
+    });
     expect(tooLarge.status).toBe(413);
   });
 });

@@ -1,7 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { runInNewContext } from 'node:vm';
 import { pwaEnabled } from '../../src/lib/layoutSettings.ts';
-import { killSwitchWorkerSource, registerScript, serviceWorkerSource, unregisterScript } from '../../src/lib/offline.ts';
+import {
+  killSwitchWorkerSource,
+  registerScript,
+  serviceWorkerSource,
+  unregisterScript,
+} from '../../src/lib/offline.ts';
 
 /** A minimal Cache Storage keyed by URL. */
 function fakeCaches() {
@@ -21,14 +26,23 @@ function fakeCaches() {
       delete: async (request: Request | string) => store.delete(key(request)),
     };
   };
-  return { stores, api: { open, keys: async () => [...stores.keys()], delete: async (name: string) => stores.delete(name) } };
+  return {
+    stores,
+    api: { open, keys: async () => [...stores.keys()], delete: async (name: string) => stores.delete(name) },
+  };
 }
 
 /** Loads a worker source into a fake service-worker scope; returns its listeners. */
 function loadWorker(source: string, fetchImpl: (request: Request) => Promise<Response>) {
   const listeners = new Map<string, (event: unknown) => void>();
   const caches = fakeCaches();
-  const registration = { unregistered: false, unregister: async () => { registration.unregistered = true; return true; } };
+  const registration = {
+    unregistered: false,
+    unregister: async () => {
+      registration.unregistered = true;
+      return true;
+    },
+  };
   const self = {
     location: new URL('https://portal.example/sw.js'),
     addEventListener: (type: string, listener: (event: unknown) => void) => listeners.set(type, listener),
@@ -41,7 +55,11 @@ function loadWorker(source: string, fetchImpl: (request: Request) => Promise<Res
     let responded: Promise<Response> | undefined;
     const request = new Request(url, { mode: mode === 'navigate' ? 'same-origin' : mode });
     Object.defineProperty(request, 'mode', { value: mode });
-    listeners.get('fetch')?.({ request, respondWith: (p: Promise<Response>) => (responded = p), waitUntil: () => undefined });
+    listeners.get('fetch')?.({
+      request,
+      respondWith: (p: Promise<Response>) => (responded = p),
+      waitUntil: () => undefined,
+    });
     return responded;
   }
   return { listeners, caches, registration, fetchEvent };
@@ -96,19 +114,31 @@ describe('service worker', () => {
 describe('page lines', () => {
   it('unregister every worker when offline mode is off', async () => {
     const unregistered: number[] = [];
-    const navigator = { serviceWorker: { getRegistrations: async () => [1, 2].map((n) => ({ unregister: () => unregistered.push(n) })) } };
+    const navigator = {
+      serviceWorker: { getRegistrations: async () => [1, 2].map((n) => ({ unregister: () => unregistered.push(n) })) },
+    };
     runInNewContext(unregisterScript, { navigator });
     await new Promise((resolve) => setTimeout(resolve, 0));
     expect(unregistered).toEqual([1, 2]);
   });
 
   it('show the offline warning while the network is down and offer a refresh when a new build waits', async () => {
-    const element = () => ({ hidden: true, button: { onclick: null as null | (() => void) }, querySelector() { return this.button; } });
+    const element = () => ({
+      hidden: true,
+      button: { onclick: null as null | (() => void) },
+      querySelector() {
+        return this.button;
+      },
+    });
     const warning = element();
     const prompt = element();
     const posted: unknown[] = [];
     const windowListeners = new Map<string, () => void>();
-    const registration = { waiting: { postMessage: (m: unknown) => posted.push(m) }, addEventListener: () => undefined, update: async () => undefined };
+    const registration = {
+      waiting: { postMessage: (m: unknown) => posted.push(m) },
+      addEventListener: () => undefined,
+      update: async () => undefined,
+    };
     const workerListeners = new Map<string, () => void>();
     const navigator = {
       onLine: false,
@@ -123,7 +153,10 @@ describe('page lines', () => {
       addEventListener: () => undefined,
     };
     let reloads = 0;
-    const window = { addEventListener: (type: string, listener: () => void) => windowListeners.set(type, listener), location: { reload: () => (reloads += 1) } };
+    const window = {
+      addEventListener: (type: string, listener: () => void) => windowListeners.set(type, listener),
+      location: { reload: () => (reloads += 1) },
+    };
     runInNewContext(registerScript, { navigator, document, window });
     expect(warning.hidden).toBe(false);
     navigator.onLine = true;

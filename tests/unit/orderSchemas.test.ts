@@ -43,14 +43,21 @@ describe('createOrderBody', () => {
     vi.useRealTimers();
   });
 
-  const form = { sellingSetId: 'gd-fixed-2027-yuehui', schemeParamId: 'gd-fixed-2027-10kv', contractStart: '2027-01', contractMonths: '12', estimatedConsumption: '8600.5' };
+  const form = {
+    sellingSetId: 'gd-fixed-2027-yuehui',
+    schemeParamId: 'gd-fixed-2027-10kv',
+    contractStart: '2027-01',
+    contractMonths: '12',
+    estimatedConsumption: '8600.5',
+  };
 
   it('takes the form as strings and gives numbers', () => {
     expect(createOrderBody.parse(form)).toEqual({ ...form, contractMonths: 12, estimatedConsumption: 8600.5 });
   });
 
   it('takes the start months from next month to 12 months ahead only', () => {
-    for (const ok of ['2026-12', '2027-06', '2027-11']) expect(createOrderBody.safeParse({ ...form, contractStart: ok }).success, ok).toBe(true);
+    for (const ok of ['2026-12', '2027-06', '2027-11'])
+      expect(createOrderBody.safeParse({ ...form, contractStart: ok }).success, ok).toBe(true);
     for (const bad of ['2026-11', '2027-12', '2026-10', '2027-1', '2027-00', '2027-13', '27-01', '2027-01-01']) {
       expect(createOrderBody.safeParse({ ...form, contractStart: bad }).success, bad).toBe(false);
     }
@@ -59,7 +66,8 @@ describe('createOrderBody', () => {
   });
 
   it('refuses months and consumption out of bounds', () => {
-    for (const contractMonths of ['0', '121', '1.5', 'x', '']) expect(createOrderBody.safeParse({ ...form, contractMonths }).success, contractMonths).toBe(false);
+    for (const contractMonths of ['0', '121', '1.5', 'x', ''])
+      expect(createOrderBody.safeParse({ ...form, contractMonths }).success, contractMonths).toBe(false);
     for (const estimatedConsumption of ['0', '-1', '100000001', '1.0001', 'NaN', 'Infinity', '']) {
       expect(createOrderBody.safeParse({ ...form, estimatedConsumption }).success, estimatedConsumption).toBe(false);
     }
@@ -77,13 +85,21 @@ describe('createOrderBody', () => {
 describe('order numbers, cancel and transition', () => {
   it('accepts HGD + 14 digits only', () => {
     expect(orderNoSchema.safeParse('HGD20261122000042').success).toBe(true);
-    for (const bad of ['HGD2026112200004', 'HGD202611220000421', 'hgd20261122000042', 'XYZ20261122000042', 'HGD2026112200004٢']) {
+    for (const bad of [
+      'HGD2026112200004',
+      'HGD202611220000421',
+      'hgd20261122000042',
+      'XYZ20261122000042',
+      'HGD2026112200004٢',
+    ]) {
       expect(orderNoSchema.safeParse(bad).success, bad).toBe(false);
     }
   });
 
   it('treats an empty cancel reason as none, and caps it at 500', () => {
-    expect(cancelOrderQuery.parse({ orderNo: 'HGD20261122000042', reason: '' })).toEqual({ orderNo: 'HGD20261122000042' });
+    expect(cancelOrderQuery.parse({ orderNo: 'HGD20261122000042', reason: '' })).toEqual({
+      orderNo: 'HGD20261122000042',
+    });
     expect(cancelOrderQuery.safeParse({ orderNo: 'HGD20261122000042', reason: 'x'.repeat(501) }).success).toBe(false);
   });
 

@@ -48,9 +48,14 @@ describe('the ordering steps in the address', () => {
 
 describe('day filters', () => {
   it('send whole China-time days as instants and leave other ranges alone', () => {
-    const state = updateTableQuery(defaultTableQuery(), { ranges: { createdAt: { start: '2026-11-01', end: '2026-11-22' }, contractStart: { start: '2027-01' } } });
+    const state = updateTableQuery(defaultTableQuery(), {
+      ranges: { createdAt: { start: '2026-11-01', end: '2026-11-22' }, contractStart: { start: '2027-01' } },
+    });
     const sent = daysAsInstants('createdAt')(state);
-    expect(sent.ranges.createdAt).toEqual({ start: '2026-11-01T00:00:00.000+08:00', end: '2026-11-22T23:59:59.999+08:00' });
+    expect(sent.ranges.createdAt).toEqual({
+      start: '2026-11-01T00:00:00.000+08:00',
+      end: '2026-11-22T23:59:59.999+08:00',
+    });
     expect(sent.ranges.contractStart).toEqual({ start: '2027-01' });
     expect(state.ranges.createdAt?.end).toBe('2026-11-22');
   });
@@ -77,7 +82,9 @@ describe('sorting by a header', () => {
   const newest = [{ key: 'createdAt', order: 'desc' as const }];
   it('another column: ascending, descending, then the default order', () => {
     expect(nextSort(newest, newest, 'orderNo')).toEqual([{ key: 'orderNo', order: 'asc' }]);
-    expect(nextSort([{ key: 'orderNo', order: 'asc' }], newest, 'orderNo')).toEqual([{ key: 'orderNo', order: 'desc' }]);
+    expect(nextSort([{ key: 'orderNo', order: 'asc' }], newest, 'orderNo')).toEqual([
+      { key: 'orderNo', order: 'desc' },
+    ]);
     expect(nextSort([{ key: 'orderNo', order: 'desc' }], newest, 'orderNo')).toEqual(newest);
   });
   it('the default column flips between its directions', () => {

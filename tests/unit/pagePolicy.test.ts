@@ -14,7 +14,10 @@ const script = 'document.documentElement.dataset.ready = "1"';
 const style = 'astro-island{display:contents}';
 
 function page({ policy, head = '', body = '' }: { policy?: string; head?: string; body?: string }): string {
-  const meta = policy === undefined ? '' : `<meta http-equiv="content-security-policy" content="${policy.replace(/"/g, '&quot;')}">`;
+  const meta =
+    policy === undefined
+      ? ''
+      : `<meta http-equiv="content-security-policy" content="${policy.replace(/"/g, '&quot;')}">`;
   return `<!DOCTYPE html><html><head><meta charset="utf-8">${head}${meta}</head><body>${body}</body></html>`;
 }
 
@@ -22,12 +25,19 @@ const strict = `default-src 'self'; script-src 'self' '${cspHash(script)}'; styl
 
 describe('the build check of a page', () => {
   it('passes a page whose inline script and style are listed', () => {
-    expect(pagePolicyProblems(page({ policy: strict, head: `<script>${script}</script>`, body: `<style>${style}</style><p>x</p>` }))).toEqual([]);
+    expect(
+      pagePolicyProblems(
+        page({ policy: strict, head: `<script>${script}</script>`, body: `<style>${style}</style><p>x</p>` }),
+      ),
+    ).toEqual([]);
   });
 
   it('refuses a page without a policy, or with one that lacks script-src or style-src', () => {
     expect(pagePolicyProblems(page({}))).toEqual(['no Content-Security-Policy <meta> in <head>']);
-    expect(pagePolicyProblems(page({ policy: "default-src 'self'" }))).toEqual(['the policy has no script-src', 'the policy has no style-src']);
+    expect(pagePolicyProblems(page({ policy: "default-src 'self'" }))).toEqual([
+      'the policy has no script-src',
+      'the policy has no style-src',
+    ]);
   });
 
   it('finds no policy in the body, where content goes', () => {
@@ -49,7 +59,13 @@ describe('the build check of a page', () => {
 
   it('refuses an inline script or style the policy does not list, whatever its place', () => {
     const injected = 'alert(document.cookie)';
-    const problems = pagePolicyProblems(page({ policy: strict, head: `<script>${script}</script>`, body: `<div><script type="module">${injected}</script><style>p{color:red}</style></div>` }));
+    const problems = pagePolicyProblems(
+      page({
+        policy: strict,
+        head: `<script>${script}</script>`,
+        body: `<div><script type="module">${injected}</script><style>p{color:red}</style></div>`,
+      }),
+    );
     expect(problems).toEqual([
       `an inline <script> whose hash the policy does not list: ${JSON.stringify(injected)}`,
       `an inline <style> whose hash the policy does not list: ${JSON.stringify('p{color:red}')}`,
@@ -85,10 +101,16 @@ describe('the build check of a page', () => {
     try {
       await mkdir(path.join(dir, 'welcome/home'), { recursive: true });
       await writeFile(path.join(dir, 'index.html'), page({ policy: strict, head: `<script>${script}</script>` }));
-      await writeFile(path.join(dir, 'welcome/home/index.html'), page({ policy: strict, body: '<script>x()</script>' }));
+      await writeFile(
+        path.join(dir, 'welcome/home/index.html'),
+        page({ policy: strict, body: '<script>x()</script>' }),
+      );
       await writeFile(path.join(dir, 'robots.txt'), 'User-agent: *');
       expect(await buildPolicyProblems(dir)).toEqual([
-        { page: path.join('welcome', 'home', 'index.html'), problems: ['an inline <script> whose hash the policy does not list: "x()"'] },
+        {
+          page: path.join('welcome', 'home', 'index.html'),
+          problems: ['an inline <script> whose hash the policy does not list: "x()"'],
+        },
       ]);
     } finally {
       await rm(dir, { recursive: true, force: true });
@@ -120,8 +142,12 @@ describe('the inline scripts that are the same on every page', () => {
 
   it('read what varies from their own element (the stored area’s name)', () => {
     const area = { textContent: '广东' };
-    const document = { currentScript: { dataset: { names: JSON.stringify({ '450000': '广西' }) } }, querySelector: () => area };
-    const run = (stored: string | null) => new Function('document', 'localStorage', storedAreaNameScript)(document, { getItem: () => stored });
+    const document = {
+      currentScript: { dataset: { names: JSON.stringify({ '450000': '广西' }) } },
+      querySelector: () => area,
+    };
+    const run = (stored: string | null) =>
+      new Function('document', 'localStorage', storedAreaNameScript)(document, { getItem: () => stored });
     run('450000');
     expect(area.textContent).toBe('广西');
     run('__proto__');

@@ -1,7 +1,13 @@
 /** The analysis' pure parts (src/server/services/partnerAnalysis.ts): periods, spans, subtree sums and their unions. */
 import { describe, expect, it } from 'vitest';
 import { ApiError } from '../../src/server/envelope.ts';
-import { periodBefore, rollUp, trendSpan, unionOfSubtrees, windowOf } from '../../src/server/services/partnerAnalysis.ts';
+import {
+  periodBefore,
+  rollUp,
+  trendSpan,
+  unionOfSubtrees,
+  windowOf,
+} from '../../src/server/services/partnerAnalysis.ts';
 
 const tree = [
   { id: 1, path: '/1/' },
@@ -22,7 +28,12 @@ describe('periods', () => {
   });
 
   it('a window is China days: 00:00 UTC+8 is 16:00 UTC the day before', () => {
-    expect(windowOf(1, '2026')).toEqual({ startAt: '2025-12-31T16:00:00.000Z', nextAt: '2026-12-31T16:00:00.000Z', startDay: '2026-01-01', nextDay: '2027-01-01' });
+    expect(windowOf(1, '2026')).toEqual({
+      startAt: '2025-12-31T16:00:00.000Z',
+      nextAt: '2026-12-31T16:00:00.000Z',
+      startDay: '2026-01-01',
+      nextDay: '2027-01-01',
+    });
     expect(windowOf(2, '2025-11', '2026-02')).toMatchObject({ startDay: '2025-11-01', nextDay: '2026-03-01' });
     expect(windowOf(3, '2024-02-29')).toMatchObject({ startDay: '2024-02-29', nextDay: '2024-03-01' });
   });
@@ -31,14 +42,19 @@ describe('periods', () => {
     const now = new Date('2026-11-22T02:00:00Z');
     expect(trendSpan({ yearType: 1 }, 'zh-CN', now)).toEqual({ from: '2022', to: '2026' });
     expect(trendSpan({ yearType: 2, to: '2026-03' }, 'zh-CN', now)).toEqual({ from: '2025-04', to: '2026-03' });
-    expect(trendSpan({ yearType: 3, from: '2026-11-01' }, 'zh-CN', now)).toEqual({ from: '2026-11-01', to: '2026-11-22' });
+    expect(trendSpan({ yearType: 3, from: '2026-11-01' }, 'zh-CN', now)).toEqual({
+      from: '2026-11-01',
+      to: '2026-11-22',
+    });
     expect(trendSpan({ yearType: 2, from: '2027-05' }, 'zh-CN', now)).toEqual({ from: '2027-05', to: '2027-05' });
     const refused = (input: Parameters<typeof trendSpan>[0]) => {
       try {
         trendSpan(input, 'en-US', now);
         return undefined;
       } catch (error) {
-        return error instanceof ApiError ? [error.code, error.key, (error.data as { errors: { field: string }[] }).errors[0]?.field] : error;
+        return error instanceof ApiError
+          ? [error.code, error.key, (error.data as { errors: { field: string }[] }).errors[0]?.field]
+          : error;
       }
     };
     expect(refused({ yearType: 1, from: '2000' })).toEqual([400, 'partner.trendSpan.1', 'to']);
@@ -62,10 +78,19 @@ describe('subtree sums', () => {
     expect(rolled.get(2)).toEqual({ orders: 6, saving: 0.6 });
     expect(rolled.get(3)).toEqual({ orders: 8, saving: -0.05 });
     expect(rolled.get(4)).toEqual({ orders: 2, saving: 0.2 });
-    expect(rollUp(tree, new Map([[4, { saving: 0.1 }], [5, { saving: 0.2 }]]), ['saving'] as const).get(2)).toEqual({ saving: 0.3 });
+    expect(
+      rollUp(
+        tree,
+        new Map([
+          [4, { saving: 0.1 }],
+          [5, { saving: 0.2 }],
+        ]),
+        ['saving'] as const,
+      ).get(2),
+    ).toEqual({ saving: 0.3 });
   });
 
-  it('ancestors outside the listed institutions are not created (a branch user\'s head office)', () => {
+  it("ancestors outside the listed institutions are not created (a branch user's head office)", () => {
     const branch = tree.filter((node) => node.path.startsWith('/1/2/'));
     const rolled = rollUp(branch, own, ['orders'] as const);
     expect([...rolled.keys()].sort()).toEqual([2, 4, 5]);

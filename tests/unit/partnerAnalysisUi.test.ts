@@ -46,7 +46,13 @@ describe('the analysis state in the address', () => {
     expect(statistics).toEqual({ yearType: 1, period: '', partnerId: undefined, metric: 'settledEnergy' });
     expect(writeStatisticsParams(statistics).toString()).toBe('');
     const compare = readCompareParams(query(''));
-    expect(compare).toEqual({ yearType: 1, period: '', partnerIds: [], classification: 'product', metric: 'settledEnergy' });
+    expect(compare).toEqual({
+      yearType: 1,
+      period: '',
+      partnerIds: [],
+      classification: 'product',
+      metric: 'settledEnergy',
+    });
     expect(writeCompareParams(compare).toString()).toBe('');
     const trend = readTrendParams(query(''));
     expect(trend).toEqual({ yearType: 1, from: '', to: '', partnerId: undefined, metrics: ['settledEnergy'] });
@@ -56,9 +62,21 @@ describe('the analysis state in the address', () => {
   it('round-trips every page state', () => {
     const statistics = { yearType: 2 as const, period: '2026-03', partnerId: 17, metric: 'saving' as const };
     expect(readStatisticsParams(writeStatisticsParams(statistics))).toEqual(statistics);
-    const compare = { yearType: 3 as const, period: '2026-02-28', partnerIds: [4, 17, 9], classification: 'area' as const, metric: 'orders' as const };
+    const compare = {
+      yearType: 3 as const,
+      period: '2026-02-28',
+      partnerIds: [4, 17, 9],
+      classification: 'area' as const,
+      metric: 'orders' as const,
+    };
     expect(readCompareParams(writeCompareParams(compare))).toEqual(compare);
-    const trend = { yearType: 2 as const, from: '2025-12', to: '2026-11', partnerId: 3, metrics: ['orders' as const, 'saving' as const] };
+    const trend = {
+      yearType: 2 as const,
+      from: '2025-12',
+      to: '2026-11',
+      partnerId: 3,
+      metrics: ['orders' as const, 'saving' as const],
+    };
     expect(readTrendParams(writeTrendParams(trend))).toEqual(trend);
   });
 
@@ -71,7 +89,10 @@ describe('the analysis state in the address', () => {
     });
     expect(readStatisticsParams(query('yt=9&period=2026-02-30')).yearType).toBe(1);
     expect(readStatisticsParams(query('yt=3&period=2026-02-30')).period).toBe('');
-    expect(readCompareParams(query('cls=colour&metric=registeredEnterprises'))).toMatchObject({ classification: 'product', metric: 'settledEnergy' });
+    expect(readCompareParams(query('cls=colour&metric=registeredEnterprises'))).toMatchObject({
+      classification: 'product',
+      metric: 'settledEnergy',
+    });
     expect(readTrendParams(query('metrics=saving,bogus,saving,orders')).metrics).toEqual(['saving', 'orders']);
     expect(readTrendParams(query('metrics=bogus')).metrics).toEqual(['settledEnergy']);
   });
@@ -83,15 +104,30 @@ describe('the analysis state in the address', () => {
   });
 
   it('shares the address with the table without either losing its keys', () => {
-    const table = writeTableQuery({ page: 3, size: 20, sort: [{ key: 'saving', order: 'desc' }], keyword: '', filters: {}, likes: {}, ranges: {} });
+    const table = writeTableQuery({
+      page: 3,
+      size: 20,
+      sort: [{ key: 'saving', order: 'desc' }],
+      keyword: '',
+      filters: {},
+      likes: {},
+      ranges: {},
+    });
     const both = writeStatisticsParams({ yearType: 2, period: '2026-10', partnerId: 4, metric: 'orders' }, table);
     expect(readTableQuery(both)).toMatchObject({ page: 3, size: 20, sort: [{ key: 'saving', order: 'desc' }] });
     expect(readStatisticsParams(both)).toEqual({ yearType: 2, period: '2026-10', partnerId: 4, metric: 'orders' });
     // Writing the page state again replaces its own keys only.
-    const again = writeStatisticsParams({ yearType: 1, period: '', partnerId: undefined, metric: 'settledEnergy' }, both);
+    const again = writeStatisticsParams(
+      { yearType: 1, period: '', partnerId: undefined, metric: 'settledEnergy' },
+      both,
+    );
     expect(again.toString()).toBe('page=3&size=20&sort=saving%3Adesc');
     // The trend's from/to are not the table's from.<field>/to.<field> ranges.
-    expect(readTableQuery(writeTrendParams({ yearType: 2, from: '2026-01', to: '2026-06', partnerId: undefined, metrics: ['orders'] })).ranges).toEqual({});
+    expect(
+      readTableQuery(
+        writeTrendParams({ yearType: 2, from: '2026-01', to: '2026-06', partnerId: undefined, metrics: ['orders'] }),
+      ).ranges,
+    ).toEqual({});
   });
 });
 
@@ -168,7 +204,10 @@ describe('chart shaping', () => {
       'saving',
       '节省金额（元）',
     );
-    expect(model).toEqual({ labels: ['广东省分行', '广州天河支行', '深圳南山支行'], series: [{ label: '节省金额（元）', unit: 'money', values: [1200.5, 0, null] }] });
+    expect(model).toEqual({
+      labels: ['广东省分行', '广州天河支行', '深圳南山支行'],
+      series: [{ label: '节省金额（元）', unit: 'money', values: [1200.5, 0, null] }],
+    });
     expect(isEmptyChart(model)).toBe(false);
     expect(isEmptyChart(statisticsChart([{ partnerName: 'a', saving: 0 }], 'saving', 'x'))).toBe(true);
     expect(isEmptyChart(statisticsChart([], 'saving', 'x'))).toBe(true);
@@ -214,10 +253,14 @@ describe('chart shaping', () => {
   });
 
   it('lays out one y axis per unit, localized ticks and titles, the first on the left with the grid', () => {
-    const model = trendChart([{ period: '2026', orders: 12000, saving: 34567.5 }], ['2026'], [
-      { metric: 'orders', label: 'O' },
-      { metric: 'saving', label: 'S' },
-    ]);
+    const model = trendChart(
+      [{ period: '2026', orders: 12000, saving: 34567.5 }],
+      ['2026'],
+      [
+        { metric: 'orders', label: 'O' },
+        { metric: 'saving', label: 'S' },
+      ],
+    );
     const layout = layoutChart('line', model, 'zh-CN', texts, { width: 800, height: 320 }, measure);
     expect(layout.yAxes.map((axis) => [axis.unit, axis.side, axis.title, axis.grid])).toEqual([
       ['count', 'left', '数量', true],
@@ -251,7 +294,12 @@ describe('chart shaping', () => {
     );
     const wide = layoutChart('bar', model, 'zh-CN', texts, { width: 800, height: 320 }, measure);
     // Class × institution, a zero where an institution has nothing in a class.
-    expect(wide.bars.map((bar) => [bar.series, bar.index])).toEqual([[0, 0], [0, 1], [1, 0], [1, 1]]);
+    expect(wide.bars.map((bar) => [bar.series, bar.index])).toEqual([
+      [0, 0],
+      [0, 1],
+      [1, 0],
+      [1, 1],
+    ]);
     const [p1a, , p2a, p2b] = wide.bars;
     expect(p1a!.x + p1a!.width).toBeLessThanOrEqual(p2a!.x);
     expect(p1a!.height).toBeCloseTo(p2a!.height * 2);
@@ -266,7 +314,11 @@ describe('chart shaping', () => {
 
   it('breaks a line at a missing value instead of drawing a false zero', () => {
     const model = trendChart(
-      [{ period: '2026-09', saving: 5 }, { period: '2026-11', saving: 7 }, { period: '2026-12', saving: 6 }],
+      [
+        { period: '2026-09', saving: 5 },
+        { period: '2026-11', saving: 7 },
+        { period: '2026-12', saving: 6 },
+      ],
       ['2026-09', '2026-10', '2026-11', '2026-12'],
       [{ metric: 'saving', label: 'S' }],
     );
@@ -308,7 +360,10 @@ describe('the institution pickers', () => {
     areaCode: null,
     children,
   });
-  const tree = [node(2, '广东省分行', 2, [node(5, '广州天河支行', 3), node(6, '深圳南山支行', 3)]), node(9, '海南省分行', 2)];
+  const tree = [
+    node(2, '广东省分行', 2, [node(5, '广州天河支行', 3), node(6, '深圳南山支行', 3)]),
+    node(9, '海南省分行', 2),
+  ];
 
   it('lists the tree depth first with depths', () => {
     const options = flattenTree(tree);
@@ -340,13 +395,9 @@ describe('the analysis messages', () => {
   });
 
   it('use the glossary’s word for export', () => {
-    expect(['zh-CN', 'en-US', 'zh-TW', 'id-ID', 'pt-BR'].map((locale) => dictionaries[locale as 'zh-CN']['partner.export'])).toEqual([
-      '导出',
-      'Export',
-      '匯出',
-      'Ekspor',
-      'Exportar',
-    ]);
+    expect(
+      ['zh-CN', 'en-US', 'zh-TW', 'id-ID', 'pt-BR'].map((locale) => dictionaries[locale as 'zh-CN']['partner.export']),
+    ).toEqual(['导出', 'Export', '匯出', 'Ekspor', 'Exportar']);
   });
 });
 
@@ -354,7 +405,11 @@ describe('a line chart draws only the values in the data', () => {
   it('keeps every curve between its neighbouring points: no smoothing above a peak or below a dip', () => {
     // Yearly figures with a sharp rise then a fall, as the trend page shows them (2025 and 2026 the peak).
     const values = [120, 980, 1000, 150, 140, 900, 60];
-    const model = trendChart(values.map((saving, index) => ({ period: String(2020 + index), saving })), values.map((_, index) => String(2020 + index)), [{ metric: 'saving', label: 'S' }]);
+    const model = trendChart(
+      values.map((saving, index) => ({ period: String(2020 + index), saving })),
+      values.map((_, index) => String(2020 + index)),
+      [{ metric: 'saving', label: 'S' }],
+    );
     const [line] = layoutChart('line', model, 'zh-CN', texts, { width: 800, height: 400 }, measure).lines;
     const points = line?.points ?? [];
     expect(points).toHaveLength(values.length);

@@ -5,17 +5,40 @@
 import { describe, expect, it } from 'vitest';
 import type { PartnerTreeNode } from '../../src/lib/schemas/partner.ts';
 import { defaultTableQuery, updateTableQuery } from '../../src/lib/tableRequest.ts';
-import { ancestorsOf, findNode, flattenTree, idFromText, initialExpanded, visibleRows } from '../../src/islands/partner/partnerTree.ts';
+import {
+  ancestorsOf,
+  findNode,
+  flattenTree,
+  idFromText,
+  initialExpanded,
+  visibleRows,
+} from '../../src/islands/partner/partnerTree.ts';
 import { outsideScope } from '../../src/islands/partner/OutOfScope.tsx';
-import { SUBTREE, callFields, defaultMonths, formatFixed, monthsOf, toRequest } from '../../src/islands/partner/settlement/settlementQuery.ts';
+import {
+  SUBTREE,
+  callFields,
+  defaultMonths,
+  formatFixed,
+  monthsOf,
+  toRequest,
+} from '../../src/islands/partner/settlement/settlementQuery.ts';
 import { fileProblem, maxImportBytes } from '../../src/islands/ops/settlementImport.ts';
 
-function node(id: number, name: string, level: 1 | 2 | 3, children: PartnerTreeNode[] = [], parentId: number | null = null): PartnerTreeNode {
+function node(
+  id: number,
+  name: string,
+  level: 1 | 2 | 3,
+  children: PartnerTreeNode[] = [],
+  parentId: number | null = null,
+): PartnerTreeNode {
   return { id, code: `C${id}`, name, parentId, level, areaCode: null, children };
 }
 
 const tree = [
-  node(1, '总行', 1, [node(2, '广东省分行', 2, [node(4, '天河支行', 3, [], 2), node(5, '越秀支行', 3, [], 2)], 1), node(3, '广西区分行', 2, [node(6, '青秀支行', 3, [], 3)], 1)]),
+  node(1, '总行', 1, [
+    node(2, '广东省分行', 2, [node(4, '天河支行', 3, [], 2), node(5, '越秀支行', 3, [], 2)], 1),
+    node(3, '广西区分行', 2, [node(6, '青秀支行', 3, [], 3)], 1),
+  ]),
 ];
 
 describe('partnerTree', () => {
@@ -83,12 +106,20 @@ describe('settlement import file rules', () => {
   });
 });
 
-describe('an institution outside the user\'s scope', () => {
-  const node = (id: number, children: PartnerTreeNode[] = []): PartnerTreeNode => ({ id, code: `C${id}`, name: `机构${id}`, parentId: null, level: 2, areaCode: null, children });
+describe("an institution outside the user's scope", () => {
+  const node = (id: number, children: PartnerTreeNode[] = []): PartnerTreeNode => ({
+    id,
+    code: `C${id}`,
+    name: `机构${id}`,
+    parentId: null,
+    level: 2,
+    areaCode: null,
+    children,
+  });
   const roots = [node(4, [node(17), node(18)])];
   const ready = { state: 'ready' as const, roots, rows: flattenTree(roots) };
 
-  it('is an id of the address that the user\'s tree does not hold; nothing is judged before the tree is loaded', () => {
+  it("is an id of the address that the user's tree does not hold; nothing is judged before the tree is loaded", () => {
     expect(outsideScope(ready, [17])).toEqual([]);
     expect(outsideScope(ready, [undefined])).toEqual([]);
     expect(outsideScope(ready, [1, 17, 99])).toEqual([1, 99]);

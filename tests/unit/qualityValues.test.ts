@@ -12,7 +12,10 @@ describe('quality lists', () => {
   });
 
   it('treats a malformed q as 0 and skips empty parts', () => {
-    expect(parseQualityList('en;q=abc, , zh')).toEqual([{ token: 'zh', q: 1 }, { token: 'en', q: 0 }]);
+    expect(parseQualityList('en;q=abc, , zh')).toEqual([
+      { token: 'zh', q: 1 },
+      { token: 'en', q: 0 },
+    ]);
     expect(parseQualityList(undefined)).toEqual([]);
   });
 });

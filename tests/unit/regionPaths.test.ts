@@ -30,12 +30,24 @@ describe('region paths', () => {
   });
 
   it('splits a pathname into locale, region and route path', () => {
-    expect(splitSitePath('/en-US/yn/products/id2')).toEqual({ locale: 'en-US', areaCode: '530000', path: '/products/id2' });
+    expect(splitSitePath('/en-US/yn/products/id2')).toEqual({
+      locale: 'en-US',
+      areaCode: '530000',
+      path: '/products/id2',
+    });
     expect(splitSitePath('/gx/welcome/home/')).toEqual({ locale: 'zh-CN', areaCode: '450000', path: '/welcome/home' });
     expect(splitSitePath('/business')).toEqual({ locale: 'zh-CN', areaCode: '440000', path: '/business' });
     // Guangdong's own code is never a URL segment, and a region only prefixes region pages.
-    expect(splitSitePath('/gd/welcome/home')).toEqual({ locale: 'zh-CN', areaCode: '440000', path: '/gd/welcome/home' });
-    expect(splitSitePath('/gx/infomation/list')).toEqual({ locale: 'zh-CN', areaCode: '440000', path: '/gx/infomation/list' });
+    expect(splitSitePath('/gd/welcome/home')).toEqual({
+      locale: 'zh-CN',
+      areaCode: '440000',
+      path: '/gd/welcome/home',
+    });
+    expect(splitSitePath('/gx/infomation/list')).toEqual({
+      locale: 'zh-CN',
+      areaCode: '440000',
+      path: '/gx/infomation/list',
+    });
     expect(areaCodeOfSegment('gd')).toBeUndefined();
     expect(areaCodeOfSegment('hi')).toBe('460000');
   });

@@ -28,12 +28,12 @@ const links = { '440000': '/business/b1', '450000': '/gx/business/b1', '530000':
 const onGuangdong = prepaintRegionScript('440000', links);
 
 describe('pre-paint region rule', () => {
-  it('stays when nothing is stored or the stored region is the page\'s', () => {
+  it("stays when nothing is stored or the stored region is the page's", () => {
     expect(visit({ script: onGuangdong }).replacedWith).toBeNull();
     expect(visit({ script: onGuangdong, stored: '440000' }).replacedWith).toBeNull();
   });
 
-  it('sends a visitor of another region to that region\'s page, hidden, keeping query and hash', () => {
+  it("sends a visitor of another region to that region's page, hidden, keeping query and hash", () => {
     const result = visit({ script: onGuangdong, stored: '450000', search: '?a=1', hash: '#t' });
     expect(result.replacedWith).toBe('/gx/business/b1?a=1#t');
     expect(result.hidden).toBe(true);
@@ -42,7 +42,9 @@ describe('pre-paint region rule', () => {
   });
 
   it('leaves an editor’s preview page where it is', () => {
-    expect(visit({ script: onGuangdong, stored: '450000', pathname: '/studio-preview/12/business' }).replacedWith).toBeNull();
+    expect(
+      visit({ script: onGuangdong, stored: '450000', pathname: '/studio-preview/12/business' }).replacedWith,
+    ).toBeNull();
   });
 
   it('ignores unknown or unbuilt regions and inherited property names', () => {
@@ -59,7 +61,9 @@ describe('query-form pages on a static host', () => {
   const products = queryFormScript('id', '/en-US/gx/products');
   it('moves the query form to the path form', () => {
     expect(visit({ script: products, search: '?id=id3' }).replacedWith).toBe('/en-US/gx/products/id3');
-    expect(visit({ script: products, search: '?x=1&id=id3', hash: '#s' }).replacedWith).toBe('/en-US/gx/products/id3?x=1#s');
+    expect(visit({ script: products, search: '?x=1&id=id3', hash: '#s' }).replacedWith).toBe(
+      '/en-US/gx/products/id3?x=1#s',
+    );
   });
   it('stays without an id or with an unsafe one', () => {
     expect(visit({ script: products }).replacedWith).toBeNull();

@@ -28,7 +28,7 @@ describe('route table', () => {
     }
   });
 
-  it('follows the spec\'s redirects', () => {
+  it("follows the spec's redirects", () => {
     expect(redirects['/']).toBe('/welcome/home');
     expect(redirects['/infomation']).toBe('/infomation/list');
     expect(redirects['/person']).toBe('/person/overview');
@@ -49,7 +49,7 @@ describe('route table', () => {
     }
   });
 
-  it('puts an order\'s detail under 我的订单, not under the certification menu', () => {
+  it("puts an order's detail under 我的订单, not under the certification menu", () => {
     expect(sideMenuOf('orderDetail')).toEqual({ entries: sectionNav.person, current: 'order' });
     expect(sideMenuOf('usbkey')).toEqual({ entries: sectionNav.certify, current: 'usbkey' });
   });
@@ -68,13 +68,20 @@ describe('account menu', () => {
   it('offers the personal area and logout to signed-in users', () => {
     const items = userMenuItems(true, 'zh-CN', messages);
     expect(items.map((i) => (i.kind === 'link' ? i.href : i.kind))).toEqual([
-      '/person/overview', '/person/enterprise', '/person/order', '/person/account', 'logout',
+      '/person/overview',
+      '/person/enterprise',
+      '/person/order',
+      '/person/account',
+      'logout',
     ]);
   });
 
-  it('offers the editors\' studio to editors and operators only', () => {
-    const studio = (roles: string[]) => userMenuItems(true, 'en-US', pick('en-US', userMenuMessageKeys), roles).find((item) => item.kind === 'link' && item.href === '/en-US/studio');
-    expect(studio(['editor'])).toEqual({ kind: 'link', href: '/en-US/studio', label: 'Editors\' studio' });
+  it("offers the editors' studio to editors and operators only", () => {
+    const studio = (roles: string[]) =>
+      userMenuItems(true, 'en-US', pick('en-US', userMenuMessageKeys), roles).find(
+        (item) => item.kind === 'link' && item.href === '/en-US/studio',
+      );
+    expect(studio(['editor'])).toEqual({ kind: 'link', href: '/en-US/studio', label: "Editors' studio" });
     expect(studio(['individual', 'operator'])).toBeDefined();
     expect(studio(['enterprise'])).toBeUndefined();
     expect(studio([])).toBeUndefined();

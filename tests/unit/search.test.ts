@@ -46,7 +46,7 @@ function result(id: string): PagefindResult {
 }
 
 describe('searchSite', () => {
-  it('moves the pages that hold the words as typed to the front, in the ranking\'s order, in the region asked', async () => {
+  it("moves the pages that hold the words as typed to the front, in the ranking's order, in the region asked", async () => {
     const asked: { query: string; filters: unknown }[] = [];
     const pagefind: PagefindApi = {
       options: () => Promise.resolve(),
@@ -84,12 +84,39 @@ describe('results', () => {
   });
 
   it('shows the best-matching section with a heading of its own, else the page', () => {
-    const page = { url: '/assistance/faq/2/', excerpt: 'page', meta: { title: '常见问题' }, filters: { type: ['faq'] } };
-    expect(searchHit({ ...page, sub_results: [
-      { url: '/assistance/faq/2/', title: '常见问题', excerpt: 'top', locations: [1] },
-      { url: '/assistance/faq/2/#switch-company', title: '换了售电公司怎么办？', excerpt: '<mark>售电</mark>', locations: [5, 9] },
-    ] })).toEqual({ path: '/assistance/faq/2#switch-company', title: '常见问题', section: '换了售电公司怎么办？', type: 'faq', excerpt: '<mark>售电</mark>' });
-    expect(searchHit({ ...page, filters: { type: ['unknown'] } })).toEqual({ path: '/assistance/faq/2', title: '常见问题', section: undefined, type: undefined, excerpt: 'page' });
+    const page = {
+      url: '/assistance/faq/2/',
+      excerpt: 'page',
+      meta: { title: '常见问题' },
+      filters: { type: ['faq'] },
+    };
+    expect(
+      searchHit({
+        ...page,
+        sub_results: [
+          { url: '/assistance/faq/2/', title: '常见问题', excerpt: 'top', locations: [1] },
+          {
+            url: '/assistance/faq/2/#switch-company',
+            title: '换了售电公司怎么办？',
+            excerpt: '<mark>售电</mark>',
+            locations: [5, 9],
+          },
+        ],
+      }),
+    ).toEqual({
+      path: '/assistance/faq/2#switch-company',
+      title: '常见问题',
+      section: '换了售电公司怎么办？',
+      type: 'faq',
+      excerpt: '<mark>售电</mark>',
+    });
+    expect(searchHit({ ...page, filters: { type: ['unknown'] } })).toEqual({
+      path: '/assistance/faq/2',
+      title: '常见问题',
+      section: undefined,
+      type: undefined,
+      excerpt: 'page',
+    });
   });
 
   it('marks a page with its kind and region, and asks for a region with the shared pages', () => {
@@ -103,7 +130,7 @@ describe('results', () => {
 });
 
 describe('the index step of a build', () => {
-  it('is read from the build\'s output apart from compression', () => {
+  it("is read from the build's output apart from compression", () => {
     const line = '23:31:07 [hgd:search-index] indexed 154 / 308 pages';
     expect(indexProgress(line)).toEqual({ done: 154, total: 308 });
     expect(compressProgress(line)).toBeUndefined();
@@ -117,7 +144,7 @@ describe('the index step of a build', () => {
   });
 });
 
-describe('the search page\'s policy', () => {
+describe("the search page's policy", () => {
   const page = (scriptSrc: string) => {
     const script = 'var x=1';
     return `<html><head><meta http-equiv="content-security-policy" content="default-src 'self'; script-src ${scriptSrc} '${cspHash(script)}'; style-src 'self'"></head><body><script>${script}</script></body></html>`;
@@ -126,6 +153,8 @@ describe('the search page\'s policy', () => {
   it("may compile WebAssembly ('wasm-unsafe-eval' in script-src), and still nothing else", () => {
     expect(pagePolicyProblems(page("'self' 'wasm-unsafe-eval'"))).toEqual([]);
     expect(pagePolicyProblems(page("'self' 'unsafe-eval'"))).toEqual(["script-src allows 'unsafe-eval'"]);
-    expect(pagePolicyProblems(page("'self'").replace("style-src 'self'", "style-src 'self' 'wasm-unsafe-eval'"))).toEqual(["style-src allows 'wasm-unsafe-eval'"]);
+    expect(
+      pagePolicyProblems(page("'self'").replace("style-src 'self'", "style-src 'self' 'wasm-unsafe-eval'")),
+    ).toEqual(["style-src allows 'wasm-unsafe-eval'"]);
   });
 });

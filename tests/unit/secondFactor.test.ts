@@ -59,7 +59,8 @@ describe('the accepted time step', () => {
 
   test('is none two steps away or for a wrong code', () => {
     const valid = new Set([codeAt(-1), codeAt(0), codeAt(1)]);
-    for (const steps of [-2, 2]) if (!valid.has(codeAt(steps))) expect(acceptedStep(secret, codeAt(steps), now)).toBeNull();
+    for (const steps of [-2, 2])
+      if (!valid.has(codeAt(steps))) expect(acceptedStep(secret, codeAt(steps), now)).toBeNull();
     const wrong = ['000000', '111111', '222222'].find((code) => !valid.has(code))!;
     expect(acceptedStep(secret, wrong, now)).toBeNull();
   });
@@ -91,7 +92,8 @@ describe('recovery codes', () => {
   });
 
   test('the form refuses what is neither kind of code', () => {
-    for (const bad of ['12345', '1234567', 'abcd-efgh', 'abcde-fghij-k', '12 3456', '']) expect(secondFactorCodeSchema.safeParse(bad).success).toBe(false);
+    for (const bad of ['12345', '1234567', 'abcd-efgh', 'abcde-fghij-k', '12 3456', ''])
+      expect(secondFactorCodeSchema.safeParse(bad).success).toBe(false);
   });
 });
 

@@ -50,7 +50,15 @@ describe('the JavaScript a signed-in page loads before any interaction', () => {
   it('counts module scripts and load-time islands with their static imports, each file once', () => {
     const reading = signedInScripts(dist, '/person/overview');
     expect(reading.files.map((file) => file.href).sort()).toEqual(
-      ['/_astro/Bell.js', '/_astro/Overview.js', '/_astro/client.js', '/_astro/core.js', '/_astro/gate.js', '/_astro/react.js', '/_astro/tables.js'].sort(),
+      [
+        '/_astro/Bell.js',
+        '/_astro/Overview.js',
+        '/_astro/client.js',
+        '/_astro/core.js',
+        '/_astro/gate.js',
+        '/_astro/react.js',
+        '/_astro/tables.js',
+      ].sort(),
     );
   });
 

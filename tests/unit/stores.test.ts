@@ -162,7 +162,11 @@ describe('current user mapping', () => {
 
   test('applyNoticeCounts stores notifyCount and unreadCount', async () => {
     const { applyNoticeCounts } = await import('../../src/stores/session.ts');
-    expect(applyNoticeCounts({ id: 1 }, { totalCount: 5, unreadCount: 2 })).toEqual({ id: 1, notifyCount: 5, unreadCount: 2 });
+    expect(applyNoticeCounts({ id: 1 }, { totalCount: 5, unreadCount: 2 })).toEqual({
+      id: 1,
+      notifyCount: 5,
+      unreadCount: 2,
+    });
   });
 });
 
@@ -193,7 +197,9 @@ describe('loadCurrentUser and logout', () => {
     expect(currentUser.get()).toEqual({});
     expect(assign).not.toHaveBeenCalled();
     await loadCurrentUser({ required: true });
-    expect(assign).toHaveBeenCalledWith(`/user/login?redirect=${encodeURIComponent('http://localhost:4321/person/overview')}`);
+    expect(assign).toHaveBeenCalledWith(
+      `/user/login?redirect=${encodeURIComponent('http://localhost:4321/person/overview')}`,
+    );
   });
 
   test('a 901 anywhere clears the current user', async () => {
@@ -221,7 +227,9 @@ describe('loadCurrentUser and logout', () => {
     expect(sessionStorage.getItem('loginStatus')).toBeNull();
     expect(loginStatus.get()).toBeNull();
     expect(currentUser.get()).toEqual({});
-    expect(assign).toHaveBeenCalledWith(`/user/login?redirect=${encodeURIComponent('http://localhost:4321/person/overview')}`);
+    expect(assign).toHaveBeenCalledWith(
+      `/user/login?redirect=${encodeURIComponent('http://localhost:4321/person/overview')}`,
+    );
   });
 
   test('logout on the login page itself shows the message at once (no navigation to wait for)', async () => {

@@ -23,7 +23,14 @@ function saved(kind: ContentKind, data: unknown): FieldErrors {
 }
 
 /** The errors after the editor changed `data` at `at` to `value` (the editor's own path: ItemEditor.change). */
-function edit(kind: ContentKind, errors: FieldErrors, data: unknown, at: FieldPath, value: unknown, serverOnly?: ReadonlySet<string>) {
+function edit(
+  kind: ContentKind,
+  errors: FieldErrors,
+  data: unknown,
+  at: FieldPath,
+  value: unknown,
+  serverOnly?: ReadonlySet<string>,
+) {
   const next = setAt(data, at, value);
   const check = () => {
     const checked = validateForm(kindSpecs[kind].schema, next, messages);
@@ -45,7 +52,13 @@ describe('errors as the editor fixes them', () => {
     expect(Object.keys(step.errors)).toHaveLength(5);
     expect(step.errors['date']).toBe(errors['date']);
 
-    for (const [field, value] of [['newsTypeCode', 'market'], ['date', '2026-11-20'], ['source', '本站'], ['summary', '摘要'], ['body', '正文']] as const) {
+    for (const [field, value] of [
+      ['newsTypeCode', 'market'],
+      ['date', '2026-11-20'],
+      ['source', '本站'],
+      ['summary', '摘要'],
+      ['body', '正文'],
+    ] as const) {
       step = edit('news', step.errors, step.data, [field], value);
       expect(step.errors[field]).toBeUndefined();
     }
@@ -88,7 +101,11 @@ describe('errors as the editor fixes them', () => {
 
   it('removing a list entry re-checks the errors inside the list', () => {
     const item = emptyValue(fieldTreeOfKind('bizItem')) as Record<string, unknown>;
-    const two = setAt(setAt(item, ['descList', 1], { bizItemDescId: 'tab-b', tabId: 'b', title: '第二', desc: '内容' }), ['descList', 0], { bizItemDescId: 'tab-a', tabId: 'a', title: '', desc: '内容' });
+    const two = setAt(
+      setAt(item, ['descList', 1], { bizItemDescId: 'tab-b', tabId: 'b', title: '第二', desc: '内容' }),
+      ['descList', 0],
+      { bizItemDescId: 'tab-a', tabId: 'a', title: '', desc: '内容' },
+    );
     const errors = saved('bizItem', two);
     expect(errors['descList.0.title']).toBeTruthy();
     const removed = removeAt(two, ['descList'], 0);
@@ -116,7 +133,16 @@ function seedSet(): unknown {
     summary: '摘要',
     description: '说明',
     online: true,
-    schemeParams: [{ schemeParamId: 'p1', name: '参数', priceType: 'energyPrice', energyPrice: 0.4, contractMonths: [12], voltageLevels: ['kv10'] }],
+    schemeParams: [
+      {
+        schemeParamId: 'p1',
+        name: '参数',
+        priceType: 'energyPrice',
+        energyPrice: 0.4,
+        contractMonths: [12],
+        voltageLevels: ['kv10'],
+      },
+    ],
     filter: {},
     sellingSets: [{ sellingSetId: 's1', orgComId: 'nanfang-huineng', validFrom: '2026-01-01', validTo: '2026-12-31' }],
   };

@@ -53,14 +53,24 @@ describe('fieldTree: zod 4 schemas into form fields', () => {
     expect(fieldOf(tree, 'date')).toMatchObject({ type: 'text', input: 'date' });
     expect(fieldOf(tree, 'body')).toEqual({ optional: false, type: 'markdown' });
     expect(fieldOf(tree, 'image')).toMatchObject({ type: 'text', input: 'image' });
-    expect(fieldOf(tree, 'sort')).toEqual({ optional: false, defaultValue: 0, type: 'number', integer: true, min: 0, max: undefined });
+    expect(fieldOf(tree, 'sort')).toEqual({
+      optional: false,
+      defaultValue: 0,
+      type: 'number',
+      integer: true,
+      min: 0,
+      max: undefined,
+    });
     expect(fieldOf(tree, 'share')).toEqual({ optional: true, type: 'number', integer: false, min: 0, max: 100 });
     expect(fieldOf(tree, 'online')).toEqual({ optional: false, type: 'boolean' });
     expect(fieldOf(tree, 'productId')).toEqual({ optional: false, type: 'choice', options: ['id1', 'id2'] });
     expect(fieldOf(tree, 'toTop')).toEqual({ optional: false, type: 'choice', options: [0, 1] });
     expect(fieldOf(tree, 'list')).toMatchObject({ type: 'list', minItems: 1, element: { type: 'object' } });
     expect(fieldOf(tree, 'map')).toMatchObject({ type: 'map', value: { type: 'list', element: { type: 'text' } } });
-    expect(fieldOf(tree, 'refined')).toMatchObject({ type: 'object', fields: [{ key: 'x', node: { type: 'number' } }] });
+    expect(fieldOf(tree, 'refined')).toMatchObject({
+      type: 'object',
+      fields: [{ key: 'x', node: { type: 'number' } }],
+    });
   });
 
   it('marks the Markdown fields: markdownField inside data, and the body of a Markdown kind', () => {
@@ -77,7 +87,8 @@ describe('fieldTree: zod 4 schemas into form fields', () => {
   it('reads every kind of content without an unsupported field', () => {
     const unsupported = (node: FieldNode, path: string): string[] => {
       if (node.type === 'unsupported') return [`${path}: ${node.zodType}`];
-      if (node.type === 'object') return node.fields.flatMap((field) => unsupported(field.node, `${path}.${field.key}`));
+      if (node.type === 'object')
+        return node.fields.flatMap((field) => unsupported(field.node, `${path}.${field.key}`));
       if (node.type === 'list') return unsupported(node.element, `${path}[]`);
       if (node.type === 'map') return unsupported(node.value, `${path}{}`);
       return [];
@@ -86,13 +97,29 @@ describe('fieldTree: zod 4 schemas into form fields', () => {
   });
 
   it('lists the field names that need a label', () => {
-    expect([...fieldNames(fieldTreeOfKind('news'))]).toEqual(['newsTypeCode', 'title', 'date', 'source', 'summary', 'pinned', 'body']);
+    expect([...fieldNames(fieldTreeOfKind('news'))]).toEqual([
+      'newsTypeCode',
+      'title',
+      'date',
+      'source',
+      'summary',
+      'pinned',
+      'body',
+    ]);
   });
 });
 
 describe('emptyValue: what a new item starts with', () => {
   it('gives a new news item the shape the schema needs, defaults filled in', () => {
-    expect(emptyValue(fieldTreeOfKind('news'))).toEqual({ newsTypeCode: '', title: '', date: '', source: '', summary: '', pinned: false, body: '' });
+    expect(emptyValue(fieldTreeOfKind('news'))).toEqual({
+      newsTypeCode: '',
+      title: '',
+      date: '',
+      source: '',
+      summary: '',
+      pinned: false,
+      body: '',
+    });
   });
 
   it('gives a list that needs entries its first one, and leaves optional fields out', () => {
@@ -112,7 +139,9 @@ describe('emptyValue: what a new item starts with', () => {
   it('gives an empty value that the schema then judges field by field', () => {
     const result = kindSpecs.news.schema.safeParse(emptyValue(fieldTreeOfKind('news')));
     expect(result.success).toBe(false);
-    const fields = result.success ? [] : result.error.issues.map((issue) => pathName(issue.path as (string | number)[]));
+    const fields = result.success
+      ? []
+      : result.error.issues.map((issue) => pathName(issue.path as (string | number)[]));
     expect(fields).toEqual(expect.arrayContaining(['title', 'date', 'body']));
   });
 });
@@ -131,7 +160,11 @@ describe('editing data at a path', () => {
   it('adds, removes and moves list entries', () => {
     expect(getAt(appendAt(data, ['descList'], { desc: 'w' }), ['descList', 3])).toEqual({ desc: 'w' });
     expect(getAt(removeAt(data, ['descList'], 0), ['descList'])).toEqual([{ desc: 'y' }, { desc: 'z' }]);
-    expect(getAt(moveAt(data, ['descList'], 2, -1), ['descList'])).toEqual([{ desc: 'x' }, { desc: 'z' }, { desc: 'y' }]);
+    expect(getAt(moveAt(data, ['descList'], 2, -1), ['descList'])).toEqual([
+      { desc: 'x' },
+      { desc: 'z' },
+      { desc: 'y' },
+    ]);
     expect(getAt(moveAt(data, ['descList'], 0, -1), ['descList'])).toEqual(data.descList);
     expect(getAt(appendAt({}, ['list'], 1), ['list'])).toEqual([1]);
   });
@@ -151,6 +184,8 @@ describe('editing data at a path', () => {
   it('names the errors no field shows, so the editor lists them', () => {
     const tree = fieldTreeOfKind('dictionaries');
     const value = { newsType: [{ code: 'a', name: 'A' }] };
-    expect(errorsWithoutField(tree, value, { value: 'the voltageLevel dictionary is required', 'newsType.0.name': 'x' })).toEqual(['value']);
+    expect(
+      errorsWithoutField(tree, value, { value: 'the voltageLevel dictionary is required', 'newsType.0.name': 'x' }),
+    ).toEqual(['value']);
   });
 });

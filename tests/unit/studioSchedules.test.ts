@@ -22,7 +22,15 @@ describe('the China wall clock of a schedule', () => {
   });
 
   it('is no time when the calendar has no such moment or the text is another shape', () => {
-    for (const text of ['2026-02-30T09:00', '2026-12-01T24:00', '2026-12-01T09:60', '2026-12-01 09:00', '2026-12-01T09:00+08:00', '2026-12-01', '']) {
+    for (const text of [
+      '2026-02-30T09:00',
+      '2026-12-01T24:00',
+      '2026-12-01T09:60',
+      '2026-12-01 09:00',
+      '2026-12-01T09:00+08:00',
+      '2026-12-01',
+      '',
+    ]) {
       expect(instantOfChinaDateTime(text), text).toBeUndefined();
     }
     expect(instantOfChinaDateTime('2028-02-29T12:00')?.toISOString()).toBe('2028-02-29T04:00:00.000Z');
@@ -45,13 +53,19 @@ describe('the schedule form’s rules', () => {
 
   it('refuses the past, beyond a year and what is no time, each with its message key at runAt', () => {
     expect(problem(chinaDateTimeLocal(Date.now() - 60_000))).toEqual([['runAt', 'studio.schedule.runAtPast']]);
-    expect(problem(chinaDateTimeLocal(Date.now() + (maxScheduleAheadDays + 1) * 86_400_000))).toEqual([['runAt', 'studio.schedule.runAtTooFar']]);
+    expect(problem(chinaDateTimeLocal(Date.now() + (maxScheduleAheadDays + 1) * 86_400_000))).toEqual([
+      ['runAt', 'studio.schedule.runAtTooFar'],
+    ]);
     expect(problem('2026-02-30T09:00')).toEqual([['runAt', 'studio.schedule.runAtFormat']]);
     expect(problem('next monday')).toEqual([['runAt', 'studio.schedule.runAtFormat']]);
   });
 
   it('needs an action it knows and at least one item path', () => {
-    const result = studioScheduleBody.safeParse({ action: 'delete', paths: [], runAt: chinaDateTimeLocal(Date.now() + 3_600_000) });
+    const result = studioScheduleBody.safeParse({
+      action: 'delete',
+      paths: [],
+      runAt: chinaDateTimeLocal(Date.now() + 3_600_000),
+    });
     expect(result.success).toBe(false);
     expect(result.error?.issues.map((issue) => issue.path.join('.')).sort()).toEqual(['action', 'paths']);
   });

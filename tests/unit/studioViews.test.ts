@@ -8,14 +8,27 @@ import { validateForm } from '../../src/islands/auth/formValidation.ts';
 import { kindSpecs } from '../../src/content/kinds.ts';
 
 describe('version diff', () => {
-  const news = { newsTypeCode: 'industry', title: '旧标题', date: '2026-01-02', source: '本站', summary: 's', body: '第一段\n\n第二段\n' };
+  const news = {
+    newsTypeCode: 'industry',
+    title: '旧标题',
+    date: '2026-01-02',
+    source: '本站',
+    summary: 's',
+    body: '第一段\n\n第二段\n',
+  };
 
   it('shows the changed lines of the file text, front matter and Markdown alike', () => {
     const diff = versionDiff('news', news, { ...news, title: '新标题', body: '第一段\n\n第二段（改）\n' });
     expect(diff.added).toBe(2);
     expect(diff.removed).toBe(2);
-    expect(diff.lines.filter((line) => line.change === 'removed').map((line) => line.text)).toEqual(['title: 旧标题', '第二段']);
-    expect(diff.lines.filter((line) => line.change === 'added').map((line) => line.text)).toEqual(['title: 新标题', '第二段（改）']);
+    expect(diff.lines.filter((line) => line.change === 'removed').map((line) => line.text)).toEqual([
+      'title: 旧标题',
+      '第二段',
+    ]);
+    expect(diff.lines.filter((line) => line.change === 'added').map((line) => line.text)).toEqual([
+      'title: 新标题',
+      '第二段（改）',
+    ]);
     expect(diff.lines[0]).toEqual({ change: 'same', text: '---' });
   });
 
@@ -38,9 +51,16 @@ describe('build progress', () => {
   });
 
   it('opens a previewed item on its own page inside the preview', () => {
-    const prefixes = regionPrefixes([{ areaCode: '440000', name: '广东', prefix: '' }, { areaCode: '450000', name: '广西', prefix: '/gx' }]);
-    expect(previewPageUrl('/studio-preview/7', 'news/new-item.md', {}, prefixes)).toBe('/studio-preview/7/infomation/detail/new-item');
-    expect(previewPageUrl('/studio-preview/7/', 'sets/450000/s1.yaml', { productId: 'id2' }, prefixes)).toBe('/studio-preview/7/gx/products/id2/s1');
+    const prefixes = regionPrefixes([
+      { areaCode: '440000', name: '广东', prefix: '' },
+      { areaCode: '450000', name: '广西', prefix: '/gx' },
+    ]);
+    expect(previewPageUrl('/studio-preview/7', 'news/new-item.md', {}, prefixes)).toBe(
+      '/studio-preview/7/infomation/detail/new-item',
+    );
+    expect(previewPageUrl('/studio-preview/7/', 'sets/450000/s1.yaml', { productId: 'id2' }, prefixes)).toBe(
+      '/studio-preview/7/gx/products/id2/s1',
+    );
   });
 });
 
@@ -55,15 +75,34 @@ describe('field labels', () => {
     }
   });
 
-  it('names a content item\'s name 名称, not a person\'s 姓名, in the editor\'s messages', () => {
+  it("names a content item's name 名称, not a person's 姓名, in the editor's messages", () => {
     expect(fieldLabels('zh-CN')['name']).toBe('名称');
-    const result = validateForm(kindSpecs.orgComs.schema, [{ orgComId: 'a', name: '', shortName: 'x', creditCode: '91440000MA5XXXXX0X', hotline: '95598', address: 'x', areaCodes: ['440000'] }], studioValidation('zh-CN'));
+    const result = validateForm(
+      kindSpecs.orgComs.schema,
+      [
+        {
+          orgComId: 'a',
+          name: '',
+          shortName: 'x',
+          creditCode: '91440000MA5XXXXX0X',
+          hotline: '95598',
+          address: 'x',
+          areaCodes: ['440000'],
+        },
+      ],
+      studioValidation('zh-CN'),
+    );
     expect(result.ok).toBe(false);
     if (!result.ok) expect(result.errors['0.name']).toBe('请输入名称');
   });
 
-  it('gives errors deep in a list their dotted path and the field\'s label in the locale', () => {
-    const item = { bizTypeId: 'x', title: 't', summary: 's', descList: [{ bizItemDescId: 'a', tabId: 'b', title: 'c', desc: ' ' }] };
+  it("gives errors deep in a list their dotted path and the field's label in the locale", () => {
+    const item = {
+      bizTypeId: 'x',
+      title: 't',
+      summary: 's',
+      descList: [{ bizItemDescId: 'a', tabId: 'b', title: 'c', desc: ' ' }],
+    };
     const zh = validateForm(kindSpecs.bizItem.schema, item, studioValidation('zh-CN'));
     const en = validateForm(kindSpecs.bizItem.schema, item, studioValidation('en-US'));
     expect(zh.ok || zh.errors['descList.0.desc']).toMatch(/说明内容/);

@@ -100,7 +100,10 @@ describe('writing the address', () => {
       keyword: fc.string({ maxLength: 30 }).filter((s) => s.trim() === s),
       filters: fc.dictionary(field, fc.uniqueArray(text, { minLength: 1, maxLength: 4 })),
       likes: fc.dictionary(field, text),
-      ranges: fc.dictionary(field, fc.record({ start: text, end: text }, { requiredKeys: [] }).filter((r) => Boolean(r.start ?? r.end))),
+      ranges: fc.dictionary(
+        field,
+        fc.record({ start: text, end: text }, { requiredKeys: [] }).filter((r) => Boolean(r.start ?? r.end)),
+      ),
     });
     fc.assert(
       fc.property(state, (original) => {
@@ -201,6 +204,9 @@ describe('the shared schema', () => {
   });
 
   it('accepts digit strings in the pager (form posts)', () => {
-    expect(tableRequestSchema.parse({ pager: { current: '3', pageSize: '20' } }).pager).toEqual({ current: 3, pageSize: 20 });
+    expect(tableRequestSchema.parse({ pager: { current: '3', pageSize: '20' } }).pager).toEqual({
+      current: 3,
+      pageSize: 20,
+    });
   });
 });

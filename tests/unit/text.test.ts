@@ -2,17 +2,34 @@ import { describe, expect, it } from 'vitest';
 import { controlCharacterIssues, isCleanText } from '../../src/lib/schemas/text.ts';
 
 describe('isCleanText', () => {
-  it.each(['', '广州明珠精密制造有限公司', 'line one\r\nline two\tend', '😀 emoji pair', 'Ünïcödé'])('accepts %j', (text) => {
-    expect(isCleanText(text)).toBe(true);
-  });
-  it.each(['a\u0000b', '\u0001', 'esc\u001b[31m', 'del\u007f', 'c1\u0085', 'vt\u000b', 'lone \ud800 high', 'lone \udc00 low'])('refuses %j', (text) => {
+  it.each(['', '广州明珠精密制造有限公司', 'line one\r\nline two\tend', '😀 emoji pair', 'Ünïcödé'])(
+    'accepts %j',
+    (text) => {
+      expect(isCleanText(text)).toBe(true);
+    },
+  );
+  it.each([
+    'a\u0000b',
+    '\u0001',
+    'esc\u001b[31m',
+    'del\u007f',
+    'c1\u0085',
+    'vt\u000b',
+    'lone \ud800 high',
+    'lone \udc00 low',
+  ])('refuses %j', (text) => {
     expect(isCleanText(text)).toBe(false);
   });
 });
 
 describe('controlCharacterIssues', () => {
   it('names the field of each unclean string, keys and nested values included, in input order', () => {
-    const issues = controlCharacterIssues({ name: 'ok', address: 'a\u0000', list: ['x', 'y\u0007'], nested: { 'k\u0000': 1 } });
+    const issues = controlCharacterIssues({
+      name: 'ok',
+      address: 'a\u0000',
+      list: ['x', 'y\u0007'],
+      nested: { 'k\u0000': 1 },
+    });
     expect(issues.map((issue) => issue.path)).toEqual([['address'], ['list', 1], ['nested', 'k\u0000']]);
     expect(issues.every((issue) => issue.message === 'validation.controlChars')).toBe(true);
   });
@@ -21,7 +38,7 @@ describe('controlCharacterIssues', () => {
     expect(controlCharacterIssues({ a: 'fine', b: [1, true, null, { c: '多行\n文本' }] })).toEqual([]);
   });
 
-  it('checks an uploaded file\'s name', () => {
+  it("checks an uploaded file's name", () => {
     expect(controlCharacterIssues({ file: new File(['x'], 'licence\u0000.pdf') })[0]?.path).toEqual(['file']);
   });
 

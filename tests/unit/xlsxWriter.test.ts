@@ -5,7 +5,13 @@
  */
 import { strFromU8, unzipSync } from 'fflate';
 import { describe, expect, it } from 'vitest';
-import { columnLetter, xlsxResponse, xlsxStream, type XlsxCell, type XlsxColumn } from '../../src/server/xlsx/writer.ts';
+import {
+  columnLetter,
+  xlsxResponse,
+  xlsxStream,
+  type XlsxCell,
+  type XlsxColumn,
+} from '../../src/server/xlsx/writer.ts';
 
 const columns: XlsxColumn[] = [
   { header: '结算月份', format: 'text' },
@@ -20,7 +26,9 @@ async function bytesOf(stream: ReadableStream<Uint8Array>): Promise<Uint8Array> 
 }
 
 async function sheetXml(rows: XlsxCell[][], totalsLabel?: string): Promise<Record<string, string>> {
-  const files = unzipSync(await bytesOf(xlsxStream({ name: '结算结果', columns, rows, ...(totalsLabel ? { totalsLabel } : {}) })));
+  const files = unzipSync(
+    await bytesOf(xlsxStream({ name: '结算结果', columns, rows, ...(totalsLabel ? { totalsLabel } : {}) })),
+  );
   return Object.fromEntries(Object.entries(files).map(([path, data]) => [path, strFromU8(data)]));
 }
 
@@ -66,17 +74,27 @@ describe('xlsxStream', () => {
     expect(sheet).not.toContain('r="D4"');
   });
 
-  it('writes the caller\'s own totals in bold when given, asked for after the rows', async () => {
+  it("writes the caller's own totals in bold when given, asked for after the rows", async () => {
     let rowsDone = false;
     function* rows() {
       yield ['2025-06', 2, 1.5, 0.4, 10] as XlsxCell[];
       rowsDone = true;
     }
     const files = unzipSync(
-      await bytesOf(xlsxStream({ name: 'x', columns, rows: rows(), totalsLabel: '合计', totals: () => (rowsDone ? ['合计', 1, 1.5, null, 10] : undefined) })),
+      await bytesOf(
+        xlsxStream({
+          name: 'x',
+          columns,
+          rows: rows(),
+          totalsLabel: '合计',
+          totals: () => (rowsDone ? ['合计', 1, 1.5, null, 10] : undefined),
+        }),
+      ),
     );
     const sheet = strFromU8(files['xl/worksheets/sheet1.xml']!);
-    expect(sheet).toContain('<row r="3"><c r="A3" s="6" t="inlineStr"><is><t xml:space="preserve">合计</t></is></c><c r="B3" s="7"><v>1</v></c><c r="C3" s="8"><v>1.5</v></c><c r="E3" s="10"><v>10</v></c></row>');
+    expect(sheet).toContain(
+      '<row r="3"><c r="A3" s="6" t="inlineStr"><is><t xml:space="preserve">合计</t></is></c><c r="B3" s="7"><v>1</v></c><c r="C3" s="8"><v>1.5</v></c><c r="E3" s="10"><v>10</v></c></row>',
+    );
     expect(sheet).not.toContain('<f>');
   });
 
@@ -111,7 +129,10 @@ describe('xlsxStream', () => {
   it('gives the event loop a turn between slices of rows, so a long export never holds the server (issue 15)', async () => {
     // Rows from memory and the stream's reads chain as microtasks only: without the writer's own
     // yield, the whole file is written before any timer or other request gets a turn.
-    const rows = Array.from({ length: 5_000 }, (_, index) => [`企业${index}`, index, index * 1.5, 0.4, index * 600.25] as XlsxCell[]);
+    const rows = Array.from(
+      { length: 5_000 },
+      (_, index) => [`企业${index}`, index, index * 1.5, 0.4, index * 600.25] as XlsxCell[],
+    );
     let turns = 0;
     let reading = true;
     const countTurns = () => {
@@ -130,17 +151,31 @@ describe('xlsxStream', () => {
 describe('xlsxResponse', () => {
   it('names the file in UTF-8 with an ASCII fallback, and is never cached', () => {
     const response = xlsxResponse(new ReadableStream(), '结算结果-20261122.xlsx');
-    expect(response.headers.get('Content-Type')).toBe('application/vnd.openxmlformats-officedocument.spreadsheetml.sheet');
+    expect(response.headers.get('Content-Type')).toBe(
+      'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
+    );
     expect(response.headers.get('Content-Disposition')).toBe(
       `attachment; filename="20261122.xlsx"; filename*=UTF-8''${encodeURIComponent('结算结果-20261122.xlsx')}`,
     );
     expect(response.headers.get('Cache-Control')).toBe('no-store');
-    expect(xlsxResponse(new ReadableStream(), '统计.xlsx').headers.get('Content-Disposition')).toContain('filename="export.xlsx"');
+    expect(xlsxResponse(new ReadableStream(), '统计.xlsx').headers.get('Content-Disposition')).toContain(
+      'filename="export.xlsx"',
+    );
   });
 });
 
 describe('columnLetter', () => {
   it('counts A…Z, AA…', () => {
-    expect([0, 1, 25, 26, 27, 51, 52, 701, 702].map(columnLetter)).toEqual(['A', 'B', 'Z', 'AA', 'AB', 'AZ', 'BA', 'ZZ', 'AAA']);
+    expect([0, 1, 25, 26, 27, 51, 52, 701, 702].map(columnLetter)).toEqual([
+      'A',
+      'B',
+      'Z',
+      'AA',
+      'AB',
+      'AZ',
+      'BA',
+      'ZZ',
+      'AAA',
+    ]);
   });
 });

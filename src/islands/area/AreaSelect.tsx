@@ -4,7 +4,13 @@ import { areaCode as storedCode, areaName as storedName } from '../../stores/are
 import { format } from '../../lib/api/index.ts';
 import { useMountedSignal } from '../useMountedSignal.ts';
 import { useDismiss } from '../useDismiss.ts';
-import { chooseArea, destinationFor, type AreaSelectMessages, type Province, type ProvinceOption } from './areaSelect.ts';
+import {
+  chooseArea,
+  destinationFor,
+  type AreaSelectMessages,
+  type Province,
+  type ProvinceOption,
+} from './areaSelect.ts';
 
 interface Props {
   /** The region the page shows (region-varying pages) or the default one (shared pages). */
@@ -64,16 +70,27 @@ export default function AreaSelect({ current, provinces, regionLinks, messages }
         data-area-button
         onClick={() => setOpen((value) => !value)}
       >
-        <svg aria-hidden="true" viewBox="0 0 24 24" className="size-4" fill="none" stroke="currentColor" strokeWidth="2">
+        <svg
+          aria-hidden="true"
+          viewBox="0 0 24 24"
+          className="size-4"
+          fill="none"
+          stroke="currentColor"
+          strokeWidth="2"
+        >
           <path d="M12 21s-7-6.2-7-11.5a7 7 0 0 1 14 0C19 14.8 12 21 12 21z" />
           <circle cx="12" cy="9.5" r="2.5" />
         </svg>
         <span className="sr-only">{messages['site.area.button']}</span>
-        <span data-area-name suppressHydrationWarning>{shown}</span>
+        <span data-area-name suppressHydrationWarning>
+          {shown}
+        </span>
       </button>
       {open && (
         <div id={listId} className="absolute right-0 z-20 mt-1 w-56 rounded-box bg-base-100 p-2 shadow-lg">
-          <p className="px-2 pb-1 text-xs text-base-content/70" id={`${listId}-label`}>{messages['site.area.listLabel']}</p>
+          <p className="px-2 pb-1 text-xs text-base-content/70" id={`${listId}-label`}>
+            {messages['site.area.listLabel']}
+          </p>
           <ul className="menu w-full p-0" aria-labelledby={`${listId}-label`}>
             {provinces.map((province) => (
               <li key={province.areaCode}>
@@ -90,7 +107,11 @@ export default function AreaSelect({ current, provinces, regionLinks, messages }
             ))}
           </ul>
           <p role="status" className="px-2 pt-1 text-xs text-base-content/70">
-            {busy ? format(messages['site.area.switching'], { name: busy.areaName }) : failed ? messages['site.area.failed'] : ''}
+            {busy
+              ? format(messages['site.area.switching'], { name: busy.areaName })
+              : failed
+                ? messages['site.area.failed']
+                : ''}
           </p>
         </div>
       )}

@@ -40,7 +40,11 @@ export async function chooseArea(areaCode: string): Promise<Province | undefined
 }
 
 /** Where a confirmed choice leads: the page's counterpart in that region, else the page itself. */
-export function destinationFor(areaCode: string, regionLinks: Readonly<Record<string, string>> | undefined, here: Location): string {
+export function destinationFor(
+  areaCode: string,
+  regionLinks: Readonly<Record<string, string>> | undefined,
+  here: Location,
+): string {
   const target = regionLinks?.[areaCode];
   return target ? target + here.search + here.hash : here.pathname + here.search + here.hash;
 }

@@ -56,13 +56,15 @@ export default function BindingForm({ locale, messages, validation }: Props) {
   }, [ready]);
 
   if (loaded.state === 'loading') {
-    return (
-      <Loading label={messages['common.loading']} />
-    );
+    return <Loading label={messages['common.loading']} />;
   }
   if (loaded.state === 'failed') {
     return (
-      <LoadFailed message={messages['account.common.loadFailed']} retryLabel={messages['account.common.retry']} onRetry={() => void load()} />
+      <LoadFailed
+        message={messages['account.common.loadFailed']}
+        retryLabel={messages['account.common.retry']}
+        onRetry={() => void load()}
+      />
     );
   }
 
@@ -72,7 +74,9 @@ export default function BindingForm({ locale, messages, validation }: Props) {
     return (
       <div role="status" className="alert alert-info">
         <span>{format(messages['account.binding.alreadyBound'], { name: info.enterprise.enterpriseName })}</span>
-        <a className="btn btn-sm" href={overview}>{messages['account.binding.toOverview']}</a>
+        <a className="btn btn-sm" href={overview}>
+          {messages['account.binding.toOverview']}
+        </a>
       </div>
     );
   }
@@ -105,7 +109,13 @@ export default function BindingForm({ locale, messages, validation }: Props) {
 
   return (
     <form ref={formRef} noValidate onSubmit={(event) => void submit(event)}>
-      <TextField name="userName" label={messages['field.userName']} value={info.userName} readOnly error={errors['userName']} />
+      <TextField
+        name="userName"
+        label={messages['field.userName']}
+        value={info.userName}
+        readOnly
+        error={errors['userName']}
+      />
       <TextField
         name="mobile"
         label={messages['field.phone']}
@@ -123,9 +133,24 @@ export default function BindingForm({ locale, messages, validation }: Props) {
         error={errors['code']}
         addon={<SmsCodeButton messages={messages} onSend={() => sendCodeToOwnPhone('binding')} />}
       />
-      <TextField name="enterpriseName" label={messages['field.enterpriseName']} autoComplete="organization" maxLength={100} error={errors['enterpriseName']} />
-      <TextField name="clearanceAccount" label={messages['field.clearanceAccount']} maxLength={32} error={errors['clearanceAccount']} />
-      <SubmitButton busy={busy} label={messages['account.binding.submit']} busyLabel={messages['account.common.submitting']} />
+      <TextField
+        name="enterpriseName"
+        label={messages['field.enterpriseName']}
+        autoComplete="organization"
+        maxLength={100}
+        error={errors['enterpriseName']}
+      />
+      <TextField
+        name="clearanceAccount"
+        label={messages['field.clearanceAccount']}
+        maxLength={32}
+        error={errors['clearanceAccount']}
+      />
+      <SubmitButton
+        busy={busy}
+        label={messages['account.binding.submit']}
+        busyLabel={messages['account.common.submitting']}
+      />
     </form>
   );
 }

@@ -36,7 +36,14 @@ export default function CaptchaImage({ messages, version, onRefresh }: Props) {
       {failed ? (
         <span className="px-1 text-xs whitespace-normal text-error">{messages['account.captcha.loadFailed']}</span>
       ) : (
-        <img src={src} alt="" width={120} height={40} className="h-full w-full object-contain" onError={() => setFailedVersion(version)} />
+        <img
+          src={src}
+          alt=""
+          width={120}
+          height={40}
+          className="h-full w-full object-contain"
+          onError={() => setFailedVersion(version)}
+        />
       )}
     </button>
   );

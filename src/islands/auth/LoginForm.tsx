@@ -11,7 +11,13 @@ import SecondFactorStep from './SecondFactorStep.tsx';
 import SubmitButton from './SubmitButton.tsx';
 import TextField from './TextField.tsx';
 import { postForm } from './formCall.ts';
-import { formValues, validateForm, withFieldError, type FieldErrors, type ValidationMessages } from './formValidation.ts';
+import {
+  formValues,
+  validateForm,
+  withFieldError,
+  type FieldErrors,
+  type ValidationMessages,
+} from './formValidation.ts';
 import {
   LOGIN_MOBILE_URL,
   LOGIN_URL,
@@ -83,7 +89,11 @@ export default function LoginForm({ locale, messages, validation }: Props) {
     event.preventDefault();
     if (busy) return;
     const form = event.currentTarget;
-    const checked = validateForm(accountLoginForm, { ...formValues(form), deviceId: webDeviceId, appCode: loginAppCode }, validation);
+    const checked = validateForm(
+      accountLoginForm,
+      { ...formValues(form), deviceId: webDeviceId, appCode: loginAppCode },
+      validation,
+    );
     if (!checked.ok) return fail(form, checked.errors);
     setErrors({});
     setBusy(true);
@@ -94,7 +104,12 @@ export default function LoginForm({ locale, messages, validation }: Props) {
         setCodeOwed('account');
         return;
       }
-      completeSignIn('account', answer.data, answer.message || messages['account.login.ok'], signInTarget(window.location.href, locale));
+      completeSignIn(
+        'account',
+        answer.data,
+        answer.message || messages['account.login.ok'],
+        signInTarget(window.location.href, locale),
+      );
       return;
     }
     setBusy(false);
@@ -120,7 +135,12 @@ export default function LoginForm({ locale, messages, validation }: Props) {
         setCodeOwed('mobile');
         return;
       }
-      completeSignIn('mobile', answer.data, answer.message || messages['account.login.ok'], signInTarget(window.location.href, locale));
+      completeSignIn(
+        'mobile',
+        answer.data,
+        answer.message || messages['account.login.ok'],
+        signInTarget(window.location.href, locale),
+      );
       return;
     }
     setBusy(false);
@@ -128,7 +148,11 @@ export default function LoginForm({ locale, messages, validation }: Props) {
   };
 
   const submitButton = (
-    <SubmitButton busy={busy} label={messages['account.login.submit']} busyLabel={messages['account.login.submitting']} />
+    <SubmitButton
+      busy={busy}
+      label={messages['account.login.submit']}
+      busyLabel={messages['account.login.submitting']}
+    />
   );
   const tabId = (m: LoginMode) => `${baseId}-tab-${m}`;
   const panelId = (m: LoginMode) => `${baseId}-panel-${m}`;
@@ -139,7 +163,14 @@ export default function LoginForm({ locale, messages, validation }: Props) {
         <SecondFactorStep
           messages={messages}
           validation={validation}
-          onSignedIn={(user, text) => completeSignIn(codeOwed, user, text || messages['account.login.ok'], signInTarget(window.location.href, locale))}
+          onSignedIn={(user, text) =>
+            completeSignIn(
+              codeOwed,
+              user,
+              text || messages['account.login.ok'],
+              signInTarget(window.location.href, locale),
+            )
+          }
           onRestart={() => {
             setCodeOwed(null);
             setErrors({});
@@ -155,7 +186,11 @@ export default function LoginForm({ locale, messages, validation }: Props) {
       {/* One row in every language: labels on one line, a narrow padding on a phone ("Masuk dengan
           ponsel" and its neighbour need 325 px of a 360 px screen), and a row that scrolls rather
           than wraps should a label still be wider. */}
-      <div role="tablist" aria-label={messages['account.login.modesLabel']} className="tabs tabs-border scroll-row mb-4">
+      <div
+        role="tablist"
+        aria-label={messages['account.login.modesLabel']}
+        className="tabs tabs-border scroll-row mb-4"
+      >
         {modes.map((m, index) => (
           <button
             key={m}
@@ -222,10 +257,14 @@ export default function LoginForm({ locale, messages, validation }: Props) {
       </div>
 
       <div className="mt-4 flex flex-wrap justify-between gap-2 text-sm">
-        <KeepRedirectLink href={localePath(locale, '/setting/modify')}>{messages['account.login.forgot']}</KeepRedirectLink>
+        <KeepRedirectLink href={localePath(locale, '/setting/modify')}>
+          {messages['account.login.forgot']}
+        </KeepRedirectLink>
         <span>
           {messages['account.login.noAccount']}{' '}
-          <KeepRedirectLink href={localePath(locale, '/setting/register')}>{messages['account.login.toRegister']}</KeepRedirectLink>
+          <KeepRedirectLink href={localePath(locale, '/setting/register')}>
+            {messages['account.login.toRegister']}
+          </KeepRedirectLink>
         </span>
       </div>
     </div>

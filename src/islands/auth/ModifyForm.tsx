@@ -38,7 +38,8 @@ export default function ModifyForm({ locale, messages, validation }: Props) {
     const values = formValues(event.currentTarget);
     const checked = validateForm(resetPasswordBody, { ...values, deviceId: webDeviceId, appCode }, validation);
     const mismatch = confirmError(values, 'newPassword', messages['account.password.mismatch']);
-    if (!checked.ok || Object.keys(mismatch).length) return fail({ ...(checked.ok ? {} : checked.errors), ...mismatch });
+    if (!checked.ok || Object.keys(mismatch).length)
+      return fail({ ...(checked.ok ? {} : checked.errors), ...mismatch });
     setErrors({});
     setBusy(true);
     const answer = await postForm(RESET_PASSWORD_URL, checked.data);
@@ -80,7 +81,11 @@ export default function ModifyForm({ locale, messages, validation }: Props) {
           maxLength={64}
           error={errors[CONFIRM_FIELD]}
         />
-        <SubmitButton busy={busy} label={messages['account.modify.submit']} busyLabel={messages['account.common.submitting']} />
+        <SubmitButton
+          busy={busy}
+          label={messages['account.modify.submit']}
+          busyLabel={messages['account.common.submitting']}
+        />
       </form>
       <p className="mt-4 text-sm">
         <KeepRedirectLink href={localePath(locale, loginPath)}>{messages['account.modify.toLogin']}</KeepRedirectLink>

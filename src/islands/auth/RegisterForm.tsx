@@ -36,7 +36,8 @@ export default function RegisterForm({ locale, messages, validation }: Props) {
     const values = formValues(event.currentTarget);
     const checked = validateForm(registerBody, { ...values, deviceId: webDeviceId, appCode }, validation);
     const mismatch = confirmError(values, 'password', messages['account.password.mismatch']);
-    if (!checked.ok || Object.keys(mismatch).length) return fail({ ...(checked.ok ? {} : checked.errors), ...mismatch });
+    if (!checked.ok || Object.keys(mismatch).length)
+      return fail({ ...(checked.ok ? {} : checked.errors), ...mismatch });
     setErrors({});
     setBusy(true);
     const answer = await postForm<CurrentUserData>(REGISTER_URL, checked.data);
@@ -64,7 +65,13 @@ export default function RegisterForm({ locale, messages, validation }: Props) {
           messages={messages}
           validation={validation}
         />
-        <TextField name="name" label={messages['field.name']} autoComplete="name" maxLength={64} error={errors['name']} />
+        <TextField
+          name="name"
+          label={messages['field.name']}
+          autoComplete="name"
+          maxLength={64}
+          error={errors['name']}
+        />
         <TextField
           name="password"
           type="password"
@@ -83,7 +90,11 @@ export default function RegisterForm({ locale, messages, validation }: Props) {
           error={errors[CONFIRM_FIELD]}
         />
         <p className="mt-2 text-sm text-base-content/70">{messages['account.register.userNameNote']}</p>
-        <SubmitButton busy={busy} label={messages['account.register.submit']} busyLabel={messages['account.common.submitting']} />
+        <SubmitButton
+          busy={busy}
+          label={messages['account.register.submit']}
+          busyLabel={messages['account.common.submitting']}
+        />
       </form>
       <p className="mt-4 text-sm">
         {messages['account.register.haveAccount']}{' '}

@@ -46,7 +46,11 @@ export default function SecondFactorStep({ messages, validation, onSignedIn, onR
     event.preventDefault();
     if (busy) return;
     const form = event.currentTarget;
-    const checked = validateForm(loginSecondFactorBody, { ...formValues(form), deviceId: webDeviceId, appCode }, validation);
+    const checked = validateForm(
+      loginSecondFactorBody,
+      { ...formValues(form), deviceId: webDeviceId, appCode },
+      validation,
+    );
     if (!checked.ok) return fail(checked.errors);
     setErrors({});
     setBusy(true);
@@ -71,7 +75,9 @@ export default function SecondFactorStep({ messages, validation, onSignedIn, onR
 
   return (
     <section aria-labelledby={headingId}>
-      <h2 id={headingId} className="mb-1 text-lg font-semibold">{messages['account.secondFactor.stepTitle']}</h2>
+      <h2 id={headingId} className="mb-1 text-lg font-semibold">
+        {messages['account.secondFactor.stepTitle']}
+      </h2>
       <p className="mb-2 text-sm text-base-content/70">
         {kind === 'app' ? messages['account.secondFactor.stepLead'] : messages['account.secondFactor.recoveryLead']}
       </p>
@@ -97,13 +103,19 @@ export default function SecondFactorStep({ messages, validation, onSignedIn, onR
             error={errors['secondFactorCode']}
           />
         )}
-        <SubmitButton busy={busy} label={messages['account.secondFactor.submit']} busyLabel={messages['account.login.submitting']} />
+        <SubmitButton
+          busy={busy}
+          label={messages['account.secondFactor.submit']}
+          busyLabel={messages['account.login.submitting']}
+        />
       </form>
       <div className="mt-4 flex flex-wrap justify-between gap-2 text-sm">
         <button type="button" className="link" onClick={switchKind}>
           {kind === 'app' ? messages['account.secondFactor.useRecovery'] : messages['account.secondFactor.useApp']}
         </button>
-        <button type="button" className="link" onClick={onRestart}>{messages['account.secondFactor.back']}</button>
+        <button type="button" className="link" onClick={onRestart}>
+          {messages['account.secondFactor.back']}
+        </button>
       </div>
     </section>
   );

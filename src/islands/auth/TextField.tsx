@@ -23,7 +23,9 @@ export default function TextField({ name, label, error, hint, addon, className, 
   const describedBy = error ? errorId : hint ? hintId : undefined;
   return (
     <div className="fieldset py-1">
-      <label htmlFor={id} className="fieldset-legend pb-1 text-sm">{labelCase(label)}</label>
+      <label htmlFor={id} className="fieldset-legend pb-1 text-sm">
+        {labelCase(label)}
+      </label>
       <div className="flex items-stretch gap-2">
         <input
           id={id}
@@ -35,8 +37,16 @@ export default function TextField({ name, label, error, hint, addon, className, 
         />
         {addon}
       </div>
-      {hint && !error && <p id={hintId} className="label text-xs whitespace-normal">{hint}</p>}
-      {error && <p id={errorId} className="label text-xs whitespace-normal text-error">{error}</p>}
+      {hint && !error && (
+        <p id={hintId} className="label text-xs whitespace-normal">
+          {hint}
+        </p>
+      )}
+      {error && (
+        <p id={errorId} className="label text-xs whitespace-normal text-error">
+          {error}
+        </p>
+      )}
     </div>
   );
 }

@@ -47,7 +47,14 @@ export default function UserMenu({ locale, messages }: Props) {
         aria-controls={open ? menuId : undefined}
         onClick={() => setOpen((value) => !value)}
       >
-        <svg aria-hidden="true" viewBox="0 0 24 24" className="size-4" fill="none" stroke="currentColor" strokeWidth="2">
+        <svg
+          aria-hidden="true"
+          viewBox="0 0 24 24"
+          className="size-4"
+          fill="none"
+          stroke="currentColor"
+          strokeWidth="2"
+        >
           <circle cx="12" cy="8" r="4" />
           <path d="M4 21a8 8 0 0 1 16 0" />
         </svg>
@@ -56,17 +63,19 @@ export default function UserMenu({ locale, messages }: Props) {
         <span className="sr-only"> {messages['header.accountMenu']}</span>
       </button>
       {open && (
-      <ul id={menuId} className="menu absolute right-0 z-20 mt-1 w-48 rounded-box bg-base-100 p-2 shadow-lg">
-        {items.map((item) => (
-          <li key={item.kind === 'link' ? item.href : 'logout'}>
-            {item.kind === 'link' ? (
-              <a href={item.href}>{item.label}</a>
-            ) : (
-              <button type="button" onClick={() => void logout()}>{item.label}</button>
-            )}
-          </li>
-        ))}
-      </ul>
+        <ul id={menuId} className="menu absolute right-0 z-20 mt-1 w-48 rounded-box bg-base-100 p-2 shadow-lg">
+          {items.map((item) => (
+            <li key={item.kind === 'link' ? item.href : 'logout'}>
+              {item.kind === 'link' ? (
+                <a href={item.href}>{item.label}</a>
+              ) : (
+                <button type="button" onClick={() => void logout()}>
+                  {item.label}
+                </button>
+              )}
+            </li>
+          ))}
+        </ul>
       )}
     </div>
   );

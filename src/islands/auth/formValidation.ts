@@ -58,7 +58,10 @@ export function serverFieldErrors(answer: ApiEnvelope<unknown>): FieldErrors {
   if (!data || !Array.isArray(data.errors)) return {};
   const list = data.errors.filter(
     (item): item is FieldError =>
-      typeof item === 'object' && item !== null && typeof (item as FieldError).field === 'string' && typeof (item as FieldError).message === 'string',
+      typeof item === 'object' &&
+      item !== null &&
+      typeof (item as FieldError).field === 'string' &&
+      typeof (item as FieldError).message === 'string',
   );
   return toFieldErrors(list);
 }

@@ -20,12 +20,7 @@ export function signInTarget(href: string, locale: Locale, fallback = '/welcome/
   return target === '/' && !hasRedirect ? localePath(locale, fallback) : target;
 }
 
-export function completeSignIn(
-  type: LoginType,
-  user: CurrentUserData,
-  successText: string,
-  target: string,
-): void {
+export function completeSignIn(type: LoginType, user: CurrentUserData, successText: string, target: string): void {
   markLoggedIn(type);
   currentUser.set(mapCurrentUser(user));
   // A toast now would die with this page; the next one shows it (FlashMessage.astro).
@@ -46,4 +41,3 @@ export function redirectQuery(href: string): string {
   const redirect = new URL(href).searchParams.get('redirect');
   return redirect ? `?${new URLSearchParams({ redirect })}` : '';
 }
-

@@ -11,7 +11,13 @@
 import { z } from 'zod/mini';
 import { message } from '../../lib/api/notify.ts';
 import { TOO_MANY_REQUESTS } from '../../lib/apiCodes.ts';
-import { appCode, webDeviceId, type SmsSendType, type SmsSentData, type SmsTooSoonData } from '../../lib/schemas/auth.ts';
+import {
+  appCode,
+  webDeviceId,
+  type SmsSendType,
+  type SmsSentData,
+  type SmsTooSoonData,
+} from '../../lib/schemas/auth.ts';
 import type { defaultPhoneSmsTypes } from '../../lib/schemas/account.ts';
 import { phoneSchema } from '../../lib/schemas/fields.ts';
 import { getForm, postForm } from './formCall.ts';
@@ -48,7 +54,12 @@ export async function sendSmsCode(
   if (!check.ok) return { phoneError: check.errors['phone'] ?? '' };
   if (needsFreePhone.has(type) && check.data.registered) return { phoneError: messages['account.sms.phoneTaken'] };
 
-  const sent = await postForm<SmsSentData>(SEND_SMS_URL, { phone: checked.data.phone, type, deviceId: webDeviceId, appCode });
+  const sent = await postForm<SmsSentData>(SEND_SMS_URL, {
+    phone: checked.data.phone,
+    type,
+    deviceId: webDeviceId,
+    appCode,
+  });
   if (!sent) return {};
   if (!sent.ok) {
     if (sent.errors['phone']) return { phoneError: sent.errors['phone'] };

@@ -19,15 +19,18 @@ export const userMenuMessageKeys = [
 
 export type UserMenuMessages = Record<(typeof userMenuMessageKeys)[number], string>;
 
-export type UserMenuItem =
-  | { kind: 'link'; href: string; label: string }
-  | { kind: 'logout'; label: string };
+export type UserMenuItem = { kind: 'link'; href: string; label: string } | { kind: 'logout'; label: string };
 
 /**
  * What the account menu offers: sign-in entries to visitors, the personal area to users, and the
  * editors' studio to editors and operators (`roles`: the current user's, once known).
  */
-export function userMenuItems(loggedIn: boolean, locale: Locale, messages: UserMenuMessages, roles: readonly string[] = []): UserMenuItem[] {
+export function userMenuItems(
+  loggedIn: boolean,
+  locale: Locale,
+  messages: UserMenuMessages,
+  roles: readonly string[] = [],
+): UserMenuItem[] {
   const link = (path: string, label: string): UserMenuItem => ({ kind: 'link', href: localePath(locale, path), label });
   if (!loggedIn) {
     return [link(loginPath, messages['header.login']), link('/setting/register', messages['header.register'])];

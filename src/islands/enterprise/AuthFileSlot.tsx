@@ -105,15 +105,28 @@ export default function AuthFileSlot({ kind, file, editable, locale, messages: m
 
   return (
     <section className="rounded-box border border-base-300 p-4" aria-labelledby={headingId}>
-      <h3 id={headingId} className="font-semibold">{kindName}</h3>
+      <h3 id={headingId} className="font-semibold">
+        {kindName}
+      </h3>
       {file ? (
         <div className="mt-2 text-sm">
-          <p className="break-all">{file.originalName} · {fileSize(file.size, locale)}</p>
-          <p className="text-xs text-muted">{format(m['certify.files.uploadedAt'], { time: shownTime(file.createdAt, locale, m) })}</p>
+          <p className="break-all">
+            {file.originalName} · {fileSize(file.size, locale)}
+          </p>
+          <p className="text-xs text-muted">
+            {format(m['certify.files.uploadedAt'], { time: shownTime(file.createdAt, locale, m) })}
+          </p>
           <div className="mt-2 flex flex-wrap gap-2">
-            <a className="btn btn-ghost btn-xs" href={file.url} target="_blank" rel="noopener">{format(m['certify.files.view'], { kind: kindName })}</a>
+            <a className="btn btn-ghost btn-xs" href={file.url} target="_blank" rel="noopener">
+              {format(m['certify.files.view'], { kind: kindName })}
+            </a>
             {editable && (
-              <button type="button" className="btn btn-ghost btn-xs text-error" onClick={() => setConfirming(true)} disabled={uploading !== null}>
+              <button
+                type="button"
+                className="btn btn-ghost btn-xs text-error"
+                onClick={() => setConfirming(true)}
+                disabled={uploading !== null}
+              >
                 {format(m['certify.files.delete'], { kind: kindName })}
               </button>
             )}
@@ -136,7 +149,9 @@ export default function AuthFileSlot({ kind, file, editable, locale, messages: m
           {uploading ? (
             <div>
               {/* Announced once; the bar carries the moving number, so a screen reader is not read every percent. */}
-              <p role="status" className="break-all">{format(m['certify.files.uploading'], { name: uploading.name })}</p>
+              <p role="status" className="break-all">
+                {format(m['certify.files.uploading'], { name: uploading.name })}
+              </p>
               <div className="mt-2 flex items-center gap-2">
                 <progress
                   className="progress progress-primary w-full"
@@ -144,7 +159,9 @@ export default function AuthFileSlot({ kind, file, editable, locale, messages: m
                   max={100}
                   aria-label={format(m['certify.files.progress'], { kind: kindName })}
                 />
-                <span className="w-10 text-right tabular-nums" aria-hidden="true">{uploading.percent}%</span>
+                <span className="w-10 text-right tabular-nums" aria-hidden="true">
+                  {uploading.percent}%
+                </span>
               </div>
               <button type="button" className="btn btn-ghost btn-xs mt-2" onClick={() => abortRef.current?.abort()}>
                 {format(m['certify.files.cancelUpload'], { kind: kindName })}
@@ -154,7 +171,12 @@ export default function AuthFileSlot({ kind, file, editable, locale, messages: m
             <>
               <p>
                 {m['certify.files.drop']}{' '}
-                <button type="button" className="btn btn-primary btn-sm" onClick={() => inputRef.current?.click()} aria-describedby={error ? errorId : undefined}>
+                <button
+                  type="button"
+                  className="btn btn-primary btn-sm"
+                  onClick={() => inputRef.current?.click()}
+                  aria-describedby={error ? errorId : undefined}
+                >
                   {format(file ? m['certify.files.replace'] : m['certify.files.choose'], { kind: kindName })}
                 </button>
               </p>
@@ -176,7 +198,11 @@ export default function AuthFileSlot({ kind, file, editable, locale, messages: m
           />
         </div>
       )}
-      {error && <p id={errorId} role="alert" className="mt-2 text-sm text-error">{error}</p>}
+      {error && (
+        <p id={errorId} role="alert" className="mt-2 text-sm text-error">
+          {error}
+        </p>
+      )}
 
       <ConfirmDialog
         open={confirming}

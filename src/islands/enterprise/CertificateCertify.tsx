@@ -2,7 +2,12 @@ import { useState } from 'react';
 import { message } from '../../lib/api/notify.ts';
 import type { Locale } from '../../lib/i18n/locales.ts';
 import { localePath } from '../../lib/paths.ts';
-import { authFileKinds, type AuthFileData, type AuthFileKindName, type EnterpriseData } from '../../lib/schemas/enterprise.ts';
+import {
+  authFileKinds,
+  type AuthFileData,
+  type AuthFileKindName,
+  type EnterpriseData,
+} from '../../lib/schemas/enterprise.ts';
 import SubmitButton from '../auth/SubmitButton.tsx';
 import { postForm } from '../auth/formCall.ts';
 import AuthFileSlot from './AuthFileSlot.tsx';
@@ -27,7 +32,8 @@ export default function CertificateCertify({ locale, messages: m }: Props) {
   const [busy, setBusy] = useState(false);
   const [problem, setProblem] = useState('');
 
-  if (view.state !== 'ready') return <EnterprisePending view={view} locale={locale} messages={m} onRetry={() => void load()} />;
+  if (view.state !== 'ready')
+    return <EnterprisePending view={view} locale={locale} messages={m} onRetry={() => void load()} />;
 
   const { enterprise } = view;
   const editable = certificateOpen(enterprise.authStatus);
@@ -69,7 +75,15 @@ export default function CertificateCertify({ locale, messages: m }: Props) {
         {!editable && <p className="text-sm text-base-content/70">{m['certify.files.locked']}</p>}
         <div className="grid gap-4 md:grid-cols-2">
           {authFileKinds.map((kind) => (
-            <AuthFileSlot key={kind} kind={kind} file={fileOf(kind)} editable={editable} locale={locale} messages={m} onChange={changed} />
+            <AuthFileSlot
+              key={kind}
+              kind={kind}
+              file={fileOf(kind)}
+              editable={editable}
+              locale={locale}
+              messages={m}
+              onChange={changed}
+            />
           ))}
         </div>
       </Section>
@@ -84,10 +98,21 @@ export default function CertificateCertify({ locale, messages: m }: Props) {
             }}
             className="flex flex-wrap items-center gap-2"
           >
-            <SubmitButton busy={busy} label={m['certify.submit.action']} busyLabel={m['certify.submit.submitting']} className="btn btn-primary" />
-            <a className="btn btn-ghost" href={localePath(locale, '/person/enterprise')}>{m['certify.submit.editRecord']}</a>
+            <SubmitButton
+              busy={busy}
+              label={m['certify.submit.action']}
+              busyLabel={m['certify.submit.submitting']}
+              className="btn btn-primary"
+            />
+            <a className="btn btn-ghost" href={localePath(locale, '/person/enterprise')}>
+              {m['certify.submit.editRecord']}
+            </a>
           </form>
-          {problem && <p role="alert" className="text-sm text-error">{problem}</p>}
+          {problem && (
+            <p role="alert" className="text-sm text-error">
+              {problem}
+            </p>
+          )}
         </Section>
       )}
     </div>

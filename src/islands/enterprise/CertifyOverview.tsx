@@ -21,7 +21,8 @@ export default function CertifyOverview({ locale, messages: m }: Props) {
   // Without a bank (BANK_PROVIDER=none) the way is not offered; unknown or sandbox, it is.
   const bankAvailable = useUsbKeyBank()?.available !== false;
 
-  if (view.state !== 'ready') return <EnterprisePending view={view} locale={locale} messages={m} onRetry={() => void load()} />;
+  if (view.state !== 'ready')
+    return <EnterprisePending view={view} locale={locale} messages={m} onRetry={() => void load()} />;
 
   const { enterprise } = view;
   const status = enterprise.authStatus;
@@ -34,12 +35,16 @@ export default function CertifyOverview({ locale, messages: m }: Props) {
       <Section title={m['certify.status.title']}>
         <StatusLine enterprise={enterprise} messages={m} />
         {lead && <p className="text-sm text-base-content/70">{m[lead]}</p>}
-        {status === 3 && enterprise.reviewComment && (
-          <ReviewComment comment={enterprise.reviewComment} messages={m} />
-        )}
+        {status === 3 && enterprise.reviewComment && <ReviewComment comment={enterprise.reviewComment} messages={m} />}
         <div className="card-actions">
-          <a className="btn btn-ghost btn-sm" href={localePath(locale, '/person/enterprise')}>{m['certify.status.toEnterprise']}</a>
-          {status === 2 && <a className="btn btn-primary btn-sm" href={localePath(locale, '/handle/order')}>{m['certify.status.ordersLink']}</a>}
+          <a className="btn btn-ghost btn-sm" href={localePath(locale, '/person/enterprise')}>
+            {m['certify.status.toEnterprise']}
+          </a>
+          {status === 2 && (
+            <a className="btn btn-primary btn-sm" href={localePath(locale, '/handle/order')}>
+              {m['certify.status.ordersLink']}
+            </a>
+          )}
         </div>
       </Section>
       <div className="grid gap-4 md:grid-cols-2">
@@ -47,7 +52,9 @@ export default function CertifyOverview({ locale, messages: m }: Props) {
           <p className="text-sm text-base-content/70">{m['certify.way.certificateDesc']}</p>
           <div className="card-actions">
             {open || status === 1 ? (
-              <a className="btn btn-primary btn-sm" href={localePath(locale, '/certify/enterprise/certificate')}>{m['certify.way.certificateAction']}</a>
+              <a className="btn btn-primary btn-sm" href={localePath(locale, '/certify/enterprise/certificate')}>
+                {m['certify.way.certificateAction']}
+              </a>
             ) : (
               <p className="text-xs text-muted">{m['certify.way.unavailable']}</p>
             )}
@@ -59,7 +66,9 @@ export default function CertifyOverview({ locale, messages: m }: Props) {
             {!bankAvailable ? (
               <p className="text-xs text-muted">{m['certify.usbkey.unavailableTitle']}</p>
             ) : usbkeyOpen ? (
-              <a className="btn btn-primary btn-sm" href={localePath(locale, '/certify/enterprise/usbkey')}>{m['certify.way.usbkeyAction']}</a>
+              <a className="btn btn-primary btn-sm" href={localePath(locale, '/certify/enterprise/usbkey')}>
+                {m['certify.way.usbkeyAction']}
+              </a>
             ) : (
               <p className="text-xs text-muted">{m['certify.way.unavailable']}</p>
             )}

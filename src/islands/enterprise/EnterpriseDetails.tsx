@@ -41,8 +41,18 @@ export default function EnterpriseDetails({ enterprise: e, locale, messages: m, 
       <Row label={m['certify.field.clearanceAccount']} value={shown(e.clearanceAccount, m)} />
       <Row label={m['certify.field.electricityAccounts']} value={shown(e.electricityAccounts.join(', '), m)} />
       <Row label={m['certify.field.voltageLevel']} value={shown(voltage, m)} />
-      <Row label={m['certify.field.annualConsumption']} value={e.annualConsumption === null ? m['certify.common.dash'] : new Intl.NumberFormat(locale).format(e.annualConsumption)} />
-      <Row label={m['certify.field.partnerName']} value={e.partnerName === null ? m['certify.common.dash'] : `${e.partnerName} (${e.partnerCode ?? ''})`} />
+      <Row
+        label={m['certify.field.annualConsumption']}
+        value={
+          e.annualConsumption === null
+            ? m['certify.common.dash']
+            : new Intl.NumberFormat(locale).format(e.annualConsumption)
+        }
+      />
+      <Row
+        label={m['certify.field.partnerName']}
+        value={e.partnerName === null ? m['certify.common.dash'] : `${e.partnerName} (${e.partnerCode ?? ''})`}
+      />
       <Row label={m['certify.field.authStatus']} value={authStatusWord(e.authStatus, m)} />
       <Row label={m['certify.field.authType']} value={shown(authType, m)} />
       <Row label={m['certify.field.submittedAt']} value={shownTime(e.submittedAt, locale, m)} />
@@ -71,12 +81,19 @@ export function AuthFileList({ files, locale, messages: m, previews = false }: F
         return (
           <li key={file.id} className="rounded-box border border-base-300 p-3 text-sm">
             <p className="font-medium">{kind}</p>
-            <p className="break-all text-base-content/70">{file.originalName} · {fileSize(file.size, locale)}</p>
+            <p className="break-all text-base-content/70">
+              {file.originalName} · {fileSize(file.size, locale)}
+            </p>
             <a className="link link-primary" href={file.url} target="_blank" rel="noopener">
               {format(m['certify.ops.openFile'], { kind })}
             </a>
             {previews && file.contentType !== 'application/pdf' && (
-              <img src={file.url} alt={`${kind}: ${file.originalName}`} className="mt-2 max-h-96 w-full rounded object-contain" loading="lazy" />
+              <img
+                src={file.url}
+                alt={`${kind}: ${file.originalName}`}
+                className="mt-2 max-h-96 w-full rounded object-contain"
+                loading="lazy"
+              />
             )}
           </li>
         );
@@ -86,7 +103,15 @@ export function AuthFileList({ files, locale, messages: m, previews = false }: F
 }
 
 /** The bank account an enterprise certified with by USB key (the number masked by the server). */
-export function BankBindingDetails({ binding, locale, messages: m }: { binding: BankBindingData; locale: Locale; messages: CertifyMessages }) {
+export function BankBindingDetails({
+  binding,
+  locale,
+  messages: m,
+}: {
+  binding: BankBindingData;
+  locale: Locale;
+  messages: CertifyMessages;
+}) {
   return (
     <dl className="grid gap-2 md:grid-cols-2">
       <Row label={m['certify.record.bank']} value={bankName(binding.bank, m)} />

@@ -73,7 +73,11 @@ export default function EnterpriseForm({ enterprise, options, messages, validati
     setBusy(false);
     if (answer?.ok) {
       message.success(
-        chosen === 'draft' ? m['certify.record.draftSaved'] : enterprise ? m['certify.record.saved'] : m['certify.record.created'],
+        chosen === 'draft'
+          ? m['certify.record.draftSaved']
+          : enterprise
+            ? m['certify.record.saved']
+            : m['certify.record.created'],
       );
       onSaved(answer.data);
     } else if (answer) {
@@ -86,23 +90,133 @@ export default function EnterpriseForm({ enterprise, options, messages, validati
   return (
     <form ref={formRef} noValidate onSubmit={(event) => void submit(event)} aria-busy={busy}>
       {certified && (
-        <p role="note" className="alert alert-warning mb-2 text-sm">{m['certify.record.coreFieldsNote']}</p>
+        <p role="note" className="alert alert-warning mb-2 text-sm">
+          {m['certify.record.coreFieldsNote']}
+        </p>
       )}
       <div className="grid gap-x-6 md:grid-cols-2">
-        <TextField name="enterpriseName" label={field('enterpriseName')} defaultValue={enterprise?.enterpriseName ?? ''} maxLength={100} required error={errors['enterpriseName']} />
-        <TextField name="creditCode" label={field('creditCode')} defaultValue={enterprise?.creditCode ?? ''} maxLength={22} autoCapitalize="characters" spellCheck={false} required error={errors['creditCode']} hint={m['certify.form.creditCodeHint']} />
-        <TextField name="legalPerson" label={field('legalPerson')} defaultValue={enterprise?.legalPerson ?? ''} maxLength={64} required error={errors['legalPerson']} />
-        <TextField name="contactName" label={field('contactName')} defaultValue={enterprise?.contactName ?? ''} maxLength={64} autoComplete="name" required error={errors['contactName']} />
-        <TextField name="contactPhone" type="tel" label={field('contactPhone')} defaultValue={enterprise?.contactPhone ?? ''} maxLength={11} inputMode="numeric" autoComplete="tel" required error={errors['contactPhone']} />
-        <TextField name="clearanceAccount" label={field('clearanceAccount')} defaultValue={enterprise?.clearanceAccount ?? ''} maxLength={32} spellCheck={false} required error={errors['clearanceAccount']} />
-        <SelectField name="areaCode" label={field('areaCode')} options={options.areas} placeholder={m['certify.common.select']} defaultValue={enterprise?.areaCode ?? ''} required error={errors['areaCode']} />
-        <SelectField name="industry" label={field('industry')} options={options.industries} placeholder={m['certify.common.select']} defaultValue={enterprise?.industry ?? ''} required error={errors['industry']} />
-        <SelectField name="voltageLevel" label={field('voltageLevel')} options={options.voltageLevels} placeholder={m['certify.common.select']} defaultValue={enterprise?.voltageLevel ?? ''} required error={errors['voltageLevel']} />
-        <TextField name="annualConsumption" type="number" label={field('annualConsumption')} defaultValue={enterprise?.annualConsumption ?? ''} min={0} step="0.001" inputMode="decimal" error={errors['annualConsumption']} />
-        <TextField name="partnerCode" label={field('partnerCode')} defaultValue={enterprise?.partnerCode ?? ''} maxLength={32} autoCapitalize="characters" spellCheck={false} error={errors['partnerCode']} hint={m['certify.form.partnerCodeHint']} />
+        <TextField
+          name="enterpriseName"
+          label={field('enterpriseName')}
+          defaultValue={enterprise?.enterpriseName ?? ''}
+          maxLength={100}
+          required
+          error={errors['enterpriseName']}
+        />
+        <TextField
+          name="creditCode"
+          label={field('creditCode')}
+          defaultValue={enterprise?.creditCode ?? ''}
+          maxLength={22}
+          autoCapitalize="characters"
+          spellCheck={false}
+          required
+          error={errors['creditCode']}
+          hint={m['certify.form.creditCodeHint']}
+        />
+        <TextField
+          name="legalPerson"
+          label={field('legalPerson')}
+          defaultValue={enterprise?.legalPerson ?? ''}
+          maxLength={64}
+          required
+          error={errors['legalPerson']}
+        />
+        <TextField
+          name="contactName"
+          label={field('contactName')}
+          defaultValue={enterprise?.contactName ?? ''}
+          maxLength={64}
+          autoComplete="name"
+          required
+          error={errors['contactName']}
+        />
+        <TextField
+          name="contactPhone"
+          type="tel"
+          label={field('contactPhone')}
+          defaultValue={enterprise?.contactPhone ?? ''}
+          maxLength={11}
+          inputMode="numeric"
+          autoComplete="tel"
+          required
+          error={errors['contactPhone']}
+        />
+        <TextField
+          name="clearanceAccount"
+          label={field('clearanceAccount')}
+          defaultValue={enterprise?.clearanceAccount ?? ''}
+          maxLength={32}
+          spellCheck={false}
+          required
+          error={errors['clearanceAccount']}
+        />
+        <SelectField
+          name="areaCode"
+          label={field('areaCode')}
+          options={options.areas}
+          placeholder={m['certify.common.select']}
+          defaultValue={enterprise?.areaCode ?? ''}
+          required
+          error={errors['areaCode']}
+        />
+        <SelectField
+          name="industry"
+          label={field('industry')}
+          options={options.industries}
+          placeholder={m['certify.common.select']}
+          defaultValue={enterprise?.industry ?? ''}
+          required
+          error={errors['industry']}
+        />
+        <SelectField
+          name="voltageLevel"
+          label={field('voltageLevel')}
+          options={options.voltageLevels}
+          placeholder={m['certify.common.select']}
+          defaultValue={enterprise?.voltageLevel ?? ''}
+          required
+          error={errors['voltageLevel']}
+        />
+        <TextField
+          name="annualConsumption"
+          type="number"
+          label={field('annualConsumption')}
+          defaultValue={enterprise?.annualConsumption ?? ''}
+          min={0}
+          step="0.001"
+          inputMode="decimal"
+          error={errors['annualConsumption']}
+        />
+        <TextField
+          name="partnerCode"
+          label={field('partnerCode')}
+          defaultValue={enterprise?.partnerCode ?? ''}
+          maxLength={32}
+          autoCapitalize="characters"
+          spellCheck={false}
+          error={errors['partnerCode']}
+          hint={m['certify.form.partnerCodeHint']}
+        />
       </div>
-      <TextField name="address" label={field('address')} defaultValue={enterprise?.address ?? ''} maxLength={200} autoComplete="street-address" required error={errors['address']} />
-      <TextField name="electricityAccounts" label={field('electricityAccounts')} defaultValue={enterprise?.electricityAccounts.join(', ') ?? ''} spellCheck={false} required error={errors['electricityAccounts']} hint={m['certify.form.accountsHint']} />
+      <TextField
+        name="address"
+        label={field('address')}
+        defaultValue={enterprise?.address ?? ''}
+        maxLength={200}
+        autoComplete="street-address"
+        required
+        error={errors['address']}
+      />
+      <TextField
+        name="electricityAccounts"
+        label={field('electricityAccounts')}
+        defaultValue={enterprise?.electricityAccounts.join(', ') ?? ''}
+        spellCheck={false}
+        required
+        error={errors['electricityAccounts']}
+        hint={m['certify.form.accountsHint']}
+      />
       <p className="mt-2 text-xs text-muted">{m['certify.form.draftHint']}</p>
       <div className="mt-4 flex flex-wrap gap-2">
         <SubmitButton
@@ -111,12 +225,21 @@ export default function EnterpriseForm({ enterprise, options, messages, validati
           busyLabel={m['certify.form.saving']}
           className="btn btn-primary"
         />
-        <button type="submit" name="intent" value="draft" className="btn" disabled={busy} aria-busy={busy && intent === 'draft'}>
+        <button
+          type="submit"
+          name="intent"
+          value="draft"
+          className="btn"
+          disabled={busy}
+          aria-busy={busy && intent === 'draft'}
+        >
           {busy && intent === 'draft' && <span className="loading loading-spinner loading-sm" aria-hidden="true" />}
           {busy && intent === 'draft' ? m['certify.form.saving'] : m['certify.form.saveDraft']}
         </button>
         {onCancel && (
-          <button type="button" className="btn btn-ghost" onClick={onCancel} disabled={busy}>{m['certify.common.cancel']}</button>
+          <button type="button" className="btn btn-ghost" onClick={onCancel} disabled={busy}>
+            {m['certify.common.cancel']}
+          </button>
         )}
       </div>
     </form>

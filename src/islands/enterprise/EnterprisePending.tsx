@@ -19,12 +19,16 @@ interface Props {
 export default function EnterprisePending({ view, locale, messages: m, onRetry }: Props) {
   if (view.state === 'loading') return <Loading label={m['common.loading']} />;
   if (view.state === 'failed') {
-    return <LoadFailed message={m['certify.common.loadFailed']} retryLabel={m['certify.common.retry']} onRetry={onRetry} />;
+    return (
+      <LoadFailed message={m['certify.common.loadFailed']} retryLabel={m['certify.common.retry']} onRetry={onRetry} />
+    );
   }
   return (
     <div role="status" className="alert alert-info">
       <span>{m['certify.status.noEnterprise']}</span>
-      <a className="btn btn-sm" href={localePath(locale, '/person/enterprise')}>{m['certify.status.toEnterprise']}</a>
+      <a className="btn btn-sm" href={localePath(locale, '/person/enterprise')}>
+        {m['certify.status.toEnterprise']}
+      </a>
     </div>
   );
 }

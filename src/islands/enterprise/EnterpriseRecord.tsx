@@ -48,7 +48,9 @@ export default function EnterpriseRecord({ locale, messages: m, validation, opti
             <p className="font-semibold">{m['certify.record.noneTitle']}</p>
             <p className="text-sm">{m['certify.record.noneLead']}</p>
           </div>
-          <a className="btn btn-sm" href={localePath(locale, '/setting/binding')}>{m['certify.record.bindLink']}</a>
+          <a className="btn btn-sm" href={localePath(locale, '/setting/binding')}>
+            {m['certify.record.bindLink']}
+          </a>
         </div>
         <Section title={m['certify.record.addTitle']}>
           <EnterpriseForm options={options} messages={m} validation={validation} onSaved={saved} />
@@ -61,7 +63,14 @@ export default function EnterpriseRecord({ locale, messages: m, validation, opti
   if (editing) {
     return (
       <Section title={m['certify.record.editTitle']}>
-        <EnterpriseForm enterprise={enterprise} options={options} messages={m} validation={validation} onSaved={saved} onCancel={() => setEditing(false)} />
+        <EnterpriseForm
+          enterprise={enterprise}
+          options={options}
+          messages={m}
+          validation={validation}
+          onSaved={saved}
+          onCancel={() => setEditing(false)}
+        />
       </Section>
     );
   }
@@ -83,7 +92,9 @@ export default function EnterpriseRecord({ locale, messages: m, validation, opti
         action={
           <p className="flex items-center gap-2">
             {enterprise.draft && <span className="badge badge-warning">{m['certify.record.draftBadge']}</span>}
-            <span className={`badge ${status === 2 ? 'badge-success' : status === 3 ? 'badge-error' : status === 1 ? 'badge-info' : 'badge-ghost'}`}>
+            <span
+              className={`badge ${status === 2 ? 'badge-success' : status === 3 ? 'badge-error' : status === 1 ? 'badge-info' : 'badge-ghost'}`}
+            >
               {authStatusWord(status, m)}
             </span>
           </p>
@@ -95,14 +106,22 @@ export default function EnterpriseRecord({ locale, messages: m, validation, opti
             {enterprise.reviewComment && <ReviewComment comment={enterprise.reviewComment} messages={m} />}
           </>
         )}
-        {status === 1 && <p role="note" className="alert alert-info text-sm">{m['certify.record.underReviewNote']}</p>}
+        {status === 1 && (
+          <p role="note" className="alert alert-info text-sm">
+            {m['certify.record.underReviewNote']}
+          </p>
+        )}
         <EnterpriseDetails enterprise={enterprise} locale={locale} messages={m} voltageLevels={options.voltageLevels} />
         <div className="card-actions">
           {status !== 1 && (
-            <button type="button" className="btn btn-primary btn-sm" onClick={() => setEditing(true)}>{m['certify.record.edit']}</button>
+            <button type="button" className="btn btn-primary btn-sm" onClick={() => setEditing(true)}>
+              {m['certify.record.edit']}
+            </button>
           )}
           {certificateOpen(status) && (
-            <a className="btn btn-sm" href={localePath(locale, '/certify/enterprise')}>{m['certify.record.certify']}</a>
+            <a className="btn btn-sm" href={localePath(locale, '/certify/enterprise')}>
+              {m['certify.record.certify']}
+            </a>
           )}
           {enterprise.canDelete && (
             <RemoveButton

@@ -26,7 +26,9 @@ export default function RemoveButton({ label, title, body, messages: m, onRemove
 
   return (
     <>
-      <button type="button" className="btn btn-error btn-outline btn-sm" onClick={() => setConfirming(true)}>{label}</button>
+      <button type="button" className="btn btn-error btn-outline btn-sm" onClick={() => setConfirming(true)}>
+        {label}
+      </button>
       <ConfirmDialog
         open={confirming}
         title={title}

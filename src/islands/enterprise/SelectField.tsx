@@ -21,7 +21,9 @@ export default function SelectField({ name, label, options, placeholder, error, 
   const errorId = `${id}-error`;
   return (
     <div className="fieldset py-1">
-      <label htmlFor={id} className="fieldset-legend pb-1 text-sm">{labelCase(label)}</label>
+      <label htmlFor={id} className="fieldset-legend pb-1 text-sm">
+        {labelCase(label)}
+      </label>
       <select
         id={id}
         name={name}
@@ -32,10 +34,16 @@ export default function SelectField({ name, label, options, placeholder, error, 
       >
         <option value="">{placeholder}</option>
         {options.map((option) => (
-          <option key={option.value} value={option.value}>{option.label}</option>
+          <option key={option.value} value={option.value}>
+            {option.label}
+          </option>
         ))}
       </select>
-      {error && <p id={errorId} className="label text-xs whitespace-normal text-error">{error}</p>}
+      {error && (
+        <p id={errorId} className="label text-xs whitespace-normal text-error">
+          {error}
+        </p>
+      )}
     </div>
   );
 }

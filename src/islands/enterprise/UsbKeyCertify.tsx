@@ -42,7 +42,13 @@ interface Props {
 }
 
 /** A refusal shown in place: the bank being unavailable reads differently from a plain refusal. */
-function Refusal({ outcome, messages: m }: { outcome: { bankDown: boolean; message: string }; messages: CertifyMessages }) {
+function Refusal({
+  outcome,
+  messages: m,
+}: {
+  outcome: { bankDown: boolean; message: string };
+  messages: CertifyMessages;
+}) {
   return (
     <div role="alert" className="alert alert-error text-sm">
       {outcome.bankDown ? (
@@ -93,9 +99,11 @@ export default function UsbKeyCertify({ locale, messages: m, validation }: Props
   const { formRef: lookupForm, errors: lookupErrors, busy: lookupBusy } = lookup;
   const { formRef: signForm, errors: signErrors, busy: signBusy } = sign;
 
-  if (view.state !== 'ready') return <EnterprisePending view={view} locale={locale} messages={m} onRetry={() => void load()} />;
+  if (view.state !== 'ready')
+    return <EnterprisePending view={view} locale={locale} messages={m} onRetry={() => void load()} />;
   // Until the page knows which bank is behind it (demo sandbox, none), it offers nothing.
-  if (bank === undefined) return <EnterprisePending view={{ state: 'loading' }} locale={locale} messages={m} onRetry={() => void load()} />;
+  if (bank === undefined)
+    return <EnterprisePending view={{ state: 'loading' }} locale={locale} messages={m} onRetry={() => void load()} />;
   const { enterprise } = view;
   const binding = enterprise.bankBinding;
   const unavailable = bank?.available === false;
@@ -131,8 +139,16 @@ export default function UsbKeyCertify({ locale, messages: m, validation }: Props
     if (sign.busy || !account) return;
     setRefused(null);
     const values = formValues(event.currentTarget);
-    const key = validateForm(usbKeySignBody, { accountNo: account.accountNo, pin: values['pin'] ?? '', challenge: account.challenge }, validation);
-    const holder = validateForm(z.pick(saveEmpBody, { empName: true, empNo: true }), { empName: values['empName'] ?? '', empNo: values['empNo'] ?? '' }, validation);
+    const key = validateForm(
+      usbKeySignBody,
+      { accountNo: account.accountNo, pin: values['pin'] ?? '', challenge: account.challenge },
+      validation,
+    );
+    const holder = validateForm(
+      z.pick(saveEmpBody, { empName: true, empNo: true }),
+      { empName: values['empName'] ?? '', empNo: values['empNo'] ?? '' },
+      validation,
+    );
     if (!key.ok || !holder.ok) return sign.fail({ ...(key.ok ? {} : key.errors), ...(holder.ok ? {} : holder.errors) });
     sign.setErrors({});
     sign.setBusy(true);
@@ -178,9 +194,7 @@ export default function UsbKeyCertify({ locale, messages: m, validation }: Props
     }
   };
 
-  const status = (
-    <StatusLine enterprise={enterprise} messages={m} />
-  );
+  const status = <StatusLine enterprise={enterprise} messages={m} />;
 
   if (binding) {
     return page(
@@ -212,7 +226,9 @@ export default function UsbKeyCertify({ locale, messages: m, validation }: Props
         <p className="text-sm">{m['certify.usbkey.unavailable']}</p>
         {certificateOpen(enterprise.authStatus) && (
           <div className="card-actions">
-            <a className="btn btn-sm btn-primary" href={localePath(locale, '/certify/enterprise/certificate')}>{m['certify.way.certificateAction']}</a>
+            <a className="btn btn-sm btn-primary" href={localePath(locale, '/certify/enterprise/certificate')}>
+              {m['certify.way.certificateAction']}
+            </a>
           </div>
         )}
       </Section>
@@ -225,7 +241,9 @@ export default function UsbKeyCertify({ locale, messages: m, validation }: Props
         {status}
         <p className="text-sm text-base-content/70">{m['certify.usbkey.notNow']}</p>
         <div className="card-actions">
-          <a className="btn btn-sm" href={localePath(locale, '/certify/enterprise')}>{m['certify.status.title']}</a>
+          <a className="btn btn-sm" href={localePath(locale, '/certify/enterprise')}>
+            {m['certify.status.title']}
+          </a>
         </div>
       </Section>,
     );
@@ -234,13 +252,17 @@ export default function UsbKeyCertify({ locale, messages: m, validation }: Props
   // The same complete record as certification with documents (the server refuses it otherwise).
   const missing = missingForCertification(enterprise);
   if (missing.length > 0) {
-    const fields = missing.map((name) => m[`certify.field.${name}` satisfies CertifyKey]).join(m['enterprise.listSeparator']);
+    const fields = missing
+      .map((name) => m[`certify.field.${name}` satisfies CertifyKey])
+      .join(m['enterprise.listSeparator']);
     return page(
       <Section title={m['certify.usbkey.incompleteTitle']}>
         {status}
         <p className="text-sm">{format(m['certify.usbkey.incomplete'], { fields })}</p>
         <div className="card-actions">
-          <a className="btn btn-sm btn-primary" href={localePath(locale, '/person/enterprise')}>{m['certify.submit.editRecord']}</a>
+          <a className="btn btn-sm btn-primary" href={localePath(locale, '/person/enterprise')}>
+            {m['certify.submit.editRecord']}
+          </a>
         </div>
       </Section>,
     );
@@ -263,9 +285,23 @@ export default function UsbKeyCertify({ locale, messages: m, validation }: Props
             error={lookupErrors['accountNo']}
           />
           {account ? (
-            <button type="button" className="btn btn-ghost mt-4" onClick={() => { setAccount(null); setRefused(null); }}>{m['certify.usbkey.restart']}</button>
+            <button
+              type="button"
+              className="btn btn-ghost mt-4"
+              onClick={() => {
+                setAccount(null);
+                setRefused(null);
+              }}
+            >
+              {m['certify.usbkey.restart']}
+            </button>
           ) : (
-            <SubmitButton busy={lookupBusy} label={m['certify.usbkey.lookup']} busyLabel={m['certify.usbkey.looking']} className="btn btn-primary mt-4" />
+            <SubmitButton
+              busy={lookupBusy}
+              label={m['certify.usbkey.lookup']}
+              busyLabel={m['certify.usbkey.looking']}
+              className="btn btn-primary mt-4"
+            />
           )}
         </form>
         {!account && refused && <Refusal outcome={refused} messages={m} />}
@@ -274,11 +310,13 @@ export default function UsbKeyCertify({ locale, messages: m, validation }: Props
       {account && (
         <Section title={`2. ${m['certify.usbkey.signStep']}`}>
           <dl className="grid gap-2 text-sm md:grid-cols-3">
-            {([
-              ['certify.usbkey.accountName', account.accountName],
-              ['certify.usbkey.bankName', account.bankName],
-              ['certify.usbkey.branchName', account.branchName],
-            ] as const).map(([label, value]) => (
+            {(
+              [
+                ['certify.usbkey.accountName', account.accountName],
+                ['certify.usbkey.bankName', account.bankName],
+                ['certify.usbkey.branchName', account.branchName],
+              ] as const
+            ).map(([label, value]) => (
               <div key={label}>
                 <dt className="text-muted">{m[label]}</dt>
                 <dd className="break-words">{value}</dd>
@@ -286,12 +324,39 @@ export default function UsbKeyCertify({ locale, messages: m, validation }: Props
             ))}
           </dl>
           <p className="text-sm">{m['certify.usbkey.insert']}</p>
-          <p className="text-xs text-muted">{format(m['certify.usbkey.expiresAt'], { time: shownTime(account.expiresAt, locale, m) })}</p>
+          <p className="text-xs text-muted">
+            {format(m['certify.usbkey.expiresAt'], { time: shownTime(account.expiresAt, locale, m) })}
+          </p>
           <form ref={signForm} noValidate onSubmit={(event) => void signAndSave(event)} className="max-w-md">
-            <TextField name="pin" type="password" label={m['certify.usbkey.pin']} inputMode="numeric" autoComplete="off" maxLength={6} error={signErrors['pin']} />
-            <TextField name="empName" label={m['certify.usbkey.empName']} autoComplete="name" maxLength={64} error={signErrors['empName']} />
-            <TextField name="empNo" label={m['certify.usbkey.empNo']} autoComplete="off" maxLength={32} error={signErrors['empNo']} />
-            <SubmitButton busy={signBusy} label={m['certify.usbkey.sign']} busyLabel={m['certify.usbkey.signing']} className="btn btn-primary mt-4" />
+            <TextField
+              name="pin"
+              type="password"
+              label={m['certify.usbkey.pin']}
+              inputMode="numeric"
+              autoComplete="off"
+              maxLength={6}
+              error={signErrors['pin']}
+            />
+            <TextField
+              name="empName"
+              label={m['certify.usbkey.empName']}
+              autoComplete="name"
+              maxLength={64}
+              error={signErrors['empName']}
+            />
+            <TextField
+              name="empNo"
+              label={m['certify.usbkey.empNo']}
+              autoComplete="off"
+              maxLength={32}
+              error={signErrors['empNo']}
+            />
+            <SubmitButton
+              busy={signBusy}
+              label={m['certify.usbkey.sign']}
+              busyLabel={m['certify.usbkey.signing']}
+              className="btn btn-primary mt-4"
+            />
           </form>
           {refused && <Refusal outcome={refused} messages={m} />}
         </Section>

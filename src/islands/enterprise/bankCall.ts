@@ -9,9 +9,7 @@ import type { RequestData } from '../../lib/api/encode.ts';
 import { serverFieldErrors, type FieldErrors } from '../auth/formValidation.ts';
 
 export type BankOutcome<T> =
-  | { ok: true; data: T }
-  | { ok: false; bankDown: boolean; message: string; errors: FieldErrors }
-  | undefined;
+  { ok: true; data: T } | { ok: false; bankDown: boolean; message: string; errors: FieldErrors } | undefined;
 
 /** Long enough for a slow bank; the server gives up on the bank before this. */
 const BANK_TIMEOUT_MS = 30_000;

@@ -38,6 +38,8 @@ export function certifyValidation(locale: Locale): ValidationMessages {
     if (dictionary[`field.${name}`] === undefined) labels[`field.${name}`] = dictionary[key] ?? '';
   }
   // Custom rules of the shared schemas name their message by a key of another namespace.
-  const custom = (Object.keys(dictionary) as MessageKey[]).filter((key) => /^(enterprise|bank)\.validation\./.test(key));
+  const custom = (Object.keys(dictionary) as MessageKey[]).filter((key) =>
+    /^(enterprise|bank)\.validation\./.test(key),
+  );
   return { ...validationMessages(locale), ...labels, ...pick(locale, custom) };
 }

@@ -12,6 +12,9 @@ export function enterpriseOptions(): EnterpriseOptions {
   return {
     areas: listRegions(content).map((region) => ({ value: region.areaCode, label: region.name })),
     industries: listIndustries(content).map((industry) => ({ value: industry.code, label: industry.name })),
-    voltageLevels: (getDictionary(content, 'voltageLevel') ?? []).map((entry) => ({ value: entry.code, label: entry.name })),
+    voltageLevels: (getDictionary(content, 'voltageLevel') ?? []).map((entry) => ({
+      value: entry.code,
+      label: entry.name,
+    })),
   };
 }

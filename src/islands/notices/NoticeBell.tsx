@@ -12,7 +12,14 @@ import ConfirmDialog from '../ConfirmDialog.tsx';
 import { postForm } from '../auth/formCall.ts';
 import { useMountedSignal } from '../useMountedSignal.ts';
 import { useDismiss } from '../useDismiss.ts';
-import { NOTICE_CLEAR_URL, NOTICE_READ_URL, badgeText, noticeTypes, noticesOfType, type NoticeBellMessages } from './noticeBell.ts';
+import {
+  NOTICE_CLEAR_URL,
+  NOTICE_READ_URL,
+  badgeText,
+  noticeTypes,
+  noticesOfType,
+  type NoticeBellMessages,
+} from './noticeBell.ts';
 
 interface Props {
   locale: Locale;
@@ -69,7 +76,8 @@ export default function NoticeBell({ locale, messages }: Props) {
   // Only once the notices have loaded in the browser: the server-rendered bell has no badge,
   // whoever looks at it (the state is 'idle' there and at hydration).
   const unread = state === 'ready' ? (user.unreadCount ?? 0) : 0;
-  const label = unread > 0 ? format(messages['account.notices.bellUnread'], { count: unread }) : messages['account.notices.bell'];
+  const label =
+    unread > 0 ? format(messages['account.notices.bellUnread'], { count: unread }) : messages['account.notices.bell'];
   const typeLabel = (name: NoticeTypeName) => messages[`account.notices.type.${name}`];
   const current = noticesOfType(list, type);
 
@@ -101,7 +109,9 @@ export default function NoticeBell({ locale, messages }: Props) {
       return (
         <p className="p-2 text-sm">
           {messages['account.notices.loginPrompt']}{' '}
-          <a className="link link-primary" href={localePath(locale, loginPath)}>{messages['header.login']}</a>
+          <a className="link link-primary" href={localePath(locale, loginPath)}>
+            {messages['header.login']}
+          </a>
         </p>
       );
     }
@@ -109,7 +119,9 @@ export default function NoticeBell({ locale, messages }: Props) {
       return (
         <div className="flex items-center gap-2 p-2 text-sm">
           <span>{messages['account.common.loadFailed']}</span>
-          <button type="button" className="btn btn-xs" onClick={() => void load()}>{messages['account.common.retry']}</button>
+          <button type="button" className="btn btn-xs" onClick={() => void load()}>
+            {messages['account.common.retry']}
+          </button>
         </div>
       );
     }
@@ -144,7 +156,10 @@ export default function NoticeBell({ locale, messages }: Props) {
               >
                 {typeLabel(name)}
                 {count > 0 && (
-                  <span className="badge badge-primary badge-xs" aria-label={format(messages['account.notices.unreadCount'], { count })}>
+                  <span
+                    className="badge badge-primary badge-xs"
+                    aria-label={format(messages['account.notices.unreadCount'], { count })}
+                  >
                     {badgeText(count)}
                   </span>
                 )}
@@ -152,9 +167,16 @@ export default function NoticeBell({ locale, messages }: Props) {
             );
           })}
         </div>
-        <div id={`${baseId}-panel`} role="tabpanel" aria-labelledby={`${baseId}-tab-${type}`} className="max-h-80 overflow-y-auto">
+        <div
+          id={`${baseId}-panel`}
+          role="tabpanel"
+          aria-labelledby={`${baseId}-tab-${type}`}
+          className="max-h-80 overflow-y-auto"
+        >
           {current.items.length === 0 ? (
-            <p className="p-4 text-center text-sm text-muted">{format(messages['account.notices.empty'], { type: typeLabel(type) })}</p>
+            <p className="p-4 text-center text-sm text-muted">
+              {format(messages['account.notices.empty'], { type: typeLabel(type) })}
+            </p>
           ) : (
             <ul className="divide-y divide-base-200">
               {current.items.map((notice) => (
@@ -166,9 +188,7 @@ export default function NoticeBell({ locale, messages }: Props) {
                     </p>
                     {notice.description && <p className="text-xs text-muted">{notice.description}</p>}
                     {notice.datetime && (
-                      <p className="text-xs text-muted">
-                        {formatChinaDateTime(notice.datetime, locale)}
-                      </p>
+                      <p className="text-xs text-muted">{formatChinaDateTime(notice.datetime, locale)}</p>
                     )}
                   </div>
                   {!notice.read && (
@@ -215,12 +235,21 @@ export default function NoticeBell({ locale, messages }: Props) {
       >
         {/* pointer-events-none: a click before hydration must land on the button itself; the
             client:intent directive replays held clicks on HTML elements only, not on SVG parts. */}
-        <svg aria-hidden="true" viewBox="0 0 24 24" className="pointer-events-none size-5" fill="none" stroke="currentColor" strokeWidth="2">
+        <svg
+          aria-hidden="true"
+          viewBox="0 0 24 24"
+          className="pointer-events-none size-5"
+          fill="none"
+          stroke="currentColor"
+          strokeWidth="2"
+        >
           <path d="M6 8a6 6 0 0 1 12 0c0 7 3 9 3 9H3s3-2 3-9" />
           <path d="M10.3 21a1.94 1.94 0 0 0 3.4 0" />
         </svg>
         {unread > 0 && (
-          <span aria-hidden="true" className="pointer-events-none badge badge-error badge-xs absolute -right-1 -top-1">{badgeText(unread)}</span>
+          <span aria-hidden="true" className="pointer-events-none badge badge-error badge-xs absolute -right-1 -top-1">
+            {badgeText(unread)}
+          </span>
         )}
       </button>
       {open && (

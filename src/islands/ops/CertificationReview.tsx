@@ -46,13 +46,19 @@ export default function CertificationReview({ id, locale, messages: m, validatio
   }, [id]);
 
   const back = (
-    <button type="button" className="btn btn-ghost btn-sm" onClick={onBack}>{m['certify.ops.back']}</button>
+    <button type="button" className="btn btn-ghost btn-sm" onClick={onBack}>
+      {m['certify.ops.back']}
+    </button>
   );
   if (view.state === 'loading') return <Loading label={m['common.loading']} />;
   if (view.state !== 'ready') {
     return (
       <div className="grid gap-2">
-        <LoadFailed message={m['certify.common.loadFailed']} retryLabel={m['certify.common.retry']} onRetry={() => void load()} />
+        <LoadFailed
+          message={m['certify.common.loadFailed']}
+          retryLabel={m['certify.common.retry']}
+          onRetry={() => void load()}
+        />
         <div>{back}</div>
       </div>
     );
@@ -75,7 +81,11 @@ export default function CertificationReview({ id, locale, messages: m, validatio
     event.preventDefault();
     if (busy) return;
     const comment = new FormData(event.currentTarget).get('comment');
-    const checked = validateForm(certificationReturnBody, { id, comment: typeof comment === 'string' ? comment : '' }, validation);
+    const checked = validateForm(
+      certificationReturnBody,
+      { id, comment: typeof comment === 'string' ? comment : '' },
+      validation,
+    );
     if (!checked.ok) return fail(checked.errors);
     setErrors({});
     setBusy(true);
@@ -93,7 +103,11 @@ export default function CertificationReview({ id, locale, messages: m, validatio
   return (
     <div className="grid gap-4">
       <Section title={enterprise.enterpriseName} action={back}>
-        {!underReview && <p role="status" className="alert alert-warning text-sm">{m['certify.ops.notUnderReview']}</p>}
+        {!underReview && (
+          <p role="status" className="alert alert-warning text-sm">
+            {m['certify.ops.notUnderReview']}
+          </p>
+        )}
         <EnterpriseDetails enterprise={enterprise} locale={locale} messages={m} voltageLevels={voltageLevels} />
       </Section>
       <Section title={m['certify.ops.filesTitle']}>
@@ -102,10 +116,14 @@ export default function CertificationReview({ id, locale, messages: m, validatio
       {underReview && (
         <Section title={m['certify.ops.title']}>
           <div>
-            <button type="button" className="btn btn-success" onClick={() => setConfirming(true)}>{m['certify.ops.approve']}</button>
+            <button type="button" className="btn btn-success" onClick={() => setConfirming(true)}>
+              {m['certify.ops.approve']}
+            </button>
           </div>
           <form ref={formRef} noValidate onSubmit={(event) => void returnIt(event)} className="grid max-w-xl gap-1">
-            <label htmlFor={commentId} className="fieldset-legend pb-1 text-sm">{labelCase(m['certify.ops.comment'])}</label>
+            <label htmlFor={commentId} className="fieldset-legend pb-1 text-sm">
+              {labelCase(m['certify.ops.comment'])}
+            </label>
             <textarea
               id={commentId}
               name="comment"
@@ -115,8 +133,15 @@ export default function CertificationReview({ id, locale, messages: m, validatio
               aria-invalid={commentError ? true : undefined}
               aria-describedby={`${commentId}-note`}
             />
-            <p id={`${commentId}-note`} className={`text-xs ${commentError ? 'text-error' : 'text-muted'}`}>{commentError ?? m['certify.ops.commentHint']}</p>
-            <SubmitButton busy={busy} label={m['certify.ops.return']} busyLabel={m['certify.submit.submitting']} className="btn btn-warning mt-2 w-fit" />
+            <p id={`${commentId}-note`} className={`text-xs ${commentError ? 'text-error' : 'text-muted'}`}>
+              {commentError ?? m['certify.ops.commentHint']}
+            </p>
+            <SubmitButton
+              busy={busy}
+              label={m['certify.ops.return']}
+              busyLabel={m['certify.submit.submitting']}
+              className="btn btn-warning mt-2 w-fit"
+            />
           </form>
           <ConfirmDialog
             open={confirming}

@@ -33,7 +33,12 @@ interface Props {
  * its files, to approve or return with a comment.
  */
 export default function Certifications({ locale, messages: m, tableMessages, validation, voltageLevels }: Props) {
-  const table = useSessionTable<EnterpriseRowData>({ url: ENTERPRISE_TABLE_URL, query: queueQuery, build: queueBuild, toRequest: underReview });
+  const table = useSessionTable<EnterpriseRowData>({
+    url: ENTERPRISE_TABLE_URL,
+    query: queueQuery,
+    build: queueBuild,
+    toRequest: underReview,
+  });
   // The address is read after hydration: the server rendered no review, so the first render has none either.
   const [id, setId] = useState<number | undefined>(undefined);
   const captionId = useId();
@@ -69,15 +74,33 @@ export default function Certifications({ locale, messages: m, tableMessages, val
   if (id !== undefined) {
     return (
       <Suspense fallback={<Loading label={m['common.loading']} />}>
-        <CertificationReview key={id} id={id} locale={locale} messages={m} validation={validation} voltageLevels={voltageLevels} onBack={() => review(undefined)} />
+        <CertificationReview
+          key={id}
+          id={id}
+          locale={locale}
+          messages={m}
+          validation={validation}
+          voltageLevels={voltageLevels}
+          onBack={() => review(undefined)}
+        />
       </Suspense>
     );
   }
 
   const columns: Column<EnterpriseRowData>[] = [
     { key: 'enterpriseName', label: m['certify.field.enterpriseName'], sortable: true, className: 'font-medium' },
-    { key: 'creditCode', label: m['certify.field.creditCode'], sortable: true, render: (row) => shown(row.creditCode, m) },
-    { key: 'clearanceAccount', label: m['certify.field.clearanceAccount'], sortable: true, render: (row) => shown(row.clearanceAccount, m) },
+    {
+      key: 'creditCode',
+      label: m['certify.field.creditCode'],
+      sortable: true,
+      render: (row) => shown(row.creditCode, m),
+    },
+    {
+      key: 'clearanceAccount',
+      label: m['certify.field.clearanceAccount'],
+      sortable: true,
+      render: (row) => shown(row.clearanceAccount, m),
+    },
     { key: 'contactName', label: m['certify.field.contactName'], render: (row) => shown(row.contactName, m) },
     {
       key: 'submittedAt',
@@ -92,7 +115,12 @@ export default function Certifications({ locale, messages: m, tableMessages, val
       label: m['certify.ops.actions'],
       kind: 'action',
       render: (row) => (
-        <button type="button" className="btn btn-primary btn-xs" onClick={() => review(row.id)} aria-label={format(m['certify.ops.review'], { name: row.enterpriseName })}>
+        <button
+          type="button"
+          className="btn btn-primary btn-xs"
+          onClick={() => review(row.id)}
+          aria-label={format(m['certify.ops.review'], { name: row.enterpriseName })}
+        >
           {m['certify.ops.reviewShort']}
         </button>
       ),
@@ -102,11 +130,25 @@ export default function Certifications({ locale, messages: m, tableMessages, val
   return (
     <section className="card border border-base-300 bg-base-100" aria-labelledby={captionId}>
       <div className="card-body gap-3">
-        <h2 id={captionId} className="card-title text-base">{m['certify.ops.queueLabel']}</h2>
+        <h2 id={captionId} className="card-title text-base">
+          {m['certify.ops.queueLabel']}
+        </h2>
         <form key={state.keyword} role="search" onSubmit={search} className="flex max-w-md gap-2">
-          <label htmlFor={searchId} className="sr-only">{m['certify.field.enterpriseName']}</label>
-          <input id={searchId} name="q" type="search" className="input input-sm w-full" defaultValue={state.keyword} placeholder={m['certify.field.enterpriseName']} maxLength={100} />
-          <button type="submit" className="btn btn-sm">{m['certify.ops.search']}</button>
+          <label htmlFor={searchId} className="sr-only">
+            {m['certify.field.enterpriseName']}
+          </label>
+          <input
+            id={searchId}
+            name="q"
+            type="search"
+            className="input input-sm w-full"
+            defaultValue={state.keyword}
+            placeholder={m['certify.field.enterpriseName']}
+            maxLength={100}
+          />
+          <button type="submit" className="btn btn-sm">
+            {m['certify.ops.search']}
+          </button>
         </form>
         <DataTable
           caption={m['certify.ops.queueLabel']}

@@ -47,31 +47,92 @@ export default function OpsAudit({ locale, messages }: Props) {
   };
 
   const columns: Column<AuditRowData>[] = [
-    { key: 'at', label: messages['ops.audit.col.at'], sortable: true, className: 'whitespace-nowrap', render: (row) => formatDateTime(row.at, locale) },
-    { key: 'userName', label: messages['ops.audit.col.userName'], sortable: true, render: (row) => row.userName ?? messages['ops.audit.system'] },
+    {
+      key: 'at',
+      label: messages['ops.audit.col.at'],
+      sortable: true,
+      className: 'whitespace-nowrap',
+      render: (row) => formatDateTime(row.at, locale),
+    },
+    {
+      key: 'userName',
+      label: messages['ops.audit.col.userName'],
+      sortable: true,
+      render: (row) => row.userName ?? messages['ops.audit.system'],
+    },
     { key: 'action', label: messages['ops.audit.col.action'], sortable: true, className: 'font-mono text-xs' },
-    { key: 'target', label: messages['ops.audit.col.target'], className: 'font-mono text-xs', render: (row) => row.target ?? '-' },
-    { key: 'detail', label: messages['ops.audit.col.detail'], className: 'max-w-md text-xs break-words', render: (row) => detailText(row.detail) || '-' },
-    { key: 'ip', label: messages['ops.audit.col.ip'], className: 'whitespace-nowrap text-xs', render: (row) => row.ip ?? '-' },
+    {
+      key: 'target',
+      label: messages['ops.audit.col.target'],
+      className: 'font-mono text-xs',
+      render: (row) => row.target ?? '-',
+    },
+    {
+      key: 'detail',
+      label: messages['ops.audit.col.detail'],
+      className: 'max-w-md text-xs break-words',
+      render: (row) => detailText(row.detail) || '-',
+    },
+    {
+      key: 'ip',
+      label: messages['ops.audit.col.ip'],
+      className: 'whitespace-nowrap text-xs',
+      render: (row) => row.ip ?? '-',
+    },
   ];
 
-  const field = (name: string, label: string, props: { type?: string; placeholder?: string; defaultValue: string; className: string }) => (
+  const field = (
+    name: string,
+    label: string,
+    props: { type?: string; placeholder?: string; defaultValue: string; className: string },
+  ) => (
     <div className="fieldset py-0">
-      <label htmlFor={`${id}-${name}`} className="fieldset-legend pb-1 text-sm">{label}</label>
-      <input id={`${id}-${name}`} name={name} type={props.type ?? 'text'} maxLength={100} className={`input input-sm ${props.className}`} placeholder={props.placeholder} defaultValue={props.defaultValue} />
+      <label htmlFor={`${id}-${name}`} className="fieldset-legend pb-1 text-sm">
+        {label}
+      </label>
+      <input
+        id={`${id}-${name}`}
+        name={name}
+        type={props.type ?? 'text'}
+        maxLength={100}
+        className={`input input-sm ${props.className}`}
+        placeholder={props.placeholder}
+        defaultValue={props.defaultValue}
+      />
     </div>
   );
 
   return (
     <div className="grid gap-4">
-      <form key={JSON.stringify([state.keyword, state.filters, state.ranges])} role="search" aria-label={messages['ops.audit.filterLabel']} className="flex flex-wrap items-end gap-3" onSubmit={submit}>
-        {field('action', messages['ops.audit.action'], { placeholder: messages['ops.audit.actionHint'], defaultValue: state.filters.action?.[0] ?? '', className: 'w-44' })}
-        {field('target', messages['ops.audit.target'], { type: 'search', placeholder: messages['ops.audit.targetHint'], defaultValue: state.keyword, className: 'w-64' })}
+      <form
+        key={JSON.stringify([state.keyword, state.filters, state.ranges])}
+        role="search"
+        aria-label={messages['ops.audit.filterLabel']}
+        className="flex flex-wrap items-end gap-3"
+        onSubmit={submit}
+      >
+        {field('action', messages['ops.audit.action'], {
+          placeholder: messages['ops.audit.actionHint'],
+          defaultValue: state.filters.action?.[0] ?? '',
+          className: 'w-44',
+        })}
+        {field('target', messages['ops.audit.target'], {
+          type: 'search',
+          placeholder: messages['ops.audit.targetHint'],
+          defaultValue: state.keyword,
+          className: 'w-64',
+        })}
         {field('from', messages['ops.audit.from'], { type: 'date', defaultValue: at.start ?? '', className: 'w-40' })}
         {field('to', messages['ops.audit.to'], { type: 'date', defaultValue: at.end ?? '', className: 'w-40' })}
         <div className="flex gap-2">
-          <button type="submit" className="btn btn-primary btn-sm">{messages['ordering.filter.search']}</button>
-          <button type="button" className="btn btn-ghost btn-sm" onClick={() => table.patch({ keyword: '', filters: {}, ranges: {}, likes: {} })}>
+          <button type="submit" className="btn btn-primary btn-sm">
+            {messages['ordering.filter.search']}
+          </button>
+          <button
+            type="button"
+            className="btn btn-ghost btn-sm"
+            onClick={() => table.patch({ keyword: '', filters: {}, ranges: {}, likes: {} })}
+          >
             {messages['ordering.filter.reset']}
           </button>
         </div>

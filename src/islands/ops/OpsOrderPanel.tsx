@@ -36,7 +36,9 @@ export default function OpsOrderPanel({ orderNo, locale, messages, onClose, onCh
   // Starts as loading (one instance per order: the queue keys it by number); a retry shows loading first.
   const fetchOrder = useCallback(async (): Promise<Loaded> => {
     const answer = await callQuiet<OrderDetailData>('GET', `${OPS_API}/order/getOrderDetail`, { orderNo });
-    return answer?.ok ? { state: 'ready', order: answer.data } : { state: 'failed', message: answer?.message || messages['ordering.detail.loadFailed'] };
+    return answer?.ok
+      ? { state: 'ready', order: answer.data }
+      : { state: 'failed', message: answer?.message || messages['ordering.detail.loadFailed'] };
   }, [orderNo, messages]);
   const load = useCallback(async () => {
     setLoaded({ state: 'loading' });
@@ -52,7 +54,11 @@ export default function OpsOrderPanel({ orderNo, locale, messages, onClose, onCh
     if (!action) return;
     setBusy(true);
     setRefusal('');
-    const answer = await callQuiet<OrderDetailData>('POST', `${OPS_API}/order/transition`, { orderNo, action, ...(reason ? { reason } : {}) });
+    const answer = await callQuiet<OrderDetailData>('POST', `${OPS_API}/order/transition`, {
+      orderNo,
+      action,
+      ...(reason ? { reason } : {}),
+    });
     setBusy(false);
     if (!answer) return;
     if (!answer.ok) {
@@ -74,17 +80,29 @@ export default function OpsOrderPanel({ orderNo, locale, messages, onClose, onCh
         <h2 id="ops-order-title" ref={headingRef} tabIndex={-1} className="text-lg font-semibold outline-none">
           {format(messages['ops.orders.detailTitle'], { orderNo })}
         </h2>
-        {order && <span className={`badge ${orderStatusBadge(order.status)}`}>{orderStatusLabel(order.status, messages)}</span>}
+        {order && (
+          <span className={`badge ${orderStatusBadge(order.status)}`}>{orderStatusLabel(order.status, messages)}</span>
+        )}
         {order?.deletedAt && <span className="badge badge-ghost">{messages['ops.orders.deleted']}</span>}
-        <button type="button" className="btn btn-ghost btn-sm ml-auto" onClick={onClose}>{messages['ops.orders.closeDetail']}</button>
+        <button type="button" className="btn btn-ghost btn-sm ml-auto" onClick={onClose}>
+          {messages['ops.orders.closeDetail']}
+        </button>
       </div>
       {loaded.state === 'loading' && <Loading label={messages['common.loading']} />}
-      {loaded.state === 'failed' && <LoadFailed message={loaded.message} retryLabel={messages['ordering.retry']} onRetry={() => void load()} />}
+      {loaded.state === 'failed' && (
+        <LoadFailed message={loaded.message} retryLabel={messages['ordering.retry']} onRetry={() => void load()} />
+      )}
       {order && (
         <>
-          <div className="flex flex-wrap items-center gap-2" role="group" aria-label={messages['ordering.detail.actions']}>
+          <div
+            className="flex flex-wrap items-center gap-2"
+            role="group"
+            aria-label={messages['ordering.detail.actions']}
+          >
             {order.allowedActions.length === 0 ? (
-              <p className="text-sm text-base-content/70">{format(messages['ops.orders.noActions'], { status: orderStatusLabel(order.status, messages) })}</p>
+              <p className="text-sm text-base-content/70">
+                {format(messages['ops.orders.noActions'], { status: orderStatusLabel(order.status, messages) })}
+              </p>
             ) : (
               order.allowedActions.map((name) => (
                 <button
@@ -104,10 +122,15 @@ export default function OpsOrderPanel({ orderNo, locale, messages, onClose, onCh
           <OrderFacts order={order} locale={locale} messages={messages} />
           <ReasonDialog
             open={action !== null}
-            title={action ? format(messages['ops.action.title'], { action: messages[actionKeys[action]], orderNo }) : ''}
+            title={
+              action ? format(messages['ops.action.title'], { action: messages[actionKeys[action]], orderNo }) : ''
+            }
             body={
               transition
-                ? format(messages['ops.action.body'], { from: orderStatusLabel(order.status, messages), to: orderStatusLabel(transition.to, messages) })
+                ? format(messages['ops.action.body'], {
+                    from: orderStatusLabel(order.status, messages),
+                    to: orderStatusLabel(transition.to, messages),
+                  })
                 : ''
             }
             reasonRequired={action !== null && operatorReasonActions.includes(action)}

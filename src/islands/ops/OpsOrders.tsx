@@ -37,7 +37,12 @@ function setOpenOrder(orderNo: string): void {
  * table to move it on (accept, confirm, complete, cancel, reject).
  */
 export default function OpsOrders({ locale, messages }: Props) {
-  const table = useSessionTable<OpsOrderRowData>({ url: `${OPS_API}/order/getAntTable`, query, build, toRequest: createdDaysAsInstants });
+  const table = useSessionTable<OpsOrderRowData>({
+    url: `${OPS_API}/order/getAntTable`,
+    query,
+    build,
+    toRequest: createdDaysAsInstants,
+  });
   const [open, setOpen] = useState('');
   const { state } = table;
 
@@ -54,7 +59,12 @@ export default function OpsOrders({ locale, messages }: Props) {
   };
 
   const columns: Column<OpsOrderRowData>[] = [
-    { key: 'orderNo', label: messages['ordering.col.orderNo'], sortable: true, className: 'whitespace-nowrap font-mono' },
+    {
+      key: 'orderNo',
+      label: messages['ordering.col.orderNo'],
+      sortable: true,
+      className: 'whitespace-nowrap font-mono',
+    },
     {
       key: 'enterpriseName',
       label: messages['field.enterpriseName'],
@@ -62,7 +72,12 @@ export default function OpsOrders({ locale, messages }: Props) {
     },
     { key: 'setName', label: messages['ordering.col.setName'] },
     { key: 'orgComName', label: messages['ordering.col.orgComName'] },
-    { key: 'contractStart', label: messages['ordering.col.contractStart'], sortable: true, className: 'whitespace-nowrap' },
+    {
+      key: 'contractStart',
+      label: messages['ordering.col.contractStart'],
+      sortable: true,
+      className: 'whitespace-nowrap',
+    },
     {
       key: 'status',
       label: messages['ordering.col.status'],
@@ -70,12 +85,23 @@ export default function OpsOrders({ locale, messages }: Props) {
       sortable: true,
       render: (row) => (
         <span className="flex flex-wrap gap-1">
-          <span className={`badge badge-sm whitespace-nowrap ${orderStatusBadge(row.status)}`}>{orderStatusLabel(row.status, messages)}</span>
-          {row.deleted && <span className="badge badge-sm badge-ghost whitespace-nowrap">{messages['ops.orders.deleted']}</span>}
+          <span className={`badge badge-sm whitespace-nowrap ${orderStatusBadge(row.status)}`}>
+            {orderStatusLabel(row.status, messages)}
+          </span>
+          {row.deleted && (
+            <span className="badge badge-sm badge-ghost whitespace-nowrap">{messages['ops.orders.deleted']}</span>
+          )}
         </span>
       ),
     },
-    { key: 'createdAt', label: messages['ordering.col.createdAt'], kind: 'secondary', sortable: true, className: 'whitespace-nowrap', render: (row) => formatDateTime(row.createdAt, locale) },
+    {
+      key: 'createdAt',
+      label: messages['ordering.col.createdAt'],
+      kind: 'secondary',
+      sortable: true,
+      className: 'whitespace-nowrap',
+      render: (row) => formatDateTime(row.createdAt, locale),
+    },
     {
       key: 'open',
       label: messages['ordering.detail.actions'],
@@ -96,7 +122,13 @@ export default function OpsOrders({ locale, messages }: Props) {
 
   return (
     <div className="grid gap-4">
-      <OrderFilters label={messages['ops.orders.filterLabel']} keywordHint={messages['ops.orders.keywordHint']} state={state} messages={messages} onApply={table.patch} />
+      <OrderFilters
+        label={messages['ops.orders.filterLabel']}
+        keywordHint={messages['ops.orders.keywordHint']}
+        state={state}
+        messages={messages}
+        onApply={table.patch}
+      />
       <DataTable
         caption={messages['page.opsOrders.title']}
         columns={columns}
@@ -105,7 +137,16 @@ export default function OpsOrders({ locale, messages }: Props) {
         messages={messages}
         {...table.view}
       />
-      {open && <OpsOrderPanel key={open} orderNo={open} locale={locale} messages={messages} onClose={() => show('')} onChanged={table.retry} />}
+      {open && (
+        <OpsOrderPanel
+          key={open}
+          orderNo={open}
+          locale={locale}
+          messages={messages}
+          onClose={() => show('')}
+          onChanged={table.retry}
+        />
+      )}
     </div>
   );
 }

@@ -56,16 +56,21 @@ export default function SettlementImport({ locale, messages }: Props) {
     }
     setFileError('');
     setPhase({ state: 'sending', percent: 0 });
-    const answer = await upload<ImportResultData>(IMPORT_URL, { file }, {
-      quiet: true,
-      onProgress: (progress) => setPhase({ state: 'sending', percent: progress.percent }),
-    });
+    const answer = await upload<ImportResultData>(
+      IMPORT_URL,
+      { file },
+      {
+        quiet: true,
+        onProgress: (progress) => setPhase({ state: 'sending', percent: progress.percent }),
+      },
+    );
     if (!answer || answer.code === SESSION_EXPIRED) {
       setPhase({ state: 'idle' });
       return;
     }
     if (answer.code === OK && isImportResult(answer.data)) setPhase({ state: 'imported', result: answer.data });
-    else if (answer.code === BAD_REQUEST && isImportResult(answer.data) && answer.data.rejected.length > 0) setPhase({ state: 'rejected', rejected: answer.data.rejected });
+    else if (answer.code === BAD_REQUEST && isImportResult(answer.data) && answer.data.rejected.length > 0)
+      setPhase({ state: 'rejected', rejected: answer.data.rejected });
     else if (serverFieldErrors(answer)['file']) {
       // A file the server cannot read at all (not a spreadsheet, no header): said at the field.
       setPhase({ state: 'idle' });
@@ -83,7 +88,9 @@ export default function SettlementImport({ locale, messages }: Props) {
       <p className="text-sm text-base-content/80">{messages['settlement.import.intro']}</p>
       <form className="grid justify-items-start gap-3" onSubmit={(event) => void submit(event)} noValidate>
         <div className="fieldset py-0">
-          <label htmlFor={`${id}-file`} className="fieldset-legend pb-1 text-sm">{messages['settlement.import.file']}</label>
+          <label htmlFor={`${id}-file`} className="fieldset-legend pb-1 text-sm">
+            {messages['settlement.import.file']}
+          </label>
           <input
             ref={fileInput}
             id={`${id}-file`}
@@ -97,7 +104,9 @@ export default function SettlementImport({ locale, messages }: Props) {
             onChange={() => setFileError('')}
           />
           {fileError ? (
-            <p id={`${id}-file-error`} className="label text-xs whitespace-normal text-error">{fileError}</p>
+            <p id={`${id}-file-error`} className="label text-xs whitespace-normal text-error">
+              {fileError}
+            </p>
           ) : (
             <p id={`${id}-file-hint`} className="label text-xs whitespace-normal">
               {format(messages['settlement.import.fileHint'], { size: `${maxImportBytes / 1024 / 1024} MB` })}
@@ -110,9 +119,16 @@ export default function SettlementImport({ locale, messages }: Props) {
         </button>
         {sending && (
           <div className="grid w-96 max-w-full gap-1">
-            <progress className="progress progress-primary w-full" max={100} value={phase.percent} aria-labelledby={`${id}-progress`} />
+            <progress
+              className="progress progress-primary w-full"
+              max={100}
+              value={phase.percent}
+              aria-labelledby={`${id}-progress`}
+            />
             <p id={`${id}-progress`} role="status" className="text-xs text-base-content/70">
-              {phase.percent >= 100 ? messages['settlement.import.processing'] : format(messages['settlement.import.progress'], { percent: phase.percent })}
+              {phase.percent >= 100
+                ? messages['settlement.import.processing']
+                : format(messages['settlement.import.progress'], { percent: phase.percent })}
             </p>
           </div>
         )}
@@ -122,20 +138,39 @@ export default function SettlementImport({ locale, messages }: Props) {
         {phase.state === 'imported' && (
           <div role="status" className="alert alert-success grid justify-items-start gap-1">
             <p>{format(messages['settlement.import.success'], { rows: numbers.format(phase.result.imported) })}</p>
-            {phase.result.months.length > 0 && <p className="text-sm">{format(messages['settlement.import.months'], { months: phase.result.months.join('、') })}</p>}
+            {phase.result.months.length > 0 && (
+              <p className="text-sm">
+                {format(messages['settlement.import.months'], { months: phase.result.months.join('、') })}
+              </p>
+            )}
           </div>
         )}
-        {phase.state === 'failed' && <p role="alert" className="alert alert-error">{format(messages['settlement.import.failed'], { message: phase.message })}</p>}
+        {phase.state === 'failed' && (
+          <p role="alert" className="alert alert-error">
+            {format(messages['settlement.import.failed'], { message: phase.message })}
+          </p>
+        )}
         {phase.state === 'rejected' && (
           <div className="grid gap-2">
-            <p role="alert" className="alert alert-error">{formatCount(messages, 'settlement.import.rejected', locale, phase.rejected.length)}</p>
+            <p role="alert" className="alert alert-error">
+              {formatCount(messages, 'settlement.import.rejected', locale, phase.rejected.length)}
+            </p>
             {/* Focusable and named: a keyboard scrolls the report when it is longer or wider than its box. */}
-            <div className="max-h-[60vh] overflow-auto rounded-box border border-base-300" tabIndex={0} role="region" aria-label={formatCount(messages, 'settlement.import.rejected', locale, phase.rejected.length)}>
+            <div
+              className="max-h-[60vh] overflow-auto rounded-box border border-base-300"
+              tabIndex={0}
+              role="region"
+              aria-label={formatCount(messages, 'settlement.import.rejected', locale, phase.rejected.length)}
+            >
               <table className="table table-sm table-pin-rows">
-                <caption className="sr-only">{formatCount(messages, 'settlement.import.rejected', locale, phase.rejected.length)}</caption>
+                <caption className="sr-only">
+                  {formatCount(messages, 'settlement.import.rejected', locale, phase.rejected.length)}
+                </caption>
                 <thead>
                   <tr>
-                    <th scope="col" className="text-end">{messages['settlement.import.col.row']}</th>
+                    <th scope="col" className="text-end">
+                      {messages['settlement.import.col.row']}
+                    </th>
                     <th scope="col">{messages['settlement.import.col.column']}</th>
                     <th scope="col">{messages['settlement.import.col.message']}</th>
                   </tr>
@@ -153,7 +188,10 @@ export default function SettlementImport({ locale, messages }: Props) {
             </div>
             {phase.rejected.length > shownRejections && (
               <p className="text-sm text-base-content/70">
-                {format(messages['settlement.import.rejectedMore'], { shown: numbers.format(shownRejections), count: numbers.format(phase.rejected.length) })}
+                {format(messages['settlement.import.rejectedMore'], {
+                  shown: numbers.format(shownRejections),
+                  count: numbers.format(phase.rejected.length),
+                })}
               </p>
             )}
           </div>
@@ -161,10 +199,16 @@ export default function SettlementImport({ locale, messages }: Props) {
       </div>
 
       <section aria-labelledby={`${id}-templates`} className="grid justify-items-start gap-2">
-        <h2 id={`${id}-templates`} className="font-semibold">{messages['settlement.import.templates']}</h2>
+        <h2 id={`${id}-templates`} className="font-semibold">
+          {messages['settlement.import.templates']}
+        </h2>
         <div className="flex flex-wrap gap-2">
-          <a className="btn btn-outline btn-sm" href={`${TEMPLATE_URL}?format=csv`} download>{messages['settlement.import.templateCsv']}</a>
-          <a className="btn btn-outline btn-sm" href={`${TEMPLATE_URL}?format=xlsx`} download>{messages['settlement.import.templateXlsx']}</a>
+          <a className="btn btn-outline btn-sm" href={`${TEMPLATE_URL}?format=csv`} download>
+            {messages['settlement.import.templateCsv']}
+          </a>
+          <a className="btn btn-outline btn-sm" href={`${TEMPLATE_URL}?format=xlsx`} download>
+            {messages['settlement.import.templateXlsx']}
+          </a>
         </div>
       </section>
     </div>

@@ -7,7 +7,15 @@ import { formatDateTime } from '../order/orderView.ts';
 import DataTable, { type Column } from '../table/DataTable.tsx';
 import { useSessionTable } from '../table/useSessionTable.ts';
 import { roleKeys } from '../../lib/roles.ts';
-import { roleFilters, secondFactorBadge, secondFactorKeys, STAFF_API, statusBadge, statusKeys, type StaffAccountsMessages } from './staffAccounts.ts';
+import {
+  roleFilters,
+  secondFactorBadge,
+  secondFactorKeys,
+  STAFF_API,
+  statusBadge,
+  statusKeys,
+  type StaffAccountsMessages,
+} from './staffAccounts.ts';
 
 /**
  * One account's panel, with its forms and their rules (zod), is fetched when an account is first
@@ -61,7 +69,10 @@ export default function StaffAccounts({ locale, messages }: Props) {
     setOpen(userId);
   };
 
-  const roleFilter = (Object.keys(roleFilters) as (keyof typeof roleFilters)[]).find((role) => state.filters[roleFilters[role]]?.[0] === 'true') ?? '';
+  const roleFilter =
+    (Object.keys(roleFilters) as (keyof typeof roleFilters)[]).find(
+      (role) => state.filters[roleFilters[role]]?.[0] === 'true',
+    ) ?? '';
 
   const submit = (event: SubmitEvent<HTMLFormElement>) => {
     event.preventDefault();
@@ -94,7 +105,9 @@ export default function StaffAccounts({ locale, messages }: Props) {
           </button>
           <span className="font-mono text-xs text-base-content/70">
             {row.userName}
-            {row.self && <span className="badge badge-ghost badge-xs ms-1 align-middle font-sans">{messages['staff.you']}</span>}
+            {row.self && (
+              <span className="badge badge-ghost badge-xs ms-1 align-middle font-sans">{messages['staff.you']}</span>
+            )}
           </span>
         </span>
       ),
@@ -105,7 +118,10 @@ export default function StaffAccounts({ locale, messages }: Props) {
       render: (row) => (
         <span className="flex flex-wrap gap-1">
           {row.roles.map((role) => (
-            <span key={role} className={`badge badge-sm whitespace-nowrap ${role === 'operator' ? 'badge-primary' : role === 'editor' ? 'badge-secondary' : 'badge-ghost'}`}>
+            <span
+              key={role}
+              className={`badge badge-sm whitespace-nowrap ${role === 'operator' ? 'badge-primary' : role === 'editor' ? 'badge-secondary' : 'badge-ghost'}`}
+            >
               {messages[roleKeys[role]]}
             </span>
           ))}
@@ -116,14 +132,22 @@ export default function StaffAccounts({ locale, messages }: Props) {
       key: 'secondFactor',
       label: messages['staff.col.secondFactor'],
       sortable: true,
-      render: (row) => <span className={`badge badge-sm whitespace-nowrap ${secondFactorBadge(row.secondFactor)}`}>{messages[secondFactorKeys[row.secondFactor]]}</span>,
+      render: (row) => (
+        <span className={`badge badge-sm whitespace-nowrap ${secondFactorBadge(row.secondFactor)}`}>
+          {messages[secondFactorKeys[row.secondFactor]]}
+        </span>
+      ),
     },
     {
       key: 'status',
       label: messages['staff.col.status'],
       kind: 'status',
       sortable: true,
-      render: (row) => <span className={`badge badge-sm whitespace-nowrap ${statusBadge(row.status)}`}>{messages[statusKeys[row.status]]}</span>,
+      render: (row) => (
+        <span className={`badge badge-sm whitespace-nowrap ${statusBadge(row.status)}`}>
+          {messages[statusKeys[row.status]]}
+        </span>
+      ),
     },
     {
       key: 'institutions',
@@ -136,7 +160,11 @@ export default function StaffAccounts({ locale, messages }: Props) {
           <ul className="grid gap-0.5">
             {row.institutions.map((institution) => (
               <li key={institution.relationId} className="min-w-32">
-                {format(messages['staff.institution'], { name: institution.name, code: institution.code, empId: institution.empId })}
+                {format(messages['staff.institution'], {
+                  name: institution.name,
+                  code: institution.code,
+                  empId: institution.empId,
+                })}
               </li>
             ))}
           </ul>
@@ -153,10 +181,18 @@ export default function StaffAccounts({ locale, messages }: Props) {
 
   return (
     <div className="grid gap-4">
-      <form key={JSON.stringify([state.keyword, state.filters])} role="search" aria-label={messages['staff.filterLabel']} className="grid gap-2" onSubmit={submit}>
+      <form
+        key={JSON.stringify([state.keyword, state.filters])}
+        role="search"
+        aria-label={messages['staff.filterLabel']}
+        className="grid gap-2"
+        onSubmit={submit}
+      >
         <div className="flex flex-wrap items-end gap-3">
           <div className="fieldset py-0">
-            <label htmlFor={`${id}-q`} className="fieldset-legend pb-1 text-sm">{messages['staff.keyword']}</label>
+            <label htmlFor={`${id}-q`} className="fieldset-legend pb-1 text-sm">
+              {messages['staff.keyword']}
+            </label>
             <input
               id={`${id}-q`}
               name="q"
@@ -169,30 +205,49 @@ export default function StaffAccounts({ locale, messages }: Props) {
             />
           </div>
           <div className="fieldset py-0">
-            <label htmlFor={`${id}-role`} className="fieldset-legend pb-1 text-sm">{messages['staff.role']}</label>
+            <label htmlFor={`${id}-role`} className="fieldset-legend pb-1 text-sm">
+              {messages['staff.role']}
+            </label>
             <select id={`${id}-role`} name="role" className="select select-sm w-40" defaultValue={roleFilter}>
               <option value="">{messages['staff.allRoles']}</option>
               {(Object.keys(roleFilters) as (keyof typeof roleFilters)[]).map((role) => (
-                <option key={role} value={role}>{messages[roleKeys[role]]}</option>
+                <option key={role} value={role}>
+                  {messages[roleKeys[role]]}
+                </option>
               ))}
             </select>
           </div>
           <div className="fieldset py-0">
-            <label htmlFor={`${id}-status`} className="fieldset-legend pb-1 text-sm">{messages['staff.status']}</label>
-            <select id={`${id}-status`} name="status" className="select select-sm w-32" defaultValue={state.filters.status?.[0] ?? ''}>
+            <label htmlFor={`${id}-status`} className="fieldset-legend pb-1 text-sm">
+              {messages['staff.status']}
+            </label>
+            <select
+              id={`${id}-status`}
+              name="status"
+              className="select select-sm w-32"
+              defaultValue={state.filters.status?.[0] ?? ''}
+            >
               <option value="">{messages['staff.allStatuses']}</option>
               <option value="active">{messages['staff.status.active']}</option>
               <option value="disabled">{messages['staff.status.disabled']}</option>
             </select>
           </div>
           <div className="flex gap-2">
-            <button type="submit" className="btn btn-primary btn-sm">{messages['ordering.filter.search']}</button>
-            <button type="button" className="btn btn-ghost btn-sm" onClick={() => table.patch({ keyword: '', filters: {}, likes: {} })}>
+            <button type="submit" className="btn btn-primary btn-sm">
+              {messages['ordering.filter.search']}
+            </button>
+            <button
+              type="button"
+              className="btn btn-ghost btn-sm"
+              onClick={() => table.patch({ keyword: '', filters: {}, likes: {} })}
+            >
               {messages['ordering.filter.reset']}
             </button>
           </div>
         </div>
-        <p id={`${id}-scope`} className="text-xs text-base-content/70">{messages['staff.scopeHint']}</p>
+        <p id={`${id}-scope`} className="text-xs text-base-content/70">
+          {messages['staff.scopeHint']}
+        </p>
       </form>
       <DataTable
         caption={messages['page.opsStaff.title']}
@@ -204,7 +259,14 @@ export default function StaffAccounts({ locale, messages }: Props) {
       />
       {open !== null && (
         <Suspense fallback={null}>
-          <StaffPanel key={open} userId={open} locale={locale} messages={messages} onClose={() => show(null)} onChanged={table.retry} />
+          <StaffPanel
+            key={open}
+            userId={open}
+            locale={locale}
+            messages={messages}
+            onClose={() => show(null)}
+            onChanged={table.retry}
+          />
         </Suspense>
       )}
     </div>

@@ -4,7 +4,12 @@ import { message } from '../../lib/api/notify.ts';
 import type { Locale } from '../../lib/i18n/locales.ts';
 import { empIdSchema, partnerCodeSchema } from '../../lib/schemas/partner.ts';
 import { roleKeys } from '../../lib/roles.ts';
-import { grantableRoles, type GrantableRole, type StaffInstitutionData, type StaffRowData } from '../../lib/schemas/staff.ts';
+import {
+  grantableRoles,
+  type GrantableRole,
+  type StaffInstitutionData,
+  type StaffRowData,
+} from '../../lib/schemas/staff.ts';
 import type { FieldErrors } from '../auth/formValidation.ts';
 import CompactField from '../CompactField.tsx';
 import ConfirmDialog from '../ConfirmDialog.tsx';
@@ -60,7 +65,9 @@ export default function StaffPanel({ userId, locale, messages, onClose, onChange
   // One instance per account (the list keys it by id): starts as loading; a retry shows loading first.
   const fetchUser = useCallback(async (): Promise<Loaded> => {
     const answer = await callQuiet<StaffRowData>('GET', `${STAFF_API}/getStaff`, { userId });
-    return answer?.ok ? { state: 'ready', user: answer.data } : { state: 'failed', message: answer?.message || messages['staff.panel.loadFailed'] };
+    return answer?.ok
+      ? { state: 'ready', user: answer.data }
+      : { state: 'failed', message: answer?.message || messages['staff.panel.loadFailed'] };
   }, [userId, messages]);
   const load = useCallback(async () => {
     setLoaded({ state: 'loading' });
@@ -97,7 +104,11 @@ export default function StaffPanel({ userId, locale, messages, onClose, onChange
     if (pending.kind === 'unrelate') {
       setBusy(true);
       setRefusal('');
-      const answer = await callQuiet<Record<string, never>>('POST', `${PARTNER_ACCOUNT_API}/delRelationPartnerAccount`, { id: pending.institution.relationId });
+      const answer = await callQuiet<Record<string, never>>(
+        'POST',
+        `${PARTNER_ACCOUNT_API}/delRelationPartnerAccount`,
+        { id: pending.institution.relationId },
+      );
       setBusy(false);
       setPending(null);
       if (answer && !answer.ok) setRefusal(answer.message);
@@ -117,8 +128,10 @@ export default function StaffPanel({ userId, locale, messages, onClose, onChange
     const institutionCode = String(data.get('institutionCode') ?? '').trim();
     const empId = String(data.get('empId') ?? '').trim();
     const local: Record<string, string> = {};
-    if (!institutionCode) local['institutionCode'] = format(messages['staff.relate.required'], { label: messages['staff.relate.code'] });
-    else if (!partnerCodeSchema.safeParse(institutionCode).success) local['institutionCode'] = messages['staff.relate.codeInvalid'];
+    if (!institutionCode)
+      local['institutionCode'] = format(messages['staff.relate.required'], { label: messages['staff.relate.code'] });
+    else if (!partnerCodeSchema.safeParse(institutionCode).success)
+      local['institutionCode'] = messages['staff.relate.codeInvalid'];
     if (!empId) local['empId'] = format(messages['staff.relate.required'], { label: messages['staff.relate.empId'] });
     else if (!empIdSchema.safeParse(empId).success) local['empId'] = messages['staff.relate.empIdInvalid'];
     setRelateErrors(local);
@@ -130,7 +143,11 @@ export default function StaffPanel({ userId, locale, messages, onClose, onChange
     }
     setBusy(true);
     setRefusal('');
-    const answer = await callQuiet<StaffRowData>('POST', `${STAFF_API}/relateInstitution`, { userId, institutionCode, empId });
+    const answer = await callQuiet<StaffRowData>('POST', `${STAFF_API}/relateInstitution`, {
+      userId,
+      institutionCode,
+      empId,
+    });
     setBusy(false);
     if (!answer) return;
     if (answer.ok) {
@@ -147,14 +164,32 @@ export default function StaffPanel({ userId, locale, messages, onClose, onChange
     if (!pending) return { title: '', body: '', confirm: '' };
     if (pending.kind === 'revoke') {
       const role = messages[roleKeys[pending.role]];
-      return { title: format(messages['staff.confirm.revokeTitle'], { role }), body: format(messages['staff.confirm.revokeBody'], { ...who, role }), confirm: messages['staff.confirm.revoke'] };
+      return {
+        title: format(messages['staff.confirm.revokeTitle'], { role }),
+        body: format(messages['staff.confirm.revokeBody'], { ...who, role }),
+        confirm: messages['staff.confirm.revoke'],
+      };
     }
-    if (pending.kind === 'disable') return { title: messages['staff.confirm.disableTitle'], body: format(messages['staff.confirm.disableBody'], who), confirm: messages['staff.confirm.disable'] };
-    if (pending.kind === 'reset') return { title: messages['staff.confirm.resetTitle'], body: format(messages['staff.confirm.resetBody'], who), confirm: messages['staff.confirm.reset'] };
+    if (pending.kind === 'disable')
+      return {
+        title: messages['staff.confirm.disableTitle'],
+        body: format(messages['staff.confirm.disableBody'], who),
+        confirm: messages['staff.confirm.disable'],
+      };
+    if (pending.kind === 'reset')
+      return {
+        title: messages['staff.confirm.resetTitle'],
+        body: format(messages['staff.confirm.resetBody'], who),
+        confirm: messages['staff.confirm.reset'],
+      };
     const { institution } = pending;
     return {
       title: messages['staff.confirm.unrelateTitle'],
-      body: format(messages['staff.confirm.unrelateBody'], { ...who, institution: institution.name, empId: institution.empId }),
+      body: format(messages['staff.confirm.unrelateBody'], {
+        ...who,
+        institution: institution.name,
+        empId: institution.empId,
+      }),
       confirm: messages['staff.confirm.unrelate'],
     };
   })();
@@ -165,7 +200,14 @@ export default function StaffPanel({ userId, locale, messages, onClose, onChange
   };
 
   const relateField = (name: 'institutionCode' | 'empId', label: string, hint: string) => (
-    <CompactField id={`${id}-${name}`} name={name} label={label} hint={hint} error={relateErrors[name]} widthClass="w-44" />
+    <CompactField
+      id={`${id}-${name}`}
+      name={name}
+      label={label}
+      hint={hint}
+      error={relateErrors[name]}
+      widthClass="w-44"
+    />
   );
 
   const section = (title: string, children: ReactNode) => (
@@ -182,10 +224,14 @@ export default function StaffPanel({ userId, locale, messages, onClose, onChange
           {user ? format(messages['staff.panel.title'], who) : messages['common.loading']}
         </h2>
         {user && <span className={`badge ${statusBadge(user.status)}`}>{messages[statusKeys[user.status]]}</span>}
-        <button type="button" className="btn btn-ghost btn-sm ms-auto" onClick={onClose}>{messages['staff.panel.close']}</button>
+        <button type="button" className="btn btn-ghost btn-sm ms-auto" onClick={onClose}>
+          {messages['staff.panel.close']}
+        </button>
       </div>
       {loaded.state === 'loading' && <Loading label={messages['common.loading']} />}
-      {loaded.state === 'failed' && <LoadFailed message={loaded.message} retryLabel={messages['ordering.retry']} onRetry={() => void load()} />}
+      {loaded.state === 'failed' && (
+        <LoadFailed message={loaded.message} retryLabel={messages['ordering.retry']} onRetry={() => void load()} />
+      )}
       {user && (
         <>
           <dl className="grid grid-cols-[auto_1fr] gap-x-4 gap-y-1 text-sm">
@@ -198,14 +244,18 @@ export default function StaffPanel({ userId, locale, messages, onClose, onChange
           </dl>
           {user.self && <p className="alert alert-info text-sm">{messages['staff.panel.selfHint']}</p>}
           {refusal && (
-            <p role="alert" className="alert alert-error text-sm">{refusal}</p>
+            <p role="alert" className="alert alert-error text-sm">
+              {refusal}
+            </p>
           )}
           {section(
             messages['staff.panel.roles'],
             <>
               <p className="flex flex-wrap gap-1">
                 {user.roles.map((role) => (
-                  <span key={role} className="badge badge-sm">{messages[roleKeys[role]]}</span>
+                  <span key={role} className="badge badge-sm">
+                    {messages[roleKeys[role]]}
+                  </span>
                 ))}
               </p>
               <div className="flex flex-wrap gap-2" role="group" aria-label={messages['staff.panel.roles']}>
@@ -221,7 +271,13 @@ export default function StaffPanel({ userId, locale, messages, onClose, onChange
                       {messages[revokeKeys[role]]}
                     </button>
                   ) : (
-                    <button key={role} type="button" className="btn btn-primary btn-sm" disabled={busy} onClick={() => void change('grant', { userId, role })}>
+                    <button
+                      key={role}
+                      type="button"
+                      className="btn btn-primary btn-sm"
+                      disabled={busy}
+                      onClick={() => void change('grant', { userId, role })}
+                    >
                       {messages[grantKeys[role]]}
                     </button>
                   ),
@@ -233,11 +289,21 @@ export default function StaffPanel({ userId, locale, messages, onClose, onChange
             messages['staff.panel.account'],
             <div className="flex flex-wrap items-center gap-2">
               {user.status === 'active' ? (
-                <button type="button" className="btn btn-outline btn-error btn-sm" disabled={busy || user.self} onClick={() => ask({ kind: 'disable' })}>
+                <button
+                  type="button"
+                  className="btn btn-outline btn-error btn-sm"
+                  disabled={busy || user.self}
+                  onClick={() => ask({ kind: 'disable' })}
+                >
                   {messages['staff.action.disable']}
                 </button>
               ) : (
-                <button type="button" className="btn btn-primary btn-sm" disabled={busy} onClick={() => void change('enable', { userId })}>
+                <button
+                  type="button"
+                  className="btn btn-primary btn-sm"
+                  disabled={busy}
+                  onClick={() => void change('enable', { userId })}
+                >
                   {messages['staff.action.enable']}
                 </button>
               )}
@@ -246,11 +312,18 @@ export default function StaffPanel({ userId, locale, messages, onClose, onChange
           {section(
             messages['staff.panel.secondFactor'],
             <div className="flex flex-wrap items-center gap-2">
-              <span className={`badge ${secondFactorBadge(user.secondFactor)}`}>{messages[secondFactorKeys[user.secondFactor]]}</span>
+              <span className={`badge ${secondFactorBadge(user.secondFactor)}`}>
+                {messages[secondFactorKeys[user.secondFactor]]}
+              </span>
               {user.secondFactor === 'none' ? (
                 <span className="text-sm text-base-content/70">{messages['staff.panel.secondFactorNone']}</span>
               ) : (
-                <button type="button" className="btn btn-outline btn-error btn-sm" disabled={busy || user.self} onClick={() => ask({ kind: 'reset' })}>
+                <button
+                  type="button"
+                  className="btn btn-outline btn-error btn-sm"
+                  disabled={busy || user.self}
+                  onClick={() => ask({ kind: 'reset' })}
+                >
                   {messages['staff.action.resetSecondFactor']}
                 </button>
               )}
@@ -265,7 +338,13 @@ export default function StaffPanel({ userId, locale, messages, onClose, onChange
                 <ul className="grid gap-1 text-sm">
                   {user.institutions.map((institution) => (
                     <li key={institution.relationId} className="flex flex-wrap items-center gap-2">
-                      <span>{format(messages['staff.institution'], { name: institution.name, code: institution.code, empId: institution.empId })}</span>
+                      <span>
+                        {format(messages['staff.institution'], {
+                          name: institution.name,
+                          code: institution.code,
+                          empId: institution.empId,
+                        })}
+                      </span>
                       <button
                         type="button"
                         className="btn btn-ghost btn-xs text-error"
@@ -279,8 +358,16 @@ export default function StaffPanel({ userId, locale, messages, onClose, onChange
                   ))}
                 </ul>
               )}
-              <form ref={relateRef} aria-labelledby={`${id}-relate`} className="grid gap-2 rounded-box bg-base-200/50 p-3" noValidate onSubmit={(event) => void relate(event)}>
-                <h4 id={`${id}-relate`} className="text-sm font-semibold">{messages['staff.relate.title']}</h4>
+              <form
+                ref={relateRef}
+                aria-labelledby={`${id}-relate`}
+                className="grid gap-2 rounded-box bg-base-200/50 p-3"
+                noValidate
+                onSubmit={(event) => void relate(event)}
+              >
+                <h4 id={`${id}-relate`} className="text-sm font-semibold">
+                  {messages['staff.relate.title']}
+                </h4>
                 <p className="text-xs text-base-content/70">{messages['staff.panel.partnerHint']}</p>
                 <div className="flex flex-wrap items-start gap-3">
                   {relateField('institutionCode', messages['staff.relate.code'], messages['staff.relate.codeHint'])}

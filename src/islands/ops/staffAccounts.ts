@@ -16,8 +16,14 @@ export const statusKeys = {
   disabled: 'staff.status.disabled',
 } as const satisfies Record<AccountStatus, MessageKey>;
 
-export const grantKeys = { operator: 'staff.action.grantOperator', editor: 'staff.action.grantEditor' } as const satisfies Record<GrantableRole, MessageKey>;
-export const revokeKeys = { operator: 'staff.action.revokeOperator', editor: 'staff.action.revokeEditor' } as const satisfies Record<GrantableRole, MessageKey>;
+export const grantKeys = {
+  operator: 'staff.action.grantOperator',
+  editor: 'staff.action.grantEditor',
+} as const satisfies Record<GrantableRole, MessageKey>;
+export const revokeKeys = {
+  operator: 'staff.action.revokeOperator',
+  editor: 'staff.action.revokeEditor',
+} as const satisfies Record<GrantableRole, MessageKey>;
 
 export function secondFactorBadge(state: SecondFactorState): string {
   return state === 'enrolled' ? 'badge-success' : state === 'enrolling' ? 'badge-warning' : 'badge-ghost';

@@ -32,7 +32,18 @@ function Row({ label, value }: { label: string; value: string }) {
 }
 
 /** Step 3: everything the order will say, then createCustomerOrder. */
-export default function ConfirmStep({ locale, enterpriseName, selling, scheme, values, busy, refusal, messages, onBack, onSubmit }: Props) {
+export default function ConfirmStep({
+  locale,
+  enterpriseName,
+  selling,
+  scheme,
+  values,
+  busy,
+  refusal,
+  messages,
+  onBack,
+  onSubmit,
+}: Props) {
   const months = Number(values.contractMonths);
   return (
     <form
@@ -47,14 +58,23 @@ export default function ConfirmStep({ locale, enterpriseName, selling, scheme, v
         <Row label={messages['ordering.detail.enterprise']} value={enterpriseName} />
         <Row label={messages['ordering.detail.set']} value={selling.setName} />
         <Row label={messages['ordering.detail.orgCom']} value={selling.orgCom.name} />
-        <Row label={messages['field.schemeParamId']} value={`${scheme.name} · ${schemePrice(scheme, locale, messages)}`} />
+        <Row
+          label={messages['field.schemeParamId']}
+          value={`${scheme.name} · ${schemePrice(scheme, locale, messages)}`}
+        />
         <Row
           label={messages['ordering.detail.contractPeriod']}
-          value={format(messages['ordering.detail.periodValue'], { start: values.contractStart, end: contractEndMonth(values.contractStart, months), months })}
+          value={format(messages['ordering.detail.periodValue'], {
+            start: values.contractStart,
+            end: contractEndMonth(values.contractStart, months),
+            months,
+          })}
         />
         <Row
           label={messages['ordering.detail.consumption']}
-          value={format(messages['ordering.detail.consumptionValue'], { value: formatNumber(Number(values.estimatedConsumption), locale) })}
+          value={format(messages['ordering.detail.consumptionValue'], {
+            value: formatNumber(Number(values.estimatedConsumption), locale),
+          })}
         />
       </dl>
       {refusal && (
@@ -63,8 +83,15 @@ export default function ConfirmStep({ locale, enterpriseName, selling, scheme, v
         </div>
       )}
       <div className="flex gap-2">
-        <button type="button" className="btn" onClick={onBack} disabled={busy}>{messages['ordering.back']}</button>
-        <SubmitButton busy={busy} label={messages['ordering.submit']} busyLabel={messages['ordering.submitting']} className="btn btn-primary" />
+        <button type="button" className="btn" onClick={onBack} disabled={busy}>
+          {messages['ordering.back']}
+        </button>
+        <SubmitButton
+          busy={busy}
+          label={messages['ordering.submit']}
+          busyLabel={messages['ordering.submitting']}
+          className="btn btn-primary"
+        />
       </div>
     </form>
   );

@@ -27,21 +27,58 @@ interface Props {
 }
 
 /** The contract's three fields, checked with the order form's shared schema. */
-const contractSchema = z.pick(createOrderBody, { contractStart: true, contractMonths: true, estimatedConsumption: true });
+const contractSchema = z.pick(createOrderBody, {
+  contractStart: true,
+  contractMonths: true,
+  estimatedConsumption: true,
+});
 
-function SelectField({ name, label, hint, error, options, value }: { name: string; label: string; hint?: string; error?: string | undefined; options: { value: string; label: string }[]; value: string }) {
+function SelectField({
+  name,
+  label,
+  hint,
+  error,
+  options,
+  value,
+}: {
+  name: string;
+  label: string;
+  hint?: string;
+  error?: string | undefined;
+  options: { value: string; label: string }[];
+  value: string;
+}) {
   const id = useId();
   const describedBy = error ? `${id}-error` : hint ? `${id}-hint` : undefined;
   return (
     <div className="fieldset py-1">
-      <label htmlFor={id} className="fieldset-legend pb-1 text-sm">{labelCase(label)}</label>
-      <select id={id} name={name} defaultValue={value} className={`select w-full ${error ? 'select-error' : ''}`} aria-invalid={error ? true : undefined} aria-describedby={describedBy}>
+      <label htmlFor={id} className="fieldset-legend pb-1 text-sm">
+        {labelCase(label)}
+      </label>
+      <select
+        id={id}
+        name={name}
+        defaultValue={value}
+        className={`select w-full ${error ? 'select-error' : ''}`}
+        aria-invalid={error ? true : undefined}
+        aria-describedby={describedBy}
+      >
         {options.map((option) => (
-          <option key={option.value} value={option.value}>{option.label}</option>
+          <option key={option.value} value={option.value}>
+            {option.label}
+          </option>
         ))}
       </select>
-      {hint && !error && <p id={`${id}-hint`} className="label text-xs whitespace-normal">{hint}</p>}
-      {error && <p id={`${id}-error`} className="label text-xs whitespace-normal text-error">{error}</p>}
+      {hint && !error && (
+        <p id={`${id}-hint`} className="label text-xs whitespace-normal">
+          {hint}
+        </p>
+      )}
+      {error && (
+        <p id={`${id}-error`} className="label text-xs whitespace-normal text-error">
+          {error}
+        </p>
+      )}
     </div>
   );
 }
@@ -81,8 +118,15 @@ export default function ContractStep({ locale, scheme, values, serverErrors, mes
         name="contractMonths"
         label={messages['field.contractMonths']}
         error={shown.contractMonths}
-        value={scheme.contractMonths.map(String).includes(values.contractMonths) ? values.contractMonths : String(scheme.contractMonths[0] ?? '')}
-        options={scheme.contractMonths.map((count) => ({ value: String(count), label: format(messages['ordering.field.monthsOption'], { months: count }) }))}
+        value={
+          scheme.contractMonths.map(String).includes(values.contractMonths)
+            ? values.contractMonths
+            : String(scheme.contractMonths[0] ?? '')
+        }
+        options={scheme.contractMonths.map((count) => ({
+          value: String(count),
+          label: format(messages['ordering.field.monthsOption'], { months: count }),
+        }))}
       />
       <TextField
         name="estimatedConsumption"
@@ -93,12 +137,18 @@ export default function ContractStep({ locale, scheme, values, serverErrors, mes
         step="0.001"
         required
         defaultValue={values.estimatedConsumption}
-        hint={format(messages['ordering.field.estimatedConsumptionHint'], { range: schemeConsumption(scheme, locale, messages) })}
+        hint={format(messages['ordering.field.estimatedConsumptionHint'], {
+          range: schemeConsumption(scheme, locale, messages),
+        })}
         error={shown.estimatedConsumption}
       />
       <div className="mt-4 flex gap-2">
-        <button type="button" className="btn" onClick={onBack}>{messages['ordering.back']}</button>
-        <button type="submit" className="btn btn-primary">{messages['ordering.next']}</button>
+        <button type="button" className="btn" onClick={onBack}>
+          {messages['ordering.back']}
+        </button>
+        <button type="submit" className="btn btn-primary">
+          {messages['ordering.next']}
+        </button>
       </div>
     </form>
   );

@@ -46,7 +46,9 @@ export default function OrderDetail({ locale, messages }: Props) {
     const orderNo = orderNoFromLocation();
     if (!orderNo) return { state: 'missing' };
     const answer = await callQuiet<OrderDetailData>('GET', `${ORDER_API}/getOrderDetail`, { orderNo });
-    return answer?.ok ? { state: 'ready', order: answer.data } : { state: 'failed', message: answer?.message || messages['ordering.detail.loadFailed'] };
+    return answer?.ok
+      ? { state: 'ready', order: answer.data }
+      : { state: 'failed', message: answer?.message || messages['ordering.detail.loadFailed'] };
   }, [messages]);
   const load = useCallback(async () => {
     setLoaded({ state: 'loading' });
@@ -61,7 +63,9 @@ export default function OrderDetail({ locale, messages }: Props) {
     return (
       <div role="alert" className="alert alert-warning">
         <span>{messages['ordering.detail.missing']}</span>
-        <a className="btn btn-sm" href={localePath(locale, '/person/order')}>{messages['ordering.detail.back']}</a>
+        <a className="btn btn-sm" href={localePath(locale, '/person/order')}>
+          {messages['ordering.detail.back']}
+        </a>
       </div>
     );
   }
@@ -105,14 +109,20 @@ export default function OrderDetail({ locale, messages }: Props) {
   return (
     <div className="grid gap-6">
       <div className="flex flex-wrap items-center gap-3">
-        <h2 ref={headingRef} tabIndex={-1} className="text-xl font-semibold outline-none">{order.orderNo}</h2>
+        <h2 ref={headingRef} tabIndex={-1} className="text-xl font-semibold outline-none">
+          {order.orderNo}
+        </h2>
         <span className={`badge ${orderStatusBadge(order.status)}`}>{status}</span>
-        <a className="link link-primary ml-auto text-sm" href={localePath(locale, '/person/order')}>{messages['ordering.detail.back']}</a>
+        <a className="link link-primary ml-auto text-sm" href={localePath(locale, '/person/order')}>
+          {messages['ordering.detail.back']}
+        </a>
       </div>
 
       <section aria-labelledby="order-actions" className="card border border-base-300 bg-base-100">
         <div className="card-body gap-3">
-          <h3 id="order-actions" className="card-title text-base">{messages['ordering.detail.actions']}</h3>
+          <h3 id="order-actions" className="card-title text-base">
+            {messages['ordering.detail.actions']}
+          </h3>
           {refusal && (
             <div role="alert" className="alert alert-error">
               <span>{refusal}</span>
@@ -141,9 +151,13 @@ export default function OrderDetail({ locale, messages }: Props) {
 
       <ConfirmDialog
         open={pending !== null}
-        title={format(messages[pending === 'delete' ? 'ordering.detail.deleteTitle' : 'ordering.detail.cancelTitle'], { orderNo: order.orderNo })}
+        title={format(messages[pending === 'delete' ? 'ordering.detail.deleteTitle' : 'ordering.detail.cancelTitle'], {
+          orderNo: order.orderNo,
+        })}
         body={messages[pending === 'delete' ? 'ordering.detail.deleteBody' : 'ordering.detail.cancelBody']}
-        confirmLabel={messages[pending === 'delete' ? 'ordering.detail.deleteConfirm' : 'ordering.detail.cancelConfirm']}
+        confirmLabel={
+          messages[pending === 'delete' ? 'ordering.detail.deleteConfirm' : 'ordering.detail.cancelConfirm']
+        }
         cancelLabel={messages['ordering.detail.keep']}
         busy={busy}
         onConfirm={() => void confirm()}

@@ -24,7 +24,9 @@ function Section({ id, title, children }: { id: string; title: string; children:
   return (
     <section aria-labelledby={id} className="card border border-base-300 bg-base-100">
       <div className="card-body gap-3">
-        <h3 id={id} className="card-title text-base">{title}</h3>
+        <h3 id={id} className="card-title text-base">
+          {title}
+        </h3>
         {children}
       </div>
     </section>
@@ -51,10 +53,16 @@ export default function OrderFacts({ order, locale, messages }: Props) {
           <Fact label={messages['ordering.detail.orgCom']}>{order.orgComName}</Fact>
           <Fact label={messages['ordering.detail.area']}>{order.areaName || order.areaCode}</Fact>
           <Fact label={messages['ordering.detail.contractPeriod']}>
-            {format(messages['ordering.detail.periodValue'], { start: order.contractStart, end: order.contractEnd, months: order.contractMonths })}
+            {format(messages['ordering.detail.periodValue'], {
+              start: order.contractStart,
+              end: order.contractEnd,
+              months: order.contractMonths,
+            })}
           </Fact>
           <Fact label={messages['ordering.detail.consumption']}>
-            {format(messages['ordering.detail.consumptionValue'], { value: formatNumber(order.estimatedConsumption, locale) })}
+            {format(messages['ordering.detail.consumptionValue'], {
+              value: formatNumber(order.estimatedConsumption, locale),
+            })}
           </Fact>
           <Fact label={messages['ordering.detail.createdAt']}>{formatDateTime(order.createdAt, locale)}</Fact>
           <Fact label={messages['ordering.detail.updatedAt']}>{formatDateTime(order.updatedAt, locale)}</Fact>
@@ -66,12 +74,16 @@ export default function OrderFacts({ order, locale, messages }: Props) {
           <Fact label={messages['ordering.detail.schemeName']}>{scheme.name}</Fact>
           {scheme.priceType === 'energyPrice' && scheme.energyPrice !== undefined && (
             <Fact label={messages['ordering.detail.priceEnergy']}>
-              {format(messages['ordering.detail.priceEnergyValue'], { value: formatNumber(scheme.energyPrice, locale, 4) })}
+              {format(messages['ordering.detail.priceEnergyValue'], {
+                value: formatNumber(scheme.energyPrice, locale, 4),
+              })}
             </Fact>
           )}
           {scheme.priceType === 'shareRatio' && scheme.shareRatio !== undefined && (
             <Fact label={messages['ordering.detail.priceShare']}>
-              {format(messages['ordering.detail.priceShareValue'], { value: formatNumber(scheme.shareRatio, locale, 2) })}
+              {format(messages['ordering.detail.priceShareValue'], {
+                value: formatNumber(scheme.shareRatio, locale, 2),
+              })}
             </Fact>
           )}
           {scheme.remark && <Fact label={messages['ordering.detail.remark']}>{scheme.remark}</Fact>}

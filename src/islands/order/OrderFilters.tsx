@@ -28,7 +28,10 @@ export default function OrderFilters({ label, keywordHint, state, messages, onAp
     onApply({
       keyword: text('q'),
       filters: { ...state.filters, status: status ? [status] : [] },
-      ranges: { ...state.ranges, createdAt: { ...(text('from') ? { start: text('from') } : {}), ...(text('to') ? { end: text('to') } : {}) } },
+      ranges: {
+        ...state.ranges,
+        createdAt: { ...(text('from') ? { start: text('from') } : {}), ...(text('to') ? { end: text('to') } : {}) },
+      },
     });
   };
 
@@ -43,29 +46,62 @@ export default function OrderFilters({ label, keywordHint, state, messages, onAp
       onSubmit={submit}
     >
       <div className="fieldset py-0">
-        <label htmlFor={`${id}-status`} className="fieldset-legend pb-1 text-sm">{messages['ordering.filter.status']}</label>
-        <select id={`${id}-status`} name="status" className="select select-sm w-36" defaultValue={state.filters.status?.[0] ?? ''}>
+        <label htmlFor={`${id}-status`} className="fieldset-legend pb-1 text-sm">
+          {messages['ordering.filter.status']}
+        </label>
+        <select
+          id={`${id}-status`}
+          name="status"
+          className="select select-sm w-36"
+          defaultValue={state.filters.status?.[0] ?? ''}
+        >
           <option value="">{messages['ordering.filter.allStatuses']}</option>
           {statusOptions.map((status) => (
-            <option key={status} value={status}>{orderStatusLabel(status, messages)}</option>
+            <option key={status} value={status}>
+              {orderStatusLabel(status, messages)}
+            </option>
           ))}
         </select>
       </div>
       <div className="fieldset py-0">
-        <label htmlFor={`${id}-q`} className="fieldset-legend pb-1 text-sm">{messages['ordering.filter.keyword']}</label>
-        <input id={`${id}-q`} name="q" type="search" maxLength={100} className="input input-sm w-56" placeholder={keywordHint} defaultValue={state.keyword} />
+        <label htmlFor={`${id}-q`} className="fieldset-legend pb-1 text-sm">
+          {messages['ordering.filter.keyword']}
+        </label>
+        <input
+          id={`${id}-q`}
+          name="q"
+          type="search"
+          maxLength={100}
+          className="input input-sm w-56"
+          placeholder={keywordHint}
+          defaultValue={state.keyword}
+        />
       </div>
       <div className="fieldset py-0">
-        <label htmlFor={`${id}-from`} className="fieldset-legend pb-1 text-sm">{messages['ordering.filter.createdFrom']}</label>
-        <input id={`${id}-from`} name="from" type="date" className="input input-sm w-40" defaultValue={created.start ?? ''} />
+        <label htmlFor={`${id}-from`} className="fieldset-legend pb-1 text-sm">
+          {messages['ordering.filter.createdFrom']}
+        </label>
+        <input
+          id={`${id}-from`}
+          name="from"
+          type="date"
+          className="input input-sm w-40"
+          defaultValue={created.start ?? ''}
+        />
       </div>
       <div className="fieldset py-0">
-        <label htmlFor={`${id}-to`} className="fieldset-legend pb-1 text-sm">{messages['ordering.filter.createdTo']}</label>
+        <label htmlFor={`${id}-to`} className="fieldset-legend pb-1 text-sm">
+          {messages['ordering.filter.createdTo']}
+        </label>
         <input id={`${id}-to`} name="to" type="date" className="input input-sm w-40" defaultValue={created.end ?? ''} />
       </div>
       <div className="flex gap-2">
-        <button type="submit" className="btn btn-primary btn-sm">{messages['ordering.filter.search']}</button>
-        <button type="button" className="btn btn-ghost btn-sm" onClick={reset}>{messages['ordering.filter.reset']}</button>
+        <button type="submit" className="btn btn-primary btn-sm">
+          {messages['ordering.filter.search']}
+        </button>
+        <button type="button" className="btn btn-ghost btn-sm" onClick={reset}>
+          {messages['ordering.filter.reset']}
+        </button>
       </div>
     </form>
   );

@@ -6,7 +6,14 @@ import DataTable, { type Column } from '../table/DataTable.tsx';
 import { useSessionTable } from '../table/useSessionTable.ts';
 import OrderFilters from './OrderFilters.tsx';
 import { createdDaysAsInstants, isFiltered, newestFirst, type OrderListMessages } from './orderList.ts';
-import { ORDER_API, formatDateTime, formatNumber, orderDetailHref, orderStatusBadge, orderStatusLabel } from './orderView.ts';
+import {
+  ORDER_API,
+  formatDateTime,
+  formatNumber,
+  orderDetailHref,
+  orderStatusBadge,
+  orderStatusLabel,
+} from './orderView.ts';
 
 interface Props {
   locale: Locale;
@@ -21,7 +28,12 @@ const build = { searchFields: ['orderNo', 'setName', 'orgComName'] };
  * date, sorted and paged on the server, with the whole state in the address.
  */
 export default function OrderList({ locale, messages }: Props) {
-  const table = useSessionTable<OrderRowData>({ url: `${ORDER_API}/getAntTable`, query, build, toRequest: createdDaysAsInstants });
+  const table = useSessionTable<OrderRowData>({
+    url: `${ORDER_API}/getAntTable`,
+    query,
+    build,
+    toRequest: createdDaysAsInstants,
+  });
   const { state } = table;
 
   const columns: Column<OrderRowData>[] = [
@@ -30,11 +42,20 @@ export default function OrderList({ locale, messages }: Props) {
       label: messages['ordering.col.orderNo'],
       sortable: true,
       className: 'whitespace-nowrap',
-      render: (row) => <a className="link link-primary font-mono" href={orderDetailHref(locale, row.orderNo)}>{row.orderNo}</a>,
+      render: (row) => (
+        <a className="link link-primary font-mono" href={orderDetailHref(locale, row.orderNo)}>
+          {row.orderNo}
+        </a>
+      ),
     },
     { key: 'setName', label: messages['ordering.col.setName'] },
     { key: 'orgComName', label: messages['ordering.col.orgComName'] },
-    { key: 'contractStart', label: messages['ordering.col.contractStart'], sortable: true, className: 'whitespace-nowrap' },
+    {
+      key: 'contractStart',
+      label: messages['ordering.col.contractStart'],
+      sortable: true,
+      className: 'whitespace-nowrap',
+    },
     { key: 'contractMonths', label: messages['ordering.col.contractMonths'], className: 'text-right' },
     {
       key: 'estimatedConsumption',
@@ -48,7 +69,11 @@ export default function OrderList({ locale, messages }: Props) {
       label: messages['ordering.col.status'],
       kind: 'status',
       sortable: true,
-      render: (row) => <span className={`badge badge-sm whitespace-nowrap ${orderStatusBadge(row.status)}`}>{orderStatusLabel(row.status, messages)}</span>,
+      render: (row) => (
+        <span className={`badge badge-sm whitespace-nowrap ${orderStatusBadge(row.status)}`}>
+          {orderStatusLabel(row.status, messages)}
+        </span>
+      ),
     },
     {
       key: 'createdAt',
@@ -65,7 +90,9 @@ export default function OrderList({ locale, messages }: Props) {
   ) : (
     <span className="inline-flex flex-wrap items-center justify-center gap-3">
       {messages['ordering.list.empty']}
-      <a className="btn btn-primary btn-sm" href={localePath(locale, '/handle/order')}>{messages['ordering.list.newOrder']}</a>
+      <a className="btn btn-primary btn-sm" href={localePath(locale, '/handle/order')}>
+        {messages['ordering.list.newOrder']}
+      </a>
     </span>
   );
 
@@ -74,7 +101,9 @@ export default function OrderList({ locale, messages }: Props) {
     return (
       <div role="alert" className="alert alert-info">
         <span>{messages['ordering.gate.noEnterprise']}</span>
-        <a className="btn btn-primary btn-sm" href={localePath(locale, '/setting/binding')}>{messages['ordering.gate.bind']}</a>
+        <a className="btn btn-primary btn-sm" href={localePath(locale, '/setting/binding')}>
+          {messages['ordering.gate.bind']}
+        </a>
       </div>
     );
   }
@@ -89,7 +118,9 @@ export default function OrderList({ locale, messages }: Props) {
           messages={messages}
           onApply={table.patch}
         />
-        <a className="btn btn-outline btn-sm" href={localePath(locale, '/handle/order')}>{messages['ordering.list.newOrder']}</a>
+        <a className="btn btn-outline btn-sm" href={localePath(locale, '/handle/order')}>
+          {messages['ordering.list.newOrder']}
+        </a>
       </div>
       <DataTable
         caption={messages['page.order.title']}

@@ -94,30 +94,50 @@ export default function OrderWizard({ locale, messages }: Props) {
 
   if (!wizard || !orderer) return <Loading label={messages['common.loading']} />;
   if (orderer.kind === 'failed') {
-    return <LoadFailed message={orderer.message || messages['ordering.gate.loadFailed']} retryLabel={messages['ordering.retry']} onRetry={retry} />;
+    return (
+      <LoadFailed
+        message={orderer.message || messages['ordering.gate.loadFailed']}
+        retryLabel={messages['ordering.retry']}
+        onRetry={retry}
+      />
+    );
   }
   if (orderer.kind === 'noEnterprise') {
     return (
       <div role="alert" className="alert alert-info">
         <span>{messages['ordering.gate.noEnterprise']}</span>
-        <a className="btn btn-primary btn-sm" href={localePath(locale, '/setting/binding')}>{messages['ordering.gate.bind']}</a>
+        <a className="btn btn-primary btn-sm" href={localePath(locale, '/setting/binding')}>
+          {messages['ordering.gate.bind']}
+        </a>
       </div>
     );
   }
   if (orderer.kind === 'notCertified') {
     return (
       <div role="alert" className="alert alert-info">
-        <span>{format(messages['ordering.gate.notCertified'], { status: authStatusLabel(orderer.enterprise.authStatus, messages) })}</span>
-        <a className="btn btn-primary btn-sm" href={localePath(locale, '/certify/enterprise')}>{messages['ordering.gate.certify']}</a>
+        <span>
+          {format(messages['ordering.gate.notCertified'], {
+            status: authStatusLabel(orderer.enterprise.authStatus, messages),
+          })}
+        </span>
+        <a className="btn btn-primary btn-sm" href={localePath(locale, '/certify/enterprise')}>
+          {messages['ordering.gate.certify']}
+        </a>
       </div>
     );
   }
 
   const current = wizard.step;
   const loaded = choice && choice.sellingSetId === wizard.sellingSetId ? choice.result : null;
-  const scheme = loaded?.kind === 'ready' ? loaded.schemes.find((item) => item.schemeParamId === wizard.schemeParamId) : undefined;
-  const values: ContractValues = { contractStart: wizard.contractStart, contractMonths: wizard.contractMonths, estimatedConsumption: wizard.estimatedConsumption };
-  const defaultConsumption = orderer.profile.annualConsumption === undefined ? '' : String(orderer.profile.annualConsumption);
+  const scheme =
+    loaded?.kind === 'ready' ? loaded.schemes.find((item) => item.schemeParamId === wizard.schemeParamId) : undefined;
+  const values: ContractValues = {
+    contractStart: wizard.contractStart,
+    contractMonths: wizard.contractMonths,
+    estimatedConsumption: wizard.estimatedConsumption,
+  };
+  const defaultConsumption =
+    orderer.profile.annualConsumption === undefined ? '' : String(orderer.profile.annualConsumption);
 
   const submit = async () => {
     if (!loaded || loaded.kind !== 'ready') return;
@@ -147,7 +167,12 @@ export default function OrderWizard({ locale, messages }: Props) {
 
   let body;
   if (!wizard.sellingSetId) {
-    body = <SetGuide messages={messages} onChoose={(id) => go({ ...wizard, sellingSetId: id, schemeParamId: '', step: 'set' })} />;
+    body = (
+      <SetGuide
+        messages={messages}
+        onChoose={(id) => go({ ...wizard, sellingSetId: id, schemeParamId: '', step: 'set' })}
+      />
+    );
   } else if (!loaded) {
     body = <Loading label={messages['common.loading']} />;
   } else if (loaded.kind === 'failed') {
@@ -155,7 +180,11 @@ export default function OrderWizard({ locale, messages }: Props) {
       <div className="grid gap-3">
         <LoadFailed message={loaded.message} retryLabel={messages['ordering.retry']} onRetry={retry} />
         <div>
-          <button type="button" className="btn btn-ghost btn-sm" onClick={() => go({ ...wizard, sellingSetId: '', schemeParamId: '', step: 'set' })}>
+          <button
+            type="button"
+            className="btn btn-ghost btn-sm"
+            onClick={() => go({ ...wizard, sellingSetId: '', schemeParamId: '', step: 'set' })}
+          >
             {messages['ordering.set.change']}
           </button>
         </div>
@@ -213,7 +242,11 @@ export default function OrderWizard({ locale, messages }: Props) {
       <nav aria-label={messages['ordering.steps.label']}>
         <ol className="steps w-full">
           {wizardSteps.map((step, index) => (
-            <li key={step} className={`step ${index <= stepIndex ? 'step-primary' : ''}`} aria-current={step === shownStep ? 'step' : undefined}>
+            <li
+              key={step}
+              className={`step ${index <= stepIndex ? 'step-primary' : ''}`}
+              aria-current={step === shownStep ? 'step' : undefined}
+            >
               {messages[stepTitleKeys[step]]}
               {step === shownStep && <span className="sr-only"> ({messages['ordering.step.current']})</span>}
             </li>

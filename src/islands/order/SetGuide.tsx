@@ -43,13 +43,20 @@ export default function SetGuide({ messages, onChoose }: Props) {
     return <LoadFailed message={loaded.message} retryLabel={messages['ordering.retry']} onRetry={retry} />;
   }
   const products = loaded.guide.filter((product) => product.sets.some((set) => set.sellingSets.length > 0));
-  if (products.length === 0) return <p role="status" className="text-base-content/70">{messages['ordering.guide.empty']}</p>;
+  if (products.length === 0)
+    return (
+      <p role="status" className="text-base-content/70">
+        {messages['ordering.guide.empty']}
+      </p>
+    );
 
   return (
     <div className="grid gap-6">
       {products.map((product) => (
         <section key={product.productId} aria-labelledby={`guide-${product.productId}`} className="grid gap-3">
-          <h3 id={`guide-${product.productId}`} className="text-lg font-semibold">{product.productName}</h3>
+          <h3 id={`guide-${product.productId}`} className="text-lg font-semibold">
+            {product.productName}
+          </h3>
           <ul className="grid gap-3 md:grid-cols-2">
             {product.sets.flatMap((set) =>
               set.sellingSets.map((selling) => (
@@ -65,7 +72,10 @@ export default function SetGuide({ messages, onChoose }: Props) {
                       <button
                         type="button"
                         className="btn btn-primary btn-sm"
-                        aria-label={format(messages['ordering.guide.chooseLabel'], { orgCom: selling.orgComName, set: set.name })}
+                        aria-label={format(messages['ordering.guide.chooseLabel'], {
+                          orgCom: selling.orgComName,
+                          set: set.name,
+                        })}
                         onClick={() => onChoose(selling.sellingSetId)}
                       >
                         {messages['ordering.guide.choose']}

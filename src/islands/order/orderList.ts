@@ -54,5 +54,10 @@ export const createdDaysAsInstants = daysAsInstants('createdAt');
 
 /** Whether the reader has narrowed the table (an empty answer then means "nothing matches"). */
 export function isFiltered(state: TableQueryState): boolean {
-  return state.keyword.trim() !== '' || Object.keys(state.filters).length > 0 || Object.keys(state.ranges).length > 0 || Object.keys(state.likes).length > 0;
+  return (
+    state.keyword.trim() !== '' ||
+    Object.keys(state.filters).length > 0 ||
+    Object.keys(state.ranges).length > 0 ||
+    Object.keys(state.likes).length > 0
+  );
 }

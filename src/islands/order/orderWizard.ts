@@ -35,7 +35,14 @@ export function readWizard(search: string): WizardState {
   };
   const step = value('step');
   if (step === 'contract' && state.sellingSetId && state.schemeParamId) state.step = 'contract';
-  if (step === 'confirm' && state.sellingSetId && state.schemeParamId && state.contractStart && state.contractMonths && state.estimatedConsumption) {
+  if (
+    step === 'confirm' &&
+    state.sellingSetId &&
+    state.schemeParamId &&
+    state.contractStart &&
+    state.contractMonths &&
+    state.estimatedConsumption
+  ) {
     state.step = 'confirm';
   }
   return state;

@@ -54,15 +54,16 @@ export async function loadOrderer(): Promise<Orderer | undefined> {
   const data = record?.ok ? record.data : undefined;
   const profile: Profile = {
     ...(data?.voltageLevel ? { voltageLevel: data.voltageLevel } : {}),
-    ...(data?.annualConsumption !== null && data?.annualConsumption !== undefined ? { annualConsumption: data.annualConsumption } : {}),
+    ...(data?.annualConsumption !== null && data?.annualConsumption !== undefined
+      ? { annualConsumption: data.annualConsumption }
+      : {}),
     ...(data?.industry ? { industry: data.industry } : {}),
   };
   return { kind: 'ready', enterprise, profile };
 }
 
 export type Choice =
-  | { kind: 'failed'; message: string }
-  | { kind: 'ready'; selling: SellingSetInfo; schemes: OrderSchemeParamSnapshot[] };
+  { kind: 'failed'; message: string } | { kind: 'ready'; selling: SellingSetInfo; schemes: OrderSchemeParamSnapshot[] };
 
 /** The chosen package on sale and the plan parameters offered to this enterprise. */
 export async function loadChoice(sellingSetId: string, profile: Profile): Promise<Choice | undefined> {

@@ -20,7 +20,8 @@ interface Props {
   hint?: string;
 }
 
-type Phase = { state: 'idle' } | { state: 'busy'; received: number } | { state: 'done' } | { state: 'failed'; message: string };
+type Phase =
+  { state: 'idle' } | { state: 'busy'; received: number } | { state: 'done' } | { state: 'failed'; message: string };
 
 /**
  * Export of a table as an .xlsx file through the request client's `fetchDownload`, which saves it
@@ -54,14 +55,26 @@ export default function ExportButton({ url, data, locale, messages, disabled = f
     // Undefined is "saved" only when bytes came: a transport fault also resolves undefined, after
     // the request client's own notification, and must not read as a finished export.
     else if (failure === undefined) setPhase(received > 0 ? { state: 'done' } : { state: 'idle' });
-    else setPhase({ state: 'failed', message: failure.message ? format(messages['partner.export.failed'], { message: failure.message }) : messages['partner.export.failedPlain'] });
+    else
+      setPhase({
+        state: 'failed',
+        message: failure.message
+          ? format(messages['partner.export.failed'], { message: failure.message })
+          : messages['partner.export.failedPlain'],
+      });
   };
 
   const busy = phase.state === 'busy';
   return (
     <div className="grid justify-items-start gap-1">
       <div className="flex items-center gap-2">
-        <button type="button" className="btn btn-sm btn-outline" disabled={disabled || busy} aria-busy={busy} onClick={() => void start()}>
+        <button
+          type="button"
+          className="btn btn-sm btn-outline"
+          disabled={disabled || busy}
+          aria-busy={busy}
+          onClick={() => void start()}
+        >
           {busy && <span className="loading loading-spinner loading-xs" aria-hidden="true" />}
           {busy ? messages['partner.export.busy'] : messages['partner.export']}
         </button>
@@ -72,12 +85,16 @@ export default function ExportButton({ url, data, locale, messages, disabled = f
         )}
       </div>
       <p role="status" className="min-h-5 text-xs text-base-content/70">
-        {busy && phase.received > 0 ? format(messages['partner.export.progress'], { size: formatBytes(phase.received, locale) }) : ''}
+        {busy && phase.received > 0
+          ? format(messages['partner.export.progress'], { size: formatBytes(phase.received, locale) })
+          : ''}
         {phase.state === 'done' ? messages['partner.export.done'] : ''}
         {phase.state === 'idle' && hint ? hint : ''}
       </p>
       {phase.state === 'failed' && (
-        <p role="alert" className="text-sm text-error">{phase.message}</p>
+        <p role="alert" className="text-sm text-error">
+          {phase.message}
+        </p>
       )}
     </div>
   );

@@ -24,7 +24,16 @@ interface Props {
  * (PartnerTree, keyboard per the WAI-ARIA tree pattern); choosing one, or "all", closes it and
  * returns focus to the button; Escape or a click outside closes it unchanged (useDismiss).
  */
-export default function PartnerPicker({ label, treeLabel, allLabel, load, selectedId, onChange, onRetry, messages }: Props) {
+export default function PartnerPicker({
+  label,
+  treeLabel,
+  allLabel,
+  load,
+  selectedId,
+  onChange,
+  onRetry,
+  messages,
+}: Props) {
   const [open, setOpen] = useState(false);
   const id = useId();
   const button = useRef<HTMLButtonElement>(null);
@@ -44,7 +53,9 @@ export default function PartnerPicker({ label, treeLabel, allLabel, load, select
 
   return (
     <div ref={root} className="fieldset relative py-0">
-      <span id={`${id}-label`} className="fieldset-legend pb-1 text-sm">{label}</span>
+      <span id={`${id}-label`} className="fieldset-legend pb-1 text-sm">
+        {label}
+      </span>
       <button
         ref={button}
         type="button"
@@ -63,18 +74,34 @@ export default function PartnerPicker({ label, treeLabel, allLabel, load, select
       {load.state === 'failed' && (
         <p role="alert" className="mt-1 flex items-center gap-2 text-xs text-error">
           {load.message || messages['settlement.tree.loadFailed']}
-          <button type="button" className="btn btn-xs" onClick={onRetry}>{messages['settlement.tree.retry']}</button>
+          <button type="button" className="btn btn-xs" onClick={onRetry}>
+            {messages['settlement.tree.retry']}
+          </button>
         </p>
       )}
       {open && (
-        <div id={`${id}-panel`} className="absolute top-full z-20 mt-1 max-h-96 w-80 overflow-auto rounded-box border border-base-300 bg-base-100 p-2 shadow-lg">
-          <button type="button" className={`btn btn-ghost btn-sm mb-1 w-full justify-start ${selectedId === undefined ? 'btn-active' : ''}`} onClick={() => choose(undefined)}>
+        <div
+          id={`${id}-panel`}
+          className="absolute top-full z-20 mt-1 max-h-96 w-80 overflow-auto rounded-box border border-base-300 bg-base-100 p-2 shadow-lg"
+        >
+          <button
+            type="button"
+            className={`btn btn-ghost btn-sm mb-1 w-full justify-start ${selectedId === undefined ? 'btn-active' : ''}`}
+            onClick={() => choose(undefined)}
+          >
             {allLabel}
           </button>
           {roots.length === 0 ? (
             <p className="p-2 text-sm text-base-content/70">{messages['settlement.tree.empty']}</p>
           ) : (
-            <PartnerTree roots={roots} label={treeLabel} selectedId={selectedId} onSelect={choose} messages={messages} autoFocus />
+            <PartnerTree
+              roots={roots}
+              label={treeLabel}
+              selectedId={selectedId}
+              onSelect={choose}
+              messages={messages}
+              autoFocus
+            />
           )}
         </div>
       )}

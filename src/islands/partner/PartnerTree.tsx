@@ -36,7 +36,10 @@ export default function PartnerTree({ roots, label, selectedId, onSelect, messag
   const items = useRef(new Map<number, HTMLLIElement>());
 
   // The tab stop: the focused item, else the chosen one when shown, else the first.
-  const tabStop = rows.find((row) => row.node.id === focusedId)?.node.id ?? rows.find((row) => row.node.id === selectedId)?.node.id ?? rows[0]?.node.id;
+  const tabStop =
+    rows.find((row) => row.node.id === focusedId)?.node.id ??
+    rows.find((row) => row.node.id === selectedId)?.node.id ??
+    rows[0]?.node.id;
 
   // A newly chosen institution deep in the tree: open the way to it (while rendering, as React
   // advises for state that follows a prop; the reader's own opening and closing stays).
@@ -153,9 +156,10 @@ export default function PartnerTree({ roots, label, selectedId, onSelect, messag
             {open ? '▾' : '▸'}
           </span>
           <span className="truncate">{node.name}</span>
-          {/* A space between name and level, so the text read is the text seen ("广州天河支行 支行"). */}
-          {' '}
-          <span className={`ms-1 shrink-0 text-xs ${selected ? 'text-primary-content/80' : 'text-muted'}`}>{messages[`partner.level.${node.level}`]}</span>
+          {/* A space between name and level, so the text read is the text seen ("广州天河支行 支行"). */}{' '}
+          <span className={`ms-1 shrink-0 text-xs ${selected ? 'text-primary-content/80' : 'text-muted'}`}>
+            {messages[`partner.level.${node.level}`]}
+          </span>
         </div>
       </li>
     );

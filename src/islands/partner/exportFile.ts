@@ -17,5 +17,7 @@ export type ExportMessages = Record<(typeof exportMessageKeys)[number], string>;
 /** A download's size so far: "1.2 MB", "350 kB", in the locale's digits (decimal units, as Intl names them). */
 export function formatBytes(bytes: number, locale: Locale): string {
   const [value, unit] = bytes >= 1_000_000 ? [bytes / 1_000_000, 'megabyte'] : [bytes / 1000, 'kilobyte'];
-  return new Intl.NumberFormat(locale, { style: 'unit', unit, unitDisplay: 'short', maximumFractionDigits: 1 }).format(value);
+  return new Intl.NumberFormat(locale, { style: 'unit', unit, unitDisplay: 'short', maximumFractionDigits: 1 }).format(
+    value,
+  );
 }

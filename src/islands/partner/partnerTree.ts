@@ -31,7 +31,10 @@ export interface VisibleRow {
 }
 
 /** The rows shown when the nodes of `expanded` are open: depth-first, children under open parents only. */
-export function visibleRows(roots: readonly PartnerTreeNode[], expanded: Pick<ReadonlySet<number>, 'has'>): VisibleRow[] {
+export function visibleRows(
+  roots: readonly PartnerTreeNode[],
+  expanded: Pick<ReadonlySet<number>, 'has'>,
+): VisibleRow[] {
   const rows: VisibleRow[] = [];
   const walk = (nodes: readonly PartnerTreeNode[], depth: number, parentId: number | null) => {
     nodes.forEach((node, index) => {

@@ -48,13 +48,15 @@ export default function AccountSettings({ locale, messages, validation }: Props)
   };
 
   if (loaded.state === 'loading') {
-    return (
-      <Loading label={messages['common.loading']} />
-    );
+    return <Loading label={messages['common.loading']} />;
   }
   if (loaded.state === 'failed') {
     return (
-      <LoadFailed message={messages['account.common.loadFailed']} retryLabel={messages['account.common.retry']} onRetry={() => void load()} />
+      <LoadFailed
+        message={messages['account.common.loadFailed']}
+        retryLabel={messages['account.common.retry']}
+        onRetry={() => void load()}
+      />
     );
   }
   return (

@@ -23,21 +23,36 @@ export default function LatestOrders({ locale, messages }: Props) {
   const [loaded, setLoaded] = useState<Loaded>({ state: 'loading' });
 
   useEffect(() => {
-    void callQuiet<OrderTableData<OrderRowData>>('POST', `${ORDER_API}/getAntTable`, { antTable: latestRequest }).then((answer) =>
-      setLoaded(answer?.ok ? { state: 'ready', rows: answer.data.result } : { state: 'failed' }),
+    void callQuiet<OrderTableData<OrderRowData>>('POST', `${ORDER_API}/getAntTable`, { antTable: latestRequest }).then(
+      (answer) => setLoaded(answer?.ok ? { state: 'ready', rows: answer.data.result } : { state: 'failed' }),
     );
   }, []);
 
-  if (loaded.state === 'loading') return <p role="status" className="text-sm text-base-content/70">{messages['common.loading']}</p>;
-  if (loaded.state === 'failed') return <p role="alert" className="text-sm text-error">{messages['account.common.loadFailed']}</p>;
-  if (loaded.rows.length === 0) return <p className="text-sm text-base-content/70">{messages['account.overview.ordersEmpty']}</p>;
+  if (loaded.state === 'loading')
+    return (
+      <p role="status" className="text-sm text-base-content/70">
+        {messages['common.loading']}
+      </p>
+    );
+  if (loaded.state === 'failed')
+    return (
+      <p role="alert" className="text-sm text-error">
+        {messages['account.common.loadFailed']}
+      </p>
+    );
+  if (loaded.rows.length === 0)
+    return <p className="text-sm text-base-content/70">{messages['account.overview.ordersEmpty']}</p>;
   return (
     <ul className="divide-y divide-base-200">
       {loaded.rows.map((row) => (
         <li key={row.orderNo} className="flex flex-wrap items-center gap-2 py-2 text-sm">
-          <a className="link link-primary font-mono" href={orderDetailHref(locale, row.orderNo)}>{row.orderNo}</a>
+          <a className="link link-primary font-mono" href={orderDetailHref(locale, row.orderNo)}>
+            {row.orderNo}
+          </a>
           <span className="min-w-0 flex-1 truncate">{row.setName}</span>
-          <span className={`badge badge-sm ${orderStatusBadge(row.status)}`}>{orderStatusLabel(row.status, messages)}</span>
+          <span className={`badge badge-sm ${orderStatusBadge(row.status)}`}>
+            {orderStatusLabel(row.status, messages)}
+          </span>
           <span className="w-full text-xs text-muted">{formatDateTime(row.createdAt, locale)}</span>
         </li>
       ))}

@@ -76,13 +76,15 @@ export default function Overview({ locale, messages }: Props) {
   }, [ready, fetchAll]);
 
   if (loaded.state === 'loading') {
-    return (
-      <Loading label={messages['common.loading']} />
-    );
+    return <Loading label={messages['common.loading']} />;
   }
   if (loaded.state === 'failed') {
     return (
-      <LoadFailed message={messages['account.common.loadFailed']} retryLabel={messages['account.common.retry']} onRetry={() => void load()} />
+      <LoadFailed
+        message={messages['account.common.loadFailed']}
+        retryLabel={messages['account.common.retry']}
+        onRetry={() => void load()}
+      />
     );
   }
 
@@ -96,15 +98,25 @@ export default function Overview({ locale, messages }: Props) {
     <div className="grid gap-4 lg:grid-cols-2">
       <Card
         title={messages['account.overview.meTitle']}
-        action={<a className="link link-primary text-sm" href={localePath(locale, '/person/account')}>{messages['account.overview.editAccount']}</a>}
+        action={
+          <a className="link link-primary text-sm" href={localePath(locale, '/person/account')}>
+            {messages['account.overview.editAccount']}
+          </a>
+        }
       >
         <dl className="grid gap-2">
           <Row label={messages['field.name']} value={info.name || dash} />
           <Row label={messages['field.userName']} value={info.userName || dash} />
           <Row label={messages['field.phone']} value={info.mobile || dash} />
           <Row label={messages['field.email']} value={info.email || dash} />
-          <Row label={messages['account.overview.roles']} value={info.roles.map((role) => messages[roleKeys[role]]).join('、') || dash} />
-          <Row label={messages['account.overview.memberSince']} value={info.createdAt ? formatDateTime(info.createdAt, locale) : dash} />
+          <Row
+            label={messages['account.overview.roles']}
+            value={info.roles.map((role) => messages[roleKeys[role]]).join('、') || dash}
+          />
+          <Row
+            label={messages['account.overview.memberSince']}
+            value={info.createdAt ? formatDateTime(info.createdAt, locale) : dash}
+          />
         </dl>
       </Card>
 
@@ -114,20 +126,29 @@ export default function Overview({ locale, messages }: Props) {
             <dl className="grid gap-2">
               <Row label={messages['field.enterpriseName']} value={enterprise.enterpriseName} />
               <Row label={messages['field.clearanceAccount']} value={enterprise.clearanceAccount} />
-              <Row label={messages['account.overview.certStatus']} value={authStatusLabel(enterprise.authStatus, messages)} />
+              <Row
+                label={messages['account.overview.certStatus']}
+                value={authStatusLabel(enterprise.authStatus, messages)}
+              />
             </dl>
             <div className="card-actions">
               {certifiable.has(enterprise.authStatus) && (
-                <a className="btn btn-primary btn-sm" href={localePath(locale, '/certify/enterprise')}>{messages['account.overview.certify']}</a>
+                <a className="btn btn-primary btn-sm" href={localePath(locale, '/certify/enterprise')}>
+                  {messages['account.overview.certify']}
+                </a>
               )}
-              <a className="btn btn-ghost btn-sm" href={localePath(locale, '/person/enterprise')}>{messages['account.overview.enterpriseDetail']}</a>
+              <a className="btn btn-ghost btn-sm" href={localePath(locale, '/person/enterprise')}>
+                {messages['account.overview.enterpriseDetail']}
+              </a>
             </div>
           </>
         ) : (
           <>
             <p className="text-sm text-base-content/70">{messages['account.overview.noEnterprise']}</p>
             <div className="card-actions">
-              <a className="btn btn-primary btn-sm" href={localePath(locale, '/setting/binding')}>{messages['account.overview.bind']}</a>
+              <a className="btn btn-primary btn-sm" href={localePath(locale, '/setting/binding')}>
+                {messages['account.overview.bind']}
+              </a>
             </div>
           </>
         )}
@@ -135,21 +156,35 @@ export default function Overview({ locale, messages }: Props) {
 
       <Card
         title={messages['account.overview.ordersTitle']}
-        action={<a className="link link-primary text-sm" href={localePath(locale, '/person/order')}>{messages['account.overview.allOrders']}</a>}
+        action={
+          <a className="link link-primary text-sm" href={localePath(locale, '/person/order')}>
+            {messages['account.overview.allOrders']}
+          </a>
+        }
       >
         {/* Only an enterprise has orders; anyone else sees the empty state and where to start. */}
-        {enterprise ? <LatestOrders locale={locale} messages={messages} /> : <p className="text-sm text-base-content/70">{messages['account.overview.ordersEmpty']}</p>}
+        {enterprise ? (
+          <LatestOrders locale={locale} messages={messages} />
+        ) : (
+          <p className="text-sm text-base-content/70">{messages['account.overview.ordersEmpty']}</p>
+        )}
         <div className="card-actions">
           {enterprise?.authStatus === 2 && (
-            <a className="btn btn-primary btn-sm" href={localePath(locale, '/handle/order')}>{messages['ordering.list.newOrder']}</a>
+            <a className="btn btn-primary btn-sm" href={localePath(locale, '/handle/order')}>
+              {messages['ordering.list.newOrder']}
+            </a>
           )}
-          <a className="btn btn-ghost btn-sm" href={localePath(locale, '/products')}>{messages['account.overview.browseProducts']}</a>
+          <a className="btn btn-ghost btn-sm" href={localePath(locale, '/products')}>
+            {messages['account.overview.browseProducts']}
+          </a>
         </div>
       </Card>
 
       <Card title={messages['account.overview.noticesTitle']}>
         {noticesState === 'loading' ? (
-          <p role="status" className="text-sm text-base-content/70">{messages['common.loading']}</p>
+          <p role="status" className="text-sm text-base-content/70">
+            {messages['common.loading']}
+          </p>
         ) : noticesState === 'failed' ? (
           <p className="text-sm text-error">{messages['account.common.loadFailed']}</p>
         ) : latest.length === 0 ? (
@@ -161,10 +196,14 @@ export default function Overview({ locale, messages }: Props) {
                 <p className="flex items-center gap-2 text-sm font-medium">
                   <span className="badge badge-ghost badge-sm">{typeLabel(notice.type)}</span>
                   <span className="min-w-0 flex-1 truncate">{notice.title}</span>
-                  {!notice.read && <span className="badge badge-primary badge-sm">{messages['account.notices.unread']}</span>}
+                  {!notice.read && (
+                    <span className="badge badge-primary badge-sm">{messages['account.notices.unread']}</span>
+                  )}
                 </p>
                 {notice.description && <p className="mt-1 text-sm text-base-content/70">{notice.description}</p>}
-                {notice.datetime && <p className="mt-1 text-xs text-muted">{formatDateTime(notice.datetime, locale)}</p>}
+                {notice.datetime && (
+                  <p className="mt-1 text-xs text-muted">{formatDateTime(notice.datetime, locale)}</p>
+                )}
               </li>
             ))}
           </ul>

@@ -29,7 +29,8 @@ export default function PasswordForm({ messages, validation, onChanged }: Props)
     const values = formValues(form);
     const checked = validateForm(changePasswordBody, { ...values, deviceId: webDeviceId, appCode }, validation);
     const mismatch = confirmError(values, 'newPassword', messages['account.password.mismatch']);
-    if (!checked.ok || Object.keys(mismatch).length) return fail({ ...(checked.ok ? {} : checked.errors), ...mismatch });
+    if (!checked.ok || Object.keys(mismatch).length)
+      return fail({ ...(checked.ok ? {} : checked.errors), ...mismatch });
     setErrors({});
     setBusy(true);
     const answer = await postForm(CHANGE_PASSWORD_URL, checked.data);
@@ -46,7 +47,14 @@ export default function PasswordForm({ messages, validation, onChanged }: Props)
   return (
     <SettingsCard title={messages['account.changePassword.title']} lead={messages['account.changePassword.note']}>
       <form ref={formRef} noValidate onSubmit={(event) => void submit(event)} className="max-w-md">
-        <TextField name="oldPassword" type="password" label={messages['field.oldPassword']} autoComplete="current-password" maxLength={128} error={errors['oldPassword']} />
+        <TextField
+          name="oldPassword"
+          type="password"
+          label={messages['field.oldPassword']}
+          autoComplete="current-password"
+          maxLength={128}
+          error={errors['oldPassword']}
+        />
         <TextField
           name="newPassword"
           type="password"
@@ -56,8 +64,20 @@ export default function PasswordForm({ messages, validation, onChanged }: Props)
           maxLength={64}
           error={errors['newPassword']}
         />
-        <TextField name={CONFIRM_FIELD} type="password" label={messages['account.password.confirm']} autoComplete="new-password" maxLength={64} error={errors[CONFIRM_FIELD]} />
-        <SubmitButton busy={busy} label={messages['account.changePassword.submit']} busyLabel={messages['account.common.submitting']} className="btn btn-primary mt-4" />
+        <TextField
+          name={CONFIRM_FIELD}
+          type="password"
+          label={messages['account.password.confirm']}
+          autoComplete="new-password"
+          maxLength={64}
+          error={errors[CONFIRM_FIELD]}
+        />
+        <SubmitButton
+          busy={busy}
+          label={messages['account.changePassword.submit']}
+          busyLabel={messages['account.common.submitting']}
+          className="btn btn-primary mt-4"
+        />
       </form>
     </SettingsCard>
   );

@@ -36,7 +36,13 @@ export default function PhoneForm({ info, messages, validation, onSaved }: Props
     const values = formValues(form);
     const checked = validateForm(
       changeUserInfoBody,
-      { mobile: values['mobile'] ?? '', code: values['code'] ?? '', verifyCode: values['verifyCode'] ?? '', deviceId: webDeviceId, appCode },
+      {
+        mobile: values['mobile'] ?? '',
+        code: values['code'] ?? '',
+        verifyCode: values['verifyCode'] ?? '',
+        deviceId: webDeviceId,
+        appCode,
+      },
       validation,
     );
     if (!checked.ok) return fail(checked.errors);
@@ -54,7 +60,10 @@ export default function PhoneForm({ info, messages, validation, onSaved }: Props
   };
 
   return (
-    <SettingsCard title={messages['account.phone.title']} lead={format(messages['account.phone.current'], { phone: info.mobile })}>
+    <SettingsCard
+      title={messages['account.phone.title']}
+      lead={format(messages['account.phone.current'], { phone: info.mobile })}
+    >
       <form ref={formRef} noValidate onSubmit={(event) => void submit(event)} className="max-w-md">
         <fieldset className="mt-2">
           <legend className="text-sm font-medium">{messages['account.phone.stepVerify']}</legend>
@@ -83,7 +92,12 @@ export default function PhoneForm({ info, messages, validation, onSaved }: Props
             codeLabel={messages['account.phone.newCode']}
           />
         </fieldset>
-        <SubmitButton busy={busy} label={messages['account.phone.submit']} busyLabel={messages['account.common.submitting']} className="btn btn-primary mt-4" />
+        <SubmitButton
+          busy={busy}
+          label={messages['account.phone.submit']}
+          busyLabel={messages['account.common.submitting']}
+          className="btn btn-primary mt-4"
+        />
       </form>
     </SettingsCard>
   );

@@ -53,10 +53,36 @@ export default function ProfileForm({ info, messages, validation, onSaved }: Pro
   return (
     <SettingsCard title={messages['account.profile.title']}>
       <form ref={formRef} noValidate onSubmit={(event) => void submit(event)} className="max-w-md">
-        <TextField name="userName" label={messages['field.userName']} value={info.userName} readOnly hint={messages['account.profile.userNameNote']} />
-        <TextField name="name" label={messages['field.name']} defaultValue={info.name} autoComplete="name" maxLength={64} error={errors['name']} />
-        <TextField name="email" type="email" label={messages['field.email']} defaultValue={info.email} autoComplete="email" maxLength={128} error={errors['email']} />
-        <SubmitButton busy={busy} label={messages['account.common.save']} busyLabel={messages['account.common.saving']} className="btn btn-primary mt-4" />
+        <TextField
+          name="userName"
+          label={messages['field.userName']}
+          value={info.userName}
+          readOnly
+          hint={messages['account.profile.userNameNote']}
+        />
+        <TextField
+          name="name"
+          label={messages['field.name']}
+          defaultValue={info.name}
+          autoComplete="name"
+          maxLength={64}
+          error={errors['name']}
+        />
+        <TextField
+          name="email"
+          type="email"
+          label={messages['field.email']}
+          defaultValue={info.email}
+          autoComplete="email"
+          maxLength={128}
+          error={errors['email']}
+        />
+        <SubmitButton
+          busy={busy}
+          label={messages['account.common.save']}
+          busyLabel={messages['account.common.saving']}
+          className="btn btn-primary mt-4"
+        />
       </form>
     </SettingsCard>
   );

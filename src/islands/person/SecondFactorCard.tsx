@@ -73,12 +73,17 @@ export default function SecondFactorCard({ locale, messages, validation }: Props
     void fetchStatus().then((next) => {
       setLoaded(next);
       // Linked to from a page that needs the factor (SessionGate, the request client): bring it into view.
-      if (window.location.hash === `#${secondFactorCardId}`) requestAnimationFrame(() => document.getElementById(secondFactorCardId)?.scrollIntoView());
+      if (window.location.hash === `#${secondFactorCardId}`)
+        requestAnimationFrame(() => document.getElementById(secondFactorCardId)?.scrollIntoView());
     });
   }, [ready, fetchStatus]);
 
   const card = (children: ReactNode) => (
-    <SettingsCard id={secondFactorCardId} title={messages['account.secondFactor.title']} lead={messages['account.secondFactor.lead']}>
+    <SettingsCard
+      id={secondFactorCardId}
+      title={messages['account.secondFactor.title']}
+      lead={messages['account.secondFactor.lead']}
+    >
       {children}
     </SettingsCard>
   );
@@ -109,19 +114,44 @@ export default function SecondFactorCard({ locale, messages, validation }: Props
         <span className={status.enabled ? 'badge badge-success' : 'badge badge-ghost'}>
           {status.enabled ? messages['account.secondFactor.on'] : messages['account.secondFactor.off']}
         </span>
-        {status.enabledAt && <span>{format(messages['account.secondFactor.enabledAt'], { time: formatDateTime(status.enabledAt, locale) })}</span>}
-        {status.enabled && <span>{format(messages['account.secondFactor.codesLeft'], { count: status.recoveryCodesLeft })}</span>}
+        {status.enabledAt && (
+          <span>
+            {format(messages['account.secondFactor.enabledAt'], { time: formatDateTime(status.enabledAt, locale) })}
+          </span>
+        )}
+        {status.enabled && (
+          <span>{format(messages['account.secondFactor.codesLeft'], { count: status.recoveryCodesLeft })}</span>
+        )}
       </p>
-      {status.required && !status.enabled && <p role="alert" className="alert alert-warning text-sm">{messages['account.secondFactor.required']}</p>}
+      {status.required && !status.enabled && (
+        <p role="alert" className="alert alert-warning text-sm">
+          {messages['account.secondFactor.required']}
+        </p>
+      )}
       {status.enabled && !status.sessionVerified && stage.step !== 'codes' && (
         <VerifyForm messages={messages} validation={validation} onVerified={() => void reload()} />
       )}
 
-      {stage.step === 'codes' && <RecoveryCodes locale={locale} codes={stage.codes} messages={messages} onDone={idle} />}
-      {stage.step === 'password' && (
-        <PasswordStep messages={messages} validation={validation} onCancel={idle} onEnrolled={(enrolment) => setStage({ step: 'scan', enrolment })} />
+      {stage.step === 'codes' && (
+        <RecoveryCodes locale={locale} codes={stage.codes} messages={messages} onDone={idle} />
       )}
-      {stage.step === 'scan' && <ScanStep enrolment={stage.enrolment} messages={messages} validation={validation} onCancel={idle} onConfirmed={showCodes} />}
+      {stage.step === 'password' && (
+        <PasswordStep
+          messages={messages}
+          validation={validation}
+          onCancel={idle}
+          onEnrolled={(enrolment) => setStage({ step: 'scan', enrolment })}
+        />
+      )}
+      {stage.step === 'scan' && (
+        <ScanStep
+          enrolment={stage.enrolment}
+          messages={messages}
+          validation={validation}
+          onCancel={idle}
+          onConfirmed={showCodes}
+        />
+      )}
       {(stage.step === 'regenerate' || stage.step === 'disable') && (
         <ProofForm
           key={stage.step}
@@ -173,7 +203,12 @@ interface StepProps {
  * One form of the card: validates with the call's schema, posts, shows field errors; `onOk` gets
  * the answer's data and message.
  */
-function useCardForm<S extends z.ZodMiniType, T>(schema: S, url: string, validation: ValidationMessages, onOk: (data: T, text: string) => void) {
+function useCardForm<S extends z.ZodMiniType, T>(
+  schema: S,
+  url: string,
+  validation: ValidationMessages,
+  onOk: (data: T, text: string) => void,
+) {
   const { formRef, errors, setErrors, busy, setBusy, fail } = useFormErrors();
   const submit = async (event: SubmitEvent<HTMLFormElement>) => {
     event.preventDefault();
@@ -190,24 +225,64 @@ function useCardForm<S extends z.ZodMiniType, T>(schema: S, url: string, validat
   return { formRef, errors, busy, submit };
 }
 
-function FormButtons({ busy, label, messages, onCancel }: { busy: boolean; label: string; messages: AccountMessages; onCancel?: () => void }) {
+function FormButtons({
+  busy,
+  label,
+  messages,
+  onCancel,
+}: {
+  busy: boolean;
+  label: string;
+  messages: AccountMessages;
+  onCancel?: () => void;
+}) {
   return (
     <div className="mt-3 flex flex-wrap gap-2">
-      <SubmitButton busy={busy} label={label} busyLabel={messages['account.common.submitting']} className="btn btn-primary" />
+      <SubmitButton
+        busy={busy}
+        label={label}
+        busyLabel={messages['account.common.submitting']}
+        className="btn btn-primary"
+      />
       {onCancel && (
-        <button type="button" className="btn btn-ghost" onClick={onCancel}>{messages['account.common.cancel']}</button>
+        <button type="button" className="btn btn-ghost" onClick={onCancel}>
+          {messages['account.common.cancel']}
+        </button>
       )}
     </div>
   );
 }
 
-function PasswordStep({ messages, validation, onCancel, onEnrolled }: StepProps & { onCancel: () => void; onEnrolled: (enrolment: SecondFactorEnrolmentData) => void }) {
-  const { formRef, errors, busy, submit } = useCardForm<typeof enrolSecondFactorBody, SecondFactorEnrolmentData>(enrolSecondFactorBody, ENROL_SECOND_FACTOR_URL, validation, (data) => onEnrolled(data));
+function PasswordStep({
+  messages,
+  validation,
+  onCancel,
+  onEnrolled,
+}: StepProps & { onCancel: () => void; onEnrolled: (enrolment: SecondFactorEnrolmentData) => void }) {
+  const { formRef, errors, busy, submit } = useCardForm<typeof enrolSecondFactorBody, SecondFactorEnrolmentData>(
+    enrolSecondFactorBody,
+    ENROL_SECOND_FACTOR_URL,
+    validation,
+    (data) => onEnrolled(data),
+  );
   return (
     <form ref={formRef} noValidate onSubmit={(event) => void submit(event)} className="max-w-md">
       <p className="text-sm">{messages['account.secondFactor.passwordLead']}</p>
-      <TextField name="password" type="password" label={messages['field.password']} autoComplete="current-password" maxLength={128} error={errors['password']} autoFocus />
-      <FormButtons busy={busy} label={messages['account.secondFactor.continue']} messages={messages} onCancel={onCancel} />
+      <TextField
+        name="password"
+        type="password"
+        label={messages['field.password']}
+        autoComplete="current-password"
+        maxLength={128}
+        error={errors['password']}
+        autoFocus
+      />
+      <FormButtons
+        busy={busy}
+        label={messages['account.secondFactor.continue']}
+        messages={messages}
+        onCancel={onCancel}
+      />
     </form>
   );
 }
@@ -219,10 +294,15 @@ function ScanStep({
   onCancel,
   onConfirmed,
 }: StepProps & { enrolment: SecondFactorEnrolmentData; onCancel: () => void; onConfirmed: (codes: string[]) => void }) {
-  const { formRef, errors, busy, submit } = useCardForm<typeof confirmSecondFactorBody, RecoveryCodesData>(confirmSecondFactorBody, CONFIRM_SECOND_FACTOR_URL, validation, (data, text) => {
-    message.success(text);
-    onConfirmed(data.recoveryCodes);
-  });
+  const { formRef, errors, busy, submit } = useCardForm<typeof confirmSecondFactorBody, RecoveryCodesData>(
+    confirmSecondFactorBody,
+    CONFIRM_SECOND_FACTOR_URL,
+    validation,
+    (data, text) => {
+      message.success(text);
+      onConfirmed(data.recoveryCodes);
+    },
+  );
   const copyKey = async () => {
     try {
       await navigator.clipboard.writeText(enrolment.manualKey.replace(/ /g, ''));
@@ -235,36 +315,56 @@ function ScanStep({
     <div className="grid gap-3">
       <p className="font-medium">{messages['account.secondFactor.scanStep']}</p>
       <div className="flex flex-col gap-3 sm:flex-row sm:items-center">
-        <img src={enrolment.qrCode} alt={messages['account.secondFactor.qrAlt']} width={180} height={180} className="rounded-box border border-base-300 bg-white p-1" />
+        <img
+          src={enrolment.qrCode}
+          alt={messages['account.secondFactor.qrAlt']}
+          width={180}
+          height={180}
+          className="rounded-box border border-base-300 bg-white p-1"
+        />
         <div className="min-w-0 text-sm">
           <p>{messages['account.secondFactor.manualKey']}</p>
           <p className="mt-1 flex flex-wrap items-center gap-2">
-            <code className="rounded bg-base-200 px-2 py-1 font-mono text-base break-all" data-manual-key>{enrolment.manualKey}</code>
-            <button type="button" className="btn btn-xs" onClick={() => void copyKey()}>{messages['account.secondFactor.copyKey']}</button>
+            <code className="rounded bg-base-200 px-2 py-1 font-mono text-base break-all" data-manual-key>
+              {enrolment.manualKey}
+            </code>
+            <button type="button" className="btn btn-xs" onClick={() => void copyKey()}>
+              {messages['account.secondFactor.copyKey']}
+            </button>
           </p>
         </div>
       </div>
       <form ref={formRef} noValidate onSubmit={(event) => void submit(event)} className="max-w-md">
         <p className="font-medium">{messages['account.secondFactor.codeStep']}</p>
-        <TextField
-          name="totpCode"
-          label={messages['field.totpCode']}
-          {...totpCodeInput}
-          error={errors['totpCode']}
+        <TextField name="totpCode" label={messages['field.totpCode']} {...totpCodeInput} error={errors['totpCode']} />
+        <FormButtons
+          busy={busy}
+          label={messages['account.secondFactor.confirm']}
+          messages={messages}
+          onCancel={onCancel}
         />
-        <FormButtons busy={busy} label={messages['account.secondFactor.confirm']} messages={messages} onCancel={onCancel} />
       </form>
     </div>
   );
 }
 
 function VerifyForm({ messages, validation, onVerified }: StepProps & { onVerified: () => void }) {
-  const { formRef, errors, busy, submit } = useCardForm<typeof verifySecondFactorBody, unknown>(verifySecondFactorBody, VERIFY_SECOND_FACTOR_URL, validation, (_data, text) => {
-    message.success(text);
-    onVerified();
-  });
+  const { formRef, errors, busy, submit } = useCardForm<typeof verifySecondFactorBody, unknown>(
+    verifySecondFactorBody,
+    VERIFY_SECOND_FACTOR_URL,
+    validation,
+    (_data, text) => {
+      message.success(text);
+      onVerified();
+    },
+  );
   return (
-    <form ref={formRef} noValidate onSubmit={(event) => void submit(event)} className="alert alert-warning flex max-w-xl flex-col items-stretch">
+    <form
+      ref={formRef}
+      noValidate
+      onSubmit={(event) => void submit(event)}
+      className="alert alert-warning flex max-w-xl flex-col items-stretch"
+    >
       <p className="text-sm">{messages['account.secondFactor.unverified']}</p>
       <TextField
         name="secondFactorCode"
@@ -285,13 +385,22 @@ function ProofForm({
   onDone,
 }: StepProps & { action: 'regenerate' | 'disable'; onCancel: () => void; onDone: (codes?: string[]) => void }) {
   const url = action === 'regenerate' ? REGENERATE_RECOVERY_CODES_URL : DISABLE_SECOND_FACTOR_URL;
-  const { formRef, errors, busy, submit } = useCardForm<typeof secondFactorProofBody, Partial<RecoveryCodesData>>(secondFactorProofBody, url, validation, (data, text) => {
-    message.success(text);
-    onDone(data.recoveryCodes);
-  });
+  const { formRef, errors, busy, submit } = useCardForm<typeof secondFactorProofBody, Partial<RecoveryCodesData>>(
+    secondFactorProofBody,
+    url,
+    validation,
+    (data, text) => {
+      message.success(text);
+      onDone(data.recoveryCodes);
+    },
+  );
   return (
     <form ref={formRef} noValidate onSubmit={(event) => void submit(event)} className="max-w-md">
-      <p className="text-sm">{action === 'regenerate' ? messages['account.secondFactor.regenerateLead'] : messages['account.secondFactor.disableLead']}</p>
+      <p className="text-sm">
+        {action === 'regenerate'
+          ? messages['account.secondFactor.regenerateLead']
+          : messages['account.secondFactor.disableLead']}
+      </p>
       <p className="text-sm text-base-content/70">{messages['account.secondFactor.proofLead']}</p>
       <TextField
         name="secondFactorCode"
@@ -300,10 +409,21 @@ function ProofForm({
         error={errors['secondFactorCode']}
         autoFocus
       />
-      <TextField name="password" type="password" label={messages['field.password']} autoComplete="current-password" maxLength={128} error={errors['password']} />
+      <TextField
+        name="password"
+        type="password"
+        label={messages['field.password']}
+        autoComplete="current-password"
+        maxLength={128}
+        error={errors['password']}
+      />
       <FormButtons
         busy={busy}
-        label={action === 'regenerate' ? messages['account.secondFactor.regenerate'] : messages['account.secondFactor.disable']}
+        label={
+          action === 'regenerate'
+            ? messages['account.secondFactor.regenerate']
+            : messages['account.secondFactor.disable']
+        }
         messages={messages}
         onCancel={onCancel}
       />

@@ -65,11 +65,13 @@ export default function SessionList({ locale, messages, version }: Props) {
 
   return (
     <SettingsCard title={messages['account.sessions.title']} lead={messages['account.sessions.lead']}>
-      {loaded.state === 'loading' && (
-        <Loading label={messages['common.loading']} className="text-sm" />
-      )}
+      {loaded.state === 'loading' && <Loading label={messages['common.loading']} className="text-sm" />}
       {loaded.state === 'failed' && (
-        <LoadFailed message={messages['account.common.loadFailed']} retryLabel={messages['account.common.retry']} onRetry={() => void load()} />
+        <LoadFailed
+          message={messages['account.common.loadFailed']}
+          retryLabel={messages['account.common.retry']}
+          onRetry={() => void load()}
+        />
       )}
       {loaded.state === 'ready' &&
         (loaded.sessions.length === 0 ? (
@@ -81,12 +83,16 @@ export default function SessionList({ locale, messages, version }: Props) {
                 <div className="min-w-0 flex-1">
                   <p className="flex items-center gap-2 font-medium">
                     {deviceName(session)}
-                    {session.current && <span className="badge badge-success badge-sm">{messages['account.sessions.current']}</span>}
+                    {session.current && (
+                      <span className="badge badge-success badge-sm">{messages['account.sessions.current']}</span>
+                    )}
                   </p>
                   <p className="text-xs text-muted">
                     {format(messages['account.sessions.signedIn'], { time: formatDateTime(session.createdAt, locale) })}
                     {' · '}
-                    {format(messages['account.sessions.lastSeen'], { time: formatDateTime(session.lastSeenAt, locale) })}
+                    {format(messages['account.sessions.lastSeen'], {
+                      time: formatDateTime(session.lastSeenAt, locale),
+                    })}
                     {session.ip ? ` · ${format(messages['account.sessions.ip'], { ip: session.ip })}` : ''}
                   </p>
                 </div>

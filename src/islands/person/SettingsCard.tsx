@@ -14,7 +14,9 @@ export default function SettingsCard({ title, lead, id, children }: Props) {
   return (
     <section id={id} className="card scroll-mt-4 border border-base-300 bg-base-100" aria-labelledby={headingId}>
       <div className="card-body gap-2">
-        <h2 id={headingId} className="card-title text-base">{title}</h2>
+        <h2 id={headingId} className="card-title text-base">
+          {title}
+        </h2>
         {lead && <p className="text-sm text-base-content/70">{lead}</p>}
         {children}
       </div>

@@ -8,7 +8,12 @@ import { applyUserInfo, currentUser, mapCurrentUser } from '../../stores/session
 
 export const USER_INFO_URL = '/api/front/user/getUserInfo';
 
-export const authStatusKeys = ['authStatus.0', 'authStatus.1', 'authStatus.2', 'authStatus.3'] as const satisfies readonly MessageKey[];
+export const authStatusKeys = [
+  'authStatus.0',
+  'authStatus.1',
+  'authStatus.2',
+  'authStatus.3',
+] as const satisfies readonly MessageKey[];
 
 /** The certification status as words (spec §4): 0–3, any other value a dash. */
 export function authStatusLabel(

@@ -44,7 +44,8 @@ export default function RequirementForm({ locale, messages, areas, bizTypes, con
   useEffect(() => {
     const select = rootRef.current?.querySelector<HTMLSelectElement>('select[name="areaCode"]');
     const stored = storedAreaCode.get();
-    if (select && select.value === defaultAreaCode && areas.some((area) => area.value === stored)) select.value = stored;
+    if (select && select.value === defaultAreaCode && areas.some((area) => area.value === stored))
+      select.value = stored;
   }, [areas, defaultAreaCode]);
 
   const errorOf = (name: RequirementField) => errors.find((error) => error.field === name)?.message;
@@ -86,22 +87,44 @@ export default function RequirementForm({ locale, messages, areas, bizTypes, con
     return (
       <div ref={rootRef} role="status" className="rounded-box border border-success/40 bg-success/10 p-6">
         <h2 ref={successRef} tabIndex={-1} className="text-xl font-semibold text-success-content/90 focus:outline-none">
-          <svg aria-hidden="true" viewBox="0 0 24 24" className="mr-2 inline size-6 text-success" fill="none" stroke="currentColor" strokeWidth="2"><path d="m5 12 5 5 9-10" /></svg>
+          <svg
+            aria-hidden="true"
+            viewBox="0 0 24 24"
+            className="mr-2 inline size-6 text-success"
+            fill="none"
+            stroke="currentColor"
+            strokeWidth="2"
+          >
+            <path d="m5 12 5 5 9-10" />
+          </svg>
           {messages['site.form.successTitle']}
         </h2>
         <p className="mt-2">{success}</p>
-        <button type="button" className="btn btn-primary btn-sm mt-4" onClick={() => setSuccess(null)}>{messages['site.form.again']}</button>
+        <button type="button" className="btn btn-primary btn-sm mt-4" onClick={() => setSuccess(null)}>
+          {messages['site.form.again']}
+        </button>
       </div>
     );
   }
 
-  const field = (name: RequirementField, label: string, required: boolean, control: (props: Record<string, unknown>) => ReactNode) => {
+  const field = (
+    name: RequirementField,
+    label: string,
+    required: boolean,
+    control: (props: Record<string, unknown>) => ReactNode,
+  ) => {
     const error = errorOf(name);
     const id = `requirement-${name}`;
     return (
       <div className="fieldset">
         <label className="fieldset-legend" htmlFor={id}>
-          {label}{required && <span aria-hidden="true" className="text-error"> *</span>}
+          {label}
+          {required && (
+            <span aria-hidden="true" className="text-error">
+              {' '}
+              *
+            </span>
+          )}
         </label>
         {control({
           id,
@@ -110,7 +133,11 @@ export default function RequirementForm({ locale, messages, areas, bizTypes, con
           'aria-invalid': error ? true : undefined,
           'aria-describedby': error ? `${id}-error` : undefined,
         })}
-        {error && <p id={`${id}-error`} className="mt-1 text-sm text-error">{error}</p>}
+        {error && (
+          <p id={`${id}-error`} className="mt-1 text-sm text-error">
+            {error}
+          </p>
+        )}
       </div>
     );
   };
@@ -123,35 +150,71 @@ export default function RequirementForm({ locale, messages, areas, bizTypes, con
           <ul className="mt-1 list-disc pl-5">
             {errors.map((error) => (
               <li key={error.field}>
-                {error.field === 'value' ? error.message : <a className="underline" href={`#requirement-${error.field}`}>{error.message}</a>}
+                {error.field === 'value' ? (
+                  error.message
+                ) : (
+                  <a className="underline" href={`#requirement-${error.field}`}>
+                    {error.message}
+                  </a>
+                )}
               </li>
             ))}
           </ul>
         </div>
       )}
-      <form noValidate onSubmit={(event) => {
-        event.preventDefault();
-        void submit(event.currentTarget);
-      }} className="max-w-2xl" aria-describedby="requirement-note">
-        <p id="requirement-note" className="mb-2 text-sm text-base-content/80">{messages['site.form.requiredNote']}</p>
+      <form
+        noValidate
+        onSubmit={(event) => {
+          event.preventDefault();
+          void submit(event.currentTarget);
+        }}
+        className="max-w-2xl"
+        aria-describedby="requirement-note"
+      >
+        <p id="requirement-note" className="mb-2 text-sm text-base-content/80">
+          {messages['site.form.requiredNote']}
+        </p>
         <fieldset className="grid gap-x-6 sm:grid-cols-2">
           <legend className="sr-only">{messages['site.form.legend']}</legend>
-          {field('contactName', messages['field.contactName'], true, (props) => <input {...props} type="text" autoComplete="name" maxLength={32} className="input w-full" />)}
-          {field('phone', messages['field.phone'], true, (props) => <input {...props} type="tel" inputMode="numeric" autoComplete="tel-national" maxLength={11} className="input w-full" />)}
-          {field('company', messages['field.company'], false, (props) => <input {...props} type="text" autoComplete="organization" maxLength={100} className="input w-full" />)}
+          {field('contactName', messages['field.contactName'], true, (props) => (
+            <input {...props} type="text" autoComplete="name" maxLength={32} className="input w-full" />
+          ))}
+          {field('phone', messages['field.phone'], true, (props) => (
+            <input
+              {...props}
+              type="tel"
+              inputMode="numeric"
+              autoComplete="tel-national"
+              maxLength={11}
+              className="input w-full"
+            />
+          ))}
+          {field('company', messages['field.company'], false, (props) => (
+            <input {...props} type="text" autoComplete="organization" maxLength={100} className="input w-full" />
+          ))}
           {field('areaCode', messages['site.area.listLabel'], true, (props) => (
             <select {...props} defaultValue={defaultAreaCode} className="select w-full">
-              {areas.map((area) => <option key={area.value} value={area.value}>{area.label}</option>)}
+              {areas.map((area) => (
+                <option key={area.value} value={area.value}>
+                  {area.label}
+                </option>
+              ))}
             </select>
           ))}
           {field('bizTypeId', messages['field.bizTypeId'], false, (props) => (
             <select {...props} defaultValue="" className="select w-full sm:col-span-2">
               <option value="">{messages['site.form.choose']}</option>
-              {bizTypes.map((type) => <option key={type.value} value={type.value} lang={contentLang}>{type.label}</option>)}
+              {bizTypes.map((type) => (
+                <option key={type.value} value={type.value} lang={contentLang}>
+                  {type.label}
+                </option>
+              ))}
             </select>
           ))}
           <div className="sm:col-span-2">
-            {field('content', messages['field.content'], true, (props) => <textarea {...props} rows={5} maxLength={1000} className="textarea w-full" />)}
+            {field('content', messages['field.content'], true, (props) => (
+              <textarea {...props} rows={5} maxLength={1000} className="textarea w-full" />
+            ))}
           </div>
         </fieldset>
         <button type="submit" className="btn btn-primary mt-4" disabled={busy} aria-busy={busy}>

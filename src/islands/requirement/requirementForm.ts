@@ -52,7 +52,9 @@ export type RequirementValues = Record<RequirementField, string>;
 
 export function valuesOf(form: HTMLFormElement): RequirementValues {
   const data = new FormData(form);
-  return Object.fromEntries(requirementFieldNames.map((name) => [name, String(data.get(name) ?? '')])) as RequirementValues;
+  return Object.fromEntries(
+    requirementFieldNames.map((name) => [name, String(data.get(name) ?? '')]),
+  ) as RequirementValues;
 }
 
 /** Field errors in the visitor's language, in the form's field order; empty when valid. */
@@ -65,7 +67,8 @@ export function validateRequirement(values: RequirementValues, messages: Require
   const errors = localizeIssues(result?.error.issues ?? unclean, {
     input,
     schema: submitRequirementBody,
-    t: (key, vars) => format(known.has(key) ? messages[key as keyof RequirementMessages] : messages['validation.default'], vars),
+    t: (key, vars) =>
+      format(known.has(key) ? messages[key as keyof RequirementMessages] : messages['validation.default'], vars),
     hasKey: (key): key is MessageKey => known.has(key),
   });
   // One message per field, the first the schema reports.

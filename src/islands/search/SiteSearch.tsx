@@ -156,7 +156,9 @@ export default function SiteSearch({ locale, areaCode, messages, helpHref, conte
           void run(inputRef.current?.value ?? '');
         }}
       >
-        <label htmlFor={inputId} className="mb-1 block text-sm font-medium">{messages['site.search.label']}</label>
+        <label htmlFor={inputId} className="mb-1 block text-sm font-medium">
+          {messages['site.search.label']}
+        </label>
         <div className="flex gap-2">
           <input
             ref={inputRef}
@@ -177,48 +179,76 @@ export default function SiteSearch({ locale, areaCode, messages, helpHref, conte
             }}
             onKeyDown={onInputKey}
           />
-          <button type="submit" className="btn btn-primary">{messages['site.search.submit']}</button>
+          <button type="submit" className="btn btn-primary">
+            {messages['site.search.submit']}
+          </button>
         </div>
-        <p id={hintId} className="mt-1 text-sm text-muted">{messages['site.search.hint']}</p>
+        <p id={hintId} className="mt-1 text-sm text-muted">
+          {messages['site.search.hint']}
+        </p>
       </form>
 
       <p role="status" aria-live="polite" className="mt-4 min-h-6 text-sm text-muted">
-        {state.kind === 'searching' && <span className="loading loading-spinner loading-xs mr-2 align-middle" aria-hidden="true" />}
+        {state.kind === 'searching' && (
+          <span className="loading loading-spinner loading-xs mr-2 align-middle" aria-hidden="true" />
+        )}
         {status}
       </p>
 
       {state.kind === 'failed' && (
-        <LoadFailed message={messages['site.search.failed']} retryLabel={messages['site.search.retry']} onRetry={() => void run(state.query)} />
+        <LoadFailed
+          message={messages['site.search.failed']}
+          retryLabel={messages['site.search.retry']}
+          onRetry={() => void run(state.query)}
+        />
       )}
 
       {state.kind === 'found' && state.results.length === 0 && (
         <div className="rounded-box bg-base-200 p-4">
           <p className="font-medium">{format(messages['site.search.empty'], { query: state.query })}</p>
           <p className="mt-2 text-sm">
-            {messages['site.search.emptyHint']} <a className="link link-primary" href={helpHref}>{messages['nav.help']}</a>
+            {messages['site.search.emptyHint']}{' '}
+            <a className="link link-primary" href={helpHref}>
+              {messages['nav.help']}
+            </a>
           </p>
         </div>
       )}
 
-      <ol ref={resultsRef} id={resultsId} aria-label={messages['site.search.results']} className="mt-2 divide-y divide-base-300" onKeyDown={onResultsKey}>
+      <ol
+        ref={resultsRef}
+        id={resultsId}
+        aria-label={messages['site.search.results']}
+        className="mt-2 divide-y divide-base-300"
+        onKeyDown={onResultsKey}
+      >
         {state.kind === 'found' &&
           state.hits.map((hit) => (
             <li key={hit.path} className="py-4">
               <div className="flex flex-wrap items-baseline gap-x-3 gap-y-1">
-                <a className="link link-hover text-lg font-semibold text-primary" href={hit.path} lang={contentLang} data-search-hit>
+                <a
+                  className="link link-hover text-lg font-semibold text-primary"
+                  href={hit.path}
+                  lang={contentLang}
+                  data-search-hit
+                >
                   {hit.section ? `${hit.title} › ${hit.section}` : hit.title}
                 </a>
                 {hit.type && <span className="badge badge-ghost badge-sm">{typeLabel(messages, hit.type)}</span>}
               </div>
               <p className="mt-1 text-sm text-base-content/80" lang={contentLang}>
-                {excerptParts(hit.excerpt).map((part, index) => (part.marked ? <mark key={index}>{part.text}</mark> : part.text))}
+                {excerptParts(hit.excerpt).map((part, index) =>
+                  part.marked ? <mark key={index}>{part.text}</mark> : part.text,
+                )}
               </p>
             </li>
           ))}
       </ol>
 
       {state.kind === 'found' && state.hits.length < state.results.length && (
-        <button type="button" className="btn btn-outline btn-sm mt-2" onClick={() => void showMore()}>{messages['site.search.more']}</button>
+        <button type="button" className="btn btn-outline btn-sm mt-2" onClick={() => void showMore()}>
+          {messages['site.search.more']}
+        </button>
       )}
     </div>
   );

@@ -33,13 +33,25 @@ export default function BuildStatus({ build, regions, locale, messages }: Props)
   const progress = progressOf(build);
   const purpose = say(messages, build.purpose === 'publish' ? 'studio.build.publish' : 'studio.build.preview');
   const links = usePreviewLinks(build, regions);
-  const tone = build.status === 'failed' ? 'border-error' : build.status === 'succeeded' ? 'border-success' : 'border-info';
+  const tone =
+    build.status === 'failed' ? 'border-error' : build.status === 'succeeded' ? 'border-success' : 'border-info';
 
   return (
-    <section aria-labelledby={`build-${build.buildId}`} className={`rounded-box border-l-4 ${tone} bg-base-200 p-4`} data-build-status={build.status}>
-      <h2 id={`build-${build.buildId}`} className="font-semibold">{say(messages, 'studio.build.title', { purpose, buildId: build.buildId })}</h2>
+    <section
+      aria-labelledby={`build-${build.buildId}`}
+      className={`rounded-box border-l-4 ${tone} bg-base-200 p-4`}
+      data-build-status={build.status}
+    >
+      <h2 id={`build-${build.buildId}`} className="font-semibold">
+        {say(messages, 'studio.build.title', { purpose, buildId: build.buildId })}
+      </h2>
       {build.startedBy && (
-        <p className="text-sm text-base-content/70">{say(messages, 'studio.build.startedBy', { name: build.startedBy, at: formatChinaDateTime(build.startedAt, locale) })}</p>
+        <p className="text-sm text-base-content/70">
+          {say(messages, 'studio.build.startedBy', {
+            name: build.startedBy,
+            at: formatChinaDateTime(build.startedAt, locale),
+          })}
+        </p>
       )}
       <div role="status" aria-live="polite" className="mt-3 grid gap-2">
         {build.status === 'running' && (
@@ -51,22 +63,45 @@ export default function BuildStatus({ build, regions, locale, messages }: Props)
                 aria-label={messages['studio.build.progress']}
                 {...(progress ? { value: progress.done, max: progress.total } : {})}
               />
-              {progress && <span className="text-sm tabular-nums">{say(messages, countKey(build), { done: progress.done, total: progress.total })}</span>}
+              {progress && (
+                <span className="text-sm tabular-nums">
+                  {say(messages, countKey(build), { done: progress.done, total: progress.total })}
+                </span>
+              )}
             </div>
           </>
         )}
-        {build.status === 'succeeded' && build.purpose === 'publish' && <p className="font-medium"><span className="badge badge-success mr-2">✓</span>{messages['studio.build.published']}</p>}
+        {build.status === 'succeeded' && build.purpose === 'publish' && (
+          <p className="font-medium">
+            <span className="badge badge-success mr-2">✓</span>
+            {messages['studio.build.published']}
+          </p>
+        )}
         {build.status === 'succeeded' && build.purpose === 'preview' && (
           <>
-            <p className="font-medium"><span className="badge badge-success mr-2">✓</span>{messages['studio.build.previewReady']}</p>
+            <p className="font-medium">
+              <span className="badge badge-success mr-2">✓</span>
+              {messages['studio.build.previewReady']}
+            </p>
             <ul className="grid gap-1">
               {links.map((link) => (
                 <li key={link.href}>
-                  <a className="link link-primary" href={link.href} target="_blank" rel="noopener">{say(messages, 'studio.build.openPreview', { title: link.title })}</a>
+                  <a className="link link-primary" href={link.href} target="_blank" rel="noopener">
+                    {say(messages, 'studio.build.openPreview', { title: link.title })}
+                  </a>
                 </li>
               ))}
               {build.previewUrl && (
-                <li><a className="link" href={`${build.previewUrl.replace(/\/+$/, '')}/welcome/home`} target="_blank" rel="noopener">{messages['studio.build.openPreviewHome']}</a></li>
+                <li>
+                  <a
+                    className="link"
+                    href={`${build.previewUrl.replace(/\/+$/, '')}/welcome/home`}
+                    target="_blank"
+                    rel="noopener"
+                  >
+                    {messages['studio.build.openPreviewHome']}
+                  </a>
+                </li>
               )}
             </ul>
           </>
@@ -77,7 +112,12 @@ export default function BuildStatus({ build, regions, locale, messages }: Props)
             {build.error && (
               <div>
                 <p className="text-sm font-medium">{messages['studio.build.error']}</p>
-                <pre className="mt-1 max-h-60 overflow-auto rounded bg-base-100 p-3 text-sm whitespace-pre-wrap" data-build-error>{build.error}</pre>
+                <pre
+                  className="mt-1 max-h-60 overflow-auto rounded bg-base-100 p-3 text-sm whitespace-pre-wrap"
+                  data-build-error
+                >
+                  {build.error}
+                </pre>
               </div>
             )}
           </div>
@@ -100,7 +140,12 @@ function usePreviewLinks(build: BuildView, regions: readonly RegionView[]): Prev
         const answer = await loadItem(path);
         const data = answer?.code === OK ? (answer.data.draft ?? answer.data.published) : undefined;
         const kind = kindOfPath(path)?.kind;
-        return kind ? { href: previewPageUrl(previewUrl, path, data, prefixes), title: answer?.code === OK ? answer.data.title : titleOf(path, data) } : undefined;
+        return kind
+          ? {
+              href: previewPageUrl(previewUrl, path, data, prefixes),
+              title: answer?.code === OK ? answer.data.title : titleOf(path, data),
+            }
+          : undefined;
       }),
     ).then((found) => {
       if (!live) return;

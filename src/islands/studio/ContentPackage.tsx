@@ -14,7 +14,8 @@ interface Props {
   onImported: () => void;
 }
 
-type ImportPhase = { state: 'idle' } | { state: 'busy' } | { state: 'done'; text: string } | { state: 'failed'; text: string };
+type ImportPhase =
+  { state: 'idle' } | { state: 'busy' } | { state: 'done'; text: string } | { state: 'failed'; text: string };
 
 /**
  * The content as files (docs/editing-content.md, 导入与导出): export every item as a .zip of
@@ -36,9 +37,19 @@ export default function ContentPackage({ locale, messages, exportMessages, onImp
       return;
     }
     setPhase({ state: 'busy' });
-    const answer = await upload<{ changed: number; unchanged: number }>(`${STUDIO_API}/import`, { file }, { quiet: true });
+    const answer = await upload<{ changed: number; unchanged: number }>(
+      `${STUDIO_API}/import`,
+      { file },
+      { quiet: true },
+    );
     if (answer?.code === 200) {
-      setPhase({ state: 'done', text: say(messages, 'studio.package.imported', { changed: answer.data.changed, unchanged: answer.data.unchanged }) });
+      setPhase({
+        state: 'done',
+        text: say(messages, 'studio.package.imported', {
+          changed: answer.data.changed,
+          unchanged: answer.data.unchanged,
+        }),
+      });
       onImported();
     } else {
       setPhase({ state: 'failed', text: say(messages, 'studio.package.failed', { message: answer?.message ?? '' }) });
@@ -47,18 +58,33 @@ export default function ContentPackage({ locale, messages, exportMessages, onImp
 
   return (
     <section aria-labelledby="studio-package" className="rounded-box bg-base-200 p-4">
-      <h2 id="studio-package" className="font-semibold">{messages['studio.package.title']}</h2>
+      <h2 id="studio-package" className="font-semibold">
+        {messages['studio.package.title']}
+      </h2>
       <p className="mt-1 text-sm text-muted">{messages['studio.package.lead']}</p>
       <div className="mt-3 flex flex-wrap items-start gap-6">
         <div className="grid gap-2">
           <label htmlFor={draftsId} className="flex items-center gap-2 text-sm">
-            <input id={draftsId} type="checkbox" className="checkbox checkbox-sm" checked={withDrafts} onChange={(event) => setWithDrafts(event.target.checked)} />
+            <input
+              id={draftsId}
+              type="checkbox"
+              className="checkbox checkbox-sm"
+              checked={withDrafts}
+              onChange={(event) => setWithDrafts(event.target.checked)}
+            />
             {messages['studio.package.withDrafts']}
           </label>
-          <ExportButton url={`${STUDIO_API}/export`} data={() => (withDrafts ? { drafts: '1' } : {})} locale={locale} messages={exportMessages} />
+          <ExportButton
+            url={`${STUDIO_API}/export`}
+            data={() => (withDrafts ? { drafts: '1' } : {})}
+            locale={locale}
+            messages={exportMessages}
+          />
         </div>
         <form className="grid gap-2" onSubmit={(event) => void submit(event)}>
-          <label htmlFor={fileId} className="text-sm">{messages['studio.package.file']}</label>
+          <label htmlFor={fileId} className="text-sm">
+            {messages['studio.package.file']}
+          </label>
           <div className="flex flex-wrap items-center gap-2">
             <input
               id={fileId}

@@ -5,7 +5,13 @@ import { BAD_REQUEST, CONFLICT, NOT_FOUND, OK } from '../../lib/apiCodes.ts';
 import { formatChinaDateTime } from '../../lib/chinaTime.ts';
 import type { Locale } from '../../lib/i18n/locales.ts';
 import { formatCount } from '../../lib/i18n/plural.ts';
-import { serverFieldErrors, validateForm, withFieldError, type FieldErrors, type ValidationMessages } from '../auth/formValidation.ts';
+import {
+  serverFieldErrors,
+  validateForm,
+  withFieldError,
+  type FieldErrors,
+  type ValidationMessages,
+} from '../auth/formValidation.ts';
 import ConfirmDialog from '../ConfirmDialog.tsx';
 import { LoadFailed, Loading } from '../LoadStatus.tsx';
 import type { Choices } from '../../content/references.ts';
@@ -15,7 +21,16 @@ import ItemForm, { type FormContext } from './ItemForm.tsx';
 import ScheduleControl from './ScheduleControl.tsx';
 import StateBadge from './StateBadge.tsx';
 import { changesUrl, editUrl, historyUrl, itemsUrl } from './studioLinks.ts';
-import { deleteItem, discardItem, loadChoices, loadItem, loadOverview, saveItem, type ItemView, type RegionView } from './studioApi.ts';
+import {
+  deleteItem,
+  discardItem,
+  loadChoices,
+  loadItem,
+  loadOverview,
+  saveItem,
+  type ItemView,
+  type RegionView,
+} from './studioApi.ts';
 import { say, type FieldLabels, type StudioMessages } from './studioMessages.ts';
 import { useLoad } from './useLoad.ts';
 import { useQuery } from './useQuery.ts';
@@ -30,7 +45,14 @@ interface Props {
 /** What the editor is working on: an existing item (its view) or a new one of a kind, and the data it starts from. */
 type Subject =
   | { state: 'missing' }
-  | { state: 'ready'; kind: ContentKind; view: ItemView | null; regions: RegionView[]; choices: Choices; initial: unknown };
+  | {
+      state: 'ready';
+      kind: ContentKind;
+      view: ItemView | null;
+      regions: RegionView[];
+      choices: Choices;
+      initial: unknown;
+    };
 
 /** The key of the new item's id input in the error map (the server names a bad path `path`). */
 const PATH_FIELD = 'path';
@@ -49,10 +71,24 @@ async function openSubject(search: URLSearchParams): Promise<Subject | undefined
     const kind = kindOfPath(path)?.kind;
     if (answer.code === NOT_FOUND || answer.code === BAD_REQUEST || !kind) return { state: 'missing' };
     if (answer.code !== OK) return undefined;
-    return { state: 'ready', kind, view: answer.data, regions, choices, initial: answer.data.draft ?? answer.data.published };
+    return {
+      state: 'ready',
+      kind,
+      view: answer.data,
+      regions,
+      choices,
+      initial: answer.data.draft ?? answer.data.published,
+    };
   }
   if (search.get('new') === '1' && isContentKind(kindParam) && !kindSpecs[kindParam].single) {
-    return { state: 'ready', kind: kindParam, view: null, regions, choices, initial: emptyValue(fieldTreeOfKind(kindParam)) };
+    return {
+      state: 'ready',
+      kind: kindParam,
+      view: null,
+      regions,
+      choices,
+      initial: emptyValue(fieldTreeOfKind(kindParam)),
+    };
   }
   return { state: 'missing' };
 }
@@ -106,8 +142,16 @@ export default function ItemEditor({ locale, messages, labels, validation }: Pro
   const tree = useMemo(() => (kind ? fieldTreeOfKind(kind) : undefined), [kind]);
 
   if (loaded.state === 'loading') return <Loading label={messages['studio.loading']} />;
-  if (loaded.state === 'failed') return <LoadFailed message={messages['studio.loadFailed']} retryLabel={messages['studio.retry']} onRetry={reload} />;
-  if (subject?.state !== 'ready' || !tree || !kind) return <p role="alert" className="alert alert-warning">{messages['studio.edit.notFound']}</p>;
+  if (loaded.state === 'failed')
+    return (
+      <LoadFailed message={messages['studio.loadFailed']} retryLabel={messages['studio.retry']} onRetry={reload} />
+    );
+  if (subject?.state !== 'ready' || !tree || !kind)
+    return (
+      <p role="alert" className="alert alert-warning">
+        {messages['studio.edit.notFound']}
+      </p>
+    );
 
   const { view, regions, choices } = subject;
   const data = dirty ? edited.data : subject.initial;
@@ -162,7 +206,11 @@ export default function ItemEditor({ locale, messages, labels, validation }: Pro
     onChange: change,
     setField: (fieldPath, value) => {
       const current = latest.current;
-      const next = setAt(current !== null && current.base === subject ? current.data : subject.initial, fieldPath, value);
+      const next = setAt(
+        current !== null && current.base === subject ? current.data : subject.initial,
+        fieldPath,
+        value,
+      );
       edit({ base: subject, data: next });
       recheck(next, fieldPath);
     },
@@ -181,7 +229,9 @@ export default function ItemEditor({ locale, messages, labels, validation }: Pro
   const newIdError = (): string | undefined => {
     const id = newId.trim();
     const valid = kind === 'region' ? /^\d{6}$/.test(id) : isItemId(id);
-    return valid ? undefined : format(validation[id ? 'validation.pattern' : 'validation.required'], messages['studio.edit.id']);
+    return valid
+      ? undefined
+      : format(validation[id ? 'validation.pattern' : 'validation.required'], messages['studio.edit.id']);
   };
 
   const save = async (event: SubmitEvent<HTMLFormElement>) => {
@@ -246,7 +296,9 @@ export default function ItemEditor({ locale, messages, labels, validation }: Pro
     <div className="grid gap-4">
       <div className="flex flex-wrap items-center justify-between gap-3">
         <div>
-          <h2 className="text-xl font-semibold">{isNew ? say(messages, 'studio.edit.newTitle', { kind: kindName }) : view.title}</h2>
+          <h2 className="text-xl font-semibold">
+            {isNew ? say(messages, 'studio.edit.newTitle', { kind: kindName }) : view.title}
+          </h2>
           <p className="text-sm text-base-content/70">
             {say(messages, 'studio.edit.kind', { kind: kindName })}
             {' · '}
@@ -255,22 +307,44 @@ export default function ItemEditor({ locale, messages, labels, validation }: Pro
           {view && (
             <p className="mt-1 flex flex-wrap items-center gap-2 text-sm">
               <StateBadge state={view.state} messages={messages} />
-              {view.draftBy && view.draftAt && <span>{say(messages, 'studio.edit.lastDraft', { name: view.draftBy, at: formatChinaDateTime(view.draftAt, locale) })}</span>}
+              {view.draftBy && view.draftAt && (
+                <span>
+                  {say(messages, 'studio.edit.lastDraft', {
+                    name: view.draftBy,
+                    at: formatChinaDateTime(view.draftAt, locale),
+                  })}
+                </span>
+              )}
             </p>
           )}
         </div>
         <nav className="flex flex-wrap gap-2" aria-label={kindName}>
-          <a className="btn btn-ghost btn-sm" href={itemsUrl(locale, kind)}>{say(messages, 'studio.items.caption', { kind: kindName })}</a>
-          {view && view.publishedVersion > 0 && <a className="btn btn-ghost btn-sm" href={historyUrl(locale, view.path)}>{messages['studio.edit.openHistory']}</a>}
-          <a className="btn btn-ghost btn-sm" href={changesUrl(locale)}>{messages['studio.edit.openChanges']}</a>
+          <a className="btn btn-ghost btn-sm" href={itemsUrl(locale, kind)}>
+            {say(messages, 'studio.items.caption', { kind: kindName })}
+          </a>
+          {view && view.publishedVersion > 0 && (
+            <a className="btn btn-ghost btn-sm" href={historyUrl(locale, view.path)}>
+              {messages['studio.edit.openHistory']}
+            </a>
+          )}
+          <a className="btn btn-ghost btn-sm" href={changesUrl(locale)}>
+            {messages['studio.edit.openChanges']}
+          </a>
         </nav>
       </div>
 
       <div ref={noticeRef} tabIndex={-1} className="outline-none" aria-live="polite">
         {notice && (
-          <div role={notice.tone === 'error' ? 'alert' : 'status'} className={`alert ${notice.tone === 'error' ? 'alert-error' : 'alert-success'}`}>
+          <div
+            role={notice.tone === 'error' ? 'alert' : 'status'}
+            className={`alert ${notice.tone === 'error' ? 'alert-error' : 'alert-success'}`}
+          >
             <span>{notice.text}</span>
-            {notice.tone === 'success' && <a className="btn btn-sm" href={changesUrl(locale)}>{messages['studio.edit.openChanges']}</a>}
+            {notice.tone === 'success' && (
+              <a className="btn btn-sm" href={changesUrl(locale)}>
+                {messages['studio.edit.openChanges']}
+              </a>
+            )}
           </div>
         )}
       </div>
@@ -278,18 +352,41 @@ export default function ItemEditor({ locale, messages, labels, validation }: Pro
         <div role="alert" className="alert alert-warning flex-col items-start">
           <p className="font-semibold">{messages['studio.edit.changedTitle']}</p>
           <p>{messages['studio.edit.changedBody']}</p>
-          <button type="button" className="btn btn-sm" onClick={() => { edit(null); setConflict(false); setErrors({}); reload(); }}>{messages['studio.edit.reload']}</button>
+          <button
+            type="button"
+            className="btn btn-sm"
+            onClick={() => {
+              edit(null);
+              setConflict(false);
+              setErrors({});
+              reload();
+            }}
+          >
+            {messages['studio.edit.reload']}
+          </button>
         </div>
       )}
-      {view?.draftDeleted && <p role="status" className="alert alert-warning">{messages['studio.edit.deletedDraft']}</p>}
+      {view?.draftDeleted && (
+        <p role="status" className="alert alert-warning">
+          {messages['studio.edit.deletedDraft']}
+        </p>
+      )}
 
-      <form ref={formRef} noValidate onSubmit={(event) => void save(event)} className="grid gap-2" aria-label={isNew ? say(messages, 'studio.edit.newTitle', { kind: kindName }) : view.title}>
+      <form
+        ref={formRef}
+        noValidate
+        onSubmit={(event) => void save(event)}
+        className="grid gap-2"
+        aria-label={isNew ? say(messages, 'studio.edit.newTitle', { kind: kindName }) : view.title}
+      >
         {errorCount > 0 && (
           <div role="alert" className="alert alert-error flex-col items-start">
             <p>{formatCount(messages, 'studio.edit.errors', locale, errorCount)}</p>
             {unplaced.length > 0 && (
               <ul className="list-disc pl-5">
-                {unplaced.map((field) => <li key={field}>{errors[field]}</li>)}
+                {unplaced.map((field) => (
+                  <li key={field}>{errors[field]}</li>
+                ))}
               </ul>
             )}
           </div>
@@ -298,14 +395,27 @@ export default function ItemEditor({ locale, messages, labels, validation }: Pro
           <div className="grid gap-3 sm:grid-cols-2" data-field={PATH_FIELD}>
             {spec.perRegion && (
               <div className="fieldset py-1">
-                <label htmlFor={areaInput} className="fieldset-legend pb-1 text-sm">{messages['studio.edit.region']}</label>
-                <select id={areaInput} className="select w-full" value={newArea} onChange={(event) => setChosenArea(event.target.value)}>
-                  {regions.map((region) => <option key={region.areaCode} value={region.areaCode}>{region.name}</option>)}
+                <label htmlFor={areaInput} className="fieldset-legend pb-1 text-sm">
+                  {messages['studio.edit.region']}
+                </label>
+                <select
+                  id={areaInput}
+                  className="select w-full"
+                  value={newArea}
+                  onChange={(event) => setChosenArea(event.target.value)}
+                >
+                  {regions.map((region) => (
+                    <option key={region.areaCode} value={region.areaCode}>
+                      {region.name}
+                    </option>
+                  ))}
                 </select>
               </div>
             )}
             <div className="fieldset py-1">
-              <label htmlFor={idInput} className="fieldset-legend pb-1 text-sm">{messages['studio.edit.id']}</label>
+              <label htmlFor={idInput} className="fieldset-legend pb-1 text-sm">
+                {messages['studio.edit.id']}
+              </label>
               <input
                 id={idInput}
                 name={PATH_FIELD}
@@ -314,10 +424,19 @@ export default function ItemEditor({ locale, messages, labels, validation }: Pro
                 autoComplete="off"
                 aria-invalid={errors[PATH_FIELD] ? true : undefined}
                 aria-describedby={`${errors[PATH_FIELD] ? `${idInput}-error ` : ''}${idInput}-hint`}
-                onChange={(event) => { setNewId(event.target.value); setErrors((current) => withFieldError(current, PATH_FIELD, undefined)); }}
+                onChange={(event) => {
+                  setNewId(event.target.value);
+                  setErrors((current) => withFieldError(current, PATH_FIELD, undefined));
+                }}
               />
-              {errors[PATH_FIELD] && <p id={`${idInput}-error`} className="mt-1 block text-xs text-error" data-field-error>{errors[PATH_FIELD]}</p>}
-              <p id={`${idInput}-hint`} className="label block text-xs whitespace-normal">{messages['studio.edit.idHint']}</p>
+              {errors[PATH_FIELD] && (
+                <p id={`${idInput}-error`} className="mt-1 block text-xs text-error" data-field-error>
+                  {errors[PATH_FIELD]}
+                </p>
+              )}
+              <p id={`${idInput}-hint`} className="label block text-xs whitespace-normal">
+                {messages['studio.edit.idHint']}
+              </p>
             </div>
           </div>
         )}
@@ -328,10 +447,19 @@ export default function ItemEditor({ locale, messages, labels, validation }: Pro
             {messages['studio.edit.save']}
           </button>
           {view && view.state !== 'published' && (
-            <button type="button" className="btn" disabled={busy} onClick={() => setConfirm('discard')}>{messages['studio.edit.discard']}</button>
+            <button type="button" className="btn" disabled={busy} onClick={() => setConfirm('discard')}>
+              {messages['studio.edit.discard']}
+            </button>
           )}
           {view && !view.draftDeleted && (
-            <button type="button" className="btn btn-outline btn-error" disabled={busy} onClick={() => setConfirm('delete')}>{messages['studio.edit.delete']}</button>
+            <button
+              type="button"
+              className="btn btn-outline btn-error"
+              disabled={busy}
+              onClick={() => setConfirm('delete')}
+            >
+              {messages['studio.edit.delete']}
+            </button>
           )}
           {view && view.state === 'published' && view.published !== null && (
             <ScheduleControl
@@ -347,7 +475,9 @@ export default function ItemEditor({ locale, messages, labels, validation }: Pro
               onScheduled={(_view, text) => show('success', text)}
             />
           )}
-          <span className="text-sm text-base-content/70" aria-live="polite">{dirty ? messages['studio.edit.unsaved'] : ''}</span>
+          <span className="text-sm text-base-content/70" aria-live="polite">
+            {dirty ? messages['studio.edit.unsaved'] : ''}
+          </span>
         </div>
       </form>
       <ConfirmDialog
@@ -374,6 +504,8 @@ function format(template: string | undefined, label: string): string {
 function focusField(form: HTMLFormElement | null, field: string | undefined): void {
   if (!form || field === undefined) return;
   const holder = form.querySelector<HTMLElement>(`[data-field="${CSS.escape(field)}"]`);
-  const target = holder?.matches('input, select, textarea') ? holder : (holder?.querySelector<HTMLElement>('input, select, textarea') ?? holder);
+  const target = holder?.matches('input, select, textarea')
+    ? holder
+    : (holder?.querySelector<HTMLElement>('input, select, textarea') ?? holder);
   target?.focus();
 }

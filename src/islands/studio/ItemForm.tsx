@@ -57,7 +57,15 @@ interface FieldProps {
  * maps. Controls are named by their dotted path (`descList.0.desc`), the same name the schema's
  * issues and the server's field errors use, so every message lands at its field.
  */
-export default function ItemForm({ node, context, rootLabel }: { node: FieldNode; context: FormContext; rootLabel: string }) {
+export default function ItemForm({
+  node,
+  context,
+  rootLabel,
+}: {
+  node: FieldNode;
+  context: FormContext;
+  rootLabel: string;
+}) {
   if (node.type === 'object') return <ObjectFields node={node} path={[]} context={context} />;
   return <Field node={node} path={[]} label={rootLabel} context={context} />;
 }
@@ -66,11 +74,25 @@ function labelOfKey(key: string, labels: FieldLabels): string {
   return labelCase(labels[key] ?? key);
 }
 
-function ObjectFields({ node, path, context }: { node: Extract<FieldNode, { type: 'object' }>; path: FieldPath; context: FormContext }) {
+function ObjectFields({
+  node,
+  path,
+  context,
+}: {
+  node: Extract<FieldNode, { type: 'object' }>;
+  path: FieldPath;
+  context: FormContext;
+}) {
   return (
     <div className="grid gap-1">
       {node.fields.map((field) => (
-        <Field key={field.key} node={field.node} path={[...path, field.key]} label={labelOfKey(field.key, context.labels)} context={context} />
+        <Field
+          key={field.key}
+          node={field.node}
+          path={[...path, field.key]}
+          label={labelOfKey(field.key, context.labels)}
+          context={context}
+        />
       ))}
     </div>
   );
@@ -80,7 +102,11 @@ function Field(props: FieldProps) {
   const { node } = props;
   switch (node.type) {
     case 'object':
-      return <Group {...props}><ObjectFields node={node} path={props.path} context={props.context} /></Group>;
+      return (
+        <Group {...props}>
+          <ObjectFields node={node} path={props.path} context={props.context} />
+        </Group>
+      );
     case 'list':
       return <ListField {...props} node={node} />;
     case 'map':
@@ -99,12 +125,20 @@ function Field(props: FieldProps) {
  * hint. The error red is 6:1 on the form's white, 4.9:1 on base-300 (WCAG AA).
  */
 function ErrorText({ id, text }: { id: string; text: string | undefined }) {
-  return text ? <p id={id} className="mt-1 block text-xs text-error" data-field-error>{text}</p> : null;
+  return text ? (
+    <p id={id} className="mt-1 block text-xs text-error" data-field-error>
+      {text}
+    </p>
+  ) : null;
 }
 
 /** A control's hint (what to enter), under its error when it has one. */
 function HintText({ id, text }: { id: string; text: string }) {
-  return <p id={id} className="label block text-xs whitespace-normal">{text}</p>;
+  return (
+    <p id={id} className="label block text-xs whitespace-normal">
+      {text}
+    </p>
+  );
 }
 
 /** The ids a control is described by: its error first (read first), then its hint and notes; undefined when none. */
@@ -113,7 +147,9 @@ function describedBy(...ids: readonly (string | false | undefined)[]): string | 
 }
 
 function optionalMark(node: FieldNode, messages: StudioMessages): ReactNode {
-  return node.optional ? <span className="font-normal text-base-content/70"> ({messages['studio.edit.optional']})</span> : null;
+  return node.optional ? (
+    <span className="font-normal text-base-content/70"> ({messages['studio.edit.optional']})</span>
+  ) : null;
 }
 
 function Group({ node, path, label, context, bare, children }: FieldProps & { children: ReactNode }) {
@@ -126,7 +162,10 @@ function Group({ node, path, label, context, bare, children }: FieldProps & { ch
       aria-describedby={error ? `${id}-error` : undefined}
       tabIndex={error ? -1 : undefined}
     >
-      <legend className={bare ? 'sr-only' : 'fieldset-legend px-1 text-sm'}>{label}{optionalMark(node, context.messages)}</legend>
+      <legend className={bare ? 'sr-only' : 'fieldset-legend px-1 text-sm'}>
+        {label}
+        {optionalMark(node, context.messages)}
+      </legend>
       <ErrorText id={`${id}-error`} text={error} />
       {children}
     </fieldset>
@@ -136,24 +175,52 @@ function Group({ node, path, label, context, bare, children }: FieldProps & { ch
 function ListField({ node, path, label, context, bare }: FieldProps & { node: Extract<FieldNode, { type: 'list' }> }) {
   const { data, onChange, messages } = context;
   const choices = node.reference ? choicesAt(node.reference, context, path) : undefined;
-  if (choices) return <ReferenceGroup node={node} path={path} label={label} context={context} choices={choices} {...(bare ? { bare } : {})} />;
+  if (choices)
+    return (
+      <ReferenceGroup
+        node={node}
+        path={path}
+        label={label}
+        context={context}
+        choices={choices}
+        {...(bare ? { bare } : {})}
+      />
+    );
   const entries = getAt(data, path);
   const list = Array.isArray(entries) ? (entries as unknown[]) : [];
   const element = node.element;
-  const simple = element.type !== 'object' && element.type !== 'list' && element.type !== 'map' && element.type !== 'markdown';
+  const simple =
+    element.type !== 'object' && element.type !== 'list' && element.type !== 'map' && element.type !== 'markdown';
   const full = node.maxItems !== undefined && list.length >= node.maxItems;
 
   const buttons = (index: number) => {
     const vars = { label, n: index + 1 };
     return (
       <div className="flex shrink-0 gap-1">
-        <button type="button" className="btn btn-ghost btn-xs" disabled={index === 0} aria-label={say(messages, 'studio.edit.moveUpEntry', vars)} onClick={() => onChange(moveAt(data, path, index, -1), path)}>
+        <button
+          type="button"
+          className="btn btn-ghost btn-xs"
+          disabled={index === 0}
+          aria-label={say(messages, 'studio.edit.moveUpEntry', vars)}
+          onClick={() => onChange(moveAt(data, path, index, -1), path)}
+        >
           <span aria-hidden="true">↑</span> {messages['studio.edit.moveUp']}
         </button>
-        <button type="button" className="btn btn-ghost btn-xs" disabled={index === list.length - 1} aria-label={say(messages, 'studio.edit.moveDownEntry', vars)} onClick={() => onChange(moveAt(data, path, index, 1), path)}>
+        <button
+          type="button"
+          className="btn btn-ghost btn-xs"
+          disabled={index === list.length - 1}
+          aria-label={say(messages, 'studio.edit.moveDownEntry', vars)}
+          onClick={() => onChange(moveAt(data, path, index, 1), path)}
+        >
           <span aria-hidden="true">↓</span> {messages['studio.edit.moveDown']}
         </button>
-        <button type="button" className="btn btn-ghost btn-xs text-error" aria-label={say(messages, 'studio.edit.removeEntry', vars)} onClick={() => onChange(removeAt(data, path, index), path)}>
+        <button
+          type="button"
+          className="btn btn-ghost btn-xs text-error"
+          aria-label={say(messages, 'studio.edit.removeEntry', vars)}
+          onClick={() => onChange(removeAt(data, path, index), path)}
+        >
           {messages['studio.edit.remove']}
         </button>
       </div>
@@ -185,7 +252,13 @@ function ListField({ node, path, label, context, bare }: FieldProps & { node: Ex
         })}
       </ol>
       <div>
-        <button type="button" className="btn btn-sm mt-1" disabled={full} aria-label={say(messages, 'studio.edit.addTo', { label })} onClick={() => onChange(appendAt(data, path, newListEntry(element)), path)}>
+        <button
+          type="button"
+          className="btn btn-sm mt-1"
+          disabled={full}
+          aria-label={say(messages, 'studio.edit.addTo', { label })}
+          onClick={() => onChange(appendAt(data, path, newListEntry(element)), path)}
+        >
           + {messages['studio.edit.add']}
         </button>
       </div>
@@ -196,15 +269,28 @@ function ListField({ node, path, label, context, bare }: FieldProps & { node: Ex
 function MapField({ node, path, label, context, bare }: FieldProps & { node: Extract<FieldNode, { type: 'map' }> }) {
   const { data, onChange, messages } = context;
   const current = getAt(data, path);
-  const record = current !== null && typeof current === 'object' && !Array.isArray(current) ? (current as Record<string, unknown>) : {};
+  const record =
+    current !== null && typeof current === 'object' && !Array.isArray(current)
+      ? (current as Record<string, unknown>)
+      : {};
   return (
     <Group node={node} path={path} label={label} context={context} {...(bare ? { bare } : {})}>
       <div className="grid gap-3">
         {Object.keys(record).map((key) => (
           <div key={key} className="rounded-box border border-base-300 bg-base-100 p-3">
             <div className="flex flex-wrap items-end gap-2">
-              <MapKey value={key} label={say(messages, 'studio.edit.keyOf', { label })} taken={(next) => next !== key && Object.hasOwn(record, next)} context={context} onRename={(next) => onChange(renameKeyAt(data, path, key, next), path)} />
-              <button type="button" className="btn btn-ghost btn-xs text-error" onClick={() => onChange(setAt(data, [...path, key], undefined), path)}>
+              <MapKey
+                value={key}
+                label={say(messages, 'studio.edit.keyOf', { label })}
+                taken={(next) => next !== key && Object.hasOwn(record, next)}
+                context={context}
+                onRename={(next) => onChange(renameKeyAt(data, path, key, next), path)}
+              />
+              <button
+                type="button"
+                className="btn btn-ghost btn-xs text-error"
+                onClick={() => onChange(setAt(data, [...path, key], undefined), path)}
+              >
                 {say(messages, 'studio.edit.removeKey', { key })}
               </button>
             </div>
@@ -213,7 +299,11 @@ function MapField({ node, path, label, context, bare }: FieldProps & { node: Ext
         ))}
       </div>
       <div>
-        <button type="button" className="btn btn-sm mt-1" onClick={() => onChange(setAt(data, [...path, freeKey(record, 'newKey')], newListEntry(node.value)), path)}>
+        <button
+          type="button"
+          className="btn btn-sm mt-1"
+          onClick={() => onChange(setAt(data, [...path, freeKey(record, 'newKey')], newListEntry(node.value)), path)}
+        >
           + {messages['studio.edit.addKey']}
         </button>
       </div>
@@ -222,7 +312,19 @@ function MapField({ node, path, label, context, bare }: FieldProps & { node: Ext
 }
 
 /** A map's key, renamed when the editor leaves the input (typing never collides with another key midway). */
-function MapKey({ value, label, taken, context, onRename }: { value: string; label: string; taken: (key: string) => boolean; context: FormContext; onRename: (key: string) => void }) {
+function MapKey({
+  value,
+  label,
+  taken,
+  context,
+  onRename,
+}: {
+  value: string;
+  label: string;
+  taken: (key: string) => boolean;
+  context: FormContext;
+  onRename: (key: string) => void;
+}) {
   const id = useId();
   const [text, setText] = useState(value);
   const clash = taken(text.trim());
@@ -233,7 +335,9 @@ function MapKey({ value, label, taken, context, onRename }: { value: string; lab
   };
   return (
     <div className="fieldset py-0">
-      <label htmlFor={id} className="fieldset-legend pb-1 text-sm">{label}</label>
+      <label htmlFor={id} className="fieldset-legend pb-1 text-sm">
+        {label}
+      </label>
       <input
         id={id}
         className={`input input-sm font-mono ${clash ? 'input-error' : ''}`}
@@ -266,8 +370,15 @@ function MarkdownField({ node, path, label, context, bare }: FieldProps) {
   const described = describedBy(error && `${id}-error`, `${id}-hint`, dropped.length > 0 && `${id}-dropped`);
   return (
     <div className="fieldset py-1" data-field={name}>
-      <label htmlFor={id} className={bare ? 'sr-only' : 'fieldset-legend pb-1 text-sm'}>{label}{optionalMark(node, messages)}</label>
-      {bare && <span aria-hidden="true" className="fieldset-legend pb-1 text-sm">{label}</span>}
+      <label htmlFor={id} className={bare ? 'sr-only' : 'fieldset-legend pb-1 text-sm'}>
+        {label}
+        {optionalMark(node, messages)}
+      </label>
+      {bare && (
+        <span aria-hidden="true" className="fieldset-legend pb-1 text-sm">
+          {label}
+        </span>
+      )}
       <div className="grid gap-3 lg:grid-cols-2">
         <div>
           <textarea
@@ -283,20 +394,40 @@ function MarkdownField({ node, path, label, context, bare }: FieldProps) {
           <HintText id={`${id}-hint`} text={messages['studio.edit.markdownHint']} />
         </div>
         <div className="grid min-w-0 content-start gap-2">
-          <section aria-label={say(messages, 'studio.edit.previewOf', { label })} aria-busy={preview.loading} className="h-64 overflow-auto rounded-box border border-base-300 bg-base-100 p-3">
+          <section
+            aria-label={say(messages, 'studio.edit.previewOf', { label })}
+            aria-busy={preview.loading}
+            className="h-64 overflow-auto rounded-box border border-base-300 bg-base-100 p-3"
+          >
             <p aria-hidden="true" className="mb-2 flex justify-between gap-2 text-xs text-base-content/70">
               <span>{messages['studio.edit.preview']}</span>
               {preview.loading && <span>{messages['studio.edit.previewLoading']}</span>}
             </p>
-            {preview.failed && <p role="alert" className="mb-2 text-sm text-error">{preview.failed.message ?? messages['studio.edit.previewFailed']}</p>}
+            {preview.failed && (
+              <p role="alert" className="mb-2 text-sm text-error">
+                {preview.failed.message ?? messages['studio.edit.previewFailed']}
+              </p>
+            )}
             {/* Rendered and sanitized on the server by the site's own renderer (content/markdown.ts). */}
-            <div className={`rich-text ${preview.loading ? 'opacity-60' : ''}`} dangerouslySetInnerHTML={{ __html: preview.rendered?.html ?? '' }} />
+            <div
+              className={`rich-text ${preview.loading ? 'opacity-60' : ''}`}
+              dangerouslySetInnerHTML={{ __html: preview.rendered?.html ?? '' }}
+            />
           </section>
           {dropped.length > 0 && (
-            <div id={`${id}-dropped`} role="status" className="grid gap-1 rounded-box border border-warning bg-warning/10 p-3 text-sm" data-dropped>
+            <div
+              id={`${id}-dropped`}
+              role="status"
+              className="grid gap-1 rounded-box border border-warning bg-warning/10 p-3 text-sm"
+              data-dropped
+            >
               <p>{messages['studio.edit.droppedTitle']}</p>
               <ul className="list-disc ps-5">
-                {dropped.map((item, index) => <li key={index} className="wrap-anywhere">{droppedText(messages, context.locale, item)}</li>)}
+                {dropped.map((item, index) => (
+                  <li key={index} className="wrap-anywhere">
+                    {droppedText(messages, context.locale, item)}
+                  </li>
+                ))}
               </ul>
             </div>
           )}
@@ -307,8 +438,12 @@ function MarkdownField({ node, path, label, context, bare }: FieldProps) {
 }
 
 function choiceLabel(key: string | undefined, option: string | number, context: FormContext): string {
-  const own = key ? (context.messages as Readonly<Record<string, string>>)[`studio.choice.${key}.${option}`] : undefined;
-  return own ?? (typeof option === 'string' && context.labels[option] ? labelCase(context.labels[option]) : String(option));
+  const own = key
+    ? (context.messages as Readonly<Record<string, string>>)[`studio.choice.${key}.${option}`]
+    : undefined;
+  return (
+    own ?? (typeof option === 'string' && context.labels[option] ? labelCase(context.labels[option]) : String(option))
+  );
 }
 
 function LeafField({ node, path, label, context, bare }: FieldProps) {
@@ -325,14 +460,26 @@ function LeafField({ node, path, label, context, bare }: FieldProps) {
   const invalid = error ? { 'aria-invalid': true as const } : {};
   const hint = node.type === 'text' && node.input === 'image' ? messages['studio.edit.imageHint'] : undefined;
   const choices = node.reference ? choicesAt(node.reference, context, path) : undefined;
-  const stale = choices && typeof value === 'string' && value !== '' && !choices.some((choice) => choice.value === value) ? value : undefined;
+  const stale =
+    choices && typeof value === 'string' && value !== '' && !choices.some((choice) => choice.value === value)
+      ? value
+      : undefined;
   const described = describedBy(error && errorId, stale && staleId, hint && hintId);
 
   if (node.type === 'boolean') {
     return (
       <div className="fieldset py-1" data-field={name}>
         <label className="label cursor-pointer gap-2 text-base-content">
-          <input id={id} name={name} type="checkbox" className="checkbox checkbox-sm" checked={value === true} aria-describedby={described} {...invalid} onChange={(event) => set(event.target.checked)} />
+          <input
+            id={id}
+            name={name}
+            type="checkbox"
+            className="checkbox checkbox-sm"
+            checked={value === true}
+            aria-describedby={described}
+            {...invalid}
+            onChange={(event) => set(event.target.checked)}
+          />
           {label}
         </label>
         <ErrorText id={errorId} text={error} />
@@ -345,35 +492,97 @@ function LeafField({ node, path, label, context, bare }: FieldProps) {
   if (choices) {
     const empty = typeof value !== 'string' || value === '';
     control = (
-      <select id={id} name={name} className={`select w-full max-w-md ${error ? 'select-error' : ''}`} value={empty ? '' : value} aria-describedby={described} {...invalid} onChange={(event) => set(event.target.value === '' ? emptyChoice(node) : event.target.value)}>
+      <select
+        id={id}
+        name={name}
+        className={`select w-full max-w-md ${error ? 'select-error' : ''}`}
+        value={empty ? '' : value}
+        aria-describedby={described}
+        {...invalid}
+        onChange={(event) => set(event.target.value === '' ? emptyChoice(node) : event.target.value)}
+      >
         {(empty || node.optional) && <option value="">{messages['studio.edit.choose']}</option>}
-        {stale !== undefined && <option value={stale}>{say(messages, 'studio.choice.missingOption', { code: stale })}</option>}
-        {choices.map((choice) => <option key={choice.value} value={choice.value}>{choiceText(choice, messages)}</option>)}
+        {stale !== undefined && (
+          <option value={stale}>{say(messages, 'studio.choice.missingOption', { code: stale })}</option>
+        )}
+        {choices.map((choice) => (
+          <option key={choice.value} value={choice.value}>
+            {choiceText(choice, messages)}
+          </option>
+        ))}
       </select>
     );
   } else if (node.type === 'choice') {
     const index = node.options.findIndex((option) => option === value);
     control = (
-      <select id={id} name={name} className={`select w-full max-w-md ${error ? 'select-error' : ''}`} value={index < 0 ? '' : String(index)} aria-describedby={described} {...invalid} onChange={(event) => set(event.target.value === '' ? undefined : node.options[Number(event.target.value)])}>
+      <select
+        id={id}
+        name={name}
+        className={`select w-full max-w-md ${error ? 'select-error' : ''}`}
+        value={index < 0 ? '' : String(index)}
+        aria-describedby={described}
+        {...invalid}
+        onChange={(event) => set(event.target.value === '' ? undefined : node.options[Number(event.target.value)])}
+      >
         {(index < 0 || node.optional) && <option value="">{messages['studio.edit.choose']}</option>}
-        {node.options.map((option, position) => <option key={String(option)} value={String(position)}>{choiceLabel(key, option, context)}</option>)}
+        {node.options.map((option, position) => (
+          <option key={String(option)} value={String(position)}>
+            {choiceLabel(key, option, context)}
+          </option>
+        ))}
       </select>
     );
   } else if (node.type === 'number') {
     control = (
-      <input id={id} name={name} inputMode="decimal" className={`input w-full max-w-xs ${error ? 'input-error' : ''}`} value={value === undefined || value === null ? '' : String(value)} aria-describedby={described} {...invalid} onChange={(event) => set(numberFromInput(event.target.value))} />
+      <input
+        id={id}
+        name={name}
+        inputMode="decimal"
+        className={`input w-full max-w-xs ${error ? 'input-error' : ''}`}
+        value={value === undefined || value === null ? '' : String(value)}
+        aria-describedby={described}
+        {...invalid}
+        onChange={(event) => set(numberFromInput(event.target.value))}
+      />
     );
   } else if (node.type === 'text' && node.input === 'multiline') {
     control = (
-      <textarea id={id} name={name} rows={3} className={`textarea w-full ${error ? 'textarea-error' : ''}`} value={typeof value === 'string' ? value : ''} aria-describedby={described} {...invalid} onChange={(event) => set(textFromInput(node, event.target.value))} />
+      <textarea
+        id={id}
+        name={name}
+        rows={3}
+        className={`textarea w-full ${error ? 'textarea-error' : ''}`}
+        value={typeof value === 'string' ? value : ''}
+        aria-describedby={described}
+        {...invalid}
+        onChange={(event) => set(textFromInput(node, event.target.value))}
+      />
     );
   } else if (node.type === 'text' && node.input === 'date') {
     control = (
-      <input id={id} name={name} type="date" className={`input w-full max-w-xs ${error ? 'input-error' : ''}`} value={typeof value === 'string' ? value : ''} aria-describedby={described} {...invalid} onChange={(event) => set(textFromInput(node, event.target.value))} />
+      <input
+        id={id}
+        name={name}
+        type="date"
+        className={`input w-full max-w-xs ${error ? 'input-error' : ''}`}
+        value={typeof value === 'string' ? value : ''}
+        aria-describedby={described}
+        {...invalid}
+        onChange={(event) => set(textFromInput(node, event.target.value))}
+      />
     );
   } else if (node.type === 'text') {
     control = (
-      <input id={id} name={name} className={`input w-full ${node.input === 'image' ? 'font-mono text-sm' : ''} ${error ? 'input-error' : ''}`} value={typeof value === 'string' ? value : ''} maxLength={node.maxLength ? node.maxLength + 20 : undefined} aria-describedby={described} {...invalid} onChange={(event) => set(textFromInput(node, event.target.value))} />
+      <input
+        id={id}
+        name={name}
+        className={`input w-full ${node.input === 'image' ? 'font-mono text-sm' : ''} ${error ? 'input-error' : ''}`}
+        value={typeof value === 'string' ? value : ''}
+        maxLength={node.maxLength ? node.maxLength + 20 : undefined}
+        aria-describedby={described}
+        {...invalid}
+        onChange={(event) => set(textFromInput(node, event.target.value))}
+      />
     );
   } else {
     control = <p className="text-sm text-base-content/70">{JSON.stringify(value)}</p>;
@@ -381,11 +590,16 @@ function LeafField({ node, path, label, context, bare }: FieldProps) {
 
   return (
     <div className="fieldset py-1" data-field={name}>
-      <label htmlFor={id} className={labelClass}>{label}{optionalMark(node, messages)}</label>
+      <label htmlFor={id} className={labelClass}>
+        {label}
+        {optionalMark(node, messages)}
+      </label>
       {control}
       <ErrorText id={errorId} text={error} />
       {stale !== undefined && <StaleChoice id={staleId} code={stale} messages={messages} />}
-      {node.type === 'text' && node.input === 'image' && <ImageUpload path={path} label={label} value={value} context={context} />}
+      {node.type === 'text' && node.input === 'image' && (
+        <ImageUpload path={path} label={label} value={value} context={context} />
+      )}
       {hint && <HintText id={hintId} text={hint} />}
     </div>
   );
@@ -411,7 +625,8 @@ function choicesAt(reference: ReferenceField, context: FormContext, path: FieldP
   let at = path.slice(0, -1);
   while (at.length > 0 && typeof at[at.length - 1] === 'number') at = at.slice(0, -1);
   const parent = getAt(context.data, at);
-  const siblings = parent !== null && typeof parent === 'object' && !Array.isArray(parent) ? (parent as Record<string, unknown>) : {};
+  const siblings =
+    parent !== null && typeof parent === 'object' && !Array.isArray(parent) ? (parent as Record<string, unknown>) : {};
   const narrow = reference.narrow;
   return all.filter((choice) => narrow(choice, { areaCode: context.areaCode, siblings }));
 }
@@ -419,7 +634,11 @@ function choicesAt(reference: ReferenceField, context: FormContext, path: FieldP
 /** A value that is no longer among its field's choices: kept and shown, with why it needs a look. */
 function StaleChoice({ id, code, messages }: { id: string; code: string; messages: StudioMessages }) {
   return (
-    <p id={id} className="mt-1 block rounded-box border border-warning bg-warning/10 px-2 py-1 text-xs" data-stale-choice>
+    <p
+      id={id}
+      className="mt-1 block rounded-box border border-warning bg-warning/10 px-2 py-1 text-xs"
+      data-stale-choice
+    >
       {say(messages, 'studio.choice.missing', { code })}
     </p>
   );
@@ -436,10 +655,13 @@ function ReferenceGroup({ node, path, label, context, bare, choices }: FieldProp
   const { data, onChange, errors, messages } = context;
   const name = pathName(path);
   const current = getAt(data, path);
-  const values = Array.isArray(current) ? (current as unknown[]).filter((value): value is string => typeof value === 'string') : [];
+  const values = Array.isArray(current)
+    ? (current as unknown[]).filter((value): value is string => typeof value === 'string')
+    : [];
   const known = new Set(choices.map((choice) => choice.value));
   const stale = values.filter((value) => !known.has(value));
-  const toggle = (value: string, on: boolean) => onChange(setAt(data, path, on ? [...values, value] : values.filter((entry) => entry !== value)), path);
+  const toggle = (value: string, on: boolean) =>
+    onChange(setAt(data, path, on ? [...values, value] : values.filter((entry) => entry !== value)), path);
   const entryErrors = values.flatMap((value, index) => {
     const message = errors[`${name}.${index}`];
     return message ? [{ value, index, message }] : [];
@@ -466,18 +688,32 @@ function ReferenceGroup({ node, path, label, context, bare, choices }: FieldProp
         {stale.map((value) => box(value, say(messages, 'studio.choice.missingOption', { code: value }), true))}
         {choices.map((choice) => box(choice.value, choiceText(choice, messages), false))}
       </ul>
-      {entryErrors.map((entry) => <ErrorText key={entry.index} id={`${id}-error-${entry.index}`} text={`${entry.value}: ${entry.message}`} />)}
+      {entryErrors.map((entry) => (
+        <ErrorText key={entry.index} id={`${id}-error-${entry.index}`} text={`${entry.value}: ${entry.message}`} />
+      ))}
       {stale.length > 0 && <StaleChoice id={`${id}-stale`} code={stale.join(', ')} messages={messages} />}
     </Group>
   );
 }
 
 function formatBytes(bytes: number): string {
-  return bytes >= 1024 * 1024 ? `${(bytes / 1024 / 1024).toFixed(1)} MB` : `${Math.max(1, Math.round(bytes / 1024))} KB`;
+  return bytes >= 1024 * 1024
+    ? `${(bytes / 1024 / 1024).toFixed(1)} MB`
+    : `${Math.max(1, Math.round(bytes / 1024))} KB`;
 }
 
 /** The upload button and thumbnail of an `image` field: the uploaded image's address becomes the field's value. */
-function ImageUpload({ path, label, value, context }: { path: FieldPath; label: string; value: unknown; context: FormContext }) {
+function ImageUpload({
+  path,
+  label,
+  value,
+  context,
+}: {
+  path: FieldPath;
+  label: string;
+  value: unknown;
+  context: FormContext;
+}) {
   const id = useId();
   const { messages } = context;
   const [percent, setPercent] = useState<number | null>(null);
@@ -497,19 +733,43 @@ function ImageUpload({ path, label, value, context }: { path: FieldPath; label: 
       return;
     }
     context.setField(path, answer.data.url);
-    setUploaded(say(messages, 'studio.edit.uploaded', { width: answer.data.width, height: answer.data.height, size: formatBytes(answer.data.bytes) }));
+    setUploaded(
+      say(messages, 'studio.edit.uploaded', {
+        width: answer.data.width,
+        height: answer.data.height,
+        size: formatBytes(answer.data.bytes),
+      }),
+    );
   };
 
   return (
     <div className="mt-2 flex flex-wrap items-center gap-3">
       <div className="flex h-16 w-28 items-center justify-center overflow-hidden rounded border border-base-300 bg-base-200">
-        {src && <img src={src} alt={say(messages, 'studio.edit.imageAlt', { label })} className="h-full w-full object-cover" />}
+        {src && (
+          <img
+            src={src}
+            alt={say(messages, 'studio.edit.imageAlt', { label })}
+            className="h-full w-full object-cover"
+          />
+        )}
       </div>
       <div>
-        <label htmlFor={id} className="btn btn-sm">{messages['studio.edit.upload']}</label>
-        <input id={id} type="file" accept="image/jpeg,image/png,image/webp" className="sr-only" aria-label={say(messages, 'studio.edit.uploadLabel', { label })} onChange={(event) => { void choose(event.target.files?.[0]); event.target.value = ''; }} />
+        <label htmlFor={id} className="btn btn-sm">
+          {messages['studio.edit.upload']}
+        </label>
+        <input
+          id={id}
+          type="file"
+          accept="image/jpeg,image/png,image/webp"
+          className="sr-only"
+          aria-label={say(messages, 'studio.edit.uploadLabel', { label })}
+          onChange={(event) => {
+            void choose(event.target.files?.[0]);
+            event.target.value = '';
+          }}
+        />
         <p role="status" className="min-h-5 text-xs">
-          {percent !== null ? say(messages, 'studio.edit.uploading', { percent }) : uploaded ?? ''}
+          {percent !== null ? say(messages, 'studio.edit.uploading', { percent }) : (uploaded ?? '')}
         </p>
       </div>
     </div>

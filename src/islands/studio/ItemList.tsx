@@ -16,7 +16,8 @@ interface Props {
   messages: StudioMessages;
 }
 
-type Listing = { state: 'unknownKind' } | { state: 'ready'; kind: ContentKind; items: ItemSummary[]; regions: RegionView[] };
+type Listing =
+  { state: 'unknownKind' } | { state: 'ready'; kind: ContentKind; items: ItemSummary[]; regions: RegionView[] };
 
 async function loadListing(search: URLSearchParams): Promise<Listing | undefined> {
   const kind = search.get('kind');
@@ -38,13 +39,18 @@ export default function ItemList({ locale, messages }: Props) {
   const regionId = useId();
 
   if (loaded.state === 'loading') return <Loading label={messages['studio.loading']} />;
-  if (loaded.state === 'failed') return <LoadFailed message={messages['studio.loadFailed']} retryLabel={messages['studio.retry']} onRetry={reload} />;
+  if (loaded.state === 'failed')
+    return (
+      <LoadFailed message={messages['studio.loadFailed']} retryLabel={messages['studio.retry']} onRetry={reload} />
+    );
   const load = loaded.value;
   if (load.state === 'unknownKind') {
     return (
       <div role="alert" className="alert alert-warning">
         <span>{messages['studio.items.unknownKind']}</span>
-        <a className="btn btn-sm" href={studioHome(locale)}>{messages['studio.items.back']}</a>
+        <a className="btn btn-sm" href={studioHome(locale)}>
+          {messages['studio.items.back']}
+        </a>
       </div>
     );
   }
@@ -54,18 +60,53 @@ export default function ItemList({ locale, messages }: Props) {
   const spec = kindPaths[kind];
   const kindName = messages[`studio.kind.${kind}`];
   const shown = region ? items.filter((item) => item.areaCode === region) : items;
-  const regionName = (areaCode: string | null) => regions.find((entry) => entry.areaCode === areaCode)?.name ?? areaCode ?? '';
+  const regionName = (areaCode: string | null) =>
+    regions.find((entry) => entry.areaCode === areaCode)?.name ?? areaCode ?? '';
 
   const columns: CardColumn<ItemSummary>[] = [
-    { key: 'title', label: messages['studio.items.col.title'], kind: 'key', render: (item) => <a className="link" href={editUrl(locale, item.path)}>{item.title}</a> },
-    ...(spec.single ? [] : [{ key: 'id', label: messages['studio.items.col.id'], kind: 'secondary' as const, className: 'font-mono text-xs' }]),
-    ...(spec.perRegion ? [{ key: 'region', label: messages['studio.items.col.region'], render: (item: ItemSummary) => regionName(item.areaCode) }] : []),
-    { key: 'state', label: messages['studio.items.col.state'], kind: 'status', render: (item) => <StateBadge state={item.state} messages={messages} /> },
+    {
+      key: 'title',
+      label: messages['studio.items.col.title'],
+      kind: 'key',
+      render: (item) => (
+        <a className="link" href={editUrl(locale, item.path)}>
+          {item.title}
+        </a>
+      ),
+    },
+    ...(spec.single
+      ? []
+      : [
+          {
+            key: 'id',
+            label: messages['studio.items.col.id'],
+            kind: 'secondary' as const,
+            className: 'font-mono text-xs',
+          },
+        ]),
+    ...(spec.perRegion
+      ? [
+          {
+            key: 'region',
+            label: messages['studio.items.col.region'],
+            render: (item: ItemSummary) => regionName(item.areaCode),
+          },
+        ]
+      : []),
+    {
+      key: 'state',
+      label: messages['studio.items.col.state'],
+      kind: 'status',
+      render: (item) => <StateBadge state={item.state} messages={messages} />,
+    },
     {
       key: 'draft',
       label: messages['studio.items.col.draft'],
       className: 'text-sm',
-      render: (item) => (item.draftBy && item.draftAt ? say(messages, 'studio.at', { name: item.draftBy, at: formatChinaDateTime(item.draftAt, locale) }) : ''),
+      render: (item) =>
+        item.draftBy && item.draftAt
+          ? say(messages, 'studio.at', { name: item.draftBy, at: formatChinaDateTime(item.draftAt, locale) })
+          : '',
     },
     {
       key: 'actions',
@@ -73,9 +114,21 @@ export default function ItemList({ locale, messages }: Props) {
       kind: 'action',
       render: (item) => (
         <>
-          <a className="btn btn-ghost btn-xs" href={editUrl(locale, item.path)} aria-label={say(messages, 'studio.items.editItem', { title: item.title })}>{messages['studio.items.edit']}</a>
+          <a
+            className="btn btn-ghost btn-xs"
+            href={editUrl(locale, item.path)}
+            aria-label={say(messages, 'studio.items.editItem', { title: item.title })}
+          >
+            {messages['studio.items.edit']}
+          </a>
           {item.publishedVersion > 0 && (
-            <a className="btn btn-ghost btn-xs" href={historyUrl(locale, item.path)} aria-label={say(messages, 'studio.items.historyOf', { title: item.title })}>{messages['studio.items.history']}</a>
+            <a
+              className="btn btn-ghost btn-xs"
+              href={historyUrl(locale, item.path)}
+              aria-label={say(messages, 'studio.items.historyOf', { title: item.title })}
+            >
+              {messages['studio.items.history']}
+            </a>
           )}
         </>
       ),
@@ -97,20 +150,41 @@ export default function ItemList({ locale, messages }: Props) {
         <div className="flex flex-wrap items-end gap-3">
           {spec.perRegion && (
             <div className="fieldset py-0">
-              <label htmlFor={regionId} className="fieldset-legend pb-1 text-sm">{messages['studio.items.region']}</label>
-              <select id={regionId} className="select select-sm w-44" value={region} onChange={(event) => chooseRegion(event.target.value)}>
+              <label htmlFor={regionId} className="fieldset-legend pb-1 text-sm">
+                {messages['studio.items.region']}
+              </label>
+              <select
+                id={regionId}
+                className="select select-sm w-44"
+                value={region}
+                onChange={(event) => chooseRegion(event.target.value)}
+              >
                 <option value="">{messages['studio.items.allRegions']}</option>
-                {regions.map((entry) => <option key={entry.areaCode} value={entry.areaCode}>{entry.name}</option>)}
+                {regions.map((entry) => (
+                  <option key={entry.areaCode} value={entry.areaCode}>
+                    {entry.name}
+                  </option>
+                ))}
               </select>
             </div>
           )}
-          {!spec.single && <a className="btn btn-primary btn-sm" href={newItemUrl(locale, kind)}>{say(messages, 'studio.items.new', { kind: kindName })}</a>}
+          {!spec.single && (
+            <a className="btn btn-primary btn-sm" href={newItemUrl(locale, kind)}>
+              {say(messages, 'studio.items.new', { kind: kindName })}
+            </a>
+          )}
         </div>
       </div>
       {shown.length === 0 ? (
         <p className="rounded-box bg-base-200 p-4">{messages['studio.items.empty']}</p>
       ) : (
-        <CardTable caption={say(messages, 'studio.items.caption', { kind: kindName })} columns={columns} rows={shown} rowKey={(item) => item.path} rowHeaders />
+        <CardTable
+          caption={say(messages, 'studio.items.caption', { kind: kindName })}
+          columns={columns}
+          rows={shown}
+          rowKey={(item) => item.path}
+          rowHeaders
+        />
       )}
     </div>
   );

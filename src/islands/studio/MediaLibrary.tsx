@@ -39,7 +39,10 @@ export default function MediaLibrary({ locale, messages }: Props) {
   const hintId = useId();
 
   if (loaded.state === 'loading') return <Loading label={messages['studio.loading']} />;
-  if (loaded.state === 'failed') return <LoadFailed message={messages['studio.loadFailed']} retryLabel={messages['studio.retry']} onRetry={reload} />;
+  if (loaded.state === 'failed')
+    return (
+      <LoadFailed message={messages['studio.loadFailed']} retryLabel={messages['studio.retry']} onRetry={reload} />
+    );
   const images = loaded.value;
 
   const show = (next: Notice) => {
@@ -60,7 +63,15 @@ export default function MediaLibrary({ locale, messages }: Props) {
       return;
     }
     const { width, height, bytes } = answer.data;
-    setUploaded({ tone: 'success', text: say(messages, 'studio.media.uploaded', { fileName: file.name, width, height, size: formatBytes(bytes, locale) }) });
+    setUploaded({
+      tone: 'success',
+      text: say(messages, 'studio.media.uploaded', {
+        fileName: file.name,
+        width,
+        height,
+        size: formatBytes(bytes, locale),
+      }),
+    });
     reload();
   };
 
@@ -88,9 +99,18 @@ export default function MediaLibrary({ locale, messages }: Props) {
       label: messages['studio.media.col.image'],
       render: (image) =>
         image.converted ? (
-          <img src={image.url} alt={say(messages, 'studio.media.thumbAlt', { fileName: image.fileName })} loading="lazy" width={112} height={64} className="inline-block h-16 w-28 rounded border border-base-300 bg-base-200 object-cover" />
+          <img
+            src={image.url}
+            alt={say(messages, 'studio.media.thumbAlt', { fileName: image.fileName })}
+            loading="lazy"
+            width={112}
+            height={64}
+            className="inline-block h-16 w-28 rounded border border-base-300 bg-base-200 object-cover"
+          />
         ) : (
-          <span className="inline-flex h-16 w-28 items-center rounded border border-dashed border-base-300 p-1 text-xs text-muted">{messages['studio.media.notConverted']}</span>
+          <span className="inline-flex h-16 w-28 items-center rounded border border-dashed border-base-300 p-1 text-xs text-muted">
+            {messages['studio.media.notConverted']}
+          </span>
         ),
     },
     {
@@ -100,7 +120,13 @@ export default function MediaLibrary({ locale, messages }: Props) {
       render: (image) => (
         <>
           <span className="block font-medium wrap-anywhere">{image.fileName}</span>
-          <span className="block text-xs text-muted">{say(messages, 'studio.media.size', { width: image.width, height: image.height, size: formatBytes(image.bytes, locale) })}</span>
+          <span className="block text-xs text-muted">
+            {say(messages, 'studio.media.size', {
+              width: image.width,
+              height: image.height,
+              size: formatBytes(image.bytes, locale),
+            })}
+          </span>
           <code className="block text-xs wrap-anywhere">{image.url}</code>
         </>
       ),
@@ -109,7 +135,11 @@ export default function MediaLibrary({ locale, messages }: Props) {
       key: 'uploaded',
       label: messages['studio.media.col.uploaded'],
       className: 'text-sm',
-      render: (image) => say(messages, 'studio.at', { name: image.uploadedBy ?? messages['studio.history.system'], at: formatChinaDateTime(image.createdAt, locale) }),
+      render: (image) =>
+        say(messages, 'studio.at', {
+          name: image.uploadedBy ?? messages['studio.history.system'],
+          at: formatChinaDateTime(image.createdAt, locale),
+        }),
     },
     {
       key: 'usage',
@@ -121,8 +151,13 @@ export default function MediaLibrary({ locale, messages }: Props) {
           <ul className="grid gap-1 text-sm">
             {image.usedBy.map((use) => (
               <li key={use.path}>
-                <a className="link" href={editUrl(locale, use.path)}>{use.title}</a>
-                <span className="text-muted"> · {use.in.map((state) => messages[`studio.media.in.${state}`]).join(' · ')}</span>
+                <a className="link" href={editUrl(locale, use.path)}>
+                  {use.title}
+                </a>
+                <span className="text-muted">
+                  {' '}
+                  · {use.in.map((state) => messages[`studio.media.in.${state}`]).join(' · ')}
+                </span>
               </li>
             ))}
           </ul>
@@ -133,7 +168,12 @@ export default function MediaLibrary({ locale, messages }: Props) {
       label: messages['studio.items.col.actions'],
       kind: 'action',
       render: (image) => (
-        <button type="button" className="btn btn-outline btn-error btn-sm" aria-label={say(messages, 'studio.media.deleteOf', { fileName: image.fileName })} onClick={() => setTarget(image)}>
+        <button
+          type="button"
+          className="btn btn-outline btn-error btn-sm"
+          aria-label={say(messages, 'studio.media.deleteOf', { fileName: image.fileName })}
+          onClick={() => setTarget(image)}
+        >
           {messages['studio.media.delete']}
         </button>
       ),
@@ -143,7 +183,9 @@ export default function MediaLibrary({ locale, messages }: Props) {
   return (
     <div className="grid gap-4">
       <div className="rounded-box bg-base-200 p-4">
-        <label htmlFor={fileId} className="font-semibold">{messages['studio.edit.upload']}</label>
+        <label htmlFor={fileId} className="font-semibold">
+          {messages['studio.edit.upload']}
+        </label>
         <div className="mt-2 flex flex-wrap items-center gap-3">
           <input
             id={fileId}
@@ -157,21 +199,43 @@ export default function MediaLibrary({ locale, messages }: Props) {
               event.target.value = '';
             }}
           />
-          <p role="status" aria-live="polite" className={`min-h-5 text-sm ${uploaded?.tone === 'error' ? 'text-error' : ''}`}>
+          <p
+            role="status"
+            aria-live="polite"
+            className={`min-h-5 text-sm ${uploaded?.tone === 'error' ? 'text-error' : ''}`}
+          >
             {percent !== null ? say(messages, 'studio.edit.uploading', { percent }) : (uploaded?.text ?? '')}
           </p>
         </div>
-        <p id={hintId} className="mt-1 text-xs text-muted">{messages['studio.edit.imageHint']}</p>
+        <p id={hintId} className="mt-1 text-xs text-muted">
+          {messages['studio.edit.imageHint']}
+        </p>
       </div>
 
       <div ref={noticeRef} tabIndex={-1} className="outline-none" aria-live="polite">
-        {notice && <div role={notice.tone === 'error' ? 'alert' : 'status'} className={`alert ${notice.tone === 'error' ? 'alert-error' : 'alert-success'}`}>{notice.text}</div>}
+        {notice && (
+          <div
+            role={notice.tone === 'error' ? 'alert' : 'status'}
+            className={`alert ${notice.tone === 'error' ? 'alert-error' : 'alert-success'}`}
+          >
+            {notice.text}
+          </div>
+        )}
       </div>
 
       {images.length === 0 ? (
-        <p className="rounded-box bg-base-200 p-4" data-media-empty>{messages['studio.media.empty']}</p>
+        <p className="rounded-box bg-base-200 p-4" data-media-empty>
+          {messages['studio.media.empty']}
+        </p>
       ) : (
-        <CardTable caption={messages['studio.media.caption']} columns={columns} rows={images} rowKey={(image) => image.name} rowProps={(image) => ({ 'data-image': image.name })} rowHeaders />
+        <CardTable
+          caption={messages['studio.media.caption']}
+          columns={columns}
+          rows={images}
+          rowKey={(image) => image.name}
+          rowProps={(image) => ({ 'data-image': image.name })}
+          rowHeaders
+        />
       )}
       <ConfirmDialog
         open={target !== null}

@@ -14,7 +14,16 @@ import ScheduleControl from './ScheduleControl.tsx';
 import ScheduledList from './ScheduledList.tsx';
 import StateBadge from './StateBadge.tsx';
 import { editUrl } from './studioLinks.ts';
-import { contentInvalidOf, loadDrafts, loadOverview, startBuild, type BuildView, type ContentInvalid, type ItemSummary, type RegionView } from './studioApi.ts';
+import {
+  contentInvalidOf,
+  loadDrafts,
+  loadOverview,
+  startBuild,
+  type BuildView,
+  type ContentInvalid,
+  type ItemSummary,
+  type RegionView,
+} from './studioApi.ts';
 import { say, type FieldLabels, type StudioMessages } from './studioMessages.ts';
 import { useFollowRunning } from './useFollowRunning.ts';
 import { useLoad } from './useLoad.ts';
@@ -35,7 +44,9 @@ interface Pending {
 
 async function loadPending(): Promise<Pending | undefined> {
   const [drafts, overview] = await Promise.all([loadDrafts(), loadOverview()]);
-  return drafts && overview ? { drafts: drafts.items, regions: overview.regions, running: overview.running } : undefined;
+  return drafts && overview
+    ? { drafts: drafts.items, regions: overview.regions, running: overview.running }
+    : undefined;
 }
 
 /**
@@ -58,12 +69,16 @@ export default function PendingChanges({ locale, messages, labels, validation }:
   const statusRef = useRef<HTMLDivElement>(null);
 
   if (loaded.state === 'loading') return <Loading label={messages['studio.loading']} />;
-  if (loaded.state === 'failed') return <LoadFailed message={messages['studio.loadFailed']} retryLabel={messages['studio.retry']} onRetry={reload} />;
+  if (loaded.state === 'failed')
+    return (
+      <LoadFailed message={messages['studio.loadFailed']} retryLabel={messages['studio.retry']} onRetry={reload} />
+    );
 
   const { drafts, regions } = loaded.value;
   const chosen = drafts.filter((item) => !unchosen.has(item.path));
   const running = build?.status === 'running';
-  const regionName = (areaCode: string | null) => regions.find((region) => region.areaCode === areaCode)?.name ?? areaCode ?? '';
+  const regionName = (areaCode: string | null) =>
+    regions.find((region) => region.areaCode === areaCode)?.name ?? areaCode ?? '';
 
   const start = async (purpose: 'preview' | 'publish') => {
     setRefusal(null);
@@ -80,7 +95,10 @@ export default function PendingChanges({ locale, messages, labels, validation }:
       return;
     }
     const invalid = answer.code === BAD_REQUEST ? contentInvalidOf(answer) : undefined;
-    setRefusal({ text: answer.code === CONFLICT && !answer.message ? messages['studio.build.busy'] : answer.message, invalid });
+    setRefusal({
+      text: answer.code === CONFLICT && !answer.message ? messages['studio.build.busy'] : answer.message,
+      invalid,
+    });
   };
 
   const toggle = (path: string) =>
@@ -106,7 +124,9 @@ export default function PendingChanges({ locale, messages, labels, validation }:
             ref={(box) => {
               if (box) box.indeterminate = chosen.length > 0 && chosen.length < drafts.length;
             }}
-            onChange={() => setUnchosen(chosen.length === drafts.length ? new Set(drafts.map((item) => item.path)) : new Set())}
+            onChange={() =>
+              setUnchosen(chosen.length === drafts.length ? new Set(drafts.map((item) => item.path)) : new Set())
+            }
           />
         ),
         className: 'w-10',
@@ -127,18 +147,31 @@ export default function PendingChanges({ locale, messages, labels, validation }:
       kind: 'key',
       render: (item) => (
         <>
-          <a className="link" href={editUrl(locale, item.path)}>{item.title}</a>
-          <div className="font-mono text-xs text-base-content/70">{item.path}{item.areaCode ? ` · ${regionName(item.areaCode)}` : ''}</div>
+          <a className="link" href={editUrl(locale, item.path)}>
+            {item.title}
+          </a>
+          <div className="font-mono text-xs text-base-content/70">
+            {item.path}
+            {item.areaCode ? ` · ${regionName(item.areaCode)}` : ''}
+          </div>
         </>
       ),
     },
     { key: 'kind', label: messages['studio.changes.col.kind'], render: (item) => messages[`studio.kind.${item.kind}`] },
-    { key: 'state', label: messages['studio.items.col.state'], kind: 'status', render: (item) => <StateBadge state={item.state} messages={messages} /> },
+    {
+      key: 'state',
+      label: messages['studio.items.col.state'],
+      kind: 'status',
+      render: (item) => <StateBadge state={item.state} messages={messages} />,
+    },
     {
       key: 'draft',
       label: messages['studio.items.col.draft'],
       className: 'text-sm',
-      render: (item) => (item.draftBy && item.draftAt ? say(messages, 'studio.at', { name: item.draftBy, at: formatChinaDateTime(item.draftAt, locale) }) : ''),
+      render: (item) =>
+        item.draftBy && item.draftAt
+          ? say(messages, 'studio.at', { name: item.draftBy, at: formatChinaDateTime(item.draftAt, locale) })
+          : '',
     },
   ];
 
@@ -148,13 +181,30 @@ export default function PendingChanges({ locale, messages, labels, validation }:
         <p className="rounded-box bg-base-200 p-4">{messages['studio.changes.none']}</p>
       ) : (
         <>
-          <CardTable caption={messages['studio.changes.caption']} columns={columns} rows={drafts} rowKey={(item) => item.path} />
+          <CardTable
+            caption={messages['studio.changes.caption']}
+            columns={columns}
+            rows={drafts}
+            rowKey={(item) => item.path}
+          />
           <div className="flex flex-wrap items-center gap-3">
-            <span className="text-sm" aria-live="polite">{say(messages, 'studio.changes.chosen', { count: chosen.length, total: drafts.length })}</span>
-            <button type="button" className="btn" disabled={busy || running || chosen.length === 0} onClick={() => void start('preview')}>
+            <span className="text-sm" aria-live="polite">
+              {say(messages, 'studio.changes.chosen', { count: chosen.length, total: drafts.length })}
+            </span>
+            <button
+              type="button"
+              className="btn"
+              disabled={busy || running || chosen.length === 0}
+              onClick={() => void start('preview')}
+            >
               {messages['studio.changes.preview']}
             </button>
-            <button type="button" className="btn btn-primary" disabled={busy || running || chosen.length === 0} onClick={() => setConfirming(true)}>
+            <button
+              type="button"
+              className="btn btn-primary"
+              disabled={busy || running || chosen.length === 0}
+              onClick={() => setConfirming(true)}
+            >
               {messages['studio.changes.publish']}
             </button>
             <ScheduleControl
@@ -178,16 +228,26 @@ export default function PendingChanges({ locale, messages, labels, validation }:
           <p>{refusal.invalid ? messages['studio.changes.invalid'] : refusal.text}</p>
           {refusal.invalid && (
             <>
-              <pre className="text-sm whitespace-pre-wrap" data-content-error>{refusal.text}</pre>
+              <pre className="text-sm whitespace-pre-wrap" data-content-error>
+                {refusal.text}
+              </pre>
               <a className="link font-medium" href={editUrl(locale, refusal.invalid.path)}>
-                {messages['studio.changes.fix']}: {say(messages, 'studio.changes.invalidAt', { path: refusal.invalid.path, field: labelOfField(refusal.invalid.field, labels) })}
+                {messages['studio.changes.fix']}:{' '}
+                {say(messages, 'studio.changes.invalidAt', {
+                  path: refusal.invalid.path,
+                  field: labelOfField(refusal.invalid.field, labels),
+                })}
               </a>
             </>
           )}
         </div>
       )}
       <div aria-live="polite">
-        {scheduled && <p role="status" className="alert alert-success">{scheduled.text}</p>}
+        {scheduled && (
+          <p role="status" className="alert alert-success">
+            {scheduled.text}
+          </p>
+        )}
       </div>
       <div ref={statusRef} tabIndex={-1} className="min-h-8 outline-none">
         {build && <BuildStatus build={build} regions={regions} locale={locale} messages={messages} />}

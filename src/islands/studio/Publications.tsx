@@ -9,7 +9,14 @@ import { LoadFailed, Loading } from '../LoadStatus.tsx';
 import CardTable, { type CardColumn } from '../table/CardTable.tsx';
 import BuildStatus from './BuildStatus.tsx';
 import { historyUrl } from './studioLinks.ts';
-import { loadOverview, loadPublications, rollback, type BuildView, type PublicationView, type RegionView } from './studioApi.ts';
+import {
+  loadOverview,
+  loadPublications,
+  rollback,
+  type BuildView,
+  type PublicationView,
+  type RegionView,
+} from './studioApi.ts';
 import { say, type StudioMessages } from './studioMessages.ts';
 import { useFollowRunning } from './useFollowRunning.ts';
 import { useLoad } from './useLoad.ts';
@@ -28,10 +35,16 @@ interface Listed {
 
 async function loadListed(): Promise<Listed | undefined> {
   const [list, overview] = await Promise.all([loadPublications(), loadOverview()]);
-  return list && overview ? { published: list.published, builds: list.builds, regions: overview.regions, running: overview.running } : undefined;
+  return list && overview
+    ? { published: list.published, builds: list.builds, regions: overview.regions, running: overview.running }
+    : undefined;
 }
 
-const statusBadge: Record<PublicationView['status'], string> = { running: 'badge-info', succeeded: 'badge-success', failed: 'badge-error' };
+const statusBadge: Record<PublicationView['status'], string> = {
+  running: 'badge-info',
+  succeeded: 'badge-success',
+  failed: 'badge-error',
+};
 
 /**
  * The publications (/studio/publications), newest first: when, by whom, what each changed, which
@@ -46,7 +59,10 @@ export default function Publications({ locale, messages }: Props) {
   const [notice, setNotice] = useState<{ tone: 'success' | 'error'; text: string } | null>(null);
 
   if (loaded.state === 'loading') return <Loading label={messages['studio.loading']} />;
-  if (loaded.state === 'failed') return <LoadFailed message={messages['studio.loadFailed']} retryLabel={messages['studio.retry']} onRetry={reload} />;
+  if (loaded.state === 'failed')
+    return (
+      <LoadFailed message={messages['studio.loadFailed']} retryLabel={messages['studio.retry']} onRetry={reload} />
+    );
 
   const { builds, published, regions } = loaded.value;
   const running = build?.status === 'running';
@@ -60,19 +76,32 @@ export default function Publications({ locale, messages }: Props) {
       render: (entry) => (
         <>
           {entry.buildId}
-          {entry.buildId === published && <span className="badge badge-primary ml-2 whitespace-nowrap">{messages['studio.pub.current']}</span>}
+          {entry.buildId === published && (
+            <span className="badge badge-primary ml-2 whitespace-nowrap">{messages['studio.pub.current']}</span>
+          )}
         </>
       ),
     },
-    { key: 'at', label: messages['studio.pub.col.at'], kind: 'secondary', render: (entry) => formatChinaDateTime(entry.publishedAt ?? entry.startedAt, locale) },
-    { key: 'by', label: messages['studio.pub.col.by'], render: (entry) => entry.startedBy ?? messages['studio.history.system'] },
+    {
+      key: 'at',
+      label: messages['studio.pub.col.at'],
+      kind: 'secondary',
+      render: (entry) => formatChinaDateTime(entry.publishedAt ?? entry.startedAt, locale),
+    },
+    {
+      key: 'by',
+      label: messages['studio.pub.col.by'],
+      render: (entry) => entry.startedBy ?? messages['studio.history.system'],
+    },
     {
       key: 'state',
       label: messages['studio.pub.col.state'],
       kind: 'status',
       render: (entry) => (
         <>
-          <span className={`badge ${statusBadge[entry.status]} whitespace-nowrap`}>{messages[`studio.pub.status.${entry.status}`]}</span>
+          <span className={`badge ${statusBadge[entry.status]} whitespace-nowrap`}>
+            {messages[`studio.pub.status.${entry.status}`]}
+          </span>
           <span className="mt-1 block text-xs text-base-content/70">{messages[`studio.pub.mode.${entry.mode}`]}</span>
         </>
       ),
@@ -89,11 +118,17 @@ export default function Publications({ locale, messages }: Props) {
           ) : (
             <ul className="grid gap-1">
               {entry.items.map((item) => (
-                <li key={item.path}><a className="link" href={historyUrl(locale, item.path)}>{say(messages, 'studio.pub.versionOf', { title: item.title, version: item.version })}</a></li>
+                <li key={item.path}>
+                  <a className="link" href={historyUrl(locale, item.path)}>
+                    {say(messages, 'studio.pub.versionOf', { title: item.title, version: item.version })}
+                  </a>
+                </li>
               ))}
             </ul>
           )}
-          {entry.status === 'failed' && entry.error && <pre className="mt-1 max-w-md text-xs whitespace-pre-wrap text-error">{entry.error}</pre>}
+          {entry.status === 'failed' && entry.error && (
+            <pre className="mt-1 max-w-md text-xs whitespace-pre-wrap text-error">{entry.error}</pre>
+          )}
         </>
       ),
     },
@@ -102,8 +137,16 @@ export default function Publications({ locale, messages }: Props) {
       label: messages['studio.items.col.actions'],
       kind: 'action',
       render: (entry) =>
-        entry.status === 'succeeded' && entry.buildId !== published && (entry.kept ? (
-          <button type="button" className="btn btn-outline btn-sm" disabled={running || busy} aria-label={say(messages, 'studio.pub.rollbackTo', { buildId: entry.buildId })} onClick={() => setTarget(entry.buildId)}>
+        entry.status === 'succeeded' &&
+        entry.buildId !== published &&
+        (entry.kept ? (
+          <button
+            type="button"
+            className="btn btn-outline btn-sm"
+            disabled={running || busy}
+            aria-label={say(messages, 'studio.pub.rollbackTo', { buildId: entry.buildId })}
+            onClick={() => setTarget(entry.buildId)}
+          >
             {messages['studio.pub.rollback']}
           </button>
         ) : (
@@ -132,7 +175,14 @@ export default function Publications({ locale, messages }: Props) {
   return (
     <div className="grid gap-4">
       <div aria-live="polite">
-        {notice && <div role={notice.tone === 'error' ? 'alert' : 'status'} className={`alert ${notice.tone === 'error' ? 'alert-error' : 'alert-success'}`}>{notice.text}</div>}
+        {notice && (
+          <div
+            role={notice.tone === 'error' ? 'alert' : 'status'}
+            className={`alert ${notice.tone === 'error' ? 'alert-error' : 'alert-success'}`}
+          >
+            {notice.text}
+          </div>
+        )}
       </div>
       {build && <BuildStatus build={build} regions={regions} locale={locale} messages={messages} />}
       {builds.length === 0 ? (
@@ -143,7 +193,10 @@ export default function Publications({ locale, messages }: Props) {
           columns={columns}
           rows={builds}
           rowKey={(entry) => String(entry.buildId)}
-          rowProps={(entry) => ({ 'data-build': entry.buildId, className: entry.buildId === published ? 'bg-base-200' : undefined })}
+          rowProps={(entry) => ({
+            'data-build': entry.buildId,
+            className: entry.buildId === published ? 'bg-base-200' : undefined,
+          })}
           rowHeaders
         />
       )}

@@ -40,7 +40,14 @@ export default function ScheduleControl({ label, disabled = false, ...dialog }: 
   };
   return (
     <>
-      <button ref={buttonRef} type="button" className="btn" disabled={disabled} onClick={() => setOpen(true)} aria-haspopup="dialog">
+      <button
+        ref={buttonRef}
+        type="button"
+        className="btn"
+        disabled={disabled}
+        onClick={() => setOpen(true)}
+        aria-haspopup="dialog"
+      >
         {label}
       </button>
       {open && (

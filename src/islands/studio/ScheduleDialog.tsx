@@ -42,7 +42,17 @@ function defaultRunAt(now = Date.now()): string {
  * the buttons. Native `<dialog>`, modal from the moment it mounts: Escape closes it. It is put at
  * the end of the page (a portal), so the control may sit inside another form.
  */
-export default function ScheduleDialog({ action, paths, title, body, locale, messages, validation, onScheduled, onClose }: ScheduleDialogProps) {
+export default function ScheduleDialog({
+  action,
+  paths,
+  title,
+  body,
+  locale,
+  messages,
+  validation,
+  onScheduled,
+  onClose,
+}: ScheduleDialogProps) {
   const [now] = useState(() => Date.now());
   const [runAt, setRunAt] = useState(() => defaultRunAt(now));
   const [errors, setErrors] = useState<FieldErrors>({});
@@ -75,7 +85,11 @@ export default function ScheduleDialog({ action, paths, title, body, locale, mes
     event.stopPropagation();
     if (busy) return;
     setRefusal(null);
-    const checked = validateForm(studioScheduleBody, { action, paths: [...paths], runAt }, { ...validation, ...messages });
+    const checked = validateForm(
+      studioScheduleBody,
+      { action, paths: [...paths], runAt },
+      { ...validation, ...messages },
+    );
     if (!checked.ok) {
       setErrors(checked.errors);
       const other = Object.entries(checked.errors).find(([field]) => field !== RUN_AT);
@@ -90,7 +104,10 @@ export default function ScheduleDialog({ action, paths, title, body, locale, mes
     if (!answer) return;
     if (answer.code === OK) {
       dismiss();
-      onScheduled(answer.data, say(messages, 'studio.schedule.created', { at: formatChinaDateTime(answer.data.runAt, locale) }));
+      onScheduled(
+        answer.data,
+        say(messages, 'studio.schedule.created', { at: formatChinaDateTime(answer.data.runAt, locale) }),
+      );
       return;
     }
     const invalid = answer.code === BAD_REQUEST ? contentInvalidOf(answer) : undefined;
@@ -107,12 +124,25 @@ export default function ScheduleDialog({ action, paths, title, body, locale, mes
   const describedBy = `${id}-hint${error ? ` ${id}-error` : ''}`;
 
   return createPortal(
-    <dialog ref={dialogRef} className="modal" aria-labelledby={`${id}-title`} aria-describedby={`${id}-body`} onCancel={(event) => { event.preventDefault(); close(); }}>
+    <dialog
+      ref={dialogRef}
+      className="modal"
+      aria-labelledby={`${id}-title`}
+      aria-describedby={`${id}-body`}
+      onCancel={(event) => {
+        event.preventDefault();
+        close();
+      }}
+    >
       <form className="modal-box grid gap-3" noValidate onSubmit={(event) => void submit(event)}>
-        <h2 id={`${id}-title`} className="text-lg font-semibold">{title}</h2>
+        <h2 id={`${id}-title`} className="text-lg font-semibold">
+          {title}
+        </h2>
         <p id={`${id}-body`}>{body}</p>
         <div className="fieldset py-1">
-          <label htmlFor={`${id}-input`} className="fieldset-legend pb-1 text-sm">{messages['studio.schedule.runAtLabel']}</label>
+          <label htmlFor={`${id}-input`} className="fieldset-legend pb-1 text-sm">
+            {messages['studio.schedule.runAtLabel']}
+          </label>
           <input
             ref={inputRef}
             id={`${id}-input`}
@@ -131,8 +161,14 @@ export default function ScheduleDialog({ action, paths, title, body, locale, mes
               setErrors({});
             }}
           />
-          <p id={`${id}-hint`} className="label text-xs whitespace-normal">{say(messages, 'studio.schedule.runAtHint', { now: formatChinaDateTime(now, locale) })}</p>
-          {error && <p id={`${id}-error`} className="label text-xs whitespace-normal text-error">{error}</p>}
+          <p id={`${id}-hint`} className="label text-xs whitespace-normal">
+            {say(messages, 'studio.schedule.runAtHint', { now: formatChinaDateTime(now, locale) })}
+          </p>
+          {error && (
+            <p id={`${id}-error`} className="label text-xs whitespace-normal text-error">
+              {error}
+            </p>
+          )}
         </div>
         {refusal && (
           <div role="alert" className="alert alert-error flex-col items-start">
@@ -140,13 +176,17 @@ export default function ScheduleDialog({ action, paths, title, body, locale, mes
             {refusal.invalid && (
               <>
                 <pre className="text-sm whitespace-pre-wrap">{refusal.text}</pre>
-                <a className="link font-medium" href={editUrl(locale, refusal.invalid.path)}>{messages['studio.changes.fix']}: {refusal.invalid.path}</a>
+                <a className="link font-medium" href={editUrl(locale, refusal.invalid.path)}>
+                  {messages['studio.changes.fix']}: {refusal.invalid.path}
+                </a>
               </>
             )}
           </div>
         )}
         <div className="modal-action">
-          <button type="button" className="btn" onClick={close} disabled={busy}>{messages['studio.cancel']}</button>
+          <button type="button" className="btn" onClick={close} disabled={busy}>
+            {messages['studio.cancel']}
+          </button>
           <button type="submit" className="btn btn-primary" disabled={busy} aria-busy={busy}>
             {busy && <span className="loading loading-spinner loading-sm" aria-hidden="true" />}
             {messages['studio.schedule.confirm']}

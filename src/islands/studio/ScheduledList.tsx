@@ -30,8 +30,15 @@ async function readSchedules(): Promise<(ScheduleList & { readAt: number }) | un
 
 /** What a schedule's state is called, and its colour (the words always beside it). */
 function stateOf(view: ScheduleView, now: number): { key: StudioKey; badge: string } {
-  if (view.status === 'scheduled' && new Date(view.runAt).getTime() <= now) return { key: 'studio.schedules.status.due', badge: 'badge-warning' };
-  const badges = { scheduled: 'badge-info', running: 'badge-warning', done: 'badge-success', failed: 'badge-error', cancelled: 'badge-ghost' } as const;
+  if (view.status === 'scheduled' && new Date(view.runAt).getTime() <= now)
+    return { key: 'studio.schedules.status.due', badge: 'badge-warning' };
+  const badges = {
+    scheduled: 'badge-info',
+    running: 'badge-warning',
+    done: 'badge-success',
+    failed: 'badge-error',
+    cancelled: 'badge-ghost',
+  } as const;
   return { key: `studio.schedules.status.${view.status}`, badge: badges[view.status] };
 }
 
@@ -58,7 +65,11 @@ export default function ScheduledList({ locale, messages, refresh }: Props) {
   // Read again when the soonest one is due, and every few seconds while one is due or running.
   const nextRead =
     loaded.state === 'ready' && loaded.value.upcoming.length
-      ? Math.min(...loaded.value.upcoming.map((view) => (view.status === 'running' ? pollMs : Math.max(pollMs, new Date(view.runAt).getTime() - now + 1_000))))
+      ? Math.min(
+          ...loaded.value.upcoming.map((view) =>
+            view.status === 'running' ? pollMs : Math.max(pollMs, new Date(view.runAt).getTime() - now + 1_000),
+          ),
+        )
       : undefined;
   useEffect(() => {
     if (nextRead === undefined) return;
@@ -72,7 +83,12 @@ export default function ScheduledList({ locale, messages, refresh }: Props) {
     const answer = await cancelSchedule(target.id);
     setBusy(false);
     setTarget(null);
-    if (answer) setNotice(answer.code === OK ? { tone: 'success', text: messages['studio.schedules.cancelled'] } : { tone: 'error', text: answer.message });
+    if (answer)
+      setNotice(
+        answer.code === OK
+          ? { tone: 'success', text: messages['studio.schedules.cancelled'] }
+          : { tone: 'error', text: answer.message },
+      );
     reload();
     requestAnimationFrame(() => noticeRef.current?.focus());
   };
@@ -81,8 +97,18 @@ export default function ScheduledList({ locale, messages, refresh }: Props) {
 
   // One set of columns for both lists; only the upcoming ones can still be cancelled.
   const columns = (cancellable: boolean): CardColumn<ScheduleView>[] => [
-    { key: 'runAt', label: messages['studio.schedules.col.runAt'], kind: 'key', className: 'whitespace-nowrap', render: (view) => at(view.runAt) },
-    { key: 'action', label: messages['studio.schedules.col.action'], render: (view) => messages[`studio.schedules.action.${view.action}`] },
+    {
+      key: 'runAt',
+      label: messages['studio.schedules.col.runAt'],
+      kind: 'key',
+      className: 'whitespace-nowrap',
+      render: (view) => at(view.runAt),
+    },
+    {
+      key: 'action',
+      label: messages['studio.schedules.col.action'],
+      render: (view) => messages[`studio.schedules.action.${view.action}`],
+    },
     {
       key: 'items',
       label: messages['studio.schedules.col.items'],
@@ -90,7 +116,9 @@ export default function ScheduledList({ locale, messages, refresh }: Props) {
         <ul className="grid gap-1">
           {view.items.map((item) => (
             <li key={item.path}>
-              <a className="link" href={editUrl(locale, item.path)}>{item.title}</a>
+              <a className="link" href={editUrl(locale, item.path)}>
+                {item.title}
+              </a>
               <div className="font-mono text-xs text-base-content/70">{item.path}</div>
             </li>
           ))}
@@ -101,7 +129,10 @@ export default function ScheduledList({ locale, messages, refresh }: Props) {
       key: 'by',
       label: messages['studio.schedules.col.by'],
       className: 'text-sm',
-      render: (view) => (view.createdBy ? say(messages, 'studio.schedules.by', { name: view.createdBy, at: at(view.createdAt) }) : at(view.createdAt)),
+      render: (view) =>
+        view.createdBy
+          ? say(messages, 'studio.schedules.by', { name: view.createdBy, at: at(view.createdAt) })
+          : at(view.createdAt),
     },
     {
       key: 'status',
@@ -111,16 +142,26 @@ export default function ScheduledList({ locale, messages, refresh }: Props) {
         const state = stateOf(view, now);
         return (
           <>
-            <span className={`badge ${state.badge} whitespace-nowrap`} data-status={view.status}>{messages[state.key]}</span>
+            <span className={`badge ${state.badge} whitespace-nowrap`} data-status={view.status}>
+              {messages[state.key]}
+            </span>
             {view.buildId !== null && (
               <div className="mt-1 text-sm">
-                <a className="link" href={publicationsUrl(locale)}>{say(messages, 'studio.schedules.build', { buildId: view.buildId })}</a>
+                <a className="link" href={publicationsUrl(locale)}>
+                  {say(messages, 'studio.schedules.build', { buildId: view.buildId })}
+                </a>
               </div>
             )}
-            {view.status === 'done' && view.buildId === null && <p className="mt-1 text-sm whitespace-normal">{messages['studio.schedules.noBuild']}</p>}
+            {view.status === 'done' && view.buildId === null && (
+              <p className="mt-1 text-sm whitespace-normal">{messages['studio.schedules.noBuild']}</p>
+            )}
             {view.failure && (
               <div className="mt-1 grid gap-1 text-sm whitespace-normal" data-failure={view.failure.reason}>
-                <p>{say(messages, `studio.schedules.reason.${view.failure.reason}`, { paths: view.failure.paths.join(', ') })}</p>
+                <p>
+                  {say(messages, `studio.schedules.reason.${view.failure.reason}`, {
+                    paths: view.failure.paths.join(', '),
+                  })}
+                </p>
                 {view.failure.detail && <pre className="whitespace-pre-wrap text-xs">{view.failure.detail}</pre>}
               </div>
             )}
@@ -136,7 +177,12 @@ export default function ScheduledList({ locale, messages, refresh }: Props) {
             kind: 'action' as const,
             render: (view: ScheduleView) =>
               view.status === 'scheduled' && (
-                <button type="button" className="btn btn-sm btn-outline btn-error" aria-label={say(messages, 'studio.schedules.cancelOf', { at: at(view.runAt) })} onClick={() => setTarget(view)}>
+                <button
+                  type="button"
+                  className="btn btn-sm btn-outline btn-error"
+                  aria-label={say(messages, 'studio.schedules.cancelOf', { at: at(view.runAt) })}
+                  onClick={() => setTarget(view)}
+                >
                   {messages['studio.schedules.cancel']}
                 </button>
               ),
@@ -145,20 +191,37 @@ export default function ScheduledList({ locale, messages, refresh }: Props) {
       : []),
   ];
   const table = (caption: string, views: readonly ScheduleView[], cancellable: boolean) => (
-    <CardTable caption={caption} columns={columns(cancellable)} rows={views} rowKey={(view) => String(view.id)} rowProps={(view) => ({ 'data-schedule': view.id })} />
+    <CardTable
+      caption={caption}
+      columns={columns(cancellable)}
+      rows={views}
+      rowKey={(view) => String(view.id)}
+      rowProps={(view) => ({ 'data-schedule': view.id })}
+    />
   );
 
   return (
     <section aria-labelledby={headingId} className="grid gap-3" data-schedules>
       <div>
-        <h2 id={headingId} className="text-lg font-semibold">{messages['studio.schedules.title']}</h2>
+        <h2 id={headingId} className="text-lg font-semibold">
+          {messages['studio.schedules.title']}
+        </h2>
         <p className="text-sm text-base-content/70">{messages['studio.schedules.lead']}</p>
       </div>
       <div ref={noticeRef} tabIndex={-1} className="outline-none" aria-live="polite">
-        {notice && <p role={notice.tone === 'error' ? 'alert' : 'status'} className={`alert ${notice.tone === 'error' ? 'alert-error' : 'alert-success'}`}>{notice.text}</p>}
+        {notice && (
+          <p
+            role={notice.tone === 'error' ? 'alert' : 'status'}
+            className={`alert ${notice.tone === 'error' ? 'alert-error' : 'alert-success'}`}
+          >
+            {notice.text}
+          </p>
+        )}
       </div>
       {loaded.state === 'loading' && <Loading label={messages['studio.loading']} />}
-      {loaded.state === 'failed' && <LoadFailed message={messages['studio.loadFailed']} retryLabel={messages['studio.retry']} onRetry={reload} />}
+      {loaded.state === 'failed' && (
+        <LoadFailed message={messages['studio.loadFailed']} retryLabel={messages['studio.retry']} onRetry={reload} />
+      )}
       {loaded.state === 'ready' && (
         <>
           {loaded.value.upcoming.length === 0 ? (

@@ -31,18 +31,36 @@ export default function StudioOverview({ locale, messages, exportMessages }: Pro
   useFollowRunning(loaded.state === 'ready' ? loaded.value.running : null, reload);
 
   if (loaded.state === 'loading') return <Loading label={messages['studio.loading']} />;
-  if (loaded.state === 'failed') return <LoadFailed message={messages['studio.loadFailed']} retryLabel={messages['studio.retry']} onRetry={reload} />;
+  if (loaded.state === 'failed')
+    return (
+      <LoadFailed message={messages['studio.loadFailed']} retryLabel={messages['studio.retry']} onRetry={reload} />
+    );
   const overview: Overview = loaded.value;
 
   const counts = (kind: ContentKind) => overview.kinds[kind] ?? { items: 0, drafts: 0 };
   const columns: CardColumn<ContentKind>[] = [
-    { key: 'kind', label: messages['studio.overview.col.kind'], kind: 'key', render: (kind) => <a className="link" href={itemsUrl(locale, kind)}>{messages[`studio.kind.${kind}`]}</a> },
-    { key: 'items', label: messages['studio.overview.col.items'], className: 'text-right tabular-nums', render: (kind) => counts(kind).items },
+    {
+      key: 'kind',
+      label: messages['studio.overview.col.kind'],
+      kind: 'key',
+      render: (kind) => (
+        <a className="link" href={itemsUrl(locale, kind)}>
+          {messages[`studio.kind.${kind}`]}
+        </a>
+      ),
+    },
+    {
+      key: 'items',
+      label: messages['studio.overview.col.items'],
+      className: 'text-right tabular-nums',
+      render: (kind) => counts(kind).items,
+    },
     {
       key: 'drafts',
       label: messages['studio.overview.col.drafts'],
       className: 'text-right tabular-nums',
-      render: (kind) => (counts(kind).drafts > 0 ? <span className="badge badge-warning">{counts(kind).drafts}</span> : 0),
+      render: (kind) =>
+        counts(kind).drafts > 0 ? <span className="badge badge-warning">{counts(kind).drafts}</span> : 0,
     },
   ];
 
@@ -50,22 +68,44 @@ export default function StudioOverview({ locale, messages, exportMessages }: Pro
     <div className="grid gap-6">
       <div className="grid gap-4 md:grid-cols-2">
         <section aria-labelledby="studio-site" className="rounded-box bg-base-200 p-4">
-          <h2 id="studio-site" className="font-semibold">{messages['studio.overview.site']}</h2>
+          <h2 id="studio-site" className="font-semibold">
+            {messages['studio.overview.site']}
+          </h2>
           <p className="mt-2">
             {overview.published
-              ? say(messages, 'studio.overview.published', { buildId: overview.published.buildId, at: formatChinaDateTime(overview.published.publishedAt, locale) })
+              ? say(messages, 'studio.overview.published', {
+                  buildId: overview.published.buildId,
+                  at: formatChinaDateTime(overview.published.publishedAt, locale),
+                })
               : messages['studio.overview.neverPublished']}
           </p>
         </section>
         <section aria-labelledby="studio-drafts" className="rounded-box bg-base-200 p-4">
-          <h2 id="studio-drafts" className="font-semibold">{messages['studio.overview.col.drafts']}</h2>
-          <p className="mt-2">{overview.drafts > 0 ? say(messages, 'studio.overview.drafts', { count: overview.drafts }) : messages['studio.overview.noDrafts']}</p>
-          {overview.drafts > 0 && <a className="btn btn-primary btn-sm mt-3" href={changesUrl(locale)}>{messages['studio.overview.reviewDrafts']}</a>}
+          <h2 id="studio-drafts" className="font-semibold">
+            {messages['studio.overview.col.drafts']}
+          </h2>
+          <p className="mt-2">
+            {overview.drafts > 0
+              ? say(messages, 'studio.overview.drafts', { count: overview.drafts })
+              : messages['studio.overview.noDrafts']}
+          </p>
+          {overview.drafts > 0 && (
+            <a className="btn btn-primary btn-sm mt-3" href={changesUrl(locale)}>
+              {messages['studio.overview.reviewDrafts']}
+            </a>
+          )}
         </section>
       </div>
       {build && <BuildStatus build={build} regions={overview.regions} locale={locale} messages={messages} />}
       <ContentPackage locale={locale} messages={messages} exportMessages={exportMessages} onImported={reload} />
-      <CardTable caption={messages['studio.overview.kinds']} captionShown columns={columns} rows={contentKinds} rowKey={(kind) => kind} rowHeaders />
+      <CardTable
+        caption={messages['studio.overview.kinds']}
+        captionShown
+        columns={columns}
+        rows={contentKinds}
+        rowKey={(kind) => kind}
+        rowHeaders
+      />
     </div>
   );
 }

@@ -80,23 +80,42 @@ export default function VersionHistory({ locale, messages }: Props) {
 
   const diff = useMemo(() => {
     if (!opened || from === null || to === null) return undefined;
-    const get = (side: Side) => (side === 'draft' ? { known: true, data: opened.item.draft } : { known: versionData.has(`${opened.item.path}#${side}`), data: versionData.get(`${opened.item.path}#${side}`) });
+    const get = (side: Side) =>
+      side === 'draft'
+        ? { known: true, data: opened.item.draft }
+        : {
+            known: versionData.has(`${opened.item.path}#${side}`),
+            data: versionData.get(`${opened.item.path}#${side}`),
+          };
     const before = get(from);
     const after = get(to);
     return before.known && after.known ? versionDiff(opened.kind, before.data, after.data) : undefined;
   }, [opened, from, to, versionData]);
 
   if (loaded.state === 'loading') return <Loading label={messages['studio.loading']} />;
-  if (loaded.state === 'failed') return <LoadFailed message={messages['studio.loadFailed']} retryLabel={messages['studio.retry']} onRetry={reload} />;
-  if (!opened) return <p role="alert" className="alert alert-warning">{messages['studio.edit.notFound']}</p>;
+  if (loaded.state === 'failed')
+    return (
+      <LoadFailed message={messages['studio.loadFailed']} retryLabel={messages['studio.retry']} onRetry={reload} />
+    );
+  if (!opened)
+    return (
+      <p role="alert" className="alert alert-warning">
+        {messages['studio.edit.notFound']}
+      </p>
+    );
 
   const { item, versions } = opened;
   const sideName = (side: Side) => {
     if (side === 'draft') return messages['studio.history.draft'];
     const entry = versions.find((version) => version.version === side);
-    return say(messages, entry?.deleted ? 'studio.history.deletedVersion' : 'studio.history.version', { version: side });
+    return say(messages, entry?.deleted ? 'studio.history.deletedVersion' : 'studio.history.version', {
+      version: side,
+    });
   };
-  const sides: Side[] = [...(item.draft !== null ? (['draft'] as Side[]) : []), ...versions.map((version) => version.version)];
+  const sides: Side[] = [
+    ...(item.draft !== null ? (['draft'] as Side[]) : []),
+    ...versions.map((version) => version.version),
+  ];
 
   const doRestore = async () => {
     if (restore === null) return;
@@ -116,27 +135,60 @@ export default function VersionHistory({ locale, messages }: Props) {
   };
 
   const columns: CardColumn<VersionSummary>[] = [
-    { key: 'version', label: messages['studio.history.col.version'], kind: 'key', render: (version) => sideName(version.version) },
-    { key: 'publishedAt', label: messages['studio.history.col.publishedAt'], kind: 'secondary', render: (version) => formatChinaDateTime(version.publishedAt, locale) },
-    { key: 'publishedBy', label: messages['studio.history.col.publishedBy'], render: (version) => version.publishedBy ?? messages['studio.history.system'] },
-    { key: 'build', label: messages['studio.history.col.build'], className: 'tabular-nums', render: (version) => version.buildId ?? '' },
+    {
+      key: 'version',
+      label: messages['studio.history.col.version'],
+      kind: 'key',
+      render: (version) => sideName(version.version),
+    },
+    {
+      key: 'publishedAt',
+      label: messages['studio.history.col.publishedAt'],
+      kind: 'secondary',
+      render: (version) => formatChinaDateTime(version.publishedAt, locale),
+    },
+    {
+      key: 'publishedBy',
+      label: messages['studio.history.col.publishedBy'],
+      render: (version) => version.publishedBy ?? messages['studio.history.system'],
+    },
+    {
+      key: 'build',
+      label: messages['studio.history.col.build'],
+      className: 'tabular-nums',
+      render: (version) => version.buildId ?? '',
+    },
     {
       key: 'actions',
       label: messages['studio.items.col.actions'],
       kind: 'action',
       // The newest version with no draft over it is what the draft would already be.
       render: (version) =>
-        !version.deleted && (item.draft !== null || version.version !== versions[0]?.version) && (
-          <button type="button" className="btn btn-ghost btn-xs" onClick={() => setRestore(version.version)}>{messages['studio.history.restore']}</button>
+        !version.deleted &&
+        (item.draft !== null || version.version !== versions[0]?.version) && (
+          <button type="button" className="btn btn-ghost btn-xs" onClick={() => setRestore(version.version)}>
+            {messages['studio.history.restore']}
+          </button>
         ),
     },
   ];
 
   const picker = (id: string, label: string, value: Side | null, set: (side: Side) => void) => (
     <div className="fieldset py-0">
-      <label htmlFor={id} className="fieldset-legend pb-1 text-sm">{label}</label>
-      <select id={id} className="select select-sm w-48" value={value === null ? '' : String(value)} onChange={(event) => set(event.target.value === 'draft' ? 'draft' : Number(event.target.value))}>
-        {sides.map((side) => <option key={String(side)} value={String(side)}>{sideName(side)}</option>)}
+      <label htmlFor={id} className="fieldset-legend pb-1 text-sm">
+        {label}
+      </label>
+      <select
+        id={id}
+        className="select select-sm w-48"
+        value={value === null ? '' : String(value)}
+        onChange={(event) => set(event.target.value === 'draft' ? 'draft' : Number(event.target.value))}
+      >
+        {sides.map((side) => (
+          <option key={String(side)} value={String(side)}>
+            {sideName(side)}
+          </option>
+        ))}
       </select>
     </div>
   );
@@ -144,20 +196,39 @@ export default function VersionHistory({ locale, messages }: Props) {
   return (
     <div className="grid gap-4">
       <div className="flex flex-wrap items-center justify-between gap-3">
-        <h2 className="text-xl font-semibold">{item.title} <span className="font-mono text-sm font-normal text-base-content/70">{item.path}</span></h2>
-        <a className="btn btn-ghost btn-sm" href={editUrl(locale, item.path)}>{messages['studio.items.edit']}</a>
+        <h2 className="text-xl font-semibold">
+          {item.title} <span className="font-mono text-sm font-normal text-base-content/70">{item.path}</span>
+        </h2>
+        <a className="btn btn-ghost btn-sm" href={editUrl(locale, item.path)}>
+          {messages['studio.items.edit']}
+        </a>
       </div>
       <div aria-live="polite">
-        {notice && <div role={notice.tone === 'error' ? 'alert' : 'status'} className={`alert ${notice.tone === 'error' ? 'alert-error' : 'alert-success'}`}>{notice.text}</div>}
+        {notice && (
+          <div
+            role={notice.tone === 'error' ? 'alert' : 'status'}
+            className={`alert ${notice.tone === 'error' ? 'alert-error' : 'alert-success'}`}
+          >
+            {notice.text}
+          </div>
+        )}
       </div>
       {versions.length === 0 ? (
         <p className="rounded-box bg-base-200 p-4">{messages['studio.history.empty']}</p>
       ) : (
-        <CardTable caption={messages['studio.history.caption']} columns={columns} rows={versions} rowKey={(version) => String(version.version)} rowHeaders />
+        <CardTable
+          caption={messages['studio.history.caption']}
+          columns={columns}
+          rows={versions}
+          rowKey={(version) => String(version.version)}
+          rowHeaders
+        />
       )}
       {sides.length > 0 && (
         <section aria-labelledby="studio-compare" className="grid gap-3">
-          <h2 id="studio-compare" className="text-lg font-semibold">{messages['studio.history.compare']}</h2>
+          <h2 id="studio-compare" className="text-lg font-semibold">
+            {messages['studio.history.compare']}
+          </h2>
           <div className="flex flex-wrap items-end gap-3">
             {picker(fromId, messages['studio.history.from'], from, (side) => setChosen({ from: side, to }))}
             {picker(toId, messages['studio.history.to'], to, (side) => setChosen({ from, to: side }))}
@@ -168,13 +239,31 @@ export default function VersionHistory({ locale, messages }: Props) {
               <p className="text-sm" role="status">
                 {say(messages, 'studio.history.diff', { from: sideName(from), to: sideName(to) })}
                 {' — '}
-                {diff.added + diff.removed === 0 ? messages['studio.history.same'] : say(messages, 'studio.history.summary', { added: diff.added, removed: diff.removed })}
+                {diff.added + diff.removed === 0
+                  ? messages['studio.history.same']
+                  : say(messages, 'studio.history.summary', { added: diff.added, removed: diff.removed })}
               </p>
-              <pre className="mt-2 max-h-[32rem] overflow-auto rounded-box border border-base-300 bg-base-100 text-sm" aria-label={say(messages, 'studio.history.diff', { from: sideName(from), to: sideName(to) })} tabIndex={0}>
+              <pre
+                className="mt-2 max-h-[32rem] overflow-auto rounded-box border border-base-300 bg-base-100 text-sm"
+                aria-label={say(messages, 'studio.history.diff', { from: sideName(from), to: sideName(to) })}
+                tabIndex={0}
+              >
                 {diff.lines.map((line, index) => (
-                  <div key={index} className={line.change === 'added' ? 'bg-success/15' : line.change === 'removed' ? 'bg-error/15' : ''} data-diff={line.change}>
-                    <span className="inline-block w-6 select-none text-center font-bold" aria-hidden="true">{line.change === 'added' ? '+' : line.change === 'removed' ? '−' : ' '}</span>
-                    {line.change !== 'same' && <span className="sr-only">{messages[line.change === 'added' ? 'studio.history.added' : 'studio.history.removed']}: </span>}
+                  <div
+                    key={index}
+                    className={
+                      line.change === 'added' ? 'bg-success/15' : line.change === 'removed' ? 'bg-error/15' : ''
+                    }
+                    data-diff={line.change}
+                  >
+                    <span className="inline-block w-6 select-none text-center font-bold" aria-hidden="true">
+                      {line.change === 'added' ? '+' : line.change === 'removed' ? '−' : ' '}
+                    </span>
+                    {line.change !== 'same' && (
+                      <span className="sr-only">
+                        {messages[line.change === 'added' ? 'studio.history.added' : 'studio.history.removed']}:{' '}
+                      </span>
+                    )}
                     {line.text || ' '}
                   </div>
                 ))}

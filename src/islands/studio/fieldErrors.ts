@@ -20,7 +20,12 @@ export function changesField(changed: string, field: string): boolean {
  * only when a shown error is the schema's); `serverOnly` names the shown errors the schema
  * cannot judge.
  */
-export function recheckedErrors(errors: FieldErrors, changed: FieldPath, check: () => FieldErrors, serverOnly: ReadonlySet<string> = new Set()): FieldErrors {
+export function recheckedErrors(
+  errors: FieldErrors,
+  changed: FieldPath,
+  check: () => FieldErrors,
+  serverOnly: ReadonlySet<string> = new Set(),
+): FieldErrors {
   const fields = Object.keys(errors);
   if (fields.length === 0) return errors;
   const at = pathName(changed);

@@ -24,7 +24,19 @@ interface Def {
   entries?: Record<string, string | number>;
   values?: unknown[];
   defaultValue?: unknown;
-  checks?: { _zod: { def: { check: string; minimum?: number; maximum?: number; value?: unknown; inclusive?: boolean; length?: number; format?: string } } }[];
+  checks?: {
+    _zod: {
+      def: {
+        check: string;
+        minimum?: number;
+        maximum?: number;
+        value?: unknown;
+        inclusive?: boolean;
+        length?: number;
+        format?: string;
+      };
+    };
+  }[];
 }
 interface SchemaLike {
   _zod: { def: Def };
@@ -118,10 +130,11 @@ function walk(schema: SchemaLike, options: WalkOptions, root = false): FieldNode
       return { ...base, type: 'text', input, maxLength };
     }
     case 'number': {
-      const integer = def.checks?.some((entry) => {
-        const inner = entry._zod.def;
-        return inner.check === 'number_format' && (inner.format === 'safeint' || inner.format === 'int32');
-      }) ?? false;
+      const integer =
+        def.checks?.some((entry) => {
+          const inner = entry._zod.def;
+          return inner.check === 'number_format' && (inner.format === 'safeint' || inner.format === 'int32');
+        }) ?? false;
       const min = numberBound(def, 'greater_than');
       const max = numberBound(def, 'less_than');
       return { ...base, type: 'number', integer, min, max };
@@ -135,7 +148,11 @@ function walk(schema: SchemaLike, options: WalkOptions, root = false): FieldNode
     case 'union': {
       const literals = (def.options ?? []).map(defOf);
       if (literals.every((option) => option.type === 'literal')) {
-        return { ...base, type: 'choice', options: literals.flatMap((option) => (option.values ?? []).filter(isChoice)) };
+        return {
+          ...base,
+          type: 'choice',
+          options: literals.flatMap((option) => (option.values ?? []).filter(isChoice)),
+        };
       }
       return { ...base, type: 'unsupported', zodType: 'union' };
     }
@@ -158,14 +175,22 @@ function walk(schema: SchemaLike, options: WalkOptions, root = false): FieldNode
           }
         : { ...base, type: 'unsupported', zodType: 'array' };
     case 'record':
-      return def.valueType ? { ...base, type: 'map', value: walk(def.valueType, {}) } : { ...base, type: 'unsupported', zodType: 'record' };
+      return def.valueType
+        ? { ...base, type: 'map', value: walk(def.valueType, {}) }
+        : { ...base, type: 'unsupported', zodType: 'record' };
     default:
       return { ...base, type: 'unsupported', zodType: def.type };
   }
 }
 
 function markdownOf(node: FieldNode): FieldNode {
-  return node.type === 'text' ? { optional: node.optional, ...(node.defaultValue === undefined ? {} : { defaultValue: node.defaultValue }), type: 'markdown' } : node;
+  return node.type === 'text'
+    ? {
+        optional: node.optional,
+        ...(node.defaultValue === undefined ? {} : { defaultValue: node.defaultValue }),
+        type: 'markdown',
+      }
+    : node;
 }
 
 function numberBound(def: Def, name: 'greater_than' | 'less_than'): number | undefined {
@@ -198,7 +223,12 @@ function withReference(node: FieldNode, segments: readonly string[], reference: 
   if (head === undefined) return { ...node, reference };
   if (head === '*' && node.type === 'list') return { ...node, element: withReference(node.element, rest, reference) };
   if (node.type === 'object' && node.fields.some((field) => field.key === head)) {
-    return { ...node, fields: node.fields.map((field) => (field.key === head ? { key: field.key, node: withReference(field.node, rest, reference) } : field)) };
+    return {
+      ...node,
+      fields: node.fields.map((field) =>
+        field.key === head ? { key: field.key, node: withReference(field.node, rest, reference) } : field,
+      ),
+    };
   }
   throw new Error(`the ${reference.kind} schema has no field ${reference.field}`);
 }
@@ -240,7 +270,10 @@ export function emptyValue(node: FieldNode): unknown {
       return value;
     }
     case 'list':
-      return Array.from({ length: node.minItems ?? 0 }, () => emptyValue(node.element) ?? elementFallback(node.element));
+      return Array.from(
+        { length: node.minItems ?? 0 },
+        () => emptyValue(node.element) ?? elementFallback(node.element),
+      );
     case 'map':
       return {};
     default:
@@ -286,7 +319,8 @@ export function setAt(data: unknown, path: FieldPath, value: unknown): unknown {
     list[head] = setAt(list[head], rest, value);
     return list;
   }
-  const record: Record<string, unknown> = data !== null && typeof data === 'object' && !Array.isArray(data) ? { ...(data as Record<string, unknown>) } : {};
+  const record: Record<string, unknown> =
+    data !== null && typeof data === 'object' && !Array.isArray(data) ? { ...(data as Record<string, unknown>) } : {};
   const next = setAt(record[head], rest, value);
   if (next === undefined) delete record[head];
   else record[head] = next;
@@ -321,9 +355,16 @@ export function moveAt(data: unknown, path: FieldPath, index: number, offset: nu
 /** Renames a key of the map at `path`, keeping its place; refused (unchanged) when the new key is taken. */
 export function renameKeyAt(data: unknown, path: FieldPath, from: string, to: string): unknown {
   const current = getAt(data, path);
-  const record = current !== null && typeof current === 'object' && !Array.isArray(current) ? (current as Record<string, unknown>) : {};
+  const record =
+    current !== null && typeof current === 'object' && !Array.isArray(current)
+      ? (current as Record<string, unknown>)
+      : {};
   if (from === to || Object.hasOwn(record, to)) return data;
-  return setAt(data, path, Object.fromEntries(Object.entries(record).map(([key, value]) => [key === from ? to : key, value])));
+  return setAt(
+    data,
+    path,
+    Object.fromEntries(Object.entries(record).map(([key, value]) => [key === from ? to : key, value])),
+  );
 }
 
 /** A map key no entry uses yet (`newKey`, `newKey2`, …). */
@@ -363,7 +404,8 @@ export function errorsWithoutField(node: FieldNode, data: unknown, errors: Reado
       if (Array.isArray(list)) list.forEach((_, index) => visit(current.element, [...path, index]));
     } else if (current.type === 'map') {
       const record = getAt(data, path);
-      if (record && typeof record === 'object') for (const key of Object.keys(record)) visit(current.value, [...path, key]);
+      if (record && typeof record === 'object')
+        for (const key of Object.keys(record)) visit(current.value, [...path, key]);
     }
   };
   visit(node, []);

@@ -14,9 +14,12 @@ export const previewDelayMs = 300;
 export function droppedText(messages: StudioMessages, locale: Locale, item: DroppedItem): string {
   let text: string;
   if (item.kind === 'tag') text = say(messages, 'studio.edit.droppedTag', { tag: item.tag });
-  else if (item.kind === 'attribute') text = say(messages, 'studio.edit.droppedAttribute', { tag: item.tag, attribute: item.attribute });
-  else if (item.scheme !== null && item.tag === 'a') text = say(messages, 'studio.edit.droppedLink', { scheme: item.scheme, url: item.url });
-  else if (item.scheme !== null && item.tag === 'img') text = say(messages, 'studio.edit.droppedImage', { scheme: item.scheme, url: item.url });
+  else if (item.kind === 'attribute')
+    text = say(messages, 'studio.edit.droppedAttribute', { tag: item.tag, attribute: item.attribute });
+  else if (item.scheme !== null && item.tag === 'a')
+    text = say(messages, 'studio.edit.droppedLink', { scheme: item.scheme, url: item.url });
+  else if (item.scheme !== null && item.tag === 'img')
+    text = say(messages, 'studio.edit.droppedImage', { scheme: item.scheme, url: item.url });
   else text = say(messages, 'studio.edit.droppedAddress', { tag: item.tag, url: item.url });
   return item.count > 1 ? `${text} ${formatCount(messages, 'studio.edit.droppedTimes', locale, item.count)}` : text;
 }

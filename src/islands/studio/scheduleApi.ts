@@ -6,12 +6,22 @@ import { get, post, type ApiEnvelope } from '../../lib/api/index.ts';
 import type { ScheduleAction, ScheduleList, ScheduleView } from '../../lib/studioSchedules.ts';
 import { STUDIO_API } from './studioApi.ts';
 
-export type { ScheduleAction, ScheduleFailure, ScheduleList, ScheduleStatus, ScheduleView } from '../../lib/studioSchedules.ts';
+export type {
+  ScheduleAction,
+  ScheduleFailure,
+  ScheduleList,
+  ScheduleStatus,
+  ScheduleView,
+} from '../../lib/studioSchedules.ts';
 
 export const loadSchedules = () => get<ScheduleList>(`${STUDIO_API}/schedules`);
 
 /** Schedules `action` on `paths` at `runAt`, a China wall clock (`2026-12-01T09:00`); quiet: the form shows the verdict. */
-export const scheduleItems = (action: ScheduleAction, paths: readonly string[], runAt: string): Promise<ApiEnvelope<ScheduleView> | undefined> =>
+export const scheduleItems = (
+  action: ScheduleAction,
+  paths: readonly string[],
+  runAt: string,
+): Promise<ApiEnvelope<ScheduleView> | undefined> =>
   post<ScheduleView>(`${STUDIO_API}/schedule`, { action, paths: [...paths], runAt }, { json: true, quiet: true });
 
 export const cancelSchedule = (id: number): Promise<ApiEnvelope<ScheduleView> | undefined> =>

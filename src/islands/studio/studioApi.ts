@@ -93,18 +93,22 @@ export const loadItems = (kind: ContentKind) => get<{ items: ItemSummary[] }>(`$
 export const loadDrafts = () => get<{ items: ItemSummary[] }>(`${STUDIO_API}/drafts`);
 export const loadItem = (path: string) => get<ItemView>(`${STUDIO_API}/item`, { path }, { quiet: true });
 export const loadVersions = (path: string) => get<{ versions: VersionSummary[] }>(`${STUDIO_API}/versions`, { path });
-export const loadVersion = (path: string, version: number) => get<{ version: number; data: unknown }>(`${STUDIO_API}/version`, { path, version });
+export const loadVersion = (path: string, version: number) =>
+  get<{ version: number; data: unknown }>(`${STUDIO_API}/version`, { path, version });
 export const loadBuild = (buildId: number) => get<BuildView>(`${STUDIO_API}/build`, { buildId }, { quiet: true });
 export const loadChoices = () => get<{ choices: Choices }>(`${STUDIO_API}/choices`);
-export const loadPublications = () => get<{ published: number | null; builds: PublicationView[] }>(`${STUDIO_API}/publications`);
+export const loadPublications = () =>
+  get<{ published: number | null; builds: PublicationView[] }>(`${STUDIO_API}/publications`);
 
 const write = <T>(call: string, body: Record<string, unknown>): Promise<ApiEnvelope<T> | undefined> =>
   post<T>(`${STUDIO_API}/${call}`, body, { json: true, quiet: true });
 
-export const saveItem = (path: string, data: unknown, revision: number) => write<ItemView>('item', { path, data, revision });
+export const saveItem = (path: string, data: unknown, revision: number) =>
+  write<ItemView>('item', { path, data, revision });
 export const discardItem = (path: string) => write<ItemView | null>('item/discard', { path });
 export const deleteItem = (path: string, revision: number) => write<ItemView | null>('item/delete', { path, revision });
-export const restoreItem = (path: string, version: number, revision: number) => write<ItemView>('item/restore', { path, version, revision });
+export const restoreItem = (path: string, version: number, revision: number) =>
+  write<ItemView>('item/restore', { path, version, revision });
 /** Preview or publish the chosen drafts (all when `paths` is undefined). */
 export const startBuild = (purpose: 'preview' | 'publish', paths?: readonly string[]) =>
   write<BuildView>(purpose, paths ? { paths: [...paths] } : {});

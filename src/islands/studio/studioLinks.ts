@@ -3,7 +3,8 @@ import type { ContentKind } from '../../content/paths.ts';
 import type { Locale } from '../../lib/i18n/locales.ts';
 import { localePath } from '../../lib/paths.ts';
 
-const withQuery = (locale: Locale, path: string, query: Record<string, string>) => `${localePath(locale, path)}?${new URLSearchParams(query)}`;
+const withQuery = (locale: Locale, path: string, query: Record<string, string>) =>
+  `${localePath(locale, path)}?${new URLSearchParams(query)}`;
 
 export const studioHome = (locale: Locale) => localePath(locale, '/studio');
 export const changesUrl = (locale: Locale) => localePath(locale, '/studio/changes');

@@ -14,7 +14,11 @@ export type StudioMessages = Readonly<Record<StudioKey, string>>;
 export type FieldLabels = Readonly<Record<string, string>>;
 
 /** A message with its `{name}` placeholders filled. */
-export function say(messages: StudioMessages, key: StudioKey, vars?: Readonly<Record<string, string | number>>): string {
+export function say(
+  messages: StudioMessages,
+  key: StudioKey,
+  vars?: Readonly<Record<string, string | number>>,
+): string {
   return format(messages[key], vars);
 }
 

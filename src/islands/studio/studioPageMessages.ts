@@ -32,7 +32,10 @@ export function contentFieldNames(): string[] {
 export function fieldLabels(locale: Locale): FieldLabels {
   const dictionary: Readonly<Record<string, string>> = dictionaries[locale];
   return Object.fromEntries(
-    contentFieldNames().map((name) => [name, dictionary[`studio.label.${name}`] ?? dictionary[`field.${name}`] ?? name]),
+    contentFieldNames().map((name) => [
+      name,
+      dictionary[`studio.label.${name}`] ?? dictionary[`field.${name}`] ?? name,
+    ]),
   );
 }
 

@@ -9,7 +9,11 @@ export type Loaded<T> = { state: 'loading' } | { state: 'failed' } | { state: 'r
  * `read` resolves undefined when the load failed (the request client has already said why);
  * stale answers are ignored.
  */
-export function useLoad<T>(read: () => Promise<T | undefined>): { loaded: Loaded<T>; reload: () => void; setValue: (value: T) => void } {
+export function useLoad<T>(read: () => Promise<T | undefined>): {
+  loaded: Loaded<T>;
+  reload: () => void;
+  setValue: (value: T) => void;
+} {
   const ready = useSessionReady();
   const [loaded, setLoaded] = useState<Loaded<T>>({ state: 'loading' });
   const [round, setRound] = useState(0);

@@ -4,7 +4,8 @@ import { previewDelayMs } from './markdownPreview.ts';
 import { renderMarkdownPreview, type RenderedMarkdown } from './studioApi.ts';
 
 /** The answer for one source: the rendering, or why there is none (the server's message, or null after a transport fault). */
-type Answer = { source: string; rendered: RenderedMarkdown } | { source: string; rendered?: undefined; error: string | null };
+type Answer =
+  { source: string; rendered: RenderedMarkdown } | { source: string; rendered?: undefined; error: string | null };
 
 export interface MarkdownPreview {
   /** The newest rendering received (for an older source while `loading`); null before the first. */

@@ -11,6 +11,10 @@ const subscribe = (onChange: () => void) => {
  * hydrated, so both renders agree; then the address's.
  */
 export function useQuery(): URLSearchParams | undefined {
-  const search = useSyncExternalStore(subscribe, () => window.location.search, () => null);
+  const search = useSyncExternalStore(
+    subscribe,
+    () => window.location.search,
+    () => null,
+  );
   return useMemo(() => (search === null ? undefined : new URLSearchParams(search)), [search]);
 }

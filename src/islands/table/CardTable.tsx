@@ -51,7 +51,19 @@ interface Props<Row> {
 }
 
 export default function CardTable<Row>(props: Props<Row>) {
-  const { caption, captionShown = false, columns, rows, rowKey, rowProps, rowHeaders = false, frameClassName = '', tableClassName = '', busy, children } = props;
+  const {
+    caption,
+    captionShown = false,
+    columns,
+    rows,
+    rowKey,
+    rowProps,
+    rowHeaders = false,
+    frameClassName = '',
+    tableClassName = '',
+    busy,
+    children,
+  } = props;
   const keyColumn = columns.find((column) => column.kind === 'key') ?? columns[0];
   const kindOf = (column: CardColumn<Row>) => (column === keyColumn ? 'key' : column.kind);
   return (
@@ -62,7 +74,13 @@ export default function CardTable<Row>(props: Props<Row>) {
         <thead>
           <tr>
             {columns.map((column) => (
-              <th key={column.key} scope="col" data-col={kindOf(column)} className={column.head?.className} aria-sort={column.head?.sort}>
+              <th
+                key={column.key}
+                scope="col"
+                data-col={kindOf(column)}
+                className={column.head?.className}
+                aria-sort={column.head?.sort}
+              >
                 {column.head ? column.head.content : column.label}
               </th>
             ))}
@@ -75,7 +93,13 @@ export default function CardTable<Row>(props: Props<Row>) {
                 const kind = kindOf(column);
                 const Cell = kind === 'key' && rowHeaders ? 'th' : 'td';
                 return (
-                  <Cell key={column.key} scope={Cell === 'th' ? 'row' : undefined} data-col={kind} data-label={column.label} className={column.className}>
+                  <Cell
+                    key={column.key}
+                    scope={Cell === 'th' ? 'row' : undefined}
+                    data-col={kind}
+                    data-label={column.label}
+                    className={column.className}
+                  >
                     {column.render ? column.render(row) : String((row as Record<string, unknown>)[column.key] ?? '')}
                   </Cell>
                 );

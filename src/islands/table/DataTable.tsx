@@ -56,7 +56,24 @@ interface Props<Row> {
  * "loading", the range shown or "empty", so each state is announced once.
  */
 export default function DataTable<Row>(props: Props<Row>) {
-  const { caption, columns, rowKey, load, rows, totalCount, page, pageSize, sort, failure, emptyMessage, messages, onSort, onPage, onPageSize, onRetry } = props;
+  const {
+    caption,
+    columns,
+    rowKey,
+    load,
+    rows,
+    totalCount,
+    page,
+    pageSize,
+    sort,
+    failure,
+    emptyMessage,
+    messages,
+    onSort,
+    onPage,
+    onPageSize,
+    onRetry,
+  } = props;
   const sizeId = useId();
   const pages = Math.max(1, Math.ceil(totalCount / pageSize));
   const from = totalCount === 0 ? 0 : (page - 1) * pageSize + 1;
@@ -65,7 +82,8 @@ export default function DataTable<Row>(props: Props<Row>) {
 
   // Sortable headers are buttons inside the header cells, with the order on the cell (aria-sort).
   const cardColumns: CardColumn<Row>[] = columns.map((column) => {
-    if (!column.sortable) return { ...column, head: { content: column.label, className: headerClass(column as Column<unknown>) } };
+    if (!column.sortable)
+      return { ...column, head: { content: column.label, className: headerClass(column as Column<unknown>) } };
     const sorted = sort?.key === column.key ? sort.order : undefined;
     return {
       ...column,
@@ -82,8 +100,14 @@ export default function DataTable<Row>(props: Props<Row>) {
             title={format(messages['ordering.table.sortBy'], { column: column.label })}
           >
             {column.label}{' '}
-            <span aria-hidden="true" className="text-xs whitespace-nowrap">{sorted === 'asc' ? '▲' : sorted === 'desc' ? '▼' : '↕'}</span>
-            {sorted && <span className="sr-only">{sorted === 'asc' ? messages['ordering.table.sortedAsc'] : messages['ordering.table.sortedDesc']}</span>}
+            <span aria-hidden="true" className="text-xs whitespace-nowrap">
+              {sorted === 'asc' ? '▲' : sorted === 'desc' ? '▼' : '↕'}
+            </span>
+            {sorted && (
+              <span className="sr-only">
+                {sorted === 'asc' ? messages['ordering.table.sortedAsc'] : messages['ordering.table.sortedDesc']}
+              </span>
+            )}
           </button>
         ),
       },
@@ -104,7 +128,11 @@ export default function DataTable<Row>(props: Props<Row>) {
         {status}
       </p>
       {load === 'failed' && (
-        <LoadFailed message={failure || messages['ordering.table.loadFailed']} retryLabel={messages['ordering.table.retry']} onRetry={onRetry} />
+        <LoadFailed
+          message={failure || messages['ordering.table.loadFailed']}
+          retryLabel={messages['ordering.table.retry']}
+          onRetry={onRetry}
+        />
       )}
       {load !== 'failed' && (
         <CardTable
@@ -119,7 +147,9 @@ export default function DataTable<Row>(props: Props<Row>) {
         >
           {load === 'ready' && rows.length === 0 && (
             <tr>
-              <td colSpan={columns.length} className="py-8 text-center text-base-content/70">{emptyMessage}</td>
+              <td colSpan={columns.length} className="py-8 text-center text-base-content/70">
+                {emptyMessage}
+              </td>
             </tr>
           )}
           {load === 'loading' && rows.length === 0 && (
@@ -132,7 +162,10 @@ export default function DataTable<Row>(props: Props<Row>) {
         </CardTable>
       )}
       {load !== 'failed' && totalCount > 0 && (
-        <nav aria-label={messages['ordering.table.pagination']} className="@container flex flex-wrap items-center justify-between gap-3">
+        <nav
+          aria-label={messages['ordering.table.pagination']}
+          className="@container flex flex-wrap items-center justify-between gap-3"
+        >
           <div className="flex items-center gap-2 text-sm">
             <label htmlFor={sizeId}>{messages['ordering.table.pageSize']}</label>
             <select
@@ -143,7 +176,9 @@ export default function DataTable<Row>(props: Props<Row>) {
               onChange={(event) => onPageSize(Number(event.currentTarget.value))}
             >
               {PAGE_SIZES.map((size) => (
-                <option key={size} value={size}>{size}</option>
+                <option key={size} value={size}>
+                  {size}
+                </option>
               ))}
             </select>
           </div>
@@ -152,24 +187,47 @@ export default function DataTable<Row>(props: Props<Row>) {
               come with the frame's width (a container query: a side menu narrows it too). */}
           <div className="join max-w-full">
             {pages > 2 && (
-              <button type="button" className="btn btn-sm join-item" disabled={busy || page <= 1} onClick={() => onPage(1)}>
+              <button
+                type="button"
+                className="btn btn-sm join-item"
+                disabled={busy || page <= 1}
+                onClick={() => onPage(1)}
+              >
                 <span aria-hidden="true">«</span>
                 <span className="@max-3xl:sr-only">{messages['ordering.table.first']}</span>
               </button>
             )}
-            <button type="button" className="btn btn-sm join-item" disabled={busy || page <= 1} onClick={() => onPage(page - 1)}>
+            <button
+              type="button"
+              className="btn btn-sm join-item"
+              disabled={busy || page <= 1}
+              onClick={() => onPage(page - 1)}
+            >
               <span aria-hidden="true">‹</span>
               <span className="@max-lg:sr-only">{messages['ordering.table.prev']}</span>
             </button>
-            <span className="btn btn-sm join-item pointer-events-none btn-ghost h-auto min-h-8 shrink whitespace-normal" aria-current="page">
+            <span
+              className="btn btn-sm join-item pointer-events-none btn-ghost h-auto min-h-8 shrink whitespace-normal"
+              aria-current="page"
+            >
               {format(messages['ordering.table.pageOf'], { page, pages })}
             </span>
-            <button type="button" className="btn btn-sm join-item" disabled={busy || page >= pages} onClick={() => onPage(page + 1)}>
+            <button
+              type="button"
+              className="btn btn-sm join-item"
+              disabled={busy || page >= pages}
+              onClick={() => onPage(page + 1)}
+            >
               <span className="@max-lg:sr-only">{messages['ordering.table.next']}</span>
               <span aria-hidden="true">›</span>
             </button>
             {pages > 2 && (
-              <button type="button" className="btn btn-sm join-item" disabled={busy || page >= pages} onClick={() => onPage(pages)}>
+              <button
+                type="button"
+                className="btn btn-sm join-item"
+                disabled={busy || page >= pages}
+                onClick={() => onPage(pages)}
+              >
                 <span className="@max-3xl:sr-only">{messages['ordering.table.last']}</span>
                 <span aria-hidden="true">»</span>
               </button>

@@ -67,7 +67,12 @@ export function useUrlTable<Row>({ url, query, build, toRequest, fields, ready }
     return search === undefined ? defaultTableQuery(options) : readTableQuery(new URLSearchParams(search), options);
   }, [search, queryKey]);
   const [attempt, setAttempt] = useState(0);
-  const [answered, setAnswered] = useState<Answered<Row>>({ key: '', load: 'loading', page: { result: [], totalCount: 0 }, failure: noFailure });
+  const [answered, setAnswered] = useState<Answered<Row>>({
+    key: '',
+    load: 'loading',
+    page: { result: [], totalCount: 0 },
+    failure: noFailure,
+  });
   const latest = useRef(0);
   // The options are the caller's constants; keep them out of the effects' dependencies.
   const config = useRef({ url, query, build, toRequest, fields });
@@ -91,7 +96,12 @@ export function useUrlTable<Row>({ url, query, build, toRequest, fields, ready }
       setAnswered((last) =>
         answer?.ok
           ? { key: requestKey, load: 'ready', page: answer.data, failure: noFailure }
-          : { key: requestKey, load: 'failed', page: last.page, failure: answer ? { code: answer.code, message: answer.message } : noFailure },
+          : {
+              key: requestKey,
+              load: 'failed',
+              page: last.page,
+              failure: answer ? { code: answer.code, message: answer.message } : noFailure,
+            },
       );
     });
   }, [requestKey, ready]);
@@ -125,7 +135,8 @@ export function useUrlTable<Row>({ url, query, build, toRequest, fields, ready }
     failureCode: failure.code,
     change,
     patch: (patch: Partial<TableQueryState>) => change(updateTableQuery(state, patch)),
-    sortBy: (key: string) => change(updateTableQuery(state, { sort: nextSort(state.sort, config.current.query?.sort ?? [], key) })),
+    sortBy: (key: string) =>
+      change(updateTableQuery(state, { sort: nextSort(state.sort, config.current.query?.sort ?? [], key) })),
     retry,
   };
 }

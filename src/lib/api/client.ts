@@ -158,7 +158,12 @@ async function viaFetch(
   }
 }
 
-function viaXhr(url: string, body: FormData, options: UploadOptions, onProgress: (p: UploadProgress) => void): Promise<Outcome> {
+function viaXhr(
+  url: string,
+  body: FormData,
+  options: UploadOptions,
+  onProgress: (p: UploadProgress) => void,
+): Promise<Outcome> {
   return new Promise((resolve) => {
     const xhr = new XMLHttpRequest();
     const timeout = options.timeout ?? 0;
@@ -191,11 +196,7 @@ function viaXhr(url: string, body: FormData, options: UploadOptions, onProgress:
 }
 
 function isEnvelope(value: unknown): value is ApiEnvelope<unknown> {
-  return (
-    value !== null &&
-    typeof value === 'object' &&
-    typeof (value as { code?: unknown }).code === 'number'
-  );
+  return value !== null && typeof value === 'object' && typeof (value as { code?: unknown }).code === 'number';
 }
 
 /** The path shown in error titles: without query string (it may carry personal data). */
@@ -298,16 +299,36 @@ export async function request<T>(url: string, options: RequestOptions = {}): Pro
 }
 
 /** GET with query parameters. */
-export function get<T = unknown>(url: string, params: RequestData | undefined, options: CallOptions & Quiet): Promise<ApiEnvelope<T> | undefined>;
+export function get<T = unknown>(
+  url: string,
+  params: RequestData | undefined,
+  options: CallOptions & Quiet,
+): Promise<ApiEnvelope<T> | undefined>;
 export function get<T = unknown>(url: string, params?: RequestData, options?: CallOptions): Promise<T | undefined>;
-export function get<T>(url: string, params?: RequestData, options: CallOptions = {}): Promise<T | ApiEnvelope<T> | undefined> {
+export function get<T>(
+  url: string,
+  params?: RequestData,
+  options: CallOptions = {},
+): Promise<T | ApiEnvelope<T> | undefined> {
   return request<T>(url, { ...options, method: 'GET', ...(params ? { params } : {}) });
 }
 
 /** POST with a form body (or JSON with `{ json: true }`). */
-export function post<T = unknown>(url: string, data: BodyData | undefined, options: CallOptions & { json?: boolean } & Quiet): Promise<ApiEnvelope<T> | undefined>;
-export function post<T = unknown>(url: string, data?: BodyData, options?: CallOptions & { json?: boolean }): Promise<T | undefined>;
-export function post<T>(url: string, data?: BodyData, options: CallOptions & { json?: boolean } = {}): Promise<T | ApiEnvelope<T> | undefined> {
+export function post<T = unknown>(
+  url: string,
+  data: BodyData | undefined,
+  options: CallOptions & { json?: boolean } & Quiet,
+): Promise<ApiEnvelope<T> | undefined>;
+export function post<T = unknown>(
+  url: string,
+  data?: BodyData,
+  options?: CallOptions & { json?: boolean },
+): Promise<T | undefined>;
+export function post<T>(
+  url: string,
+  data?: BodyData,
+  options: CallOptions & { json?: boolean } = {},
+): Promise<T | ApiEnvelope<T> | undefined> {
   return request<T>(url, { ...options, method: 'POST', ...(data === undefined ? {} : { data }) });
 }
 
@@ -316,9 +337,17 @@ export function post<T>(url: string, data?: BodyData, options: CallOptions & { j
  * `onProgress` it goes through XMLHttpRequest (fetch cannot report upload progress); the answer
  * is handled exactly like any other call.
  */
-export function upload<T = unknown>(url: string, data: BodyData, options: UploadOptions & Quiet): Promise<ApiEnvelope<T> | undefined>;
+export function upload<T = unknown>(
+  url: string,
+  data: BodyData,
+  options: UploadOptions & Quiet,
+): Promise<ApiEnvelope<T> | undefined>;
 export function upload<T = unknown>(url: string, data: BodyData, options?: UploadOptions): Promise<T | undefined>;
-export async function upload<T>(url: string, data: BodyData, options: UploadOptions = {}): Promise<T | ApiEnvelope<T> | undefined> {
+export async function upload<T>(
+  url: string,
+  data: BodyData,
+  options: UploadOptions = {},
+): Promise<T | ApiEnvelope<T> | undefined> {
   const form = toMultipart(data);
   const { onProgress } = options;
   const outcome = onProgress
@@ -376,7 +405,12 @@ export async function fetchDownload(
     const response = await fetch(target, { headers, credentials: 'same-origin', signal: signals.signal });
     const type = response.headers.get('Content-Type') ?? '';
     if (!response.ok || type.includes('application/json') || !response.body) {
-      outcome = { kind: 'response', status: response.status, statusText: response.statusText, body: await response.text() };
+      outcome = {
+        kind: 'response',
+        status: response.status,
+        statusText: response.statusText,
+        body: await response.text(),
+      };
     } else {
       const parts: Uint8Array[] = [];
       let received = 0;
@@ -390,7 +424,10 @@ export async function fetchDownload(
       }
       const link = document.createElement('a');
       link.href = URL.createObjectURL(new Blob(parts as BlobPart[], { type }));
-      link.download = fileNameOf(response.headers.get('Content-Disposition'), displayUrl(url).split('/').pop() ?? 'download');
+      link.download = fileNameOf(
+        response.headers.get('Content-Disposition'),
+        displayUrl(url).split('/').pop() ?? 'download',
+      );
       document.body.append(link);
       link.click();
       link.remove();

@@ -32,7 +32,25 @@ export * from './locales.ts';
  * merged into one flat dictionary per locale. Keys carry their namespace as a prefix
  * (`login.title`), so namespaces never collide. A new namespace: one import, one entry here.
  */
-const namespaces = [core, sms, auth, account, site, content, rebuild, order, enterprise, table, ordering, ops, certify, partner, settlement, analysis, studio] as const;
+const namespaces = [
+  core,
+  sms,
+  auth,
+  account,
+  site,
+  content,
+  rebuild,
+  order,
+  enterprise,
+  table,
+  ordering,
+  ops,
+  certify,
+  partner,
+  settlement,
+  analysis,
+  studio,
+] as const;
 
 type Namespace = (typeof namespaces)[number];
 type KeysOf<N> = N extends { 'zh-CN': infer D } ? keyof D : never;
@@ -48,9 +66,7 @@ export const dictionaries = Object.fromEntries(
 
 const i18n = i18next.createInstance();
 void i18n.init({
-  resources: Object.fromEntries(
-    Object.entries(dictionaries).map(([locale, translation]) => [locale, { translation }]),
-  ),
+  resources: Object.fromEntries(Object.entries(dictionaries).map(([locale, translation]) => [locale, { translation }])),
   lng: defaultLocale,
   fallbackLng: defaultLocale,
   // Keys are flat strings with dots in them, not nested paths.
@@ -74,7 +90,10 @@ export function t(locale: Locale, key: MessageKey, vars?: MessageVars): string {
   return text;
 }
 
-const plainMessages = Object.fromEntries(locales.map((locale) => [locale, new Map<MessageKey, string>()])) as Record<Locale, Map<MessageKey, string>>;
+const plainMessages = Object.fromEntries(locales.map((locale) => [locale, new Map<MessageKey, string>()])) as Record<
+  Locale,
+  Map<MessageKey, string>
+>;
 
 /** A translator bound to one locale, for pages and request handlers. */
 export function translator(locale: Locale): (key: MessageKey, vars?: MessageVars) => string {
@@ -89,7 +108,5 @@ export function pick<K extends MessageKey>(locale: Locale, keys: readonly K[]): 
 
 /** Fills `{name}` placeholders in an already-picked message (used by islands, without i18next). */
 export function format(message: string, vars: MessageVars = {}): string {
-  return message.replace(/\{(\w+)\}/g, (whole, name: string) =>
-    name in vars ? String(vars[name]) : whole,
-  );
+  return message.replace(/\{(\w+)\}/g, (whole, name: string) => (name in vars ? String(vars[name]) : whole));
 }

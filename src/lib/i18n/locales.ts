@@ -12,7 +12,12 @@ export const defaultLocale: Locale = 'zh-CN';
 export function builtLocales(): readonly Locale[] {
   const wanted = typeof process === 'undefined' ? undefined : process.env['BUILD_LOCALES'];
   if (!wanted) return locales;
-  const chosen = locales.filter((locale) => wanted.split(',').map((part) => part.trim()).includes(locale));
+  const chosen = locales.filter((locale) =>
+    wanted
+      .split(',')
+      .map((part) => part.trim())
+      .includes(locale),
+  );
   return chosen.length ? chosen : locales;
 }
 

@@ -28,7 +28,13 @@ const rules = new Map<Locale, Intl.PluralRules>();
  * An island's count message: the locale's plural form of `key` among the picked `messages`, with
  * `{count}` written in the locale's digits and the other placeholders filled.
  */
-export function formatCount(messages: Readonly<Record<string, string>>, key: CountKey, locale: Locale, count: number, vars: MessageVars = {}): string {
+export function formatCount(
+  messages: Readonly<Record<string, string>>,
+  key: CountKey,
+  locale: Locale,
+  count: number,
+  vars: MessageVars = {},
+): string {
   let rule = rules.get(locale);
   if (!rule) {
     rule = new Intl.PluralRules(locale);
@@ -36,5 +42,7 @@ export function formatCount(messages: Readonly<Record<string, string>>, key: Cou
   }
   const message = messages[`${key}_${rule.select(count)}`] ?? messages[`${key}_other`] ?? key;
   const filled: MessageVars = { ...vars, count: new Intl.NumberFormat(locale).format(count) };
-  return message.replace(/\{(\w+)\}/g, (whole, name: string) => (filled[name] === undefined ? whole : String(filled[name])));
+  return message.replace(/\{(\w+)\}/g, (whole, name: string) =>
+    filled[name] === undefined ? whole : String(filled[name]),
+  );
 }

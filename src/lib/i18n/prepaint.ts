@@ -18,7 +18,8 @@ import { defaultLocale, localeStorageKey, locales } from './locales.ts';
 /** User agents of crawlers and link previews (they render pages but must not be moved). */
 export const crawlerPattern = /bot|crawl|spider|slurp|mediapartners|facebookexternalhit|embedly|preview/i;
 
-export const prepaintLocaleScript = `(function(d,w){try{var L=${JSON.stringify(locales)},D=${JSON.stringify(defaultLocale)},K=${JSON.stringify(localeStorageKey)},
+export const prepaintLocaleScript =
+  `(function(d,w){try{var L=${JSON.stringify(locales)},D=${JSON.stringify(defaultLocale)},K=${JSON.stringify(localeStorageKey)},
 cur=d.documentElement.lang,p=w.location.pathname,q=p.split("/");if(p.indexOf(${JSON.stringify(previewPathPrefix)})===0)return;
 function m(x){x=String(x).trim().toLowerCase().replace(/_/g,"-");if(!x)return"";for(var j=0;j<L.length;j++)if(L[j].toLowerCase()===x)return L[j];
 var a=x.split("-"),l=a[0],r=a.slice(1);if(l==="zh")return r.some(function(p){return p==="tw"||p==="hk"||p==="mo"||p==="hant"})?"zh-TW":"zh-CN";

@@ -41,7 +41,12 @@ export type AreaContentQuery = z.infer<typeof areaContentQuery>;
 /** GET /api/front/business/getBizTypeList — `toTop=0` gives the menu's types; `areaCode` those a region offers. */
 export const bizTypeListQuery = z.object({
   areaCode: optional(areaCodeSchema),
-  toTop: optional(z.pipe(z.enum(['0', '1']), z.transform((value) => (value === '0' ? 0 : 1) as 0 | 1))),
+  toTop: optional(
+    z.pipe(
+      z.enum(['0', '1']),
+      z.transform((value) => (value === '0' ? 0 : 1) as 0 | 1),
+    ),
+  ),
 });
 export type BizTypeListQuery = z.infer<typeof bizTypeListQuery>;
 
@@ -63,7 +68,10 @@ export const productQuery = z.object({ productId: productIdSchema });
 /** GET set/getSetByAreaCode — every set of a region, optionally of one product. */
 export const setsByAreaQuery = z.object({ areaCode: areaCodeSchema, productId: optional(productIdSchema) });
 /** GET set/getSetDetailListByProductId */
-export const setDetailListQuery = z.object({ productId: productIdSchema, areaCode: withDefault(areaCodeSchema, defaultAreaCode) });
+export const setDetailListQuery = z.object({
+  productId: productIdSchema,
+  areaCode: withDefault(areaCodeSchema, defaultAreaCode),
+});
 /** GET set/getSetById, set/getSetOnlineBySet, set/getSetFilterBySetOnline */
 export const setQuery = z.object({ setId: contentIdSchema });
 /** GET set/getSellingSetByArea — what can be ordered in a region today (optionally of one set). */

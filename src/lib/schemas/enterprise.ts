@@ -11,7 +11,14 @@
 import { z } from 'zod/mini';
 import { isValidCreditCode, normalizeCreditCode } from '../creditCode.ts';
 import type { AuthStatus } from '../authStatus.ts';
-import { areaCodeSchema, personNameSchema, phoneSchema, preprocess, recordIdSchema, uploadedFileSchema } from './fields.ts';
+import {
+  areaCodeSchema,
+  personNameSchema,
+  phoneSchema,
+  preprocess,
+  recordIdSchema,
+  uploadedFileSchema,
+} from './fields.ts';
 import { clearanceAccountSchema, enterpriseNameSchema, type NoticeData } from './account.ts';
 import { partnerCodeSchema } from './partner.ts';
 
@@ -175,7 +182,10 @@ export const enterpriseEditFieldBody = z.strictObject({
   id: enterpriseIdSchema,
   field: z.enum(enterpriseFieldNames as [EnterpriseFieldName, ...EnterpriseFieldName[]]),
   value: z._default(
-    z.union([z.string().check(z.maxLength(2000)), z.array(z.string().check(z.maxLength(64))).check(z.maxLength(maxElectricityAccounts))]),
+    z.union([
+      z.string().check(z.maxLength(2000)),
+      z.array(z.string().check(z.maxLength(64))).check(z.maxLength(maxElectricityAccounts)),
+    ]),
     '',
   ),
 });
@@ -214,7 +224,10 @@ export type AuthFileIdBody = z.input<typeof authFileIdBody>;
 
 /** A bank account number: 8–32 digits (spaces between groups dropped). */
 export const bankAccountNoSchema = z.pipe(
-  z.pipe(z.string(), z.transform((value) => value.replace(/\s+/g, ''))),
+  z.pipe(
+    z.string(),
+    z.transform((value) => value.replace(/\s+/g, '')),
+  ),
   z.string().check(z.regex(/^\d{8,32}$/)),
 );
 

@@ -36,10 +36,7 @@ export function issueField(path: readonly PropertyKey[]): string {
 }
 
 /** The dictionary key of the field's label: its last named path segment, else `field.value`. */
-export function labelKeyFor(
-  path: readonly PropertyKey[],
-  hasKey: (key: string) => key is MessageKey,
-): MessageKey {
+export function labelKeyFor(path: readonly PropertyKey[], hasKey: (key: string) => key is MessageKey): MessageKey {
   const name = [...path].reverse().find((segment): segment is string => typeof segment === 'string');
   if (name) {
     const key = `field.${fieldLabelAliases[name] ?? name}`;
@@ -102,10 +99,7 @@ function describeIssue(issue: z.core.$ZodIssue, context: IssueContext): Describe
   }
 }
 
-function describeSize(
-  issue: z.core.$ZodIssueTooSmall | z.core.$ZodIssueTooBig,
-  context: IssueContext,
-): Described {
+function describeSize(issue: z.core.$ZodIssueTooSmall | z.core.$ZodIssueTooBig, context: IssueContext): Described {
   const family = sizeFamily(issue.origin);
   if (!family) return ['validation.default', {}];
   const bound = Number(issue.code === 'too_small' ? issue.minimum : issue.maximum);

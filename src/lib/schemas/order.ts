@@ -7,7 +7,14 @@
  */
 import { z } from 'zod/mini';
 import { chinaMonth } from '../chinaTime.ts';
-import { operatorReasonActions, orderActions, reasonMaxLength, type OrderAction, type OrderActor, type OrderStatus } from '../orderStatus.ts';
+import {
+  operatorReasonActions,
+  orderActions,
+  reasonMaxLength,
+  type OrderAction,
+  type OrderActor,
+  type OrderStatus,
+} from '../orderStatus.ts';
 import type { NoticeData } from './account.ts';
 import { contentIdSchema, productIdSchema } from './content.ts';
 import { areaCodeSchema, preprocess } from './fields.ts';
@@ -69,7 +76,9 @@ export const contractMonthsSchema = z.coerce.number().check(z.int(), z.gte(1), z
 export const estimatedConsumptionSchema = z.coerce.number().check(
   z.positive(),
   z.lte(estimatedConsumptionMax),
-  z.refine((value) => Math.abs(value * 1000 - Math.round(value * 1000)) < 1e-6, { message: 'order.consumptionDecimals' }),
+  z.refine((value) => Math.abs(value * 1000 - Math.round(value * 1000)) < 1e-6, {
+    message: 'order.consumptionDecimals',
+  }),
 );
 
 export const reasonSchema = z.string().check(z.trim(), z.minLength(1), z.maxLength(reasonMaxLength));

@@ -38,12 +38,19 @@ export const partnerCodeSchema = z.string().check(z.trim(), z.regex(/^[A-Za-z0-9
 
 /** 1, 2 or 3 (src/lib/partner.ts); absent or empty is 1. */
 export const yearTypeSchema = z.pipe(
-  preprocess((value) => (value === '' || value === undefined ? defaultYearType : value), z.coerce.number().check(z.int(), z.gte(1), z.lte(3))),
+  preprocess(
+    (value) => (value === '' || value === undefined ? defaultYearType : value),
+    z.coerce.number().check(z.int(), z.gte(1), z.lte(3)),
+  ),
   z.transform((value) => value as YearType),
 );
 
 /** The period fields checked against the granularity: YYYY, YYYY-MM or YYYY-MM-DD (spec §9). */
-function checkPeriods(body: { yearType: YearType } & Record<string, unknown>, fields: readonly string[], ctx: z.core.$RefinementCtx) {
+function checkPeriods(
+  body: { yearType: YearType } & Record<string, unknown>,
+  fields: readonly string[],
+  ctx: z.core.$RefinementCtx,
+) {
   // A granularity that failed its own check is already reported; periods cannot be read without it.
   if (!isYearType(body.yearType)) return;
   for (const field of fields) {
@@ -167,9 +174,7 @@ export const statisticsBody = z
     /** The subtree to list (default: every institution in scope). */
     partnerId: optional(partnerIdSchema),
   })
-  .check(
-    z.superRefine((body, ctx) => checkPeriods(body, ['period'], ctx)),
-  );
+  .check(z.superRefine((body, ctx) => checkPeriods(body, ['period'], ctx)));
 export type StatisticsBody = z.input<typeof statisticsBody>;
 
 export type MetricValues = Record<PartnerMetric, number>;
@@ -197,11 +202,12 @@ export const compareBody = z
       (value) => (typeof value === 'string' ? value.split(',').filter((part) => part !== '') : value),
       z.array(partnerIdSchema).check(z.minLength(2), z.maxLength(compareMaxPartners)),
     ),
-    classification: preprocess((value) => (value === '' || value === undefined ? 'product' : value), z.enum(classifications)),
+    classification: preprocess(
+      (value) => (value === '' || value === undefined ? 'product' : value),
+      z.enum(classifications),
+    ),
   })
-  .check(
-    z.superRefine((body, ctx) => checkPeriods(body, ['period'], ctx)),
-  );
+  .check(z.superRefine((body, ctx) => checkPeriods(body, ['period'], ctx)));
 export type CompareBody = z.input<typeof compareBody>;
 
 export interface CompareRowData extends Record<ClassifiedMetric, number> {
@@ -230,7 +236,13 @@ export const trendBody = z
   .check(
     z.superRefine((body, ctx) => {
       checkPeriods(body, ['from', 'to'], ctx);
-      if (isYearType(body.yearType) && typeof body.from === 'string' && typeof body.to === 'string' && isPeriod(body.yearType, body.from) && isPeriod(body.yearType, body.to)) {
+      if (
+        isYearType(body.yearType) &&
+        typeof body.from === 'string' &&
+        typeof body.to === 'string' &&
+        isPeriod(body.yearType, body.from) &&
+        isPeriod(body.yearType, body.to)
+      ) {
         if (body.from > body.to) ctx.addIssue({ code: 'custom', path: ['to'], message: 'partner.trendOrder' });
         else if (periodCount(body.yearType, body.from, body.to) > trendMaxBuckets[body.yearType]) {
           ctx.addIssue({ code: 'custom', path: ['to'], message: `partner.trendSpan.${body.yearType}` });

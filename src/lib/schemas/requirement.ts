@@ -21,7 +21,9 @@ export const submitRequirementBody = z.object({
   areaCode: areaCodeSchema,
   /** Optional: the business type the request is about (business-types.yaml id). */
   bizTypeId: z._default(z.string().check(z.trim(), z.regex(/^(?:[a-z0-9](?:[a-z0-9-]{0,30}[a-z0-9])?)?$/)), ''),
-  content: z.string().check(z.trim(), z.minLength(requirementLimits.contentMin), z.maxLength(requirementLimits.contentMax)),
+  content: z
+    .string()
+    .check(z.trim(), z.minLength(requirementLimits.contentMin), z.maxLength(requirementLimits.contentMax)),
 });
 export type SubmitRequirementBody = z.input<typeof submitRequirementBody>;
 export type SubmitRequirement = z.output<typeof submitRequirementBody>;

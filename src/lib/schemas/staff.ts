@@ -19,7 +19,10 @@ export const grantableRoles = ['operator', 'editor'] as const satisfies readonly
 export type GrantableRole = (typeof grantableRoles)[number];
 
 /** A partner needs the institution (by its code) and the staff number there; the other roles take neither. */
-function checkInstitution(input: { role: StaffRole; institutionCode?: string | undefined; empId?: string | undefined }, ctx: z.core.$RefinementCtx): void {
+function checkInstitution(
+  input: { role: StaffRole; institutionCode?: string | undefined; empId?: string | undefined },
+  ctx: z.core.$RefinementCtx,
+): void {
   for (const field of ['institutionCode', 'empId'] as const) {
     if (input.role === 'partner' && input[field] === undefined) {
       ctx.addIssue({ code: 'custom', path: [field], message: 'validation.required' });
@@ -43,7 +46,9 @@ const staffFields = z.object({
 export const newStaffFields = staffFields.check(z.superRefine(checkInstitution));
 
 /** A new staff account (`npm run user -- create`), with the registration's rules for each field. */
-export const createStaffInput = z.extend(staffFields, { password: passwordSchema }).check(z.superRefine(checkInstitution));
+export const createStaffInput = z
+  .extend(staffFields, { password: passwordSchema })
+  .check(z.superRefine(checkInstitution));
 export type CreateStaffInput = z.output<typeof createStaffInput>;
 
 /** POST grant and revoke: a user and a role granted directly. */
@@ -55,7 +60,11 @@ export const staffUserBody = z.object({ userId: recordIdSchema });
 export type StaffUserBody = z.input<typeof staffUserBody>;
 
 /** POST relateInstitution: relate a user to an institution (by its code) with a staff number. */
-export const relateInstitutionBody = z.object({ userId: recordIdSchema, institutionCode: partnerCodeSchema, empId: empIdSchema });
+export const relateInstitutionBody = z.object({
+  userId: recordIdSchema,
+  institutionCode: partnerCodeSchema,
+  empId: empIdSchema,
+});
 export type RelateInstitutionBody = z.input<typeof relateInstitutionBody>;
 
 /** A confirmed authenticator, one being set up (QR code shown, no code typed yet), or none. */

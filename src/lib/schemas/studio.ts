@@ -28,7 +28,11 @@ export const studioBuildQuery = z.object({ buildId: recordIdSchema });
 export const studioSaveBody = z.object({ path: contentPathSchema, data: z.unknown(), revision: revisionSchema });
 export const studioPathBody = z.object({ path: contentPathSchema });
 export const studioDeleteBody = z.object({ path: contentPathSchema, revision: revisionSchema });
-export const studioRestoreBody = z.object({ path: contentPathSchema, version: versionSchema, revision: revisionSchema });
+export const studioRestoreBody = z.object({
+  path: contentPathSchema,
+  version: versionSchema,
+  revision: revisionSchema,
+});
 
 /** POST preview / publish: the drafts to carry (all when omitted). */
 export const studioBuildBody = z.object({ paths: z.optional(z.array(contentPathSchema).check(z.maxLength(1000))) });
@@ -40,7 +44,9 @@ export const studioMarkdownBody = z.object({ markdown: z.string().check(z.maxLen
 /** Largest content package imported (.zip of the content files). */
 export const maxImportBytes = 10 * 1024 * 1024;
 
-const fileSchema = uploadedFileSchema.check(z.refine((file) => file.size > 0, { message: 'enterprise.validation.fileEmpty' }));
+const fileSchema = uploadedFileSchema.check(
+  z.refine((file) => file.size > 0, { message: 'enterprise.validation.fileEmpty' }),
+);
 export const studioUploadBody = z.object({ file: fileSchema });
 
 /** POST image/delete: an uploaded image's stored name (`<32 hex of its hash>.<jpg|png|webp>`). */

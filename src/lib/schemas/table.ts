@@ -35,45 +35,58 @@ function pagerNumber(max: number) {
  * skips a `__proto__` key without an issue, and a hostile key must be refused, not ignored.
  */
 const fieldRecord = <T extends z.ZodMiniType>(value: T) =>
-  z.pipe(z.unknown().check(z.superRefine((input, ctx) => {
-      if (typeof input !== 'object' || input === null || Array.isArray(input)) return;
-      const keys = Object.keys(input);
-      if (keys.length > tableLimits.maxFields) {
-        ctx.addIssue({ code: 'custom', message: 'table.tooManyFields', input });
-        return;
-      }
-      for (const key of keys) {
-        if (!tableFieldPattern.test(key)) ctx.addIssue({ code: 'custom', path: [key], message: 'table.badFieldName', input });
-      }
-    })), z.record(tableFieldSchema, value)) as unknown as z.ZodMiniType<
-    Record<string, z.output<T>>,
-    Record<string, z.input<T>>
-  >;
+  z.pipe(
+    z.unknown().check(
+      z.superRefine((input, ctx) => {
+        if (typeof input !== 'object' || input === null || Array.isArray(input)) return;
+        const keys = Object.keys(input);
+        if (keys.length > tableLimits.maxFields) {
+          ctx.addIssue({ code: 'custom', message: 'table.tooManyFields', input });
+          return;
+        }
+        for (const key of keys) {
+          if (!tableFieldPattern.test(key))
+            ctx.addIssue({ code: 'custom', path: [key], message: 'table.badFieldName', input });
+        }
+      }),
+    ),
+    z.record(tableFieldSchema, value),
+  ) as unknown as z.ZodMiniType<Record<string, z.output<T>>, Record<string, z.input<T>>>;
 
 /** A `range` bound; `null` or `''` means "no bound" (what a cleared date picker sends). */
 const rangeBoundSchema = z.union([z.string().check(z.maxLength(tableLimits.maxText)), z.number(), z.null()]);
 
 export const tableRequestSchema = z.strictObject({
   select: z.optional(z.array(tableFieldSchema).check(z.maxLength(tableLimits.maxSelect))),
-  pager: z.optional(z.strictObject({
+  pager: z.optional(
+    z.strictObject({
       current: z.optional(pagerNumber(tableLimits.maxCurrent)),
       pageSize: z.optional(pagerNumber(tableLimits.maxPageSize)),
-    })),
-  search: z.optional(z.strictObject({
+    }),
+  ),
+  search: z.optional(
+    z.strictObject({
       keyword: z.optional(z.string().check(z.maxLength(tableLimits.maxText))),
       select: z.optional(z.array(tableFieldSchema).check(z.maxLength(tableLimits.maxSelect))),
-    })),
-  liker: z.optional(fieldRecord(z.string().check(z.maxLength(tableLimits.maxText)))),
-  range: z.optional(fieldRecord(
-    z.strictObject({
-      start: z.optional(rangeBoundSchema),
-      end: z.optional(rangeBoundSchema),
-      self: z.optional(z.boolean()),
     }),
-  )),
-  filter: z.optional(fieldRecord(z.array(tableValueSchema).check(z.minLength(1), z.maxLength(tableLimits.maxFilterValues)))),
+  ),
+  liker: z.optional(fieldRecord(z.string().check(z.maxLength(tableLimits.maxText)))),
+  range: z.optional(
+    fieldRecord(
+      z.strictObject({
+        start: z.optional(rangeBoundSchema),
+        end: z.optional(rangeBoundSchema),
+        self: z.optional(z.boolean()),
+      }),
+    ),
+  ),
+  filter: z.optional(
+    fieldRecord(z.array(tableValueSchema).check(z.minLength(1), z.maxLength(tableLimits.maxFilterValues))),
+  ),
   sorter: z.optional(
-    z.array(z.strictObject({ key: tableFieldSchema, sort: z.enum(sortDirections) })).check(z.maxLength(tableLimits.maxSorters)),
+    z
+      .array(z.strictObject({ key: tableFieldSchema, sort: z.enum(sortDirections) }))
+      .check(z.maxLength(tableLimits.maxSorters)),
   ),
 });
 

@@ -43,7 +43,8 @@ function pathOf(visit: Visit): PropertyKey[] {
  */
 export function controlCharacterIssues(input: unknown): z.core.$ZodIssue[] {
   const issues: z.core.$ZodIssue[] = [];
-  const flag = (visit: Visit) => issues.push({ code: 'custom', path: pathOf(visit), message: 'validation.controlChars', input: undefined });
+  const flag = (visit: Visit) =>
+    issues.push({ code: 'custom', path: pathOf(visit), message: 'validation.controlChars', input: undefined });
   const pending: Visit[] = [{ value: input, key: undefined, parent: undefined }];
   for (let visited = 0; pending.length > 0 && visited < visitLimit && issues.length < issueLimit; visited++) {
     const visit = pending.pop()!;
@@ -53,7 +54,8 @@ export function controlCharacterIssues(input: unknown): z.core.$ZodIssue[] {
     } else if (typeof File !== 'undefined' && value instanceof File) {
       if (!isCleanText(value.name)) flag(visit);
     } else if (Array.isArray(value)) {
-      for (let index = value.length - 1; index >= 0; index--) pending.push({ value: value[index], key: index, parent: visit });
+      for (let index = value.length - 1; index >= 0; index--)
+        pending.push({ value: value[index], key: index, parent: visit });
     } else if (typeof value === 'object' && value !== null) {
       const entries = Object.entries(value);
       for (let index = entries.length - 1; index >= 0; index--) {

@@ -30,13 +30,15 @@ export function scopeParam({ locale, areaCode }: Scope): string | undefined {
 export function scopeOf(param: string | undefined): Scope {
   const parts = (param ?? '').split('/').filter(Boolean);
   const locale = (locales as readonly string[]).includes(parts[0] ?? '') ? (parts.shift() as Locale) : defaultLocale;
-  const areaCode = parts[0] ? areaCodeOfSegment(parts[0]) ?? defaultAreaCode : defaultAreaCode;
+  const areaCode = parts[0] ? (areaCodeOfSegment(parts[0]) ?? defaultAreaCode) : defaultAreaCode;
   return { locale, areaCode };
 }
 
 /** Every locale × enabled region, default first. */
 export function regionScopes(content: SiteContent = siteContent()): Scope[] {
-  return builtLocales().flatMap((locale) => listRegions(content).map((region) => ({ locale, areaCode: region.areaCode })));
+  return builtLocales().flatMap((locale) =>
+    listRegions(content).map((region) => ({ locale, areaCode: region.areaCode })),
+  );
 }
 
 /**
@@ -61,6 +63,12 @@ export function regionStaticPaths<P extends Record<string, string>, T extends ob
  * page where it exists, else its nearest existing parent). Used by the pre-paint region rule and
  * the area selector.
  */
-export function regionLinksFor(locale: Locale, pathIn: (areaCode: string) => string, content: SiteContent = siteContent()): Record<string, string> {
-  return Object.fromEntries(listRegions(content).map((region) => [region.areaCode, sitePath(locale, pathIn(region.areaCode), region.areaCode)]));
+export function regionLinksFor(
+  locale: Locale,
+  pathIn: (areaCode: string) => string,
+  content: SiteContent = siteContent(),
+): Record<string, string> {
+  return Object.fromEntries(
+    listRegions(content).map((region) => [region.areaCode, sitePath(locale, pathIn(region.areaCode), region.areaCode)]),
+  );
 }

@@ -23,7 +23,12 @@ export function bankProviderFromConfig(
 /** What the USB-key page is told about the bank (GET /api/front/thirdparty/getUsbKeyBank). */
 export function usbKeyBankInfo(config: Pick<Config, 'bankProvider'>): UsbKeyBankData {
   const sandbox = config.bankProvider === 'sandbox';
-  return { provider: config.bankProvider, available: config.bankProvider !== 'none', sandbox, demoPin: sandbox ? sandboxPin : null };
+  return {
+    provider: config.bankProvider,
+    available: config.bankProvider !== 'none',
+    sandbox,
+    demoPin: sandbox ? sandboxPin : null,
+  };
 }
 
 /** The start-up banner's lines about the bank: demo mode said plainly, nothing when it is off. */

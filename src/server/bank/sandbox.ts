@@ -16,7 +16,13 @@
  */
 import { createHash, createPrivateKey, createPublicKey, randomBytes, sign, verify, type KeyObject } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { usbKeySignedText, type BankAccount, type BankProvider, type EmpAuthorisation, type SignatureCheck } from './provider.ts';
+import {
+  usbKeySignedText,
+  type BankAccount,
+  type BankProvider,
+  type EmpAuthorisation,
+  type SignatureCheck,
+} from './provider.ts';
 
 /** How an account behaves in the sandbox. */
 export type SandboxBehaviour = 'normal' | 'frozen' | 'lookupFails' | 'lookupTimesOut' | 'saveFails' | 'saveTimesOut';
@@ -41,15 +47,60 @@ export const sandboxTrialEnterpriseName = '广州示例电子科技有限公司'
  * certified one and the two under review); the rest by `sandboxTrialEnterpriseName`.
  */
 export const sandboxAccounts: readonly SandboxAccount[] = [
-  { accountNo: '6222021001000000011', accountName: '广州明珠精密制造有限公司', branchName: '中国工商银行广州黄埔支行', behaviour: 'normal' },
-  { accountNo: '6222021001000000029', accountName: '佛山华瑞新材料有限公司', branchName: '中国工商银行佛山顺德支行', behaviour: 'normal' },
-  { accountNo: '6222021001000000037', accountName: '深圳蓝海国际物流有限公司', branchName: '中国工商银行深圳前海支行', behaviour: 'normal' },
-  { accountNo: '6222021001000000045', accountName: sandboxTrialEnterpriseName, branchName: '中国工商银行广州天河支行', behaviour: 'normal' },
-  { accountNo: '6222021001000000052', accountName: sandboxTrialEnterpriseName, branchName: '中国工商银行广州天河支行', behaviour: 'frozen' },
-  { accountNo: '6222021001000000060', accountName: sandboxTrialEnterpriseName, branchName: '中国工商银行广州天河支行', behaviour: 'lookupFails' },
-  { accountNo: '6222021001000000078', accountName: sandboxTrialEnterpriseName, branchName: '中国工商银行广州天河支行', behaviour: 'lookupTimesOut' },
-  { accountNo: '6222021001000000086', accountName: sandboxTrialEnterpriseName, branchName: '中国工商银行广州天河支行', behaviour: 'saveFails' },
-  { accountNo: '6222021001000000094', accountName: sandboxTrialEnterpriseName, branchName: '中国工商银行广州天河支行', behaviour: 'saveTimesOut' },
+  {
+    accountNo: '6222021001000000011',
+    accountName: '广州明珠精密制造有限公司',
+    branchName: '中国工商银行广州黄埔支行',
+    behaviour: 'normal',
+  },
+  {
+    accountNo: '6222021001000000029',
+    accountName: '佛山华瑞新材料有限公司',
+    branchName: '中国工商银行佛山顺德支行',
+    behaviour: 'normal',
+  },
+  {
+    accountNo: '6222021001000000037',
+    accountName: '深圳蓝海国际物流有限公司',
+    branchName: '中国工商银行深圳前海支行',
+    behaviour: 'normal',
+  },
+  {
+    accountNo: '6222021001000000045',
+    accountName: sandboxTrialEnterpriseName,
+    branchName: '中国工商银行广州天河支行',
+    behaviour: 'normal',
+  },
+  {
+    accountNo: '6222021001000000052',
+    accountName: sandboxTrialEnterpriseName,
+    branchName: '中国工商银行广州天河支行',
+    behaviour: 'frozen',
+  },
+  {
+    accountNo: '6222021001000000060',
+    accountName: sandboxTrialEnterpriseName,
+    branchName: '中国工商银行广州天河支行',
+    behaviour: 'lookupFails',
+  },
+  {
+    accountNo: '6222021001000000078',
+    accountName: sandboxTrialEnterpriseName,
+    branchName: '中国工商银行广州天河支行',
+    behaviour: 'lookupTimesOut',
+  },
+  {
+    accountNo: '6222021001000000086',
+    accountName: sandboxTrialEnterpriseName,
+    branchName: '中国工商银行广州天河支行',
+    behaviour: 'saveFails',
+  },
+  {
+    accountNo: '6222021001000000094',
+    accountName: sandboxTrialEnterpriseName,
+    branchName: '中国工商银行广州天河支行',
+    behaviour: 'saveTimesOut',
+  },
 ];
 
 /** Why the sandbox key refused to sign. */
@@ -65,7 +116,11 @@ export class SandboxKeyError extends Error {
 
 export interface SandboxBank extends BankProvider {
   /** The USB key's signature over the portal's challenge (the browser driver's job at a real bank). */
-  sign(input: { accountNo: string; pin: string; challenge: string }): Promise<{ signature: string; certSerial: string }>;
+  sign(input: {
+    accountNo: string;
+    pin: string;
+    challenge: string;
+  }): Promise<{ signature: string; certSerial: string }>;
 }
 
 export interface SandboxOptions {
@@ -91,9 +146,15 @@ export function createSandboxBank(options: SandboxOptions): SandboxBank {
     let key = keys.get(accountNo);
     if (!key) {
       const seed = createHash('sha256').update(`${options.seed}|usbkey|${accountNo}`).digest();
-      const privateKey = createPrivateKey({ key: Buffer.concat([ed25519Pkcs8Prefix, seed]), format: 'der', type: 'pkcs8' });
+      const privateKey = createPrivateKey({
+        key: Buffer.concat([ed25519Pkcs8Prefix, seed]),
+        format: 'der',
+        type: 'pkcs8',
+      });
       const publicKey = createPublicKey(privateKey);
-      const fingerprint = createHash('sha256').update(publicKey.export({ format: 'der', type: 'spki' })).digest('hex');
+      const fingerprint = createHash('sha256')
+        .update(publicKey.export({ format: 'der', type: 'spki' }))
+        .digest('hex');
       key = { privateKey, publicKey, certSerial: `SBX-${fingerprint.slice(0, 16).toUpperCase()}` };
       keys.set(accountNo, key);
     }

@@ -58,7 +58,8 @@ const randomPageCost = 1.1;
 /** Whether statements are measured; omitted: they are (tests and tools pass only what they set). */
 type MetricsSetting = Partial<Pick<Config, 'metricsEnabled'>>;
 
-export type DatabaseConfig = Pick<Config, 'dataDir' | 'databaseUrl' | 'dbStatementTimeoutMs' | 'dbPoolMax'> & MetricsSetting;
+export type DatabaseConfig = Pick<Config, 'dataDir' | 'databaseUrl' | 'dbStatementTimeoutMs' | 'dbPoolMax'> &
+  MetricsSetting;
 
 /** The statement metrics of each database opened here (none when METRICS_ENABLED=false). */
 const measured = new WeakMap<Database, DatabaseMetrics>();
@@ -111,7 +112,10 @@ export async function openPglite(
  * drizzle's PGlite driver over the thread: it calls only `query` and `transaction`, which
  * PgliteThread offers with PGlite's signatures, so the cast is to the part it uses.
  */
-export function pgliteDrizzle<S extends Record<string, unknown> = Record<string, never>>(client: PgliteThread, config: DrizzleConfig<S> = {}): PgliteDatabase<S> {
+export function pgliteDrizzle<S extends Record<string, unknown> = Record<string, never>>(
+  client: PgliteThread,
+  config: DrizzleConfig<S> = {},
+): PgliteDatabase<S> {
   return drizzlePglite({ ...config, client: client as unknown as PGlite });
 }
 
@@ -147,7 +151,11 @@ const maxPreparedTexts = 1000;
  * whole. Statements through `unsafe` are awaited whole (drizzle, pg-boss): timing one attaches to
  * its promise, which a cursor or a stream of rows would not survive.
  */
-export function postgresDrizzle<S extends Record<string, unknown> = Record<string, never>>(client: Sql, config: DrizzleConfig<S> = {}, metrics?: DatabaseMetrics) {
+export function postgresDrizzle<S extends Record<string, unknown> = Record<string, never>>(
+  client: Sql,
+  config: DrizzleConfig<S> = {},
+  metrics?: DatabaseMetrics,
+) {
   const prepared = new Set<string>();
   const shouldPrepare = (text: string) => {
     if (prepared.has(text)) return true;
@@ -230,7 +238,7 @@ export function openPostgres(
 /** The rows of a raw `db.execute(sql…)`: postgres-js answers an array, PGlite an object with `rows`. */
 export function rowsOf<Row = Record<string, unknown>>(result: unknown): Row[] {
   if (Array.isArray(result)) return result as Row[];
-  return ((result as { rows?: Row[] }).rows ?? []);
+  return (result as { rows?: Row[] }).rows ?? [];
 }
 
 const dialect = new PgDialect();

@@ -46,7 +46,9 @@ function listenOn(socketPath: string): Promise<Server | 'taken'> {
   return new Promise((resolve, reject) => {
     // A visitor is only ever another process asking whether the lock is held: answer by hanging up.
     const server = createServer((socket) => socket.destroy());
-    server.once('error', (error: NodeJS.ErrnoException) => (error.code === 'EADDRINUSE' ? resolve('taken') : reject(error)));
+    server.once('error', (error: NodeJS.ErrnoException) =>
+      error.code === 'EADDRINUSE' ? resolve('taken') : reject(error),
+    );
     server.listen(socketPath, () => {
       // The lock must not keep a process alive that has nothing else to do.
       server.unref();

@@ -9,7 +9,9 @@ import { crc32, deflateSync } from 'node:zlib';
 /** A one-page A4 PDF with the given lines in Helvetica (ASCII only: no font embedding needed). */
 export function demoPdf(lines: readonly string[]): Uint8Array {
   const escape = (text: string) => text.replace(/[^\x20-\x7e]/g, '?').replace(/([\\()])/g, '\\$1');
-  const text = lines.map((line, i) => `BT /F1 ${i === 0 ? 20 : 12} Tf 72 ${770 - i * 28} Td (${escape(line)}) Tj ET`).join('\n');
+  const text = lines
+    .map((line, i) => `BT /F1 ${i === 0 ? 20 : 12} Tf 72 ${770 - i * 28} Td (${escape(line)}) Tj ET`)
+    .join('\n');
   const stream = `0.85 0.1 0.1 RG 3 w 400 80 120 120 re S\n${text}\n`;
   const objects = [
     '<< /Type /Catalog /Pages 2 0 R >>',
@@ -72,6 +74,11 @@ export function demoPng(variant: number, width = 320, height = 220): Uint8Array 
   header[9] = 2; // colour type: RGB
   const signature = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
   return new Uint8Array(
-    Buffer.concat([signature, pngChunk('IHDR', header), pngChunk('IDAT', deflateSync(Buffer.concat(rows))), pngChunk('IEND', Buffer.alloc(0))]),
+    Buffer.concat([
+      signature,
+      pngChunk('IHDR', header),
+      pngChunk('IDAT', deflateSync(Buffer.concat(rows))),
+      pngChunk('IEND', Buffer.alloc(0)),
+    ]),
   );
 }

@@ -77,7 +77,9 @@ export const demoOrders: readonly DemoOrder[] = [
     contractMonths: 12,
     estimatedConsumption: 8600,
     createdDaysAgo: 20,
-    steps: [{ action: 'reject', by: 'operator', daysAgo: 19, reason: '用电户号与营业执照登记信息不一致，请核实后重新下单。' }],
+    steps: [
+      { action: 'reject', by: 'operator', daysAgo: 19, reason: '用电户号与营业执照登记信息不一致，请核实后重新下单。' },
+    ],
   },
   // Cancelled by the enterprise itself.
   {
@@ -114,8 +116,14 @@ export const demoOrders: readonly DemoOrder[] = [
 const reached: Record<OrderAction, OrderStatus> = { accept: 20, confirm: 30, complete: 40, cancel: 90, reject: 91 };
 
 function noticeKey(step: DemoStep): NoticeMessageKey {
-  if (step.action === 'cancel') return step.by === 'enterprise' ? 'order.notice.cancelled' : 'order.notice.cancelledByOperator';
-  const keys = { accept: 'order.notice.accepted', confirm: 'order.notice.confirmed', complete: 'order.notice.completed', reject: 'order.notice.rejected' } as const;
+  if (step.action === 'cancel')
+    return step.by === 'enterprise' ? 'order.notice.cancelled' : 'order.notice.cancelledByOperator';
+  const keys = {
+    accept: 'order.notice.accepted',
+    confirm: 'order.notice.confirmed',
+    complete: 'order.notice.completed',
+    reject: 'order.notice.rejected',
+  } as const;
   return keys[step.action];
 }
 
@@ -127,7 +135,12 @@ export interface DemoOrderOwner {
 }
 
 /** Inserts the demo orders (inside the seed's transaction); answers how many. */
-export async function seedDemoOrders(tx: Database, content: SiteContent, owner: DemoOrderOwner, now: Date = new Date()): Promise<number> {
+export async function seedDemoOrders(
+  tx: Database,
+  content: SiteContent,
+  owner: DemoOrderOwner,
+  now: Date = new Date(),
+): Promise<number> {
   const month = chinaMonth(now);
   const at = (daysAgo: number) => new Date(now.getTime() - daysAgo * 86_400_000);
   let count = 0;
@@ -162,11 +175,28 @@ export async function seedDemoOrders(tx: Database, content: SiteContent, owner: 
     };
 
     const history: (typeof orderStatusHistory.$inferInsert)[] = [
-      { orderId: id, fromStatus: null, toStatus: 10, actorUserId: owner.userId, actorRole: 'enterprise', at: createdAt },
+      {
+        orderId: id,
+        fromStatus: null,
+        toStatus: 10,
+        actorUserId: owner.userId,
+        actorRole: 'enterprise',
+        at: createdAt,
+      },
     ];
     const sent: (typeof notices.$inferInsert)[] = [];
     const audit: (typeof auditLog.$inferInsert)[] = [
-      { userId: owner.userId, action: 'order.create', target: ref, at: createdAt, detail: { enterpriseId: owner.enterpriseId, sellingSetId: selling.sellingSetId, schemeParamId: param.schemeParamId } },
+      {
+        userId: owner.userId,
+        action: 'order.create',
+        target: ref,
+        at: createdAt,
+        detail: {
+          enterpriseId: owner.enterpriseId,
+          sellingSetId: selling.sellingSetId,
+          schemeParamId: param.schemeParamId,
+        },
+      },
     ];
     // Seeded as read: the bell's unread count stays that of the demo account's own notices.
     const notify = (key: NoticeMessageKey, vars: MessageVars, when: Date) =>
@@ -188,7 +218,15 @@ export async function seedDemoOrders(tx: Database, content: SiteContent, owner: 
       const when = at(step.daysAgo);
       const to = reached[step.action];
       const actorUserId = step.by === 'operator' ? owner.operatorId : step.by === 'enterprise' ? owner.userId : null;
-      history.push({ orderId: id, fromStatus: from, toStatus: to, actorUserId, actorRole: step.by, note: step.reason ?? '', at: when });
+      history.push({
+        orderId: id,
+        fromStatus: from,
+        toStatus: to,
+        actorUserId,
+        actorRole: step.by,
+        note: step.reason ?? '',
+        at: when,
+      });
       notify(noticeKey(step), { ...base, reason: step.reason ?? '' }, when);
       audit.push({
         userId: actorUserId,

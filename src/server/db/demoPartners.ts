@@ -80,11 +80,51 @@ export const demoInstitutionTree: readonly InstitutionSpec[] = [
         phone: '020-83088888',
         contactName: '陈嘉豪',
         children: [
-          { code: '0102440101', name: '广州天河支行', areaCode: '440000', city: '广州', address: '广州市天河区天河路 228 号', phone: '020-38812345', contactName: '黄晓婷' },
-          { code: '0102440102', name: '广州越秀支行', areaCode: '440000', city: '广州', address: '广州市越秀区中山五路 219 号', phone: '020-83376521', contactName: '梁志明' },
-          { code: '0102440301', name: '深圳南山支行', areaCode: '440000', city: '深圳', address: '深圳市南山区南海大道 2163 号', phone: '0755-26531188', contactName: '吴嘉欣' },
-          { code: '0102440601', name: '佛山禅城支行', areaCode: '440000', city: '佛山', address: '佛山市禅城区季华五路 23 号', phone: '0757-83326688', contactName: '何伟强' },
-          { code: '0102441901', name: '东莞南城支行', areaCode: '440000', city: '东莞', address: '东莞市南城街道鸿福路 106 号', phone: '0769-22881166', contactName: '叶丽芳' },
+          {
+            code: '0102440101',
+            name: '广州天河支行',
+            areaCode: '440000',
+            city: '广州',
+            address: '广州市天河区天河路 228 号',
+            phone: '020-38812345',
+            contactName: '黄晓婷',
+          },
+          {
+            code: '0102440102',
+            name: '广州越秀支行',
+            areaCode: '440000',
+            city: '广州',
+            address: '广州市越秀区中山五路 219 号',
+            phone: '020-83376521',
+            contactName: '梁志明',
+          },
+          {
+            code: '0102440301',
+            name: '深圳南山支行',
+            areaCode: '440000',
+            city: '深圳',
+            address: '深圳市南山区南海大道 2163 号',
+            phone: '0755-26531188',
+            contactName: '吴嘉欣',
+          },
+          {
+            code: '0102440601',
+            name: '佛山禅城支行',
+            areaCode: '440000',
+            city: '佛山',
+            address: '佛山市禅城区季华五路 23 号',
+            phone: '0757-83326688',
+            contactName: '何伟强',
+          },
+          {
+            code: '0102441901',
+            name: '东莞南城支行',
+            areaCode: '440000',
+            city: '东莞',
+            address: '东莞市南城街道鸿福路 106 号',
+            phone: '0769-22881166',
+            contactName: '叶丽芳',
+          },
         ],
       },
       {
@@ -96,10 +136,42 @@ export const demoInstitutionTree: readonly InstitutionSpec[] = [
         phone: '0771-5512888',
         contactName: '韦海燕',
         children: [
-          { code: '0102450101', name: '南宁青秀支行', areaCode: '450000', city: '南宁', address: '南宁市青秀区金湖路 63 号', phone: '0771-5726611', contactName: '覃振宇' },
-          { code: '0102450102', name: '南宁江南支行', areaCode: '450000', city: '南宁', address: '南宁市江南区星光大道 17 号', phone: '0771-4832209', contactName: '农秀英' },
-          { code: '0102450201', name: '柳州城中支行', areaCode: '450000', city: '柳州', address: '柳州市城中区文惠路 22 号', phone: '0772-2823456', contactName: '莫建华' },
-          { code: '0102450301', name: '桂林七星支行', areaCode: '450000', city: '桂林', address: '桂林市七星区漓江路 18 号', phone: '0773-5856721', contactName: '蒋丽华' },
+          {
+            code: '0102450101',
+            name: '南宁青秀支行',
+            areaCode: '450000',
+            city: '南宁',
+            address: '南宁市青秀区金湖路 63 号',
+            phone: '0771-5726611',
+            contactName: '覃振宇',
+          },
+          {
+            code: '0102450102',
+            name: '南宁江南支行',
+            areaCode: '450000',
+            city: '南宁',
+            address: '南宁市江南区星光大道 17 号',
+            phone: '0771-4832209',
+            contactName: '农秀英',
+          },
+          {
+            code: '0102450201',
+            name: '柳州城中支行',
+            areaCode: '450000',
+            city: '柳州',
+            address: '柳州市城中区文惠路 22 号',
+            phone: '0772-2823456',
+            contactName: '莫建华',
+          },
+          {
+            code: '0102450301',
+            name: '桂林七星支行',
+            areaCode: '450000',
+            city: '桂林',
+            address: '桂林市七星区漓江路 18 号',
+            phone: '0773-5856721',
+            contactName: '蒋丽华',
+          },
         ],
       },
       {
@@ -111,9 +183,33 @@ export const demoInstitutionTree: readonly InstitutionSpec[] = [
         phone: '0898-66788888',
         contactName: '符永刚',
         children: [
-          { code: '0102460101', name: '海口龙华支行', areaCode: '460000', city: '海口', address: '海口市龙华区金贸西路 5 号', phone: '0898-68523311', contactName: '王海琼' },
-          { code: '0102460102', name: '海口美兰支行', areaCode: '460000', city: '海口', address: '海口市美兰区海府路 46 号', phone: '0898-65361122', contactName: '林小燕' },
-          { code: '0102460201', name: '三亚河东支行', areaCode: '460000', city: '三亚', address: '三亚市吉阳区解放路 368 号', phone: '0898-88275566', contactName: '陈德明' },
+          {
+            code: '0102460101',
+            name: '海口龙华支行',
+            areaCode: '460000',
+            city: '海口',
+            address: '海口市龙华区金贸西路 5 号',
+            phone: '0898-68523311',
+            contactName: '王海琼',
+          },
+          {
+            code: '0102460102',
+            name: '海口美兰支行',
+            areaCode: '460000',
+            city: '海口',
+            address: '海口市美兰区海府路 46 号',
+            phone: '0898-65361122',
+            contactName: '林小燕',
+          },
+          {
+            code: '0102460201',
+            name: '三亚河东支行',
+            areaCode: '460000',
+            city: '三亚',
+            address: '三亚市吉阳区解放路 368 号',
+            phone: '0898-88275566',
+            contactName: '陈德明',
+          },
         ],
       },
       {
@@ -125,9 +221,33 @@ export const demoInstitutionTree: readonly InstitutionSpec[] = [
         phone: '0851-85288888',
         contactName: '杨光华',
         children: [
-          { code: '0102520101', name: '贵阳云岩支行', areaCode: '520000', city: '贵阳', address: '贵阳市云岩区延安中路 1 号', phone: '0851-85823467', contactName: '龙婷婷' },
-          { code: '0102520102', name: '贵阳南明支行', areaCode: '520000', city: '贵阳', address: '贵阳市南明区遵义路 58 号', phone: '0851-85961234', contactName: '吴国庆' },
-          { code: '0102520301', name: '遵义汇川支行', areaCode: '520000', city: '遵义', address: '遵义市汇川区上海路 99 号', phone: '0851-28621155', contactName: '罗春梅' },
+          {
+            code: '0102520101',
+            name: '贵阳云岩支行',
+            areaCode: '520000',
+            city: '贵阳',
+            address: '贵阳市云岩区延安中路 1 号',
+            phone: '0851-85823467',
+            contactName: '龙婷婷',
+          },
+          {
+            code: '0102520102',
+            name: '贵阳南明支行',
+            areaCode: '520000',
+            city: '贵阳',
+            address: '贵阳市南明区遵义路 58 号',
+            phone: '0851-85961234',
+            contactName: '吴国庆',
+          },
+          {
+            code: '0102520301',
+            name: '遵义汇川支行',
+            areaCode: '520000',
+            city: '遵义',
+            address: '遵义市汇川区上海路 99 号',
+            phone: '0851-28621155',
+            contactName: '罗春梅',
+          },
         ],
       },
       {
@@ -139,10 +259,42 @@ export const demoInstitutionTree: readonly InstitutionSpec[] = [
         phone: '0871-63133888',
         contactName: '李云鹏',
         children: [
-          { code: '0102530101', name: '昆明五华支行', areaCode: '530000', city: '昆明', address: '昆明市五华区东风西路 11 号', phone: '0871-63614567', contactName: '段晓雯' },
-          { code: '0102530102', name: '昆明盘龙支行', areaCode: '530000', city: '昆明', address: '昆明市盘龙区北京路 618 号', phone: '0871-65732245', contactName: '张志刚' },
-          { code: '0102530301', name: '曲靖麒麟支行', areaCode: '530000', city: '曲靖', address: '曲靖市麒麟区麒麟南路 88 号', phone: '0874-3126677', contactName: '浦海燕' },
-          { code: '0102532901', name: '大理下关支行', areaCode: '530000', city: '大理', address: '大理市下关镇人民南路 36 号', phone: '0872-2125533', contactName: '杨丽娟' },
+          {
+            code: '0102530101',
+            name: '昆明五华支行',
+            areaCode: '530000',
+            city: '昆明',
+            address: '昆明市五华区东风西路 11 号',
+            phone: '0871-63614567',
+            contactName: '段晓雯',
+          },
+          {
+            code: '0102530102',
+            name: '昆明盘龙支行',
+            areaCode: '530000',
+            city: '昆明',
+            address: '昆明市盘龙区北京路 618 号',
+            phone: '0871-65732245',
+            contactName: '张志刚',
+          },
+          {
+            code: '0102530301',
+            name: '曲靖麒麟支行',
+            areaCode: '530000',
+            city: '曲靖',
+            address: '曲靖市麒麟区麒麟南路 88 号',
+            phone: '0874-3126677',
+            contactName: '浦海燕',
+          },
+          {
+            code: '0102532901',
+            name: '大理下关支行',
+            areaCode: '530000',
+            city: '大理',
+            address: '大理市下关镇人民南路 36 号',
+            phone: '0872-2125533',
+            contactName: '杨丽娟',
+          },
         ],
       },
     ],
@@ -165,8 +317,24 @@ export const demoInstitutionTree: readonly InstitutionSpec[] = [
         phone: '020-83608888',
         contactName: '郑少华',
         children: [
-          { code: '0105440101', name: '广州海珠支行', areaCode: '440000', city: '广州', address: '广州市海珠区江南大道中 180 号', phone: '020-84216677', contactName: '冯敏仪' },
-          { code: '0105440301', name: '深圳福田支行', areaCode: '440000', city: '深圳', address: '深圳市福田区深南中路 2068 号', phone: '0755-83245566', contactName: '谢俊杰' },
+          {
+            code: '0105440101',
+            name: '广州海珠支行',
+            areaCode: '440000',
+            city: '广州',
+            address: '广州市海珠区江南大道中 180 号',
+            phone: '020-84216677',
+            contactName: '冯敏仪',
+          },
+          {
+            code: '0105440301',
+            name: '深圳福田支行',
+            areaCode: '440000',
+            city: '深圳',
+            address: '深圳市福田区深南中路 2068 号',
+            phone: '0755-83245566',
+            contactName: '谢俊杰',
+          },
         ],
       },
     ],
@@ -194,7 +362,10 @@ export const demoEnterpriseCount = 60;
  * Inserts a tree of institutions (in the caller's transaction) with their materialised paths.
  * The ids are drawn from the identity sequence first, so each row is written once, path included.
  */
-export async function insertInstitutions(tx: Database, roots: readonly InstitutionSpec[]): Promise<InsertedInstitution[]> {
+export async function insertInstitutions(
+  tx: Database,
+  roots: readonly InstitutionSpec[],
+): Promise<InsertedInstitution[]> {
   const flat: { spec: InstitutionSpec; parent: number; level: 1 | 2 | 3 }[] = [];
   const walk = (specs: readonly InstitutionSpec[], parent: number, level: 1 | 2 | 3) => {
     for (const spec of specs) {
@@ -209,7 +380,9 @@ export async function insertInstitutions(tx: Database, roots: readonly Instituti
   walk(roots, -1, 1);
   if (flat.length === 0) return [];
   const ids = rowsOf(
-    await tx.execute(sql`select nextval(pg_get_serial_sequence('partner_institutions', 'id'))::int4 as id from generate_series(1, ${flat.length}::int4)`),
+    await tx.execute(
+      sql`select nextval(pg_get_serial_sequence('partner_institutions', 'id'))::int4 as id from generate_series(1, ${flat.length}::int4)`,
+    ),
   ).map((row) => Number(row['id']));
   const inserted: InsertedInstitution[] = [];
   for (const [index, { spec, parent, level }] of flat.entries()) {
@@ -335,9 +508,88 @@ function intArray(values: readonly number[]): SQL {
   return sql`${`{${values.map((value) => String(Math.trunc(value))).join(',')}}`}::int4[]`;
 }
 
-const surnames = ['王', '李', '张', '刘', '陈', '杨', '黄', '赵', '吴', '周', '徐', '孙', '马', '朱', '胡', '郭', '何', '林', '罗', '高', '梁', '郑', '谢', '宋'];
-const givenNames = ['伟', '芳', '娜', '敏', '静', '丽', '强', '磊', '军', '洋', '勇', '艳', '杰', '娟', '涛', '明', '超', '秀英', '华', '慧', '建国', '志强', '海燕', '晓东', '嘉怡', '俊杰', '文静', '国华'];
-const brands = ['恒信', '嘉禾', '宏达', '瑞丰', '鼎盛', '华通', '永昌', '金源', '新域', '天成', '聚力', '盛业', '恒泰', '广源', '同创', '远航', '中泰', '锦程', '立信', '东润', '信达', '泰和', '众合', '启明'];
+const surnames = [
+  '王',
+  '李',
+  '张',
+  '刘',
+  '陈',
+  '杨',
+  '黄',
+  '赵',
+  '吴',
+  '周',
+  '徐',
+  '孙',
+  '马',
+  '朱',
+  '胡',
+  '郭',
+  '何',
+  '林',
+  '罗',
+  '高',
+  '梁',
+  '郑',
+  '谢',
+  '宋',
+];
+const givenNames = [
+  '伟',
+  '芳',
+  '娜',
+  '敏',
+  '静',
+  '丽',
+  '强',
+  '磊',
+  '军',
+  '洋',
+  '勇',
+  '艳',
+  '杰',
+  '娟',
+  '涛',
+  '明',
+  '超',
+  '秀英',
+  '华',
+  '慧',
+  '建国',
+  '志强',
+  '海燕',
+  '晓东',
+  '嘉怡',
+  '俊杰',
+  '文静',
+  '国华',
+];
+const brands = [
+  '恒信',
+  '嘉禾',
+  '宏达',
+  '瑞丰',
+  '鼎盛',
+  '华通',
+  '永昌',
+  '金源',
+  '新域',
+  '天成',
+  '聚力',
+  '盛业',
+  '恒泰',
+  '广源',
+  '同创',
+  '远航',
+  '中泰',
+  '锦程',
+  '立信',
+  '东润',
+  '信达',
+  '泰和',
+  '众合',
+  '启明',
+];
 /** Business lines with their GB/T 4754 section, as the enterprise form stores the industry. */
 const lines: readonly [string, string][] = [
   ['精密机械', 'C'],
@@ -355,14 +607,33 @@ const lines: readonly [string, string][] = [
   ['数据科技', 'I'],
   ['酒店管理', 'H'],
 ];
-const roads = ['工业大道', '科技路', '创新路', '建设路', '人民路', '解放路', '中山路', '长江路', '产业园路', '高新大道', '环城路', '滨江路'];
+const roads = [
+  '工业大道',
+  '科技路',
+  '创新路',
+  '建设路',
+  '人民路',
+  '解放路',
+  '中山路',
+  '长江路',
+  '产业园路',
+  '高新大道',
+  '环城路',
+  '滨江路',
+];
 const creditAlphabet = '0123456789ABCDEFGHJKLMNPQRTUWXY';
 
 /**
  * The coal-fired benchmark price of each province (元/kWh): the market reference price of a month
  * is drawn around it (±7 %), which is what the saving of a contract is measured against.
  */
-const benchmarkPrices: Record<string, number> = { '440000': 0.453, '450000': 0.4207, '460000': 0.4298, '520000': 0.3515, '530000': 0.3358 };
+const benchmarkPrices: Record<string, number> = {
+  '440000': 0.453,
+  '450000': 0.4207,
+  '460000': 0.4298,
+  '520000': 0.3515,
+  '530000': 0.3358,
+};
 
 /** Consumption by calendar month relative to the average (summer cooling load in the south). */
 const seasonal = [0.92, 0.84, 0.95, 0.98, 1.05, 1.12, 1.18, 1.2, 1.1, 1.02, 0.86, 0.78];
@@ -372,13 +643,18 @@ const seasonal = [0.92, 0.84, 0.95, 0.98, 1.05, 1.12, 1.18, 1.2, 1.1, 1.02, 0.86
  * past years, mostly in force or completed) and the settlement results of the settlement window,
  * then the roll-up of those months; all in the caller's transaction. Same options, same rows.
  */
-export async function generatePartnerVolume(tx: Database, content: SiteContent, options: VolumeOptions): Promise<VolumeResult> {
+export async function generatePartnerVolume(
+  tx: Database,
+  content: SiteContent,
+  options: VolumeOptions,
+): Promise<VolumeResult> {
   const now = options.now ?? new Date();
   const seed = (options.seed ?? 1) * 1000;
   const n = options.enterprises;
   if (n <= 0 || options.referrers.length === 0) return { enterprises: 0, orders: 0, settlements: 0, months: [] };
   const mobileDigits = 11 - options.mobilePrefix.length;
-  if (n >= 10 ** mobileDigits || !/^\d{4}$/.test(options.accountPrefix)) throw new Error('generatePartnerVolume: prefixes too long for the size');
+  if (n >= 10 ** mobileDigits || !/^\d{4}$/.test(options.accountPrefix))
+    throw new Error('generatePartnerVolume: prefixes too long for the size');
   const current = chinaMonth(now);
   const currentFirst = `${current}-01`;
   const at = sql`${now.toISOString()}::timestamptz`;
@@ -420,7 +696,9 @@ export async function generatePartnerVolume(tx: Database, content: SiteContent, 
         else ${at} - make_interval(days => 1 + ${pick(g, seed + 12, 700)}, hours => ${pick(g, seed + 13, 12)}) end,
       voltage = case when annual < 1500 then (array['kv0_4', 'kv10'])[1 + ${pick(g, seed + 14, 2)}]
                      when annual < 8000 then 'kv10' when annual < 20000 then 'kv35' else 'kv110' end`);
-  await tx.execute(sql`update gen_enterprise set reviewed_at = created_at + make_interval(days => 2 + ${pick(g, seed + 15, 7)}, hours => 3) where certified`);
+  await tx.execute(
+    sql`update gen_enterprise set reviewed_at = created_at + make_interval(days => 2 + ${pick(g, seed + 15, 7)}, hours => 3) where certified`,
+  );
   await tx.execute(sql`
     with owner as (
       insert into users (user_name, mobile, name, password_hash, roles, created_at, updated_at)
@@ -673,14 +951,27 @@ export interface DemoPartnerResult {
  * demo_bank's relations, demo_company's referral and its settlements, and the generated
  * enterprises of the tree's sub-branches; then the roll-up of the window.
  */
-export async function seedDemoPartners(tx: Database, content: SiteContent, context: DemoPartnerContext): Promise<DemoPartnerResult> {
+export async function seedDemoPartners(
+  tx: Database,
+  content: SiteContent,
+  context: DemoPartnerContext,
+): Promise<DemoPartnerResult> {
   const now = context.now ?? new Date();
   const institutions = await insertInstitutions(tx, demoInstitutionTree);
   const byCode = new Map(institutions.map((row) => [row.code, row]));
   const relations = demoPartnerRelations.flatMap((relation) => {
     const userId = context.idOf.get(relation.userName);
     const partner = byCode.get(relation.code);
-    return userId === undefined || !partner ? [] : [{ userId, partnerId: partner.id, empId: relation.empId, createdByUserId: context.idOf.get('demo_operator') ?? null }];
+    return userId === undefined || !partner
+      ? []
+      : [
+          {
+            userId,
+            partnerId: partner.id,
+            empId: relation.empId,
+            createdByUserId: context.idOf.get('demo_operator') ?? null,
+          },
+        ];
   });
   if (relations.length) await tx.insert(partnerAccounts).values(relations);
 

@@ -34,7 +34,20 @@ export function databaseFault(error: unknown): 'badValue' | 'busy' | undefined {
 }
 
 /** Identifier fields of the drivers' errors: they name schema objects, never values. */
-const identifierFields = ['severity', 'routine', 'schema', 'schema_name', 'table', 'table_name', 'column', 'column_name', 'constraint', 'constraint_name', 'dataType', 'data_type'] as const;
+const identifierFields = [
+  'severity',
+  'routine',
+  'schema',
+  'schema_name',
+  'table',
+  'table_name',
+  'column',
+  'column_name',
+  'constraint',
+  'constraint_name',
+  'dataType',
+  'data_type',
+] as const;
 
 /** A database error as a log may show it: SQLSTATE and the objects it names; no message, detail or parameters (they quote values). */
 export function describeDatabaseError(error: object): Record<string, unknown> {

@@ -7,7 +7,11 @@ import { sql } from 'drizzle-orm';
 import type { Database, DatabaseHandle } from './client.ts';
 
 /** Subscribes to a channel; resolves once listening, to a function that stops it. */
-export async function listen(handle: DatabaseHandle, channel: string, onMessage: (payload: string) => void): Promise<() => Promise<void>> {
+export async function listen(
+  handle: DatabaseHandle,
+  channel: string,
+  onMessage: (payload: string) => void,
+): Promise<() => Promise<void>> {
   if (handle.kind === 'pglite') {
     const unsubscribe = await handle.client.listen(channel, onMessage);
     return () => unsubscribe();

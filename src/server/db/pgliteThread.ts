@@ -35,7 +35,11 @@ export interface ThreadQueryOptions {
 
 /** What runs statements: the database itself, or one open transaction on it. */
 export interface PgliteQueryable {
-  query<T = Record<string, unknown>>(sql: string, params?: unknown[], options?: ThreadQueryOptions): Promise<Results<T>>;
+  query<T = Record<string, unknown>>(
+    sql: string,
+    params?: unknown[],
+    options?: ThreadQueryOptions,
+  ): Promise<Results<T>>;
 }
 
 export interface PgliteTransaction extends PgliteQueryable {
@@ -113,7 +117,11 @@ export class PgliteThread implements PgliteQueryable {
     return this.#closed;
   }
 
-  query<T = Record<string, unknown>>(sql: string, params: unknown[] = [], options: ThreadQueryOptions = {}): Promise<Results<T>> {
+  query<T = Record<string, unknown>>(
+    sql: string,
+    params: unknown[] = [],
+    options: ThreadQueryOptions = {},
+  ): Promise<Results<T>> {
     return this.#statement<T>(undefined, sql, params, options);
   }
 
@@ -185,7 +193,12 @@ export class PgliteThread implements PgliteQueryable {
     await this.#worker.terminate();
   }
 
-  #statement<T>(tx: number | undefined, sql: string, params: unknown[], options: ThreadQueryOptions): Promise<Results<T>> {
+  #statement<T>(
+    tx: number | undefined,
+    sql: string,
+    params: unknown[],
+    options: ThreadQueryOptions,
+  ): Promise<Results<T>> {
     const answer = this.#ask({
       op: 'query',
       ...(tx === undefined ? {} : { tx }),

@@ -125,13 +125,31 @@ function joined(parts: Uint8Array[]): Uint8Array {
 }
 
 /** One statement with its parameters (extended protocol, prepared once per text). Call inside `exclusive`. */
-async function statement(pg: PGlite, sql: string, params: unknown[], rowMode: 'array' | 'object', textTypes: number[], inTransaction: boolean): Promise<Results> {
+async function statement(
+  pg: PGlite,
+  sql: string,
+  params: unknown[],
+  rowMode: 'array' | 'object',
+  textTypes: number[],
+  inTransaction: boolean,
+): Promise<Results> {
   return pg.runExclusive(async () => {
     let known = prepared.get(sql);
     if (!known) {
       const name = prepared.size < maxPrepared ? `hgd_${++preparedCount}` : '';
-      const described = await pg.execProtocolStream(joined([serialize.parse({ name, text: sql, types: [] }), serialize.describe({ type: 'S', name }), serialize.sync()]), { syncToFs: false });
-      known = { name, paramTypes: parse.parseDescribeStatementResults(described), rowDescription: described.find((message) => message.name === 'rowDescription') };
+      const described = await pg.execProtocolStream(
+        joined([
+          serialize.parse({ name, text: sql, types: [] }),
+          serialize.describe({ type: 'S', name }),
+          serialize.sync(),
+        ]),
+        { syncToFs: false },
+      );
+      known = {
+        name,
+        paramTypes: parse.parseDescribeStatementResults(described),
+        rowDescription: described.find((message) => message.name === 'rowDescription'),
+      };
       if (name) prepared.set(sql, known);
     }
     const types = known.paramTypes;
@@ -163,12 +181,17 @@ async function handle(request: WorkerRequest, pg: PGlite): Promise<void> {
     case 'query': {
       const { sql, params, rowMode, textTypes } = request;
       let result: Results;
-      if (request.tx === undefined) result = await exclusive(() => statement(pg, sql, params, rowMode, textTypes, false));
+      if (request.tx === undefined)
+        result = await exclusive(() => statement(pg, sql, params, rowMode, textTypes, false));
       else {
         if (!transactions.has(request.tx)) throw new Error(`transaction ${request.tx} is not open`);
         result = await statement(pg, sql, params, rowMode, textTypes, true);
       }
-      reply({ id: request.id, ok: true, value: { rows: result.rows, fields: result.fields, affectedRows: result.affectedRows } });
+      reply({
+        id: request.id,
+        ok: true,
+        value: { rows: result.rows, fields: result.fields, affectedRows: result.affectedRows },
+      });
       return;
     }
     case 'begin': {
@@ -197,7 +220,10 @@ async function handle(request: WorkerRequest, pg: PGlite): Promise<void> {
           throw error;
         });
         // COMMIT of a transaction a failed statement aborted answers ROLLBACK.
-        if (done?.command === 'ROLLBACK') throw Object.assign(new Error('the transaction was aborted by an earlier error and has been rolled back'), { code: '25P02' });
+        if (done?.command === 'ROLLBACK')
+          throw Object.assign(new Error('the transaction was aborted by an earlier error and has been rolled back'), {
+            code: '25P02',
+          });
       }).then(
         () => reply({ id: endRequest, ok: true, value: null }),
         (error: unknown) => reply({ id: begun ? endRequest : request.id, ok: false, error: errorOf(error) }),
@@ -211,7 +237,11 @@ async function handle(request: WorkerRequest, pg: PGlite): Promise<void> {
       return;
     }
     case 'listen': {
-      const unsubscribe = await exclusive(() => pg.listen(request.channel, (payload) => reply({ op: 'notification', subscription: request.subscription, payload })));
+      const unsubscribe = await exclusive(() =>
+        pg.listen(request.channel, (payload) =>
+          reply({ op: 'notification', subscription: request.subscription, payload }),
+        ),
+      );
       listeners.set(request.subscription, unsubscribe);
       reply({ id: request.id, ok: true, value: null });
       return;

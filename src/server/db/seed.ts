@@ -177,7 +177,13 @@ export const demoReviewEnterprises: readonly DemoReviewEnterprise[] = [
         kind: 'authLetter',
         originalName: '授权委托书.pdf',
         contentType: 'application/pdf',
-        bytes: () => demoPdf(['Letter of authorisation (demo)', 'Foshan Huarui New Materials Co., Ltd.', 'USCC 91440606MA4WK7P3QE', 'Authorised: Zhou Ting, 13800138005']),
+        bytes: () =>
+          demoPdf([
+            'Letter of authorisation (demo)',
+            'Foshan Huarui New Materials Co., Ltd.',
+            'USCC 91440606MA4WK7P3QE',
+            'Authorised: Zhou Ting, 13800138005',
+          ]),
       },
     ],
   },
@@ -199,7 +205,13 @@ export const demoReviewEnterprises: readonly DemoReviewEnterprise[] = [
         kind: 'businessLicence',
         originalName: '营业执照.pdf',
         contentType: 'application/pdf',
-        bytes: () => demoPdf(['Business licence (demo)', 'Shenzhen Lanhai International Logistics Co., Ltd.', 'USCC 91440300MA5FT8L2N2', 'Legal representative: Lin Hai']),
+        bytes: () =>
+          demoPdf([
+            'Business licence (demo)',
+            'Shenzhen Lanhai International Logistics Co., Ltd.',
+            'USCC 91440300MA5FT8L2N2',
+            'Legal representative: Lin Hai',
+          ]),
       },
       { kind: 'authLetter', originalName: '授权委托书.png', contentType: 'image/png', bytes: () => demoPng(2) },
     ],
@@ -218,17 +230,94 @@ interface DemoNotice {
 
 /** A few notices per demo account, of the kinds later flows create, so the bell has something to show. */
 export const demoNotices: readonly DemoNotice[] = [
-  { userName: 'demo_person', type: 'notification', title: '欢迎使用汇购电', description: '绑定企业并完成企业认证后，即可在线订购售电套餐。', hoursAgo: 72, read: true },
-  { userName: 'demo_person', type: 'message', title: '请完善账户信息', description: '为保障账户安全，建议在账户设置中填写邮箱。', hoursAgo: 20, read: false },
-  { userName: 'demo_company', type: 'notification', title: '企业认证已通过', description: '广州明珠精密制造有限公司的证书认证已审核通过，现在可以订购套餐。', hoursAgo: 96, read: true },
-  { userName: 'demo_company', type: 'message', title: '2026 年度零售套餐已上架', description: '广东地区新增固定价格、分时电价等套餐，欢迎在产品与服务中查看。', hoursAgo: 30, read: false },
-  { userName: 'demo_company', type: 'event', title: '账户在新设备登录', description: '如非本人操作，请立即修改密码并在账户设置中结束其他会话。', hoursAgo: 2, read: false },
-  { userName: 'demo_partner', type: 'notification', title: '合作机构账户已开通', description: '可在合作机构专区查询所辖企业的结算信息与统计分析。', hoursAgo: 120, read: true },
-  { userName: 'demo_partner', type: 'event', title: '结算数据已更新', description: '上月结算结果已导入，可在结算查询中查看。', hoursAgo: 6, read: false },
-  { userName: 'demo_bank', type: 'notification', title: '合作机构账户已开通', description: '可查看工商银行全部分支机构的结算信息与统计分析。', hoursAgo: 120, read: true },
-  { userName: 'demo_bank', type: 'message', title: '年度统计已可查询', description: '各分行、支行的推荐企业数、订单与结算汇总可在统计分析中按年、月查看。', hoursAgo: 26, read: false },
-  { userName: 'demo_operator', type: 'notification', title: '运营账户已开通', description: '可在运营审核中处理企业认证与订单。', hoursAgo: 120, read: true },
-  { userName: 'demo_operator', type: 'message', title: '认证审核时限提醒', description: '企业提交的认证资料请在 2 个工作日内完成审核。', hoursAgo: 10, read: false },
+  {
+    userName: 'demo_person',
+    type: 'notification',
+    title: '欢迎使用汇购电',
+    description: '绑定企业并完成企业认证后，即可在线订购售电套餐。',
+    hoursAgo: 72,
+    read: true,
+  },
+  {
+    userName: 'demo_person',
+    type: 'message',
+    title: '请完善账户信息',
+    description: '为保障账户安全，建议在账户设置中填写邮箱。',
+    hoursAgo: 20,
+    read: false,
+  },
+  {
+    userName: 'demo_company',
+    type: 'notification',
+    title: '企业认证已通过',
+    description: '广州明珠精密制造有限公司的证书认证已审核通过，现在可以订购套餐。',
+    hoursAgo: 96,
+    read: true,
+  },
+  {
+    userName: 'demo_company',
+    type: 'message',
+    title: '2026 年度零售套餐已上架',
+    description: '广东地区新增固定价格、分时电价等套餐，欢迎在产品与服务中查看。',
+    hoursAgo: 30,
+    read: false,
+  },
+  {
+    userName: 'demo_company',
+    type: 'event',
+    title: '账户在新设备登录',
+    description: '如非本人操作，请立即修改密码并在账户设置中结束其他会话。',
+    hoursAgo: 2,
+    read: false,
+  },
+  {
+    userName: 'demo_partner',
+    type: 'notification',
+    title: '合作机构账户已开通',
+    description: '可在合作机构专区查询所辖企业的结算信息与统计分析。',
+    hoursAgo: 120,
+    read: true,
+  },
+  {
+    userName: 'demo_partner',
+    type: 'event',
+    title: '结算数据已更新',
+    description: '上月结算结果已导入，可在结算查询中查看。',
+    hoursAgo: 6,
+    read: false,
+  },
+  {
+    userName: 'demo_bank',
+    type: 'notification',
+    title: '合作机构账户已开通',
+    description: '可查看工商银行全部分支机构的结算信息与统计分析。',
+    hoursAgo: 120,
+    read: true,
+  },
+  {
+    userName: 'demo_bank',
+    type: 'message',
+    title: '年度统计已可查询',
+    description: '各分行、支行的推荐企业数、订单与结算汇总可在统计分析中按年、月查看。',
+    hoursAgo: 26,
+    read: false,
+  },
+  {
+    userName: 'demo_operator',
+    type: 'notification',
+    title: '运营账户已开通',
+    description: '可在运营审核中处理企业认证与订单。',
+    hoursAgo: 120,
+    read: true,
+  },
+  {
+    userName: 'demo_operator',
+    type: 'message',
+    title: '认证审核时限提醒',
+    description: '企业提交的认证资料请在 2 个工作日内完成审核。',
+    hoursAgo: 10,
+    read: false,
+  },
 ];
 
 export interface SeedOptions {
@@ -251,7 +340,10 @@ export async function seedIfEmpty(db: Database, options: SeedOptions): Promise<b
   // Hash outside the transaction: argon2 takes ~26 ms each and needs no lock.
   const accounts = options.demoAccounts
     ? await Promise.all(
-        [...demoAccounts, ...demoReviewEnterprises.map((enterprise) => ({ ...enterprise.owner, role: 'enterprise' as const }))].map(async (account) => ({
+        [
+          ...demoAccounts,
+          ...demoReviewEnterprises.map((enterprise) => ({ ...enterprise.owner, role: 'enterprise' as const })),
+        ].map(async (account) => ({
           userName: account.userName,
           mobile: account.mobile,
           name: account.name,
@@ -265,7 +357,12 @@ export async function seedIfEmpty(db: Database, options: SeedOptions): Promise<b
     ? demoReviewEnterprises.map((enterprise) =>
         enterprise.files.map((file) => {
           const bytes = file.bytes();
-          return { ...file, bytes, storedName: randomBytes(16).toString('hex'), sha256: createHash('sha256').update(bytes).digest('hex') };
+          return {
+            ...file,
+            bytes,
+            storedName: randomBytes(16).toString('hex'),
+            sha256: createHash('sha256').update(bytes).digest('hex'),
+          };
         }),
       )
     : [];
@@ -304,7 +401,16 @@ export async function seedIfEmpty(db: Database, options: SeedOptions): Promise<b
         const userId = idOf.get(notice.userName);
         if (userId === undefined) return [];
         const createdAt = new Date(now - notice.hoursAgo * 3_600_000);
-        return [{ userId, type: notice.type, title: notice.title, description: notice.description, createdAt, readAt: notice.read ? createdAt : null }];
+        return [
+          {
+            userId,
+            type: notice.type,
+            title: notice.title,
+            description: notice.description,
+            createdAt,
+            readAt: notice.read ? createdAt : null,
+          },
+        ];
       });
       if (rows.length) await tx.insert(notices).values(rows);
       for (const [i, review] of demoReviewEnterprises.entries()) {
@@ -352,7 +458,10 @@ export async function seedIfEmpty(db: Database, options: SeedOptions): Promise<b
   });
   if (seeded && options.objects) {
     for (const file of demoFiles.flat()) {
-      await options.objects.put(uploadKey(file.storedName), file.bytes, { size: file.bytes.length, contentType: file.contentType });
+      await options.objects.put(uploadKey(file.storedName), file.bytes, {
+        size: file.bytes.length,
+        contentType: file.contentType,
+      });
     }
   }
   return seeded;
@@ -371,13 +480,20 @@ async function isEmpty(db: Database): Promise<boolean> {
  */
 export async function demoAccountsWithPublicPasswords(db: Database): Promise<string[]> {
   const published = new Map<string, string>(
-    [...demoAccounts, ...demoReviewEnterprises.map((enterprise) => enterprise.owner)].map((account) => [account.userName.toLowerCase(), account.password]),
+    [...demoAccounts, ...demoReviewEnterprises.map((enterprise) => enterprise.owner)].map((account) => [
+      account.userName.toLowerCase(),
+      account.password,
+    ]),
   );
   const rows = await db
     .select({ userName: users.userName, passwordHash: users.passwordHash })
     .from(users)
     .where(and(inArray(sql<string>`lower(${users.userName})`, [...published.keys()]), eq(users.status, 'active')))
     .orderBy(users.id);
-  const open = await Promise.all(rows.map(async (row) => ((await verifyPassword(row.passwordHash, published.get(row.userName.toLowerCase()) ?? '')) ? row.userName : null)));
+  const open = await Promise.all(
+    rows.map(async (row) =>
+      (await verifyPassword(row.passwordHash, published.get(row.userName.toLowerCase()) ?? '')) ? row.userName : null,
+    ),
+  );
   return open.filter((name): name is string => name !== null);
 }

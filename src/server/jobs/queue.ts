@@ -57,7 +57,15 @@ export interface JobQueueOptions {
 }
 
 /** A job's times as Dates: over postgres.js (whose timestamps the app reads as text) they come back as text. */
-const jobTimes = ['startAfter', 'startedOn', 'createdOn', 'completedOn', 'keepUntil', 'singletonOn', 'heartbeatOn'] as const;
+const jobTimes = [
+  'startAfter',
+  'startedOn',
+  'createdOn',
+  'completedOn',
+  'keepUntil',
+  'singletonOn',
+  'heartbeatOn',
+] as const;
 function withDates<T extends object>(job: JobWithMetadata<T>): JobWithMetadata<T> {
   const times: Partial<Record<(typeof jobTimes)[number], Date>> = {};
   for (const field of jobTimes) {
@@ -68,7 +76,12 @@ function withDates<T extends object>(job: JobWithMetadata<T>): JobWithMetadata<T
 }
 
 function asParameter(value: unknown): unknown {
-  const plainObject = typeof value === 'object' && value !== null && !Array.isArray(value) && !(value instanceof Date) && !ArrayBuffer.isView(value);
+  const plainObject =
+    typeof value === 'object' &&
+    value !== null &&
+    !Array.isArray(value) &&
+    !(value instanceof Date) &&
+    !ArrayBuffer.isView(value);
   return plainObject ? JSON.stringify(value) : value;
 }
 
@@ -76,7 +89,13 @@ function asParameter(value: unknown): unknown {
 function bossDatabase(db: Database): ConstructorParameters<typeof PgBoss>[0] {
   const client = (db as unknown as { $client: unknown }).$client;
   if (client instanceof PgliteThread) {
-    return { db: fromPglite({ query: (text, params) => client.query(text, params ?? []), exec: async (text) => [await client.exec(text)] }), backend: 'pglite' };
+    return {
+      db: fromPglite({
+        query: (text, params) => client.query(text, params ?? []),
+        exec: async (text) => [await client.exec(text)],
+      }),
+      backend: 'pglite',
+    };
   }
   const sql = client as Sql;
   return {
@@ -95,7 +114,9 @@ function bossDatabase(db: Database): ConstructorParameters<typeof PgBoss>[0] {
             reserved.release();
           }
         }
-        const results = Array.isArray(rows[0]) ? (rows as unknown as Record<string, unknown>[][]).flat() : (rows as unknown as Record<string, unknown>[]);
+        const results = Array.isArray(rows[0])
+          ? (rows as unknown as Record<string, unknown>[][]).flat()
+          : (rows as unknown as Record<string, unknown>[]);
         return { rows: results };
       },
     },
@@ -124,7 +145,12 @@ async function queueDepth(db: Database): Promise<QueueDepth[]> {
   );
   return queueNames.map((queue) => {
     const row = rows.find((found) => found.queue === queue);
-    return { queue, waiting: Number(row?.waiting ?? 0), deferred: Number(row?.deferred ?? 0), active: Number(row?.active ?? 0) };
+    return {
+      queue,
+      waiting: Number(row?.waiting ?? 0),
+      deferred: Number(row?.deferred ?? 0),
+      active: Number(row?.active ?? 0),
+    };
   });
 }
 
@@ -146,22 +172,35 @@ export function createJobQueue(options: JobQueueOptions): JobQueue {
   const workers = new Map<string, string>();
 
   async function attach(name: string, handler: JobHandler<object>): Promise<void> {
-    const id = await boss.work<object>(name, { pollingIntervalSeconds: pollSeconds, localConcurrency: 1, batchSize: 1 }, async ([job]) => {
-      if (job) await handler(job);
-    });
+    const id = await boss.work<object>(
+      name,
+      { pollingIntervalSeconds: pollSeconds, localConcurrency: 1, batchSize: 1 },
+      async ([job]) => {
+        if (job) await handler(job);
+      },
+    );
     workers.set(name, id);
   }
 
   const start = () => {
     started ??= (async () => {
       await boss.start();
-      const common = { heartbeatSeconds: jobHeartbeatSeconds, expireInSeconds: options.expireSeconds, deleteAfterSeconds: 7 * 24 * 3600 };
+      const common = {
+        heartbeatSeconds: jobHeartbeatSeconds,
+        expireInSeconds: options.expireSeconds,
+        deleteAfterSeconds: 7 * 24 * 3600,
+      };
       const queues = [
         // A build whose worker died is built again at once, twice at most.
         { name: siteBuildQueue, policy: 'singleton', retryLimit: 2, retryDelay: 1 },
         // A schedule that falls due while another build runs waits for it: retried every 15 s for
         // longer than the longest build.
-        { name: scheduleQueue, policy: 'standard', retryLimit: Math.ceil(options.expireSeconds / scheduleRetrySeconds) + 4, retryDelay: scheduleRetrySeconds },
+        {
+          name: scheduleQueue,
+          policy: 'standard',
+          retryLimit: Math.ceil(options.expireSeconds / scheduleRetrySeconds) + 4,
+          retryDelay: scheduleRetrySeconds,
+        },
       ] as const;
       for (const { name, policy, ...settings } of queues) {
         if (await boss.getQueue(name)) await boss.updateQueue(name, { ...common, ...settings });
@@ -178,7 +217,9 @@ export function createJobQueue(options: JobQueueOptions): JobQueue {
     async stop(timeoutMs = 10_000) {
       if (!started) return;
       await started.catch(() => {});
-      await boss.stop({ graceful: true, timeout: timeoutMs, close: false, wait: true } as never).catch((error: unknown) => logger.warn({ err: error }, 'job queue did not stop cleanly'));
+      await boss
+        .stop({ graceful: true, timeout: timeoutMs, close: false, wait: true } as never)
+        .catch((error: unknown) => logger.warn({ err: error }, 'job queue did not stop cleanly'));
     },
     async send(name, data, sendOptions = {}) {
       await start();

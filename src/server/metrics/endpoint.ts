@@ -32,7 +32,10 @@ export function mountMetrics<E extends Env>(app: Hono<E>, registry: MetricsRegis
 }
 
 /** The listener of METRICS_PORT (on METRICS_HOST), or undefined when it is not set. */
-export async function listenForMetrics(registry: MetricsRegistry, config: MetricsConfig): Promise<Listener | undefined> {
+export async function listenForMetrics(
+  registry: MetricsRegistry,
+  config: MetricsConfig,
+): Promise<Listener | undefined> {
   if (config.metricsPort === undefined) return undefined;
   const app = new Hono().get(metricsPath, metricsHandler(registry, config.metricsToken));
   return listen(app.fetch, { host: config.metricsHost, port: config.metricsPort }, 1);

@@ -49,10 +49,16 @@ export function httpMetrics(): HttpMetrics {
     metrics: [duration],
     observe(method, route, status, seconds, requestId) {
       duration.observe({
-        labels: { method: httpMethods.has(method) ? method : 'OTHER', route, status_class: statusClasses[Math.floor(status / 100) - 1] ?? 'other' },
+        labels: {
+          method: httpMethods.has(method) ? method : 'OTHER',
+          route,
+          status_class: statusClasses[Math.floor(status / 100) - 1] ?? 'other',
+        },
         value: seconds,
         // prom-client types an exemplar's labels as the metric's own; they are any names.
-        exemplarLabels: { [exemplarLabel]: requestId.length > exemplarIdLength ? requestId.slice(0, exemplarIdLength) : requestId } as Partial<Record<HttpLabel, string>>,
+        exemplarLabels: {
+          [exemplarLabel]: requestId.length > exemplarIdLength ? requestId.slice(0, exemplarIdLength) : requestId,
+        } as Partial<Record<HttpLabel, string>>,
       });
     },
   };
@@ -80,7 +86,10 @@ export function sessionMetrics(): SessionMetrics {
     registers: [],
   });
   // Bound once: a check costs one increment, no label object.
-  const byOutcome = Object.fromEntries(sessionOutcomes.map((outcome) => [outcome, checks.labels(outcome)])) as Record<SessionOutcome, { inc(): void }>;
+  const byOutcome = Object.fromEntries(sessionOutcomes.map((outcome) => [outcome, checks.labels(outcome)])) as Record<
+    SessionOutcome,
+    { inc(): void }
+  >;
   for (const outcome of sessionOutcomes) checks.inc({ outcome }, 0);
   return { metrics: [checks], checked: (outcome) => byOutcome[outcome].inc() };
 }
@@ -129,7 +138,11 @@ export class DatabaseMetrics implements Instrumented {
       buckets: [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 15],
       registers: [],
     });
-    const size = new Gauge({ name: 'hgd_db_pool_size', help: 'Connections the database pool may open (DB_POOL_MAX; 1 for PGlite).', registers: [] });
+    const size = new Gauge({
+      name: 'hgd_db_pool_size',
+      help: 'Connections the database pool may open (DB_POOL_MAX; 1 for PGlite).',
+      registers: [],
+    });
     size.set(poolSize);
     const inUse = new Gauge({
       name: 'hgd_db_pool_in_use',
@@ -191,7 +204,10 @@ export const scrapeReadTiming: ScrapeReadTiming = { freshMs: 5_000, waitMs: 1_00
  * A reading taken when scraped, so that an idle process asks nothing, but never holding a scrape
  * up behind a busy database: one read at a time, cached for `freshMs`, waited for `waitMs` at most.
  */
-export function scrapeRead<T>(read: () => Promise<T>, timing: ScrapeReadTiming = scrapeReadTiming): () => Promise<T | undefined> {
+export function scrapeRead<T>(
+  read: () => Promise<T>,
+  timing: ScrapeReadTiming = scrapeReadTiming,
+): () => Promise<T | undefined> {
   let last: { value: T; at: number } | undefined;
   let pending: Promise<void> | undefined;
   return async () => {
@@ -223,7 +239,10 @@ export interface QueueDepth {
   active: number;
 }
 
-export function jobQueueMetrics(readDepth: () => Promise<readonly QueueDepth[]>, timing?: ScrapeReadTiming): Instrumented {
+export function jobQueueMetrics(
+  readDepth: () => Promise<readonly QueueDepth[]>,
+  timing?: ScrapeReadTiming,
+): Instrumented {
   const depth = scrapeRead(readDepth, timing);
   const jobs = new Gauge({
     name: 'hgd_queue_jobs',
@@ -256,7 +275,10 @@ export interface SiteBuildMetrics extends Instrumented {
  * `readLastSuccess`: when each purpose's last build succeeded (unix seconds), over every worker,
  * from the database: the gauge holds it after a restart too, so an age alert keeps working.
  */
-export function siteBuildMetrics(readLastSuccess: () => Promise<ReadonlyMap<string, number>>, timing: ScrapeReadTiming = { ...scrapeReadTiming, freshMs: 30_000, staleMs: Infinity }): SiteBuildMetrics {
+export function siteBuildMetrics(
+  readLastSuccess: () => Promise<ReadonlyMap<string, number>>,
+  timing: ScrapeReadTiming = { ...scrapeReadTiming, freshMs: 30_000, staleMs: Infinity },
+): SiteBuildMetrics {
   const lastSuccessOf = scrapeRead(readLastSuccess, timing);
   const builds = new Counter({
     name: 'hgd_site_builds_total',
@@ -287,7 +309,8 @@ export function siteBuildMetrics(readLastSuccess: () => Promise<ReadonlyMap<stri
       }
     },
   });
-  for (const purpose of buildPurposes) for (const outcome of ['succeeded', 'failed']) builds.inc({ purpose, outcome }, 0);
+  for (const purpose of buildPurposes)
+    for (const outcome of ['succeeded', 'failed']) builds.inc({ purpose, outcome }, 0);
   return {
     metrics: [builds, duration, lastSuccess],
     finished(purpose, outcome, seconds) {

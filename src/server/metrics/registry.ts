@@ -27,7 +27,11 @@ export interface MetricsRegistry {
  * prom-client's defaults that promtool's lint rejects (gauges named `_total`); the same figures
  * are served as `nodejs_active_handles`, `nodejs_active_requests` and `nodejs_active_resources` by type.
  */
-const lintFailingDefaults = ['nodejs_active_handles_total', 'nodejs_active_requests_total', 'nodejs_active_resources_total'];
+const lintFailingDefaults = [
+  'nodejs_active_handles_total',
+  'nodejs_active_requests_total',
+  'nodejs_active_resources_total',
+];
 
 let processMetrics: Metric[] | undefined;
 
@@ -76,7 +80,8 @@ export function createMetricsRegistry(): MetricsRegistry {
     },
     async render(accept) {
       const all = [...metrics, ...processWide()];
-      if (accept?.includes('application/openmetrics-text')) return { contentType: Registry.OPENMETRICS_CONTENT_TYPE, body: await renderOpenMetrics(all) };
+      if (accept?.includes('application/openmetrics-text'))
+        return { contentType: Registry.OPENMETRICS_CONTENT_TYPE, body: await renderOpenMetrics(all) };
       const registry = new Registry();
       for (const metric of all) registry.registerMetric(metric);
       return { contentType: Registry.PROMETHEUS_CONTENT_TYPE, body: await registry.metrics() };

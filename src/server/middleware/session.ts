@@ -37,7 +37,10 @@ export function loadSession(deps: { db: Database; config: Config }, metrics?: Se
           // them missing too. Only a session owing its factor pays this second statement.
           const kept = found.user.roles.filter((role) => !requiredRoles.includes(role));
           c.set('user', { ...found.user, roles: kept.length > 0 ? kept : ['individual'] });
-          c.set('secondFactorDemand', { demand: await secondFactorDemand(deps.db, found.user.id), accountRoles: found.user.roles });
+          c.set('secondFactorDemand', {
+            demand: await secondFactorDemand(deps.db, found.user.id),
+            accountRoles: found.user.roles,
+          });
         } else {
           c.set('user', found.user);
         }
@@ -76,7 +79,12 @@ export function requireRole(...roles: UserRole[]) {
     const owed = c.get('secondFactorDemand');
     if (owed?.accountRoles.some((role) => roles.includes(role))) {
       const data: SecondFactorRequiredData = { secondFactorRequired: owed.demand };
-      throw new ApiError(ApiCode.FORBIDDEN, owed.demand === 'enrol' ? 'auth.secondFactorEnrolRequired' : 'auth.secondFactorVerifyRequired', undefined, data);
+      throw new ApiError(
+        ApiCode.FORBIDDEN,
+        owed.demand === 'enrol' ? 'auth.secondFactorEnrolRequired' : 'auth.secondFactorVerifyRequired',
+        undefined,
+        data,
+      );
     }
     throw new ApiError(ApiCode.FORBIDDEN, 'api.forbidden');
   });

@@ -31,7 +31,9 @@ export function createBankSandboxRoutes(deps: RouteDeps): Hono<AppEnv> {
       return ok(c, await signer.sign(body));
     } catch (error) {
       if (error instanceof SandboxKeyError) {
-        throw error.reason === 'pinWrong' ? ApiError.badRequest('bank.error.pinWrong') : ApiError.badRequest('bank.error.noKey');
+        throw error.reason === 'pinWrong'
+          ? ApiError.badRequest('bank.error.pinWrong')
+          : ApiError.badRequest('bank.error.noKey');
       }
       throw error;
     }

@@ -21,14 +21,20 @@ export function createBusinessRoutes(_deps: AppDeps): Hono<AppEnv> {
     const content = contentStore.current();
     if (areaCode === undefined) return ok(c, listBizTypes(content, toTop === undefined ? {} : { toTop }));
     requireRegion(content, areaCode);
-    return ok(c, bizTypesOfArea(content, areaCode, 'all').filter((type) => toTop === undefined || type.toTop === toTop));
+    return ok(
+      c,
+      bizTypesOfArea(content, areaCode, 'all').filter((type) => toTop === undefined || type.toTop === toTop),
+    );
   });
 
   routes.get('/getBizItemByAreaCodeAndBizTypeId', async (c) => {
     const { areaCode, bizTypeId } = await validate(c, bizItemsQuery, 'query');
     const content = contentStore.current();
     requireBizTypeOfArea(content, areaCode, bizTypeId);
-    return ok(c, listBizItems(content, areaCode, bizTypeId).map((item) => bizItemView(content, item)));
+    return ok(
+      c,
+      listBizItems(content, areaCode, bizTypeId).map((item) => bizItemView(content, item)),
+    );
   });
 
   routes.get('/getBizItemById', async (c) => {

@@ -17,7 +17,10 @@ import { enterpriseActor } from './enterpriseActor.ts';
 export function inlineDisposition(name: string, contentType: keyof typeof extensionOf): string {
   const ascii = name.replace(/[^\x20-\x7e]|["\\%]/g, '_');
   const fallback = /[A-Za-z0-9]/.test(ascii) ? ascii : `file${extensionOf[contentType]}`;
-  const encoded = encodeURIComponent(name).replace(/['()*]/g, (ch) => `%${ch.charCodeAt(0).toString(16).toUpperCase()}`);
+  const encoded = encodeURIComponent(name).replace(
+    /['()*]/g,
+    (ch) => `%${ch.charCodeAt(0).toString(16).toUpperCase()}`,
+  );
   return `inline; filename="${fallback}"; filename*=UTF-8''${encoded}`;
 }
 
@@ -31,7 +34,11 @@ export function createEnterpriseAuthFileRoutes(deps: RouteDeps): Hono<AppEnv> {
   /** multipart: `kind` (businessLicence | authLetter) and `file`. */
   routes.post('/upload', requireSession, async (c) => {
     const { kind, file } = await validate(c, authFileUploadBody, 'body');
-    return ok(c, await uploadAuthFile(db, enterpriseActor(c, config), objects, { kind, file }), 'enterprise.fileUploaded');
+    return ok(
+      c,
+      await uploadAuthFile(db, enterpriseActor(c, config), objects, { kind, file }),
+      'enterprise.fileUploaded',
+    );
   });
 
   routes.post('/deleteElectricity', requireSession, async (c) => {

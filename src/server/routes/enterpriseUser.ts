@@ -25,7 +25,14 @@ import {
   type EnterpriseChanges,
 } from '../services/enterpriseRecords.ts';
 import { enterprisesPage } from '../services/enterpriseTable.ts';
-import { enterpriseById, enterpriseData, enterpriseDataById, isOperator, ownEnterpriseOrFail, ownedEnterprise } from '../services/enterpriseView.ts';
+import {
+  enterpriseById,
+  enterpriseData,
+  enterpriseDataById,
+  isOperator,
+  ownEnterpriseOrFail,
+  ownedEnterprise,
+} from '../services/enterpriseView.ts';
 import { readTableRequest } from '../table/antTable.ts';
 import type { AppEnv, RouteDeps } from '../types.ts';
 import { check, validate } from '../validate.ts';

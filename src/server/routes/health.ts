@@ -90,7 +90,8 @@ export function createHealthRoutes(deps: RouteDeps): Hono<AppEnv> {
       await within(pendingSelect.answer, readyDbBudgetMs);
       return { state: 'ok' };
     } catch (error) {
-      if (error instanceof TimeoutError) return { state: kind === 'pglite' ? 'busy' : 'timeout', reason: error.message };
+      if (error instanceof TimeoutError)
+        return { state: kind === 'pglite' ? 'busy' : 'timeout', reason: error.message };
       return { state: 'failed', reason: databaseReason(error) };
     }
   };
@@ -101,7 +102,10 @@ export function createHealthRoutes(deps: RouteDeps): Hono<AppEnv> {
     const objects = deps.objects;
     const outcome = within(objects.check ? objects.check() : probeObjectStore(objects), readyStoreBudgetMs).then(
       (): Probe => ({ state: 'ok' }),
-      (error: unknown): Probe => ({ state: error instanceof TimeoutError ? 'timeout' : 'failed', reason: reasonOf(error) }),
+      (error: unknown): Probe => ({
+        state: error instanceof TimeoutError ? 'timeout' : 'failed',
+        reason: reasonOf(error),
+      }),
     );
     storeProbe = { at: Date.now(), outcome };
     return outcome;
@@ -111,7 +115,13 @@ export function createHealthRoutes(deps: RouteDeps): Hono<AppEnv> {
   let lastFailed = '';
   routes.get('/ready', async (c) => {
     if (deps.drain?.draining) {
-      return envelope(c, ApiCode.SERVICE_UNAVAILABLE, message(c, 'api.busy'), { status: 'draining', failed: ['draining'] }, 503);
+      return envelope(
+        c,
+        ApiCode.SERVICE_UNAVAILABLE,
+        message(c, 'api.busy'),
+        { status: 'draining', failed: ['draining'] },
+        503,
+      );
     }
     const [database, objectStore] = await Promise.all([probeDatabase(), probeStore()]);
     const site: Probe = deps.site.current() ? { state: 'ok' } : { state: 'none', reason: 'no publication loaded' };
@@ -129,7 +139,13 @@ export function createHealthRoutes(deps: RouteDeps): Hono<AppEnv> {
       lastFailed = failedNow;
     }
     if (failed.length > 0) {
-      return envelope(c, ApiCode.SERVICE_UNAVAILABLE, message(c, 'api.busy'), { status: 'not ready', failed, checks }, 503);
+      return envelope(
+        c,
+        ApiCode.SERVICE_UNAVAILABLE,
+        message(c, 'api.busy'),
+        { status: 'not ready', failed, checks },
+        503,
+      );
     }
     return ok(c, { status: 'ready', checks });
   });

@@ -31,10 +31,16 @@ export function createHnyDataRoutes(_deps: AppDeps): Hono<AppEnv> {
   routes.get('/searchPageNews', async (c) => {
     const { newsTypeCode, pageNo, pageSize } = await validate(c, newsPageQuery, 'query');
     const content = contentStore.current();
-    if (newsTypeCode !== undefined && !(getDictionary(content, 'newsType') ?? []).some((type) => type.code === newsTypeCode)) {
+    if (
+      newsTypeCode !== undefined &&
+      !(getDictionary(content, 'newsType') ?? []).some((type) => type.code === newsTypeCode)
+    ) {
       throw new ApiError(ApiCode.NOT_FOUND, 'content.newsTypeUnknown');
     }
-    const page = pageNews(content, newsTypeCode === undefined ? { pageNo, pageSize } : { newsTypeCode, pageNo, pageSize });
+    const page = pageNews(
+      content,
+      newsTypeCode === undefined ? { pageNo, pageSize } : { newsTypeCode, pageNo, pageSize },
+    );
     return ok(c, { ...page, data: page.data.map((item) => newsListItem(content, item)) });
   });
 
@@ -47,7 +53,12 @@ export function createHnyDataRoutes(_deps: AppDeps): Hono<AppEnv> {
   routes.get('/getCustomerNoticesTitle', (c) =>
     ok(
       c,
-      listCustomerNotices(contentStore.current()).map(({ noticeId, title, date, source }) => ({ noticeId, title, date, source })),
+      listCustomerNotices(contentStore.current()).map(({ noticeId, title, date, source }) => ({
+        noticeId,
+        title,
+        date,
+        source,
+      })),
     ),
   );
 

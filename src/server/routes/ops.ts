@@ -33,8 +33,17 @@ export function createOpsRoutes(deps: RouteDeps): Hono<AppEnv> {
   routes.post('/order/transition', operator, async (c) => {
     const { orderNo, action, reason } = await validate(c, orderTransitionBody, 'body');
     const locale = localeOf(c);
-    await transitionOrder(db, { userId: c.var.user.id, ip: clientIp(c, config), locale }, { role: 'operator' }, { orderNo, action, reason });
-    return ok(c, await orderDetail(db, orderNo, { role: 'operator' }, locale, contentStore.current()), 'order.transitionOk');
+    await transitionOrder(
+      db,
+      { userId: c.var.user.id, ip: clientIp(c, config), locale },
+      { role: 'operator' },
+      { orderNo, action, reason },
+    );
+    return ok(
+      c,
+      await orderDetail(db, orderNo, { role: 'operator' }, locale, contentStore.current()),
+      'order.transitionOk',
+    );
   });
 
   /** The audit trail: filter by action, range by time, search the target. */

@@ -30,12 +30,20 @@ export function createOpsStaffRoutes(deps: RouteDeps): Hono<AppEnv> {
   const routes = new Hono<AppEnv>();
   const operator = requireRole('operator');
 
-  const actorOf = (c: Context<AuthedEnv>): StaffActor => ({ userId: c.var.user.id, ip: clientIp(c, config), locale: localeOf(c), via: 'ops' });
+  const actorOf = (c: Context<AuthedEnv>): StaffActor => ({
+    userId: c.var.user.id,
+    ip: clientIp(c, config),
+    locale: localeOf(c),
+    via: 'ops',
+  });
   /** Every change answers the account as the table shows it now. */
-  const changed = (c: Context<AuthedEnv>, userId: number, key: Parameters<typeof ok>[2]) => staffRowOf(db, userId, c.var.user.id).then((row) => ok(c, row, key));
+  const changed = (c: Context<AuthedEnv>, userId: number, key: Parameters<typeof ok>[2]) =>
+    staffRowOf(db, userId, c.var.user.id).then((row) => ok(c, row, key));
 
   /** Staff accounts (or, with a keyword, every user), with roles, second factor, status, institutions, last sign-in. */
-  routes.post('/getAntTable', operator, async (c) => ok(c, await staffPage(db, c.var.user.id, await readTableRequest(c))));
+  routes.post('/getAntTable', operator, async (c) =>
+    ok(c, await staffPage(db, c.var.user.id, await readTableRequest(c))),
+  );
 
   /** One account as the table shows it (any user, staff or not): the page's panel. */
   routes.get('/getStaff', operator, async (c) => {

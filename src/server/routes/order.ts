@@ -85,7 +85,16 @@ export function createOrderRoutes(deps: RouteDeps): Hono<AppEnv> {
   routes.get('/getOrderDetail', requireSession, async (c) => {
     const { orderNo } = await validate(c, orderDetailQuery, 'query');
     const enterprise = await requireOwnEnterprise(db, c.var.user.id);
-    return ok(c, await orderDetail(db, orderNo, { role: 'enterprise', enterpriseId: enterprise.id }, localeOf(c), contentStore.current()));
+    return ok(
+      c,
+      await orderDetail(
+        db,
+        orderNo,
+        { role: 'enterprise', enterpriseId: enterprise.id },
+        localeOf(c),
+        contentStore.current(),
+      ),
+    );
   });
 
   return routes;

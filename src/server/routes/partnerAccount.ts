@@ -4,11 +4,22 @@
  * answers the partner 404, exactly like a missing one); an operator on any institution.
  */
 import { Hono, type Context } from 'hono';
-import { addRelationBody, delRelationBody, partnerAccountInfoQuery, type PartnerAccountInfoData } from '../../lib/schemas/partner.ts';
+import {
+  addRelationBody,
+  delRelationBody,
+  partnerAccountInfoQuery,
+  type PartnerAccountInfoData,
+} from '../../lib/schemas/partner.ts';
 import { localeOf, ok } from '../envelope.ts';
 import { requireRole } from '../middleware/session.ts';
 import { clientIp } from '../request.ts';
-import { addRelation, deleteRelation, partnerAccountsOf, requirePartnerVisible, type RelationActor } from '../services/partnerAccounts.ts';
+import {
+  addRelation,
+  deleteRelation,
+  partnerAccountsOf,
+  requirePartnerVisible,
+  type RelationActor,
+} from '../services/partnerAccounts.ts';
 import { partnerDetail } from '../services/partnerInstitutions.ts';
 import { partnerScopeOf } from '../services/partnerScope.ts';
 import type { AppEnv, AuthedEnv, RouteDeps } from '../types.ts';
@@ -31,7 +42,10 @@ export function createPartnerAccountRoutes(deps: RouteDeps): Hono<AppEnv> {
     const { partnerId } = await validate(c, partnerAccountInfoQuery, 'query');
     const actor = await actorOf(c);
     if (partnerId === undefined) {
-      const answer: PartnerAccountInfoData = { partner: null, accounts: await partnerAccountsOf(db, c.var.user.id, null) };
+      const answer: PartnerAccountInfoData = {
+        partner: null,
+        accounts: await partnerAccountsOf(db, c.var.user.id, null),
+      };
       return ok(c, answer);
     }
     await requirePartnerVisible(db, actor, partnerId);

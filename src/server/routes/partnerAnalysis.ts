@@ -51,7 +51,11 @@ import { xlsxResponse, xlsxStream, type XlsxColumn, type XlsxFormat } from '../x
 
 type Cell = string | number | null;
 
-const metricFormat: Record<'count' | 'energy' | 'money', XlsxFormat> = { count: 'int', energy: 'energy', money: 'money' };
+const metricFormat: Record<'count' | 'energy' | 'money', XlsxFormat> = {
+  count: 'int',
+  energy: 'energy',
+  money: 'money',
+};
 
 function metricColumn(locale: Locale, metric: PartnerMetric): XlsxColumn {
   return { header: t(locale, `partner.metric.${metric}`), format: metricFormat[metricUnits[metric]], width: 16 };
@@ -115,7 +119,11 @@ export function createPartnerAnalysisRoutes(deps: RouteDeps): Hono<AppEnv> {
       (totals) => [t(locale, 'partner.analysis.totals'), null, null, ...partnerMetrics.map((metric) => totals[metric])],
     );
     const first = await primed(sheet.rows);
-    await audit(c, 'partner:statistics', { yearType: prepared.yearType, period: prepared.period, partnerId: query.partnerId ?? null });
+    await audit(c, 'partner:statistics', {
+      yearType: prepared.yearType,
+      period: prepared.period,
+      partnerId: query.partnerId ?? null,
+    });
     const stream = xlsxStream({
       name: t(locale, 'partner.analysis.sheet.statistics'),
       columns: [
@@ -183,7 +191,12 @@ export function createPartnerAnalysisRoutes(deps: RouteDeps): Hono<AppEnv> {
       (totals) => [t(locale, 'partner.analysis.totals'), ...partnerMetrics.map((metric) => totals[metric])],
     );
     const first = await primed(sheet.rows);
-    await audit(c, 'partner:trend', { yearType: prepared.yearType, from: prepared.from, to: prepared.to, partnerId: query.partnerId ?? null });
+    await audit(c, 'partner:trend', {
+      yearType: prepared.yearType,
+      from: prepared.from,
+      to: prepared.to,
+      partnerId: query.partnerId ?? null,
+    });
     const stream = xlsxStream({
       name: t(locale, 'partner.analysis.sheet.trend'),
       columns: [

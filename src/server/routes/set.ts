@@ -4,7 +4,14 @@
  * retail companies (spec §7, "Order and set"; getEnterpriseUserByOrgId belongs to the orders issue).
  */
 import { Hono } from 'hono';
-import { chinaDate, getDictionary, listSellingSets, listSets, productsOfArea, schemeParamsForProfile } from '../../content/query.ts';
+import {
+  chinaDate,
+  getDictionary,
+  listSellingSets,
+  listSets,
+  productsOfArea,
+  schemeParamsForProfile,
+} from '../../content/query.ts';
 import {
   productListQuery,
   productQuery,
@@ -44,14 +51,20 @@ export function createSetRoutes(_deps: AppDeps): Hono<AppEnv> {
     const { productId } = await validate(c, productQuery, 'query');
     const content = contentStore.current();
     // productId is one of id1…id5, all of which exist (products.yaml holds exactly five).
-    return ok(c, content.products.find((product) => product.productId === productId));
+    return ok(
+      c,
+      content.products.find((product) => product.productId === productId),
+    );
   });
 
   routes.get('/getSetByAreaCode', async (c) => {
     const { areaCode, productId } = await validate(c, setsByAreaQuery, 'query');
     const content = contentStore.current();
     requireRegion(content, areaCode);
-    return ok(c, listSets(content, areaCode, productId).map((set) => setView(content, set)));
+    return ok(
+      c,
+      listSets(content, areaCode, productId).map((set) => setView(content, set)),
+    );
   });
 
   /** The sets of a product in a region, each with its selling sets. */
@@ -59,7 +72,10 @@ export function createSetRoutes(_deps: AppDeps): Hono<AppEnv> {
     const { productId, areaCode } = await validate(c, setDetailListQuery, 'query');
     const content = contentStore.current();
     requireProductOfArea(content, areaCode, productId);
-    return ok(c, listSets(content, areaCode, productId).map((set) => setDetailView(content, set)));
+    return ok(
+      c,
+      listSets(content, areaCode, productId).map((set) => setDetailView(content, set)),
+    );
   });
 
   routes.get('/getSetById', async (c) => {
@@ -77,7 +93,9 @@ export function createSetRoutes(_deps: AppDeps): Hono<AppEnv> {
     return ok(c, {
       setId: set.setId,
       online: set.online,
-      sellingSets: listSellingSets(content, set.areaCode, { setId, today }).map((s) => sellingSetView(content, s, today)),
+      sellingSets: listSellingSets(content, set.areaCode, { setId, today }).map((s) =>
+        sellingSetView(content, s, today),
+      ),
     });
   });
 
@@ -97,7 +115,10 @@ export function createSetRoutes(_deps: AppDeps): Hono<AppEnv> {
       const levels = getDictionary(content, 'voltageLevel') ?? [];
       if (!levels.some((level) => level.code === voltageLevel)) {
         const label = message(c, 'field.voltageLevel');
-        throw new ApiError(ApiCode.BAD_REQUEST, 'validation.enum', { label, enum: levels.map((level) => level.code).join(', ') });
+        throw new ApiError(ApiCode.BAD_REQUEST, 'validation.enum', {
+          label,
+          enum: levels.map((level) => level.code).join(', '),
+        });
       }
     }
     const profile = {
@@ -116,7 +137,10 @@ export function createSetRoutes(_deps: AppDeps): Hono<AppEnv> {
     if (setId !== undefined) requireSet(content, setId);
     const today = chinaDate();
     const options = setId === undefined ? { today } : { setId, today };
-    return ok(c, listSellingSets(content, areaCode, options).map((s) => sellingSetView(content, s, today)));
+    return ok(
+      c,
+      listSellingSets(content, areaCode, options).map((s) => sellingSetView(content, s, today)),
+    );
   });
 
   routes.get('/getSellingSetById', async (c) => {

@@ -22,17 +22,51 @@ import { kindSpecs } from '../../content/kinds.ts';
 import { fileTextOf, normalizedData } from '../../content/files.ts';
 import { renderMarkdown, UnrenderableMarkdown } from '../../content/markdown.ts';
 import { mapMarkdownFields } from '../../content/schemas.ts';
-import { studioBuildBody, studioBuildQuery, studioDeleteBody, studioKindQuery, studioMarkdownBody, studioPathBody, studioPathQuery, studioRestoreBody, studioRollbackBody, studioSaveBody, studioUploadBody, studioVersionQuery, maxImportBytes } from '../../lib/schemas/studio.ts';
+import {
+  studioBuildBody,
+  studioBuildQuery,
+  studioDeleteBody,
+  studioKindQuery,
+  studioMarkdownBody,
+  studioPathBody,
+  studioPathQuery,
+  studioRestoreBody,
+  studioRollbackBody,
+  studioSaveBody,
+  studioUploadBody,
+  studioVersionQuery,
+  maxImportBytes,
+} from '../../lib/schemas/studio.ts';
 import { studioValidation } from '../../islands/studio/studioPageMessages.ts';
 import type { Locale } from '../../lib/i18n/index.ts';
 import { ApiError, localeOf, ok } from '../envelope.ts';
 import { requireRole } from '../middleware/session.ts';
 import { clientIp } from '../request.ts';
 import { writeAudit } from '../services/audit.ts';
-import { canonicalData, deleteItem, discardDraft, getItem, getVersion, listDrafts, listItems, listVersions, restoreVersion, saveDraft, userNames } from '../studio/contentRepo.ts';
+import {
+  canonicalData,
+  deleteItem,
+  discardDraft,
+  getItem,
+  getVersion,
+  listDrafts,
+  listItems,
+  listVersions,
+  restoreVersion,
+  saveDraft,
+  userNames,
+} from '../studio/contentRepo.ts';
 import { importPackage } from '../studio/importPackage.ts';
 import { storeImage } from '../studio/images.ts';
-import { buildAuditActions, buildViews, checkContent, itemSummaries, itemView, publicationViews, regionsOf } from '../studio/views.ts';
+import {
+  buildAuditActions,
+  buildViews,
+  checkContent,
+  itemSummaries,
+  itemView,
+  publicationViews,
+  regionsOf,
+} from '../studio/views.ts';
 import type { AnyContext } from '../envelope.ts';
 import type { AppEnv, RouteDeps } from '../types.ts';
 import { check, validate } from '../validate.ts';
@@ -49,7 +83,8 @@ function studioMessagesOf(locale: Locale): Readonly<Record<string, string>> {
 
 /** The top-level fields whose value differs (what an audit entry says was changed); `*` for a whole list or a new item. */
 function changedFields(before: unknown, after: unknown): string[] {
-  const isRecord = (value: unknown): value is Record<string, unknown> => value !== null && typeof value === 'object' && !Array.isArray(value);
+  const isRecord = (value: unknown): value is Record<string, unknown> =>
+    value !== null && typeof value === 'object' && !Array.isArray(value);
   if (!isRecord(before) || !isRecord(after)) return ['*'];
   const keys = new Set([...Object.keys(before), ...Object.keys(after)]);
   return [...keys].filter((key) => canonicalData(before[key]) !== canonicalData(after[key])).sort();
@@ -88,7 +123,10 @@ export function createStudioRoutes(deps: RouteDeps): Hono<AppEnv> {
 
   routes.get('/overview', async (c) => {
     const rows = await listItems(db);
-    const kinds = Object.fromEntries(contentKinds.map((kind) => [kind, { items: 0, drafts: 0 }])) as Record<ContentKind, { items: number; drafts: number }>;
+    const kinds = Object.fromEntries(contentKinds.map((kind) => [kind, { items: 0, drafts: 0 }])) as Record<
+      ContentKind,
+      { items: number; drafts: number }
+    >;
     let drafts = 0;
     for (const row of rows) {
       const counts = kinds[row.kind as ContentKind];
@@ -101,7 +139,8 @@ export function createStudioRoutes(deps: RouteDeps): Hono<AppEnv> {
     }
     const published = await publisher.published();
     const latest = await rebuilder.latest();
-    const running = latest?.status === 'running' ? (await buildViews(db, [await rebuilder.get(latest.buildId)]))[0] ?? null : null;
+    const running =
+      latest?.status === 'running' ? ((await buildViews(db, [await rebuilder.get(latest.buildId)]))[0] ?? null) : null;
     return ok(c, {
       regions: regionsOf(rows),
       kinds,
@@ -136,7 +175,10 @@ export function createStudioRoutes(deps: RouteDeps): Hono<AppEnv> {
     if (unrenderable !== undefined) throw ApiError.field(localeOf(c), unrenderable, 'studio.edit.markdownUnrenderable');
     const before = await getItem(db, path);
     const row = await saveDraft(db, { path, kind, data, revision, userId: userId(c) });
-    await audit(c, revision === 0 ? 'content.create' : 'content.save', path, { revision: row.revision, fields: changedFields(before ? (before.draft ?? before.published) : null, data) });
+    await audit(c, revision === 0 ? 'content.create' : 'content.save', path, {
+      revision: row.revision,
+      fields: changedFields(before ? (before.draft ?? before.published) : null, data),
+    });
     return ok(c, await itemView(db, row));
   });
 
@@ -164,7 +206,10 @@ export function createStudioRoutes(deps: RouteDeps): Hono<AppEnv> {
   routes.get('/versions', async (c) => {
     const { path } = await validate(c, studioPathQuery, 'query');
     const rows = await listVersions(db, path);
-    const names = await userNames(db, rows.map((row) => row.publishedBy));
+    const names = await userNames(
+      db,
+      rows.map((row) => row.publishedBy),
+    );
     return ok(c, {
       versions: rows.map((row) => ({
         version: row.version,
@@ -190,7 +235,10 @@ export function createStudioRoutes(deps: RouteDeps): Hono<AppEnv> {
     await checkContent(db, drafts);
     const carried = paths ?? (await listDrafts(db)).map((row) => row.path);
     const started = await rebuilder.start({ purpose, drafts, userId: userId(c) });
-    await audit(c, buildAuditActions[purpose], `build:${started.buildId}`, { buildId: started.buildId, paths: carried });
+    await audit(c, buildAuditActions[purpose], `build:${started.buildId}`, {
+      buildId: started.buildId,
+      paths: carried,
+    });
     const [view] = await buildViews(db, [await rebuilder.get(started.buildId)]);
     return ok(c, view, purpose === 'publish' ? 'rebuild.publishStarted' : 'rebuild.previewStarted');
   };
@@ -205,7 +253,10 @@ export function createStudioRoutes(deps: RouteDeps): Hono<AppEnv> {
 
   routes.get('/publications', async (c) => {
     const published = await publisher.published();
-    return ok(c, { published: published?.buildId ?? null, builds: await publicationViews(db, await publisher.keptBuildIds()) });
+    return ok(c, {
+      published: published?.buildId ?? null,
+      builds: await publicationViews(db, await publisher.keptBuildIds()),
+    });
   });
 
   routes.post('/rollback', async (c) => {
@@ -230,7 +281,8 @@ export function createStudioRoutes(deps: RouteDeps): Hono<AppEnv> {
     try {
       return ok(c, renderMarkdown(markdown));
     } catch (error) {
-      if (error instanceof UnrenderableMarkdown) throw ApiError.field(localeOf(c), 'markdown', 'studio.edit.markdownUnrenderable');
+      if (error instanceof UnrenderableMarkdown)
+        throw ApiError.field(localeOf(c), 'markdown', 'studio.edit.markdownUnrenderable');
       throw error;
     }
   });
@@ -239,7 +291,8 @@ export function createStudioRoutes(deps: RouteDeps): Hono<AppEnv> {
     const withDrafts = new URL(c.req.url).searchParams.get('drafts') === '1';
     const files: Record<string, Uint8Array> = {};
     for (const row of await listItems(db)) {
-      const data = withDrafts && (row.draft !== null || row.draftDeleted) ? (row.draftDeleted ? null : row.draft) : row.published;
+      const data =
+        withDrafts && (row.draft !== null || row.draftDeleted) ? (row.draftDeleted ? null : row.draft) : row.published;
       if (data !== null && data !== undefined) files[row.path] = strToU8(fileTextOf(row.kind as ContentKind, data));
     }
     await audit(c, 'content.export', null, { drafts: withDrafts, files: Object.keys(files).length });
@@ -260,7 +313,6 @@ export function createStudioRoutes(deps: RouteDeps): Hono<AppEnv> {
     await audit(c, 'content.import', null, { fileName: file.name, ...result });
     return ok(c, result);
   });
-
 
   return routes;
 }

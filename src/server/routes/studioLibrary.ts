@@ -32,14 +32,24 @@ export function createStudioLibraryRoutes(deps: RouteDeps): Hono<AppEnv> {
     return ok(c, { choices: choicesOfItems(items) });
   });
 
-  routes.get('/images', async (c) => ok(c, { images: await libraryImages(db, objects, await publisher.keptBuildIds()) }));
+  routes.get('/images', async (c) =>
+    ok(c, { images: await libraryImages(db, objects, await publisher.keptBuildIds()) }),
+  );
 
   routes.post('/image/delete', async (c) => {
     const { name } = await validate(c, studioImageBody, 'body');
     const list = new Intl.ListFormat(localeOf(c), { type: 'conjunction' });
-    const image = await deleteLibraryImage(db, objects, name, await publisher.keptBuildIds(), (titles) => list.format(titles));
+    const image = await deleteLibraryImage(db, objects, name, await publisher.keptBuildIds(), (titles) =>
+      list.format(titles),
+    );
     const user = c.get('user');
-    await writeAudit(db, { userId: user?.id ?? null, action: 'content.imageDelete', target: image.name, detail: { fileName: image.fileName, bytes: image.bytes }, ip: clientIp(c, config) });
+    await writeAudit(db, {
+      userId: user?.id ?? null,
+      action: 'content.imageDelete',
+      target: image.name,
+      detail: { fileName: image.fileName, bytes: image.bytes },
+      ip: clientIp(c, config),
+    });
     return ok(c, null, 'rebuild.imageDeleted', { fileName: image.fileName });
   });
 

@@ -18,7 +18,12 @@ import type { AppEnv, RouteDeps } from '../types.ts';
 import { validate } from '../validate.ts';
 
 export function createStudioScheduleRoutes(deps: RouteDeps): Hono<AppEnv> {
-  const schedules = createScheduleService({ db: deps.db, jobs: deps.jobs, rebuilder: deps.rebuilder, logger: deps.logger });
+  const schedules = createScheduleService({
+    db: deps.db,
+    jobs: deps.jobs,
+    rebuilder: deps.rebuilder,
+    logger: deps.logger,
+  });
   const routes = new Hono<AppEnv>();
   routes.use('*', requireRole('editor', 'operator'));
   const userId = (c: AnyContext): number => {
@@ -33,7 +38,12 @@ export function createStudioScheduleRoutes(deps: RouteDeps): Hono<AppEnv> {
     const { action, paths, runAt } = await validate(c, studioScheduleBody, 'body');
     const locale = localeOf(c);
     const row = await schedules.create({ action, paths, runAt, userId: userId(c), locale });
-    await audit(c, 'content.schedule', `schedule:${row.id}`, { scheduleId: row.id, action, paths: row.paths, runAt: row.runAt.toISOString() });
+    await audit(c, 'content.schedule', `schedule:${row.id}`, {
+      scheduleId: row.id,
+      action,
+      paths: row.paths,
+      runAt: row.runAt.toISOString(),
+    });
     return ok(c, await schedules.get(row.id), 'rebuild.scheduled', { at: formatChinaDateTime(row.runAt, locale) });
   });
 
@@ -42,7 +52,12 @@ export function createStudioScheduleRoutes(deps: RouteDeps): Hono<AppEnv> {
   routes.post('/schedule/cancel', async (c) => {
     const { id } = await validate(c, studioScheduleCancelBody, 'body');
     const row = await schedules.cancel(id);
-    await audit(c, 'content.scheduleCancel', `schedule:${id}`, { scheduleId: id, action: row.action, paths: row.paths, runAt: row.runAt.toISOString() });
+    await audit(c, 'content.scheduleCancel', `schedule:${id}`, {
+      scheduleId: id,
+      action: row.action,
+      paths: row.paths,
+      runAt: row.runAt.toISOString(),
+    });
     return ok(c, await schedules.get(id), 'rebuild.scheduleCancelled');
   });
   return routes;

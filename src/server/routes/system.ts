@@ -28,7 +28,13 @@ import { registerUser, resetPassword } from '../services/accounts.ts';
 import { writeAudit } from '../services/audit.ts';
 import { captchaRules, createCaptcha } from '../services/captcha.ts';
 import { checkAccountLogin, loginRules } from '../services/login.ts';
-import { claimChallengeTry, createLoginChallenge, loginChallengeRules, useChallenge, type FirstFactor } from '../services/loginChallenge.ts';
+import {
+  claimChallengeTry,
+  createLoginChallenge,
+  loginChallengeRules,
+  useChallenge,
+  type FirstFactor,
+} from '../services/loginChallenge.ts';
 import { hitLimit, type RateRule } from '../services/rateLimit.ts';
 import { hasConfirmedSecondFactor, noticeRecoveryCodeUsed, proveSecondFactor } from '../services/secondFactor.ts';
 import { findUserById, findUserByMobile, isMobileRegistered, loadCurrentUserView } from '../services/users.ts';
@@ -46,7 +52,10 @@ const systemCallsPath = '/api/front/system';
 /** checkphonenum tells whether a phone is registered: limit how fast one address can ask. */
 export const checkPhoneRule: RateRule = { name: 'checkphone.ip', limit: 60, windowSeconds: 10 * 60 };
 
-export const smsSent: SmsSentData = { resendSeconds: smsRules.resendInterval.windowSeconds, expiresSeconds: smsRules.codeTtlSeconds };
+export const smsSent: SmsSentData = {
+  resendSeconds: smsRules.resendInterval.windowSeconds,
+  expiresSeconds: smsRules.codeTtlSeconds,
+};
 
 /**
  * A short-lived HttpOnly cookie sent only to this group of calls: the captcha's token, the pending
@@ -55,7 +64,13 @@ export const smsSent: SmsSentData = { resendSeconds: smsRules.resendInterval.win
 function systemCallsCookie(name: string, ttlSeconds: number) {
   return {
     set(c: AnyContext, token: string, config: Config): void {
-      setCookie(c as Context, name, token, { httpOnly: true, sameSite: 'Strict', path: systemCallsPath, maxAge: ttlSeconds, secure: secureCookies(c, config) });
+      setCookie(c as Context, name, token, {
+        httpOnly: true,
+        sameSite: 'Strict',
+        path: systemCallsPath,
+        maxAge: ttlSeconds,
+        secure: secureCookies(c, config),
+      });
     },
     clear(c: AnyContext, config: Config): void {
       deleteCookie(c as Context, name, { path: systemCallsPath, secure: secureCookies(c, config) });
@@ -159,7 +174,8 @@ export function createSystemRoutes(deps: RouteDeps): Hono<AppEnv> {
       captchaKey: (await deps.keys()).captcha,
       ip,
     });
-    if ((await afterFirstFactor(c, user, 'account', body.deviceId)) === 'secondFactorOwed') return ok(c, secondFactorOwed, 'auth.secondFactorNeeded');
+    if ((await afterFirstFactor(c, user, 'account', body.deviceId)) === 'secondFactorOwed')
+      return ok(c, secondFactorOwed, 'auth.secondFactorNeeded');
     return ok(c, await loadCurrentUserView(db, user), 'auth.loginOk');
   });
 

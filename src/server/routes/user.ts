@@ -55,7 +55,10 @@ export function createUserRoutes(deps: RouteDeps): Hono<AppEnv> {
     // factor is proved, so the pages can say it first (SessionGate).
     const owed = c.get('secondFactorDemand');
     if (!owed) return ok(c, currentUserView(c.get('user')));
-    return ok(c, { ...currentUserView({ ...c.get('user'), roles: owed.accountRoles }), secondFactorRequired: owed.demand });
+    return ok(c, {
+      ...currentUserView({ ...c.get('user'), roles: owed.accountRoles }),
+      secondFactorRequired: owed.demand,
+    });
   });
 
   // The spec lists it among the POST calls with no body; GET reads the same.
@@ -64,7 +67,12 @@ export function createUserRoutes(deps: RouteDeps): Hono<AppEnv> {
   /** Other sessions end; this browser gets a new session id (a changed credential, a new session). */
   routes.post('/changePwd', requireSession, async (c) => {
     const body = await validate(c, changePasswordBody, 'body');
-    await changePassword(db, { userId: c.var.user.id, oldPassword: body.oldPassword, newPassword: body.newPassword, ip: clientIp(c, config) });
+    await changePassword(db, {
+      userId: c.var.user.id,
+      oldPassword: body.oldPassword,
+      newPassword: body.newPassword,
+      ip: clientIp(c, config),
+    });
     await signIn(c, deps, c.var.user.id, 'passwordChange', body.deviceId);
     return ok(c, {}, 'auth.passwordChanged');
   });
@@ -97,7 +105,9 @@ export function createUserRoutes(deps: RouteDeps): Hono<AppEnv> {
     return ok(c, await userInfoView(db, c.var.user.id), 'auth.bindOk');
   });
 
-  routes.get('/sessions', requireSession, async (c) => ok(c, await listSessions(db, c.var.user.id, c.var.session.id, policy)));
+  routes.get('/sessions', requireSession, async (c) =>
+    ok(c, await listSessions(db, c.var.user.id, c.var.session.id, policy)),
+  );
 
   routes.post('/endSession', requireSession, async (c) => {
     const { id } = await validate(c, endSessionBody, 'body');
@@ -126,7 +136,13 @@ export function createUserRoutes(deps: RouteDeps): Hono<AppEnv> {
   const factorRequired = (c: Context<AuthedEnv>) => requiresSecondFactor(accountRoles(c), config.mfaRequiredRoles);
 
   routes.get('/secondFactor', requireSession, async (c) =>
-    ok(c, await secondFactorStatus(db, c.var.user.id, { required: factorRequired(c), sessionVerified: c.var.session.secondFactorAt !== null })),
+    ok(
+      c,
+      await secondFactorStatus(db, c.var.user.id, {
+        required: factorRequired(c),
+        sessionVerified: c.var.session.secondFactorAt !== null,
+      }),
+    ),
   );
 
   routes.post('/enrolSecondFactor', requireSession, async (c) => {

@@ -103,7 +103,9 @@ export interface ChangePasswordInput {
  * Revokes every session of the user; the caller signs this browser in again with a new id.
  */
 export async function changePassword(db: Database, input: ChangePasswordInput): Promise<void> {
-  const user = await verifyCurrentPassword(db, input.userId, input.oldPassword, () => ApiError.badRequest('auth.oldPasswordWrong'));
+  const user = await verifyCurrentPassword(db, input.userId, input.oldPassword, () =>
+    ApiError.badRequest('auth.oldPasswordWrong'),
+  );
   const passwordHash = await hashPassword(input.newPassword);
   await db.transaction(async (tx) => {
     await tx.update(users).set({ passwordHash }).where(eq(users.id, user.id));
@@ -116,11 +118,18 @@ export async function changePassword(db: Database, input: ChangePasswordInput): 
  * The signed-in user's password typed again before a sensitive change (password, second factor):
  * 5 wrong tries per user per 15 minutes, then 429 until the window ends. Answers the user row.
  */
-export async function verifyCurrentPassword(db: Database, userId: number, password: string, wrong: () => ApiError): Promise<UserRow> {
+export async function verifyCurrentPassword(
+  db: Database,
+  userId: number,
+  password: string,
+  wrong: () => ApiError,
+): Promise<UserRow> {
   const subject = String(userId);
   const pause = await peekWindow(db, accountRules.wrongOldPassword, subject);
   if (pause.hits >= accountRules.wrongOldPassword.limit) {
-    throw ApiError.tooManyRequests('auth.tooManyAttempts', { minutes: Math.max(1, Math.ceil(pause.remainingSeconds / 60)) });
+    throw ApiError.tooManyRequests('auth.tooManyAttempts', {
+      minutes: Math.max(1, Math.ceil(pause.remainingSeconds / 60)),
+    });
   }
   const user = await findUserById(db, userId);
   if (!user) throw ApiError.sessionExpired();

@@ -16,7 +16,15 @@ export const auditTable = defineTable({
   columns: {
     id: { sql: sql`a.id`, type: 'int', sort: true },
     at: { sql: sql`a.at`, type: 'timestamp', range: true, sort: true },
-    userName: { sql: sql`u.user_name`, type: 'text', nullable: true, join: 'user', search: true, like: true, sort: true },
+    userName: {
+      sql: sql`u.user_name`,
+      type: 'text',
+      nullable: true,
+      join: 'user',
+      search: true,
+      like: true,
+      sort: true,
+    },
     action: { sql: sql`a.action`, type: 'text', filter: true, like: true, sort: true },
     target: { sql: sql`a.target`, type: 'text', nullable: true, search: true, like: true, sort: true },
     // Sent as JSON text by the engine (it has no JSON type); parsed back below.

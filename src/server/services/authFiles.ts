@@ -13,7 +13,12 @@
  */
 import { createHash, type Hash } from 'node:crypto';
 import { and, eq } from 'drizzle-orm';
-import { maxAuthFileBytes, type AuthFileData, type AuthFileKindName, type AuthFileContentType } from '../../lib/schemas/enterprise.ts';
+import {
+  maxAuthFileBytes,
+  type AuthFileData,
+  type AuthFileKindName,
+  type AuthFileContentType,
+} from '../../lib/schemas/enterprise.ts';
 import type { Database } from '../db/client.ts';
 import { enterpriseAuthFiles, enterprises, type EnterpriseAuthFileRow } from '../db/schema/index.ts';
 import { ApiError } from '../envelope.ts';
@@ -21,7 +26,14 @@ import { detectAuthFileType } from '../uploads/fileType.ts';
 import type { ObjectStore, StoredObject } from '../storage/objectStore.ts';
 import { newStoredName, uploadKey } from '../uploads/storage.ts';
 import { writeAudit } from './audit.ts';
-import { deletableStatus, isOperator, ownEnterpriseOrFail, statusWords, toAuthFileData, type EnterpriseActor } from './enterpriseView.ts';
+import {
+  deletableStatus,
+  isOperator,
+  ownEnterpriseOrFail,
+  statusWords,
+  toAuthFileData,
+  type EnterpriseActor,
+} from './enterpriseView.ts';
 
 /**
  * A name safe to keep and to show: the last path segment only (a name like `../../etc/passwd` or
@@ -69,7 +81,12 @@ export interface UploadInput {
 }
 
 /** enterpriseauthfile/upload — stores the file for the user's own enterprise, replacing one of the same kind. */
-export async function uploadAuthFile(db: Database, actor: EnterpriseActor, objects: ObjectStore, input: UploadInput): Promise<AuthFileData> {
+export async function uploadAuthFile(
+  db: Database,
+  actor: EnterpriseActor,
+  objects: ObjectStore,
+  input: UploadInput,
+): Promise<AuthFileData> {
   const size = input.file.size;
   const contentType = await checkedType(actor, input.file);
   // Checked before the bytes are written too, so a refused upload leaves no file behind.
@@ -128,7 +145,12 @@ export async function uploadAuthFile(db: Database, actor: EnterpriseActor, objec
 }
 
 /** enterpriseauthfile/deleteElectricity — one file of the user's own enterprise (0 or 3 only). */
-export async function deleteAuthFile(db: Database, actor: EnterpriseActor, objects: ObjectStore, fileId: number): Promise<void> {
+export async function deleteAuthFile(
+  db: Database,
+  actor: EnterpriseActor,
+  objects: ObjectStore,
+  fileId: number,
+): Promise<void> {
   const storedName = await db.transaction(async (tx) => {
     const [found] = await tx
       .select({ file: enterpriseAuthFiles, enterprise: enterprises })
@@ -160,7 +182,12 @@ export interface StoredAuthFile {
 }
 
 /** enterpriseauthfile/download — the owner's or, for an operator, any enterprise's file; else 404. */
-export async function readAuthFile(db: Database, actor: EnterpriseActor, objects: ObjectStore, fileId: number): Promise<StoredAuthFile> {
+export async function readAuthFile(
+  db: Database,
+  actor: EnterpriseActor,
+  objects: ObjectStore,
+  fileId: number,
+): Promise<StoredAuthFile> {
   const [found] = await db
     .select({ file: enterpriseAuthFiles, ownerUserId: enterprises.ownerUserId })
     .from(enterpriseAuthFiles)

@@ -24,7 +24,13 @@ import { createHash, randomBytes } from 'node:crypto';
 import { and, eq, gt, isNull, lt, or } from 'drizzle-orm';
 import { AuthStatusCode } from '../../lib/authStatus.ts';
 import { bankChallengeSeconds, type IcbcAccountInfoData, type SaveEmpBody } from '../../lib/schemas/enterprise.ts';
-import { BankUnavailableError, callBank, usbKeySignedText, type BankAccount, type BankProvider } from '../bank/provider.ts';
+import {
+  BankUnavailableError,
+  callBank,
+  usbKeySignedText,
+  type BankAccount,
+  type BankProvider,
+} from '../bank/provider.ts';
 import type { Database } from '../db/client.ts';
 import { bankBindings, bankChallenges, enterprises, type EnterpriseRow } from '../db/schema/index.ts';
 import { ApiError } from '../envelope.ts';
@@ -81,9 +87,19 @@ async function recordBindingChange(
   actor: EnterpriseActor,
   row: EnterpriseRow,
   accountNoMasked: string,
-  change: { action: 'certification.usbkey' | 'certification.usbkeyRemove'; messageKey: NoticeMessageKey; detail: Record<string, unknown> },
+  change: {
+    action: 'certification.usbkey' | 'certification.usbkeyRemove';
+    messageKey: NoticeMessageKey;
+    detail: Record<string, unknown>;
+  },
 ): Promise<void> {
-  await writeAudit(tx, { userId: actor.user.id, action: change.action, target: `enterprise:${row.id}`, detail: change.detail, ip: actor.ip });
+  await writeAudit(tx, {
+    userId: actor.user.id,
+    action: change.action,
+    target: `enterprise:${row.id}`,
+    detail: change.detail,
+    ip: actor.ip,
+  });
   await createNotice(tx, {
     userId: row.ownerUserId,
     type: 'notification',
@@ -100,7 +116,12 @@ function checkMayCertify(row: EnterpriseRow): void {
 }
 
 /** The bank's account, usable by this enterprise: known, not frozen, held under its exact name. */
-async function usableAccount(context: OpenBank, actor: EnterpriseActor, row: EnterpriseRow, accountNo: string): Promise<BankAccount> {
+async function usableAccount(
+  context: OpenBank,
+  actor: EnterpriseActor,
+  row: EnterpriseRow,
+  accountNo: string,
+): Promise<BankAccount> {
   const account = await askBank(context, (signal) => context.bank.lookupAccount(accountNo, signal));
   if (!account) throw ApiError.field(actor.locale, 'accountNo', 'bank.error.accountNotFound');
   if (account.frozen) throw ApiError.conflict('bank.error.accountFrozen');
@@ -122,7 +143,9 @@ export async function lookupIcbcAccount(
   requireCompleteRecord(actor.locale, row);
   const verdict = await hitLimit(db, bankLookupRule, String(actor.user.id));
   if (!verdict.allowed) {
-    throw ApiError.tooManyRequests('bank.error.tooManyLookups', { minutes: Math.max(1, Math.ceil(verdict.retryAfterSeconds / 60)) });
+    throw ApiError.tooManyRequests('bank.error.tooManyLookups', {
+      minutes: Math.max(1, Math.ceil(verdict.retryAfterSeconds / 60)),
+    });
   }
   const account = await usableAccount(context, actor, row, accountNo);
   const challenge = randomBytes(32).toString('hex');
@@ -131,8 +154,15 @@ export async function lookupIcbcAccount(
     // The enterprise's spent and stale challenges go as a new one is made: the table stays small.
     await tx
       .delete(bankChallenges)
-      .where(and(eq(bankChallenges.enterpriseId, row.id), or(lt(bankChallenges.expiresAt, new Date()), gt(bankChallenges.usedAt, new Date(0)))));
-    await tx.insert(bankChallenges).values({ id: hashChallenge(challenge), enterpriseId: row.id, accountNo: account.accountNo, expiresAt });
+      .where(
+        and(
+          eq(bankChallenges.enterpriseId, row.id),
+          or(lt(bankChallenges.expiresAt, new Date()), gt(bankChallenges.usedAt, new Date(0))),
+        ),
+      );
+    await tx
+      .insert(bankChallenges)
+      .values({ id: hashChallenge(challenge), enterpriseId: row.id, accountNo: account.accountNo, expiresAt });
   });
   return {
     accountNo: account.accountNo,
@@ -145,7 +175,12 @@ export async function lookupIcbcAccount(
 }
 
 /** POST /api/front/thirdparty/saveEmp; answers the enterprise id. */
-export async function saveIcbcEmp(db: Database, bankContext: BankContext, actor: EnterpriseActor, body: SaveEmpBody & { accountNo: string }): Promise<number> {
+export async function saveIcbcEmp(
+  db: Database,
+  bankContext: BankContext,
+  actor: EnterpriseActor,
+  body: SaveEmpBody & { accountNo: string },
+): Promise<number> {
   const context = openBank(bankContext);
   const row = await ownEnterpriseOrFail(db, actor.user.id);
   checkMayCertify(row);
@@ -163,7 +198,10 @@ export async function saveIcbcEmp(db: Database, bankContext: BankContext, actor:
 
   const signedText = usbKeySignedText(body.accountNo, body.challenge);
   const verified = await askBank(context, (signal) =>
-    context.bank.verifySignature({ accountNo: body.accountNo, signedText, signature: body.signature, certSerial: body.certSerial }, signal),
+    context.bank.verifySignature(
+      { accountNo: body.accountNo, signedText, signature: body.signature, certSerial: body.certSerial },
+      signal,
+    ),
   );
   if (!verified) throw ApiError.field(actor.locale, 'signature', 'bank.error.signatureInvalid');
   // Asked again: the account may have been frozen, or the enterprise renamed, since the challenge.
@@ -171,7 +209,10 @@ export async function saveIcbcEmp(db: Database, bankContext: BankContext, actor:
   const empName = body.empName.trim();
   const empNo = body.empNo.trim();
   const { reference } = await askBank(context, (signal) =>
-    context.bank.saveEmp({ accountNo: account.accountNo, accountName: account.accountName, empName, empNo, certSerial: body.certSerial }, signal),
+    context.bank.saveEmp(
+      { accountNo: account.accountNo, accountName: account.accountName, empName, empNo, certSerial: body.certSerial },
+      signal,
+    ),
   );
 
   try {
@@ -179,12 +220,19 @@ export async function saveIcbcEmp(db: Database, bankContext: BankContext, actor:
       const current = await ownEnterpriseOrFail(tx, actor.user.id, true);
       checkMayCertify(current);
       requireCompleteRecord(actor.locale, current);
-      if (current.id !== row.id || current.enterpriseName !== row.enterpriseName) throw ApiError.field(actor.locale, 'challenge', 'bank.error.challengeInvalid');
+      if (current.id !== row.id || current.enterpriseName !== row.enterpriseName)
+        throw ApiError.field(actor.locale, 'challenge', 'bank.error.challengeInvalid');
       // Single use: of two requests with one challenge, only the first finds it unused.
       const claimed = await tx
         .update(bankChallenges)
         .set({ usedAt: new Date() })
-        .where(and(eq(bankChallenges.id, challengeId), isNull(bankChallenges.usedAt), gt(bankChallenges.expiresAt, new Date())))
+        .where(
+          and(
+            eq(bankChallenges.id, challengeId),
+            isNull(bankChallenges.usedAt),
+            gt(bankChallenges.expiresAt, new Date()),
+          ),
+        )
         .returning({ id: bankChallenges.id });
       if (claimed.length === 0) throw ApiError.field(actor.locale, 'challenge', 'bank.error.challengeInvalid');
       const now = new Date();
@@ -215,13 +263,21 @@ export async function saveIcbcEmp(db: Database, bankContext: BankContext, actor:
       await recordBindingChange(tx, actor, current, accountNoMasked, {
         action: 'certification.usbkey',
         messageKey: 'enterprise.notice.bankCertified',
-        detail: { bank: context.bank.bank, accountNoMasked, certSerial: body.certSerial, bankReference: reference, from: current.authStatus },
+        detail: {
+          bank: context.bank.bank,
+          accountNoMasked,
+          certSerial: body.certSerial,
+          bankReference: reference,
+          from: current.authStatus,
+        },
       });
       return current.id;
     });
   } catch (error) {
     // The bank recorded an authorisation the portal did not keep: withdraw it, as far as the bank lets us.
-    await callBank(context.timeoutMs, (signal) => context.bank.revokeEmp({ accountNo: account.accountNo, reference }, signal)).catch(() => {});
+    await callBank(context.timeoutMs, (signal) =>
+      context.bank.revokeEmp({ accountNo: account.accountNo, reference }, signal),
+    ).catch(() => {});
     throw error;
   }
 }
@@ -234,13 +290,18 @@ export async function removeIcbcAuth(db: Database, bankContext: BankContext, act
   const [binding] = await db.select().from(bankBindings).where(eq(bankBindings.enterpriseId, row.id)).limit(1);
   if (!binding) throw ApiError.conflict('bank.error.notBound');
   if ((await orderCount(db, row.id, openOrderStatuses)) > 0) throw ApiError.conflict('bank.error.openOrders');
-  await askBank(context, (signal) => context.bank.revokeEmp({ accountNo: binding.accountNo, reference: binding.bankReference }, signal));
+  await askBank(context, (signal) =>
+    context.bank.revokeEmp({ accountNo: binding.accountNo, reference: binding.bankReference }, signal),
+  );
 
   return db.transaction(async (tx) => {
     const current = await ownEnterpriseOrFail(tx, actor.user.id, true);
     // Checked again under the lock: an order placed meanwhile keeps the certification.
     if ((await orderCount(tx, current.id, openOrderStatuses)) > 0) throw ApiError.conflict('bank.error.openOrders');
-    const removed = await tx.delete(bankBindings).where(eq(bankBindings.enterpriseId, current.id)).returning({ id: bankBindings.id });
+    const removed = await tx
+      .delete(bankBindings)
+      .where(eq(bankBindings.enterpriseId, current.id))
+      .returning({ id: bankBindings.id });
     if (removed.length === 0) throw ApiError.conflict('bank.error.notBound');
     const byKey = current.authType === 'usbkey' && current.authStatus === AuthStatusCode.CERTIFIED;
     if (byKey) {

@@ -46,7 +46,11 @@ export function hashCaptchaAnswer(key: Buffer, answer: string): string {
 const tokenPattern = /^[A-Za-z0-9_-]{43}$/;
 
 /** Makes a captcha: stores its hashes, returns the cookie token and the PNG. Prunes expired ones. */
-export async function createCaptcha(db: Database, key: Buffer, ip: string | null): Promise<{ token: string; png: Buffer }> {
+export async function createCaptcha(
+  db: Database,
+  key: Buffer,
+  ip: string | null,
+): Promise<{ token: string; png: Buffer }> {
   const token = randomBytes(32).toString('base64url');
   const text = captchaText();
   const png = await renderCaptchaPng(text);
@@ -67,7 +71,12 @@ export async function createCaptcha(db: Database, key: Buffer, ip: string | null
  * Uses the captcha up (whatever the answer: one image, one try) and says whether the answer was
  * right. False for an unknown, expired or already used token.
  */
-export async function consumeCaptcha(db: Database, key: Buffer, token: string | undefined, answer: string): Promise<boolean> {
+export async function consumeCaptcha(
+  db: Database,
+  key: Buffer,
+  token: string | undefined,
+  answer: string,
+): Promise<boolean> {
   if (!token || !tokenPattern.test(token)) return false;
   const [row] = await db
     .update(captchas)

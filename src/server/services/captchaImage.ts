@@ -106,7 +106,8 @@ function parseGlyph(path: string, step = 0.4): Glyph {
   const lineTo = (to: Point) => {
     const from = last();
     const n = Math.max(1, Math.ceil(Math.hypot(to[0] - from[0], to[1] - from[1]) / step));
-    for (let k = 1; k <= n; k++) current.push([from[0] + ((to[0] - from[0]) * k) / n, from[1] + ((to[1] - from[1]) * k) / n]);
+    for (let k = 1; k <= n; k++)
+      current.push([from[0] + ((to[0] - from[0]) * k) / n, from[1] + ((to[1] - from[1]) * k) / n]);
   };
   while (i < tokens.length) {
     const command = tokens[i++];
@@ -119,7 +120,8 @@ function parseGlyph(path: string, step = 0.4): Glyph {
       const from = last();
       const control: Point = [num(), num()];
       const to: Point = [num(), num()];
-      const length = Math.hypot(control[0] - from[0], control[1] - from[1]) + Math.hypot(to[0] - control[0], to[1] - control[1]);
+      const length =
+        Math.hypot(control[0] - from[0], control[1] - from[1]) + Math.hypot(to[0] - control[0], to[1] - control[1]);
       const n = Math.max(2, Math.ceil(length / step));
       for (let k = 1; k <= n; k++) {
         const t = k / n;
@@ -161,7 +163,10 @@ function tallerLowerCase(path: string): string {
 }
 
 const glyphs = new Map(
-  Object.entries(strokeFont).map(([char, path]) => [char, parseGlyph(/[a-z]/.test(char) ? tallerLowerCase(path) : path)]),
+  Object.entries(strokeFont).map(([char, path]) => [
+    char,
+    parseGlyph(/[a-z]/.test(char) ? tallerLowerCase(path) : path),
+  ]),
 );
 
 /** The characters the font can draw. */
@@ -223,12 +228,17 @@ interface PlacedGlyph {
 const between = (random: Random, low: number, high: number) => low + (high - low) * random();
 const inRange = (random: Random, [low, high]: readonly [number, number]) => between(random, low, high);
 /** In the range, either sign. */
-const eitherWay = (random: Random, range: readonly [number, number]) => (random() < 0.5 ? -1 : 1) * inRange(random, range);
+const eitherWay = (random: Random, range: readonly [number, number]) =>
+  (random() < 0.5 ? -1 : 1) * inRange(random, range);
 
 /** One glyph's strokes in pixels around (0, 0) = its centre, distorted or not. */
 function shapeGlyph(glyph: Glyph, distort: boolean, random: Random): PlacedGlyph {
   const [cx, cy] = glyph.center;
-  if (!distort) return placed(glyph.strokes.map((stroke) => stroke.map(([x, y]): Point => [(x - cx) * unit, (y - cy) * unit])), 0.78 * unit);
+  if (!distort)
+    return placed(
+      glyph.strokes.map((stroke) => stroke.map(([x, y]): Point => [(x - cx) * unit, (y - cy) * unit])),
+      0.78 * unit,
+    );
   const angle = eitherWay(random, distortion.turn);
   const size = inRange(random, distortion.size);
   const scaleX = size * inRange(random, distortion.width);
@@ -242,7 +252,8 @@ function shapeGlyph(glyph: Glyph, distort: boolean, random: Random): PlacedGlyph
   });
   const bendX = wave();
   const bendY = wave();
-  const along = (w: ReturnType<typeof wave>, t: number) => w.amplitude * Math.sin((2 * Math.PI * t) / w.length + w.phase);
+  const along = (w: ReturnType<typeof wave>, t: number) =>
+    w.amplitude * Math.sin((2 * Math.PI * t) / w.length + w.phase);
   const cos = Math.cos(angle);
   const sin = Math.sin(angle);
   const transform = (x: number, y: number): Point => {
@@ -284,9 +295,22 @@ function drawBackground(ctx: SKRSContext2D, random: Random, hue: number): void {
   ctx.fillRect(0, 0, width, height);
   // Texture: soft blobs and thin arcs of mid-light colours.
   for (let i = 0; i < 14; i++) {
-    ctx.fillStyle = hsl(between(random, 0, 360), between(random, 20, 60), between(random, 70, 88), between(random, 0.25, 0.6));
+    ctx.fillStyle = hsl(
+      between(random, 0, 360),
+      between(random, 20, 60),
+      between(random, 70, 88),
+      between(random, 0.25, 0.6),
+    );
     ctx.beginPath();
-    ctx.ellipse(between(random, 0, width), between(random, 0, height), between(random, 6, 30), between(random, 4, 18), between(random, 0, Math.PI), 0, 2 * Math.PI);
+    ctx.ellipse(
+      between(random, 0, width),
+      between(random, 0, height),
+      between(random, 6, 30),
+      between(random, 4, 18),
+      between(random, 0, Math.PI),
+      0,
+      2 * Math.PI,
+    );
     ctx.fill();
   }
   for (let i = 0; i < 8; i++) {
@@ -294,7 +318,12 @@ function drawBackground(ctx: SKRSContext2D, random: Random, hue: number): void {
     ctx.lineWidth = between(random, 0.8, 2);
     ctx.beginPath();
     ctx.moveTo(between(random, -20, width), between(random, 0, height));
-    ctx.quadraticCurveTo(between(random, 0, width), between(random, -20, height + 20), between(random, 0, width + 20), between(random, 0, height));
+    ctx.quadraticCurveTo(
+      between(random, 0, width),
+      between(random, -20, height + 20),
+      between(random, 0, width + 20),
+      between(random, 0, height),
+    );
     ctx.stroke();
   }
 }
@@ -303,7 +332,12 @@ function drawBackground(ctx: SKRSContext2D, random: Random, hue: number): void {
  * Two curves across the text in its colour, so a colour filter keeps them with the glyphs. They
  * are thinner than the strokes: as thick as them they cost a person more than the solver.
  */
-function drawNoiseCurves(ctx: SKRSContext2D, random: Random, color: string, band: { top: number; bottom: number }): void {
+function drawNoiseCurves(
+  ctx: SKRSContext2D,
+  random: Random,
+  color: string,
+  band: { top: number; bottom: number },
+): void {
   const { width } = captchaImageSize;
   const y = () => between(random, band.top, band.bottom);
   for (let i = 0; i < 2; i++) {
@@ -314,7 +348,14 @@ function drawNoiseCurves(ctx: SKRSContext2D, random: Random, color: string, band
     // Slanted, so that they do not pass for a crossbar along the line of text.
     const [from, to] = random() < 0.5 ? [band.top, band.bottom] : [band.bottom, band.top];
     ctx.moveTo(between(random, 0, 30), from + between(random, -6, 6));
-    ctx.bezierCurveTo(between(random, 40, 110), y(), between(random, 130, 200), y(), between(random, 210, width), to + between(random, -6, 6));
+    ctx.bezierCurveTo(
+      between(random, 40, 110),
+      y(),
+      between(random, 130, 200),
+      y(),
+      between(random, 210, width),
+      to + between(random, -6, 6),
+    );
     ctx.stroke();
   }
 }
@@ -323,7 +364,12 @@ function drawSpeckle(ctx: SKRSContext2D, random: Random, color: string): void {
   const { width, height } = captchaImageSize;
   for (let i = 0; i < 150; i++) {
     const kind = random();
-    ctx.fillStyle = kind < 0.3 ? color : kind < 0.6 ? hsl(0, 0, between(random, 92, 100)) : hsl(between(random, 0, 360), between(random, 20, 70), between(random, 35, 80));
+    ctx.fillStyle =
+      kind < 0.3
+        ? color
+        : kind < 0.6
+          ? hsl(0, 0, between(random, 92, 100))
+          : hsl(between(random, 0, 360), between(random, 20, 70), between(random, 35, 80));
     ctx.beginPath();
     ctx.arc(between(random, 0, width), between(random, 0, height), between(random, 0.6, 1.6), 0, 2 * Math.PI);
     ctx.fill();
@@ -356,18 +402,25 @@ export function drawCaptcha(text: string, options: CaptchaDrawOptions = {}): Can
   for (const [index, { glyph, shape }] of shaped.entries()) {
     const boxWidth = shape.maxX - shape.minX;
     const previous = shaped[index - 1]?.shape;
-    const overlap = !previous ? 0 : distort ? inRange(random, distortion.overlap) * Math.min(boxWidth, previous.maxX - previous.minX) : -4;
+    const overlap = !previous
+      ? 0
+      : distort
+        ? inRange(random, distortion.overlap) * Math.min(boxWidth, previous.maxX - previous.minX)
+        : -4;
     cursor -= overlap;
     const x = cursor - shape.minX;
     cursor += boxWidth;
     // The glyph's centre sits where its font position puts it relative to the baseline.
-    let y = baseline + (glyph.center[1] - 10) * unit + (distort ? between(random, -distortion.rise, distortion.rise) : 0);
+    let y =
+      baseline + (glyph.center[1] - 10) * unit + (distort ? between(random, -distortion.rise, distortion.rise) : 0);
     y = Math.min(Math.max(y, 2 - shape.minY), height - 2 - shape.maxY);
     offsets.push([x, y]);
   }
   // Centre the line (with some play); squeeze it if it is wider than the canvas.
   const squeeze = Math.min(1, (width - 12) / cursor);
-  const left = (width - cursor * squeeze) / 2 + (distort ? between(random, -0.5, 0.5) * Math.max(0, width - 12 - cursor * squeeze) : 0);
+  const left =
+    (width - cursor * squeeze) / 2 +
+    (distort ? between(random, -0.5, 0.5) * Math.max(0, width - 12 - cursor * squeeze) : 0);
 
   let top: number = height;
   let bottom = 0;

@@ -15,7 +15,12 @@ import { createNotice } from './notices.ts';
 
 export type ReviewDecision = { decision: 'approve' } | { decision: 'return'; comment: string };
 
-export async function reviewCertification(db: Database, actor: EnterpriseActor, id: number, review: ReviewDecision): Promise<void> {
+export async function reviewCertification(
+  db: Database,
+  actor: EnterpriseActor,
+  id: number,
+  review: ReviewDecision,
+): Promise<void> {
   await db.transaction(async (tx) => {
     const row = await enterpriseById(tx, id, true);
     if (row.authStatus !== AuthStatusCode.UNDER_REVIEW) {
@@ -27,7 +32,13 @@ export async function reviewCertification(db: Database, actor: EnterpriseActor, 
       .update(enterprises)
       .set(
         approved
-          ? { authStatus: AuthStatusCode.CERTIFIED, authType: 'certificate', reviewComment: '', reviewedAt: now, updatedAt: now }
+          ? {
+              authStatus: AuthStatusCode.CERTIFIED,
+              authType: 'certificate',
+              reviewComment: '',
+              reviewedAt: now,
+              updatedAt: now,
+            }
           : { authStatus: AuthStatusCode.RETURNED, reviewComment: review.comment, reviewedAt: now, updatedAt: now },
       )
       .where(eq(enterprises.id, row.id));
@@ -35,14 +46,18 @@ export async function reviewCertification(db: Database, actor: EnterpriseActor, 
       userId: actor.user.id,
       action: approved ? 'certification.approve' : 'certification.return',
       target: `enterprise:${row.id}`,
-      detail: approved ? { enterpriseName: row.enterpriseName } : { enterpriseName: row.enterpriseName, comment: review.comment },
+      detail: approved
+        ? { enterpriseName: row.enterpriseName }
+        : { enterpriseName: row.enterpriseName, comment: review.comment },
       ip: actor.ip,
     });
     await createNotice(tx, {
       userId: row.ownerUserId,
       type: 'notification',
       messageKey: approved ? 'enterprise.notice.approved' : 'enterprise.notice.returned',
-      vars: approved ? { enterpriseName: row.enterpriseName } : { enterpriseName: row.enterpriseName, comment: review.comment },
+      vars: approved
+        ? { enterpriseName: row.enterpriseName }
+        : { enterpriseName: row.enterpriseName, comment: review.comment },
       ref: `enterprise:${row.id}`,
     });
   });

@@ -40,7 +40,8 @@ export function requireRegion(content: SiteContent, areaCode: string): Region {
 export function requireBizTypeOfArea(content: SiteContent, areaCode: string, bizTypeId: string): BizType {
   requireRegion(content, areaCode);
   const type = found(getBizType(content, bizTypeId), 'content.bizTypeUnknown');
-  if (!bizTypesOfArea(content, areaCode, 'all').includes(type)) throw new ApiError(ApiCode.NOT_FOUND, 'content.bizTypeNotOffered');
+  if (!bizTypesOfArea(content, areaCode, 'all').includes(type))
+    throw new ApiError(ApiCode.NOT_FOUND, 'content.bizTypeNotOffered');
   return type;
 }
 
@@ -48,18 +49,27 @@ export function requireBizTypeOfArea(content: SiteContent, areaCode: string, biz
 export function requireProductOfArea(content: SiteContent, areaCode: string, productId: string): Product {
   requireRegion(content, areaCode);
   const product = found(getProduct(content, productId), 'content.productNotOffered');
-  if (!productsOfArea(content, areaCode).includes(product)) throw new ApiError(ApiCode.NOT_FOUND, 'content.productNotOffered');
+  if (!productsOfArea(content, areaCode).includes(product))
+    throw new ApiError(ApiCode.NOT_FOUND, 'content.productNotOffered');
   return product;
 }
 
-export const requireBizItem = (content: SiteContent, bizItemId: string) => found(getBizItem(content, bizItemId), 'content.bizItemUnknown');
-export const requireBizItemDesc = (content: SiteContent, id: string) => found(getBizItemDesc(content, id), 'content.bizItemDescUnknown');
-export const requireSet = (content: SiteContent, setId: string): ProductSet => found(getSet(content, setId), 'content.setUnknown');
-export const requireSellingSet = (content: SiteContent, id: string) => found(getSellingSet(content, id), 'content.sellingSetUnknown');
-export const requireDictionary = (content: SiteContent, code: string) => found(getDictionary(content, code), 'content.dictionaryUnknown');
-export const requireNews = (content: SiteContent, newsId: string) => found(getNews(content, newsId), 'content.newsUnknown');
-export const requireHelpDocument = (content: SiteContent, id: string) => found(getHelpDocument(content, id), 'content.helpDocumentUnknown');
-export const requireCustomerNotice = (content: SiteContent, id: string) => found(getCustomerNotice(content, id), 'content.customerNoticeUnknown');
+export const requireBizItem = (content: SiteContent, bizItemId: string) =>
+  found(getBizItem(content, bizItemId), 'content.bizItemUnknown');
+export const requireBizItemDesc = (content: SiteContent, id: string) =>
+  found(getBizItemDesc(content, id), 'content.bizItemDescUnknown');
+export const requireSet = (content: SiteContent, setId: string): ProductSet =>
+  found(getSet(content, setId), 'content.setUnknown');
+export const requireSellingSet = (content: SiteContent, id: string) =>
+  found(getSellingSet(content, id), 'content.sellingSetUnknown');
+export const requireDictionary = (content: SiteContent, code: string) =>
+  found(getDictionary(content, code), 'content.dictionaryUnknown');
+export const requireNews = (content: SiteContent, newsId: string) =>
+  found(getNews(content, newsId), 'content.newsUnknown');
+export const requireHelpDocument = (content: SiteContent, id: string) =>
+  found(getHelpDocument(content, id), 'content.helpDocumentUnknown');
+export const requireCustomerNotice = (content: SiteContent, id: string) =>
+  found(getCustomerNotice(content, id), 'content.customerNoticeUnknown');
 
 /** An online set: offline sets are shown but have no online offer (`getSetOnlineBySet` says which). */
 export function requireOnlineSet(content: SiteContent, setId: string): ProductSet {

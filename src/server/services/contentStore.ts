@@ -46,7 +46,11 @@ export const contentStore: ContentStore = createContentStore();
  * then the store, so that a region added by an edit can be chosen as soon as its pages answer.
  * A database failure leaves the store on the old content.
  */
-export async function publishContent(db: Database, content: SiteContent, store: ContentStore = contentStore): Promise<void> {
+export async function publishContent(
+  db: Database,
+  content: SiteContent,
+  store: ContentStore = contentStore,
+): Promise<void> {
   await syncRegions(db, content);
   store.replace(content);
 }

@@ -3,7 +3,16 @@
  * products, sets, types and dictionary codes are attached so that a caller needs one call, not
  * one per reference. Documented in docs/content-api.md.
  */
-import { dictionaryName, getProduct, getSet, listIndustries, newsSummary, sellingSetsOfSet, chinaDate, isSellingOn } from '../../content/query.ts';
+import {
+  dictionaryName,
+  getProduct,
+  getSet,
+  listIndustries,
+  newsSummary,
+  sellingSetsOfSet,
+  chinaDate,
+  isSellingOn,
+} from '../../content/query.ts';
 import type { BizItem, News, Product, ProductSet, SiteContent } from '../../content/schemas.ts';
 import type { SellingSetView } from '../../content/query.ts';
 

@@ -25,7 +25,14 @@ import {
 import { getDictionary, listIndustries } from '../../content/query.ts';
 import type { Database } from '../db/client.ts';
 import { isUniqueViolation } from '../db/errors.ts';
-import { enterpriseAuthFiles, enterprises, partnerInstitutions, regions, users, type EnterpriseRow } from '../db/schema/index.ts';
+import {
+  enterpriseAuthFiles,
+  enterprises,
+  partnerInstitutions,
+  regions,
+  users,
+  type EnterpriseRow,
+} from '../db/schema/index.ts';
 import { ApiError } from '../envelope.ts';
 import type { ObjectStore } from '../storage/objectStore.ts';
 import { uploadKey } from '../uploads/storage.ts';
@@ -52,12 +59,22 @@ export type EnterpriseChanges = {
  * partner institution (the referral code): checked before any write. Answers the referring
  * institution's id when a code was given.
  */
-async function checkListed(db: Database, actor: EnterpriseActor, changes: EnterpriseChanges): Promise<{ partnerId?: number }> {
+async function checkListed(
+  db: Database,
+  actor: EnterpriseActor,
+  changes: EnterpriseChanges,
+): Promise<{ partnerId?: number }> {
   const content = contentStore.current();
-  if (changes.industry !== undefined && !listIndustries(content).some((industry) => industry.code === changes.industry)) {
+  if (
+    changes.industry !== undefined &&
+    !listIndustries(content).some((industry) => industry.code === changes.industry)
+  ) {
     throw ApiError.field(actor.locale, 'industry', 'enterprise.validation.unknownIndustry');
   }
-  if (changes.voltageLevel !== undefined && !(getDictionary(content, 'voltageLevel') ?? []).some((level) => level.code === changes.voltageLevel)) {
+  if (
+    changes.voltageLevel !== undefined &&
+    !(getDictionary(content, 'voltageLevel') ?? []).some((level) => level.code === changes.voltageLevel)
+  ) {
     throw ApiError.field(actor.locale, 'voltageLevel', 'enterprise.validation.unknownVoltage');
   }
   if (changes.areaCode !== undefined) {
@@ -108,7 +125,9 @@ async function checkCreditCodeFree(db: Database, creditCode: string, exceptId?: 
   const [other] = await db
     .select({ id: enterprises.id })
     .from(enterprises)
-    .where(and(eq(enterprises.creditCode, creditCode), exceptId === undefined ? undefined : ne(enterprises.id, exceptId)))
+    .where(
+      and(eq(enterprises.creditCode, creditCode), exceptId === undefined ? undefined : ne(enterprises.id, exceptId)),
+    )
     .limit(1);
   if (other) throw ApiError.conflict('enterprise.error.creditCodeTaken');
 }
@@ -140,7 +159,12 @@ async function revokeEnterpriseRole(db: Database, userId: number): Promise<void>
 }
 
 /** Creates the user's enterprise (add: complete and not a draft; temporarySave: a draft). */
-async function createEnterprise(db: Database, actor: EnterpriseActor, changes: EnterpriseChanges, draft: boolean): Promise<number> {
+async function createEnterprise(
+  db: Database,
+  actor: EnterpriseActor,
+  changes: EnterpriseChanges,
+  draft: boolean,
+): Promise<number> {
   const referral = await checkListed(db, actor, changes);
   try {
     return await db.transaction(async (tx) => {
@@ -183,14 +207,21 @@ interface UpdateMode {
 }
 
 /** Applies changes to the user's enterprise `id` under the state rules; returns the id. */
-async function updateEnterprise(db: Database, actor: EnterpriseActor, id: number, changes: EnterpriseChanges, mode: UpdateMode): Promise<number> {
+async function updateEnterprise(
+  db: Database,
+  actor: EnterpriseActor,
+  id: number,
+  changes: EnterpriseChanges,
+  mode: UpdateMode,
+): Promise<number> {
   const referral = await checkListed(db, actor, changes);
   try {
     return await db.transaction(async (tx) => {
       const row = await ownedEnterprise(tx, actor.user.id, id, true);
       if (row.authStatus === AuthStatusCode.UNDER_REVIEW) throw ApiError.conflict('enterprise.error.underReview');
       const changed = changedFields(row, changes);
-      if (changes.creditCode && changed.includes('creditCode')) await checkCreditCodeFree(tx, changes.creditCode, row.id);
+      if (changes.creditCode && changed.includes('creditCode'))
+        await checkCreditCodeFree(tx, changes.creditCode, row.id);
       const coreChanged = changed.some((name) => (certifiedCoreFields as readonly string[]).includes(name));
       const backToReview = row.authStatus === AuthStatusCode.CERTIFIED && coreChanged;
       await tx
@@ -210,7 +241,10 @@ async function updateEnterprise(db: Database, actor: EnterpriseActor, id: number
         userId: actor.user.id,
         action: mode.action,
         target: `enterprise:${row.id}`,
-        detail: { fields: changed, ...(referral.partnerId === undefined || referral.partnerId === row.partnerId ? {} : referral) },
+        detail: {
+          fields: changed,
+          ...(referral.partnerId === undefined || referral.partnerId === row.partnerId ? {} : referral),
+        },
         ip: actor.ip,
       });
       if (backToReview) {
@@ -243,11 +277,22 @@ export function addEnterprise(db: Database, actor: EnterpriseActor, record: Ente
 }
 
 /** enterpriseuser/edit — the whole record; draft no more. */
-export function editEnterprise(db: Database, actor: EnterpriseActor, id: number, record: EnterpriseRecord): Promise<number> {
-  return updateEnterprise(db, actor, id, { ...record, annualConsumption: record.annualConsumption ?? null }, {
-    draft: false,
-    action: 'enterprise.edit',
-  });
+export function editEnterprise(
+  db: Database,
+  actor: EnterpriseActor,
+  id: number,
+  record: EnterpriseRecord,
+): Promise<number> {
+  return updateEnterprise(
+    db,
+    actor,
+    id,
+    { ...record, annualConsumption: record.annualConsumption ?? null },
+    {
+      draft: false,
+      action: 'enterprise.edit',
+    },
+  );
 }
 
 /** enterpriseuser/temporarySave — a draft of any subset; without id it creates the enterprise. */
@@ -265,7 +310,10 @@ export function editEnterpriseField(
   field: EnterpriseFieldName,
   value: EnterpriseChanges[EnterpriseFieldName],
 ): Promise<number> {
-  return updateEnterprise(db, actor, id, { [field]: value } as EnterpriseChanges, { draft: undefined, action: 'enterprise.editField' });
+  return updateEnterprise(db, actor, id, { [field]: value } as EnterpriseChanges, {
+    draft: undefined,
+    action: 'enterprise.editField',
+  });
 }
 
 /** enterpriseuser/editAuthInfo — submit for certificate review (0 or 3 → 1). */
@@ -282,7 +330,9 @@ export async function submitForReview(db: Database, actor: EnterpriseActor, id: 
       .where(eq(enterpriseAuthFiles.enterpriseId, row.id));
     const absent = authFileKinds.filter((kind) => !files.some((file) => file.kind === kind));
     if (absent.length > 0) {
-      const names = absent.map((kind) => t(actor.locale, `enterprise.kind.${kind}`)).join(t(actor.locale, 'enterprise.listSeparator'));
+      const names = absent
+        .map((kind) => t(actor.locale, `enterprise.kind.${kind}`))
+        .join(t(actor.locale, 'enterprise.listSeparator'));
       throw ApiError.badRequest('enterprise.error.filesMissing', { files: names });
     }
     await tx
@@ -317,7 +367,12 @@ export async function submitForReview(db: Database, actor: EnterpriseActor, id: 
  * enterpriseuser/del — only while 0 or 3 and never ordered. The rows go in one transaction (files,
  * bank binding and challenges by cascade), then the stored bytes; the user loses the enterprise role.
  */
-export async function deleteEnterprise(db: Database, actor: EnterpriseActor, id: number, objects: ObjectStore): Promise<void> {
+export async function deleteEnterprise(
+  db: Database,
+  actor: EnterpriseActor,
+  id: number,
+  objects: ObjectStore,
+): Promise<void> {
   const storedNames = await db.transaction(async (tx) => {
     const row = await ownedEnterprise(tx, actor.user.id, id, true);
     if (!deletableStatus(row.authStatus)) {

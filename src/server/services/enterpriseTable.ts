@@ -40,7 +40,11 @@ export const enterprisesTable = defineTable({
 });
 
 /** One page of the enterprises the user may see. */
-export async function enterprisesPage(db: Database, user: SessionUser, request: TableRequest): Promise<EnterpriseTableData> {
+export async function enterprisesPage(
+  db: Database,
+  user: SessionUser,
+  request: TableRequest,
+): Promise<EnterpriseTableData> {
   const scope = isOperator(user) ? undefined : sql`e.owner_user_id = ${user.id}::int4`;
   const page = await runTable(db, enterprisesTable, request, scope ? { scope } : {});
   return page as EnterpriseTableData;

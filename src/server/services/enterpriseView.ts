@@ -6,7 +6,12 @@
 import { and, asc, eq, inArray, sql } from 'drizzle-orm';
 import { isAuthStatus, AuthStatusCode } from '../../lib/authStatus.ts';
 import { t, type Locale, type MessageKey } from '../../lib/i18n/index.ts';
-import type { AuthFileData, AuthFileKindName, AuthFileContentType, EnterpriseData } from '../../lib/schemas/enterprise.ts';
+import type {
+  AuthFileData,
+  AuthFileKindName,
+  AuthFileContentType,
+  EnterpriseData,
+} from '../../lib/schemas/enterprise.ts';
 import { listIndustries } from '../../content/query.ts';
 import type { Database } from '../db/client.ts';
 import {
@@ -92,7 +97,9 @@ export function toAuthFileData(row: EnterpriseAuthFileRow): AuthFileData {
 
 /** `6222 **** **** 0011`: enough to recognise one's account, not enough to use it. */
 export function maskAccountNo(accountNo: string): string {
-  return accountNo.length <= 8 ? `**** ${accountNo.slice(-4)}` : `${accountNo.slice(0, 4)} **** **** ${accountNo.slice(-4)}`;
+  return accountNo.length <= 8
+    ? `**** ${accountNo.slice(-4)}`
+    : `${accountNo.slice(0, 4)} **** **** ${accountNo.slice(-4)}`;
 }
 
 /** Whether enterpriseuser/del is allowed: not certified or returned, and never ordered. */
@@ -111,7 +118,11 @@ export async function orderCount(db: Database, enterpriseId: number, statuses?: 
 /** The whole record as the pages show it. */
 export async function enterpriseData(db: Database, row: EnterpriseRow): Promise<EnterpriseData> {
   const [files, [binding], [region], ordered, [partner]] = await Promise.all([
-    db.select().from(enterpriseAuthFiles).where(eq(enterpriseAuthFiles.enterpriseId, row.id)).orderBy(asc(enterpriseAuthFiles.kind)),
+    db
+      .select()
+      .from(enterpriseAuthFiles)
+      .where(eq(enterpriseAuthFiles.enterpriseId, row.id))
+      .orderBy(asc(enterpriseAuthFiles.kind)),
     db.select().from(bankBindings).where(eq(bankBindings.enterpriseId, row.id)).limit(1),
     row.areaCode
       ? db.select({ name: regions.name }).from(regions).where(eq(regions.areaCode, row.areaCode)).limit(1)
@@ -119,9 +130,13 @@ export async function enterpriseData(db: Database, row: EnterpriseRow): Promise<
     orderCount(db, row.id),
     row.partnerId === null
       ? Promise.resolve([] as { code: string; name: string }[])
-      : db.select({ code: partnerInstitutions.code, name: partnerInstitutions.name }).from(partnerInstitutions).where(eq(partnerInstitutions.id, row.partnerId)),
+      : db
+          .select({ code: partnerInstitutions.code, name: partnerInstitutions.name })
+          .from(partnerInstitutions)
+          .where(eq(partnerInstitutions.id, row.partnerId)),
   ]);
-  const industryName = listIndustries(contentStore.current()).find((industry) => industry.code === row.industry)?.name ?? '';
+  const industryName =
+    listIndustries(contentStore.current()).find((industry) => industry.code === row.industry)?.name ?? '';
   return {
     id: row.id,
     enterpriseName: row.enterpriseName,

@@ -46,7 +46,12 @@ export interface AccountLoginInput {
 }
 
 /** A refusal that tells the form whether the next try needs the captcha. */
-function refusal(code: ApiCodeValue, key: MessageKey, captchaRequired: boolean, vars?: Record<string, number>): ApiError {
+function refusal(
+  code: ApiCodeValue,
+  key: MessageKey,
+  captchaRequired: boolean,
+  vars?: Record<string, number>,
+): ApiError {
   return new ApiError(code, key, vars, { captchaRequired });
 }
 
@@ -76,7 +81,9 @@ export async function checkAccountLogin(db: Database, input: AccountLoginInput):
   if (input.ip) {
     const perIp = await hitLimit(db, loginRules.perIp, input.ip);
     if (!perIp.allowed) {
-      throw refusal(ApiCode.TOO_MANY_REQUESTS, 'auth.tooManyAttempts', true, { minutes: minutes(perIp.retryAfterSeconds) });
+      throw refusal(ApiCode.TOO_MANY_REQUESTS, 'auth.tooManyAttempts', true, {
+        minutes: minutes(perIp.retryAfterSeconds),
+      });
     }
   }
 
@@ -112,7 +119,9 @@ export async function checkAccountLogin(db: Database, input: AccountLoginInput):
   }
   if (priorFailures >= loginRules.failuresPerName.limit) {
     // Tries racing past the one that locks the name.
-    await refuseBeforeCheck(refusal(ApiCode.TOO_MANY_REQUESTS, 'auth.locked', true, { minutes: minutes(loginRules.lock.windowSeconds) }));
+    await refuseBeforeCheck(
+      refusal(ApiCode.TOO_MANY_REQUESTS, 'auth.locked', true, { minutes: minutes(loginRules.lock.windowSeconds) }),
+    );
   }
 
   const passwordOk = await verifyPassword(user?.passwordHash ?? (await decoy()), input.password);
@@ -132,8 +141,7 @@ export async function checkAccountLogin(db: Database, input: AccountLoginInput):
     throw refusal(ApiCode.TOO_MANY_REQUESTS, 'auth.locked', true, { minutes: minutes(loginRules.lock.windowSeconds) });
   }
   const nextNeedsCaptcha =
-    claim.hits >= loginRules.captchaAfterNameFailures ||
-    (ipFailures?.hits ?? 0) >= loginRules.captchaAfterIpFailures;
+    claim.hits >= loginRules.captchaAfterNameFailures || (ipFailures?.hits ?? 0) >= loginRules.captchaAfterIpFailures;
   throw refusal(ApiCode.BAD_REQUEST, 'auth.badCredentials', nextNeedsCaptcha);
 }
 
@@ -141,7 +149,10 @@ export async function checkAccountLogin(db: Database, input: AccountLoginInput):
 async function recordFailure(db: Database, user: UserRow | undefined, ip: string | null): Promise<void> {
   await db.transaction(async (tx) => {
     if (user) {
-      await tx.update(users).set({ failedLogins: sql`${users.failedLogins} + 1` }).where(eq(users.id, user.id));
+      await tx
+        .update(users)
+        .set({ failedLogins: sql`${users.failedLogins} + 1` })
+        .where(eq(users.id, user.id));
     }
     await writeAudit(tx, {
       userId: user?.id ?? null,

@@ -80,9 +80,19 @@ export async function claimChallengeTry(db: Database, token: string | undefined)
         lt(loginChallenges.attempts, loginChallengeRules.maxAttempts),
       ),
     )
-    .returning({ id: loginChallenges.id, userId: loginChallenges.userId, method: loginChallenges.method, deviceId: loginChallenges.deviceId });
+    .returning({
+      id: loginChallenges.id,
+      userId: loginChallenges.userId,
+      method: loginChallenges.method,
+      deviceId: loginChallenges.deviceId,
+    });
   if (!row) throw challengeGone();
-  return { id: row.id, userId: row.userId, method: row.method === 'mobile' ? 'mobile' : 'account', deviceId: row.deviceId };
+  return {
+    id: row.id,
+    userId: row.userId,
+    method: row.method === 'mobile' ? 'mobile' : 'account',
+    deviceId: row.deviceId,
+  };
 }
 
 /** Uses the pending login up, in the transaction that signs in; a concurrent success got it first → the refusal. */

@@ -21,7 +21,11 @@ export interface NoticeListOptions {
 }
 
 /** Newest first. */
-export async function listNotices(db: Database, userId: number, options: NoticeListOptions = {}): Promise<NoticeData[]> {
+export async function listNotices(
+  db: Database,
+  userId: number,
+  options: NoticeListOptions = {},
+): Promise<NoticeData[]> {
   const { type, ref, limit = 200, locale = defaultLocale } = options;
   const rows = await db
     .select()
@@ -39,7 +43,9 @@ export async function listNotices(db: Database, userId: number, options: NoticeL
     id: row.id,
     type: row.type,
     title: row.messageKey ? t(locale, `${row.messageKey}.title` as MessageKey, row.messageVars) : row.title,
-    description: row.messageKey ? t(locale, `${row.messageKey}.description` as MessageKey, row.messageVars) : row.description,
+    description: row.messageKey
+      ? t(locale, `${row.messageKey}.description` as MessageKey, row.messageVars)
+      : row.description,
     datetime: row.createdAt.toISOString(),
     read: row.readAt !== null,
   }));
@@ -55,7 +61,9 @@ export async function countNotices(db: Database, userId: number): Promise<Notice
     .from(notices)
     .where(eq(notices.userId, userId))
     .groupBy(notices.type);
-  const byType = Object.fromEntries(noticeTypes.map((type) => [type, { totalCount: 0, unreadCount: 0 }])) as NoticeCountsData['byType'];
+  const byType = Object.fromEntries(
+    noticeTypes.map((type) => [type, { totalCount: 0, unreadCount: 0 }]),
+  ) as NoticeCountsData['byType'];
   let totalCount = 0;
   let unreadCount = 0;
   for (const row of rows) {
@@ -109,7 +117,11 @@ export type NewNotice = {
 
 /** Keys `K` for which both `K.title` and `K.description` exist. */
 export type NoticeMessageKey = {
-  [K in MessageKey]: K extends `${infer Base}.title` ? (`${Base}.description` extends MessageKey ? Base : never) : never;
+  [K in MessageKey]: K extends `${infer Base}.title`
+    ? `${Base}.description` extends MessageKey
+      ? Base
+      : never
+    : never;
 }[MessageKey];
 
 /**
@@ -129,7 +141,13 @@ export async function createNotice(db: Database, notice: NewNotice): Promise<num
       : { title: notice.title, description: notice.description ?? '' };
   const [row] = await db
     .insert(notices)
-    .values({ userId: notice.userId, type: notice.type, ref: notice.ref ?? null, ...text, title: text.title.slice(0, 100) })
+    .values({
+      userId: notice.userId,
+      type: notice.type,
+      ref: notice.ref ?? null,
+      ...text,
+      title: text.title.slice(0, 100),
+    })
     .returning({ id: notices.id });
   return row!.id;
 }

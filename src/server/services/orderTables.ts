@@ -47,7 +47,14 @@ export const opsOrdersTable = defineTable({
   columns: {
     ...orderColumns,
     enterpriseId: { sql: sql`o.enterprise_id`, type: 'int', filter: true, sort: true },
-    enterpriseName: { sql: sql`e.enterprise_name`, type: 'text', join: 'enterprise', search: true, like: true, sort: true },
+    enterpriseName: {
+      sql: sql`e.enterprise_name`,
+      type: 'text',
+      join: 'enterprise',
+      search: true,
+      like: true,
+      sort: true,
+    },
     deleted: { sql: sql`(o.deleted_at is not null)`, type: 'boolean', filter: true },
   },
   defaultSort: [{ key: 'createdAt', sort: 'descend' }],
@@ -55,12 +62,19 @@ export const opsOrdersTable = defineTable({
 });
 
 /** One page of the enterprise's orders. */
-export async function ownOrdersPage(db: Database, request: TableRequest, enterpriseId: number): Promise<OrderTableData<Partial<OrderRowData>>> {
+export async function ownOrdersPage(
+  db: Database,
+  request: TableRequest,
+  enterpriseId: number,
+): Promise<OrderTableData<Partial<OrderRowData>>> {
   const page = await runTable(db, ownOrdersTable, request, { scope: sql`o.enterprise_id = ${enterpriseId}::int4` });
   return page as OrderTableData<Partial<OrderRowData>>;
 }
 
 /** One page of the operator's queue. */
-export async function opsOrdersPage(db: Database, request: TableRequest): Promise<OrderTableData<Partial<OpsOrderRowData>>> {
+export async function opsOrdersPage(
+  db: Database,
+  request: TableRequest,
+): Promise<OrderTableData<Partial<OpsOrderRowData>>> {
   return (await runTable(db, opsOrdersTable, request)) as OrderTableData<Partial<OpsOrderRowData>>;
 }

@@ -54,7 +54,11 @@ import { createNotice, listNotices, type NoticeMessageKey } from './notices.ts';
  * Orders not yet finished: a second order of the same selling set is refused while one is open,
  * and the enterprise keeps its bank key certification while it has one.
  */
-export const openOrderStatuses: readonly OrderStatus[] = [OrderStatusCode.SUBMITTED, OrderStatusCode.ACCEPTED, OrderStatusCode.IN_FORCE];
+export const openOrderStatuses: readonly OrderStatus[] = [
+  OrderStatusCode.SUBMITTED,
+  OrderStatusCode.ACCEPTED,
+  OrderStatusCode.IN_FORCE,
+];
 
 /** Who is asking, as the services need it: the user, where from, and the language of errors. */
 export interface OrderCaller {
@@ -89,7 +93,12 @@ function transitionRefused(locale: Locale, status: number, action: OrderAction):
  * selling set valid today (China date), each with those selling sets. Products and sets with
  * nothing to order are left out.
  */
-export function orderGuide(content: SiteContent, areaCode: string, productId?: string, today: string = chinaDate()): OrderGuideData {
+export function orderGuide(
+  content: SiteContent,
+  areaCode: string,
+  productId?: string,
+  today: string = chinaDate(),
+): OrderGuideData {
   requireRegion(content, areaCode);
   return productsOfArea(content, areaCode)
     .filter((product) => productId === undefined || product.productId === productId)
@@ -140,7 +149,10 @@ export function schemeParamSnapshot(param: SchemeParam): OrderSchemeParamSnapsho
 }
 
 /** The tighter of the scheme parameter's and the set filter's consumption ranges. */
-export function consumptionRange(param: SchemeParam, filter: { consumptionMin: number; consumptionMax?: number | undefined }): { min: number; max?: number } {
+export function consumptionRange(
+  param: SchemeParam,
+  filter: { consumptionMin: number; consumptionMax?: number | undefined },
+): { min: number; max?: number } {
   const min = Math.max(param.consumptionMin, filter.consumptionMin);
   const maxes = [param.consumptionMax, filter.consumptionMax].filter((value): value is number => value !== undefined);
   return maxes.length ? { min, max: Math.min(...maxes) } : { min };
@@ -189,7 +201,13 @@ export function orderRowValues(
  * open order of the enterprise for the same selling set (409). Returns the new order's number and
  * its enterprise.
  */
-export async function createOrder(db: Database, caller: OrderCaller, content: SiteContent, input: CreateOrderInput, now: Date = new Date()): Promise<{ orderNo: string; enterpriseId: number }> {
+export async function createOrder(
+  db: Database,
+  caller: OrderCaller,
+  content: SiteContent,
+  input: CreateOrderInput,
+  now: Date = new Date(),
+): Promise<{ orderNo: string; enterpriseId: number }> {
   const { locale } = caller;
   const enterprise = await requireOwnEnterprise(db, caller.userId);
   if (enterprise.authStatus !== 2) throw ApiError.conflict('order.notCertified');
@@ -198,7 +216,8 @@ export async function createOrder(db: Database, caller: OrderCaller, content: Si
   const set = getSet(content, selling.setId);
   const areaCode = enterprise.areaCode ?? defaultAreaCode;
   const today = chinaDate(now);
-  if (!set?.online || !isSellingOn(selling, today) || selling.areaCode !== areaCode) throw ApiError.conflict('order.notOnSale');
+  if (!set?.online || !isSellingOn(selling, today) || selling.areaCode !== areaCode)
+    throw ApiError.conflict('order.notOnSale');
 
   const param = set.schemeParams.find((p) => p.schemeParamId === input.schemeParamId);
   if (!param) throw ApiError.field(locale, 'schemeParamId', 'order.schemeParamUnknown');
@@ -207,12 +226,17 @@ export async function createOrder(db: Database, caller: OrderCaller, content: Si
   // certification checked them) leaves the choice to the operator's review.
   const voltageLevels = getDictionary(content, 'voltageLevel') ?? [];
   if (voltageLevels.some((level) => level.code === enterprise.voltageLevel)) {
-    if (!param.voltageLevels.includes(enterprise.voltageLevel)) throw ApiError.field(locale, 'schemeParamId', 'order.voltageMismatch');
+    if (!param.voltageLevels.includes(enterprise.voltageLevel))
+      throw ApiError.field(locale, 'schemeParamId', 'order.voltageMismatch');
     if (set.filter.voltageLevels.length > 0 && !set.filter.voltageLevels.includes(enterprise.voltageLevel)) {
       throw ApiError.field(locale, 'sellingSetId', 'order.notForProfile');
     }
   }
-  if (/^[A-T]$/.test(enterprise.industry) && set.filter.industries.length > 0 && !set.filter.industries.includes(enterprise.industry)) {
+  if (
+    /^[A-T]$/.test(enterprise.industry) &&
+    set.filter.industries.length > 0 &&
+    !set.filter.industries.includes(enterprise.industry)
+  ) {
     throw ApiError.field(locale, 'sellingSetId', 'order.notForProfile');
   }
 
@@ -302,7 +326,9 @@ export async function createOrder(db: Database, caller: OrderCaller, content: Si
 // Reading
 
 function scopeOf(viewer: OrderViewer) {
-  return viewer.role === 'enterprise' ? and(eq(orders.enterpriseId, viewer.enterpriseId), isNull(orders.deletedAt)) : undefined;
+  return viewer.role === 'enterprise'
+    ? and(eq(orders.enterpriseId, viewer.enterpriseId), isNull(orders.deletedAt))
+    : undefined;
 }
 
 /** The order the viewer may see, locked for update when `lock` (inside a transaction); else 404. */
@@ -322,10 +348,20 @@ function monthOf(date: string): string {
 }
 
 /** The full detail of one order as the viewer sees it (getOrderDetail and the answer of every change). */
-export async function orderDetail(db: Database, orderNo: string, viewer: OrderViewer, locale: Locale, content: SiteContent): Promise<OrderDetailData> {
+export async function orderDetail(
+  db: Database,
+  orderNo: string,
+  viewer: OrderViewer,
+  locale: Locale,
+  content: SiteContent,
+): Promise<OrderDetailData> {
   const order = await requireOrder(db, orderNo, viewer);
   const [enterprise] = await db
-    .select({ id: enterprises.id, enterpriseName: enterprises.enterpriseName, clearanceAccount: enterprises.clearanceAccount })
+    .select({
+      id: enterprises.id,
+      enterpriseName: enterprises.enterpriseName,
+      clearanceAccount: enterprises.clearanceAccount,
+    })
     .from(enterprises)
     .where(eq(enterprises.id, order.enterpriseId))
     .limit(1);
@@ -360,15 +396,13 @@ export async function orderDetail(db: Database, orderNo: string, viewer: OrderVi
     estimatedConsumption: Number(order.estimatedConsumption),
     createdAt: order.createdAt.toISOString(),
     updatedAt: order.updatedAt.toISOString(),
-    history: history.map(
-      (entry): OrderHistoryData => ({
-        fromStatus: entry.fromStatus as OrderStatus | null,
-        toStatus: entry.toStatus as OrderStatus,
-        actorRole: entry.actorRole,
-        note: entry.note,
-        at: entry.at.toISOString(),
-      }),
-    ),
+    history: history.map((entry): OrderHistoryData => ({
+      fromStatus: entry.fromStatus as OrderStatus | null,
+      toStatus: entry.toStatus as OrderStatus,
+      actorRole: entry.actorRole,
+      note: entry.note,
+      at: entry.at.toISOString(),
+    })),
     notices,
     allowedActions: allowedActions(order.status, actor),
     canDelete: viewer.role === 'enterprise' && canDeleteOrder(order.status) && order.deletedAt === null,
@@ -416,7 +450,9 @@ export async function transitionOrder(
     if (!transition) throw transitionRefused(caller.locale, order.status, input.action);
     const reason = input.reason?.trim() ?? '';
     if (transition.reasonRequiredFor.includes(actor) && reason === '') {
-      throw ApiError.field(caller.locale, 'reason', 'order.reasonRequired', { action: t(caller.locale, `order.action.${input.action}`) });
+      throw ApiError.field(caller.locale, 'reason', 'order.reasonRequired', {
+        action: t(caller.locale, `order.action.${input.action}`),
+      });
     }
     const endsWithReason = transition.to === OrderStatusCode.CANCELLED || transition.to === OrderStatusCode.REJECTED;
     await tx
@@ -456,13 +492,23 @@ export async function transitionOrder(
 }
 
 /** POST order/del: hides a cancelled or rejected order from its owner; the row stays for audit. */
-export async function deleteOrder(db: Database, caller: OrderCaller, enterpriseId: number, orderNo: string): Promise<void> {
+export async function deleteOrder(
+  db: Database,
+  caller: OrderCaller,
+  enterpriseId: number,
+  orderNo: string,
+): Promise<void> {
   await db.transaction(async (tx) => {
     const order = await requireOrder(tx, orderNo, { role: 'enterprise', enterpriseId }, true);
     if (!canDeleteOrder(order.status)) {
-      throw ApiError.conflict('order.deleteForbidden', { status: t(caller.locale, `orderStatus.${order.status}` as MessageKey) });
+      throw ApiError.conflict('order.deleteForbidden', {
+        status: t(caller.locale, `orderStatus.${order.status}` as MessageKey),
+      });
     }
-    await tx.update(orders).set({ deletedAt: sql`now()` }).where(eq(orders.id, order.id));
+    await tx
+      .update(orders)
+      .set({ deletedAt: sql`now()` })
+      .where(eq(orders.id, order.id));
     await writeAudit(tx, {
       userId: caller.userId,
       action: 'order.delete',
@@ -498,7 +544,12 @@ export async function completeEndedOrders(db: Database, now: Date = new Date()):
   let completed = 0;
   for (const { orderNo } of due) {
     try {
-      await transitionOrder(db, { userId: null, ip: null, locale: defaultLocale }, { role: 'system' }, { orderNo, action: 'complete' });
+      await transitionOrder(
+        db,
+        { userId: null, ip: null, locale: defaultLocale },
+        { role: 'system' },
+        { orderNo, action: 'complete' },
+      );
       completed += 1;
     } catch (error) {
       // Completed meanwhile by an operator or another process: nothing to do for this one.

@@ -34,7 +34,10 @@ export async function requirePartnerVisible(db: Database, actor: RelationActor, 
     if (!inScope(actor.scope, partnerId)) throw partnerNotFound();
     return;
   }
-  const [row] = await db.select({ id: partnerInstitutions.id }).from(partnerInstitutions).where(eq(partnerInstitutions.id, partnerId));
+  const [row] = await db
+    .select({ id: partnerInstitutions.id })
+    .from(partnerInstitutions)
+    .where(eq(partnerInstitutions.id, partnerId));
   if (!row) throw partnerNotFound();
 }
 
@@ -55,7 +58,19 @@ const accountFields = {
   createdAt: partnerAccounts.createdAt,
 };
 
-function accountData(row: { id: number; partnerId: number; userId: number; userName: string; name: string; mobile: string; empId: string; createdAt: Date }, viewerId: number | null): PartnerAccountData {
+function accountData(
+  row: {
+    id: number;
+    partnerId: number;
+    userId: number;
+    userName: string;
+    name: string;
+    mobile: string;
+    empId: string;
+    createdAt: Date;
+  },
+  viewerId: number | null,
+): PartnerAccountData {
   return {
     id: row.id,
     partnerId: row.partnerId,
@@ -70,7 +85,11 @@ function accountData(row: { id: number; partnerId: number; userId: number; userN
 }
 
 /** The staff related to one institution (by staff number), or with `partnerId` absent the viewer's own relations. */
-export async function partnerAccountsOf(db: Database, viewerId: number, partnerId: number | null): Promise<PartnerAccountData[]> {
+export async function partnerAccountsOf(
+  db: Database,
+  viewerId: number,
+  partnerId: number | null,
+): Promise<PartnerAccountData[]> {
   const rows = await db
     .select(accountFields)
     .from(partnerAccounts)
@@ -81,7 +100,11 @@ export async function partnerAccountsOf(db: Database, viewerId: number, partnerI
 }
 
 /** Relates the user named `userName` to `partnerId` with `empId`; answers the new relation. */
-export async function addRelation(db: Database, actor: RelationActor, input: { partnerId: number; userName: string; empId: string }): Promise<PartnerAccountData> {
+export async function addRelation(
+  db: Database,
+  actor: RelationActor,
+  input: { partnerId: number; userName: string; empId: string },
+): Promise<PartnerAccountData> {
   await requirePartnerVisible(db, actor, input.partnerId);
   try {
     const id = await db.transaction(async (tx) => {
@@ -102,7 +125,8 @@ export async function addRelation(db: Database, actor: RelationActor, input: { p
         )
         .orderBy(sql`${partnerAccounts.userId} = ${target.id} desc`)
         .limit(1);
-      if (existing?.userId === target.id) throw fieldError(actor.locale, ApiCode.CONFLICT, 'userName', 'partner.alreadyRelated');
+      if (existing?.userId === target.id)
+        throw fieldError(actor.locale, ApiCode.CONFLICT, 'userName', 'partner.alreadyRelated');
       if (existing) throw fieldError(actor.locale, ApiCode.CONFLICT, 'empId', 'partner.empIdTaken');
       const [created] = await tx
         .insert(partnerAccounts)
@@ -111,13 +135,20 @@ export async function addRelation(db: Database, actor: RelationActor, input: { p
       // Other roles (individual, enterprise, operator) stay: staff may also run an enterprise.
       await tx
         .update(users)
-        .set({ roles: sql`array(select distinct r from unnest(${users.roles} || array['partner']::text[]) as r order by 1)` })
+        .set({
+          roles: sql`array(select distinct r from unnest(${users.roles} || array['partner']::text[]) as r order by 1)`,
+        })
         .where(eq(users.id, target.id));
       await writeAudit(tx, {
         userId: actor.userId,
         action: 'partner.relationAdd',
         target: `partner:${input.partnerId}`,
-        detail: { relationId: created!.id, userId: target.id, empId: input.empId, ...(actor.via ? { via: actor.via } : {}) },
+        detail: {
+          relationId: created!.id,
+          userId: target.id,
+          empId: input.empId,
+          ...(actor.via ? { via: actor.via } : {}),
+        },
         ip: actor.ip,
       });
       return created!.id;
@@ -135,7 +166,9 @@ export async function addRelation(db: Database, actor: RelationActor, input: { p
         .select({ id: partnerAccounts.id })
         .from(partnerAccounts)
         .innerJoin(users, eq(users.id, partnerAccounts.userId))
-        .where(and(eq(partnerAccounts.partnerId, input.partnerId), sql`lower(${users.userName}) = lower(${input.userName})`));
+        .where(
+          and(eq(partnerAccounts.partnerId, input.partnerId), sql`lower(${users.userName}) = lower(${input.userName})`),
+        );
       throw related
         ? fieldError(actor.locale, ApiCode.CONFLICT, 'userName', 'partner.alreadyRelated')
         : fieldError(actor.locale, ApiCode.CONFLICT, 'empId', 'partner.empIdTaken');
@@ -152,12 +185,18 @@ export async function addRelation(db: Database, actor: RelationActor, input: { p
 export async function deleteRelation(db: Database, actor: RelationActor, id: number): Promise<void> {
   await db.transaction(async (tx) => {
     const [relation] = await tx
-      .select({ id: partnerAccounts.id, userId: partnerAccounts.userId, partnerId: partnerAccounts.partnerId, empId: partnerAccounts.empId })
+      .select({
+        id: partnerAccounts.id,
+        userId: partnerAccounts.userId,
+        partnerId: partnerAccounts.partnerId,
+        empId: partnerAccounts.empId,
+      })
       .from(partnerAccounts)
       .where(eq(partnerAccounts.id, id))
       .for('update');
     // Out of scope answers exactly like missing.
-    if (!relation || (actor.scope && !inScope(actor.scope, relation.partnerId))) throw ApiError.notFound('partner.relationNotFound');
+    if (!relation || (actor.scope && !inScope(actor.scope, relation.partnerId)))
+      throw ApiError.notFound('partner.relationNotFound');
     if (relation.userId === actor.userId) throw ApiError.conflict('partner.relationSelf');
     await tx.delete(partnerAccounts).where(eq(partnerAccounts.id, id));
     const [left] = await tx
@@ -176,7 +215,12 @@ export async function deleteRelation(db: Database, actor: RelationActor, id: num
       userId: actor.userId,
       action: 'partner.relationDelete',
       target: `partner:${relation.partnerId}`,
-      detail: { relationId: relation.id, userId: relation.userId, empId: relation.empId, ...(actor.via ? { via: actor.via } : {}) },
+      detail: {
+        relationId: relation.id,
+        userId: relation.userId,
+        empId: relation.empId,
+        ...(actor.via ? { via: actor.via } : {}),
+      },
       ip: actor.ip,
     });
   });

@@ -96,7 +96,12 @@ export function periodBefore(yearType: YearType, period: string, steps: number):
  * would mean nothing to a reader); with no settlement at all, the current period too.
  * One backward index step per institution (`settlement_monthly (partner_id, settle_month)`).
  */
-export async function defaultPeriod(db: Database, ids: readonly number[], yearType: YearType, now: Date = new Date()): Promise<string> {
+export async function defaultPeriod(
+  db: Database,
+  ids: readonly number[],
+  yearType: YearType,
+  now: Date = new Date(),
+): Promise<string> {
   const current = currentPeriod(yearType, now);
   if (yearType === 3 || !ids.length) return current;
   const nextMonth = periodDays(2, currentPeriod(2, now)).next;
@@ -147,7 +152,11 @@ export function zeroMetrics(): MetricValues {
 }
 
 /** `into += from` for the given metrics, rounded to each metric's unit. */
-function addInto<M extends PartnerMetric>(into: Record<M, number>, from: Partial<Record<M, number>>, metrics: readonly M[]): void {
+function addInto<M extends PartnerMetric>(
+  into: Record<M, number>,
+  from: Partial<Record<M, number>>,
+  metrics: readonly M[],
+): void {
   for (const metric of metrics) into[metric] = rounded(metric, into[metric] + (from[metric] ?? 0));
 }
 
@@ -321,7 +330,12 @@ function settlementRows(scope: SQL, window: AnalysisWindow): SQL {
  * - settled energy / amount / saving: the settlement roll-up's months in the window (a month's
  *   settlement falls on its first day).
  */
-async function ownMetrics(db: Database, ids: readonly number[], window: AnalysisWindow, yearType: YearType): Promise<Map<number, MetricValues>> {
+async function ownMetrics(
+  db: Database,
+  ids: readonly number[],
+  window: AnalysisWindow,
+  yearType: YearType,
+): Promise<Map<number, MetricValues>> {
   const own = new Map<number, MetricValues>();
   if (!ids.length) return own;
   const scope = idArray(ids);
@@ -358,7 +372,12 @@ function metricColumns<M extends PartnerMetric>(metrics: readonly M[], alias: st
   return Object.fromEntries(
     metrics.map((metric) => [
       metric,
-      { sql: sql`${sql.identifier(alias)}.${sql.identifier(countMetricsSql[metric])}`, type: decimals[metric] === 0 ? 'int' : 'number', sort: true, range: true },
+      {
+        sql: sql`${sql.identifier(alias)}.${sql.identifier(countMetricsSql[metric])}`,
+        type: decimals[metric] === 0 ? 'int' : 'number',
+        sort: true,
+        range: true,
+      },
     ]),
   ) as Record<M, ColumnDefinition>;
 }
@@ -370,7 +389,15 @@ function metricRelation<M extends PartnerMetric>(
   metrics: readonly M[],
   rows: readonly Record<M, number>[],
 ): SQL {
-  const arrays = [...keys.map((key) => key.values), ...metrics.map((metric) => metricArray(metric, rows.map((row) => row[metric])))];
+  const arrays = [
+    ...keys.map((key) => key.values),
+    ...metrics.map((metric) =>
+      metricArray(
+        metric,
+        rows.map((row) => row[metric]),
+      ),
+    ),
+  ];
   const names = [...keys.map((key) => key.name), ...metrics.map((metric) => countMetricsSql[metric])];
   return sql`unnest(${sql.join(arrays, sql`, `)}) as ${sql.identifier(alias)}(${sql.join(
     names.map((name) => sql.identifier(name)),
@@ -412,10 +439,17 @@ export interface PreparedStatistics {
   own: Map<number, MetricValues>;
 }
 
-export async function prepareStatistics(db: Database, scope: PartnerScope, input: StatisticsInput): Promise<PreparedStatistics> {
+export async function prepareStatistics(
+  db: Database,
+  scope: PartnerScope,
+  input: StatisticsInput,
+): Promise<PreparedStatistics> {
   const ids = input.partnerId === undefined ? scope.ids : await subtreeInScope(db, scope, input.partnerId);
   const period = input.period ?? (await defaultPeriod(db, ids, input.yearType));
-  const [institutions, own] = await Promise.all([institutionsOf(db, ids), ownMetrics(db, ids, windowOf(input.yearType, period), input.yearType)]);
+  const [institutions, own] = await Promise.all([
+    institutionsOf(db, ids),
+    ownMetrics(db, ids, windowOf(input.yearType, period), input.yearType),
+  ]);
   const rolled = rollUp(institutions, own, partnerMetrics);
   const listed = institutions.map((node) => node.id);
   const relation = metricRelation(
@@ -428,7 +462,12 @@ export async function prepareStatistics(db: Database, scope: PartnerScope, input
   return { yearType: input.yearType, period, table: table as unknown as TableDefinition, institutions, own };
 }
 
-export async function statisticsPage(db: Database, scope: PartnerScope, input: StatisticsInput, request: TableRequest): Promise<StatisticsData> {
+export async function statisticsPage(
+  db: Database,
+  scope: PartnerScope,
+  input: StatisticsInput,
+  request: TableRequest,
+): Promise<StatisticsData> {
   const prepared = await prepareStatistics(db, scope, input);
   const page = await runTable(db, prepared.table, request);
   return { ...(page as StatisticsData), yearType: prepared.yearType, period: prepared.period };
@@ -452,7 +491,8 @@ export async function* statisticsExportRows(
     yield chunk as Partial<StatisticsRowData>[];
   }
   const totals = zeroMetrics();
-  for (const node of unionOfSubtrees(prepared.institutions, listed)) addInto(totals, prepared.own.get(node.id) ?? {}, partnerMetrics);
+  for (const node of unionOfSubtrees(prepared.institutions, listed))
+    addInto(totals, prepared.own.get(node.id) ?? {}, partnerMetrics);
   onTotals(totals, listed.length);
 }
 
@@ -508,11 +548,19 @@ async function ownClassMetrics(
 }
 
 /** Every class in the content's order (all five products, every province), then any the data has besides. */
-export function classesOf(content: SiteContent, classification: Classification, seen: Iterable<string>): { key: string; name: string }[] {
+export function classesOf(
+  content: SiteContent,
+  classification: Classification,
+  seen: Iterable<string>,
+): { key: string; name: string }[] {
   const known =
     classification === 'product'
-      ? [...content.products].sort((a, b) => a.sort - b.sort).map((product) => ({ key: product.productId as string, name: product.name }))
-      : [...content.regions].sort((a, b) => a.sort - b.sort || a.areaCode.localeCompare(b.areaCode)).map((region) => ({ key: region.areaCode, name: region.name }));
+      ? [...content.products]
+          .sort((a, b) => a.sort - b.sort)
+          .map((product) => ({ key: product.productId as string, name: product.name }))
+      : [...content.regions]
+          .sort((a, b) => a.sort - b.sort || a.areaCode.localeCompare(b.areaCode))
+          .map((region) => ({ key: region.areaCode, name: region.name }));
   const keys = new Set(known.map((item) => item.key));
   const extra = [...new Set(seen)].filter((key) => !keys.has(key)).sort();
   return [...known, ...extra.map((key) => ({ key, name: key }))];
@@ -548,7 +596,9 @@ async function subtreesOf(db: Database, tops: readonly InstitutionNode[]): Promi
   if (!tops.length) return [];
   const prefixes = tops.map((node) => `${node.path}%`);
   const rows = rowsOf(
-    await db.execute(sql`select id, path from partner_institutions where path like any(${textArray(prefixes)}) order by id`),
+    await db.execute(
+      sql`select id, path from partner_institutions where path like any(${textArray(prefixes)}) order by id`,
+    ),
   );
   return rows.map((row) => ({ id: Number(row['id']), path: String(row['path']) }));
 }
@@ -566,7 +616,13 @@ export async function prepareCompare(
   assertAllInScope(scope, chosen);
   const tops = await institutionsOf(db, chosen);
   const institutions = await subtreesOf(db, tops);
-  const period = input.period ?? (await defaultPeriod(db, institutions.map((node) => node.id), input.yearType));
+  const period =
+    input.period ??
+    (await defaultPeriod(
+      db,
+      institutions.map((node) => node.id),
+      input.yearType,
+    ));
   const own = await ownClassMetrics(
     db,
     institutions.map((node) => node.id),
@@ -582,7 +638,8 @@ export async function prepareCompare(
   for (const item of classes) {
     for (const id of chosen) {
       const values = zeroClassValues();
-      for (const node of members.get(id) ?? []) addInto(values, own.get(node.id)?.get(item.key) ?? {}, classifiedMetrics);
+      for (const node of members.get(id) ?? [])
+        addInto(values, own.get(node.id)?.get(item.key) ?? {}, classifiedMetrics);
       rows.push({ classKey: item.key, className: item.name, partnerId: id, values });
     }
   }
@@ -637,7 +694,8 @@ export async function* compareExportRows(
   }
   const totals = zeroClassValues();
   for (const [classKey, tops] of listed) {
-    for (const node of unionOfSubtrees(prepared.institutions, tops)) addInto(totals, prepared.own.get(node.id)?.get(classKey) ?? {}, classifiedMetrics);
+    for (const node of unionOfSubtrees(prepared.institutions, tops))
+      addInto(totals, prepared.own.get(node.id)?.get(classKey) ?? {}, classifiedMetrics);
   }
   onTotals(totals, count);
 }
@@ -658,13 +716,16 @@ export interface TrendInput {
  */
 export function trendSpan(input: TrendInput, locale: Locale, now: Date = new Date()): { from: string; to: string } {
   const { yearType } = input;
-  const to = input.to ?? (input.from !== undefined && input.from > currentPeriod(yearType, now) ? input.from : currentPeriod(yearType, now));
+  const to =
+    input.to ??
+    (input.from !== undefined && input.from > currentPeriod(yearType, now) ? input.from : currentPeriod(yearType, now));
   // The default start never reaches before the first period a caller could name.
   const earliest = periodYears.first + (yearType === 1 ? '' : yearType === 2 ? '-01' : '-01-01');
   const defaultFrom = periodBefore(yearType, to, trendDefaultBuckets[yearType] - 1);
   const from = input.from ?? (defaultFrom < earliest ? earliest : defaultFrom);
   if (from > to) throw ApiError.field(locale, 'to', 'partner.trendOrder');
-  if (periodCount(yearType, from, to) > trendMaxBuckets[yearType]) throw ApiError.field(locale, 'to', `partner.trendSpan.${yearType}`);
+  if (periodCount(yearType, from, to) > trendMaxBuckets[yearType])
+    throw ApiError.field(locale, 'to', `partner.trendSpan.${yearType}`);
   return { from, to };
 }
 
@@ -691,11 +752,17 @@ export interface PreparedTrend {
 
 function inForceDuring(running: readonly RunningContracts[], window: { startDay: string; nextDay: string }): number {
   let count = 0;
-  for (const group of running) if (group.contractStart < window.nextDay && group.contractEnd > window.startDay) count += group.count;
+  for (const group of running)
+    if (group.contractStart < window.nextDay && group.contractEnd > window.startDay) count += group.count;
   return count;
 }
 
-export async function prepareTrend(db: Database, scope: PartnerScope, input: TrendInput, locale: Locale): Promise<PreparedTrend> {
+export async function prepareTrend(
+  db: Database,
+  scope: PartnerScope,
+  input: TrendInput,
+  locale: Locale,
+): Promise<PreparedTrend> {
   const { yearType } = input;
   const { from, to } = trendSpan(input, locale);
   const ids = input.partnerId === undefined ? scope.ids : await subtreeInScope(db, scope, input.partnerId);
@@ -731,14 +798,16 @@ export async function prepareTrend(db: Database, scope: PartnerScope, input: Tre
     for (const row of rowsOf(buckets)) {
       const values = byPeriod.get(String(row['period']));
       if (!values) continue;
-      for (const metric of partnerMetrics) if (metric !== 'ordersInForce') values[metric] = rounded(metric, numberOf(row[countMetricsSql[metric]]));
+      for (const metric of partnerMetrics)
+        if (metric !== 'ordersInForce') values[metric] = rounded(metric, numberOf(row[countMetricsSql[metric]]));
     }
     running = rowsOf(contracts).map((row) => ({
       contractStart: String(row['contract_start']),
       contractEnd: contractEnd(String(row['contract_start']), Number(row['contract_months'])),
       count: Number(row['count']),
     }));
-    for (const period of periods) (byPeriod.get(period) as MetricValues).ordersInForce = inForceDuring(running, toWindow(yearType, period));
+    for (const period of periods)
+      (byPeriod.get(period) as MetricValues).ordersInForce = inForceDuring(running, toWindow(yearType, period));
   }
   const relation = metricRelation(
     't',
@@ -763,7 +832,13 @@ function toWindow(yearType: YearType, period: string): { startDay: string; nextD
   return { startDay: days.start, nextDay: days.next };
 }
 
-export async function trendPage(db: Database, scope: PartnerScope, input: TrendInput, request: TableRequest, locale: Locale): Promise<TrendData> {
+export async function trendPage(
+  db: Database,
+  scope: PartnerScope,
+  input: TrendInput,
+  request: TableRequest,
+  locale: Locale,
+): Promise<TrendData> {
   const prepared = await prepareTrend(db, scope, input, locale);
   const page = await runTable(db, prepared.table, request);
   return { ...(page as TrendData), yearType: prepared.yearType, from: prepared.from, to: prepared.to };
@@ -791,8 +866,8 @@ export async function* trendExportRows(
   for (const period of listed) addInto(totals, prepared.byPeriod.get(period) ?? {}, additive);
   const windows = listed.map((period) => toWindow(prepared.yearType, period));
   for (const group of prepared.running) {
-    if (windows.some((window) => group.contractStart < window.nextDay && group.contractEnd > window.startDay)) totals.ordersInForce += group.count;
+    if (windows.some((window) => group.contractStart < window.nextDay && group.contractEnd > window.startDay))
+      totals.ordersInForce += group.count;
   }
   onTotals(totals, listed.length);
 }
-

@@ -20,7 +20,14 @@ const partnerFields = {
 };
 
 function partnerData(row: Pick<PartnerInstitutionRow, keyof typeof partnerFields>): PartnerData {
-  return { id: row.id, code: row.code, name: row.name, parentId: row.parentId, level: row.level as PartnerLevel, areaCode: row.areaCode };
+  return {
+    id: row.id,
+    code: row.code,
+    name: row.name,
+    parentId: row.parentId,
+    level: row.level as PartnerLevel,
+    areaCode: row.areaCode,
+  };
 }
 
 /** The institutions `userId` is related to, by code; with `empId`, only the relation with that staff number. */
@@ -38,7 +45,10 @@ export async function relatedPartners(db: Database, userId: number, empId?: stri
  * The visible institutions nested: the scope's roots first (by code), each node's children by
  * code. One query; the nesting is done here over the scope's rows.
  */
-export async function partnerTree(db: Database, scope: { ids: readonly number[]; roots: readonly number[] }): Promise<PartnerTreeNode[]> {
+export async function partnerTree(
+  db: Database,
+  scope: { ids: readonly number[]; roots: readonly number[] },
+): Promise<PartnerTreeNode[]> {
   if (scope.ids.length === 0) return [];
   const rows = await db
     .select(partnerFields)
@@ -62,7 +72,10 @@ export async function partnerTree(db: Database, scope: { ids: readonly number[];
 export async function partnerDetail(db: Database, partnerId: number): Promise<PartnerDetailData> {
   const [row] = await db.select().from(partnerInstitutions).where(eq(partnerInstitutions.id, partnerId));
   if (!row) throw partnerNotFound();
-  const ancestorIds = row.path.split('/').filter((part) => part !== '').map(Number);
+  const ancestorIds = row.path
+    .split('/')
+    .filter((part) => part !== '')
+    .map(Number);
   const [ancestors, [children]] = await Promise.all([
     db
       .select({ id: partnerInstitutions.id, name: partnerInstitutions.name })

@@ -37,7 +37,9 @@ export async function partnerScopeOf(db: Database, userId: number): Promise<Part
     .orderBy(asc(partnerInstitutions.code));
   if (related.length === 0) return { ids: [], roots: [] };
   // A relation inside another related institution's subtree adds nothing to the scope.
-  const roots = related.filter((row) => !related.some((other) => other.id !== row.id && row.path.startsWith(other.path)));
+  const roots = related.filter(
+    (row) => !related.some((other) => other.id !== row.id && row.path.startsWith(other.path)),
+  );
   const visible = await db
     .select({ id: partnerInstitutions.id })
     .from(partnerInstitutions)

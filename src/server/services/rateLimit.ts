@@ -68,7 +68,11 @@ export async function peekLimit(db: Database, rule: RateRule, subject: string): 
 }
 
 /** The current count and the seconds left in its window, without counting a hit (e.g. a lock's time left). */
-export async function peekWindow(db: Database, rule: RateRule, subject: string): Promise<{ hits: number; remainingSeconds: number }> {
+export async function peekWindow(
+  db: Database,
+  rule: RateRule,
+  subject: string,
+): Promise<{ hits: number; remainingSeconds: number }> {
   const [row] = await db
     .select({
       hits: rateLimits.hits,
@@ -98,6 +102,9 @@ export async function resetLimit(db: Database, rule: RateRule, subject: string):
 
 /** Deletes counters whose window has ended; cheap, safe to run at any time. */
 export async function pruneLimits(db: Database): Promise<number> {
-  const deleted = await db.delete(rateLimits).where(lt(rateLimits.expiresAt, sql`now()`)).returning({ key: rateLimits.key });
+  const deleted = await db
+    .delete(rateLimits)
+    .where(lt(rateLimits.expiresAt, sql`now()`))
+    .returning({ key: rateLimits.key });
   return deleted.length;
 }

@@ -14,6 +14,8 @@ import { ApiError } from '../envelope.ts';
 export function requireCompleteRecord(locale: Locale, record: CertificationRecord): void {
   const missing = missingForCertification(record);
   if (missing.length === 0) return;
-  const fields = missing.map((name) => t(locale, `field.${name}` as MessageKey)).join(t(locale, 'enterprise.listSeparator'));
+  const fields = missing
+    .map((name) => t(locale, `field.${name}` as MessageKey))
+    .join(t(locale, 'enterprise.listSeparator'));
   throw ApiError.badRequest('enterprise.error.incomplete', { fields });
 }

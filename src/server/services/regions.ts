@@ -27,7 +27,10 @@ export async function listProvinces(db: Database): Promise<ProvinceView[]> {
 }
 
 /** The region behind an area choice: unknown → 404 `area.unknown`, disabled → 400 `area.disabled`. */
-export async function requireEnabledRegion(db: Database, areaCode: string): Promise<{ areaCode: string; areaName: string }> {
+export async function requireEnabledRegion(
+  db: Database,
+  areaCode: string,
+): Promise<{ areaCode: string; areaName: string }> {
   const [region] = await db
     .select({ areaCode: regions.areaCode, areaName: regions.name, enabled: regions.enabled })
     .from(regions)

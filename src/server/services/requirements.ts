@@ -25,7 +25,10 @@ export async function submitRequirement(
   rule: RateRule = requirementPerIp,
 ): Promise<{ requirementId: number }> {
   requireRegion(content, input.areaCode);
-  if (input.bizTypeId && !bizTypesOfArea(content, input.areaCode, 'all').some((type) => type.bizTypeId === input.bizTypeId)) {
+  if (
+    input.bizTypeId &&
+    !bizTypesOfArea(content, input.areaCode, 'all').some((type) => type.bizTypeId === input.bizTypeId)
+  ) {
     throw new ApiError(ApiCode.BAD_REQUEST, 'content.requirementBizType');
   }
   return db.transaction(async (tx) => {

@@ -63,7 +63,9 @@ export function encryptSecret(key: Buffer, userId: number, secretBase32: string)
   const cipher = createCipheriv(cipherName, key, iv);
   cipher.setAAD(Buffer.from(`second-factor:${userId}`));
   const sealed = Buffer.concat([cipher.update(secretBase32, 'utf8'), cipher.final()]);
-  return ['v1', iv, cipher.getAuthTag(), sealed].map((part) => (typeof part === 'string' ? part : part.toString('base64url'))).join('.');
+  return ['v1', iv, cipher.getAuthTag(), sealed]
+    .map((part) => (typeof part === 'string' ? part : part.toString('base64url')))
+    .join('.');
 }
 
 /** The base32 secret; throws when the value was not sealed with this key for this user. */
@@ -103,16 +105,13 @@ export function newRecoveryCode(): string {
 
 /** What was typed, as stored: lower case, no separator, and Crockford's look-alikes read as digits. */
 export function normalizeRecoveryCode(typed: string): string {
-  return typed
-    .trim()
-    .toLowerCase()
-    .replace(/[- ]/g, '')
-    .replace(/[il]/g, '1')
-    .replace(/o/g, '0');
+  return typed.trim().toLowerCase().replace(/[- ]/g, '').replace(/[il]/g, '1').replace(/o/g, '0');
 }
 
 export function hashRecoveryCode(key: Buffer, userId: number, typed: string): string {
-  return createHmac('sha256', key).update(`${userId}:${normalizeRecoveryCode(typed)}`).digest('hex');
+  return createHmac('sha256', key)
+    .update(`${userId}:${normalizeRecoveryCode(typed)}`)
+    .digest('hex');
 }
 
 /** The manual key: the base32 secret in groups of four, as apps ask for it. */
@@ -188,7 +187,12 @@ function lockedFor(seconds: number): ApiError {
  * kind passed, or null. Run it inside the transaction of what the code allows, so both commit or
  * neither does.
  */
-async function useCode(tx: Database, keys: ServerKeys, userId: number, code: string): Promise<'totp' | 'recovery' | null> {
+async function useCode(
+  tx: Database,
+  keys: ServerKeys,
+  userId: number,
+  code: string,
+): Promise<'totp' | 'recovery' | null> {
   if (isRecoveryCode(code)) {
     const codeHash = hashRecoveryCode(keys.recoveryCodes, userId, code);
     const [used] = await tx
@@ -283,7 +287,12 @@ export async function noticeRecoveryCodeUsed(tx: Database, userId: number): Prom
     .select({ n: count() })
     .from(recoveryCodes)
     .where(and(eq(recoveryCodes.userId, userId), isNull(recoveryCodes.usedAt)));
-  await createNotice(tx, { userId, type: 'notification', messageKey: 'auth.notice.recoveryCodeUsed', vars: { left: Number(left?.n ?? 0) } });
+  await createNotice(tx, {
+    userId,
+    type: 'notification',
+    messageKey: 'auth.notice.recoveryCodeUsed',
+    vars: { left: Number(left?.n ?? 0) },
+  });
 }
 
 // ---- Changes -----------------------------------------------------------------------------------
@@ -302,7 +311,9 @@ export interface Actor {
 async function replaceRecoveryCodes(tx: Database, keys: ServerKeys, userId: number): Promise<string[]> {
   const codes = Array.from({ length: recoveryCodeCount }, newRecoveryCode);
   await tx.delete(recoveryCodes).where(eq(recoveryCodes.userId, userId));
-  await tx.insert(recoveryCodes).values(codes.map((code) => ({ userId, codeHash: hashRecoveryCode(keys.recoveryCodes, userId, code) })));
+  await tx
+    .insert(recoveryCodes)
+    .values(codes.map((code) => ({ userId, codeHash: hashRecoveryCode(keys.recoveryCodes, userId, code) })));
   return codes;
 }
 
@@ -310,8 +321,15 @@ async function replaceRecoveryCodes(tx: Database, keys: ServerKeys, userId: numb
  * Starts (or starts again) an enrolment after the password: a new secret, stored encrypted and not
  * yet confirmed; answers what the authenticator app needs. 409 when a factor is already enabled.
  */
-export async function startEnrolment(db: Database, keys: ServerKeys, actor: Actor, password: string): Promise<SecondFactorEnrolmentData> {
-  await verifyCurrentPassword(db, actor.userId, password, () => ApiError.field(actor.locale, 'password', 'auth.passwordWrong'));
+export async function startEnrolment(
+  db: Database,
+  keys: ServerKeys,
+  actor: Actor,
+  password: string,
+): Promise<SecondFactorEnrolmentData> {
+  await verifyCurrentPassword(db, actor.userId, password, () =>
+    ApiError.field(actor.locale, 'password', 'auth.passwordWrong'),
+  );
   const secret = new Secret({ size: 20 }).base32;
   const secretEncrypted = encryptSecret(keys.secondFactorSecrets, actor.userId, secret);
   const started = await db.transaction(async (tx) => {
@@ -326,7 +344,12 @@ export async function startEnrolment(db: Database, keys: ServerKeys, actor: Acto
       })
       .returning({ userId: secondFactors.userId });
     if (!row) return false;
-    await writeAudit(tx, { userId: actor.userId, action: 'secondFactor.enrolStart', target: `user:${actor.userId}`, ip: actor.ip });
+    await writeAudit(tx, {
+      userId: actor.userId,
+      action: 'secondFactor.enrolStart',
+      target: `user:${actor.userId}`,
+      ip: actor.ip,
+    });
     return true;
   });
   if (!started) throw ApiError.conflict('auth.secondFactorAlreadyEnabled');
@@ -344,7 +367,12 @@ export async function startEnrolment(db: Database, keys: ServerKeys, actor: Acto
  * session counts as proved, 10 recovery codes are made (answered once), audited and noticed —
  * one transaction. 409 without a pending enrolment; 400 at `totpCode` for a wrong code.
  */
-export async function confirmEnrolment(db: Database, keys: ServerKeys, actor: Actor, totpCode: string): Promise<string[]> {
+export async function confirmEnrolment(
+  db: Database,
+  keys: ServerKeys,
+  actor: Actor,
+  totpCode: string,
+): Promise<string[]> {
   const [pending] = await db
     .select({ secretEncrypted: secondFactors.secretEncrypted, confirmedAt: secondFactors.confirmedAt })
     .from(secondFactors)
@@ -371,8 +399,17 @@ export async function confirmEnrolment(db: Database, keys: ServerKeys, actor: Ac
     if (!confirmed) return null;
     const made = await replaceRecoveryCodes(tx, keys, actor.userId);
     await markSecondFactorProved(tx, actor.sessionId);
-    await writeAudit(tx, { userId: actor.userId, action: 'secondFactor.enable', target: `user:${actor.userId}`, ip: actor.ip });
-    await createNotice(tx, { userId: actor.userId, type: 'notification', messageKey: 'auth.notice.secondFactorEnabled' });
+    await writeAudit(tx, {
+      userId: actor.userId,
+      action: 'secondFactor.enable',
+      target: `user:${actor.userId}`,
+      ip: actor.ip,
+    });
+    await createNotice(tx, {
+      userId: actor.userId,
+      type: 'notification',
+      messageKey: 'auth.notice.secondFactorEnabled',
+    });
     return made;
   });
   if (!codes) throw ApiError.conflict('auth.secondFactorNotEnrolling');
@@ -389,7 +426,13 @@ export async function verifyInSession(db: Database, keys: ServerKeys, actor: Act
     () => ApiError.field(actor.locale, 'secondFactorCode', 'auth.secondFactorInvalid'),
     async (tx, kind) => {
       await markSecondFactorProved(tx, actor.sessionId);
-      await writeAudit(tx, { userId: actor.userId, action: 'secondFactor.verify', target: `user:${actor.userId}`, detail: { kind }, ip: actor.ip });
+      await writeAudit(tx, {
+        userId: actor.userId,
+        action: 'secondFactor.verify',
+        target: `user:${actor.userId}`,
+        detail: { kind },
+        ip: actor.ip,
+      });
       if (kind === 'recovery') await noticeRecoveryCodeUsed(tx, actor.userId);
     },
   );
@@ -423,7 +466,9 @@ async function withProof<T>(
   if (!actor.sessionProved && (await hasConfirmedSecondFactor(db, actor.userId))) {
     throw ApiError.field(actor.locale, 'secondFactorCode', 'auth.secondFactorCodeNeeded');
   }
-  await verifyCurrentPassword(db, actor.userId, proof.password ?? '', () => ApiError.field(actor.locale, 'password', 'auth.passwordWrong'));
+  await verifyCurrentPassword(db, actor.userId, proof.password ?? '', () =>
+    ApiError.field(actor.locale, 'password', 'auth.passwordWrong'),
+  );
   return db.transaction(then);
 }
 
@@ -431,24 +476,53 @@ async function withProof<T>(
  * Turns the factor off (and drops its recovery codes) after a proof. Refused (403) when the
  * account's role requires a factor; 409 when none is enabled.
  */
-export async function disableSecondFactor(db: Database, keys: ServerKeys, actor: Actor, proof: FactorChangeProof, required: boolean): Promise<void> {
+export async function disableSecondFactor(
+  db: Database,
+  keys: ServerKeys,
+  actor: Actor,
+  proof: FactorChangeProof,
+  required: boolean,
+): Promise<void> {
   if (required) throw new ApiError(ApiCode.FORBIDDEN, 'auth.secondFactorRequiredByRole');
   if (!(await hasConfirmedSecondFactor(db, actor.userId))) throw ApiError.conflict('auth.secondFactorNotEnabled');
   await withProof(db, keys, actor, proof, 'disable', async (tx) => {
     await tx.delete(recoveryCodes).where(eq(recoveryCodes.userId, actor.userId));
     await tx.delete(secondFactors).where(eq(secondFactors.userId, actor.userId));
-    await writeAudit(tx, { userId: actor.userId, action: 'secondFactor.disable', target: `user:${actor.userId}`, ip: actor.ip });
-    await createNotice(tx, { userId: actor.userId, type: 'notification', messageKey: 'auth.notice.secondFactorDisabled' });
+    await writeAudit(tx, {
+      userId: actor.userId,
+      action: 'secondFactor.disable',
+      target: `user:${actor.userId}`,
+      ip: actor.ip,
+    });
+    await createNotice(tx, {
+      userId: actor.userId,
+      type: 'notification',
+      messageKey: 'auth.notice.secondFactorDisabled',
+    });
   });
 }
 
 /** 10 new recovery codes after a proof; the old ones stop working. 409 when no factor is enabled. */
-export async function regenerateRecoveryCodes(db: Database, keys: ServerKeys, actor: Actor, proof: FactorChangeProof): Promise<string[]> {
+export async function regenerateRecoveryCodes(
+  db: Database,
+  keys: ServerKeys,
+  actor: Actor,
+  proof: FactorChangeProof,
+): Promise<string[]> {
   if (!(await hasConfirmedSecondFactor(db, actor.userId))) throw ApiError.conflict('auth.secondFactorNotEnabled');
   return withProof(db, keys, actor, proof, 'recoveryCodes', async (tx) => {
     const codes = await replaceRecoveryCodes(tx, keys, actor.userId);
-    await writeAudit(tx, { userId: actor.userId, action: 'secondFactor.recoveryCodes', target: `user:${actor.userId}`, ip: actor.ip });
-    await createNotice(tx, { userId: actor.userId, type: 'notification', messageKey: 'auth.notice.recoveryCodesRegenerated' });
+    await writeAudit(tx, {
+      userId: actor.userId,
+      action: 'secondFactor.recoveryCodes',
+      target: `user:${actor.userId}`,
+      ip: actor.ip,
+    });
+    await createNotice(tx, {
+      userId: actor.userId,
+      type: 'notification',
+      messageKey: 'auth.notice.recoveryCodesRegenerated',
+    });
     return codes;
   });
 }

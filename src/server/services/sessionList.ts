@@ -27,7 +27,10 @@ const mobileBuilds = new Set(['Chrome', 'Safari', 'Firefox']);
 export function describeDevice(userAgent: string | null): string {
   if (!userAgent) return '';
   const { browser, os, platform } = Bowser.parse(userAgent);
-  const browserName = browser.name && platform.type === 'mobile' && mobileBuilds.has(browser.name) ? `Mobile ${browser.name}` : browser.name;
+  const browserName =
+    browser.name && platform.type === 'mobile' && mobileBuilds.has(browser.name)
+      ? `Mobile ${browser.name}`
+      : browser.name;
   const osVersion = os.name === 'Windows' ? os.versionName : os.version;
   const parts = [
     [browserName, browser.version?.split('.')[0]].filter(Boolean).join(' '),
@@ -68,7 +71,12 @@ async function liveSessions(db: Database, userId: number, policy: SessionPolicy)
 }
 
 /** The user's live sessions, most recently used first; `current` marks the caller's. */
-export async function listSessions(db: Database, userId: number, currentId: string, policy: SessionPolicy): Promise<SessionData[]> {
+export async function listSessions(
+  db: Database,
+  userId: number,
+  currentId: string,
+  policy: SessionPolicy,
+): Promise<SessionData[]> {
   const rows = await liveSessions(db, userId, policy);
   return rows.map((row) => ({
     id: publicSessionId(row.id),

@@ -83,13 +83,15 @@ function readCsv(bytes: Uint8Array, locale: Locale): ImportCell[][] {
       skip_empty_lines: false,
       relax_quotes: false,
       on_record: (record: string[]) => {
-        if (records++ > 0 && record.some((cell) => cell.trim() !== '') && ++dataRows > settlementImportMaxRows) throw new TooManyCsvRows();
+        if (records++ > 0 && record.some((cell) => cell.trim() !== '') && ++dataRows > settlementImportMaxRows)
+          throw new TooManyCsvRows();
         return record;
       },
     });
     return grid.map((record) => record.map((cell) => (cell.trim() === '' ? null : cell)));
   } catch (error) {
-    if (error instanceof TooManyCsvRows) throw ApiError.field(locale, 'file', 'partner.import.tooManyRowsOver', { max: settlementImportMaxRows });
+    if (error instanceof TooManyCsvRows)
+      throw ApiError.field(locale, 'file', 'partner.import.tooManyRowsOver', { max: settlementImportMaxRows });
     const line = (error as { lines?: number }).lines;
     throw ApiError.field(locale, 'file', 'partner.import.badCsv', { line: line ?? '?' });
   }
@@ -100,7 +102,10 @@ function xlsxRefusal(error: XlsxRefused, locale: Locale): ApiError {
   const refusal = error.refusal;
   switch (refusal.reason) {
     case 'entries':
-      return ApiError.field(locale, 'file', 'partner.import.zipEntries', { entries: refusal.entries, max: refusal.max });
+      return ApiError.field(locale, 'file', 'partner.import.zipEntries', {
+        entries: refusal.entries,
+        max: refusal.max,
+      });
     case 'size':
       return ApiError.field(locale, 'file', 'partner.import.zipTooLarge', { max: Math.round(refusal.maxBytes / mib) });
     case 'ratio':
@@ -133,12 +138,17 @@ async function readXlsx(bytes: Uint8Array, locale: Locale): Promise<ImportCell[]
       }),
     );
   } catch (error) {
-    throw error instanceof XlsxRefused ? xlsxRefusal(error, locale) : ApiError.field(locale, 'file', 'partner.import.unreadable');
+    throw error instanceof XlsxRefused
+      ? xlsxRefusal(error, locale)
+      : ApiError.field(locale, 'file', 'partner.import.unreadable');
   }
 }
 
 /** The cells of the uploaded file's first sheet (or the CSV), header first. */
-export async function readImportFile(bytes: Uint8Array, locale: Locale): Promise<{ kind: ImportFileKind; rows: ImportCell[][] }> {
+export async function readImportFile(
+  bytes: Uint8Array,
+  locale: Locale,
+): Promise<{ kind: ImportFileKind; rows: ImportCell[][] }> {
   if (bytes.byteLength === 0) throw ApiError.field(locale, 'file', 'partner.import.empty');
   const kind = kindOf(bytes, locale);
   return { kind, rows: kind === 'xlsx' ? await readXlsx(bytes, locale) : readCsv(bytes, locale) };
@@ -156,7 +166,11 @@ export function csvTemplate(): Uint8Array<ArrayBuffer> {
 export function xlsxTemplate(sheetName: string): ReadableStream<Uint8Array> {
   return xlsxStream({
     name: sheetName,
-    columns: settlementImportColumns.map((column) => ({ header: column.header, format: column.format, width: column.width })),
+    columns: settlementImportColumns.map((column) => ({
+      header: column.header,
+      format: column.format,
+      width: column.width,
+    })),
     rows: [],
   });
 }

@@ -203,7 +203,8 @@ async function checkImportRows(
   for (const column of settlementImportColumns) {
     const at = headerKeys.indexOf(headerKey(column.header));
     if (at === -1) {
-      if (column.required) throw ApiError.field(locale, 'file', 'partner.import.missingColumn', { column: column.header });
+      if (column.required)
+        throw ApiError.field(locale, 'file', 'partner.import.missingColumn', { column: column.header });
       continue;
     }
     if (headerKeys.indexOf(headerKey(column.header), at + 1) !== -1) {
@@ -215,16 +216,22 @@ async function checkImportRows(
   const filled = data.filter((row) => row.cells.some((cell) => cell !== null));
   if (filled.length === 0) throw ApiError.field(locale, 'file', 'partner.import.noRows');
   if (filled.length > settlementImportMaxRows) {
-    throw ApiError.field(locale, 'file', 'partner.import.tooManyRows', { max: settlementImportMaxRows, rows: filled.length });
+    throw ApiError.field(locale, 'file', 'partner.import.tooManyRows', {
+      max: settlementImportMaxRows,
+      rows: filled.length,
+    });
   }
 
   const cellOf = (cells: readonly ImportCell[], key: SettlementImportColumnKey): ImportCell => {
     const at = positions.get(key);
     return at === undefined ? null : (cells[at] ?? null);
   };
-  const headerOf = (key: SettlementImportColumnKey) => settlementImportColumns.find((column) => column.key === key)!.header;
+  const headerOf = (key: SettlementImportColumnKey) =>
+    settlementImportColumns.find((column) => column.key === key)!.header;
 
-  const numbers = filled.map((row) => textOf(cellOf(row.cells, 'orderNo'))).filter((text) => /^[A-Za-z0-9]{1,20}$/.test(text));
+  const numbers = filled
+    .map((row) => textOf(cellOf(row.cells, 'orderNo')))
+    .filter((text) => /^[A-Za-z0-9]{1,20}$/.test(text));
   const orderFacts = await ordersByNumber(db, numbers);
   const thisMonth = currentPeriod(2, now);
   const seen = new Map<string, number>();
@@ -269,7 +276,13 @@ async function checkImportRows(
     }
 
     // Energy and prices: exact decimals within the columns' ranges.
-    const number = (key: SettlementImportColumnKey, scale: number, min: number, max: number, positive: boolean): Decimal | undefined => {
+    const number = (
+      key: SettlementImportColumnKey,
+      scale: number,
+      min: number,
+      max: number,
+      positive: boolean,
+    ): Decimal | undefined => {
       const text = required(key);
       if (text === undefined) return undefined;
       const value = parseDecimal(text, scale);
@@ -306,7 +319,8 @@ async function checkImportRows(
         const given = parseDecimal(text, 2);
         if (given === 'notNumber') reject(key, 'partner.import.number');
         else if (given === 'tooPrecise') reject(key, 'partner.import.decimals', { scale: 2 });
-        else if (Math.abs(Number(given.units)) > maxMoney * 100) reject(key, 'partner.import.range', { min: -maxMoney, max: maxMoney });
+        else if (Math.abs(Number(given.units)) > maxMoney * 100)
+          reject(key, 'partner.import.range', { min: -maxMoney, max: maxMoney });
         else {
           const off = Number(given.units - computed);
           if (Math.abs(off) > toleranceCents) {

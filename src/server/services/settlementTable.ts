@@ -35,7 +35,15 @@ export const settlementTable = defineTable({
   columns: {
     id: { sql: sql`s.id`, type: 'int' },
     orderNo: { sql: sql`o.order_no`, match: sql`s.order_no`, type: 'text', join: 'order', search: true, like: true },
-    enterpriseName: { sql: sql`e.enterprise_name`, match: sql`s.enterprise_name`, type: 'text', join: 'enterprise', search: true, like: true, sort: true },
+    enterpriseName: {
+      sql: sql`e.enterprise_name`,
+      match: sql`s.enterprise_name`,
+      type: 'text',
+      join: 'enterprise',
+      search: true,
+      like: true,
+      sort: true,
+    },
     creditCode: { sql: sql`e.credit_code`, type: 'text', join: 'enterprise', nullable: true },
     partnerId: { sql: sql`s.partner_id`, type: 'int', filter: true, nullable: true },
     partnerName: { sql: sql`p.name`, type: 'text', join: 'partner', sort: true, nullable: true },
@@ -57,32 +65,68 @@ export const settlementTable = defineTable({
 type SettlementRow = TableRow<typeof settlementTable.columns>;
 
 /** The institutions a settlement call reads: the caller's scope, or the chosen institution's subtree (404 when not visible). */
-export async function settlementScopeIds(db: Database, scope: PartnerScope, partnerId: number | undefined): Promise<number[]> {
+export async function settlementScopeIds(
+  db: Database,
+  scope: PartnerScope,
+  partnerId: number | undefined,
+): Promise<number[]> {
   return partnerId === undefined ? scope.ids : subtreeInScope(db, scope, partnerId);
 }
 
 /** One page of the settlement rows of `partnerIds`. */
-export async function settlementPage(db: Database, request: TableRequest, partnerIds: readonly number[]): Promise<SettlementTableData> {
+export async function settlementPage(
+  db: Database,
+  request: TableRequest,
+  partnerIds: readonly number[],
+): Promise<SettlementTableData> {
   const page = await runTable(db, settlementTable, request, { scope: partnerIdIn(sql`s.partner_id`, partnerIds) });
   return page as SettlementTableData;
 }
 
 /** The export's columns, in order: header message, cell format, and whether the totals row sums it. */
-const exportColumns: readonly { key: MessageKey; format: XlsxFormat; width: number; total?: boolean; value: (row: SettlementRow, names: ClassNames) => string | number | null }[] = [
+const exportColumns: readonly {
+  key: MessageKey;
+  format: XlsxFormat;
+  width: number;
+  total?: boolean;
+  value: (row: SettlementRow, names: ClassNames) => string | number | null;
+}[] = [
   { key: 'partner.settlement.column.settleMonth', format: 'text', width: 10, value: (row) => row.settleMonth },
   { key: 'partner.settlement.column.orderNo', format: 'text', width: 22, value: (row) => row.orderNo },
   { key: 'partner.settlement.column.enterpriseName', format: 'text', width: 32, value: (row) => row.enterpriseName },
   { key: 'partner.settlement.column.creditCode', format: 'text', width: 22, value: (row) => row.creditCode },
   { key: 'partner.settlement.column.partnerName', format: 'text', width: 24, value: (row) => row.partnerName },
   { key: 'partner.settlement.column.area', format: 'text', width: 12, value: (row, names) => names.area(row.areaCode) },
-  { key: 'partner.settlement.column.product', format: 'text', width: 14, value: (row, names) => names.product(row.productId) },
+  {
+    key: 'partner.settlement.column.product',
+    format: 'text',
+    width: 14,
+    value: (row, names) => names.product(row.productId),
+  },
   { key: 'partner.settlement.column.setName', format: 'text', width: 28, value: (row) => row.setName },
-  { key: 'partner.settlement.column.settledEnergy', format: 'energy', width: 16, total: true, value: (row) => row.settledEnergy },
+  {
+    key: 'partner.settlement.column.settledEnergy',
+    format: 'energy',
+    width: 16,
+    total: true,
+    value: (row) => row.settledEnergy,
+  },
   { key: 'partner.settlement.column.contractPrice', format: 'price', width: 16, value: (row) => row.contractPrice },
   { key: 'partner.settlement.column.marketPrice', format: 'price', width: 18, value: (row) => row.marketPrice },
-  { key: 'partner.settlement.column.settledAmount', format: 'money', width: 16, total: true, value: (row) => row.settledAmount },
+  {
+    key: 'partner.settlement.column.settledAmount',
+    format: 'money',
+    width: 16,
+    total: true,
+    value: (row) => row.settledAmount,
+  },
   { key: 'partner.settlement.column.saving', format: 'money', width: 16, total: true, value: (row) => row.saving },
-  { key: 'partner.settlement.column.status', format: 'text', width: 10, value: (row, names) => names.status(row.status) },
+  {
+    key: 'partner.settlement.column.status',
+    format: 'text',
+    width: 10,
+    value: (row, names) => names.status(row.status),
+  },
 ];
 
 interface ClassNames {
@@ -115,7 +159,10 @@ export function settlementExportSheet(
   content: SiteContent,
 ): XlsxSheet {
   const { select: _select, ...everyColumn } = request;
-  const chunks = streamTable(db, settlementTable, everyColumn, { scope: partnerIdIn(sql`s.partner_id`, partnerIds), cap: exportRowCap });
+  const chunks = streamTable(db, settlementTable, everyColumn, {
+    scope: partnerIdIn(sql`s.partner_id`, partnerIds),
+    cap: exportRowCap,
+  });
   const names = classNames(content, locale);
   async function* rows(): AsyncGenerator<readonly (string | number | null)[]> {
     for await (const chunk of chunks) {
@@ -128,5 +175,10 @@ export function settlementExportSheet(
     width: column.width,
     ...(column.total ? { total: true } : {}),
   }));
-  return { name: t(locale, 'partner.settlement.sheet'), columns, rows: rows(), totalsLabel: t(locale, 'partner.settlement.totals') };
+  return {
+    name: t(locale, 'partner.settlement.sheet'),
+    columns,
+    rows: rows(),
+    totalsLabel: t(locale, 'partner.settlement.totals'),
+  };
 }

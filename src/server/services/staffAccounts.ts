@@ -20,7 +20,14 @@ import { and, eq, ne, sql } from 'drizzle-orm';
 import { ApiCode } from '../../lib/apiCodes.ts';
 import { t, type Locale, type MessageKey, type MessageVars } from '../../lib/i18n/index.ts';
 import type { UserRole } from '../../lib/roles.ts';
-import type { CreateStaffInput, GrantableRole, SecondFactorState, StaffInstitutionData, StaffRowData, StaffTableData } from '../../lib/schemas/staff.ts';
+import type {
+  CreateStaffInput,
+  GrantableRole,
+  SecondFactorState,
+  StaffInstitutionData,
+  StaffRowData,
+  StaffTableData,
+} from '../../lib/schemas/staff.ts';
 import type { TableRequest } from '../../lib/schemas/table.ts';
 import type { Database } from '../db/client.ts';
 import { isUniqueViolation } from '../db/errors.ts';
@@ -58,7 +65,12 @@ export const staffTable = defineTable({
     // Searched whole; answered masked (staffRow).
     mobile: { sql: sql`u.mobile`, type: 'text', search: true, like: true },
     roles: { sql: sql`array_to_string(u.roles, ',')`, type: 'text' },
-    status: { sql: sql`case when u.status = 'active' then 'active' else 'disabled' end`, type: 'text', filter: true, sort: true },
+    status: {
+      sql: sql`case when u.status = 'active' then 'active' else 'disabled' end`,
+      type: 'text',
+      filter: true,
+      sort: true,
+    },
     secondFactor: {
       sql: sql`case when f.confirmed_at is not null then 'enrolled' when f.user_id is not null then 'enrolling' else 'none' end`,
       type: 'text',
@@ -97,7 +109,9 @@ function staffRow(row: StaffTableRow, viewerId: number | null): StaffRowData {
     userName: String(row.userName),
     name: String(row.name ?? ''),
     mobile: maskPhone(String(row.mobile ?? '')),
-    roles: String(row.roles ?? '').split(',').filter(Boolean) as UserRole[],
+    roles: String(row.roles ?? '')
+      .split(',')
+      .filter(Boolean) as UserRole[],
     status: row.status === 'active' ? 'active' : 'disabled',
     secondFactor: (row.secondFactor ?? 'none') as SecondFactorState,
     institutions: JSON.parse(String(row.institutions ?? '[]')) as StaffInstitutionData[],
@@ -113,7 +127,9 @@ function staffRow(row: StaffTableRow, viewerId: number | null): StaffRowData {
  * person to grant a role to. Rows are always whole (the request's `select` is ignored).
  */
 export async function staffPage(db: Database, viewerId: number | null, request: TableRequest): Promise<StaffTableData> {
-  const searching = (request.search?.keyword ?? '').trim() !== '' || Object.values(request.liker ?? {}).some((text) => text.trim() !== '');
+  const searching =
+    (request.search?.keyword ?? '').trim() !== '' ||
+    Object.values(request.liker ?? {}).some((text) => text.trim() !== '');
   const { select: _select, ...whole } = request;
   const page = await runTable(db, staffTable, whole, searching ? {} : { scope: sql`u.roles && ${staffRoleArray}` });
   return { totalCount: page.totalCount, result: page.result.map((row) => staffRow(row, viewerId)) };
@@ -198,7 +214,11 @@ function auditOf(actor: StaffActor, action: string, target: Target | number, det
 
 /** A partner institution by its code, or the refusal at the institution field. */
 async function institutionIdOf(tx: Database, locale: Locale, code: string): Promise<number> {
-  const [row] = await tx.select({ id: partnerInstitutions.id }).from(partnerInstitutions).where(eq(partnerInstitutions.code, code)).limit(1);
+  const [row] = await tx
+    .select({ id: partnerInstitutions.id })
+    .from(partnerInstitutions)
+    .where(eq(partnerInstitutions.code, code))
+    .limit(1);
   if (!row) throw fieldError(locale, ApiCode.BAD_REQUEST, 'institutionCode', 'staff.unknownInstitution');
   return row.id;
 }
@@ -212,7 +232,11 @@ export async function createStaffAccount(db: Database, actor: StaffActor, input:
   // Hash outside the transaction: argon2 takes a while and needs no lock.
   const passwordHash = await hashPassword(input.password);
   const taken = async (tx: Database) => {
-    const [byName] = await tx.select({ id: users.id }).from(users).where(sql`lower(${users.userName}) = lower(${input.userName})`).limit(1);
+    const [byName] = await tx
+      .select({ id: users.id })
+      .from(users)
+      .where(sql`lower(${users.userName}) = lower(${input.userName})`)
+      .limit(1);
     if (byName) return fieldError(actor.locale, ApiCode.CONFLICT, 'userName', 'staff.userNameTaken');
     const [byMobile] = await tx.select({ id: users.id }).from(users).where(eq(users.mobile, input.mobile)).limit(1);
     if (byMobile) return fieldError(actor.locale, ApiCode.CONFLICT, 'mobile', 'auth.phoneTaken');
@@ -223,7 +247,8 @@ export async function createStaffAccount(db: Database, actor: StaffActor, input:
       await lockStaff(tx);
       const refusal = await taken(tx);
       if (refusal) throw refusal;
-      const partnerId = input.role === 'partner' ? await institutionIdOf(tx, actor.locale, input.institutionCode ?? '') : null;
+      const partnerId =
+        input.role === 'partner' ? await institutionIdOf(tx, actor.locale, input.institutionCode ?? '') : null;
       const [created] = await tx
         .insert(users)
         .values({ userName: input.userName, mobile: input.mobile, name: input.name, passwordHash, roles: [input.role] })
@@ -232,7 +257,11 @@ export async function createStaffAccount(db: Database, actor: StaffActor, input:
       await writeAudit(tx, auditOf(actor, 'staff.create', id, { role: input.role }));
       if (partnerId !== null) {
         // The relation's own rules and audit row (partnerAccounts.ts), inside this transaction.
-        await addRelation(tx, { userId: actor.userId, scope: null, ip: actor.ip, locale: actor.locale, via: actor.via }, { partnerId, userName: input.userName, empId: input.empId ?? '' });
+        await addRelation(
+          tx,
+          { userId: actor.userId, scope: null, ip: actor.ip, locale: actor.locale, via: actor.via },
+          { partnerId, userName: input.userName, empId: input.empId ?? '' },
+        );
       }
       return id;
     });
@@ -248,10 +277,13 @@ export async function grantRole(db: Database, actor: StaffActor, userId: number,
   await db.transaction(async (tx) => {
     await lockStaff(tx);
     const target = await targetFor(tx, userId);
-    if (target.roles.includes(role)) throw ApiError.conflict('staff.alreadyHasRole', { role: roleName(actor.locale, role) });
+    if (target.roles.includes(role))
+      throw ApiError.conflict('staff.alreadyHasRole', { role: roleName(actor.locale, role) });
     await tx
       .update(users)
-      .set({ roles: sql`array(select distinct r from unnest(${users.roles} || array[${role}]::text[]) as r order by 1)` })
+      .set({
+        roles: sql`array(select distinct r from unnest(${users.roles} || array[${role}]::text[]) as r order by 1)`,
+      })
       .where(eq(users.id, userId));
     await writeAudit(tx, auditOf(actor, 'staff.grant', target, { role }));
     await createNotice(tx, { userId, type: 'notification', messageKey: `staff.notice.${role}Granted` });
@@ -266,7 +298,8 @@ export async function revokeRole(db: Database, actor: StaffActor, userId: number
   await db.transaction(async (tx) => {
     await lockStaff(tx);
     const target = await targetFor(tx, userId);
-    if (!target.roles.includes(role)) throw ApiError.conflict('staff.lacksRole', { role: roleName(actor.locale, role) });
+    if (!target.roles.includes(role))
+      throw ApiError.conflict('staff.lacksRole', { role: roleName(actor.locale, role) });
     if (role === 'operator') {
       if (target.id === actor.userId) throw ApiError.conflict('staff.selfRevokeOperator');
       await assertAnotherOperator(tx, target);
@@ -323,11 +356,17 @@ export async function resetSecondFactor(db: Database, actor: StaffActor, userId:
     await lockStaff(tx);
     const target = await targetFor(tx, userId);
     if (target.id === actor.userId) throw ApiError.conflict('staff.selfSecondFactor');
-    const [removed] = await tx.delete(secondFactors).where(eq(secondFactors.userId, userId)).returning({ confirmedAt: secondFactors.confirmedAt });
+    const [removed] = await tx
+      .delete(secondFactors)
+      .where(eq(secondFactors.userId, userId))
+      .returning({ confirmedAt: secondFactors.confirmedAt });
     if (!removed) throw ApiError.conflict('staff.noSecondFactor');
     await tx.delete(recoveryCodes).where(eq(recoveryCodes.userId, userId));
     await endSessions(tx, userId);
-    await writeAudit(tx, auditOf(actor, 'secondFactor.reset', target, { was: removed.confirmedAt === null ? 'enrolling' : 'enrolled' }));
+    await writeAudit(
+      tx,
+      auditOf(actor, 'secondFactor.reset', target, { was: removed.confirmedAt === null ? 'enrolling' : 'enrolled' }),
+    );
     await createNotice(tx, { userId, type: 'notification', messageKey: 'staff.notice.secondFactorReset' });
   });
 }
@@ -337,9 +376,17 @@ export async function resetSecondFactor(db: Database, actor: StaffActor, userId:
  * role: partnerAccounts.ts's addRelation, with its refusals (409 already related, staff number
  * taken) and audit row. 400 at `institutionCode` for an unknown code.
  */
-export async function relateInstitution(db: Database, actor: StaffActor, input: { userId: number; institutionCode: string; empId: string }): Promise<void> {
+export async function relateInstitution(
+  db: Database,
+  actor: StaffActor,
+  input: { userId: number; institutionCode: string; empId: string },
+): Promise<void> {
   const [user] = await db.select({ userName: users.userName }).from(users).where(eq(users.id, input.userId)).limit(1);
   if (!user) throw ApiError.notFound('staff.userNotFound');
   const partnerId = await institutionIdOf(db, actor.locale, input.institutionCode);
-  await addRelation(db, { userId: actor.userId, scope: null, ip: actor.ip, locale: actor.locale, via: actor.via }, { partnerId, userName: user.userName, empId: input.empId });
+  await addRelation(
+    db,
+    { userId: actor.userId, scope: null, ip: actor.ip, locale: actor.locale, via: actor.via },
+    { partnerId, userName: user.userName, empId: input.empId },
+  );
 }

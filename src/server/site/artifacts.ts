@@ -55,7 +55,10 @@ function readDelta(buildDir: string): Delta | undefined {
 
 async function distFiles(distDir: string): Promise<string[]> {
   const entries = await readdir(distDir, { recursive: true, withFileTypes: true });
-  return entries.filter((entry) => entry.isFile()).map((entry) => path.relative(distDir, path.join(entry.parentPath, entry.name))).sort();
+  return entries
+    .filter((entry) => entry.isFile())
+    .map((entry) => path.relative(distDir, path.join(entry.parentPath, entry.name)))
+    .sort();
 }
 
 /** The same file on disk (a hard link to the base's). */
@@ -68,7 +71,12 @@ async function sameFile(a: string, b: string): Promise<boolean> {
  * Makes a finished build fetchable by every process; `base`: the build an incremental one reused
  * files of (its directory on this machine), archived as a delta over it when the chain allows.
  */
-export async function saveBuild(objects: ObjectStore, layout: SiteLayout, buildId: number, base?: number): Promise<void> {
+export async function saveBuild(
+  objects: ObjectStore,
+  layout: SiteLayout,
+  buildId: number,
+  base?: number,
+): Promise<void> {
   if (objects.kind === 'local') return;
   const buildDir = buildDirOf(layout, buildId);
   const entries = ['dist', 'content'];
@@ -78,13 +86,16 @@ export async function saveBuild(objects: ObjectStore, layout: SiteLayout, buildI
     const files = await distFiles(path.join(buildDir, 'dist'));
     const own: string[] = [];
     for (const file of files) {
-      if (!(await sameFile(path.join(buildDir, 'dist', file), path.join(baseDir, 'dist', file)))) own.push(`dist/${file}`);
+      if (!(await sameFile(path.join(buildDir, 'dist', file), path.join(baseDir, 'dist', file))))
+        own.push(`dist/${file}`);
     }
     await writeFile(path.join(buildDir, deltaFile), JSON.stringify({ base, depth, files } satisfies Delta));
     entries.splice(0, entries.length, 'content', deltaFile, ...own);
   } else await rm(path.join(buildDir, deltaFile), { force: true });
   const pack = tar.create({ cwd: buildDir, portable: true }, entries);
-  await objects.put(artifactKey(buildId), Readable.toWeb(Readable.from(pack)) as ReadableStream<Uint8Array>, { contentType: 'application/x-tar' });
+  await objects.put(artifactKey(buildId), Readable.toWeb(Readable.from(pack)) as ReadableStream<Uint8Array>, {
+    contentType: 'application/x-tar',
+  });
 }
 
 /** Completes a delta's directory with its base's files (hard links: the base's bytes never change). */

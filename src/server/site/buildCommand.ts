@@ -117,7 +117,11 @@ export function astroBuildCommand(projectRoot: string = process.cwd()): BuildCom
         stream.once('end', reader.end);
       }
       child.once('error', (error) => {
-        reject(new Error(signal.aborted ? `build stopped: ${String(signal.reason)}` : `build could not run: ${error.message}`));
+        reject(
+          new Error(
+            signal.aborted ? `build stopped: ${String(signal.reason)}` : `build could not run: ${error.message}`,
+          ),
+        );
       });
       child.once('close', (code, killedBy) => {
         if (code === 0) resolve();

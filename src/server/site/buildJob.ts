@@ -36,7 +36,13 @@ import type { Logger } from '../logger.ts';
 import { siteBuildMetrics } from '../metrics/instruments.ts';
 import { syncRegions } from '../services/regionSync.ts';
 import type { ObjectStore } from '../storage/objectStore.ts';
-import { commitPublication, takeSnapshot, writeSnapshot, type CarriedDraft, type DraftSelection } from '../studio/contentRepo.ts';
+import {
+  commitPublication,
+  takeSnapshot,
+  writeSnapshot,
+  type CarriedDraft,
+  type DraftSelection,
+} from '../studio/contentRepo.ts';
 import { prepareImages } from '../studio/images.ts';
 import { ensureLocalBuild, saveBuild } from './artifacts.ts';
 import { countPages, type BuildCommand, type BuildStep } from './buildCommand.ts';
@@ -145,7 +151,10 @@ export function createBuildRunner(options: BuildRunnerOptions) {
   const projectRoot = options.projectRoot ?? process.cwd();
 
   async function finish(buildId: number, values: Partial<SiteBuildRow>): Promise<void> {
-    await db.update(siteBuilds).set({ finishedAt: new Date(), ...values }).where(eq(siteBuilds.id, buildId));
+    await db
+      .update(siteBuilds)
+      .set({ finishedAt: new Date(), ...values })
+      .where(eq(siteBuilds.id, buildId));
   }
 
   /** The published build and its directory here, when there is one to build on. */
@@ -155,7 +164,10 @@ export function createBuildRunner(options: BuildRunnerOptions) {
     try {
       return { buildId: published.buildId, dir: await ensureLocalBuild(objects, layout, published.buildId) };
     } catch (error) {
-      logger.warn({ buildId: published.buildId, reason: reasonOf(error) }, 'published build unavailable here: building every page');
+      logger.warn(
+        { buildId: published.buildId, reason: reasonOf(error) },
+        'published build unavailable here: building every page',
+      );
       return undefined;
     }
   }
@@ -180,7 +192,9 @@ export function createBuildRunner(options: BuildRunnerOptions) {
       progress.step('images');
       await prepareImages(db, objects, snapshot.files);
 
-      const plan = preview ? ({ mode: 'full', reason: 'a preview' } as const) : planBuild({ base: await publishedBase(), content, load, projectRoot, full: order.full ?? false });
+      const plan = preview
+        ? ({ mode: 'full', reason: 'a preview' } as const)
+        : planBuild({ base: await publishedBase(), content, load, projectRoot, full: order.full ?? false });
       const env: Record<string, string> = preview ? { BUILD_LOCALES: previewLocales } : {};
       if (plan.mode === 'incremental') {
         const planFile = path.join(buildDir, 'incremental-plan.json');
@@ -213,7 +227,11 @@ export function createBuildRunner(options: BuildRunnerOptions) {
       if (pages === 0) throw new Error('the build finished but wrote no pages');
 
       progress.step('store');
-      if (!preview) await db.insert(siteContents).values({ buildId: row.id, content: JSON.stringify(content) }).onConflictDoUpdate({ target: siteContents.buildId, set: { content: JSON.stringify(content) } });
+      if (!preview)
+        await db
+          .insert(siteContents)
+          .values({ buildId: row.id, content: JSON.stringify(content) })
+          .onConflictDoUpdate({ target: siteContents.buildId, set: { content: JSON.stringify(content) } });
       await saveBuild(objects, layout, row.id, plan.mode === 'incremental' ? plan.baseBuildId : undefined);
       const outputDir = path.relative(path.dirname(layout.root), outDir);
       if (preview) {
@@ -225,7 +243,10 @@ export function createBuildRunner(options: BuildRunnerOptions) {
       }
       if (cdn) {
         progress.step('upload');
-        const figures = await uploadToCdn(cdn, outDir, { buildId: row.id, onProgress: (done, total) => progress.tick(done, total) });
+        const figures = await uploadToCdn(cdn, outDir, {
+          buildId: row.id,
+          onProgress: (done, total) => progress.tick(done, total),
+        });
         log.info({ ...figures, seconds: figures.ms / 1000 }, 'site build uploaded to the CDN bucket');
       }
       // Every live process fetches the build now, so that the publication is a swap everywhere.
@@ -236,19 +257,35 @@ export function createBuildRunner(options: BuildRunnerOptions) {
       await syncRegions(db, content);
       // Success, the content it was built from, and the publication in one transaction; every
       // process then switches (this one first).
-      await publisher.publish(row.id, { status: 'succeeded', finishedAt: new Date(), pages, outputDir, phase: null }, (tx) =>
-        commitPublication(tx, row.id, carried, order.userId ?? null),
+      await publisher.publish(
+        row.id,
+        { status: 'succeeded', finishedAt: new Date(), pages, outputDir, phase: null },
+        (tx) => commitPublication(tx, row.id, carried, order.userId ?? null),
       );
       measured.finished(order.purpose, 'succeeded', (Date.now() - started) / 1000);
-      log.info({ pages, mode: plan.mode, drafts: carried.length, seconds: (Date.now() - started) / 1000, stepMs: progress.timings() }, 'site built and published');
+      log.info(
+        {
+          pages,
+          mode: plan.mode,
+          drafts: carried.length,
+          seconds: (Date.now() - started) / 1000,
+          stepMs: progress.timings(),
+        },
+        'site built and published',
+      );
     } catch (error) {
       measured.finished(order.purpose, 'failed', (Date.now() - started) / 1000);
       const reason = reasonOf(error);
       log.error({ reason }, preview ? 'preview build failed' : 'site build failed; the published site is unchanged');
       await progress.settled();
       await rm(buildDir, { recursive: true, force: true }).catch(() => {});
-      await db.delete(siteContents).where(eq(siteContents.buildId, row.id)).catch(() => {});
-      await finish(row.id, { status: 'failed', error: reason }).catch((dbError: unknown) => log.error({ err: dbError }, 'failed build could not be recorded'));
+      await db
+        .delete(siteContents)
+        .where(eq(siteContents.buildId, row.id))
+        .catch(() => {});
+      await finish(row.id, { status: 'failed', error: reason }).catch((dbError: unknown) =>
+        log.error({ err: dbError }, 'failed build could not be recorded'),
+      );
     }
   }
 

@@ -118,7 +118,11 @@ export async function planCdnUpload(distDir: string): Promise<Item[]> {
   );
   const items: Item[] = [];
   const describe = (original: string) => ({
-    phase: (original.startsWith('_astro/') ? 'hashed assets' : path.extname(original).toLowerCase() === '.html' ? 'pages' : 'other files') as CdnPhase,
+    phase: (original.startsWith('_astro/')
+      ? 'hashed assets'
+      : path.extname(original).toLowerCase() === '.html'
+        ? 'pages'
+        : 'other files') as CdnPhase,
     contentType: contentTypeOf(original),
     cacheControl: cacheControlOf(`/${original}`),
   });
@@ -126,12 +130,20 @@ export async function planCdnUpload(distDir: string): Promise<Item[]> {
     const sibling = /^(.+)\.(br|gz)$/.exec(file);
     const original = sibling?.[1];
     if (sibling && original !== undefined && files.has(original)) {
-      items.push({ key: file, ...describe(original), encoding: sibling[2] === 'br' ? 'br' : 'gzip', madeFrom: undefined });
+      items.push({
+        key: file,
+        ...describe(original),
+        encoding: sibling[2] === 'br' ? 'br' : 'gzip',
+        madeFrom: undefined,
+      });
       continue;
     }
     items.push({ key: file, ...describe(file), encoding: undefined, madeFrom: undefined });
     if (compressible.test(file)) {
-      for (const [suffix, encoding] of [['.br', 'br'], ['.gz', 'gzip']] as const) {
+      for (const [suffix, encoding] of [
+        ['.br', 'br'],
+        ['.gz', 'gzip'],
+      ] as const) {
         if (!files.has(file + suffix)) items.push({ key: file + suffix, ...describe(file), encoding, madeFrom: file });
       }
     }
@@ -143,7 +155,12 @@ export async function planCdnUpload(distDir: string): Promise<Item[]> {
 async function compress(source: Buffer, encoding: 'br' | 'gzip'): Promise<Buffer> {
   if (encoding === 'gzip') return gz(source, { level: 9 });
   const quality = source.byteLength <= wholeBodyMax ? zlibConstants.BROTLI_MAX_QUALITY : 5;
-  return brotli(source, { params: { [zlibConstants.BROTLI_PARAM_QUALITY]: quality, [zlibConstants.BROTLI_PARAM_SIZE_HINT]: source.byteLength } });
+  return brotli(source, {
+    params: {
+      [zlibConstants.BROTLI_PARAM_QUALITY]: quality,
+      [zlibConstants.BROTLI_PARAM_SIZE_HINT]: source.byteLength,
+    },
+  });
 }
 
 function md5(bytes: Uint8Array): string {
@@ -163,7 +180,10 @@ async function readText(store: ObjectStore, key: string): Promise<string | undef
 }
 
 /** What the bucket holds now (key → size and MD5), when skipping is possible; else an empty map. */
-async function inventory(store: ObjectStore, fingerprint: string): Promise<Map<string, { size: number; etag: string | undefined }>> {
+async function inventory(
+  store: ObjectStore,
+  fingerprint: string,
+): Promise<Map<string, { size: number; etag: string | undefined }>> {
   const known = new Map<string, { size: number; etag: string | undefined }>();
   if (!store.entries) return known;
   const marker = await readText(store, cdnMarkerKey).catch(() => undefined);
@@ -174,7 +194,8 @@ async function inventory(store: ObjectStore, fingerprint: string): Promise<Map<s
     policy = undefined;
   }
   if (policy !== fingerprint) return known;
-  for (const entry of await store.entries('')) known.set(entry.key, { size: entry.size, etag: entry.etag?.toLowerCase() });
+  for (const entry of await store.entries(''))
+    known.set(entry.key, { size: entry.size, etag: entry.etag?.toLowerCase() });
   return known;
 }
 
@@ -201,12 +222,19 @@ async function pool<T>(items: readonly T[], concurrency: number, work: (item: T)
  * Copies a build's `dist/` into the CDN bucket: assets first, pages last (see above). Throws a
  * CdnUploadError naming the file whose put failed; objects put until then stay.
  */
-export async function uploadToCdn(store: ObjectStore, distDir: string, options: CdnUploadOptions = {}): Promise<CdnUploadResult> {
+export async function uploadToCdn(
+  store: ObjectStore,
+  distDir: string,
+  options: CdnUploadOptions = {},
+): Promise<CdnUploadResult> {
   const started = performance.now();
   const concurrency = Math.max(1, options.concurrency ?? 8);
   const fingerprint = cdnPolicyFingerprint();
   const plan = await planCdnUpload(distDir);
-  const known = options.skipUnchanged === false ? new Map<string, { size: number; etag: string | undefined }>() : await inventory(store, fingerprint);
+  const known =
+    options.skipUnchanged === false
+      ? new Map<string, { size: number; etag: string | undefined }>()
+      : await inventory(store, fingerprint);
   const result: CdnUploadResult = { objects: plan.length, uploaded: 0, skipped: 0, generated: 0, bytes: 0, ms: 0 };
 
   async function upload(item: Item): Promise<void> {
@@ -221,7 +249,12 @@ export async function uploadToCdn(store: ObjectStore, distDir: string, options: 
       if (size <= wholeBodyMax) body = await readFile(file);
     }
     const stored = known.get(item.key);
-    if (stored && stored.size === size && stored.etag !== undefined && stored.etag === (body ? md5(body) : await md5OfFile(file))) {
+    if (
+      stored &&
+      stored.size === size &&
+      stored.etag !== undefined &&
+      stored.etag === (body ? md5(body) : await md5OfFile(file))
+    ) {
       result.skipped += 1;
       return;
     }
@@ -256,8 +289,16 @@ export async function uploadToCdn(store: ObjectStore, distDir: string, options: 
     );
   }
 
-  const marker = JSON.stringify({ policy: fingerprint, buildId: options.buildId ?? null, uploadedAt: new Date().toISOString(), objects: plan.length });
-  await store.put(cdnMarkerKey, new TextEncoder().encode(marker), { contentType: 'application/json; charset=utf-8', cacheControl: 'no-store' });
+  const marker = JSON.stringify({
+    policy: fingerprint,
+    buildId: options.buildId ?? null,
+    uploadedAt: new Date().toISOString(),
+    objects: plan.length,
+  });
+  await store.put(cdnMarkerKey, new TextEncoder().encode(marker), {
+    contentType: 'application/json; charset=utf-8',
+    cacheControl: 'no-store',
+  });
   result.ms = Math.round(performance.now() - started);
   return result;
 }

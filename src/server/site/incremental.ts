@@ -9,7 +9,8 @@ import { changedKeys, contentFingerprints } from '../../content/dependencies.ts'
 import { codeVersion, readPageGraph, type IncrementalPlan } from '../../content/pageGraph.ts';
 import type { SiteContent } from '../../content/schemas.ts';
 
-export type BuildPlan = { mode: 'full'; reason: string } | { mode: 'incremental'; baseBuildId: number; plan: IncrementalPlan };
+export type BuildPlan =
+  { mode: 'full'; reason: string } | { mode: 'incremental'; baseBuildId: number; plan: IncrementalPlan };
 
 export interface PlanInput {
   /** The published build and its directory on this machine (dist/ and content/), if there is one. */
@@ -30,7 +31,8 @@ export function planBuild(input: PlanInput): BuildPlan {
   const baseDir = path.join(input.base.dir, 'dist');
   const graph = readPageGraph(baseDir);
   if (!graph) return { mode: 'full', reason: 'the published build has no page graph' };
-  if (graph.codeVersion !== codeVersion(input.projectRoot)) return { mode: 'full', reason: 'the code changed since the published build' };
+  if (graph.codeVersion !== codeVersion(input.projectRoot))
+    return { mode: 'full', reason: 'the code changed since the published build' };
   const before = contentFingerprints(input.load(path.join(input.base.dir, 'content')));
   const changed = [...changedKeys(before, contentFingerprints(input.content))].sort();
   return { mode: 'incremental', baseBuildId: input.base.buildId, plan: { baseDir, changed } };

@@ -41,10 +41,15 @@ export async function recordInitialPublication(options: InitialPublicationOption
     const [existing] = await tx
       .select({ id: siteBuilds.id })
       .from(siteBuilds)
-      .where(or(isNotNull(siteBuilds.publishedAt), and(eq(siteBuilds.mode, 'initial'), eq(siteBuilds.status, 'running'))))
+      .where(
+        or(isNotNull(siteBuilds.publishedAt), and(eq(siteBuilds.mode, 'initial'), eq(siteBuilds.status, 'running'))),
+      )
       .limit(1);
     if (existing) return undefined;
-    const [row] = await tx.insert(siteBuilds).values({ status: 'running', purpose: 'publish', mode: 'initial', phase: 'store' }).returning({ id: siteBuilds.id });
+    const [row] = await tx
+      .insert(siteBuilds)
+      .values({ status: 'running', purpose: 'publish', mode: 'initial', phase: 'store' })
+      .returning({ id: siteBuilds.id });
     return row?.id;
   });
   if (buildId === undefined) return undefined;
@@ -61,14 +66,22 @@ export async function recordInitialPublication(options: InitialPublicationOption
     await saveBuild(objects, layout, buildId);
     const pages = await countPages(path.join(buildDir, 'dist'));
     const outputDir = path.relative(path.dirname(layout.root), path.join(buildDir, 'dist'));
-    await publisher.publish(buildId, { status: 'succeeded', finishedAt: new Date(), pages, outputDir, phase: null }, (tx) => commitPublication(tx, buildId, [], null));
+    await publisher.publish(
+      buildId,
+      { status: 'succeeded', finishedAt: new Date(), pages, outputDir, phase: null },
+      (tx) => commitPublication(tx, buildId, [], null),
+    );
     logger.info({ buildId, pages }, 'the site first served is recorded as a publication');
     return buildId;
   } catch (error) {
     await rm(buildDir, { recursive: true, force: true }).catch(() => {});
     await db
       .update(siteBuilds)
-      .set({ status: 'failed', finishedAt: new Date(), error: `the site first served could not be recorded: ${error instanceof Error ? error.message : String(error)}` })
+      .set({
+        status: 'failed',
+        finishedAt: new Date(),
+        error: `the site first served could not be recorded: ${error instanceof Error ? error.message : String(error)}`,
+      })
       .where(eq(siteBuilds.id, buildId));
     throw error;
   }

@@ -56,7 +56,11 @@ export interface SitePublisher extends Instrumented {
    * own success, in the same transaction), then switches this process.
    */
   /** `inTransaction` runs in the publication's transaction (the studio commits the content it was built from). */
-  publish(buildId: number, values?: Partial<SiteBuildRow>, inTransaction?: (tx: Database) => Promise<void>): Promise<void>;
+  publish(
+    buildId: number,
+    values?: Partial<SiteBuildRow>,
+    inTransaction?: (tx: Database) => Promise<void>,
+  ): Promise<void>;
   /** Looks at the database's publication now and switches to it when it changed. */
   sync(): Promise<void>;
   /**
@@ -124,7 +128,10 @@ export function createSitePublisher(options: SitePublisherOptions): SitePublishe
     await db
       .insert(siteNodes)
       .values(values)
-      .onConflictDoUpdate({ target: siteNodes.nodeId, set: { seenAt: values.seenAt, ...(stagedBuildId === undefined ? {} : { stagedBuildId }) } });
+      .onConflictDoUpdate({
+        target: siteNodes.nodeId,
+        set: { seenAt: values.seenAt, ...(stagedBuildId === undefined ? {} : { stagedBuildId }) },
+      });
   }
 
   async function prefetch(buildId: number): Promise<void> {
@@ -149,7 +156,10 @@ export function createSitePublisher(options: SitePublisherOptions): SitePublishe
    * or, for a build made before it did, loaded from the build's content files.
    */
   async function contentOfBuild(buildId: number, buildDir: string): Promise<SiteContent> {
-    const [row] = await db.select({ content: siteContents.content }).from(siteContents).where(eq(siteContents.buildId, buildId));
+    const [row] = await db
+      .select({ content: siteContents.content })
+      .from(siteContents)
+      .where(eq(siteContents.buildId, buildId));
     return row ? (JSON.parse(row.content) as SiteContent) : load(path.join(buildDir, 'content'));
   }
 
@@ -195,7 +205,9 @@ export function createSitePublisher(options: SitePublisherOptions): SitePublishe
       try {
         do {
           again = false;
-          await syncOnce().catch((error: unknown) => logger.error({ err: error }, 'site publication could not be switched; the previous one stays'));
+          await syncOnce().catch((error: unknown) =>
+            logger.error({ err: error }, 'site publication could not be switched; the previous one stays'),
+          );
         } while (again);
       } finally {
         switching = undefined;
@@ -219,30 +231,39 @@ export function createSitePublisher(options: SitePublisherOptions): SitePublishe
     if (preview) keep.add(preview.id);
     const names = await readdir(layout.buildsDir).catch(() => [] as string[]);
     const local = objects.kind === 'local';
-    const onDisk = names.filter((name) => /^\d+$/.test(name)).map(Number).sort((a, b) => a - b);
+    const onDisk = names
+      .filter((name) => /^\d+$/.test(name))
+      .map(Number)
+      .sort((a, b) => a - b);
     // With an object store, disk is only a cache: the served build and its predecessor.
     const cached = new Set(local ? keep : [served, ...onDisk.filter((id) => id !== served).slice(-1)]);
     const running = new Set(
-      (await db.select({ id: siteBuilds.id }).from(siteBuilds).where(eq(siteBuilds.status, 'running'))).map((row) => row.id),
+      (await db.select({ id: siteBuilds.id }).from(siteBuilds).where(eq(siteBuilds.status, 'running'))).map(
+        (row) => row.id,
+      ),
     );
     for (const id of onDisk) {
       if (!cached.has(id) && !running.has(id)) await rm(buildDirOf(layout, id), { recursive: true, force: true });
     }
     if (!local) {
       // A kept build archived as a delta needs its bases' archives too.
-      const succeeded = await db.select({ id: siteBuilds.id, base: siteBuilds.baseBuildId }).from(siteBuilds).where(eq(siteBuilds.status, 'succeeded'));
+      const succeeded = await db
+        .select({ id: siteBuilds.id, base: siteBuilds.baseBuildId })
+        .from(siteBuilds)
+        .where(eq(siteBuilds.status, 'succeeded'));
       const bases = new Map(succeeded.map((row) => [row.id, row.base]));
       const needed = new Set([...keep, ...running].flatMap((id) => [id, ...deltaChain(bases, id)]));
       const dropped = succeeded.filter((row) => !needed.has(row.id));
-      await removeBuildArtifacts(objects, dropped.map((row) => row.id)).catch((error: unknown) =>
-        logger.warn({ err: error }, 'old build archives not removed'),
-      );
+      await removeBuildArtifacts(
+        objects,
+        dropped.map((row) => row.id),
+      ).catch((error: unknown) => logger.warn({ err: error }, 'old build archives not removed'));
     }
     // A build no longer kept cannot be published again: its stored content goes with it.
     await db
       .delete(siteContents)
       .where(notInArray(siteContents.buildId, [...keep, ...running, 0]))
-      .catch((error: unknown) => logger.warn({ err: error }, 'old builds\' content not removed'));
+      .catch((error: unknown) => logger.warn({ err: error }, "old builds' content not removed"));
   }
 
   /** The last `keptPublications` publications (by when they were published). */
@@ -270,7 +291,10 @@ export function createSitePublisher(options: SitePublisherOptions): SitePublishe
       await activate(build);
       try {
         await db.transaction(async (tx) => {
-          await tx.update(siteBuilds).set({ ...values, publishedAt: build.publishedAt }).where(eq(siteBuilds.id, buildId));
+          await tx
+            .update(siteBuilds)
+            .set({ ...values, publishedAt: build.publishedAt })
+            .where(eq(siteBuilds.id, buildId));
           await inTransaction?.(tx);
           await notify(tx, publicationChannel, String(buildId));
         });
@@ -294,7 +318,10 @@ export function createSitePublisher(options: SitePublisherOptions): SitePublishe
           await switchTo(build);
           return site.current() ?? fallback;
         } catch (error) {
-          logger.error({ err: error, buildId: build.buildId }, 'published build unavailable at start; serving STATIC_DIR');
+          logger.error(
+            { err: error, buildId: build.buildId },
+            'published build unavailable at start; serving STATIC_DIR',
+          );
           seen = keyOf(build);
           site.publish(fallback);
           return fallback;
@@ -315,7 +342,10 @@ export function createSitePublisher(options: SitePublisherOptions): SitePublishe
       try {
         await switchTo(build);
       } catch (error) {
-        logger.error({ err: error, buildId: build.buildId }, 'published build unavailable at start; serving STATIC_DIR');
+        logger.error(
+          { err: error, buildId: build.buildId },
+          'published build unavailable at start; serving STATIC_DIR',
+        );
         seen = keyOf(build);
         site.publish(fallback);
       }
@@ -327,7 +357,10 @@ export function createSitePublisher(options: SitePublisherOptions): SitePublishe
       const unlisten = await listen(handle, publicationChannel, () => void sync());
       const unlistenStaging = await listen(handle, stagingChannel, (payload) => {
         const buildId = Number(payload);
-        if (Number.isSafeInteger(buildId)) void prefetch(buildId).catch((error: unknown) => logger.warn({ err: error, buildId }, 'site build not staged'));
+        if (Number.isSafeInteger(buildId))
+          void prefetch(buildId).catch((error: unknown) =>
+            logger.warn({ err: error, buildId }, 'site build not staged'),
+          );
       });
       const timer = setInterval(() => {
         void heartbeat().catch((error: unknown) => logger.warn({ err: error }, 'site heartbeat failed'));
@@ -338,7 +371,10 @@ export function createSitePublisher(options: SitePublisherOptions): SitePublishe
         clearInterval(timer);
         await unlisten();
         await unlistenStaging();
-        await db.delete(siteNodes).where(eq(siteNodes.nodeId, nodeId)).catch(() => {});
+        await db
+          .delete(siteNodes)
+          .where(eq(siteNodes.nodeId, nodeId))
+          .catch(() => {});
       };
     },
     async stage(buildId, maxWaitMs = stageWaitMs, onProgress) {
@@ -353,7 +389,12 @@ export function createSitePublisher(options: SitePublisherOptions): SitePublishe
             staged: sql<number>`(count(*) filter (where ${siteNodes.stagedBuildId} = ${buildId}))::int`,
           })
           .from(siteNodes)
-          .where(and(ne(siteNodes.nodeId, nodeId), gt(siteNodes.seenAt, sql`now() - make_interval(secs => ${Math.ceil((3 * pollMs) / 1000)})`)));
+          .where(
+            and(
+              ne(siteNodes.nodeId, nodeId),
+              gt(siteNodes.seenAt, sql`now() - make_interval(secs => ${Math.ceil((3 * pollMs) / 1000)})`),
+            ),
+          );
         const live = Number(row?.live ?? 0);
         const staged = Number(row?.staged ?? 0);
         onProgress?.(staged, live);

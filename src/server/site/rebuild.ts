@@ -54,7 +54,6 @@ export interface SiteBuildView {
   mode: SiteBuildMode;
 }
 
-
 /** A queued build whose job was never sent (the process stopped in between) is closed after this. */
 const unsentJobMs = 60_000;
 
@@ -117,7 +116,9 @@ export function createSiteRebuilder(options: SiteRebuilderOptions): SiteRebuilde
   }
 
   /** Closes running rows the queue no longer runs (see the header); answers whether it closed any. */
-  async function reconcile(rows: readonly Pick<SiteBuildRow, 'id' | 'status' | 'jobId' | 'startedAt'>[]): Promise<boolean> {
+  async function reconcile(
+    rows: readonly Pick<SiteBuildRow, 'id' | 'status' | 'jobId' | 'startedAt'>[],
+  ): Promise<boolean> {
     let closed = false;
     for (const row of rows) {
       if (row.status !== 'running') continue;
@@ -129,7 +130,10 @@ export function createSiteRebuilder(options: SiteRebuilderOptions): SiteRebuilde
       }
       const job = await jobs.job(siteBuildQueue, row.jobId);
       if (job && !['failed', 'cancelled', 'completed'].includes(job.state)) continue;
-      const why = job?.state === 'failed' ? `: ${reasonOf((job.output as { message?: string } | null)?.message ?? 'its worker stopped')}` : '';
+      const why =
+        job?.state === 'failed'
+          ? `: ${reasonOf((job.output as { message?: string } | null)?.message ?? 'its worker stopped')}`
+          : '';
       await fail(row.id, `interrupted: the worker running the build stopped${why}`);
       closed = true;
     }
@@ -142,7 +146,11 @@ export function createSiteRebuilder(options: SiteRebuilderOptions): SiteRebuilde
     return db.transaction(async (tx) => {
       // Serialises claims of every process sharing the database (released at commit).
       await tx.execute(sql`select pg_advisory_xact_lock(${rebuildLockKey})`);
-      const [other] = await tx.select({ id: siteBuilds.id }).from(siteBuilds).where(eq(siteBuilds.status, 'running')).limit(1);
+      const [other] = await tx
+        .select({ id: siteBuilds.id })
+        .from(siteBuilds)
+        .where(eq(siteBuilds.status, 'running'))
+        .limit(1);
       if (other) throw ApiError.conflict('rebuild.running');
       // The progress bar's total: the pages of the last such build.
       const [last] = await tx
@@ -153,7 +161,14 @@ export function createSiteRebuilder(options: SiteRebuilderOptions): SiteRebuilde
         .limit(1);
       const [row] = await tx
         .insert(siteBuilds)
-        .values({ status: 'running', purpose: order.purpose, startedBy: order.userId ?? null, phase: 'queued', progressDone: 0, progressTotal: last?.pages ?? null })
+        .values({
+          status: 'running',
+          purpose: order.purpose,
+          startedBy: order.userId ?? null,
+          phase: 'queued',
+          progressDone: 0,
+          progressTotal: last?.pages ?? null,
+        })
         .returning();
       if (!row) throw new Error('site_builds insert returned no row');
       return row;
@@ -186,15 +201,28 @@ export function createSiteRebuilder(options: SiteRebuilderOptions): SiteRebuilde
       return current(row);
     },
     async latest() {
-      const [row] = await db.select().from(siteBuilds).where(eq(siteBuilds.purpose, 'publish')).orderBy(desc(siteBuilds.id)).limit(1);
+      const [row] = await db
+        .select()
+        .from(siteBuilds)
+        .where(eq(siteBuilds.purpose, 'publish'))
+        .orderBy(desc(siteBuilds.id))
+        .limit(1);
       return row ? siteBuildView(await current(row)) : undefined;
     },
     async history() {
-      const rows = await db.select().from(siteBuilds).where(eq(siteBuilds.purpose, 'publish')).orderBy(desc(siteBuilds.id)).limit(20);
+      const rows = await db
+        .select()
+        .from(siteBuilds)
+        .where(eq(siteBuilds.purpose, 'publish'))
+        .orderBy(desc(siteBuilds.id))
+        .limit(20);
       return { published: (await publisher.published())?.buildId ?? null, builds: rows.map(siteBuildView) };
     },
     async rollback(buildId) {
-      const [row] = await db.select().from(siteBuilds).where(and(eq(siteBuilds.id, buildId), eq(siteBuilds.status, 'succeeded'), isNotNull(siteBuilds.publishedAt)));
+      const [row] = await db
+        .select()
+        .from(siteBuilds)
+        .where(and(eq(siteBuilds.id, buildId), eq(siteBuilds.status, 'succeeded'), isNotNull(siteBuilds.publishedAt)));
       if (!row) throw ApiError.notFound('rebuild.unknownBuild');
       if (!(await publisher.keptBuildIds()).has(buildId)) throw ApiError.conflict('rebuild.buildGone');
       const content = await publisher.contentOf(buildId).catch((error: unknown) => {
@@ -204,13 +232,24 @@ export function createSiteRebuilder(options: SiteRebuilderOptions): SiteRebuilde
       if (cdn) {
         // The CDN gets the rolled-back build's pages before any process serves them. Two uploads
         // at once would mix their pages in the bucket: no rollback while a rebuild runs.
-        const [rebuilding] = await db.select({ id: siteBuilds.id }).from(siteBuilds).where(eq(siteBuilds.status, 'running')).limit(1);
+        const [rebuilding] = await db
+          .select({ id: siteBuilds.id })
+          .from(siteBuilds)
+          .where(eq(siteBuilds.status, 'running'))
+          .limit(1);
         if (rebuilding) throw ApiError.conflict('rebuild.running');
         const distDir = path.join(await ensureLocalBuild(objects, layout, buildId), 'dist');
         await uploadToCdn(cdn, distDir, { buildId }).then(
-          (figures) => logger.info({ buildId, ...figures, seconds: figures.ms / 1000 }, 'rolled-back build uploaded to the CDN bucket'),
+          (figures) =>
+            logger.info(
+              { buildId, ...figures, seconds: figures.ms / 1000 },
+              'rolled-back build uploaded to the CDN bucket',
+            ),
           (error: unknown) => {
-            logger.error({ buildId, reason: reasonOf(error) }, 'rollback stopped: the CDN upload failed; the published site is unchanged');
+            logger.error(
+              { buildId, reason: reasonOf(error) },
+              'rollback stopped: the CDN upload failed; the published site is unchanged',
+            );
             throw Object.assign(ApiError.upstreamUnavailable('rebuild.cdnFailed'), { cause: error });
           },
         );

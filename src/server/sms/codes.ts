@@ -42,7 +42,6 @@ function hashCode(purpose: SmsPurpose, phone: string, code: string): string {
   return createHash('sha256').update(`${purpose}:${phone}:${code}`).digest('hex');
 }
 
-
 export interface SendCodeInput {
   phone: string;
   purpose: SmsPurpose;
@@ -65,7 +64,9 @@ export async function sendSmsCode(db: Database, provider: SmsProvider, input: Se
   if (!interval.allowed) {
     // The seconds travel as data too, so the form can count down instead of just saying so.
     const retryAfterSeconds = interval.retryAfterSeconds;
-    throw new ApiError(ApiCode.TOO_MANY_REQUESTS, 'sms.tooSoon', { seconds: retryAfterSeconds }, { retryAfterSeconds } satisfies SmsTooSoonData);
+    throw new ApiError(ApiCode.TOO_MANY_REQUESTS, 'sms.tooSoon', { seconds: retryAfterSeconds }, {
+      retryAfterSeconds,
+    } satisfies SmsTooSoonData);
   }
   const perPhone = await hitLimit(db, smsRules.dailyPerPhone, input.phone);
   if (!perPhone.allowed) throw ApiError.tooManyRequests('sms.dailyLimit');
@@ -95,7 +96,11 @@ export async function sendSmsCode(db: Database, provider: SmsProvider, input: Se
 
   if (input.deliver === false) return;
   try {
-    await provider.send({ phone: input.phone, purpose: input.purpose, text: smsText[input.purpose](code, smsRules.codeTtlSeconds / 60) });
+    await provider.send({
+      phone: input.phone,
+      purpose: input.purpose,
+      text: smsText[input.purpose](code, smsRules.codeTtlSeconds / 60),
+    });
   } catch (error) {
     await db.delete(smsCodes).where(eq(smsCodes.id, id));
     throw Object.assign(ApiError.upstreamUnavailable('sms.sendFailed'), { cause: error });

@@ -98,7 +98,10 @@ export function createHttpProvider(options: HttpProviderOptions): SmsProvider {
     if (!response.ok) throw new SmsGatewayError(`SMS gateway answered HTTP ${response.status}`, response.status);
     const business = businessCode(text);
     if (business && !acceptedCodes.has(business.code.toLowerCase())) {
-      throw new SmsGatewayError(`SMS gateway refused the message: code ${business.code} ${business.message}`.trim(), response.status);
+      throw new SmsGatewayError(
+        `SMS gateway refused the message: code ${business.code} ${business.message}`.trim(),
+        response.status,
+      );
     }
   }
 }
@@ -109,5 +112,10 @@ export function httpProviderFromConfig(
   logger?: Pick<Logger, 'warn'>,
 ): SmsProvider | undefined {
   if (!config.smsHttpUrl) return undefined;
-  return createHttpProvider({ url: config.smsHttpUrl, key: config.smsHttpKey, timeoutMs: config.smsHttpTimeoutMs, logger });
+  return createHttpProvider({
+    url: config.smsHttpUrl,
+    key: config.smsHttpKey,
+    timeoutMs: config.smsHttpTimeoutMs,
+    logger,
+  });
 }

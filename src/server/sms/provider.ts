@@ -33,7 +33,10 @@ export function createOutboxProvider(db: Database, logger: Logger): SmsProvider 
       const [row] = await db.insert(smsOutbox).values(message).returning({ id: smsOutbox.id });
       // This line is the outbox's delivery channel (the "phone screen" of a local run); a real
       // gateway never logs the text.
-      logger.info({ outboxId: row?.id, to: maskPhone(message.phone), purpose: message.purpose }, `SMS outbox: ${message.text}`);
+      logger.info(
+        { outboxId: row?.id, to: maskPhone(message.phone), purpose: message.purpose },
+        `SMS outbox: ${message.text}`,
+      );
     },
   };
 }

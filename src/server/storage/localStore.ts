@@ -19,7 +19,14 @@ import path from 'node:path';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { ReadableStream as NodeWebReadableStream } from 'node:stream/web';
-import { checkKey, checkPrefix, isValidSegment, type ObjectStore, type PutOptions, type StoredObject } from './objectStore.ts';
+import {
+  checkKey,
+  checkPrefix,
+  isValidSegment,
+  type ObjectStore,
+  type PutOptions,
+  type StoredObject,
+} from './objectStore.ts';
 
 const missingCodes = new Set(['ENOENT', 'ENOTDIR', 'EISDIR']);
 
@@ -31,7 +38,11 @@ export function createLocalStore(root: string): ObjectStore {
   const base = path.resolve(root);
   const pathOf = (key: string): string => path.join(base, ...checkKey(key).split('/'));
 
-  async function put(key: string, body: Uint8Array | ReadableStream<Uint8Array>, options: PutOptions = {}): Promise<void> {
+  async function put(
+    key: string,
+    body: Uint8Array | ReadableStream<Uint8Array>,
+    options: PutOptions = {},
+  ): Promise<void> {
     const file = pathOf(key);
     const dir = path.dirname(file);
     await mkdir(dir, { recursive: true, mode: 0o700 });
@@ -45,7 +56,8 @@ export function createLocalStore(root: string): ObjectStore {
       }
       if (options.size !== undefined) {
         const written = (await stat(temp)).size;
-        if (written !== options.size) throw new Error(`object ${key}: ${written} bytes received, ${options.size} announced`);
+        if (written !== options.size)
+          throw new Error(`object ${key}: ${written} bytes received, ${options.size} announced`);
       }
       await rename(temp, file);
     } catch (error) {

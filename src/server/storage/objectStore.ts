@@ -94,7 +94,9 @@ export function checkPrefix(prefix: string): string {
   const segments = prefix.split('/');
   const last = segments.pop() ?? '';
   const valid =
-    prefix.length <= maxKeyLength && segments.every(isValidSegment) && (last === '' ? segments.length > 0 : segmentPattern.test(last));
+    prefix.length <= maxKeyLength &&
+    segments.every(isValidSegment) &&
+    (last === '' ? segments.length > 0 : segmentPattern.test(last));
   if (!valid) throw new InvalidKeyError(prefix, 'object key prefix');
   return prefix;
 }

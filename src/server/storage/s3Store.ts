@@ -27,7 +27,15 @@ import {
 import { Upload } from '@aws-sdk/lib-storage';
 import { Readable } from 'node:stream';
 import type { ReadableStream as NodeWebReadableStream } from 'node:stream/web';
-import { checkKey, checkPrefix, isValidKey, type ObjectEntry, type ObjectStore, type PutOptions, type StoredObject } from './objectStore.ts';
+import {
+  checkKey,
+  checkPrefix,
+  isValidKey,
+  type ObjectEntry,
+  type ObjectStore,
+  type PutOptions,
+  type StoredObject,
+} from './objectStore.ts';
 
 export interface S3StoreOptions {
   bucket: string;
@@ -68,7 +76,11 @@ function errorInfo(error: unknown): { name: string; status: number | undefined; 
  * hang a PUT). The latest chunk is held back until the next one or the end shows the length
  * right, so on a mismatch the service never receives the announced number of bytes.
  */
-function exactly(body: ReadableStream<Uint8Array>, size: number, key: string): { stream: ReadableStream<Uint8Array>; failure: () => Error | undefined } {
+function exactly(
+  body: ReadableStream<Uint8Array>,
+  size: number,
+  key: string,
+): { stream: ReadableStream<Uint8Array>; failure: () => Error | undefined } {
   let seen = 0;
   let held: Uint8Array | undefined;
   let failure: Error | undefined;
@@ -104,7 +116,9 @@ function normalisedPrefix(prefix: string | undefined): string {
   return withSlash;
 }
 
-export function createS3Store(options: S3StoreOptions): ObjectStore & { readonly client: S3Client; readonly bucket: string } {
+export function createS3Store(
+  options: S3StoreOptions,
+): ObjectStore & { readonly client: S3Client; readonly bucket: string } {
   const bucket = options.bucket;
   const keyPrefix = normalisedPrefix(options.prefix);
   const listPageSize = Math.min(1000, Math.max(1, options.listPageSize ?? 1000));
@@ -129,7 +143,11 @@ export function createS3Store(options: S3StoreOptions): ObjectStore & { readonly
   });
   const objectKey = (key: string): string => keyPrefix + checkKey(key);
 
-  async function put(key: string, body: Uint8Array | ReadableStream<Uint8Array>, putOptions: PutOptions = {}): Promise<void> {
+  async function put(
+    key: string,
+    body: Uint8Array | ReadableStream<Uint8Array>,
+    putOptions: PutOptions = {},
+  ): Promise<void> {
     const Key = objectKey(key);
     const params: PutObjectCommandInput = {
       Bucket: bucket,
@@ -158,7 +176,9 @@ export function createS3Store(options: S3StoreOptions): ObjectStore & { readonly
         abort.abort(error);
       });
       try {
-        await client.send(new PutObjectCommand({ ...params, Body: stream, ContentLength: size }), { abortSignal: abort.signal });
+        await client.send(new PutObjectCommand({ ...params, Body: stream, ContentLength: size }), {
+          abortSignal: abort.signal,
+        });
       } catch (error) {
         throw sized.failure() ?? sourceError ?? error;
       } finally {
@@ -188,7 +208,10 @@ export function createS3Store(options: S3StoreOptions): ObjectStore & { readonly
     try {
       const answer = await client.send(new GetObjectCommand({ Bucket: bucket, Key: objectKey(key) }));
       if (!answer.Body) throw new Error(`object ${key}: no body in the answer`);
-      return { body: answer.Body.transformToWebStream() as ReadableStream<Uint8Array>, size: answer.ContentLength ?? 0 };
+      return {
+        body: answer.Body.transformToWebStream() as ReadableStream<Uint8Array>,
+        size: answer.ContentLength ?? 0,
+      };
     } catch (error) {
       const { name, status } = errorInfo(error);
       if (name === 'NoSuchKey' || (status === 404 && name !== 'NoSuchBucket')) return null;
@@ -209,7 +232,9 @@ export function createS3Store(options: S3StoreOptions): ObjectStore & { readonly
       );
       const failed = (answer.Errors ?? []).filter((e) => e.Code !== 'NoSuchKey');
       if (failed.length > 0) {
-        throw new Error(`S3 DeleteObjects: ${failed.length} of ${batch.length} objects not removed (first: ${failed[0]?.Code ?? '?'})`);
+        throw new Error(
+          `S3 DeleteObjects: ${failed.length} of ${batch.length} objects not removed (first: ${failed[0]?.Code ?? '?'})`,
+        );
       }
     }
   }
@@ -220,12 +245,18 @@ export function createS3Store(options: S3StoreOptions): ObjectStore & { readonly
     let ContinuationToken: string | undefined;
     do {
       const page = await client.send(
-        new ListObjectsV2Command({ Bucket: bucket, Prefix, MaxKeys: listPageSize, ...(ContinuationToken ? { ContinuationToken } : {}) }),
+        new ListObjectsV2Command({
+          Bucket: bucket,
+          Prefix,
+          MaxKeys: listPageSize,
+          ...(ContinuationToken ? { ContinuationToken } : {}),
+        }),
       );
       for (const item of page.Contents ?? []) {
         const key = item.Key?.slice(keyPrefix.length);
         // Objects put there by other means, under names no key may have, are not ours.
-        if (key !== undefined && isValidKey(key)) found.push({ key, size: item.Size ?? 0, etag: item.ETag?.replace(/^(W\/)?"|"$/g, '') });
+        if (key !== undefined && isValidKey(key))
+          found.push({ key, size: item.Size ?? 0, etag: item.ETag?.replace(/^(W\/)?"|"$/g, '') });
       }
       ContinuationToken = page.IsTruncated ? page.NextContinuationToken : undefined;
     } while (ContinuationToken);
@@ -243,7 +274,9 @@ export function createS3Store(options: S3StoreOptions): ObjectStore & { readonly
     } catch (error) {
       const { name, status, code } = errorInfo(error);
       if (status === 404 || name === 'NotFound' || name === 'NoSuchBucket') {
-        throw new Error(`Object storage: ${where} does not exist (S3_BUCKET, S3_ENDPOINT, S3_REGION)`, { cause: error });
+        throw new Error(`Object storage: ${where} does not exist (S3_BUCKET, S3_ENDPOINT, S3_REGION)`, {
+          cause: error,
+        });
       }
       if (status === 403 || status === 401) {
         throw new Error(
@@ -258,9 +291,14 @@ export function createS3Store(options: S3StoreOptions): ObjectStore & { readonly
         );
       }
       if (status === 301 || status === 400) {
-        throw new Error(`Object storage: ${where} answered HTTP ${status}: check S3_REGION and S3_FORCE_PATH_STYLE`, { cause: error });
+        throw new Error(`Object storage: ${where} answered HTTP ${status}: check S3_REGION and S3_FORCE_PATH_STYLE`, {
+          cause: error,
+        });
       }
-      throw new Error(`Object storage: cannot reach ${where}: ${code ?? name ?? 'error'}${status ? ` (HTTP ${status})` : ''}`, { cause: error });
+      throw new Error(
+        `Object storage: cannot reach ${where}: ${code ?? name ?? 'error'}${status ? ` (HTTP ${status})` : ''}`,
+        { cause: error },
+      );
     }
   }
 

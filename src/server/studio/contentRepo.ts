@@ -25,9 +25,6 @@ import { ApiError } from '../envelope.ts';
 /** Advisory lock id of the one-time seed (any constant unique within this database). */
 const seedLockKey = 4_400_013;
 
-
-
-
 export function stateOf(row: Pick<ContentItemRow, 'published' | 'draft' | 'draftDeleted'>): ItemState {
   if (row.draftDeleted) return 'deleted';
   if (row.draft === null || row.draft === undefined) return 'published';
@@ -54,7 +51,11 @@ export function itemsOfFiles(files: ReadonlyMap<string, string>): { path: string
     try {
       return { path: file, kind: found.kind, data: dataOfFile(found.kind, text) };
     } catch (error) {
-      throw new ContentFileError(file, '', error instanceof Error ? error.message.split('\n')[0] ?? '' : String(error));
+      throw new ContentFileError(
+        file,
+        '',
+        error instanceof Error ? (error.message.split('\n')[0] ?? '') : String(error),
+      );
     }
   });
 }
@@ -81,12 +82,16 @@ export async function filesMatchPublished(db: Database, dir: string): Promise<bo
     return false;
   }
   const published = new Map(
-    (await db.select({ path: contentItems.path, published: contentItems.published }).from(contentItems).where(isNotNull(contentItems.published))).map((row) => [
-      row.path,
-      canonicalData(row.published),
-    ]),
+    (
+      await db
+        .select({ path: contentItems.path, published: contentItems.published })
+        .from(contentItems)
+        .where(isNotNull(contentItems.published))
+    ).map((row) => [row.path, canonicalData(row.published)]),
   );
-  return files.length === published.size && files.every((file) => published.get(file.path) === canonicalData(file.data));
+  return (
+    files.length === published.size && files.every((file) => published.get(file.path) === canonicalData(file.data))
+  );
 }
 
 /** A content file (import, seed) that cannot be read. */
@@ -116,7 +121,9 @@ export async function seedContentIfEmpty(db: Database, contentDir: string): Prom
     await tx.execute(sql`select pg_advisory_xact_lock(${seedLockKey})`);
     const [again] = await tx.select({ path: contentItems.path }).from(contentItems).limit(1);
     if (again || items.length === 0) return 0;
-    await tx.insert(contentItems).values(items.map((item) => ({ path: item.path, kind: item.kind, published: item.data, publishedVersion: 1 })));
+    await tx
+      .insert(contentItems)
+      .values(items.map((item) => ({ path: item.path, kind: item.kind, published: item.data, publishedVersion: 1 })));
     await tx.insert(contentVersions).values(items.map((item) => ({ path: item.path, version: 1, data: item.data })));
     return items.length;
   });
@@ -153,16 +160,26 @@ async function requireItem(db: Database, itemPath: string): Promise<ContentItemR
 export async function userNames(db: Database, ids: readonly (number | null)[]): Promise<Map<number, string>> {
   const wanted = [...new Set(ids.filter((id): id is number => id !== null))];
   if (!wanted.length) return new Map();
-  const rows = await db.select({ id: users.id, name: users.name, userName: users.userName }).from(users).where(inArray(users.id, wanted));
+  const rows = await db
+    .select({ id: users.id, name: users.name, userName: users.userName })
+    .from(users)
+    .where(inArray(users.id, wanted));
   return new Map(rows.map((row) => [row.id, row.name || row.userName]));
 }
 
 export async function listVersions(db: Database, itemPath: string) {
-  return db.select().from(contentVersions).where(eq(contentVersions.path, itemPath)).orderBy(desc(contentVersions.version));
+  return db
+    .select()
+    .from(contentVersions)
+    .where(eq(contentVersions.path, itemPath))
+    .orderBy(desc(contentVersions.version));
 }
 
 export async function getVersion(db: Database, itemPath: string, version: number) {
-  const [row] = await db.select().from(contentVersions).where(and(eq(contentVersions.path, itemPath), eq(contentVersions.version, version)));
+  const [row] = await db
+    .select()
+    .from(contentVersions)
+    .where(and(eq(contentVersions.path, itemPath), eq(contentVersions.version, version)));
   return row;
 }
 
@@ -178,9 +195,15 @@ async function lockCurrent(tx: Database, itemPath: string, revision: number): Pr
 }
 
 /** Saves a draft (data already validated); `revision` 0 creates a new item, refused when the path is taken. */
-export async function saveDraft(db: Database, input: { path: string; kind: ContentKind; data: unknown; revision: number; userId: number }): Promise<ContentItemRow> {
+export async function saveDraft(
+  db: Database,
+  input: { path: string; kind: ContentKind; data: unknown; revision: number; userId: number },
+): Promise<ContentItemRow> {
   return db.transaction(async (tx) => {
-    const [existing] = await tx.select({ revision: contentItems.revision }).from(contentItems).where(eq(contentItems.path, input.path));
+    const [existing] = await tx
+      .select({ revision: contentItems.revision })
+      .from(contentItems)
+      .where(eq(contentItems.path, input.path));
     if (existing && input.revision === 0) throw ApiError.conflict('rebuild.itemExists');
     const row = await lockCurrent(tx, input.path, input.revision);
     const now = new Date();
@@ -225,7 +248,10 @@ export function deletionMark(row: Pick<ContentItemRow, 'revision'>, userId: numb
 }
 
 /** Marks a published item for removal at the next publication; an item never published is removed now. */
-export async function deleteItem(db: Database, input: { path: string; revision: number; userId: number }): Promise<ContentItemRow | undefined> {
+export async function deleteItem(
+  db: Database,
+  input: { path: string; revision: number; userId: number },
+): Promise<ContentItemRow | undefined> {
   return db.transaction(async (tx) => {
     const row = await lockCurrent(tx, input.path, input.revision);
     if (!row) throw ApiError.notFound('rebuild.unknownItem');
@@ -243,7 +269,10 @@ export async function deleteItem(db: Database, input: { path: string; revision: 
 }
 
 /** A published version becomes the draft. */
-export async function restoreVersion(db: Database, input: { path: string; version: number; revision: number; userId: number }): Promise<ContentItemRow> {
+export async function restoreVersion(
+  db: Database,
+  input: { path: string; version: number; revision: number; userId: number },
+): Promise<ContentItemRow> {
   return db.transaction(async (tx) => {
     const row = await lockCurrent(tx, input.path, input.revision);
     if (!row) throw ApiError.notFound('rebuild.unknownItem');
@@ -251,7 +280,13 @@ export async function restoreVersion(db: Database, input: { path: string; versio
     if (!version || version.data === null) throw ApiError.notFound('rebuild.unknownVersion');
     const [updated] = await tx
       .update(contentItems)
-      .set({ draft: version.data, draftDeleted: false, draftBy: input.userId, draftAt: new Date(), revision: row.revision + 1 })
+      .set({
+        draft: version.data,
+        draftDeleted: false,
+        draftBy: input.userId,
+        draftAt: new Date(),
+        revision: row.revision + 1,
+      })
       .where(eq(contentItems.path, input.path))
       .returning();
     return updated!;
@@ -286,7 +321,8 @@ export async function takeSnapshot(db: Database, selection: DraftSelection): Pro
   const wanted = selection === 'all' || selection === 'none' ? undefined : new Set(selection);
   if (wanted) {
     const pending = new Set(rows.filter((row) => stateOf(row) !== 'published').map((row) => row.path));
-    for (const candidate of wanted) if (!pending.has(candidate)) throw ApiError.badRequest('rebuild.noSuchDraft', { path: candidate });
+    for (const candidate of wanted)
+      if (!pending.has(candidate)) throw ApiError.badRequest('rebuild.noSuchDraft', { path: candidate });
   }
   const files = new Map<string, string>();
   const carried: CarriedDraft[] = [];
@@ -315,21 +351,43 @@ export async function writeSnapshot(snapshot: ContentSnapshot, dir: string): Pro
  * becomes the item's next version, its draft cleared unless an editor saved a newer one since
  * the snapshot; then the manifest of everything published now.
  */
-export async function commitPublication(tx: Database, buildId: number, carried: readonly CarriedDraft[], userId: number | null): Promise<void> {
+export async function commitPublication(
+  tx: Database,
+  buildId: number,
+  carried: readonly CarriedDraft[],
+  userId: number | null,
+): Promise<void> {
   for (const draft of carried) {
     const [row] = await tx.select().from(contentItems).where(eq(contentItems.path, draft.path)).for('update');
-    const [latest] = await tx.select({ version: max(contentVersions.version) }).from(contentVersions).where(eq(contentVersions.path, draft.path));
+    const [latest] = await tx
+      .select({ version: max(contentVersions.version) })
+      .from(contentVersions)
+      .where(eq(contentVersions.path, draft.path));
     const version = (latest?.version ?? 0) + 1;
-    await tx.insert(contentVersions).values({ path: draft.path, version, data: draft.data, buildId, publishedBy: userId });
+    await tx
+      .insert(contentVersions)
+      .values({ path: draft.path, version, data: draft.data, buildId, publishedBy: userId });
     const unchanged = row?.revision === draft.revision;
     const published = { published: draft.data, publishedVersion: version };
     if (!row) {
       // Discarded while it built: what was built is published, and the item exists again.
-      if (draft.data !== null) await tx.insert(contentItems).values({ path: draft.path, kind: draft.kind, ...published });
+      if (draft.data !== null)
+        await tx.insert(contentItems).values({ path: draft.path, kind: draft.kind, ...published });
     } else {
       await tx
         .update(contentItems)
-        .set(unchanged ? { ...published, draft: null, draftDeleted: false, draftBy: null, draftAt: null, revision: row.revision + 1 } : published)
+        .set(
+          unchanged
+            ? {
+                ...published,
+                draft: null,
+                draftDeleted: false,
+                draftBy: null,
+                draftAt: null,
+                revision: row.revision + 1,
+              }
+            : published,
+        )
         .where(eq(contentItems.path, draft.path));
     }
   }
@@ -349,7 +407,12 @@ async function writeManifest(tx: Database, buildId: number): Promise<void> {
 export async function versionsOfBuilds(db: Database, buildIds: readonly number[]) {
   if (!buildIds.length) return [];
   return db
-    .select({ buildId: contentVersions.buildId, path: contentVersions.path, version: contentVersions.version, data: contentVersions.data })
+    .select({
+      buildId: contentVersions.buildId,
+      path: contentVersions.path,
+      version: contentVersions.version,
+      data: contentVersions.data,
+    })
     .from(contentVersions)
     .where(inArray(contentVersions.buildId, [...buildIds]));
 }
@@ -363,18 +426,25 @@ export async function restoreManifest(tx: Database, buildId: number): Promise<vo
   for (const row of rows) {
     const version = target.get(row.path);
     if (version === undefined) {
-      if (row.published !== null) await tx.update(contentItems).set({ published: null }).where(eq(contentItems.path, row.path));
+      if (row.published !== null)
+        await tx.update(contentItems).set({ published: null }).where(eq(contentItems.path, row.path));
       continue;
     }
     target.delete(row.path);
     if (version === row.publishedVersion && row.published !== null) continue;
     const stored = await getVersion(tx, row.path, version);
-    await tx.update(contentItems).set({ published: stored?.data ?? null, publishedVersion: version }).where(eq(contentItems.path, row.path));
+    await tx
+      .update(contentItems)
+      .set({ published: stored?.data ?? null, publishedVersion: version })
+      .where(eq(contentItems.path, row.path));
   }
   // Items of the manifest whose row is gone (a discarded new item cannot be in a manifest; kept for safety).
   for (const [itemPath, version] of target) {
     const stored = await getVersion(tx, itemPath, version);
     const found = kindOfPath(itemPath);
-    if (stored?.data && found) await tx.insert(contentItems).values({ path: itemPath, kind: found.kind, published: stored.data, publishedVersion: version });
+    if (stored?.data && found)
+      await tx
+        .insert(contentItems)
+        .values({ path: itemPath, kind: found.kind, published: stored.data, publishedVersion: version });
   }
 }

@@ -16,7 +16,14 @@ import { contentImages, contentItems, contentPublications, contentVersions } fro
 import { ApiError } from '../envelope.ts';
 import type { ObjectStore } from '../storage/objectStore.ts';
 import { userNames } from './contentRepo.ts';
-import { convertedImageHashes, imageHashOf, imageObjectKeys, imageReference, imageView, type ImageView } from './images.ts';
+import {
+  convertedImageHashes,
+  imageHashOf,
+  imageObjectKeys,
+  imageReference,
+  imageView,
+  type ImageView,
+} from './images.ts';
 
 /** Where an item uses an image. */
 export type ImageUseState = 'published' | 'draft' | 'kept';
@@ -58,7 +65,12 @@ export async function imageUses(db: Database, keptBuildIds: ReadonlySet<number>)
     byPath.set(path, use);
   };
   const rows = await db
-    .select({ path: contentItems.path, published: contentItems.published, publishedVersion: contentItems.publishedVersion, draft: contentItems.draft })
+    .select({
+      path: contentItems.path,
+      published: contentItems.published,
+      publishedVersion: contentItems.publishedVersion,
+      draft: contentItems.draft,
+    })
     .from(contentItems);
   const titles = new Map<string, string>();
   const current = new Map<string, number>();
@@ -73,26 +85,46 @@ export async function imageUses(db: Database, keptBuildIds: ReadonlySet<number>)
     const versions = await db
       .selectDistinct({ path: contentVersions.path, version: contentVersions.version, data: contentVersions.data })
       .from(contentPublications)
-      .innerJoin(contentVersions, and(eq(contentVersions.path, contentPublications.path), eq(contentVersions.version, contentPublications.version)))
+      .innerJoin(
+        contentVersions,
+        and(
+          eq(contentVersions.path, contentPublications.path),
+          eq(contentVersions.version, contentPublications.version),
+        ),
+      )
       .where(inArray(contentPublications.buildId, [...keptBuildIds]));
     for (const version of versions) {
       if (current.get(version.path) === version.version) continue;
-      for (const hash of hashesIn(version.data)) note(hash, version.path, titles.get(version.path) ?? titleOf(version.path, version.data), 'kept');
+      for (const hash of hashesIn(version.data))
+        note(hash, version.path, titles.get(version.path) ?? titleOf(version.path, version.data), 'kept');
     }
   }
   const order: Record<ImageUseState, number> = { published: 0, draft: 1, kept: 2 };
   return new Map(
     [...uses].map(([hash, byPath]) => [
       hash,
-      [...byPath.values()].map((use) => ({ ...use, in: use.in.sort((a, b) => order[a] - order[b]) })).sort((a, b) => a.path.localeCompare(b.path)),
+      [...byPath.values()]
+        .map((use) => ({ ...use, in: use.in.sort((a, b) => order[a] - order[b]) }))
+        .sort((a, b) => a.path.localeCompare(b.path)),
     ]),
   );
 }
 
 /** Every uploaded image, newest first, with who uploaded it, whether its web file exists, and where it is used. */
-export async function libraryImages(db: Database, objects: ObjectStore, keptBuildIds: ReadonlySet<number>): Promise<LibraryImageView[]> {
+export async function libraryImages(
+  db: Database,
+  objects: ObjectStore,
+  keptBuildIds: ReadonlySet<number>,
+): Promise<LibraryImageView[]> {
   const rows = await db.select().from(contentImages);
-  const [uses, names, converted] = await Promise.all([imageUses(db, keptBuildIds), userNames(db, rows.map((row) => row.uploadedBy)), convertedImageHashes(objects)]);
+  const [uses, names, converted] = await Promise.all([
+    imageUses(db, keptBuildIds),
+    userNames(
+      db,
+      rows.map((row) => row.uploadedBy),
+    ),
+    convertedImageHashes(objects),
+  ]);
   return rows
     .sort((a, b) => b.createdAt.getTime() - a.createdAt.getTime() || a.name.localeCompare(b.name))
     .map((row) => {
@@ -122,7 +154,12 @@ export async function deleteLibraryImage(
   if (!row) throw ApiError.notFound('rebuild.unknownImage');
   const usedBy = (await imageUses(db, keptBuildIds)).get(imageHashOf(name)) ?? [];
   if (usedBy.length > 0) {
-    throw new ApiError(CONFLICT, 'rebuild.imageInUse', { items: listNames(usedBy.map((use) => `${use.title} (${use.path})`)) }, { usedBy });
+    throw new ApiError(
+      CONFLICT,
+      'rebuild.imageInUse',
+      { items: listNames(usedBy.map((use) => `${use.title} (${use.path})`)) },
+      { usedBy },
+    );
   }
   await db.delete(contentImages).where(eq(contentImages.name, name));
   // After the row: a failed removal leaves unlisted files (harmless), never a listed image without its bytes.

@@ -38,13 +38,20 @@ export const imageReference = /\/images\/uploads\/([0-9a-f]{32})\.webp/g;
 /** The hash that names an image (`<hash>.png` → `<hash>`): its web file is `<hash>.webp`. */
 export const imageHashOf = (name: string): string => name.split('.')[0] ?? name;
 /** The object keys of an image: its original and its converted web file. */
-export const imageObjectKeys = (name: string): [original: string, web: string] => [`${originalsPrefix}${name}`, `${webPrefix}${imageHashOf(name)}.webp`];
+export const imageObjectKeys = (name: string): [original: string, web: string] => [
+  `${originalsPrefix}${name}`,
+  `${webPrefix}${imageHashOf(name)}.webp`,
+];
 /** The hashes of the converted web images in the store. */
 export async function convertedImageHashes(objects: ObjectStore): Promise<Set<string>> {
   return new Set((await objects.list(webPrefix)).map((key) => key.slice(webPrefix.length).replace(/\.webp$/, '')));
 }
 
-const formats = { jpeg: { mime: 'image/jpeg', ext: 'jpg' }, png: { mime: 'image/png', ext: 'png' }, webp: { mime: 'image/webp', ext: 'webp' } } as const;
+const formats = {
+  jpeg: { mime: 'image/jpeg', ext: 'jpg' },
+  png: { mime: 'image/png', ext: 'png' },
+  webp: { mime: 'image/webp', ext: 'webp' },
+} as const;
 
 export interface ImageView {
   name: string;
@@ -75,7 +82,13 @@ async function readAll(stream: ReadableStream<Uint8Array>): Promise<Buffer> {
 }
 
 /** Stores an uploaded image (400 at `file` for another type, too many bytes or pixels). */
-export async function storeImage(db: Database, objects: ObjectStore, file: File, userId: number, locale: Locale): Promise<ImageView> {
+export async function storeImage(
+  db: Database,
+  objects: ObjectStore,
+  file: File,
+  userId: number,
+  locale: Locale,
+): Promise<ImageView> {
   const refuse = (key: 'rebuild.imageType' | 'rebuild.imageTooLarge' | 'rebuild.imagePixels') =>
     ApiError.field(locale, 'file', key, { max: maxImageBytes / 1024 / 1024, side: maxImageSide });
   if (file.size > maxImageBytes) throw refuse('rebuild.imageTooLarge');
@@ -84,9 +97,11 @@ export async function storeImage(db: Database, objects: ObjectStore, file: File,
   const metadata = await sharp(bytes, { limitInputPixels: maxImageSide * maxImageSide })
     .metadata()
     .catch(() => undefined);
-  const format = metadata?.format && metadata.format in formats ? formats[metadata.format as keyof typeof formats] : undefined;
+  const format =
+    metadata?.format && metadata.format in formats ? formats[metadata.format as keyof typeof formats] : undefined;
   if (!metadata || !format) throw refuse('rebuild.imageType');
-  if ((metadata.width ?? 0) > maxImageSide || (metadata.height ?? 0) > maxImageSide) throw refuse('rebuild.imagePixels');
+  if ((metadata.width ?? 0) > maxImageSide || (metadata.height ?? 0) > maxImageSide)
+    throw refuse('rebuild.imagePixels');
   const name = `${createHash('sha256').update(bytes).digest('hex').slice(0, 32)}.${format.ext}`;
   const [known] = await db.select().from(contentImages).where(eq(contentImages.name, name));
   if (known) return imageView(known);
@@ -96,7 +111,15 @@ export async function storeImage(db: Database, objects: ObjectStore, file: File,
   if (web.length <= imageBudgetBytes) await putWebImage(objects, imageHashOf(name), web);
   const [row] = await db
     .insert(contentImages)
-    .values({ name, fileName: file.name.slice(0, 200) || name, mime: format.mime, bytes: bytes.length, width: metadata.width ?? 0, height: metadata.height ?? 0, uploadedBy: userId })
+    .values({
+      name,
+      fileName: file.name.slice(0, 200) || name,
+      mime: format.mime,
+      bytes: bytes.length,
+      width: metadata.width ?? 0,
+      height: metadata.height ?? 0,
+      uploadedBy: userId,
+    })
     .onConflictDoNothing()
     .returning();
   const [stored] = row ? [row] : await db.select().from(contentImages).where(eq(contentImages.name, name));
@@ -128,16 +151,25 @@ async function webImageOf(source: Buffer): Promise<Buffer> {
 }
 
 function putWebImage(objects: ObjectStore, hash: string, web: Buffer): Promise<void> {
-  return objects.put(`${webPrefix}${hash}.webp`, web, { size: web.length, contentType: 'image/webp', cacheControl: 'public, max-age=31536000, immutable' });
+  return objects.put(`${webPrefix}${hash}.webp`, web, {
+    size: web.length,
+    contentType: 'image/webp',
+    cacheControl: 'public, max-age=31536000, immutable',
+  });
 }
 
 /**
  * Converts every uploaded image the snapshot's files refer to (a build step): missing originals
  * and images over the budget fail the build with a ContentFileError naming the item and `image`.
  */
-export async function prepareImages(db: Database, objects: ObjectStore, files: ReadonlyMap<string, string>): Promise<PreparedImages> {
+export async function prepareImages(
+  db: Database,
+  objects: ObjectStore,
+  files: ReadonlyMap<string, string>,
+): Promise<PreparedImages> {
   const users = new Map<string, string>();
-  for (const [file, text] of files) for (const match of text.matchAll(imageReference)) if (match[1] && !users.has(match[1])) users.set(match[1], file);
+  for (const [file, text] of files)
+    for (const match of text.matchAll(imageReference)) if (match[1] && !users.has(match[1])) users.set(match[1], file);
   const existing = new Set((await objects.list(webPrefix)).map((key) => key.slice(webPrefix.length)));
   let converted = 0;
   let reused = 0;
@@ -147,9 +179,13 @@ export async function prepareImages(db: Database, objects: ObjectStore, files: R
       reused += 1;
       continue;
     }
-    const [row] = await db.select().from(contentImages).where(like(contentImages.name, `${hash}.%`));
+    const [row] = await db
+      .select()
+      .from(contentImages)
+      .where(like(contentImages.name, `${hash}.%`));
     const original = row ? await objects.get(`${originalsPrefix}${row.name}`) : null;
-    if (!row || !original) throw new ContentFileError(file, 'image', `${imageUrlPrefix}${target} is not an uploaded image`);
+    if (!row || !original)
+      throw new ContentFileError(file, 'image', `${imageUrlPrefix}${target} is not an uploaded image`);
     const output = await webImageOf(await readAll(original.body));
     if (output.length > imageBudgetBytes) {
       throw new ContentFileError(

@@ -30,10 +30,21 @@ const packageLimits: XlsxReadLimits = {
 
 function invalid(locale: Locale, problem: { path: string; field: string; message: string }): ApiError {
   const detail = `${problem.path}: ${problem.field ? `${problem.field}: ` : ''}${problem.message}`;
-  return new ApiError(400, 'rebuild.contentInvalid', { detail }, problem, translator(locale)('rebuild.contentInvalid', { detail }));
+  return new ApiError(
+    400,
+    'rebuild.contentInvalid',
+    { detail },
+    problem,
+    translator(locale)('rebuild.contentInvalid', { detail }),
+  );
 }
 
-export async function importPackage(db: Database, bytes: Uint8Array, userId: number, locale: Locale): Promise<{ changed: number; unchanged: number }> {
+export async function importPackage(
+  db: Database,
+  bytes: Uint8Array,
+  userId: number,
+  locale: Locale,
+): Promise<{ changed: number; unchanged: number }> {
   const files = new Map<string, string>();
   try {
     const directory = readZipDirectory(bytes, packageLimits);
@@ -52,7 +63,8 @@ export async function importPackage(db: Database, bytes: Uint8Array, userId: num
   try {
     items = itemsOfFiles(new Map([...files].filter(([name]) => kindOfPath(name) !== undefined)));
   } catch (error) {
-    if (error instanceof ContentFileError) throw invalid(locale, { path: error.path, field: error.field, message: error.problem });
+    if (error instanceof ContentFileError)
+      throw invalid(locale, { path: error.path, field: error.field, message: error.problem });
     throw error;
   }
   if (!items.length) throw ApiError.field(locale, 'file', 'rebuild.importInvalid');
@@ -73,7 +85,11 @@ export async function importPackage(db: Database, bytes: Uint8Array, userId: num
       if (current !== null && canonicalData(current) === canonicalData(item.data)) continue;
       changed += 1;
       const draft = { draft: item.data, draftDeleted: false, draftBy: userId, draftAt: new Date() };
-      if (row) await tx.update(contentItems).set({ ...draft, revision: row.revision + 1 }).where(eq(contentItems.path, item.path));
+      if (row)
+        await tx
+          .update(contentItems)
+          .set({ ...draft, revision: row.revision + 1 })
+          .where(eq(contentItems.path, item.path));
       else await tx.insert(contentItems).values({ path: item.path, kind: item.kind, ...draft });
     }
     return { changed, unchanged: items.length - changed };

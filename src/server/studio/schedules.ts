@@ -23,9 +23,22 @@ import { kindOfPath, titleOf, type ContentKind } from '../../content/paths.ts';
 import { ApiCode } from '../../lib/apiCodes.ts';
 import type { Locale } from '../../lib/i18n/index.ts';
 import type { ScheduleAction } from '../../lib/schemas/studio.ts';
-import { scheduleFailureReasons, type ScheduleFailure, type ScheduleFailureReason, type ScheduleList, type ScheduleView } from '../../lib/studioSchedules.ts';
+import {
+  scheduleFailureReasons,
+  type ScheduleFailure,
+  type ScheduleFailureReason,
+  type ScheduleList,
+  type ScheduleView,
+} from '../../lib/studioSchedules.ts';
 import { rowsOf, type Database } from '../db/client.ts';
-import { contentItems, scheduledPublications, siteBuilds, type ContentItemRow, type ScheduledPublicationRow, type ScheduleStatus } from '../db/schema/index.ts';
+import {
+  contentItems,
+  scheduledPublications,
+  siteBuilds,
+  type ContentItemRow,
+  type ScheduledPublicationRow,
+  type ScheduleStatus,
+} from '../db/schema/index.ts';
 import { ApiError } from '../envelope.ts';
 import { scheduleQueue, type JobQueue } from '../jobs/queue.ts';
 import type { Logger } from '../logger.ts';
@@ -109,7 +122,10 @@ export function createScheduleService(options: ScheduleServiceOptions): Schedule
 
   async function itemsOf(paths: readonly string[]): Promise<Map<string, ContentItemRow>> {
     if (!paths.length) return new Map();
-    const rows = await db.select().from(contentItems).where(inArray(contentItems.path, [...paths]));
+    const rows = await db
+      .select()
+      .from(contentItems)
+      .where(inArray(contentItems.path, [...paths]));
     return new Map(rows.map((row) => [row.path, row]));
   }
 
@@ -119,16 +135,24 @@ export function createScheduleService(options: ScheduleServiceOptions): Schedule
     for (const path of paths) {
       const row = rows.get(path);
       if (!row) throw ApiError.field(locale, 'paths', 'rebuild.scheduleUnknownItem', { path });
-      if (action === 'publish' && stateOf(row) === 'published') throw ApiError.field(locale, 'paths', 'rebuild.noSuchDraft', { path });
-      if (action === 'unpublish' && !isOnSite(row)) throw ApiError.field(locale, 'paths', 'rebuild.scheduleNotPublished', { path });
-      if (action === 'unpublish' && stateOf(row) !== 'published') throw ApiError.field(locale, 'paths', 'rebuild.scheduleHasDraft', { path });
+      if (action === 'publish' && stateOf(row) === 'published')
+        throw ApiError.field(locale, 'paths', 'rebuild.noSuchDraft', { path });
+      if (action === 'unpublish' && !isOnSite(row))
+        throw ApiError.field(locale, 'paths', 'rebuild.scheduleNotPublished', { path });
+      if (action === 'unpublish' && stateOf(row) !== 'published')
+        throw ApiError.field(locale, 'paths', 'rebuild.scheduleHasDraft', { path });
     }
     // What the build would refuse, said now (as the publish call does): the drafts as they are.
     if (action === 'publish') await checkContent(db, paths);
   }
 
   /** Ends a schedule unless it has moved on meanwhile (`from`: the state it was read in). */
-  async function finish(from: Pick<ScheduledPublicationRow, 'id' | 'status'>, status: ScheduleStatus, error: string | null, at = new Date()): Promise<void> {
+  async function finish(
+    from: Pick<ScheduledPublicationRow, 'id' | 'status'>,
+    status: ScheduleStatus,
+    error: string | null,
+    at = new Date(),
+  ): Promise<void> {
     await db
       .update(scheduledPublications)
       .set({ status, error, finishedAt: at })
@@ -147,7 +171,13 @@ export function createScheduleService(options: ScheduleServiceOptions): Schedule
         });
         if (build?.status === 'running') continue;
         if (build?.status === 'succeeded') await finish(row, 'done', null, build.finishedAt ?? new Date());
-        else await finish(row, 'failed', failureText('buildFailed', build?.error ?? `build ${row.buildId} is gone`), build?.finishedAt ?? new Date());
+        else
+          await finish(
+            row,
+            'failed',
+            failureText('buildFailed', build?.error ?? `build ${row.buildId} is gone`),
+            build?.finishedAt ?? new Date(),
+          );
         changed = true;
         continue;
       }
@@ -160,26 +190,50 @@ export function createScheduleService(options: ScheduleServiceOptions): Schedule
       const [again] = await db.select().from(scheduledPublications).where(eq(scheduledPublications.id, row.id));
       if (!again || again.status !== row.status || again.buildId !== null) continue;
       if (job?.state === 'cancelled') await finish(row, 'cancelled', null);
-      else if (job?.state === 'failed') await finish(row, 'failed', failureText('jobFailed', reasonOf((job.output as { message?: string } | null)?.message ?? 'the job failed')));
-      else await finish(row, 'failed', failureText('jobLost', job ? 'the job ended without running it' : 'the job is no longer in the queue'));
+      else if (job?.state === 'failed')
+        await finish(
+          row,
+          'failed',
+          failureText('jobFailed', reasonOf((job.output as { message?: string } | null)?.message ?? 'the job failed')),
+        );
+      else
+        await finish(
+          row,
+          'failed',
+          failureText('jobLost', job ? 'the job ended without running it' : 'the job is no longer in the queue'),
+        );
       changed = true;
     }
     return changed;
   }
 
   async function views(rows: readonly ScheduledPublicationRow[]): Promise<ScheduleView[]> {
-    const names = await userNames(db, rows.map((row) => row.createdBy));
+    const names = await userNames(
+      db,
+      rows.map((row) => row.createdBy),
+    );
     const items = await itemsOf([...new Set(rows.flatMap((row) => row.paths))]);
     const buildIds = rows.map((row) => row.buildId).filter((id): id is number => id !== null);
     const builds = new Map(
-      buildIds.length ? (await db.select({ id: siteBuilds.id, status: siteBuilds.status }).from(siteBuilds).where(inArray(siteBuilds.id, buildIds))).map((build) => [build.id, build.status]) : [],
+      buildIds.length
+        ? (
+            await db
+              .select({ id: siteBuilds.id, status: siteBuilds.status })
+              .from(siteBuilds)
+              .where(inArray(siteBuilds.id, buildIds))
+          ).map((build) => [build.id, build.status])
+        : [],
     );
     return rows.map((row) => ({
       id: row.id,
       action: row.action,
       items: row.paths.map((path) => {
         const item = items.get(path);
-        return { path, title: titleOf(path, item ? (item.draft ?? item.published) : null), kind: (kindOfPath(path)?.kind ?? null) as ContentKind | null };
+        return {
+          path,
+          title: titleOf(path, item ? (item.draft ?? item.published) : null),
+          kind: (kindOfPath(path)?.kind ?? null) as ContentKind | null,
+        };
       }),
       runAt: row.runAt.toISOString(),
       status: row.status,
@@ -198,7 +252,9 @@ export function createScheduleService(options: ScheduleServiceOptions): Schedule
       await db
         .update(contentItems)
         .set({ draftDeleted: false, draftBy: null, draftAt: null, revision: revision + 1 })
-        .where(and(eq(contentItems.path, path), eq(contentItems.revision, revision), eq(contentItems.draftDeleted, true)));
+        .where(
+          and(eq(contentItems.path, path), eq(contentItems.revision, revision), eq(contentItems.draftDeleted, true)),
+        );
     }
   }
 
@@ -211,7 +267,9 @@ export function createScheduleService(options: ScheduleServiceOptions): Schedule
   async function prepare(row: ScheduledPublicationRow): Promise<{ paths: string[]; marked: Map<string, number> }> {
     return db.transaction(async (tx) => {
       const rows = new Map(
-        (await tx.select().from(contentItems).where(inArray(contentItems.path, row.paths)).for('update')).map((item) => [item.path, item]),
+        (await tx.select().from(contentItems).where(inArray(contentItems.path, row.paths)).for('update')).map(
+          (item) => [item.path, item],
+        ),
       );
       const marked = new Map<string, number>();
       if (row.action === 'publish') {
@@ -222,7 +280,9 @@ export function createScheduleService(options: ScheduleServiceOptions): Schedule
         if (gone.length) throw new ScheduleFailed('draftGone', gone.join(', '));
         return { paths: [...row.paths], marked };
       }
-      const onSite = row.paths.map((path) => rows.get(path)).filter((item): item is ContentItemRow => item !== undefined && isOnSite(item));
+      const onSite = row.paths
+        .map((path) => rows.get(path))
+        .filter((item): item is ContentItemRow => item !== undefined && isOnSite(item));
       const changed = onSite.filter((item) => stateOf(item) === 'changed').map((item) => item.path);
       if (changed.length) throw new ScheduleFailed('hasDraft', changed.join(', '));
       for (const item of onSite) {
@@ -240,7 +300,9 @@ export function createScheduleService(options: ScheduleServiceOptions): Schedule
       const paths = [...new Set(wanted)];
       await checkOrder(action, paths, locale);
       // The id first, so the job can carry it and the row is written with its job: never a row without a job.
-      const [reserved] = rowsOf<{ id: number }>(await db.execute(sql`select nextval(pg_get_serial_sequence('scheduled_publications', 'id'))::int4 as id`));
+      const [reserved] = rowsOf<{ id: number }>(
+        await db.execute(sql`select nextval(pg_get_serial_sequence('scheduled_publications', 'id'))::int4 as id`),
+      );
       if (!reserved) throw new Error('no schedule id was reserved');
       const data: ScheduleJobData = { scheduleId: reserved.id };
       const jobId = await jobs.send(scheduleQueue, data, { startAfter: runAt });
@@ -253,7 +315,14 @@ export function createScheduleService(options: ScheduleServiceOptions): Schedule
         if (!row) throw new Error('scheduled_publications insert returned no row');
         return row;
       } catch (error) {
-        await jobs.cancel(scheduleQueue, jobId).catch((cancelError: unknown) => logger.warn({ err: cancelError, jobId }, 'a scheduled job without its row could not be cancelled; it will find no row'));
+        await jobs
+          .cancel(scheduleQueue, jobId)
+          .catch((cancelError: unknown) =>
+            logger.warn(
+              { err: cancelError, jobId },
+              'a scheduled job without its row could not be cancelled; it will find no row',
+            ),
+          );
         throw error;
       }
     },
@@ -271,7 +340,15 @@ export function createScheduleService(options: ScheduleServiceOptions): Schedule
           db
             .select()
             .from(scheduledPublications)
-            .where(and(inArray(scheduledPublications.status, ['done', 'failed', 'cancelled']), or(gt(scheduledPublications.finishedAt, since), and(isNull(scheduledPublications.finishedAt), gt(scheduledPublications.createdAt, since)))))
+            .where(
+              and(
+                inArray(scheduledPublications.status, ['done', 'failed', 'cancelled']),
+                or(
+                  gt(scheduledPublications.finishedAt, since),
+                  and(isNull(scheduledPublications.finishedAt), gt(scheduledPublications.createdAt, since)),
+                ),
+              ),
+            )
             .orderBy(desc(scheduledPublications.finishedAt), desc(scheduledPublications.id))
             .limit(listLimit),
         ]);
@@ -294,11 +371,22 @@ export function createScheduleService(options: ScheduleServiceOptions): Schedule
         .where(and(eq(scheduledPublications.id, id), eq(scheduledPublications.status, 'scheduled')))
         .returning();
       if (!cancelled) {
-        const [row] = await db.select({ id: scheduledPublications.id }).from(scheduledPublications).where(eq(scheduledPublications.id, id));
+        const [row] = await db
+          .select({ id: scheduledPublications.id })
+          .from(scheduledPublications)
+          .where(eq(scheduledPublications.id, id));
         throw row ? ApiError.conflict('rebuild.scheduleNotCancellable') : ApiError.notFound('rebuild.scheduleUnknown');
       }
       // The row says cancelled, so a run that starts now does nothing; the job is cancelled too.
-      if (cancelled.jobId) await jobs.cancel(scheduleQueue, cancelled.jobId).catch((error: unknown) => logger.warn({ err: error, scheduleId: id }, 'cancelled schedule: its job could not be cancelled (it will find the schedule cancelled)'));
+      if (cancelled.jobId)
+        await jobs
+          .cancel(scheduleQueue, cancelled.jobId)
+          .catch((error: unknown) =>
+            logger.warn(
+              { err: error, scheduleId: id },
+              'cancelled schedule: its job could not be cancelled (it will find the schedule cancelled)',
+            ),
+          );
       return cancelled;
     },
 
@@ -316,7 +404,10 @@ export function createScheduleService(options: ScheduleServiceOptions): Schedule
         )
         .returning();
       if (!row) {
-        logger.info({ scheduleId }, 'scheduled publication: nothing to run (cancelled, already run, or never recorded)');
+        logger.info(
+          { scheduleId },
+          'scheduled publication: nothing to run (cancelled, already run, or never recorded)',
+        );
         return;
       }
       let prepared: { paths: string[]; marked: Map<string, number> } | undefined;
@@ -332,11 +423,17 @@ export function createScheduleService(options: ScheduleServiceOptions): Schedule
               : undefined;
         if (prepared) await unmark(prepared.marked);
         if (!failure) {
-          await db.update(scheduledPublications).set({ status: 'scheduled' }).where(and(eq(scheduledPublications.id, row.id), eq(scheduledPublications.status, 'running')));
+          await db
+            .update(scheduledPublications)
+            .set({ status: 'scheduled' })
+            .where(and(eq(scheduledPublications.id, row.id), eq(scheduledPublications.status, 'running')));
           throw error;
         }
         await finish(row, 'failed', failureText(failure.reason, failure.detail));
-        logger.info({ scheduleId, reason: failure.reason, detail: failure.detail }, 'scheduled publication failed; nothing changed');
+        logger.info(
+          { scheduleId, reason: failure.reason, detail: failure.detail },
+          'scheduled publication failed; nothing changed',
+        );
         return;
       }
       if (!prepared.paths.length) {
@@ -350,7 +447,10 @@ export function createScheduleService(options: ScheduleServiceOptions): Schedule
       } catch (error) {
         // Another build is running (409) or the queue refused it: as it was, and the queue tries again.
         await unmark(prepared.marked);
-        await db.update(scheduledPublications).set({ status: 'scheduled' }).where(and(eq(scheduledPublications.id, row.id), eq(scheduledPublications.status, 'running')));
+        await db
+          .update(scheduledPublications)
+          .set({ status: 'scheduled' })
+          .where(and(eq(scheduledPublications.id, row.id), eq(scheduledPublications.status, 'running')));
         const busy = error instanceof ApiError && error.code === ApiCode.CONFLICT;
         throw busy ? new Error('another build was running; the queue tries again shortly', { cause: error }) : error;
       }
@@ -361,7 +461,9 @@ export function createScheduleService(options: ScheduleServiceOptions): Schedule
         action: buildAuditActions.publish,
         target: `build:${buildId}`,
         detail: { buildId, paths: prepared.paths, scheduleId: row.id, scheduled: row.action },
-      }).catch((error: unknown) => logger.error({ err: error, scheduleId, buildId }, 'scheduled publication: audit entry not written'));
+      }).catch((error: unknown) =>
+        logger.error({ err: error, scheduleId, buildId }, 'scheduled publication: audit entry not written'),
+      );
       logger.info({ scheduleId, buildId, action: row.action, paths: prepared.paths }, 'scheduled publication started');
     },
   };

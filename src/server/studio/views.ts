@@ -12,14 +12,31 @@ import { ContentError, loadContent } from '../../content/load.ts';
 import { previewPathPrefix } from '../../lib/paths.ts';
 import { defaultAreaCode } from '../../lib/schemas/fields.ts';
 import type { Database } from '../db/client.ts';
-import { auditLog, contentPublications, siteBuilds, type ContentItemRow, type SiteBuildRow } from '../db/schema/index.ts';
+import {
+  auditLog,
+  contentPublications,
+  siteBuilds,
+  type ContentItemRow,
+  type SiteBuildRow,
+} from '../db/schema/index.ts';
 import { ApiError } from '../envelope.ts';
 import { siteBuildView, type SiteBuildView } from '../site/rebuild.ts';
-import { ContentFileError, stateOf, takeSnapshot, userNames, versionsOfBuilds, writeSnapshot, type DraftSelection } from './contentRepo.ts';
+import {
+  ContentFileError,
+  stateOf,
+  takeSnapshot,
+  userNames,
+  versionsOfBuilds,
+  writeSnapshot,
+  type DraftSelection,
+} from './contentRepo.ts';
 import type { ItemSummary, ItemView, RegionView } from '../../lib/studioViews.ts';
 
 export async function itemSummaries(db: Database, rows: readonly ContentItemRow[]): Promise<ItemSummary[]> {
-  const names = await userNames(db, rows.map((row) => row.draftBy));
+  const names = await userNames(
+    db,
+    rows.map((row) => row.draftBy),
+  );
   return rows.map((row) => {
     const key = kindOfPath(row.path)?.key ?? {};
     return {
@@ -70,15 +87,23 @@ async function carriedPaths(db: Database, buildIds: readonly number[]): Promise<
     );
   const carried = new Map<number, string[]>();
   for (const { detail } of rows) {
-    const paths = Array.isArray(detail['paths']) ? detail['paths'].filter((item): item is string => typeof item === 'string') : [];
+    const paths = Array.isArray(detail['paths'])
+      ? detail['paths'].filter((item): item is string => typeof item === 'string')
+      : [];
     carried.set(Number(detail['buildId']), paths);
   }
   return carried;
 }
 
 export async function buildViews(db: Database, rows: readonly SiteBuildRow[]): Promise<StudioBuildView[]> {
-  const names = await userNames(db, rows.map((row) => row.startedBy));
-  const carried = await carriedPaths(db, rows.map((row) => row.id));
+  const names = await userNames(
+    db,
+    rows.map((row) => row.startedBy),
+  );
+  const carried = await carriedPaths(
+    db,
+    rows.map((row) => row.id),
+  );
   return rows.map((row) => ({
     ...siteBuildView(row),
     startedBy: row.startedBy === null ? null : (names.get(row.startedBy) ?? null),
@@ -96,16 +121,33 @@ export async function publicationViews(db: Database, kept: ReadonlySet<number>) 
     .orderBy(desc(siteBuilds.id))
     .limit(30);
   const views = await buildViews(db, rows);
-  const versions = await versionsOfBuilds(db, rows.map((row) => row.id));
+  const versions = await versionsOfBuilds(
+    db,
+    rows.map((row) => row.id),
+  );
   const withManifest = new Set(
-    (await db.selectDistinct({ buildId: contentPublications.buildId }).from(contentPublications).where(inArray(contentPublications.buildId, rows.map((row) => row.id).concat(0)))).map(
-      (row) => row.buildId,
-    ),
+    (
+      await db
+        .selectDistinct({ buildId: contentPublications.buildId })
+        .from(contentPublications)
+        .where(inArray(contentPublications.buildId, rows.map((row) => row.id).concat(0)))
+    ).map((row) => row.buildId),
   );
   return views.map((view) => ({
     ...view,
-    items: versions.filter((version) => version.buildId === view.buildId).map((version) => ({ path: version.path, title: titleOf(version.path, version.data), version: version.version, deleted: version.data === null })),
-    kept: view.status === 'succeeded' && view.publishedAt !== null && kept.has(view.buildId) && withManifest.has(view.buildId),
+    items: versions
+      .filter((version) => version.buildId === view.buildId)
+      .map((version) => ({
+        path: version.path,
+        title: titleOf(version.path, version.data),
+        version: version.version,
+        deleted: version.data === null,
+      })),
+    kept:
+      view.status === 'succeeded' &&
+      view.publishedAt !== null &&
+      kept.has(view.buildId) &&
+      withManifest.has(view.buildId),
   }));
 }
 
@@ -116,7 +158,12 @@ export function regionsOf(rows: readonly ContentItemRow[]): RegionView[] {
     .map((row) => {
       const areaCode = kindOfPath(row.path)?.key.id ?? '';
       const data = row.published as { name?: string; isoCode?: string; sort?: number };
-      return { areaCode, name: data.name ?? areaCode, prefix: areaCode === defaultAreaCode ? '' : `/${data.isoCode ?? ''}`, sort: data.sort ?? 0 };
+      return {
+        areaCode,
+        name: data.name ?? areaCode,
+        prefix: areaCode === defaultAreaCode ? '' : `/${data.isoCode ?? ''}`,
+        sort: data.sort ?? 0,
+      };
     })
     .sort((a, b) => a.sort - b.sort)
     .map(({ sort: _sort, ...region }) => region);
@@ -142,7 +189,12 @@ export async function checkContent(db: Database, selection: DraftSelection): Pro
   } catch (error) {
     const problem = problemOf(error, dir);
     if (!problem) throw error;
-    throw new ApiError(400, 'rebuild.contentInvalid', { detail: `${problem.path}: ${problem.field ? `${problem.field}: ` : ''}${problem.message}` }, problem);
+    throw new ApiError(
+      400,
+      'rebuild.contentInvalid',
+      { detail: `${problem.path}: ${problem.field ? `${problem.field}: ` : ''}${problem.message}` },
+      problem,
+    );
   } finally {
     await rm(dir, { recursive: true, force: true });
   }
@@ -154,5 +206,9 @@ export function problemOf(error: unknown, dir: string): ContentProblem | undefin
   if (!(error instanceof ContentError)) return undefined;
   const file = error.file.includes(dir) ? error.file.slice(error.file.indexOf(dir) + dir.length + 1) : error.file;
   const prefix = `${error.file}: ${error.field ? `${error.field}: ` : ''}`;
-  return { path: file, field: error.field, message: error.message.startsWith(prefix) ? error.message.slice(prefix.length) : error.message };
+  return {
+    path: file,
+    field: error.field,
+    message: error.message.startsWith(prefix) ? error.message.slice(prefix.length) : error.message,
+  };
 }

@@ -114,8 +114,9 @@ export interface TableDefinitionInput<Columns extends Record<string, ColumnDefin
   maxPageSize?: number;
 }
 
-export interface TableDefinition<Columns extends Record<string, ColumnDefinition> = Record<string, ColumnDefinition>>
-  extends TableDefinitionInput<Columns> {
+export interface TableDefinition<
+  Columns extends Record<string, ColumnDefinition> = Record<string, ColumnDefinition>,
+> extends TableDefinitionInput<Columns> {
   maxPageSize: number;
 }
 
@@ -152,7 +153,8 @@ export function defineTable<const Columns extends Record<string, ColumnDefinitio
   for (const [field, column] of Object.entries(input.columns)) {
     if (!tableFieldPattern.test(field)) throw new Error(`table column name "${field}" is not a field name`);
     for (const name of joinNames(column.join)) {
-      if (!input.joins || !Object.hasOwn(input.joins, name)) throw new Error(`table column "${field}" needs unknown join "${name}"`);
+      if (!input.joins || !Object.hasOwn(input.joins, name))
+        throw new Error(`table column "${field}" needs unknown join "${name}"`);
     }
     if (column.match && !column.search && !column.like) {
       throw new Error(`table column "${field}": match is only for a column with search or like`);
@@ -163,7 +165,8 @@ export function defineTable<const Columns extends Record<string, ColumnDefinitio
   }
   if (input.defaultSort.length === 0) throw new Error('table defaultSort needs at least one key');
   for (const spec of input.defaultSort) {
-    if (!Object.hasOwn(input.columns, spec.key)) throw new Error(`table defaultSort names unknown column "${spec.key}"`);
+    if (!Object.hasOwn(input.columns, spec.key))
+      throw new Error(`table defaultSort names unknown column "${spec.key}"`);
   }
   return Object.freeze({ ...input, maxPageSize });
 }
@@ -237,7 +240,8 @@ function issueError(issue: IssueLike | undefined): ApiError {
   const path = issue.path.map(String);
   const where = path.length ? path.join('.') : 'antTable';
   const last = path[path.length - 1] ?? '';
-  if (issue.message === 'table.tooManyFields') return badRequest('table.tooManyFields', { part: where, max: tableLimits.maxFields });
+  if (issue.message === 'table.tooManyFields')
+    return badRequest('table.tooManyFields', { part: where, max: tableLimits.maxFields });
   if (issue.message === 'table.badFieldName') return badRequest('table.badFieldName', { field: shown(last) });
   if (issue.code === 'unrecognized_keys') {
     return badRequest('table.unknownKey', { key: shown(issue.keys?.[0] ?? ''), part: where });
@@ -253,7 +257,8 @@ function issueError(issue: IssueLike | undefined): ApiError {
     if (issue.origin === 'string') return badRequest('table.tooLong', { part: where, max: Number(issue.maximum) });
     if (issue.origin === 'array') return badRequest('table.tooMany', { part: where, max: Number(issue.maximum) });
   }
-  if (issue.code === 'too_small' && path[0] === 'filter') return badRequest('table.filterEmpty', { field: shown(path[1]) });
+  if (issue.code === 'too_small' && path[0] === 'filter')
+    return badRequest('table.filterEmpty', { field: shown(path[1]) });
   return badRequest('table.invalid', { path: where });
 }
 
@@ -298,12 +303,21 @@ function coerce(type: ColumnType, value: TableValue): string | undefined {
       if (typeof value !== 'string') return String(value);
       return isCleanText(value) ? value : undefined;
     case 'int': {
-      const number = typeof value === 'number' ? value : typeof value === 'string' && /^-?\d{1,10}$/.test(value) ? Number(value) : NaN;
+      const number =
+        typeof value === 'number'
+          ? value
+          : typeof value === 'string' && /^-?\d{1,10}$/.test(value)
+            ? Number(value)
+            : NaN;
       return Number.isInteger(number) && number >= int4.min && number <= int4.max ? String(number) : undefined;
     }
     case 'number': {
       const number =
-        typeof value === 'number' ? value : typeof value === 'string' && /^-?\d{1,15}(?:\.\d{1,9})?$/.test(value) ? Number(value) : NaN;
+        typeof value === 'number'
+          ? value
+          : typeof value === 'string' && /^-?\d{1,15}(?:\.\d{1,9})?$/.test(value)
+            ? Number(value)
+            : NaN;
       return Number.isFinite(number) && Math.abs(number) < numberLimit ? String(number) : undefined;
     }
     case 'boolean':
@@ -313,7 +327,7 @@ function coerce(type: ColumnType, value: TableValue): string | undefined {
     case 'date': {
       const match = typeof value === 'string' ? datePattern.exec(value) : null;
       if (!match) return undefined;
-      return isCalendarDate(Number(match[1]), Number(match[2]), Number(match[3])) ? value as string : undefined;
+      return isCalendarDate(Number(match[1]), Number(match[2]), Number(match[3])) ? (value as string) : undefined;
     }
     case 'month': {
       const match = typeof value === 'string' ? monthPattern.exec(value) : null;
@@ -406,7 +420,11 @@ function chinaDay(value: string): { start: string; next: string } | undefined {
 function rangeConditions(
   column: ColumnDefinition,
   field: string,
-  bounds: { start?: string | number | null | undefined; end?: string | number | null | undefined; self?: boolean | undefined },
+  bounds: {
+    start?: string | number | null | undefined;
+    end?: string | number | null | undefined;
+    self?: boolean | undefined;
+  },
 ): SQL[] {
   const inclusive = bounds.self !== false;
   const target = comparable(column);
@@ -419,7 +437,9 @@ function rangeConditions(
       const day = chinaDay(value);
       if (!day) throw badRequest('table.badValue.timestamp', { field, part: 'range' });
       const at = side === 'start' ? (inclusive ? day.start : day.next) : inclusive ? day.next : day.start;
-      conditions.push(side === 'start' ? sql`${target} >= ${bound('timestamp', at)}` : sql`${target} < ${bound('timestamp', at)}`);
+      conditions.push(
+        side === 'start' ? sql`${target} >= ${bound('timestamp', at)}` : sql`${target} < ${bound('timestamp', at)}`,
+      );
       continue;
     }
     const text = coerceOrFail(column, field, 'range', value);
@@ -472,7 +492,12 @@ function compile(table: TableDefinition, request: TableRequest, options: RunOpti
     const keyword = request.search.keyword?.trim() ?? '';
     if (!isCleanText(keyword)) throw badRequest('table.badValue.text', { field: 'keyword', part: 'search' });
     if (keyword !== '' && searched.length) {
-      conditions.push(sql`(${sql.join(searched.map((column) => contains(column, matched(column), keyword)), sql` or `)})`);
+      conditions.push(
+        sql`(${sql.join(
+          searched.map((column) => contains(column, matched(column), keyword)),
+          sql` or `,
+        )})`,
+      );
     }
   }
   for (const [field, text] of Object.entries(request.liker ?? {})) {
@@ -489,7 +514,10 @@ function compile(table: TableDefinition, request: TableRequest, options: RunOpti
     const column = columnFor(table, field, 'filter');
     const coerced = [...new Set(values.map((value) => coerceOrFail(column, field, 'filter', value)))];
     // Plain equality (no collation): the same under every collation, and the column's index applies.
-    const list = sql.join(coerced.map((value) => bound(column.type, value)), sql`, `);
+    const list = sql.join(
+      coerced.map((value) => bound(column.type, value)),
+      sql`, `,
+    );
     conditions.push(sql`(${inWhere(column).sql}) in (${list})`);
   }
 
@@ -498,7 +526,9 @@ function compile(table: TableDefinition, request: TableRequest, options: RunOpti
   for (const sorter of request.sorter?.length ? request.sorter : table.defaultSort) {
     if (seen.has(sorter.key)) continue;
     seen.add(sorter.key);
-    const column = request.sorter?.length ? columnFor(table, sorter.key, 'sorter') : (table.columns[sorter.key] as ColumnDefinition);
+    const column = request.sorter?.length
+      ? columnFor(table, sorter.key, 'sorter')
+      : (table.columns[sorter.key] as ColumnDefinition);
     sorters.push({ column, direction: normalizeDirection(sorter.sort) });
     for (const name of joinNames(column.join)) pageJoins.add(name);
   }
@@ -507,7 +537,10 @@ function compile(table: TableDefinition, request: TableRequest, options: RunOpti
   // Nullable columns: NULLS LAST both ways, so empty values trail whichever way a column is sorted.
   const orderBy = sql.join(
     [
-      ...sorters.map(({ column, direction }) => sql`${comparable(column)} ${sql.raw(direction)}${sql.raw(column.nullable ? ' nulls last' : '')}`),
+      ...sorters.map(
+        ({ column, direction }) =>
+          sql`${comparable(column)} ${sql.raw(direction)}${sql.raw(column.nullable ? ' nulls last' : '')}`,
+      ),
       sql`${table.tieBreaker} ${sql.raw(lastDirection)}`,
     ],
     sql`, `,
@@ -525,7 +558,12 @@ function compile(table: TableDefinition, request: TableRequest, options: RunOpti
     conditions,
     orderBy,
     keys: [
-      ...sorters.map(({ column, direction }) => ({ expr: comparable(column), type: column.type, direction, nullable: column.nullable === true })),
+      ...sorters.map(({ column, direction }) => ({
+        expr: comparable(column),
+        type: column.type,
+        direction,
+        nullable: column.nullable === true,
+      })),
       { expr: sql`(${table.tieBreaker})`, type: 'int' as const, direction: lastDirection, nullable: false },
     ],
     pageSize,
@@ -600,8 +638,14 @@ function afterKeys(keys: CompiledRequest['keys'], values: readonly (string | nul
   // which PostgreSQL reads as a range of the matching index.
   const direction = keys[0]?.direction;
   if (keys.every((key, i) => key.direction === direction && !key.nullable && values[i] !== null)) {
-    const left = sql.join(keys.map((key) => key.expr), sql`, `);
-    const right = sql.join(keys.map((key, i) => bound(key.type, values[i]!)), sql`, `);
+    const left = sql.join(
+      keys.map((key) => key.expr),
+      sql`, `,
+    );
+    const right = sql.join(
+      keys.map((key, i) => bound(key.type, values[i]!)),
+      sql`, `,
+    );
     return sql`(${left}) ${direction === 'desc' ? sql`<` : sql`>`} (${right})`;
   }
   const alternatives: SQL[] = [];
@@ -611,14 +655,19 @@ function afterKeys(keys: CompiledRequest['keys'], values: readonly (string | nul
     const beyond = key.direction === 'desc' ? sql`<` : sql`>`;
     if (value !== null) {
       const later = sql`${key.expr} ${beyond} ${bound(key.type, value)}`;
-      alternatives.push(sql.join([...equal, key.nullable ? sql`(${later} or ${key.expr} is null)` : later], sql` and `));
+      alternatives.push(
+        sql.join([...equal, key.nullable ? sql`(${later} or ${key.expr} is null)` : later], sql` and `),
+      );
       equal.push(sql`${key.expr} = ${bound(key.type, value)}`);
     } else {
       // Nulls sort last: nothing but other nulls follows a null in this key.
       equal.push(sql`${key.expr} is null`);
     }
   });
-  const after = sql`(${sql.join(alternatives.map((alternative) => sql`(${alternative})`), sql` or `)})`;
+  const after = sql`(${sql.join(
+    alternatives.map((alternative) => sql`(${alternative})`),
+    sql` or `,
+  )})`;
   // The leading key's bound, redundant but an index condition: the scan starts there.
   const first = keys[0];
   const value = values[0] ?? null;
@@ -627,7 +676,11 @@ function afterKeys(keys: CompiledRequest['keys'], values: readonly (string | nul
 }
 
 /** int8 and numeric come back as text from both drivers: numbers in answers are numbers. */
-function normalizeRows(table: TableDefinition, fields: string[], rows: Record<string, unknown>[]): Record<string, unknown>[] {
+function normalizeRows(
+  table: TableDefinition,
+  fields: string[],
+  rows: Record<string, unknown>[],
+): Record<string, unknown>[] {
   const numeric = fields.filter((field) => {
     const type = table.columns[field]?.type;
     return type === 'int' || type === 'number';
@@ -707,19 +760,28 @@ export function streamTable<Columns extends Record<string, ColumnDefinition>>(
     compiled.fields.map((field) => output(definition.columns[field] as ColumnDefinition, field)),
     sql`, `,
   );
-  const keyColumns = sql.join(compiled.keys.map((key, i) => sql`(${key.expr})::text as ${sql.identifier(`__key${i}`)}`), sql`, `);
+  const keyColumns = sql.join(
+    compiled.keys.map((key, i) => sql`(${key.expr})::text as ${sql.identifier(`__key${i}`)}`),
+    sql`, `,
+  );
   const joins = new Set([...compiled.whereJoins, ...compiled.pageJoins]);
   async function* chunks(): AsyncGenerator<TableRow<Columns>[], void, undefined> {
     let after: SQL | undefined;
-    for (let done = 0; done < cap; ) {
+    for (let done = 0; done < cap;) {
       const limit = Math.min(chunkSize, cap - done);
       const conditions = after ? [...compiled.conditions, after] : compiled.conditions;
       const where = conditions.length ? sql`where ${sql.join(conditions, sql` and `)}` : sql``;
       const raw = rowsOf(
-        await db.execute(sql`select ${columns}, ${keyColumns} from ${fromClause(definition, joins)} ${where} order by ${compiled.orderBy} limit ${String(limit)}::int8`),
+        await db.execute(
+          sql`select ${columns}, ${keyColumns} from ${fromClause(definition, joins)} ${where} order by ${compiled.orderBy} limit ${String(limit)}::int8`,
+        ),
       );
       const last = raw[raw.length - 1];
-      if (last) after = afterKeys(compiled.keys, compiled.keys.map((_, i) => last[`__key${i}`] as string | null));
+      if (last)
+        after = afterKeys(
+          compiled.keys,
+          compiled.keys.map((_, i) => last[`__key${i}`] as string | null),
+        );
       for (const row of raw) for (let i = 0; i < compiled.keys.length; i++) delete row[`__key${i}`];
       const rows = normalizeRows(definition, compiled.fields, raw);
       if (rows.length) yield rows as TableRow<Columns>[];

@@ -111,7 +111,8 @@ export function readZipDirectory(bytes: Uint8Array, limits: XlsxReadLimits): Zip
   }
   if (disk !== 0 || directoryDisk !== 0 || entriesOnDisk !== entryCount) refuse({ reason: 'unreadable' });
   // zip64 sizes or offsets (0xffffffff) are never needed by a file this small.
-  if (directorySize === 0xffffffff || directoryOffset === 0xffffffff || directoryOffset + directorySize > end) refuse({ reason: 'unreadable' });
+  if (directorySize === 0xffffffff || directoryOffset === 0xffffffff || directoryOffset + directorySize > end)
+    refuse({ reason: 'unreadable' });
 
   const entries: ZipEntry[] = [];
   const names = new Set<string>();
@@ -135,12 +136,14 @@ export function readZipDirectory(bytes: Uint8Array, limits: XlsxReadLimits): Zip
     at = next;
     // Encrypted (bit 0), other methods, zip64 sizes, a name twice: not a spreadsheet we read.
     if ((flags & 1) !== 0 || (method !== 0 && method !== 8) || names.has(name)) refuse({ reason: 'unreadable' });
-    if (size === 0xffffffff || compressedSize === 0xffffffff || localHeaderOffset === 0xffffffff) refuse({ reason: 'unreadable' });
+    if (size === 0xffffffff || compressedSize === 0xffffffff || localHeaderOffset === 0xffffffff)
+      refuse({ reason: 'unreadable' });
     if (localHeaderOffset + 30 + compressedSize > directoryOffset) refuse({ reason: 'unreadable' });
     if (size > limits.maxPartBytes) refuse({ reason: 'size', maxBytes: limits.maxPartBytes });
     total += size;
     if (total > limits.maxTotalBytes) refuse({ reason: 'size', maxBytes: limits.maxTotalBytes });
-    if (size > limits.ratioFloorBytes && size > limits.maxRatio * compressedSize) refuse({ reason: 'ratio', max: limits.maxRatio });
+    if (size > limits.ratioFloorBytes && size > limits.maxRatio * compressedSize)
+      refuse({ reason: 'ratio', max: limits.maxRatio });
     // A stored part is its own size.
     if (method === 0 && size !== compressedSize) refuse({ reason: 'mismatch' });
     names.add(name);
@@ -172,7 +175,11 @@ export async function unpackEntry(bytes: Uint8Array, directory: ZipDirectory, en
   } catch (error) {
     const code = (error as { code?: string }).code;
     // ERR_BUFFER_TOO_LARGE: the data unpacks to more than the directory says (inflation stopped there).
-    return refuse(code === 'ERR_BUFFER_TOO_LARGE' || error instanceof RangeError ? { reason: 'mismatch' } : { reason: 'unreadable' });
+    return refuse(
+      code === 'ERR_BUFFER_TOO_LARGE' || error instanceof RangeError
+        ? { reason: 'mismatch' }
+        : { reason: 'unreadable' },
+    );
   }
   if (unpacked.byteLength !== entry.size) refuse({ reason: 'mismatch' });
   return unpacked;
@@ -203,7 +210,10 @@ function partPath(target: string): string {
  * `{ sheet, sharedStrings, styles }` paths (the latter two may be absent), or undefined when they
  * cannot be made out (then every XML part, each still bounded, is handed over and the parser decides).
  */
-export function firstSheetParts(workbookXml: string, relationshipsXml: string): { sheet: string; sharedStrings: string; styles: string } | undefined {
+export function firstSheetParts(
+  workbookXml: string,
+  relationshipsXml: string,
+): { sheet: string; sharedStrings: string; styles: string } | undefined {
   const relationships = new Map<string, { type: string; target: string }>();
   let sharedStrings = 'xl/sharedStrings.xml';
   let styles = 'xl/styles.xml';
@@ -241,7 +251,10 @@ export async function readFirstSheetBounded(
   const archive = await boundedParts(bytes, limits);
   try {
     // Numbers as stored (`parseNumber`), so 0.39200 stays exact text and is checked as a decimal by the caller.
-    return (await readSheet(archive, 1, { parseNumber: (text: string) => text, trim: options.trim ?? true })) as XlsxCellValue[][];
+    return (await readSheet(archive, 1, {
+      parseNumber: (text: string) => text,
+      trim: options.trim ?? true,
+    })) as XlsxCellValue[][];
   } catch {
     return refuse({ reason: 'unreadable' });
   }

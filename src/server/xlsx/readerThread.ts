@@ -14,7 +14,8 @@ export interface XlsxThreadRequest {
   limits: XlsxReadLimits;
 }
 
-export type XlsxThreadReply = { ok: true; rows: XlsxCellValue[][] } | { ok: false; refusal: XlsxRefusal | undefined; message: string };
+export type XlsxThreadReply =
+  { ok: true; rows: XlsxCellValue[][] } | { ok: false; refusal: XlsxRefusal | undefined; message: string };
 
 let thread: Worker | undefined;
 

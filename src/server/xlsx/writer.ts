@@ -67,15 +67,32 @@ const workbookRels = `<?xml version="1.0" encoding="UTF-8" standalone="yes"?>
 // cellXfs: 0 default; 1–5 text, int (#,##0), energy (#,##0.000), price (0.00000), money (#,##0.00); 6–10 the same in bold.
 const formatIds = [49, 3, 164, 165, 4];
 const styles = `<?xml version="1.0" encoding="UTF-8" standalone="yes"?>
-<styleSheet xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main"><numFmts count="2"><numFmt numFmtId="164" formatCode="#,##0.000"/><numFmt numFmtId="165" formatCode="0.00000"/></numFmts><fonts count="2"><font><sz val="11"/><name val="Calibri"/></font><font><b/><sz val="11"/><name val="Calibri"/></font></fonts><fills count="2"><fill><patternFill patternType="none"/></fill><fill><patternFill patternType="gray125"/></fill></fills><borders count="1"><border><left/><right/><top/><bottom/><diagonal/></border></borders><cellStyleXfs count="1"><xf numFmtId="0" fontId="0" fillId="0" borderId="0"/></cellStyleXfs><cellXfs count="11"><xf numFmtId="0" fontId="0" fillId="0" borderId="0" xfId="0"/>${[0, 1]
-  .map((font) => formatIds.map((id) => `<xf numFmtId="${id}" fontId="${font}" fillId="0" borderId="0" xfId="0" applyNumberFormat="1"${font ? ' applyFont="1"' : ''}/>`).join(''))
-  .join('')}</cellXfs><cellStyles count="1"><cellStyle name="Normal" xfId="0" builtinId="0"/></cellStyles></styleSheet>`;
+<styleSheet xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main"><numFmts count="2"><numFmt numFmtId="164" formatCode="#,##0.000"/><numFmt numFmtId="165" formatCode="0.00000"/></numFmts><fonts count="2"><font><sz val="11"/><name val="Calibri"/></font><font><b/><sz val="11"/><name val="Calibri"/></font></fonts><fills count="2"><fill><patternFill patternType="none"/></fill><fill><patternFill patternType="gray125"/></fill></fills><borders count="1"><border><left/><right/><top/><bottom/><diagonal/></border></borders><cellStyleXfs count="1"><xf numFmtId="0" fontId="0" fillId="0" borderId="0"/></cellStyleXfs><cellXfs count="11"><xf numFmtId="0" fontId="0" fillId="0" borderId="0" xfId="0"/>${[
+  0, 1,
+]
+  .map((font) =>
+    formatIds
+      .map(
+        (id) =>
+          `<xf numFmtId="${id}" fontId="${font}" fillId="0" borderId="0" xfId="0" applyNumberFormat="1"${font ? ' applyFont="1"' : ''}/>`,
+      )
+      .join(''),
+  )
+  .join(
+    '',
+  )}</cellXfs><cellStyles count="1"><cellStyle name="Normal" xfId="0" builtinId="0"/></cellStyles></styleSheet>`;
 
 /** Characters XML 1.0 cannot carry (controls other than tab, newline, return; lone surrogates; U+FFFE/F). */
-const notXml = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
+const notXml =
+  /[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
 
 function escapeXml(text: string): string {
-  return text.replace(notXml, '').replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
+  return text
+    .replace(notXml, '')
+    .replace(/&/g, '&amp;')
+    .replace(/</g, '&lt;')
+    .replace(/>/g, '&gt;')
+    .replace(/"/g, '&quot;');
 }
 
 /** A sheet name: at most 31 characters, none of `[]:*?/\`. */
@@ -86,7 +103,8 @@ function sheetName(name: string): string {
 /** `A`, `B`, … `Z`, `AA`, … for a zero-based column index. */
 export function columnLetter(index: number): string {
   let letters = '';
-  for (let n = index + 1; n > 0; n = Math.floor((n - 1) / 26)) letters = String.fromCharCode(65 + ((n - 1) % 26)) + letters;
+  for (let n = index + 1; n > 0; n = Math.floor((n - 1) / 26))
+    letters = String.fromCharCode(65 + ((n - 1) % 26)) + letters;
   return letters;
 }
 
@@ -108,9 +126,14 @@ function workbookXml(name: string): string {
 
 function sheetStart(columns: readonly XlsxColumn[]): string {
   const cols = columns
-    .map((column, index) => `<col min="${index + 1}" max="${index + 1}" width="${column.width ?? defaultWidth[column.format]}" customWidth="1"/>`)
+    .map(
+      (column, index) =>
+        `<col min="${index + 1}" max="${index + 1}" width="${column.width ?? defaultWidth[column.format]}" customWidth="1"/>`,
+    )
     .join('');
-  const header = columns.map((column, index) => cellXml(`${columnLetter(index)}1`, column.header, 1 + boldOffset)).join('');
+  const header = columns
+    .map((column, index) => cellXml(`${columnLetter(index)}1`, column.header, 1 + boldOffset))
+    .join('');
   // The header row stays in view while scrolling.
   return `<?xml version="1.0" encoding="UTF-8" standalone="yes"?>
 <worksheet xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main"><sheetViews><sheetView workbookViewId="0"><pane ySplit="1" topLeftCell="A2" activePane="bottomLeft" state="frozen"/></sheetView></sheetViews><cols>${cols}</cols><sheetData><row r="1">${header}</row>`;
@@ -176,7 +199,8 @@ export function xlsxStream(sheet: XlsxSheet): ReadableStream<Uint8Array> {
       rowNumber += 1;
       const cells = sheet.columns.map((column, index) => {
         const value = next.value[index] ?? null;
-        if (column.total && typeof value === 'number' && Number.isFinite(value)) sums[index] = (sums[index] ?? 0) + value;
+        if (column.total && typeof value === 'number' && Number.isFinite(value))
+          sums[index] = (sums[index] ?? 0) + value;
         return cellXml(`${columnLetter(index)}${rowNumber}`, value, formatStyle[column.format]);
       });
       xml += `<row r="${rowNumber}">${cells.join('')}</row>`;

@@ -36,7 +36,12 @@ export const test = base.extend<{ newVisitor: void }, { accounts: AccountsServer
 });
 
 /** Logs a demo account in through the API with the browser context's cookies (a fresh session). */
-export async function apiLogin(request: APIRequestContext, origin: string, userName: string, password: string): Promise<void> {
+export async function apiLogin(
+  request: APIRequestContext,
+  origin: string,
+  userName: string,
+  password: string,
+): Promise<void> {
   const response = await request.post(`${origin}/api/front/system/login`, {
     form: { userName, password, deviceId: 'hgdweb', appCode: 'hgd' },
     headers: { 'X-Requested-With': 'XMLHttpRequest', Origin: origin },
@@ -63,15 +68,23 @@ export function freshPhone(): string {
  * Registers a new account through the API (sendSMS, the outbox, register), which also logs the
  * request context in: tests that are not about registration get a user of their own.
  */
-export async function registerThroughApi(request: APIRequestContext, accounts: AccountsServer): Promise<RegisteredUser> {
+export async function registerThroughApi(
+  request: APIRequestContext,
+  accounts: AccountsServer,
+): Promise<RegisteredUser> {
   const origin = accounts.url;
   const headers = { 'X-Requested-With': 'XMLHttpRequest', Origin: origin };
   const user = { phone: freshPhone(), password: 'Fresh2025x', name: '测试企业联系人' };
-  const sent = (await (await request.post(`${origin}/api/front/system/sendSMS`, { form: { phone: user.phone, type: 'register' }, headers })).json()) as { code: number };
+  const sent = (await (
+    await request.post(`${origin}/api/front/system/sendSMS`, { form: { phone: user.phone, type: 'register' }, headers })
+  ).json()) as { code: number };
   if (sent.code !== 200) throw new Error(`sendSMS refused: ${sent.code}`);
   const code = await accounts.smsCode(user.phone);
   const registered = (await (
-    await request.post(`${origin}/api/front/system/register`, { form: { phone: user.phone, code, name: user.name, password: user.password }, headers })
+    await request.post(`${origin}/api/front/system/register`, {
+      form: { phone: user.phone, code, name: user.name, password: user.password },
+      headers,
+    })
   ).json()) as { code: number; message: string };
   if (registered.code !== 200) throw new Error(`register refused: ${registered.code} ${registered.message}`);
   return user;

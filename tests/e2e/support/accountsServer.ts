@@ -51,8 +51,14 @@ function answerHasher(key: Buffer): (answer: string) => string {
     inner[i]! ^= key[i]!;
     outer[i]! ^= key[i]!;
   }
-  const hmac = (answer: string) => hash('sha256', Buffer.concat([outer, hash('sha256', Buffer.concat([inner, Buffer.from(answer)]), 'buffer')]), 'hex');
-  if (hmac('abcd') !== hashCaptchaAnswer(key, 'abcd')) throw new Error('the captcha answer is no longer an HMAC-SHA256 of the lower-cased text');
+  const hmac = (answer: string) =>
+    hash(
+      'sha256',
+      Buffer.concat([outer, hash('sha256', Buffer.concat([inner, Buffer.from(answer)]), 'buffer')]),
+      'hex',
+    );
+  if (hmac('abcd') !== hashCaptchaAnswer(key, 'abcd'))
+    throw new Error('the captcha answer is no longer an HMAC-SHA256 of the lower-cased text');
   return hmac;
 }
 
@@ -140,5 +146,8 @@ export async function startAccountsServer(): Promise<AccountsServer> {
  * rate-limit window in the database, and the test closes it instead of sleeping for a minute.
  */
 export async function endResendWait(db: Database, phone: string): Promise<void> {
-  await db.update(rateLimits).set({ expiresAt: sql`now()` }).where(eq(rateLimits.key, `sms.interval:${phone}`));
+  await db
+    .update(rateLimits)
+    .set({ expiresAt: sql`now()` })
+    .where(eq(rateLimits.key, `sms.interval:${phone}`));
 }

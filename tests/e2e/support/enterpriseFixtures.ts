@@ -41,7 +41,12 @@ export function freshClearanceAccount(): string {
 }
 
 /** Binds the logged-in (fresh) account to a new enterprise on /setting/binding, as a user would. */
-export async function bindOnPage(page: Page, accounts: AccountsServer, user: RegisteredUser, enterpriseName: string): Promise<string> {
+export async function bindOnPage(
+  page: Page,
+  accounts: AccountsServer,
+  user: RegisteredUser,
+  enterpriseName: string,
+): Promise<string> {
   const clearanceAccount = freshClearanceAccount();
   await page.goto('/setting/binding');
   // Registration just sent a code to this phone: end the 60 s wait as a minute passing would.

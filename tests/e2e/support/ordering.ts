@@ -20,7 +20,9 @@ export const SET_NAME = '2027 年度固定价格套餐';
  */
 export async function completeOrder(page: Page, consumption: string): Promise<string> {
   await expect(page.getByRole('heading', { name: zh['ordering.step.set'], level: 2 })).toBeVisible();
-  await expect(page.getByRole('navigation', { name: zh['ordering.steps.label'] })).toContainText(zh['ordering.step.confirm']);
+  await expect(page.getByRole('navigation', { name: zh['ordering.steps.label'] })).toContainText(
+    zh['ordering.step.confirm'],
+  );
   await page.getByRole('radio', { name: /10千伏用户/ }).check();
   await page.getByRole('button', { name: zh['ordering.next'] }).click();
 
@@ -29,7 +31,9 @@ export async function completeOrder(page: Page, consumption: string): Promise<st
   // The shared schema's rule, checked before anything is sent.
   await consumptionField.fill('12.3456');
   await page.getByRole('button', { name: zh['ordering.next'] }).click();
-  await expect(page.getByText(say('order.consumptionDecimals', { label: zh['field.estimatedConsumption'] }))).toBeVisible();
+  await expect(
+    page.getByText(say('order.consumptionDecimals', { label: zh['field.estimatedConsumption'] })),
+  ).toBeVisible();
   await expect(consumptionField).toBeFocused();
   await consumptionField.fill(consumption);
   await expect(page.getByLabel(zh['field.contractMonths'])).toHaveValue('12');
@@ -51,7 +55,12 @@ export async function completeOrder(page: Page, consumption: string): Promise<st
 }
 
 /** The operator moves an order on from /ops/orders, in their own browser context. */
-export async function operatorActs(browser: Browser, origin: string, orderNo: string, actions: { label: string; status: string }[]): Promise<void> {
+export async function operatorActs(
+  browser: Browser,
+  origin: string,
+  orderNo: string,
+  actions: { label: string; status: string }[],
+): Promise<void> {
   const context = await browser.newContext({ baseURL: origin, locale: 'zh-CN' });
   try {
     await apiLogin(context.request, origin, 'demo_operator', 'Operator2025');

@@ -53,7 +53,9 @@ export async function expectTableFitsScrollsThenCards(page: Page, table: Locator
   await page.setViewportSize({ width: 1280, height: 900 });
   await expect(table.locator('tbody tr').first()).toBeVisible();
   const desktop = await widths();
-  expect(desktop.scroll, `the table needs ${desktop.scroll} px in ${desktop.client} px at 1280 px`).toBeLessThanOrEqual(desktop.client);
+  expect(desktop.scroll, `the table needs ${desktop.scroll} px in ${desktop.client} px at 1280 px`).toBeLessThanOrEqual(
+    desktop.client,
+  );
 
   await page.setViewportSize({ width: 700, height: 900 });
   await expect.poll(async () => (await widths()).client).toBeLessThan(desktop.client);
@@ -72,11 +74,24 @@ export async function expectTableFitsScrollsThenCards(page: Page, table: Locator
   }
 
   await page.setViewportSize({ width: 390, height: 844 });
-  await expect.poll(async () => table.locator('tbody tr').first().evaluate((row) => getComputedStyle(row).display)).toBe('grid');
+  await expect
+    .poll(async () =>
+      table
+        .locator('tbody tr')
+        .first()
+        .evaluate((row) => getComputedStyle(row).display),
+    )
+    .toBe('grid');
   const phone = await widths();
   expect(phone.scroll).toBeLessThanOrEqual(phone.client);
-  const headers = await table.locator('thead th').evaluateAll((cells) => cells.map((cell) => cell.textContent?.replace(/[↕▲▼]/g, '').trim() ?? ''));
-  const labels = await table.locator('tbody tr').first().locator('td').evaluateAll((cells) => cells.map((cell) => cell.getAttribute('data-label') ?? ''));
+  const headers = await table
+    .locator('thead th')
+    .evaluateAll((cells) => cells.map((cell) => cell.textContent?.replace(/[↕▲▼]/g, '').trim() ?? ''));
+  const labels = await table
+    .locator('tbody tr')
+    .first()
+    .locator('td')
+    .evaluateAll((cells) => cells.map((cell) => cell.getAttribute('data-label') ?? ''));
   // Each cell's label is its header's words (a sortable header also holds its arrow and, when sorted, the order in words).
   labels.forEach((label, index) => expect(headers[index]).toContain(label));
   await page.setViewportSize({ width: 1280, height: 900 });

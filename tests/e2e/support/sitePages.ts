@@ -28,7 +28,11 @@ function builtPaths(dir = distDir, prefix = ''): string[] {
     const full = join(dir, entry);
     if (!statSync(full).isDirectory()) continue;
     // Top level: other locales, region segments and build assets are not default-region pages.
-    if (prefix === '' && ((locales as readonly string[]).includes(entry) || areaCodeOfSegment(entry) || entry.startsWith('_'))) continue;
+    if (
+      prefix === '' &&
+      ((locales as readonly string[]).includes(entry) || areaCodeOfSegment(entry) || entry.startsWith('_'))
+    )
+      continue;
     const path = `${prefix}/${entry}`;
     try {
       const html = readFileSync(join(full, 'index.html'), 'utf8');

@@ -19,7 +19,10 @@ export interface Viewer {
 export const visitor: Viewer = { name: 'visitor' };
 
 /** The visitor, then each demo account in the seed's order. */
-export const viewers: readonly Viewer[] = [visitor, ...demoAccounts.map((account) => ({ name: account.userName, account }))];
+export const viewers: readonly Viewer[] = [
+  visitor,
+  ...demoAccounts.map((account) => ({ name: account.userName, account })),
+];
 
 /** Whether `viewer` may open a page of `route`: public pages everyone; the others a session, and the route's role when it names one. */
 export function canOpen(viewer: Viewer, route: PageRoute): boolean {

@@ -1,7 +1,16 @@
 import { useEffect, useId, useMemo, useRef, useState, type PointerEvent, type RefObject } from 'react';
 import type { Locale } from '../../../lib/i18n/locales.ts';
 import { isEmptyChart, metricNumberFormat, type ChartModel, type MetricUnit } from './chartData.ts';
-import { categoryAt, chartFont, layoutChart, palette, type ChartKind, type ChartLayout, type ChartTexts, type MeasureText } from './charts.ts';
+import {
+  categoryAt,
+  chartFont,
+  layoutChart,
+  palette,
+  type ChartKind,
+  type ChartLayout,
+  type ChartTexts,
+  type MeasureText,
+} from './charts.ts';
 
 export type ChartLoad = 'loading' | 'failed' | 'ready';
 
@@ -55,7 +64,9 @@ function useBox(box: RefObject<HTMLDivElement | null>): (Size & { measure: Measu
     const observer = new ResizeObserver(([entry]) => {
       if (!entry) return;
       const { width, height } = entry.contentRect;
-      setState((previous) => (previous?.width === width && previous.height === height ? previous : { width, height, measure }));
+      setState((previous) =>
+        previous?.width === width && previous.height === height ? previous : { width, height, measure },
+      );
     });
     observer.observe(element);
     return () => observer.disconnect();
@@ -64,7 +75,21 @@ function useBox(box: RefObject<HTMLDivElement | null>): (Size & { measure: Measu
 }
 
 /** One category's value of every series, in a box beside the pointer (drawn in the SVG: no style attributes). */
-function Tooltip({ layout, model, index, pointerX, formats, measure }: { layout: ChartLayout; model: ChartModel; index: number; pointerX: number; formats: Formats; measure: MeasureText }) {
+function Tooltip({
+  layout,
+  model,
+  index,
+  pointerX,
+  formats,
+  measure,
+}: {
+  layout: ChartLayout;
+  model: ChartModel;
+  index: number;
+  pointerX: number;
+  formats: Formats;
+  measure: MeasureText;
+}) {
   const title = model.labels[index] ?? '';
   const lines = model.series.map((series) => {
     const value = series.values[index];
@@ -79,13 +104,24 @@ function Tooltip({ layout, model, index, pointerX, formats, measure }: { layout:
   return (
     <g pointerEvents="none">
       <rect x={x} y={y} width={width} height={height} rx={4} fill="rgba(0,0,0,0.8)" />
-      <text x={x + padding} y={y + padding + chartFont.size} fill="#fff" fontWeight="bold">{title}</text>
+      <text x={x + padding} y={y + padding + chartFont.size} fill="#fff" fontWeight="bold">
+        {title}
+      </text>
       {lines.map((line, position) => {
         const baseline = y + padding + chartFont.size + chartFont.lineHeight * (position + 1);
         return (
           <g key={position}>
-            <rect x={x + padding} y={baseline - swatch + 1} width={swatch} height={swatch} fill={palette[position % palette.length]} stroke="#fff" />
-            <text x={x + padding + swatch + 4} y={baseline} fill="#fff">{line}</text>
+            <rect
+              x={x + padding}
+              y={baseline - swatch + 1}
+              width={swatch}
+              height={swatch}
+              fill={palette[position % palette.length]}
+              stroke="#fff"
+            />
+            <text x={x + padding + swatch + 4} y={baseline} fill="#fff">
+              {line}
+            </text>
           </g>
         );
       })}
@@ -94,7 +130,17 @@ function Tooltip({ layout, model, index, pointerX, formats, measure }: { layout:
 }
 
 /** The drawing: axes and grid, bars or lines, the legend, the hovered category's values. */
-function ChartDrawing({ layout, model, formats, measure }: { layout: ChartLayout; model: ChartModel; formats: Formats; measure: MeasureText }) {
+function ChartDrawing({
+  layout,
+  model,
+  formats,
+  measure,
+}: {
+  layout: ChartLayout;
+  model: ChartModel;
+  formats: Formats;
+  measure: MeasureText;
+}) {
   const [hover, setHover] = useState<{ index: number; x: number }>();
   const { plot } = layout;
   const bottom = plot.top + plot.height;
@@ -116,38 +162,99 @@ function ChartDrawing({ layout, model, formats, measure }: { layout: ChartLayout
         <g key={axis.unit}>
           {axis.ticks.map((tick) => (
             <g key={tick.value}>
-              {axis.grid && <line x1={plot.left} x2={plot.left + plot.width} y1={tick.y} y2={tick.y} className="stroke-base-content/10" />}
-              <text x={axis.side === 'left' ? axis.x - 6 : axis.x + 6} y={tick.y} dominantBaseline="middle" textAnchor={axis.side === 'left' ? 'end' : 'start'}>{tick.label}</text>
+              {axis.grid && (
+                <line
+                  x1={plot.left}
+                  x2={plot.left + plot.width}
+                  y1={tick.y}
+                  y2={tick.y}
+                  className="stroke-base-content/10"
+                />
+              )}
+              <text
+                x={axis.side === 'left' ? axis.x - 6 : axis.x + 6}
+                y={tick.y}
+                dominantBaseline="middle"
+                textAnchor={axis.side === 'left' ? 'end' : 'start'}
+              >
+                {tick.label}
+              </text>
             </g>
           ))}
           <line x1={axis.x} x2={axis.x} y1={plot.top} y2={bottom} className="stroke-base-content/25" />
-          <text transform={`rotate(${axis.side === 'left' ? -90 : 90} ${axis.titleX} ${plot.top + plot.height / 2})`} x={axis.titleX} y={plot.top + plot.height / 2} textAnchor="middle" dominantBaseline="middle">{axis.title}</text>
+          <text
+            transform={`rotate(${axis.side === 'left' ? -90 : 90} ${axis.titleX} ${plot.top + plot.height / 2})`}
+            x={axis.titleX}
+            y={plot.top + plot.height / 2}
+            textAnchor="middle"
+            dominantBaseline="middle"
+          >
+            {axis.title}
+          </text>
         </g>
       ))}
       <line x1={plot.left} x2={plot.left + plot.width} y1={bottom} y2={bottom} className="stroke-base-content/25" />
       {layout.xAxis.labels.map((label, index) => (
-        <text key={index} x={label.x} y={label.y} textAnchor={label.rotate ? 'end' : 'middle'} transform={label.rotate ? `rotate(${label.rotate} ${label.x} ${label.y})` : undefined} dominantBaseline={label.rotate ? 'hanging' : undefined}>
+        <text
+          key={index}
+          x={label.x}
+          y={label.y}
+          textAnchor={label.rotate ? 'end' : 'middle'}
+          transform={label.rotate ? `rotate(${label.rotate} ${label.x} ${label.y})` : undefined}
+          dominantBaseline={label.rotate ? 'hanging' : undefined}
+        >
           {label.text}
         </text>
       ))}
-      <text x={plot.left + plot.width / 2} y={layout.xAxis.titleY} textAnchor="middle">{layout.xAxis.title}</text>
-      {hover && <rect x={plot.left + hover.index * layout.band} y={plot.top} width={layout.band} height={plot.height} className="fill-base-content/5" />}
+      <text x={plot.left + plot.width / 2} y={layout.xAxis.titleY} textAnchor="middle">
+        {layout.xAxis.title}
+      </text>
+      {hover && (
+        <rect
+          x={plot.left + hover.index * layout.band}
+          y={plot.top}
+          width={layout.band}
+          height={plot.height}
+          className="fill-base-content/5"
+        />
+      )}
       {layout.bars.map((bar) => (
-        <rect key={`${bar.series}-${bar.index}`} x={bar.x} y={bar.y} width={bar.width} height={bar.height} fill={bar.colour} />
+        <rect
+          key={`${bar.series}-${bar.index}`}
+          x={bar.x}
+          y={bar.y}
+          width={bar.width}
+          height={bar.height}
+          fill={bar.colour}
+        />
       ))}
       {layout.lines.map((line) => (
         <g key={line.series}>
           <path d={line.path} fill="none" stroke={line.colour} strokeWidth={3} />
-          {line.pointRadius > 0 && line.points.map((point) => <circle key={point.index} cx={point.x} cy={point.y} r={line.pointRadius} fill={line.colour} />)}
+          {line.pointRadius > 0 &&
+            line.points.map((point) => (
+              <circle key={point.index} cx={point.x} cy={point.y} r={line.pointRadius} fill={line.colour} />
+            ))}
         </g>
       ))}
       {layout.legend.map((entry) => (
         <g key={entry.label}>
           <rect x={entry.x} y={entry.y - 10} width={12} height={12} fill={entry.colour} />
-          <text x={entry.x + 18} y={entry.y}>{entry.label}</text>
+          <text x={entry.x + 18} y={entry.y}>
+            {entry.label}
+          </text>
         </g>
       ))}
-      {hover && <Tooltip layout={layout} model={model} index={hover.index} pointerX={hover.x} formats={formats} measure={measure} />}
+      {hover && (
+        <Tooltip
+          layout={layout}
+          model={model}
+          index={hover.index}
+          pointerX={hover.x}
+          formats={formats}
+          measure={measure}
+        />
+      )}
     </svg>
   );
 }
@@ -166,18 +273,26 @@ export default function AnalysisChart({ kind, model, load, locale, label, texts,
   const empty = load === 'ready' && isEmptyChart(model);
   const hidden = empty || model.labels.length === 0;
   const formats = useMemo<Formats>(
-    () => ({ count: metricNumberFormat(locale, 'count'), energy: metricNumberFormat(locale, 'energy'), money: metricNumberFormat(locale, 'money') }),
+    () => ({
+      count: metricNumberFormat(locale, 'count'),
+      energy: metricNumberFormat(locale, 'energy'),
+      money: metricNumberFormat(locale, 'money'),
+    }),
     [locale],
   );
   // Laid out on every render of the chart (a few dozen labels, measured once each): hovering
   // re-renders only the drawing.
-  const layout = drawn && !hidden && drawn.width > 0 ? layoutChart(kind, model, locale, texts, drawn, drawn.measure) : undefined;
+  const layout =
+    drawn && !hidden && drawn.width > 0 ? layoutChart(kind, model, locale, texts, drawn, drawn.measure) : undefined;
 
   return (
     // min-w-0: a grid item as narrow as its column, not as wide as the drawing, so the chart
     // follows the window when it narrows.
     <figure className="grid min-w-0 gap-2">
-      <div className="relative h-72 w-full rounded-box border border-base-300 p-2 md:h-80" aria-busy={load === 'loading'}>
+      <div
+        className="relative h-72 w-full rounded-box border border-base-300 p-2 md:h-80"
+        aria-busy={load === 'loading'}
+      >
         <div
           ref={box}
           role="img"
@@ -194,7 +309,12 @@ export default function AnalysisChart({ kind, model, load, locale, label, texts,
           </p>
         )}
         {load === 'ready' && empty && (
-          <p role="status" className="absolute inset-0 flex items-center justify-center text-center text-base-content/70">{messages.empty}</p>
+          <p
+            role="status"
+            className="absolute inset-0 flex items-center justify-center text-center text-base-content/70"
+          >
+            {messages.empty}
+          </p>
         )}
       </div>
       <details className="text-sm">
@@ -206,14 +326,18 @@ export default function AnalysisChart({ kind, model, load, locale, label, texts,
               <tr>
                 <th scope="col">{messages.firstColumn}</th>
                 {model.series.map((series) => (
-                  <th key={series.label} scope="col" className="text-right">{series.label}</th>
+                  <th key={series.label} scope="col" className="text-right">
+                    {series.label}
+                  </th>
                 ))}
               </tr>
             </thead>
             <tbody>
               {model.labels.map((rowLabel, index) => (
                 <tr key={`${rowLabel}-${index}`}>
-                  <th scope="row" className="font-normal">{rowLabel}</th>
+                  <th scope="row" className="font-normal">
+                    {rowLabel}
+                  </th>
                   {model.series.map((series) => {
                     const value = series.values[index];
                     return (

@@ -25,12 +25,26 @@ interface Props {
  * The header every analysis page shares: one named group holding the 年/月/日 switch, the period
  * (one-period pages), the page's own fields and the export of what the table shows.
  */
-export default function AnalysisFilters({ messages, locale, yearType, onYearType, period, children, exportUrl, exportData, exportDisabled }: Props) {
+export default function AnalysisFilters({
+  messages,
+  locale,
+  yearType,
+  onYearType,
+  period,
+  children,
+  exportUrl,
+  exportData,
+  exportDisabled,
+}: Props) {
   return (
     <div role="group" aria-label={messages['analysis.filters']} className="flex flex-wrap items-end gap-x-5 gap-y-2">
       <GranularitySwitch
         legend={messages['analysis.granularity']}
-        labels={{ 1: messages['partner.yearType.1'], 2: messages['partner.yearType.2'], 3: messages['partner.yearType.3'] }}
+        labels={{
+          1: messages['partner.yearType.1'],
+          2: messages['partner.yearType.2'],
+          3: messages['partner.yearType.3'],
+        }}
         value={yearType}
         onChange={onYearType}
       />
@@ -61,14 +75,29 @@ interface MetricSelectProps<M extends PartnerMetric> {
 }
 
 /** The one metric a chart draws (statistics, comparison): a native select of the metrics' names. */
-export function MetricSelect<M extends PartnerMetric>({ label, metrics, value, messages, onChange }: MetricSelectProps<M>) {
+export function MetricSelect<M extends PartnerMetric>({
+  label,
+  metrics,
+  value,
+  messages,
+  onChange,
+}: MetricSelectProps<M>) {
   const id = useId();
   return (
     <div className="fieldset">
-      <label className="fieldset-legend" htmlFor={id}>{label}</label>
-      <select id={id} className="select select-sm w-56" value={value} onChange={(event) => onChange(event.currentTarget.value as M)}>
+      <label className="fieldset-legend" htmlFor={id}>
+        {label}
+      </label>
+      <select
+        id={id}
+        className="select select-sm w-56"
+        value={value}
+        onChange={(event) => onChange(event.currentTarget.value as M)}
+      >
         {metrics.map((key) => (
-          <option key={key} value={key}>{metricLabel(messages, key)}</option>
+          <option key={key} value={key}>
+            {metricLabel(messages, key)}
+          </option>
         ))}
       </select>
     </div>

@@ -5,7 +5,10 @@ import { chartTexts, type AnalysisMessages } from './analysisMessages.ts';
 import type { ChartModel } from './chartData.ts';
 import type { ChartKind } from './charts.ts';
 
-type TableView<Row> = Omit<Parameters<typeof DataTable<Row>>[0], 'caption' | 'columns' | 'rowKey' | 'emptyMessage' | 'messages'>;
+type TableView<Row> = Omit<
+  Parameters<typeof DataTable<Row>>[0],
+  'caption' | 'columns' | 'rowKey' | 'emptyMessage' | 'messages'
+>;
 
 interface Props<Row> {
   messages: AnalysisMessages;
@@ -43,9 +46,24 @@ export default function AnalysisResults<Row>({ messages, locale, shown, chart, t
       {chart.failed ? (
         <p className="text-sm text-base-content/70">{messages['analysis.chart.failed']}</p>
       ) : (
-        <AnalysisChart kind={chart.kind} model={chart.model} load={chart.load} locale={locale} label={chart.label} texts={texts} messages={chartMessages} />
+        <AnalysisChart
+          kind={chart.kind}
+          model={chart.model}
+          load={chart.load}
+          locale={locale}
+          label={chart.label}
+          texts={texts}
+          messages={chartMessages}
+        />
       )}
-      <DataTable caption={table.caption} columns={table.columns} rowKey={table.rowKey} emptyMessage={table.emptyMessage} messages={messages} {...table.view} />
+      <DataTable
+        caption={table.caption}
+        columns={table.columns}
+        rowKey={table.rowKey}
+        emptyMessage={table.emptyMessage}
+        messages={messages}
+        {...table.view}
+      />
     </>
   );
 }

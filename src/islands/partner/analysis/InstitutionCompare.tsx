@@ -1,7 +1,12 @@
 import { useId, useMemo } from 'react';
 import { format } from '../../../lib/api/messages.ts';
 import type { Locale } from '../../../lib/i18n/locales.ts';
-import { classifications, classifiedMetrics, type Classification, type ClassifiedMetric } from '../../../lib/partner.ts';
+import {
+  classifications,
+  classifiedMetrics,
+  type Classification,
+  type ClassifiedMetric,
+} from '../../../lib/partner.ts';
 import type { CompareData, CompareRowData } from '../../../lib/schemas/partner.ts';
 import { buildAntTable } from '../../../lib/tableRequest.ts';
 import type { Column } from '../../table/DataTable.tsx';
@@ -12,7 +17,13 @@ import { usePartnerTree } from '../usePartnerTree.ts';
 import AnalysisFilters, { MetricSelect } from './AnalysisFilters.tsx';
 import AnalysisResults from './AnalysisResults.tsx';
 import { metricLabel, type CompareMessages } from './analysisMessages.ts';
-import { convertPeriod, readCompareParams, shownPeriodOf, writeCompareParams, type CompareParams } from './analysisQuery.ts';
+import {
+  convertPeriod,
+  readCompareParams,
+  shownPeriodOf,
+  writeCompareParams,
+  type CompareParams,
+} from './analysisQuery.ts';
 import { compareChart } from './chartData.ts';
 import { InstitutionChecklist, InstitutionsNotice } from './InstitutionPickers.tsx';
 import { metricColumns } from './metricColumns.ts';
@@ -31,7 +42,12 @@ const MIN_PARTNERS = 2;
 
 function body(params: CompareParams) {
   if (params.partnerIds.length < MIN_PARTNERS) return undefined;
-  return { yearType: params.yearType, period: params.period, partnerIds: params.partnerIds.join(','), classification: params.classification };
+  return {
+    yearType: params.yearType,
+    period: params.period,
+    partnerIds: params.partnerIds.join(','),
+    classification: params.classification,
+  };
 }
 
 /**
@@ -55,15 +71,29 @@ export default function InstitutionCompare({ locale, messages }: Props) {
   const partnerIds = useMemo(() => params?.partnerIds ?? [], [params]);
   const shownPeriod = shownPeriodOf(yearType, params?.period, answer);
   const fields = params && body(params);
-  const chart = useAllRows<Row>(`${PARTNER_API}/getCompareDataAntTable`, fields, ['classKey', 'className', 'partnerId', 'partnerName', metric], table.ready);
+  const chart = useAllRows<Row>(
+    `${PARTNER_API}/getCompareDataAntTable`,
+    fields,
+    ['classKey', 'className', 'partnerId', 'partnerName', metric],
+    table.ready,
+  );
   const options = useMemo(() => (tree.load.state === 'ready' ? tree.load.rows : []), [tree.load]);
   const names = useMemo(() => namesById(options), [options]);
-  const model = useMemo(() => compareChart(chart.rows, metric, partnerIds, names), [chart.rows, metric, partnerIds, names]);
+  const model = useMemo(
+    () => compareChart(chart.rows, metric, partnerIds, names),
+    [chart.rows, metric, partnerIds, names],
+  );
   const classification = params?.classification ?? 'product';
 
   const columns: Column<Row>[] = [
     { key: 'className', label: messages['analysis.axis.class'], kind: 'secondary', sortable: true },
-    { key: 'partnerName', label: messages['analysis.col.partnerName'], kind: 'key', sortable: true, className: 'whitespace-nowrap' },
+    {
+      key: 'partnerName',
+      label: messages['analysis.col.partnerName'],
+      kind: 'key',
+      sortable: true,
+      className: 'whitespace-nowrap',
+    },
     ...metricColumns<Row, ClassifiedMetric>(classifiedMetrics, messages, locale),
   ];
 
@@ -77,14 +107,20 @@ export default function InstitutionCompare({ locale, messages }: Props) {
         messages={messages}
         locale={locale}
         yearType={yearType}
-        onYearType={(next) => set({ yearType: next, period: params?.period ? convertPeriod(params.period, yearType, next) : '' })}
+        onYearType={(next) =>
+          set({ yearType: next, period: params?.period ? convertPeriod(params.period, yearType, next) : '' })
+        }
         period={{ value: shownPeriod, onChange: (period) => set({ period }) }}
         exportUrl={`${PARTNER_API}/exportClassificationAntTable`}
-        exportData={() => (params && enough ? { ...body({ ...params, period: shownPeriod }), antTable: buildAntTable(state) } : undefined)}
+        exportData={() =>
+          params && enough ? { ...body({ ...params, period: shownPeriod }), antTable: buildAntTable(state) } : undefined
+        }
         exportDisabled={!params || !enough || outside.length > 0}
       >
         <div className="fieldset">
-          <label className="fieldset-legend" htmlFor={classificationId}>{messages['analysis.classification']}</label>
+          <label className="fieldset-legend" htmlFor={classificationId}>
+            {messages['analysis.classification']}
+          </label>
           <select
             id={classificationId}
             className="select select-sm w-40"
@@ -92,7 +128,9 @@ export default function InstitutionCompare({ locale, messages }: Props) {
             onChange={(event) => set({ classification: event.currentTarget.value as Classification })}
           >
             {classifications.map((key) => (
-              <option key={key} value={key}>{messages[`partner.classification.${key}`]}</option>
+              <option key={key} value={key}>
+                {messages[`partner.classification.${key}`]}
+              </option>
             ))}
           </select>
         </div>
@@ -108,7 +146,11 @@ export default function InstitutionCompare({ locale, messages }: Props) {
       {options.length > 0 && (
         <InstitutionChecklist
           legend={messages['analysis.compare.institutions']}
-          messages={{ chosen: messages['analysis.compare.chosen'], tooFew: messages['analysis.compare.tooFew'], full: messages['analysis.compare.full'] }}
+          messages={{
+            chosen: messages['analysis.compare.chosen'],
+            tooFew: messages['analysis.compare.tooFew'],
+            full: messages['analysis.compare.full'],
+          }}
           levelLabel={(option) => messages[`partner.level.${option.node.level}`]}
           options={options}
           value={partnerIds}
@@ -121,7 +163,9 @@ export default function InstitutionCompare({ locale, messages }: Props) {
         <OutOfScopeNotice
           roots={tree.load.roots}
           messages={messages}
-          onOwn={(root) => set({ partnerIds: [...new Set([...partnerIds.filter((id) => !outside.includes(id)), root.id])] })}
+          onOwn={(root) =>
+            set({ partnerIds: [...new Set([...partnerIds.filter((id) => !outside.includes(id)), root.id])] })
+          }
         />
       ) : enough ? (
         <AnalysisResults
@@ -150,7 +194,9 @@ export default function InstitutionCompare({ locale, messages }: Props) {
           }}
         />
       ) : (
-        <p className="alert alert-info alert-soft text-sm">{format(messages['analysis.compare.tooFew'], { min: MIN_PARTNERS })}</p>
+        <p className="alert alert-info alert-soft text-sm">
+          {format(messages['analysis.compare.tooFew'], { min: MIN_PARTNERS })}
+        </p>
       )}
     </div>
   );

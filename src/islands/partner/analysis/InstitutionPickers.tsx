@@ -24,7 +24,9 @@ export function InstitutionSelect({ label, allLabel, load, value, onChange }: Se
   const options = load.state === 'ready' ? load.rows : [];
   return (
     <div className="fieldset">
-      <label className="fieldset-legend" htmlFor={id}>{label}</label>
+      <label className="fieldset-legend" htmlFor={id}>
+        {label}
+      </label>
       <select
         id={id}
         className="select select-sm w-72"
@@ -34,7 +36,9 @@ export function InstitutionSelect({ label, allLabel, load, value, onChange }: Se
       >
         <option value="">{allLabel}</option>
         {options.map((option) => (
-          <option key={option.node.id} value={option.node.id}>{indentedName(option)}</option>
+          <option key={option.node.id} value={option.node.id}>
+            {indentedName(option)}
+          </option>
         ))}
       </select>
     </div>
@@ -113,9 +117,15 @@ export function InstitutionsNotice({ load, messages, onRetry }: NoticeProps) {
     return (
       <div role="alert" className="alert alert-warning alert-soft py-2 text-sm">
         <span>{load.message || messages['analysis.institution.failed']}</span>
-        <button type="button" className="btn btn-xs" onClick={onRetry}>{messages['analysis.retry']}</button>
+        <button type="button" className="btn btn-xs" onClick={onRetry}>
+          {messages['analysis.retry']}
+        </button>
       </div>
     );
   }
-  return load.rows.length === 0 ? <p role="status" className="alert alert-info alert-soft py-2 text-sm">{messages['analysis.institution.empty']}</p> : null;
+  return load.rows.length === 0 ? (
+    <p role="status" className="alert alert-info alert-soft py-2 text-sm">
+      {messages['analysis.institution.empty']}
+    </p>
+  ) : null;
 }

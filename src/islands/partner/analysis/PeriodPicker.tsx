@@ -63,7 +63,9 @@ export function PeriodField({ label, yearType, value, invalidMessage, onChange, 
   const type = periodInputType[yearType];
   return (
     <div className="fieldset">
-      <label className="fieldset-legend" htmlFor={id}>{label}</label>
+      <label className="fieldset-legend" htmlFor={id}>
+        {label}
+      </label>
       <input
         id={id}
         type={type}
@@ -79,7 +81,9 @@ export function PeriodField({ label, yearType, value, invalidMessage, onChange, 
         }}
       />
       {invalid && (
-        <span id={`${id}-error`} className="label text-error">{invalidMessage}</span>
+        <span id={`${id}-error`} className="label text-error">
+          {invalidMessage}
+        </span>
       )}
     </div>
   );

@@ -11,7 +11,13 @@ import { usePartnerTree } from '../usePartnerTree.ts';
 import AnalysisFilters, { MetricSelect } from './AnalysisFilters.tsx';
 import AnalysisResults from './AnalysisResults.tsx';
 import { metricLabel, type StatisticsMessages } from './analysisMessages.ts';
-import { convertPeriod, readStatisticsParams, shownPeriodOf, writeStatisticsParams, type StatisticsParams } from './analysisQuery.ts';
+import {
+  convertPeriod,
+  readStatisticsParams,
+  shownPeriodOf,
+  writeStatisticsParams,
+  type StatisticsParams,
+} from './analysisQuery.ts';
 import { statisticsChart } from './chartData.ts';
 import { InstitutionSelect, InstitutionsNotice } from './InstitutionPickers.tsx';
 import { metricColumns } from './metricColumns.ts';
@@ -25,10 +31,19 @@ interface Props {
 type Row = Partial<StatisticsRowData>;
 
 /** The server's default order, shown on the headers (level, then code). */
-const query = { sort: [{ key: 'level', order: 'asc' as const }, { key: 'partnerCode', order: 'asc' as const }] };
+const query = {
+  sort: [
+    { key: 'level', order: 'asc' as const },
+    { key: 'partnerCode', order: 'asc' as const },
+  ],
+};
 
 function body(params: StatisticsParams) {
-  return { yearType: params.yearType, period: params.period, ...(params.partnerId ? { partnerId: params.partnerId } : {}) };
+  return {
+    yearType: params.yearType,
+    period: params.period,
+    ...(params.partnerId ? { partnerId: params.partnerId } : {}),
+  };
 }
 
 /**
@@ -54,9 +69,27 @@ export default function Statistics({ locale, messages }: Props) {
   const model = useMemo(() => statisticsChart(rows, metric, metricLabel(messages, metric)), [rows, metric, messages]);
 
   const columns: Column<Row>[] = [
-    { key: 'partnerCode', label: messages['analysis.col.partnerCode'], kind: 'secondary', sortable: true, className: 'font-mono' },
-    { key: 'partnerName', label: messages['analysis.col.partnerName'], kind: 'key', sortable: true, className: 'whitespace-nowrap' },
-    { key: 'level', label: messages['analysis.col.level'], sortable: true, className: 'whitespace-nowrap', render: (row) => (row.level ? messages[`partner.level.${row.level}`] : '') },
+    {
+      key: 'partnerCode',
+      label: messages['analysis.col.partnerCode'],
+      kind: 'secondary',
+      sortable: true,
+      className: 'font-mono',
+    },
+    {
+      key: 'partnerName',
+      label: messages['analysis.col.partnerName'],
+      kind: 'key',
+      sortable: true,
+      className: 'whitespace-nowrap',
+    },
+    {
+      key: 'level',
+      label: messages['analysis.col.level'],
+      sortable: true,
+      className: 'whitespace-nowrap',
+      render: (row) => (row.level ? messages[`partner.level.${row.level}`] : ''),
+    },
     ...metricColumns<Row, (typeof partnerMetrics)[number]>(partnerMetrics, messages, locale),
   ];
 
@@ -69,7 +102,9 @@ export default function Statistics({ locale, messages }: Props) {
         messages={messages}
         locale={locale}
         yearType={yearType}
-        onYearType={(next) => set({ yearType: next, period: params?.period ? convertPeriod(params.period, yearType, next) : '' })}
+        onYearType={(next) =>
+          set({ yearType: next, period: params?.period ? convertPeriod(params.period, yearType, next) : '' })
+        }
         period={{ value: shownPeriod, onChange: (period) => set({ period }) }}
         exportUrl={`${PARTNER_API}/exportAntTable`}
         exportData={() => params && { ...body({ ...params, period: shownPeriod }), antTable: buildAntTable(state) }}
@@ -94,27 +129,30 @@ export default function Statistics({ locale, messages }: Props) {
       {outside && tree.load.state === 'ready' ? (
         <OutOfScopeNotice roots={tree.load.roots} messages={messages} onOwn={(root) => set({ partnerId: root.id })} />
       ) : (
-      <AnalysisResults
-        messages={messages}
-        locale={locale}
-        shown={format(messages['analysis.periodShown'], { period: shownPeriod })}
-        chart={{
-          kind: 'bar',
-          model,
-          load: table.load === 'ready' ? 'ready' : 'loading',
-          failed: table.load === 'failed',
-          label: format(messages['analysis.chart.statistics'], { metric: metricLabel(messages, metric), period: shownPeriod }),
-          xTitle: messages['analysis.institution'],
-          firstColumn: messages['analysis.col.partnerName'],
-        }}
-        table={{
-          caption: messages['analysis.table.statistics'],
-          columns,
-          rowKey: (row) => String(row.partnerId),
-          emptyMessage: messages['analysis.empty.statistics'],
-          view: table.view,
-        }}
-      />
+        <AnalysisResults
+          messages={messages}
+          locale={locale}
+          shown={format(messages['analysis.periodShown'], { period: shownPeriod })}
+          chart={{
+            kind: 'bar',
+            model,
+            load: table.load === 'ready' ? 'ready' : 'loading',
+            failed: table.load === 'failed',
+            label: format(messages['analysis.chart.statistics'], {
+              metric: metricLabel(messages, metric),
+              period: shownPeriod,
+            }),
+            xTitle: messages['analysis.institution'],
+            firstColumn: messages['analysis.col.partnerName'],
+          }}
+          table={{
+            caption: messages['analysis.table.statistics'],
+            columns,
+            rowKey: (row) => String(row.partnerId),
+            emptyMessage: messages['analysis.empty.statistics'],
+            view: table.view,
+          }}
+        />
       )}
     </div>
   );

@@ -12,7 +12,14 @@ import { usePartnerTree } from '../usePartnerTree.ts';
 import AnalysisFilters from './AnalysisFilters.tsx';
 import AnalysisResults from './AnalysisResults.tsx';
 import { metricLabel, type TrendMessages } from './analysisMessages.ts';
-import { defaultTrendSpan, readTrendParams, trendPeriods, trendSpanProblem, writeTrendParams, type TrendParams } from './analysisQuery.ts';
+import {
+  defaultTrendSpan,
+  readTrendParams,
+  trendPeriods,
+  trendSpanProblem,
+  writeTrendParams,
+  type TrendParams,
+} from './analysisQuery.ts';
 import { trendChart } from './chartData.ts';
 import { InstitutionSelect, InstitutionsNotice } from './InstitutionPickers.tsx';
 import { metricColumns } from './metricColumns.ts';
@@ -31,7 +38,12 @@ type Row = Partial<TrendRowData>;
 const query = { sort: [{ key: 'period', order: 'asc' as const }] };
 
 function body(params: TrendParams) {
-  return { yearType: params.yearType, from: params.from, to: params.to, ...(params.partnerId ? { partnerId: params.partnerId } : {}) };
+  return {
+    yearType: params.yearType,
+    from: params.from,
+    to: params.to,
+    ...(params.partnerId ? { partnerId: params.partnerId } : {}),
+  };
 }
 
 /**
@@ -61,15 +73,30 @@ export default function Trend({ locale, messages }: Props) {
   const [draft, setDraft] = useDraft({ from: shownFrom, to: shownTo }, `${shownFrom}|${shownTo}`);
   const problem = trendSpanProblem(yearType, draft.from, draft.to);
 
-  const chart = useAllRows<Row>(`${PARTNER_API}/getTrendDataAntTable`, params && body(params), ['period', ...metrics], table.ready);
+  const chart = useAllRows<Row>(
+    `${PARTNER_API}/getTrendDataAntTable`,
+    params && body(params),
+    ['period', ...metrics],
+    table.ready,
+  );
   const periods = useMemo(() => trendPeriods(yearType, shownFrom, shownTo), [yearType, shownFrom, shownTo]);
   const model = useMemo(
-    () => trendChart(chart.rows, periods, metrics.map((metric) => ({ metric, label: metricLabel(messages, metric) }))),
+    () =>
+      trendChart(
+        chart.rows,
+        periods,
+        metrics.map((metric) => ({ metric, label: metricLabel(messages, metric) })),
+      ),
     [chart.rows, periods, metrics, messages],
   );
 
   const columns: Column<Row>[] = [
-    { key: 'period', label: messages['analysis.axis.period'], sortable: true, className: 'whitespace-nowrap tabular-nums' },
+    {
+      key: 'period',
+      label: messages['analysis.axis.period'],
+      sortable: true,
+      className: 'whitespace-nowrap tabular-nums',
+    },
     ...metricColumns<Row, PartnerMetric>(partnerMetrics, messages, locale),
   ];
 
@@ -81,7 +108,9 @@ export default function Trend({ locale, messages }: Props) {
   };
   const toggleMetric = (metric: PartnerMetric) => {
     if (!params) return;
-    const next = metrics.includes(metric) ? metrics.filter((other) => other !== metric) : partnerMetrics.filter((other) => other === metric || metrics.includes(other));
+    const next = metrics.includes(metric)
+      ? metrics.filter((other) => other !== metric)
+      : partnerMetrics.filter((other) => other === metric || metrics.includes(other));
     if (next.length) table.setChartParams({ ...params, metrics: next });
   };
 
@@ -94,7 +123,9 @@ export default function Trend({ locale, messages }: Props) {
         // Another granularity starts from its own default span: 5 years is not 5 months.
         onYearType={(next) => set({ yearType: next, from: '', to: '' })}
         exportUrl={`${PARTNER_API}/exportTrendAntTable`}
-        exportData={() => params && { ...body({ ...params, from: shownFrom, to: shownTo }), antTable: buildAntTable(state) }}
+        exportData={() =>
+          params && { ...body({ ...params, from: shownFrom, to: shownTo }), antTable: buildAntTable(state) }
+        }
         exportDisabled={!params || outside}
       >
         <PeriodField
@@ -120,7 +151,9 @@ export default function Trend({ locale, messages }: Props) {
         />
       </AnalysisFilters>
       {problem && (
-        <p role="alert" className="text-sm text-error">{messages[problem]}</p>
+        <p role="alert" className="text-sm text-error">
+          {messages[problem]}
+        </p>
       )}
       <fieldset className="fieldset">
         <legend className="fieldset-legend">{messages['analysis.metrics']}</legend>
@@ -147,27 +180,31 @@ export default function Trend({ locale, messages }: Props) {
       {outside && tree.load.state === 'ready' ? (
         <OutOfScopeNotice roots={tree.load.roots} messages={messages} onOwn={(root) => set({ partnerId: root.id })} />
       ) : (
-      <AnalysisResults
-        messages={messages}
-        locale={locale}
-        shown={format(messages['analysis.spanShown'], { from: shownFrom, to: shownTo })}
-        chart={{
-          kind: 'line',
-          model,
-          load: chart.load,
-          failed: table.load === 'failed' || chart.load === 'failed',
-          label: format(messages['analysis.chart.trend'], { metrics: metrics.map((metric) => metricLabel(messages, metric)).join(', '), from: shownFrom, to: shownTo }),
-          xTitle: messages['analysis.axis.period'],
-          firstColumn: messages['analysis.axis.period'],
-        }}
-        table={{
-          caption: messages['analysis.table.trend'],
-          columns,
-          rowKey: (row) => String(row.period),
-          emptyMessage: messages['analysis.empty.trend'],
-          view: table.view,
-        }}
-      />
+        <AnalysisResults
+          messages={messages}
+          locale={locale}
+          shown={format(messages['analysis.spanShown'], { from: shownFrom, to: shownTo })}
+          chart={{
+            kind: 'line',
+            model,
+            load: chart.load,
+            failed: table.load === 'failed' || chart.load === 'failed',
+            label: format(messages['analysis.chart.trend'], {
+              metrics: metrics.map((metric) => metricLabel(messages, metric)).join(', '),
+              from: shownFrom,
+              to: shownTo,
+            }),
+            xTitle: messages['analysis.axis.period'],
+            firstColumn: messages['analysis.axis.period'],
+          }}
+          table={{
+            caption: messages['analysis.table.trend'],
+            columns,
+            rowKey: (row) => String(row.period),
+            emptyMessage: messages['analysis.empty.trend'],
+            view: table.view,
+          }}
+        />
       )}
     </div>
   );

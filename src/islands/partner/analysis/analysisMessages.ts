@@ -101,7 +101,11 @@ export function chartTexts(messages: AnalysisMessages, xTitle: string, firstColu
   return {
     texts: {
       xTitle,
-      unitTitles: { count: messages['analysis.unit.count'], energy: messages['analysis.unit.energy'], money: messages['analysis.unit.money'] },
+      unitTitles: {
+        count: messages['analysis.unit.count'],
+        energy: messages['analysis.unit.energy'],
+        money: messages['analysis.unit.money'],
+      },
     },
     chartMessages: {
       loading: messages['analysis.chart.loading'],

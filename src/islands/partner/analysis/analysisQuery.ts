@@ -92,7 +92,11 @@ export function toggleId(chosen: readonly number[], id: number, max: number): nu
  * The period a one-period page shows: the address's; else, while the address names none, the one
  * the server answered with (for this granularity); else the current one.
  */
-export function shownPeriodOf(yearType: YearType, period: string | undefined, answer: { yearType?: number; period?: string } | undefined): string {
+export function shownPeriodOf(
+  yearType: YearType,
+  period: string | undefined,
+  answer: { yearType?: number; period?: string } | undefined,
+): string {
   return period || (answer?.yearType === yearType ? answer.period : '') || currentPeriod(yearType);
 }
 
@@ -121,7 +125,10 @@ export function readTrendParams(params: URLSearchParams): TrendParams {
   const yearType = readYearType(params);
   const metrics = (params.get('metrics') ?? '')
     .split(',')
-    .filter((metric, index, all): metric is PartnerMetric => (partnerMetrics as readonly string[]).includes(metric) && all.indexOf(metric) === index);
+    .filter(
+      (metric, index, all): metric is PartnerMetric =>
+        (partnerMetrics as readonly string[]).includes(metric) && all.indexOf(metric) === index,
+    );
   return {
     yearType,
     from: readPeriod(params, 'from', yearType),
@@ -141,7 +148,10 @@ function writeKeys(base: URLSearchParams, values: Record<string, string | undefi
 
 const yearTypeText = (yearType: YearType) => (yearType === defaultYearType ? undefined : String(yearType));
 
-export function writeStatisticsParams(state: StatisticsParams, base: URLSearchParams = new URLSearchParams()): URLSearchParams {
+export function writeStatisticsParams(
+  state: StatisticsParams,
+  base: URLSearchParams = new URLSearchParams(),
+): URLSearchParams {
   return writeKeys(base, {
     yt: yearTypeText(state.yearType),
     period: state.period,
@@ -150,7 +160,10 @@ export function writeStatisticsParams(state: StatisticsParams, base: URLSearchPa
   });
 }
 
-export function writeCompareParams(state: CompareParams, base: URLSearchParams = new URLSearchParams()): URLSearchParams {
+export function writeCompareParams(
+  state: CompareParams,
+  base: URLSearchParams = new URLSearchParams(),
+): URLSearchParams {
   return writeKeys(base, {
     yt: yearTypeText(state.yearType),
     period: state.period,
@@ -230,7 +243,11 @@ export const periodInputType: Record<YearType, 'number' | 'month' | 'date'> = { 
  * message key, so the pickers say it before any call: the end before the start, or more periods
  * than `trendMaxBuckets`.
  */
-export function trendSpanProblem(yearType: YearType, from: string, to: string): 'partner.trendOrder' | `partner.trendSpan.${YearType}` | undefined {
+export function trendSpanProblem(
+  yearType: YearType,
+  from: string,
+  to: string,
+): 'partner.trendOrder' | `partner.trendSpan.${YearType}` | undefined {
   if (!isPeriod(yearType, from) || !isPeriod(yearType, to)) return undefined;
   if (from > to) return 'partner.trendOrder';
   return periodCount(yearType, from, to) > trendMaxBuckets[yearType] ? `partner.trendSpan.${yearType}` : undefined;

@@ -43,7 +43,11 @@ function numberOrNull(value: unknown): number | null {
 }
 
 /** Statistics: one bar per institution of the page shown, the chosen metric. */
-export function statisticsChart(rows: readonly Partial<StatisticsRowData>[], metric: PartnerMetric, label: string): ChartModel {
+export function statisticsChart(
+  rows: readonly Partial<StatisticsRowData>[],
+  metric: PartnerMetric,
+  label: string,
+): ChartModel {
   return {
     labels: rows.map((row) => row.partnerName ?? ''),
     series: [{ label, unit: metricUnits[metric], values: rows.map((row) => numberOrNull(row[metric])) }],
@@ -74,7 +78,8 @@ export function compareChart(
     if (row.partnerId !== undefined) {
       if (row.partnerName) names.set(row.partnerId, row.partnerName);
       const value = numberOrNull(row[metric]);
-      if (value !== null) values.set(`${key}\u0000${row.partnerId}`, (values.get(`${key}\u0000${row.partnerId}`) ?? 0) + value);
+      if (value !== null)
+        values.set(`${key}\u0000${row.partnerId}`, (values.get(`${key}\u0000${row.partnerId}`) ?? 0) + value);
     }
   }
   // Every class the content knows comes back (all provinces, all products), mostly zero: the chart
@@ -112,7 +117,10 @@ export function trendChart(
 
 /** Nothing to draw: no labels, or every value empty or zero. */
 export function isEmptyChart(model: ChartModel): boolean {
-  return model.labels.length === 0 || model.series.every((series) => series.values.every((value) => value === null || value === 0));
+  return (
+    model.labels.length === 0 ||
+    model.series.every((series) => series.values.every((value) => value === null || value === 0))
+  );
 }
 
 /** The units a chart's series use, in a fixed order (count, energy, money): one y axis each. */

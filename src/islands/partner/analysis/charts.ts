@@ -16,7 +16,16 @@ import { chartUnits, tickNumberFormat, type ChartModel, type MetricUnit } from '
  * The Okabe–Ito palette: eight colours told apart with the common colour-vision deficiencies,
  * one per institution at the comparison's maximum of eight.
  */
-export const palette = ['#0072B2', '#E69F00', '#009E73', '#CC79A7', '#56B4E9', '#D55E00', '#F0E442', '#000000'] as const;
+export const palette = [
+  '#0072B2',
+  '#E69F00',
+  '#009E73',
+  '#CC79A7',
+  '#56B4E9',
+  '#D55E00',
+  '#F0E442',
+  '#000000',
+] as const;
 
 export type ChartKind = 'bar' | 'line';
 
@@ -147,7 +156,9 @@ export function linearTicks(values: readonly number[], count: number): number[] 
  * `monotone` mode): between two points the curve never leaves the range of their values, so a
  * line never shows a peak or a dip that is not in the data.
  */
-export function monotoneControls(points: readonly { x: number; y: number }[]): { cp1: { x: number; y: number }; cp2: { x: number; y: number } }[] {
+export function monotoneControls(
+  points: readonly { x: number; y: number }[],
+): { cp1: { x: number; y: number }; cp2: { x: number; y: number } }[] {
   const count = points.length;
   if (count < 2) return [];
   const deltas: number[] = [];
@@ -207,7 +218,12 @@ function curvePath(points: readonly { x: number; y: number }[]): string {
 }
 
 /** Legend entries laid out in centred rows; returns them and the height they take. */
-function layoutLegend(labels: readonly string[], width: number, top: number, measure: MeasureText): { entries: LegendEntry[]; height: number } {
+function layoutLegend(
+  labels: readonly string[],
+  width: number,
+  top: number,
+  measure: MeasureText,
+): { entries: LegendEntry[]; height: number } {
   if (labels.length < 2) return { entries: [], height: 0 };
   const itemWidths = labels.map((label) => legendSwatch + gap + measure(label) + 2 * gap);
   const rows: number[][] = [[]];
@@ -225,7 +241,12 @@ function layoutLegend(labels: readonly string[], width: number, top: number, mea
     const total = row.reduce((sum, index) => sum + itemWidths[index]!, 0);
     let x = Math.max(0, (width - total) / 2);
     for (const index of row) {
-      entries.push({ label: labels[index]!, colour: palette[index % palette.length]!, x, y: top + rowIndex * chartFont.lineHeight });
+      entries.push({
+        label: labels[index]!,
+        colour: palette[index % palette.length]!,
+        x,
+        y: top + rowIndex * chartFont.lineHeight,
+      });
       x += itemWidths[index]!;
     }
   });
@@ -239,14 +260,26 @@ function layoutLegend(labels: readonly string[], width: number, top: number, mea
  * they would overlap, grouped bars or monotone lines broken at missing values, and a legend below
  * when there is more than one series.
  */
-export function layoutChart(kind: ChartKind, model: ChartModel, locale: Locale, texts: ChartTexts, size: { width: number; height: number }, measure: MeasureText): ChartLayout {
+export function layoutChart(
+  kind: ChartKind,
+  model: ChartModel,
+  locale: Locale,
+  texts: ChartTexts,
+  size: { width: number; height: number },
+  measure: MeasureText,
+): ChartLayout {
   const { width, height } = size;
   const tickFormat = tickNumberFormat(locale);
   const units = chartUnits(model);
   const categories = model.labels.length;
 
   // Legend first (it takes rows at the bottom), then the x labels' height, then the plot.
-  const legendProbe = layoutLegend(model.series.map((series) => series.label), width, 0, measure);
+  const legendProbe = layoutLegend(
+    model.series.map((series) => series.label),
+    width,
+    0,
+    measure,
+  );
   const labelWidths = model.labels.map(measure);
   const widestLabel = Math.max(0, ...labelWidths);
 
@@ -256,10 +289,14 @@ export function layoutChart(kind: ChartKind, model: ChartModel, locale: Locale, 
   const estimatePlotHeight = Math.max(40, height - bottomFixed - chartFont.lineHeight * 2);
   const tickCount = Math.max(2, Math.min(10, Math.floor(estimatePlotHeight / (chartFont.lineHeight * 2.5))));
   const axisTicks = units.map((unit) => {
-    const values = model.series.filter((series) => series.unit === unit).flatMap((series) => series.values.filter((value): value is number => value !== null));
+    const values = model.series
+      .filter((series) => series.unit === unit)
+      .flatMap((series) => series.values.filter((value): value is number => value !== null));
     return linearTicks(values, tickCount);
   });
-  const axisWidths = axisTicks.map((ticks) => chartFont.lineHeight + gap + Math.max(...ticks.map((value) => measure(tickFormat.format(value)))) + gap);
+  const axisWidths = axisTicks.map(
+    (ticks) => chartFont.lineHeight + gap + Math.max(...ticks.map((value) => measure(tickFormat.format(value)))) + gap,
+  );
   const leftWidth = axisWidths.filter((_, index) => index % 2 === 0).reduce((sum, w) => sum + w, 0);
   const rightWidth = axisWidths.filter((_, index) => index % 2 === 1).reduce((sum, w) => sum + w, 0);
   const plotLeft = Math.max(leftWidth, gap);
@@ -270,7 +307,10 @@ export function layoutChart(kind: ChartKind, model: ChartModel, locale: Locale, 
   // even turned they would touch.
   const rotate = widestLabel > band - 4 ? -45 : 0;
   const diagonal = Math.SQRT1_2;
-  const labelsHeight = rotate === 0 ? chartFont.lineHeight : Math.min(widestLabel, height / 3) * diagonal + chartFont.lineHeight * diagonal;
+  const labelsHeight =
+    rotate === 0
+      ? chartFont.lineHeight
+      : Math.min(widestLabel, height / 3) * diagonal + chartFont.lineHeight * diagonal;
   const every = rotate === 0 ? 1 : Math.max(1, Math.ceil((chartFont.lineHeight * 1.2) / band));
 
   const top = chartFont.lineHeight / 2;
@@ -290,7 +330,8 @@ export function layoutChart(kind: ChartKind, model: ChartModel, locale: Locale, 
     const side = index % 2 === 0 ? 'left' : 'right';
     const axisWidth = axisWidths[index]!;
     const x = side === 'left' ? leftEdge : rightEdge;
-    const titleX = side === 'left' ? x - axisWidth + chartFont.lineHeight / 2 : x + axisWidth - chartFont.lineHeight / 2;
+    const titleX =
+      side === 'left' ? x - axisWidth + chartFont.lineHeight / 2 : x + axisWidth - chartFont.lineHeight / 2;
     if (side === 'left') leftEdge -= axisWidth;
     else rightEdge += axisWidth;
     return {
@@ -321,11 +362,21 @@ export function layoutChart(kind: ChartKind, model: ChartModel, locale: Locale, 
         const x = centre(index) - (band * groupShare) / 2 + slot * seriesIndex + (slot * (1 - barShare)) / 2;
         const zero = toY(0);
         const y = toY(value);
-        bars.push({ series: seriesIndex, index, x, y: Math.min(y, zero), width: slot * barShare, height: Math.abs(zero - y), colour });
+        bars.push({
+          series: seriesIndex,
+          index,
+          x,
+          y: Math.min(y, zero),
+          width: slot * barShare,
+          height: Math.abs(zero - y),
+          colour,
+        });
       });
       return;
     }
-    const points = series.values.flatMap((value, index) => (value === null ? [] : [{ index, x: centre(index), y: toY(value) }]));
+    const points = series.values.flatMap((value, index) =>
+      value === null ? [] : [{ index, x: centre(index), y: toY(value) }],
+    );
     // Runs of consecutive categories with a value: a missing value is a gap, never a false zero.
     const runs: { x: number; y: number }[][] = [];
     points.forEach((point, position) => {
@@ -342,8 +393,23 @@ export function layoutChart(kind: ChartKind, model: ChartModel, locale: Locale, 
   });
 
   const xTitleY = bottom + labelsHeight + gap + chartFont.size;
-  const legend = layoutLegend(model.series.map((series) => series.label), width, xTitleY + gap + chartFont.lineHeight / 2, measure).entries;
-  return { width, height, plot, band, xAxis: { title: texts.xTitle, titleY: xTitleY, labels }, yAxes, bars, lines, legend };
+  const legend = layoutLegend(
+    model.series.map((series) => series.label),
+    width,
+    xTitleY + gap + chartFont.lineHeight / 2,
+    measure,
+  ).entries;
+  return {
+    width,
+    height,
+    plot,
+    band,
+    xAxis: { title: texts.xTitle, titleY: xTitleY, labels },
+    yAxes,
+    bars,
+    lines,
+    legend,
+  };
 }
 
 /** The category under a pointer at `x` (pixels in the chart's box), or undefined outside the plot. */

@@ -20,11 +20,20 @@ interface Answer<Row> {
  */
 const noRows: readonly never[] = [];
 
-export function useAllRows<Row>(url: string, fields: RequestData | undefined, select: readonly string[], ready: boolean) {
+export function useAllRows<Row>(
+  url: string,
+  fields: RequestData | undefined,
+  select: readonly string[],
+  ready: boolean,
+) {
   const key = fields === undefined ? '' : JSON.stringify({ fields, select });
   // The last answer and the request it answers: loading is derived (an answer for an older key
   // keeps its rows on screen, greyed, until the new one arrives), never set before a call.
-  const [answered, setAnswered] = useState<{ key: string; load: ChartLoad; rows: Row[] }>({ key: '', load: 'loading', rows: [] });
+  const [answered, setAnswered] = useState<{ key: string; load: ChartLoad; rows: Row[] }>({
+    key: '',
+    load: 'loading',
+    rows: [],
+  });
 
   useEffect(() => {
     if (!ready || key === '') return;

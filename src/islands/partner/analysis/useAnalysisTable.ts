@@ -44,7 +44,13 @@ interface Answer {
  * while the next loads). Answers that arrive after a newer request are dropped; calls wait for the
  * session gate.
  */
-export function useAnalysisTable<P, A extends Answer>({ url, query, readParams, writeParams, body }: AnalysisTableOptions<P>) {
+export function useAnalysisTable<P, A extends Answer>({
+  url,
+  query,
+  readParams,
+  writeParams,
+  body,
+}: AnalysisTableOptions<P>) {
   const ready = useSessionReady();
   const config = useRef({ url, query, readParams, writeParams, body });
   useEffect(() => {
@@ -57,15 +63,20 @@ export function useAnalysisTable<P, A extends Answer>({ url, query, readParams, 
     const options = JSON.parse(queryKey) as TableQueryOptions;
     return search === undefined ? defaultTableQuery(options) : readTableQuery(new URLSearchParams(search), options);
   }, [search, queryKey]);
-  const params = useMemo(() => (search === undefined ? undefined : readParams(new URLSearchParams(search))), [search, readParams]);
+  const params = useMemo(
+    () => (search === undefined ? undefined : readParams(new URLSearchParams(search))),
+    [search, readParams],
+  );
   const [attempt, setAttempt] = useState(0);
   // The last answer and the request it answers: loading is derived from it, never set before a call.
-  const [answered, setAnswered] = useState<{ key: string; load: AnalysisLoad; answer: A | undefined; failure: string }>({
-    key: '',
-    load: 'loading',
-    answer: undefined,
-    failure: '',
-  });
+  const [answered, setAnswered] = useState<{ key: string; load: AnalysisLoad; answer: A | undefined; failure: string }>(
+    {
+      key: '',
+      load: 'loading',
+      answer: undefined,
+      failure: '',
+    },
+  );
   const latest = useRef(0);
 
   // The call's own fields as text: a change that only the chart uses (its metric) asks nothing new.
@@ -77,7 +88,9 @@ export function useAnalysisTable<P, A extends Answer>({ url, query, readParams, 
     const id = ++latest.current;
     const [asked, fields] = JSON.parse(requestKey) as [TableQueryState, RequestData | null, number];
     // Nothing to ask yet (fewer than two institutions): idle, no answer.
-    const call = fields ? callQuiet<A>('POST', config.current.url, { ...fields, antTable: buildAntTable(asked) }) : Promise.resolve(null);
+    const call = fields
+      ? callQuiet<A>('POST', config.current.url, { ...fields, antTable: buildAntTable(asked) })
+      : Promise.resolve(null);
     void call.then((outcome) => {
       if (id !== latest.current) return;
       setAnswered((last) =>
@@ -105,7 +118,14 @@ export function useAnalysisTable<P, A extends Answer>({ url, query, readParams, 
 
   // A page emptied under the reader (fewer rows under a new period): show the last page.
   useEffect(() => {
-    if (load === 'ready' && answer && answer.result.length === 0 && answer.totalCount > 0 && state.page > 1 && params !== undefined) {
+    if (
+      load === 'ready' &&
+      answer &&
+      answer.result.length === 0 &&
+      answer.totalCount > 0 &&
+      state.page > 1 &&
+      params !== undefined
+    ) {
       change(updateTableQuery(state, { page: Math.max(1, Math.ceil(answer.totalCount / state.size)) }), params);
     }
   }, [load, answer, state, params, change]);

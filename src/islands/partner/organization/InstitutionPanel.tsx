@@ -13,7 +13,8 @@ interface Props {
   messages: OrganizationMessages;
 }
 
-type Load = { state: 'loading' } | { state: 'failed'; message: string } | { state: 'ready'; info: PartnerAccountInfoData };
+type Load =
+  { state: 'loading' } | { state: 'failed'; message: string } | { state: 'ready'; info: PartnerAccountInfoData };
 
 /** One institution (getPartnerAccountInfo): its details, then its staff relations. */
 export default function InstitutionPanel({ partnerId, locale, messages }: Props) {
@@ -24,11 +25,13 @@ export default function InstitutionPanel({ partnerId, locale, messages }: Props)
 
   useEffect(() => {
     let current = true;
-    void callQuiet<PartnerAccountInfoData>('GET', `${PARTNER_ACCOUNT_API}/getPartnerAccountInfo`, { partnerId }).then((answer) => {
-      if (!current) return;
-      if (answer?.ok) setLoad({ state: 'ready', info: answer.data });
-      else setLoad({ state: 'failed', message: answer?.message ?? '' });
-    });
+    void callQuiet<PartnerAccountInfoData>('GET', `${PARTNER_ACCOUNT_API}/getPartnerAccountInfo`, { partnerId }).then(
+      (answer) => {
+        if (!current) return;
+        if (answer?.ok) setLoad({ state: 'ready', info: answer.data });
+        else setLoad({ state: 'failed', message: answer?.message ?? '' });
+      },
+    );
     return () => {
       current = false;
     };
@@ -36,7 +39,13 @@ export default function InstitutionPanel({ partnerId, locale, messages }: Props)
 
   if (load.state === 'loading') return <Loading label={messages['common.loading']} />;
   if (load.state === 'failed') {
-    return <LoadFailed message={load.message || messages['settlement.org.loadFailed']} retryLabel={messages['settlement.tree.retry']} onRetry={reload} />;
+    return (
+      <LoadFailed
+        message={load.message || messages['settlement.org.loadFailed']}
+        retryLabel={messages['settlement.tree.retry']}
+        onRetry={reload}
+      />
+    );
   }
   const { partner, accounts } = load.info;
   if (!partner) return <p>{messages['settlement.org.choose']}</p>;

@@ -37,13 +37,21 @@ export default function Organization({ locale, messages }: Props) {
 
   if (tree.load.state === 'loading') return <Loading label={messages['common.loading']} />;
   if (tree.load.state === 'failed') {
-    return <LoadFailed message={tree.load.message || messages['settlement.tree.loadFailed']} retryLabel={messages['settlement.tree.retry']} onRetry={tree.reload} />;
+    return (
+      <LoadFailed
+        message={tree.load.message || messages['settlement.tree.loadFailed']}
+        retryLabel={messages['settlement.tree.retry']}
+        onRetry={tree.reload}
+      />
+    );
   }
   const roots = tree.load.roots;
   if (roots.length === 0) return <p className="alert">{messages['settlement.tree.empty']}</p>;
 
   const outside = outsideScope(tree.load, [requested]).length > 0;
-  const chosen: PartnerTreeNode | undefined = outside ? undefined : (requested === undefined ? undefined : findNode(roots, requested)) ?? roots[0];
+  const chosen: PartnerTreeNode | undefined = outside
+    ? undefined
+    : ((requested === undefined ? undefined : findNode(roots, requested)) ?? roots[0]);
   const choose = (node: PartnerTreeNode) => {
     if (node.id === chosen?.id) return;
     window.history.pushState(null, '', addressWith(node.id));
@@ -53,7 +61,13 @@ export default function Organization({ locale, messages }: Props) {
   return (
     <div className="grid gap-6 lg:grid-cols-[minmax(16rem,22rem)_1fr]">
       <div className="max-h-[70vh] overflow-auto rounded-box border border-base-300 p-2">
-        <PartnerTree roots={roots} label={messages['settlement.tree.label']} selectedId={chosen?.id} onSelect={choose} messages={messages} />
+        <PartnerTree
+          roots={roots}
+          label={messages['settlement.tree.label']}
+          selectedId={chosen?.id}
+          onSelect={choose}
+          messages={messages}
+        />
       </div>
       {outside ? (
         <OutOfScopeNotice roots={roots} messages={messages} onOwn={choose} />

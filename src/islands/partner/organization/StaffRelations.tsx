@@ -54,16 +54,25 @@ export default function StaffRelations({ partner, accounts, locale, messages, on
     const userName = String(data.get('userName') ?? '').trim();
     const empId = String(data.get('empId') ?? '').trim();
     const local: Record<string, string> = {};
-    if (!userName) local['userName'] = format(messages['settlement.staff.required'], { label: messages['settlement.staff.userName'] });
-    else if (!userNameSchema.safeParse(userName).success) local['userName'] = messages['settlement.staff.userNameInvalid'];
-    if (!empId) local['empId'] = format(messages['settlement.staff.required'], { label: messages['settlement.staff.empId'] });
+    if (!userName)
+      local['userName'] = format(messages['settlement.staff.required'], {
+        label: messages['settlement.staff.userName'],
+      });
+    else if (!userNameSchema.safeParse(userName).success)
+      local['userName'] = messages['settlement.staff.userNameInvalid'];
+    if (!empId)
+      local['empId'] = format(messages['settlement.staff.required'], { label: messages['settlement.staff.empId'] });
     else if (!empIdSchema.safeParse(empId).success) local['empId'] = messages['settlement.staff.empIdInvalid'];
     setFormFailure('');
     setDone('');
     if (Object.keys(local).length > 0) return fail(local);
     setErrors({});
     setAdding(true);
-    const answer = await post<PartnerAccountData>(`${PARTNER_ACCOUNT_API}/addRelationPartnerAccount`, { partnerId: partner.id, userName, empId }, { quiet: true });
+    const answer = await post<PartnerAccountData>(
+      `${PARTNER_ACCOUNT_API}/addRelationPartnerAccount`,
+      { partnerId: partner.id, userName, empId },
+      { quiet: true },
+    );
     setAdding(false);
     if (!answer || answer.code === SESSION_EXPIRED) return;
     if (answer.code === OK) {
@@ -73,7 +82,9 @@ export default function StaffRelations({ partner, accounts, locale, messages, on
       return;
     }
     // Errors of the two fields go beside them; anything else (the institution gone, already related) above the form.
-    const fieldErrors = Object.fromEntries(Object.entries(serverFieldErrors(answer)).filter(([name]) => name === 'userName' || name === 'empId'));
+    const fieldErrors = Object.fromEntries(
+      Object.entries(serverFieldErrors(answer)).filter(([name]) => name === 'userName' || name === 'empId'),
+    );
     if (Object.keys(fieldErrors).length > 0) fail(fieldErrors);
     else setFormFailure(answer.message);
   };
@@ -81,7 +92,9 @@ export default function StaffRelations({ partner, accounts, locale, messages, on
   const remove = async () => {
     if (!removing) return;
     setRemoveBusy(true);
-    const answer = await callQuiet<Record<string, never>>('POST', `${PARTNER_ACCOUNT_API}/delRelationPartnerAccount`, { id: removing.id });
+    const answer = await callQuiet<Record<string, never>>('POST', `${PARTNER_ACCOUNT_API}/delRelationPartnerAccount`, {
+      id: removing.id,
+    });
     setRemoveBusy(false);
     const name = removing.name || removing.userName;
     setRemoving(null);
@@ -96,16 +109,36 @@ export default function StaffRelations({ partner, accounts, locale, messages, on
   };
 
   const field = (name: 'userName' | 'empId', label: string, hint: string) => (
-    <CompactField id={`${formId}-${name}`} name={name} label={label} hint={hint} error={errors[name]} widthClass="w-52" />
+    <CompactField
+      id={`${formId}-${name}`}
+      name={name}
+      label={label}
+      hint={hint}
+      error={errors[name]}
+      widthClass="w-52"
+    />
   );
 
   return (
     <section aria-labelledby={headingId} className="grid gap-3">
-      <h2 id={headingId} className="text-lg font-semibold">{messages['settlement.staff.title']}</h2>
-      <p role="status" className="min-h-5 text-sm text-success">{done}</p>
-      {listFailure && <p role="alert" className="alert alert-error text-sm">{listFailure}</p>}
+      <h2 id={headingId} className="text-lg font-semibold">
+        {messages['settlement.staff.title']}
+      </h2>
+      <p role="status" className="min-h-5 text-sm text-success">
+        {done}
+      </p>
+      {listFailure && (
+        <p role="alert" className="alert alert-error text-sm">
+          {listFailure}
+        </p>
+      )}
       {/* Scrolls sideways on narrow screens: focusable, so the keyboard can scroll it too. */}
-      <div className="overflow-x-auto rounded-box border border-base-300" tabIndex={0} role="region" aria-labelledby={headingId}>
+      <div
+        className="overflow-x-auto rounded-box border border-base-300"
+        tabIndex={0}
+        role="region"
+        aria-labelledby={headingId}
+      >
         <table className="table table-sm">
           <caption className="sr-only">{`${partner.name} · ${messages['settlement.staff.title']}`}</caption>
           <thead>
@@ -128,7 +161,9 @@ export default function StaffRelations({ partner, accounts, locale, messages, on
                 <td className="whitespace-nowrap">{formatDateTime(account.createdAt, locale)}</td>
                 <td>
                   {account.self ? (
-                    <span className="badge badge-ghost badge-sm" title={messages['settlement.staff.selfHint']}>{messages['settlement.staff.self']}</span>
+                    <span className="badge badge-ghost badge-sm" title={messages['settlement.staff.selfHint']}>
+                      {messages['settlement.staff.self']}
+                    </span>
                   ) : (
                     <button
                       type="button"
@@ -147,15 +182,29 @@ export default function StaffRelations({ partner, accounts, locale, messages, on
             ))}
             {accounts.length === 0 && (
               <tr>
-                <td colSpan={6} className="py-6 text-center text-base-content/70">{messages['settlement.staff.empty']}</td>
+                <td colSpan={6} className="py-6 text-center text-base-content/70">
+                  {messages['settlement.staff.empty']}
+                </td>
               </tr>
             )}
           </tbody>
         </table>
       </div>
-      <form ref={formRef} aria-labelledby={`${formId}-title`} className="grid gap-2 rounded-box bg-base-200/50 p-3" onSubmit={(event) => void add(event)} noValidate>
-        <h3 id={`${formId}-title`} className="font-semibold">{messages['settlement.staff.add']}</h3>
-        {formFailure && <p role="alert" className="text-sm text-error">{formFailure}</p>}
+      <form
+        ref={formRef}
+        aria-labelledby={`${formId}-title`}
+        className="grid gap-2 rounded-box bg-base-200/50 p-3"
+        onSubmit={(event) => void add(event)}
+        noValidate
+      >
+        <h3 id={`${formId}-title`} className="font-semibold">
+          {messages['settlement.staff.add']}
+        </h3>
+        {formFailure && (
+          <p role="alert" className="text-sm text-error">
+            {formFailure}
+          </p>
+        )}
         <div className="flex flex-wrap items-start gap-3">
           {field('userName', messages['settlement.staff.userName'], messages['settlement.staff.userNameHint'])}
           {field('empId', messages['settlement.staff.empId'], messages['settlement.staff.empIdHint'])}
@@ -170,7 +219,12 @@ export default function StaffRelations({ partner, accounts, locale, messages, on
         title={messages['settlement.staff.removeTitle']}
         body={
           removing
-            ? format(messages['settlement.staff.removeBody'], { name: removing.name || removing.userName, userName: removing.userName, empId: removing.empId, partner: partner.name })
+            ? format(messages['settlement.staff.removeBody'], {
+                name: removing.name || removing.userName,
+                userName: removing.userName,
+                empId: removing.empId,
+                partner: partner.name,
+              })
             : ''
         }
         confirmLabel={messages['settlement.staff.removeConfirm']}

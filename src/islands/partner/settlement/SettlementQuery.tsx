@@ -42,7 +42,13 @@ const build = { searchFields: ['enterpriseName', 'orderNo'] };
  * filtered rows, in the table's order, to an .xlsx file.
  */
 export default function SettlementQuery({ locale, messages }: Props) {
-  const table = useSessionTable<Row>({ url: `${SETTLEMENT_API}/getSettlementAntTable`, query, build, toRequest, fields: callFields });
+  const table = useSessionTable<Row>({
+    url: `${SETTLEMENT_API}/getSettlementAntTable`,
+    query,
+    build,
+    toRequest,
+    fields: callFields,
+  });
   const tree = usePartnerTree();
   const { state } = table;
   const id = useId();
@@ -94,24 +100,70 @@ export default function SettlementQuery({ locale, messages }: Props) {
         </>
       ),
     },
-    { key: 'partnerName', label: messages['settlement.col.partnerName'], sortable: true, className: 'whitespace-nowrap', render: (row) => row.partnerName ?? '-' },
+    {
+      key: 'partnerName',
+      label: messages['settlement.col.partnerName'],
+      sortable: true,
+      className: 'whitespace-nowrap',
+      render: (row) => row.partnerName ?? '-',
+    },
     { key: 'setName', label: messages['settlement.col.setName'], className: 'min-w-24' },
-    { key: 'settledEnergy', label: messages['settlement.col.settledEnergy'], sortable: true, className: number, render: (row) => formatFixed(row.settledEnergy, locale, 3) },
-    { key: 'contractPrice', label: messages['settlement.col.contractPrice'], sortable: true, className: number, render: (row) => formatFixed(row.contractPrice, locale, 5) },
-    { key: 'marketPrice', label: messages['settlement.col.marketPrice'], sortable: true, className: number, render: (row) => formatFixed(row.marketPrice, locale, 5) },
-    { key: 'settledAmount', label: messages['settlement.col.settledAmount'], sortable: true, className: number, render: (row) => formatFixed(row.settledAmount, locale, 2) },
-    { key: 'saving', label: messages['settlement.col.saving'], sortable: true, className: number, render: (row) => formatFixed(row.saving, locale, 2) },
+    {
+      key: 'settledEnergy',
+      label: messages['settlement.col.settledEnergy'],
+      sortable: true,
+      className: number,
+      render: (row) => formatFixed(row.settledEnergy, locale, 3),
+    },
+    {
+      key: 'contractPrice',
+      label: messages['settlement.col.contractPrice'],
+      sortable: true,
+      className: number,
+      render: (row) => formatFixed(row.contractPrice, locale, 5),
+    },
+    {
+      key: 'marketPrice',
+      label: messages['settlement.col.marketPrice'],
+      sortable: true,
+      className: number,
+      render: (row) => formatFixed(row.marketPrice, locale, 5),
+    },
+    {
+      key: 'settledAmount',
+      label: messages['settlement.col.settledAmount'],
+      sortable: true,
+      className: number,
+      render: (row) => formatFixed(row.settledAmount, locale, 2),
+    },
+    {
+      key: 'saving',
+      label: messages['settlement.col.saving'],
+      sortable: true,
+      className: number,
+      render: (row) => formatFixed(row.saving, locale, 2),
+    },
     {
       key: 'status',
       label: messages['settlement.col.status'],
       kind: 'status',
-      render: (row) => <span className={`badge badge-sm ${row.status === 2 ? 'badge-success' : 'badge-warning'}`}>{statusWord(row.status)}</span>,
+      render: (row) => (
+        <span className={`badge badge-sm ${row.status === 2 ? 'badge-success' : 'badge-warning'}`}>
+          {statusWord(row.status)}
+        </span>
+      ),
     },
   ];
 
-  const field = (name: string, label: string, input: { type: string; defaultValue: string; className: string; placeholder?: string; error?: string }) => (
+  const field = (
+    name: string,
+    label: string,
+    input: { type: string; defaultValue: string; className: string; placeholder?: string; error?: string },
+  ) => (
     <div className="fieldset py-0">
-      <label htmlFor={`${id}-${name}`} className="fieldset-legend pb-1 text-sm">{label}</label>
+      <label htmlFor={`${id}-${name}`} className="fieldset-legend pb-1 text-sm">
+        {label}
+      </label>
       <input
         id={`${id}-${name}`}
         name={name}
@@ -123,7 +175,11 @@ export default function SettlementQuery({ locale, messages }: Props) {
         aria-invalid={input.error ? true : undefined}
         aria-describedby={input.error ? `${id}-${name}-error` : undefined}
       />
-      {input.error && <p id={`${id}-${name}-error`} className="label text-xs text-error">{input.error}</p>}
+      {input.error && (
+        <p id={`${id}-${name}-error`} className="label text-xs text-error">
+          {input.error}
+        </p>
+      )}
     </div>
   );
 
@@ -149,20 +205,47 @@ export default function SettlementQuery({ locale, messages }: Props) {
         onSubmit={submit}
         noValidate
       >
-        {field('from', messages['settlement.filter.from'], { type: 'month', defaultValue: months.start, className: 'w-40', placeholder: 'YYYY-MM' })}
-        {field('to', messages['settlement.filter.to'], { type: 'month', defaultValue: months.end, className: 'w-40', placeholder: 'YYYY-MM', error: monthError })}
-        {field('keyword', messages['settlement.filter.keyword'], { type: 'search', defaultValue: state.keyword, className: 'w-56', placeholder: messages['settlement.filter.keywordHint'] })}
+        {field('from', messages['settlement.filter.from'], {
+          type: 'month',
+          defaultValue: months.start,
+          className: 'w-40',
+          placeholder: 'YYYY-MM',
+        })}
+        {field('to', messages['settlement.filter.to'], {
+          type: 'month',
+          defaultValue: months.end,
+          className: 'w-40',
+          placeholder: 'YYYY-MM',
+          error: monthError,
+        })}
+        {field('keyword', messages['settlement.filter.keyword'], {
+          type: 'search',
+          defaultValue: state.keyword,
+          className: 'w-56',
+          placeholder: messages['settlement.filter.keywordHint'],
+        })}
         <div className="fieldset py-0">
-          <label htmlFor={`${id}-status`} className="fieldset-legend pb-1 text-sm">{messages['settlement.filter.status']}</label>
-          <select id={`${id}-status`} name="status" className="select select-sm w-36" defaultValue={state.filters['status']?.[0] ?? ''}>
+          <label htmlFor={`${id}-status`} className="fieldset-legend pb-1 text-sm">
+            {messages['settlement.filter.status']}
+          </label>
+          <select
+            id={`${id}-status`}
+            name="status"
+            className="select select-sm w-36"
+            defaultValue={state.filters['status']?.[0] ?? ''}
+          >
             <option value="">{messages['settlement.filter.anyStatus']}</option>
             {statusOptions.map((status) => (
-              <option key={status} value={status}>{messages[`partner.settlementStatus.${status}`]}</option>
+              <option key={status} value={status}>
+                {messages[`partner.settlementStatus.${status}`]}
+              </option>
             ))}
           </select>
         </div>
         <div className="flex gap-2 self-end">
-          <button type="submit" className="btn btn-primary btn-sm">{messages['settlement.filter.search']}</button>
+          <button type="submit" className="btn btn-primary btn-sm">
+            {messages['settlement.filter.search']}
+          </button>
           <button
             type="button"
             className="btn btn-ghost btn-sm"

@@ -81,14 +81,21 @@ export function defaultMonths(at: Date = new Date()): { start: string; end: stri
 export function monthsOf(state: TableQueryState): { start: string; end: string } {
   const range = state.ranges['settleMonth'];
   const fallback = defaultMonths();
-  return { start: range?.start ?? (range?.end ? '' : fallback.start), end: range?.end ?? (range?.start ? '' : fallback.end) };
+  return {
+    start: range?.start ?? (range?.end ? '' : fallback.start),
+    end: range?.end ?? (range?.start ? '' : fallback.end),
+  };
 }
 
 /** The table request's state: the default months filled in, the subtree taken out. */
 export function toRequest(state: TableQueryState): TableQueryState {
   const { [SUBTREE]: _subtree, ...filters } = state.filters;
   const { start, end } = monthsOf(state);
-  return { ...state, filters, ranges: { ...state.ranges, settleMonth: { ...(start ? { start } : {}), ...(end ? { end } : {}) } } };
+  return {
+    ...state,
+    filters,
+    ranges: { ...state.ranges, settleMonth: { ...(start ? { start } : {}), ...(end ? { end } : {}) } },
+  };
 }
 
 /** The call's fields beside the table request: the chosen institution, if any. */

@@ -96,7 +96,10 @@ export const enterprises = pgTable(
     /** 结算户号. */
     clearanceAccount: varchar('clearance_account', { length: 32 }).notNull(),
     /** 用电户号 (one enterprise may have several metering accounts). */
-    electricityAccounts: text('electricity_accounts').array().notNull().default(sql`'{}'::text[]`),
+    electricityAccounts: text('electricity_accounts')
+      .array()
+      .notNull()
+      .default(sql`'{}'::text[]`),
     voltageLevel: varchar('voltage_level', { length: 16 }).notNull().default(''),
     /** MWh per year. */
     annualConsumption: numeric('annual_consumption', { precision: 14, scale: 3 }),

@@ -33,7 +33,11 @@ export const users = pgTable(
     avatar: text('avatar').notNull().default(''),
     passwordHash: text('password_hash').notNull(),
     status: text('status').$type<UserStatus>().notNull().default('active'),
-    roles: text('roles').array().$type<UserRole[]>().notNull().default(sql`'{individual}'::text[]`),
+    roles: text('roles')
+      .array()
+      .$type<UserRole[]>()
+      .notNull()
+      .default(sql`'{individual}'::text[]`),
     /** Set after repeated login failures; login is refused until then. */
     lockedUntil: timestamp('locked_until', { withTimezone: true }),
     failedLogins: integer('failed_logins').notNull().default(0),

@@ -152,7 +152,11 @@ export const orders = pgTable(
     // PostgreSQL's own null order (drizzle's `.desc()` alone would write NULLS LAST), with the id
     // the engine sorts by last for stable pages. Then a page of ten is read from the index in
     // order, either direction, instead of sorting every matching row.
-    index('orders_enterprise_id_created_at_idx').on(t.enterpriseId, t.createdAt.desc().nullsFirst(), t.id.desc().nullsFirst()),
+    index('orders_enterprise_id_created_at_idx').on(
+      t.enterpriseId,
+      t.createdAt.desc().nullsFirst(),
+      t.id.desc().nullsFirst(),
+    ),
     index('orders_status_created_at_idx').on(t.status, t.createdAt.desc().nullsFirst(), t.id.desc().nullsFirst()),
     index('orders_created_at_idx').on(t.createdAt.desc().nullsFirst(), t.id.desc().nullsFirst()),
     // The partner statistics count an institution's orders by when they were placed.

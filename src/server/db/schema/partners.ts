@@ -100,11 +100,17 @@ export const settlementResults = pgTable(
     // triggers of migration 0011 fill them on insert (and when order_id / enterprise_id change) and
     // follow a renamed enterprise or order. A writer leaves them out; drizzle then sends null.
     /** orders.order_no of order_id (kept by trigger). */
-    orderNo: varchar('order_no', { length: 20 }).notNull().$defaultFn(() => sql`null`),
+    orderNo: varchar('order_no', { length: 20 })
+      .notNull()
+      .$defaultFn(() => sql`null`),
     /** orders.set_name of order_id (kept by trigger). */
-    setName: varchar('set_name', { length: 60 }).notNull().$defaultFn(() => sql`null`),
+    setName: varchar('set_name', { length: 60 })
+      .notNull()
+      .$defaultFn(() => sql`null`),
     /** enterprises.enterprise_name of enterprise_id (kept by trigger). */
-    enterpriseName: varchar('enterprise_name', { length: 100 }).notNull().$defaultFn(() => sql`null`),
+    enterpriseName: varchar('enterprise_name', { length: 100 })
+      .notNull()
+      .$defaultFn(() => sql`null`),
     productId: varchar('product_id', { length: 8 }).notNull(),
     /** The month settled: its first day. */
     settleMonth: date('settle_month', { mode: 'string' }).notNull(),
@@ -125,7 +131,11 @@ export const settlementResults = pgTable(
     uniqueIndex('settlement_results_order_id_settle_month_key').on(t.orderId, t.settleMonth),
     // The partner's table: scoped by institution, newest month first (the engine's default order,
     // then the id tie-breaker, in PostgreSQL's own null order: docs/tables.md).
-    index('settlement_results_partner_id_settle_month_idx').on(t.partnerId, t.settleMonth.desc().nullsFirst(), t.id.desc().nullsFirst()),
+    index('settlement_results_partner_id_settle_month_idx').on(
+      t.partnerId,
+      t.settleMonth.desc().nullsFirst(),
+      t.id.desc().nullsFirst(),
+    ),
     index('settlement_results_settle_month_idx').on(t.settleMonth.desc().nullsFirst(), t.id.desc().nullsFirst()),
     index('settlement_results_enterprise_id_idx').on(t.enterpriseId),
     check('settlement_results_status_check', sql`${t.status} in (1, 2)`),

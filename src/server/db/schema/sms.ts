@@ -27,7 +27,10 @@ export const smsCodes = pgTable(
   },
   (t) => [
     index('sms_codes_phone_purpose_idx').on(t.phone, t.purpose, t.createdAt),
-    check('sms_codes_purpose_check', sql`${t.purpose} in ('login', 'register', 'modify', 'verify', 'binding', 'mobile')`),
+    check(
+      'sms_codes_purpose_check',
+      sql`${t.purpose} in ('login', 'register', 'modify', 'verify', 'binding', 'mobile')`,
+    ),
   ],
 );
 

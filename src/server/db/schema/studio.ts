@@ -101,7 +101,10 @@ export const scheduledPublications = pgTable(
   },
   (t) => [
     check('scheduled_publications_action_check', sql`${t.action} in ('publish', 'unpublish')`),
-    check('scheduled_publications_status_check', sql`${t.status} in ('scheduled', 'running', 'done', 'failed', 'cancelled')`),
+    check(
+      'scheduled_publications_status_check',
+      sql`${t.status} in ('scheduled', 'running', 'done', 'failed', 'cancelled')`,
+    ),
     index('scheduled_publications_run_at_idx').on(t.runAt),
   ],
 );
