@@ -32,7 +32,7 @@ import { sql } from 'drizzle-orm';
 import { loadConfig } from '../src/server/config.ts';
 import { rowsOf } from '../src/server/db/client.ts';
 import { openRuntime } from '../src/server/runtime.ts';
-import { settlementWindow } from '../src/server/db/demoPartners.ts';
+import { settlementWindow } from '../src/server/seed/demoPartners.ts';
 import { xlsxStream } from '../src/server/xlsx/writer.ts';
 import { settlementImportColumns } from '../src/lib/schemas/partner.ts';
 import { distDir } from '../scripts/build-state.ts';

@@ -5,7 +5,7 @@
  * Data: the demo seed, then a second forest of five banks (head office > five provincial branches
  * > ten sub-branches each, ~280 institutions, ~310 with the demo's), enterprises referred round
  * robin by every sub-branch, their orders and the settlement results of the 24 months up to last
- * month with the roll-up, all by the demo's own generator (db/demoPartners.ts: bulk
+ * month with the roll-up, all by the demo's own generator (seed/demoPartners.ts: bulk
  * `insert … select … generate_series`, one statement per month for the settlements) in one
  * transaction; then VACUUM ANALYZE. BENCH_PARTNER_ROWS sets the size (default 1 000 000; develop
  * with 50 000). `bench_hq` (password Bank2025) is related to every head office: it sees all rows.
@@ -41,7 +41,7 @@ import {
   insertInstitutions,
   settlementWindow,
   type InstitutionSpec,
-} from '../src/server/db/demoPartners.ts';
+} from '../src/server/seed/demoPartners.ts';
 import { partnerAccounts, partnerInstitutions, users } from '../src/server/db/schema/index.ts';
 import { createLogger } from '../src/server/logger.ts';
 import { openRuntime } from '../src/server/runtime.ts';

@@ -18,7 +18,7 @@ import { chromium, type Browser, type Page, type Response } from '@playwright/te
 import { ensureChromium } from '../scripts/chromium.ts';
 import { kb, scriptHeaderBytes, signedInScriptBudget, signedInScripts } from '../scripts/page-weight.ts';
 import { pageRoutes, type PageRoute } from '../src/lib/routes.ts';
-import { demoAccounts, type DemoAccount } from '../src/server/db/seed.ts';
+import { demoAccounts, type DemoAccount } from '../src/server/seed/seed.ts';
 import { freePort, startProcess, waitFor } from './server.ts';
 
 /** A page opened with a query it needs to show its real content (an item to edit, an order). */

@@ -12,7 +12,7 @@ import { defaultContentDir, loadContent } from '../content/load.ts';
 import { createApp } from './app.ts';
 import { bankBannerLines } from './bank/fromConfig.ts';
 import { getConfig, loadConfig, type Config } from './config.ts';
-import { demoAccounts, demoAccountsWithPublicPasswords } from './db/seed.ts';
+import { demoAccounts, demoAccountsWithPublicPasswords } from './seed/seed.ts';
 import { startHousekeeping } from './housekeeping.ts';
 import { createLogger, type Logger } from './logger.ts';
 import { listen } from './listen.ts';

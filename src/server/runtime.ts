@@ -5,7 +5,7 @@ import type { Config } from './config.ts';
 import { openDatabase, type Database, type DatabaseHandle, type DatabaseKind } from './db/client.ts';
 import { migrateDatabase } from './db/migrate.ts';
 import { loadServerKeys, type ServerKeys } from './secrets.ts';
-import { seedIfEmpty } from './db/seed.ts';
+import { seedIfEmpty } from './seed/seed.ts';
 import { loadContent } from '../content/load.ts';
 import { publishContent } from './services/contentStore.ts';
 import { objectStoreFromConfig } from './storage/fromConfig.ts';

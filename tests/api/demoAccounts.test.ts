@@ -11,7 +11,7 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/server/config.ts';
 import { regions, users } from '../../src/server/db/schema/index.ts';
-import { demoAccounts, demoAccountsWithPublicPasswords } from '../../src/server/db/seed.ts';
+import { demoAccounts, demoAccountsWithPublicPasswords } from '../../src/server/seed/seed.ts';
 import {
   demoAccountBannerLines,
   firstOperatorBannerLines,

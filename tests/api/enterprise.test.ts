@@ -8,7 +8,7 @@ import { eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import type { EnterpriseData } from '../../src/lib/schemas/enterprise.ts';
 import { enterpriseAuthFiles, enterprises, orders, users } from '../../src/server/db/schema/index.ts';
-import { demoEnterprise } from '../../src/server/db/seed.ts';
+import { demoEnterprise } from '../../src/server/seed/seed.ts';
 import { postForm } from './accountCalls.ts';
 import {
   addEnterprise,

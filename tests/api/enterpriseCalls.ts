@@ -9,7 +9,7 @@ import path from 'node:path';
 import { eq } from 'drizzle-orm';
 import { creditCodeCheckChar } from '../../src/lib/creditCode.ts';
 import type { EnterpriseData } from '../../src/lib/schemas/enterprise.ts';
-import { demoPdf, demoPng } from '../../src/server/db/demoFiles.ts';
+import { demoPdf, demoPng } from '../../src/server/seed/demoFiles.ts';
 import { auditLog, enterprises, notices, users } from '../../src/server/db/schema/index.ts';
 import type { Envelope } from './accountCalls.ts';
 import { apiHeaders, createTestApp, type TestApp, type TestAppOptions } from './harness.ts';

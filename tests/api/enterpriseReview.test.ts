@@ -6,7 +6,7 @@ import { eq } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { EnterpriseData, EnterpriseTableData } from '../../src/lib/schemas/enterprise.ts';
 import { enterprises } from '../../src/server/db/schema/index.ts';
-import { demoReviewEnterprises } from '../../src/server/db/seed.ts';
+import { demoReviewEnterprises } from '../../src/server/seed/seed.ts';
 import { listNotices } from '../../src/server/services/notices.ts';
 import { postForm } from './accountCalls.ts';
 import {

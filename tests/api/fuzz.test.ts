@@ -38,7 +38,7 @@ import { Worker } from 'node:worker_threads';
 import fc from 'fast-check';
 import { afterAll, describe, expect, inject, it } from 'vitest';
 import { settlementImportColumns } from '../../src/lib/schemas/partner.ts';
-import { demoPdf, demoPng } from '../../src/server/db/demoFiles.ts';
+import { demoPdf, demoPng } from '../../src/server/seed/demoFiles.ts';
 import { apiModules } from '../../src/server/routes/index.ts';
 import { xlsxStream } from '../../src/server/xlsx/writer.ts';
 import {

@@ -26,7 +26,7 @@ import { sandboxAccounts, sandboxPin } from '../../src/server/bank/sandbox.ts';
 import { createApp } from '../../src/server/app.ts';
 import { loadConfig } from '../../src/server/config.ts';
 import { openPglite, openPostgres, type DatabaseHandle } from '../../src/server/db/client.ts';
-import { demoPdf } from '../../src/server/db/demoFiles.ts';
+import { demoPdf } from '../../src/server/seed/demoFiles.ts';
 import {
   enterpriseAuthFiles,
   enterprises,

@@ -20,7 +20,7 @@ import {
   type DatabaseKind,
 } from '../../src/server/db/client.ts';
 import { migrateDatabase } from '../../src/server/db/migrate.ts';
-import { seedIfEmpty } from '../../src/server/db/seed.ts';
+import { seedIfEmpty } from '../../src/server/seed/seed.ts';
 import { createLogger, type Logger } from '../../src/server/logger.ts';
 import { lazyKeys, type KeySource } from '../../src/server/secrets.ts';
 import { createSession, hashSessionToken, sessionCookieName, sessionPolicy } from '../../src/server/session.ts';

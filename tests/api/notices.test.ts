@@ -24,7 +24,7 @@ describe('GET /api/notices', () => {
     const cookie = await t.login('demo_company');
     const answer = await get<NoticeData[]>(t, '/api/notices', { cookie });
     expect(answer.code).toBe(200);
-    // The seeded orders' notices (db/demoOrders.ts) come between these; they are tested with the orders.
+    // The seeded orders' notices (seed/demoOrders.ts) come between these; they are tested with the orders.
     const seeded = answer.data.filter((n) => !n.title.startsWith('订单'));
     expect(seeded.map((n) => n.title)).toEqual(['账户在新设备登录', '2026 年度零售套餐已上架', '企业认证已通过']);
     expect(seeded[0]).toEqual({

@@ -9,7 +9,7 @@ import { and, count, eq, isNull, sql } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { ApiCode } from '../../src/lib/apiCodes.ts';
 import type { StaffRowData, StaffTableData } from '../../src/lib/schemas/staff.ts';
-import { demoPartnerCodes } from '../../src/server/db/demoPartners.ts';
+import { demoPartnerCodes } from '../../src/server/seed/demoPartners.ts';
 import {
   auditLog,
   loginChallenges,

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { getSellingSet, getSet } from '../../src/content/query.ts';
 import { findTransition, type OrderAction } from '../../src/lib/orderStatus.ts';
 import { chinaMonth, contractEndMonth, type OrderDetailData } from '../../src/lib/schemas/order.ts';
-import { demoOrders } from '../../src/server/db/demoOrders.ts';
+import { demoOrders } from '../../src/server/seed/demoOrders.ts';
 import { auditLog, enterprises, notices, orders, orderStatusHistory, users } from '../../src/server/db/schema/index.ts';
 import { contentStore } from '../../src/server/services/contentStore.ts';
 import { get, post } from './accountCalls.ts';

@@ -1,5 +1,5 @@
 /**
- * The partner demo data (db/demoPartners.ts): the institution tree, the demo staff relations,
+ * The partner demo data (seed/demoPartners.ts): the institution tree, the demo staff relations,
  * demo_company's referral, the generated enterprises with their orders and settlement results,
  * the formulas those rows follow and the roll-up that must equal them; and the generator's
  * determinism, which the bench and any test relying on the demo depend on.
@@ -17,9 +17,9 @@ import {
   demoPartnerRelations,
   generatePartnerVolume,
   settlementWindow,
-} from '../../src/server/db/demoPartners.ts';
+} from '../../src/server/seed/demoPartners.ts';
 import { enterprises, orders, partnerAccounts, partnerInstitutions, users } from '../../src/server/db/schema/index.ts';
-import { demoAccounts } from '../../src/server/db/seed.ts';
+import { demoAccounts } from '../../src/server/seed/seed.ts';
 import { contentStore } from '../../src/server/services/contentStore.ts';
 import { verifyPassword } from '../../src/server/password.ts';
 import { createTestApp, openPerFile } from './harness.ts';

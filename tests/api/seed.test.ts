@@ -2,8 +2,8 @@ import { eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { passwordSchema, phoneSchema, userNameSchema } from '../../src/lib/schemas/fields.ts';
 import { regions, users } from '../../src/server/db/schema/index.ts';
-import { demoEnterpriseCount } from '../../src/server/db/demoPartners.ts';
-import { demoAccounts, demoReviewEnterprises, seedIfEmpty, seedRegions } from '../../src/server/db/seed.ts';
+import { demoEnterpriseCount } from '../../src/server/seed/demoPartners.ts';
+import { demoAccounts, demoReviewEnterprises, seedIfEmpty, seedRegions } from '../../src/server/seed/seed.ts';
 import { verifyPassword } from '../../src/server/password.ts';
 import { createTestApp, openPerFile } from './harness.ts';
 
@@ -53,7 +53,7 @@ describe('seed', () => {
   it('does nothing on a database that has data', async () => {
     expect(await seedIfEmpty(t.db, { demoAccounts: true })).toBe(false);
     // The role accounts, the owners of the two enterprises under review and of the generated
-    // enterprises referred by partner institutions (db/demoPartners.ts).
+    // enterprises referred by partner institutions (seed/demoPartners.ts).
     expect(await t.db.$count(users)).toBe(demoAccounts.length + demoReviewEnterprises.length + demoEnterpriseCount);
   });
 

@@ -13,7 +13,7 @@ import * as schema from '../../src/server/db/schema/index.ts';
 import { enterprises, sessions, users } from '../../src/server/db/schema/index.ts';
 import { createApp } from '../../src/server/app.ts';
 import { createLogger } from '../../src/server/logger.ts';
-import { demoEnterprise } from '../../src/server/db/seed.ts';
+import { demoEnterprise } from '../../src/server/seed/seed.ts';
 import { createSession, defaultSessionPolicy, resolveSession } from '../../src/server/session.ts';
 import { apiHeaders, createTestApp, openPerFile } from './harness.ts';
 

@@ -13,7 +13,7 @@ import postgres from 'postgres';
 import { loadConfig } from '../../src/server/config.ts';
 import { openPglite, openPostgres } from '../../src/server/db/client.ts';
 import { migrateDatabase } from '../../src/server/db/migrate.ts';
-import { seedIfEmpty } from '../../src/server/db/seed.ts';
+import { seedIfEmpty } from '../../src/server/seed/seed.ts';
 
 export const testConfigEnv = { LOG_LEVEL: 'silent', SEED_DEMO_ACCOUNTS: '1' } as const;
 

@@ -17,7 +17,7 @@ import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fullRecord } from '../api/enterpriseCalls.ts';
-import { demoPdf } from '../../src/server/db/demoFiles.ts';
+import { demoPdf } from '../../src/server/seed/demoFiles.ts';
 import {
   addNews,
   getJson,

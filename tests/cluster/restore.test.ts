@@ -21,7 +21,7 @@ import { promisify } from 'node:util';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { findPostgresBin, startPostgres, type TestPostgres } from '../../scripts/postgres.ts';
-import { demoPdf } from '../../src/server/db/demoFiles.ts';
+import { demoPdf } from '../../src/server/seed/demoFiles.ts';
 import { startS3Server, type TestS3Server } from '../api/s3Server.ts';
 import { fullRecord } from '../api/enterpriseCalls.ts';
 import {

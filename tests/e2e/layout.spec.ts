@@ -25,7 +25,7 @@ import sharp from 'sharp';
 import { expect, test } from './support/test.ts';
 import { defaultLocale, locales, type Locale } from '../../src/lib/i18n/locales.ts';
 import { localePath } from '../../src/lib/paths.ts';
-import { demoAccounts } from '../../src/server/db/seed.ts';
+import { demoAccounts } from '../../src/server/seed/seed.ts';
 import { signIn, visitor, type Viewer } from './support/viewers.ts';
 
 const widths = [

@@ -6,7 +6,7 @@
  */
 import type { APIRequestContext } from '@playwright/test';
 import type { PageRoute } from '../../../src/lib/routes.ts';
-import { demoAccounts, type DemoAccount } from '../../../src/server/db/seed.ts';
+import { demoAccounts, type DemoAccount } from '../../../src/server/seed/seed.ts';
 import { apiLogin } from './accountsFixtures.ts';
 
 export interface Viewer {

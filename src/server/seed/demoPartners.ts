@@ -24,8 +24,8 @@ import { getSet, getSellingSet } from '../../content/query.ts';
 import { addMonths, chinaMonth } from '../../lib/schemas/order.ts';
 import { schemeParamSnapshot } from '../services/orders.ts';
 import { refreshSettlementMonthly } from '../services/settlementRollup.ts';
-import { rowsOf, type Database } from './client.ts';
-import { enterprises, orders, partnerAccounts } from './schema/index.ts';
+import { rowsOf, type Database } from '../db/client.ts';
+import { enterprises, orders, partnerAccounts } from '../db/schema/index.ts';
 
 // ---------------------------------------------------------------------------------------------
 // Institutions

@@ -15,8 +15,8 @@ import type { OrderAction, OrderActor, OrderStatus } from '../../lib/orderStatus
 import { getSellingSet, getSet } from '../../content/query.ts';
 import type { SiteContent } from '../../content/schemas.ts';
 import { orderRowValues } from '../services/orders.ts';
-import type { Database } from './client.ts';
-import { auditLog, notices, orders, orderStatusHistory } from './schema/index.ts';
+import type { Database } from '../db/client.ts';
+import { auditLog, notices, orders, orderStatusHistory } from '../db/schema/index.ts';
 import type { NoticeMessageKey } from '../services/notices.ts';
 
 interface DemoStep {

@@ -1,11 +1,13 @@
 /**
  * First-start data: the five provinces of the southern grid (DOMAIN.md, Regions) and the demo
  * accounts, one per role (two partner staff: a branch's and a head office's) — the enterprise user
- * bound to a certified enterprise with orders in every state (db/demoOrders.ts), each with a few
+ * bound to a certified enterprise with orders in every state (seed/demoOrders.ts), each with a few
  * notices — and the partner institutions with referred enterprises, their orders and two years of
- * settlement results (db/demoPartners.ts), so that every flow can be tried at once.
+ * settlement results (seed/demoPartners.ts), so that every flow can be tried at once.
  * Runs only on an empty database (no regions), all in one transaction, under the schema advisory
  * lock so that two processes starting together cannot both seed.
+ * It sits beside db/, not in it, because it writes through services and the studio, and db/ imports
+ * nothing above itself.
  */
 import { defaultContentDir } from '../../content/load.ts';
 import { seedContentIfEmpty } from '../studio/contentRepo.ts';
@@ -15,11 +17,11 @@ import { hashPassword, verifyPassword } from '../password.ts';
 import { contentStore } from '../services/contentStore.ts';
 import type { ObjectStore } from '../storage/objectStore.ts';
 import { uploadKey } from '../uploads/storage.ts';
-import type { Database } from './client.ts';
+import type { Database } from '../db/client.ts';
 import { demoPdf, demoPng } from './demoFiles.ts';
 import { seedDemoOrders } from './demoOrders.ts';
 import { seedDemoPartners } from './demoPartners.ts';
-import { schemaLockKey } from './migrate.ts';
+import { schemaLockKey } from '../db/migrate.ts';
 import {
   enterpriseAuthFiles,
   enterprises,
@@ -29,7 +31,7 @@ import {
   type AuthFileKind,
   type NoticeType,
   type UserRole,
-} from './schema/index.ts';
+} from '../db/schema/index.ts';
 
 export interface SeedRegion {
   areaCode: string;
@@ -389,7 +391,7 @@ export async function seedIfEmpty(db: Database, options: SeedOptions): Promise<b
           })
           .returning({ id: enterprises.id });
         demoEnterpriseId = created!.id;
-        // Its orders in every state, with history, notices and audit (db/demoOrders.ts).
+        // Its orders in every state, with history, notices and audit (seed/demoOrders.ts).
         await seedDemoOrders(tx, contentStore.current(), {
           userId: ownerId,
           enterpriseId: created!.id,
@@ -451,7 +453,7 @@ export async function seedIfEmpty(db: Database, options: SeedOptions): Promise<b
         );
       }
       // The partner institutions, demo_partner's and demo_bank's relations, demo_company's
-      // referral and the generated referred enterprises with their settlements (db/demoPartners.ts).
+      // referral and the generated referred enterprises with their settlements (seed/demoPartners.ts).
       await seedDemoPartners(tx, contentStore.current(), { idOf, demoEnterpriseId });
     }
     return true;
