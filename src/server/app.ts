@@ -5,7 +5,7 @@
  *   /api/*         no-store → time budget → stream guard → CSRF → body limit → session → the modules of routes/index.ts
  *   /api unknown   HTTP 404 envelope
  *   /metrics       the app's metrics, with METRICS_TOKEN (metrics/endpoint.ts; else 404)
- *   /studio-preview/*, /images/uploads/*   the editors' previews and uploaded images (studioFiles.ts)
+ *   /studio-preview/*, /images/uploads/*   the editors' previews and uploaded images (studio/files.ts)
  *   everything else  static files of the published directory (or 404)
  */
 import { Hono } from 'hono';
@@ -41,7 +41,7 @@ import { mountMetrics } from './metrics/endpoint.ts';
 import { createMetricsRegistry } from './metrics/registry.ts';
 import { createStaticHandler } from './static.ts';
 import { objectStoreFromConfig } from './storage/fromConfig.ts';
-import { mountStudioFiles } from './studioFiles.ts';
+import { mountStudioFiles } from './studio/files.ts';
 import type { AppDeps, AppEnv, RouteDeps } from './types.ts';
 
 export type { AppDeps, AppEnv } from './types.ts';

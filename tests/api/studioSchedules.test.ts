@@ -15,7 +15,7 @@ import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { loadContent } from '../../src/content/load.ts';
 import { chinaDate, chinaDateTimeLocal } from '../../src/lib/chinaTime.ts';
-import type { ScheduleList, ScheduleView } from '../../src/lib/studioSchedules.ts';
+import type { ScheduleList, ScheduleView } from '../../src/lib/studio/schedules.ts';
 import { auditLog, contentItems, scheduledPublications } from '../../src/server/db/schema/index.ts';
 import { scheduleQueue, type JobQueue } from '../../src/server/jobs/queue.ts';
 import { attachWorker } from '../../src/server/jobs/worker.ts';

@@ -2,7 +2,7 @@
 import { describe, expect, test, vi } from 'vitest';
 import { secondsLeft } from '../../src/islands/auth/countdown.ts';
 import { labelCase, serverFieldErrors, validateForm, withFieldError } from '../../src/islands/auth/formValidation.ts';
-import { validationMessages } from '../../src/islands/auth/formMessages.ts';
+import { validationMessages } from '../../src/lib/i18n/formMessages.ts';
 import { accountLoginForm, mobileLoginForm } from '../../src/islands/auth/loginForm.ts';
 import { confirmError } from '../../src/islands/auth/passwordPair.ts';
 import { signInTarget } from '../../src/islands/auth/signIn.ts';

@@ -17,7 +17,7 @@ import {
   type ReferenceField,
   type ReferenceSource,
 } from '../../src/content/references.ts';
-import { fieldTreeOfKind, getAt, setAt, type FieldNode, type FieldPath } from '../../src/islands/studio/formModel.ts';
+import { fieldTreeOfKind, getAt, setAt, type FieldNode, type FieldPath } from '../../src/lib/studio/formModel.ts';
 import { readContentFiles } from '../../src/server/studio/contentRepo.ts';
 
 const seed = await readContentFiles('src/content');

@@ -19,7 +19,7 @@ import { markdownPolicy, renderMarkdown, UnrenderableMarkdown, type DroppedItem 
 import { maxMarkdownLength } from '../../src/content/limits.ts';
 import { linkField, mapMarkdownFields, markdownField } from '../../src/content/schemas.ts';
 import { droppedText } from '../../src/islands/studio/markdownPreview.ts';
-import { studioMessages } from '../../src/islands/studio/studioPageMessages.ts';
+import { studioMessages } from '../../src/lib/studio/pageMessages.ts';
 import { locales } from '../../src/lib/i18n/locales.ts';
 import { itemsOfFiles, readContentFiles } from '../../src/server/studio/contentRepo.ts';
 

@@ -10,8 +10,8 @@ import type { ContentKind } from '../../src/content/paths.ts';
 import { kindSpecs } from '../../src/content/kinds.ts';
 import { validateForm, type FieldErrors } from '../../src/islands/auth/formValidation.ts';
 import { changesField, recheckedErrors } from '../../src/islands/studio/fieldErrors.ts';
-import { emptyValue, fieldTreeOfKind, removeAt, setAt, type FieldPath } from '../../src/islands/studio/formModel.ts';
-import { studioValidation } from '../../src/islands/studio/studioPageMessages.ts';
+import { emptyValue, fieldTreeOfKind, removeAt, setAt, type FieldPath } from '../../src/lib/studio/formModel.ts';
+import { studioValidation } from '../../src/lib/studio/pageMessages.ts';
 
 const messages = studioValidation('zh-CN');
 

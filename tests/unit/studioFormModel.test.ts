@@ -20,7 +20,7 @@ import {
   renameKeyAt,
   setAt,
   type FieldNode,
-} from '../../src/islands/studio/formModel.ts';
+} from '../../src/lib/studio/formModel.ts';
 
 const fieldOf = (node: FieldNode, key: string): FieldNode => {
   if (node.type !== 'object') throw new Error(`not an object: ${node.type}`);

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { phaseKey, previewPageUrl, progressOf, regionPrefixes } from '../../src/islands/studio/buildProgress.ts';
 import { versionDiff } from '../../src/islands/studio/versionDiff.ts';
-import { contentFieldNames, fieldLabels, studioValidation } from '../../src/islands/studio/studioPageMessages.ts';
+import { contentFieldNames, fieldLabels, studioValidation } from '../../src/lib/studio/pageMessages.ts';
 import { dictionaries } from '../../src/lib/i18n/index.ts';
 import { locales } from '../../src/lib/i18n/locales.ts';
 import { validateForm } from '../../src/islands/auth/formValidation.ts';

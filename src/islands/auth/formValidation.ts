@@ -10,17 +10,13 @@ import { format } from '../../lib/api/messages.ts';
 import type { MessageKey } from '../../lib/i18n/index.ts';
 import { localizeIssues } from '../../lib/schemas/issues.ts';
 import { controlCharacterIssues } from '../../lib/schemas/text.ts';
+import type { ValidationMessages } from '../../lib/i18n/formMessages.ts';
 
-/** The `validation.*` and `field.*` messages of one locale. */
-export type ValidationMessages = Readonly<Record<string, string>>;
+// The islands take the messages' type with the form helpers that read them.
+export type { ValidationMessages };
 
 /** Per-field messages, keyed by the field's name in the form (`a.b` for nested fields). */
 export type FieldErrors = Readonly<Record<string, string>>;
-
-/** Which keys of a dictionary a form needs to validate (chosen at build time by the page). */
-export function isValidationKey(key: string): boolean {
-  return key.startsWith('validation.') || key.startsWith('field.');
-}
 
 export type Validated<T> = { ok: true; data: T } | { ok: false; errors: FieldErrors };
 

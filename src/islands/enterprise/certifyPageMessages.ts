@@ -5,7 +5,7 @@
 import certify from '../../lib/i18n/messages/certify/index.ts';
 import { dictionaries, pick, type MessageKey } from '../../lib/i18n/index.ts';
 import type { Locale } from '../../lib/i18n/locales.ts';
-import { validationMessages } from '../auth/formMessages.ts';
+import { validationMessages } from '../../lib/i18n/formMessages.ts';
 import type { ValidationMessages } from '../auth/formValidation.ts';
 import { sharedCertifyKeys, type CertifyKey, type CertifyMessages } from './certifyMessages.ts';
 

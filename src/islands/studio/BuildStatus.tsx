@@ -4,7 +4,7 @@ import { formatChinaDateTime } from '../../lib/chinaTime.ts';
 import { kindOfPath, titleOf } from '../../content/paths.ts';
 import { countKey, phaseKey, previewPageUrl, progressOf } from './buildProgress.ts';
 import { loadItem, type BuildView, type RegionView } from './studioApi.ts';
-import { say, type StudioMessages } from './studioMessages.ts';
+import { say, type StudioMessages } from '../../lib/studio/messages.ts';
 import { OK } from '../../lib/apiCodes.ts';
 import { regionPrefixes } from './buildProgress.ts';
 

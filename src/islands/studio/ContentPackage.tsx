@@ -4,7 +4,7 @@ import type { Locale } from '../../lib/i18n/locales.ts';
 import ExportButton from '../partner/ExportButton.tsx';
 import type { ExportMessages } from '../partner/exportFile.ts';
 import { STUDIO_API } from './studioApi.ts';
-import { say, type StudioMessages } from './studioMessages.ts';
+import { say, type StudioMessages } from '../../lib/studio/messages.ts';
 
 interface Props {
   locale: Locale;

@@ -16,7 +16,7 @@ import ConfirmDialog from '../ConfirmDialog.tsx';
 import { LoadFailed, Loading } from '../LoadStatus.tsx';
 import type { Choices } from '../../content/references.ts';
 import { recheckedErrors } from './fieldErrors.ts';
-import { emptyValue, errorsWithoutField, fieldTreeOfKind, setAt, type FieldPath } from './formModel.ts';
+import { emptyValue, errorsWithoutField, fieldTreeOfKind, setAt, type FieldPath } from '../../lib/studio/formModel.ts';
 import ItemForm, { type FormContext } from './ItemForm.tsx';
 import ScheduleControl from './ScheduleControl.tsx';
 import StateBadge from './StateBadge.tsx';
@@ -31,7 +31,7 @@ import {
   type ItemView,
   type RegionView,
 } from './studioApi.ts';
-import { say, type FieldLabels, type StudioMessages } from './studioMessages.ts';
+import { say, type FieldLabels, type StudioMessages } from '../../lib/studio/messages.ts';
 import { useLoad } from './useLoad.ts';
 import { useQuery } from './useQuery.ts';
 

@@ -17,10 +17,10 @@ import {
   textFromInput,
   type FieldNode,
   type FieldPath,
-} from './formModel.ts';
+} from '../../lib/studio/formModel.ts';
 import { droppedText } from './markdownPreview.ts';
 import { uploadImage } from './studioApi.ts';
-import { say, type FieldLabels, type StudioMessages } from './studioMessages.ts';
+import { say, type FieldLabels, type StudioMessages } from '../../lib/studio/messages.ts';
 import { useMarkdownPreview } from './useMarkdownPreview.ts';
 
 export interface FormContext {

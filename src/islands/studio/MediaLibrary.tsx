@@ -8,7 +8,7 @@ import CardTable, { type CardColumn } from '../table/CardTable.tsx';
 import { formatBytes } from '../partner/exportFile.ts';
 import { editUrl } from './studioLinks.ts';
 import { deleteImage, loadImages, uploadImage, type LibraryImage } from './studioApi.ts';
-import { say, type StudioMessages } from './studioMessages.ts';
+import { say, type StudioMessages } from '../../lib/studio/messages.ts';
 import { useLoad } from './useLoad.ts';
 
 interface Props {

@@ -24,7 +24,7 @@ import {
   type ItemSummary,
   type RegionView,
 } from './studioApi.ts';
-import { say, type FieldLabels, type StudioMessages } from './studioMessages.ts';
+import { say, type FieldLabels, type StudioMessages } from '../../lib/studio/messages.ts';
 import { useFollowRunning } from './useFollowRunning.ts';
 import { useLoad } from './useLoad.ts';
 

@@ -17,7 +17,7 @@ import {
   type PublicationView,
   type RegionView,
 } from './studioApi.ts';
-import { say, type StudioMessages } from './studioMessages.ts';
+import { say, type StudioMessages } from '../../lib/studio/messages.ts';
 import { useFollowRunning } from './useFollowRunning.ts';
 import { useLoad } from './useLoad.ts';
 

@@ -2,7 +2,7 @@ import { lazy, Suspense, useRef, useState } from 'react';
 import type { Locale } from '../../lib/i18n/locales.ts';
 import type { ValidationMessages } from '../auth/formValidation.ts';
 import type { ScheduleAction, ScheduleView } from './scheduleApi.ts';
-import type { StudioMessages } from './studioMessages.ts';
+import type { StudioMessages } from '../../lib/studio/messages.ts';
 
 /**
  * The dialog, and with it the schedule's rules (zod), is fetched when the button is first used:

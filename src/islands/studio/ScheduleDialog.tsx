@@ -8,7 +8,7 @@ import { serverFieldErrors, validateForm, type FieldErrors, type ValidationMessa
 import { scheduleItems, type ScheduleAction, type ScheduleView } from './scheduleApi.ts';
 import { contentInvalidOf, type ContentInvalid } from './studioApi.ts';
 import { editUrl } from './studioLinks.ts';
-import { say, type StudioMessages } from './studioMessages.ts';
+import { say, type StudioMessages } from '../../lib/studio/messages.ts';
 
 export interface ScheduleDialogProps {
   action: ScheduleAction;

@@ -7,7 +7,7 @@ import { LoadFailed, Loading } from '../LoadStatus.tsx';
 import CardTable, { type CardColumn } from '../table/CardTable.tsx';
 import { cancelSchedule, loadSchedules, type ScheduleList, type ScheduleView } from './scheduleApi.ts';
 import { editUrl, publicationsUrl } from './studioLinks.ts';
-import { say, type StudioKey, type StudioMessages } from './studioMessages.ts';
+import { say, type StudioKey, type StudioMessages } from '../../lib/studio/messages.ts';
 import { useLoad } from './useLoad.ts';
 
 interface Props {

@@ -1,5 +1,14 @@
+/** An item's state badge in the studio's lists: the state in words, on its daisyUI colour. */
 import type { ItemState } from './studioApi.ts';
-import { stateBadge, type StudioMessages } from './studioMessages.ts';
+import type { StudioMessages } from '../../lib/studio/messages.ts';
+
+/** The daisyUI colour of a state; the state is always also written in words beside it. */
+const stateBadge: Readonly<Record<ItemState, string>> = {
+  published: 'badge-success',
+  changed: 'badge-warning',
+  new: 'badge-info',
+  deleted: 'badge-error',
+};
 
 /** An item's state in words, on its colour (the colour alone never carries it). */
 export default function StateBadge({ state, messages }: { state: ItemState; messages: StudioMessages }) {

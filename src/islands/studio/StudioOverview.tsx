@@ -10,7 +10,7 @@ import BuildStatus from './BuildStatus.tsx';
 import ContentPackage from './ContentPackage.tsx';
 import { changesUrl, itemsUrl } from './studioLinks.ts';
 import { loadOverview, type Overview } from './studioApi.ts';
-import { say, type StudioMessages } from './studioMessages.ts';
+import { say, type StudioMessages } from '../../lib/studio/messages.ts';
 import { useFollowRunning } from './useFollowRunning.ts';
 import { useLoad } from './useLoad.ts';
 

@@ -8,7 +8,7 @@ import { LoadFailed, Loading } from '../LoadStatus.tsx';
 import CardTable, { type CardColumn } from '../table/CardTable.tsx';
 import { editUrl } from './studioLinks.ts';
 import { loadItem, loadVersion, loadVersions, restoreItem, type ItemView, type VersionSummary } from './studioApi.ts';
-import { say, type StudioMessages } from './studioMessages.ts';
+import { say, type StudioMessages } from '../../lib/studio/messages.ts';
 import { useLoad } from './useLoad.ts';
 import { useQuery } from './useQuery.ts';
 import { versionDiff } from './versionDiff.ts';

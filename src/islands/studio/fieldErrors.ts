@@ -8,7 +8,7 @@
  * their own field changes.
  */
 import type { FieldErrors } from '../auth/formValidation.ts';
-import { pathName, type FieldPath } from './formModel.ts';
+import { pathName, type FieldPath } from '../../lib/studio/formModel.ts';
 
 /** Whether a change at `changed` is a change of `field`: the field itself, a part of it, or a whole it is part of. */
 export function changesField(changed: string, field: string): boolean {

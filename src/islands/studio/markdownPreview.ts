@@ -5,7 +5,7 @@
 import type { Locale } from '../../lib/i18n/locales.ts';
 import { formatCount } from '../../lib/i18n/plural.ts';
 import type { DroppedItem } from './studioApi.ts';
-import { say, type StudioMessages } from './studioMessages.ts';
+import { say, type StudioMessages } from '../../lib/studio/messages.ts';
 
 /** Waited after the last keystroke before the preview is asked for. */
 export const previewDelayMs = 300;

@@ -3,7 +3,7 @@
  * docs/editing-content.md, "定时发布"), through the project's request client like studioApi.ts.
  */
 import { get, post, type ApiEnvelope } from '../../lib/api/index.ts';
-import type { ScheduleAction, ScheduleList, ScheduleView } from '../../lib/studioSchedules.ts';
+import type { ScheduleAction, ScheduleList, ScheduleView } from '../../lib/studio/schedules.ts';
 import { STUDIO_API } from './studioApi.ts';
 
 export type {
@@ -12,7 +12,7 @@ export type {
   ScheduleList,
   ScheduleStatus,
   ScheduleView,
-} from '../../lib/studioSchedules.ts';
+} from '../../lib/studio/schedules.ts';
 
 export const loadSchedules = () => get<ScheduleList>(`${STUDIO_API}/schedules`);
 

@@ -8,9 +8,9 @@ import { get, post, upload, type ApiEnvelope, type UploadProgress } from '../../
 import type { ContentKind } from '../../content/paths.ts';
 import type { RenderedMarkdown } from '../../content/markdown.ts';
 import type { Choices } from '../../content/references.ts';
-import type { BuildPhase, ItemSummary, ItemView, RegionView } from '../../lib/studioViews.ts';
+import type { BuildPhase, ItemSummary, ItemView, RegionView } from '../../lib/studio/views.ts';
 
-export type { BuildPhase, ItemState, ItemSummary, ItemView, RegionView } from '../../lib/studioViews.ts';
+export type { BuildPhase, ItemState, ItemSummary, ItemView, RegionView } from '../../lib/studio/views.ts';
 export type { DroppedItem, RenderedMarkdown } from '../../content/markdown.ts';
 
 export const STUDIO_API = '/api/studio';

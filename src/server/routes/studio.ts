@@ -37,7 +37,7 @@ import {
   studioVersionQuery,
   maxImportBytes,
 } from '../../lib/schemas/studio.ts';
-import { studioValidation } from '../../islands/studio/studioPageMessages.ts';
+import { studioValidation } from '../../lib/studio/pageMessages.ts';
 import type { Locale } from '../../lib/i18n/index.ts';
 import { ApiError, localeOf, ok } from '../envelope.ts';
 import { requireRole } from '../middleware/session.ts';
@@ -74,7 +74,7 @@ import { check, validate } from '../validate.ts';
 type StudioContext = AnyContext;
 
 const studioTexts = new Map<Locale, Readonly<Record<string, string>>>();
-/** The editor form's validation texts and field labels (src/islands/studio/studioPageMessages.ts), once per locale. */
+/** The editor form's validation texts and field labels (src/lib/studio/pageMessages.ts), once per locale. */
 function studioMessagesOf(locale: Locale): Readonly<Record<string, string>> {
   let texts = studioTexts.get(locale);
   if (!texts) studioTexts.set(locale, (texts = studioValidation(locale)));

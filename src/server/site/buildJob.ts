@@ -29,7 +29,7 @@ import { eq, max } from 'drizzle-orm';
 import { loadContent } from '../../content/load.ts';
 import { incrementalPlanVariable } from '../../content/pageGraph.ts';
 import type { SiteContent } from '../../content/schemas.ts';
-import type { BuildPhase } from '../../lib/studioViews.ts';
+import type { BuildPhase } from '../../lib/studio/views.ts';
 import type { Database } from '../db/client.ts';
 import { siteBuilds, siteContents, type SiteBuildPurpose, type SiteBuildRow } from '../db/schema/index.ts';
 import type { Logger } from '../logger.ts';

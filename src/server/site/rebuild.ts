@@ -16,7 +16,7 @@
 import path from 'node:path';
 import { and, desc, eq, isNotNull, sql } from 'drizzle-orm';
 import type { Database } from '../db/client.ts';
-import type { BuildPhase } from '../../lib/studioViews.ts';
+import type { BuildPhase } from '../../lib/studio/views.ts';
 import { siteBuilds, type SiteBuildMode, type SiteBuildPurpose, type SiteBuildRow } from '../db/schema/index.ts';
 import { ApiError } from '../envelope.ts';
 import { siteBuildQueue, type JobQueue } from '../jobs/queue.ts';

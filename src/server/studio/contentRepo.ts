@@ -17,7 +17,7 @@ import path from 'node:path';
 import { and, asc, desc, eq, inArray, isNotNull, max, or, sql } from 'drizzle-orm';
 import { kindOfPath, type ContentKind } from '../../content/paths.ts';
 import { dataOfFile, fileTextOf } from '../../content/files.ts';
-import type { ItemState } from '../../lib/studioViews.ts';
+import type { ItemState } from '../../lib/studio/views.ts';
 import type { Database } from '../db/client.ts';
 import { contentItems, contentPublications, contentVersions, users, type ContentItemRow } from '../db/schema/index.ts';
 import { ApiError } from '../envelope.ts';

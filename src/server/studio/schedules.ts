@@ -29,7 +29,7 @@ import {
   type ScheduleFailureReason,
   type ScheduleList,
   type ScheduleView,
-} from '../../lib/studioSchedules.ts';
+} from '../../lib/studio/schedules.ts';
 import { rowsOf, type Database } from '../db/client.ts';
 import {
   contentItems,

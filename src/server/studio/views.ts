@@ -30,7 +30,7 @@ import {
   writeSnapshot,
   type DraftSelection,
 } from './contentRepo.ts';
-import type { ItemSummary, ItemView, RegionView } from '../../lib/studioViews.ts';
+import type { ItemSummary, ItemView, RegionView } from '../../lib/studio/views.ts';
 
 export async function itemSummaries(db: Database, rows: readonly ContentItemRow[]): Promise<ItemSummary[]> {
   const names = await userNames(
@@ -67,7 +67,7 @@ export interface StudioBuildView extends SiteBuildView {
   previewUrl: string | null;
 }
 
-/** Previews are served under this prefix, to signed-in editors only (studioFiles.ts). */
+/** Previews are served under this prefix, to signed-in editors only (files.ts). */
 export const previewPrefix = previewPathPrefix.replace(/\/$/, '');
 
 /** The audit actions of builds started from the studio; their detail names the build and the drafts it carries. */

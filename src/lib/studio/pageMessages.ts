@@ -1,15 +1,16 @@
 /**
- * Build-time only (imported by the studio's .astro pages): the studio islands' messages, the
- * labels of every content field and the editor's validation texts, for one locale.
+ * The studio islands' messages, the labels of every content field and the editor's validation
+ * texts, for one locale: read at build time by the studio's .astro pages (passed to the islands
+ * as props) and by the API, which checks a saved item with the same texts. Never shipped to the
+ * browser whole.
  */
 import { contentKinds } from '../../content/paths.ts';
-import studio from '../../lib/i18n/messages/studio/index.ts';
-import { dictionaries, pick } from '../../lib/i18n/index.ts';
-import type { Locale } from '../../lib/i18n/locales.ts';
-import { validationMessages } from '../auth/formMessages.ts';
-import type { ValidationMessages } from '../auth/formValidation.ts';
+import studio from '../i18n/messages/studio/index.ts';
+import { dictionaries, pick } from '../i18n/index.ts';
+import type { Locale } from '../i18n/locales.ts';
+import { validationMessages, type ValidationMessages } from '../i18n/formMessages.ts';
 import { fieldNames, fieldTreeOfKind } from './formModel.ts';
-import type { FieldLabels, StudioKey, StudioMessages } from './studioMessages.ts';
+import type { FieldLabels, StudioKey, StudioMessages } from './messages.ts';
 
 const studioKeys = Object.keys(studio['zh-CN']).filter((key): key is StudioKey => key.startsWith('studio.'));
 

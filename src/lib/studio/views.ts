@@ -2,7 +2,7 @@
  * What the editors' studio calls answer about items (docs/editing-content.md): one definition for
  * the server that writes them (src/server/studio/views.ts) and the islands that read them.
  */
-import type { ContentKind } from '../content/paths.ts';
+import type { ContentKind } from '../../content/paths.ts';
 
 /** An item as the public site and its draft make it: on the site as is, changed, new, or to be removed. */
 export type ItemState = 'published' | 'changed' | 'new' | 'deleted';

@@ -22,15 +22,15 @@ import path from 'node:path';
 import { Readable } from 'node:stream';
 import { and, eq } from 'drizzle-orm';
 import type { Context, Hono } from 'hono';
-import { siteBuilds } from './db/schema/index.ts';
-import { ensureLocalBuild } from './site/artifacts.ts';
-import { siteLayout } from './site/publication.ts';
-import { contentTypes } from './static.ts';
-import { imageUrlPrefix, webImageKey } from './studio/images.ts';
-import { previewPrefix } from './studio/views.ts';
-import { loadSession } from './middleware/session.ts';
-import { previewPolicy } from './middleware/secureHeaders.ts';
-import type { AppEnv, RouteDeps } from './types.ts';
+import { siteBuilds } from '../db/schema/index.ts';
+import { ensureLocalBuild } from '../site/artifacts.ts';
+import { siteLayout } from '../site/publication.ts';
+import { contentTypes } from '../../lib/site/fileHeaders.ts';
+import { imageUrlPrefix, webImageKey } from './images.ts';
+import { previewPrefix } from './views.ts';
+import { loadSession } from '../middleware/session.ts';
+import { previewPolicy } from '../middleware/secureHeaders.ts';
+import type { AppEnv, RouteDeps } from '../types.ts';
 
 const studioRoles = new Set(['editor', 'operator']);
 

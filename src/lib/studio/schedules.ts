@@ -3,10 +3,10 @@
  * "定时发布"): one definition for the server that writes it (src/server/studio/schedules.ts) and
  * the islands that read it.
  */
-import type { ContentKind } from '../content/paths.ts';
-import type { ScheduleAction } from './schemas/studio.ts';
+import type { ContentKind } from '../../content/paths.ts';
+import type { ScheduleAction } from '../schemas/studio.ts';
 
-export type { ScheduleAction } from './schemas/studio.ts';
+export type { ScheduleAction } from '../schemas/studio.ts';
 
 /** Waiting for its time · started (its publication under way) · published · did not happen · called off. */
 export type ScheduleStatus = 'scheduled' | 'running' | 'done' | 'failed' | 'cancelled';

@@ -2,9 +2,8 @@
  * The messages the studio's islands receive: the `studio.*` keys of the studio namespace, plus
  * the labels of the content fields (by field name) and the validation texts of the editor.
  */
-import type studio from '../../lib/i18n/messages/studio/zh-CN.json';
-import { format } from '../../lib/api/messages.ts';
-import type { ItemState } from './studioApi.ts';
+import type studio from '../i18n/messages/studio/zh-CN.json';
+import { format } from '../api/messages.ts';
 
 type StudioNamespaceKey = keyof typeof studio;
 export type StudioKey = Extract<StudioNamespaceKey, `studio.${string}`>;
@@ -21,11 +20,3 @@ export function say(
 ): string {
   return format(messages[key], vars);
 }
-
-/** The daisyUI colour of a state; the state is always also written in words beside it. */
-export const stateBadge: Readonly<Record<ItemState, string>> = {
-  published: 'badge-success',
-  changed: 'badge-warning',
-  new: 'badge-info',
-  deleted: 'badge-error',
-};
