@@ -15,6 +15,7 @@ import { ReviewComment } from './StatusLine.tsx';
 import type { CertifyMessages } from './certifyMessages.ts';
 import { ENTERPRISE_DELETE_URL, authStatusWord, certificateOpen } from './enterpriseCalls.ts';
 import { useOwnEnterprise } from './useOwnEnterprise.ts';
+import StatusBadge from '../StatusBadge.tsx';
 
 interface Props {
   locale: Locale;
@@ -92,11 +93,7 @@ export default function EnterpriseRecord({ locale, messages: m, validation, opti
         action={
           <p className="flex items-center gap-2">
             {enterprise.draft && <span className="badge badge-warning">{m['certify.record.draftBadge']}</span>}
-            <span
-              className={`badge ${status === 2 ? 'badge-success' : status === 3 ? 'badge-error' : status === 1 ? 'badge-info' : 'badge-ghost'}`}
-            >
-              {authStatusWord(status, m)}
-            </span>
+            <StatusBadge kind="auth" status={status} label={authStatusWord(status, m)} />
           </p>
         }
       >

@@ -1,6 +1,7 @@
 import type { EnterpriseData } from '../../lib/schemas/enterprise.ts';
 import type { CertifyMessages } from './certifyMessages.ts';
 import { authStatusWord } from './enterpriseCalls.ts';
+import StatusBadge from '../StatusBadge.tsx';
 
 interface Props {
   enterprise: Pick<EnterpriseData, 'authStatus' | 'authType'>;
@@ -8,14 +9,14 @@ interface Props {
 }
 
 /**
- * "认证状态 已认证 · U盾认证": the status in words and how it was reached. A live region, so a
+ * "认证状态 [已认证] · U盾认证": the status as a badge and how it was reached. A live region, so a
  * change made on the page (submitted, certified, removed) is announced.
  */
 export default function StatusLine({ enterprise, messages: m }: Props) {
   return (
-    <p role="status" className="flex flex-wrap items-baseline gap-x-2 text-sm">
+    <p role="status" className="flex flex-wrap items-center gap-x-2 text-sm">
       <span className="text-muted">{m['certify.field.authStatus']}</span>
-      <strong>{authStatusWord(enterprise.authStatus, m)}</strong>
+      <StatusBadge kind="auth" status={enterprise.authStatus} label={authStatusWord(enterprise.authStatus, m)} />
       {enterprise.authType && <span>· {m[`certify.authType.${enterprise.authType}`]}</span>}
     </p>
   );

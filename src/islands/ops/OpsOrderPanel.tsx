@@ -6,10 +6,11 @@ import { findTransition, operatorReasonActions, type OrderAction } from '../../l
 import type { OrderDetailData } from '../../lib/schemas/order.ts';
 import { LoadFailed, Loading } from '../LoadStatus.tsx';
 import OrderFacts from '../order/OrderFacts.tsx';
-import { OPS_API, orderStatusBadge, orderStatusLabel } from '../order/orderView.ts';
+import { OPS_API, orderStatusLabel } from '../order/orderView.ts';
 import { callQuiet } from '../quietCall.ts';
 import { actionKeys, type OpsOrdersMessages } from './opsOrders.ts';
 import ReasonDialog from './ReasonDialog.tsx';
+import StatusBadge from '../StatusBadge.tsx';
 
 interface Props {
   orderNo: string;
@@ -80,9 +81,7 @@ export default function OpsOrderPanel({ orderNo, locale, messages, onClose, onCh
         <h2 id="ops-order-title" ref={headingRef} tabIndex={-1} className="text-lg font-semibold outline-none">
           {format(messages['ops.orders.detailTitle'], { orderNo })}
         </h2>
-        {order && (
-          <span className={`badge ${orderStatusBadge(order.status)}`}>{orderStatusLabel(order.status, messages)}</span>
-        )}
+        {order && <StatusBadge kind="order" status={order.status} label={orderStatusLabel(order.status, messages)} />}
         {order?.deletedAt && <span className="badge badge-ghost">{messages['ops.orders.deleted']}</span>}
         <button type="button" className="btn btn-ghost btn-sm ml-auto" onClick={onClose}>
           {messages['ops.orders.closeDetail']}

@@ -4,11 +4,12 @@ import type { Locale } from '../../lib/i18n/locales.ts';
 import type { OpsOrderRowData } from '../../lib/schemas/order.ts';
 import OrderFilters from '../order/OrderFilters.tsx';
 import { createdDaysAsInstants, newestFirst } from '../order/orderList.ts';
-import { OPS_API, formatDateTime, orderStatusBadge, orderStatusLabel } from '../order/orderView.ts';
+import { OPS_API, formatDateTime, orderStatusLabel } from '../order/orderView.ts';
 import DataTable, { type Column } from '../table/DataTable.tsx';
 import { useSessionTable } from '../table/useSessionTable.ts';
 import OpsOrderPanel from './OpsOrderPanel.tsx';
 import type { OpsOrdersMessages } from './opsOrders.ts';
+import StatusBadge from '../StatusBadge.tsx';
 
 interface Props {
   locale: Locale;
@@ -85,9 +86,7 @@ export default function OpsOrders({ locale, messages }: Props) {
       sortable: true,
       render: (row) => (
         <span className="flex flex-wrap gap-1">
-          <span className={`badge badge-sm whitespace-nowrap ${orderStatusBadge(row.status)}`}>
-            {orderStatusLabel(row.status, messages)}
-          </span>
+          <StatusBadge kind="order" status={row.status} label={orderStatusLabel(row.status, messages)} size="sm" />
           {row.deleted && (
             <span className="badge badge-sm badge-ghost whitespace-nowrap">{messages['ops.orders.deleted']}</span>
           )}

@@ -11,7 +11,8 @@ import { useSessionReady } from '../useSessionReady.ts';
 import OrderFacts from './OrderFacts.tsx';
 import type { OrderDetailMessages } from './orderDetail.ts';
 import { callQuiet } from '../quietCall.ts';
-import { ORDER_API, orderNoFromLocation, orderStatusBadge, orderStatusLabel } from './orderView.ts';
+import { ORDER_API, orderNoFromLocation, orderStatusLabel } from './orderView.ts';
+import StatusBadge from '../StatusBadge.tsx';
 
 interface Props {
   locale: Locale;
@@ -112,7 +113,7 @@ export default function OrderDetail({ locale, messages }: Props) {
         <h2 ref={headingRef} tabIndex={-1} className="text-xl font-semibold outline-none">
           {order.orderNo}
         </h2>
-        <span className={`badge ${orderStatusBadge(order.status)}`}>{status}</span>
+        <StatusBadge kind="order" status={order.status} label={status} />
         <a className="link link-primary ml-auto text-sm" href={localePath(locale, '/person/order')}>
           {messages['ordering.detail.back']}
         </a>

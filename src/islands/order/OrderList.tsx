@@ -6,14 +6,8 @@ import DataTable, { type Column } from '../table/DataTable.tsx';
 import { useSessionTable } from '../table/useSessionTable.ts';
 import OrderFilters from './OrderFilters.tsx';
 import { createdDaysAsInstants, isFiltered, newestFirst, type OrderListMessages } from './orderList.ts';
-import {
-  ORDER_API,
-  formatDateTime,
-  formatNumber,
-  orderDetailHref,
-  orderStatusBadge,
-  orderStatusLabel,
-} from './orderView.ts';
+import { ORDER_API, formatDateTime, formatNumber, orderDetailHref, orderStatusLabel } from './orderView.ts';
+import StatusBadge from '../StatusBadge.tsx';
 
 interface Props {
   locale: Locale;
@@ -70,9 +64,7 @@ export default function OrderList({ locale, messages }: Props) {
       kind: 'status',
       sortable: true,
       render: (row) => (
-        <span className={`badge badge-sm whitespace-nowrap ${orderStatusBadge(row.status)}`}>
-          {orderStatusLabel(row.status, messages)}
-        </span>
+        <StatusBadge kind="order" status={row.status} label={orderStatusLabel(row.status, messages)} size="sm" />
       ),
     },
     {

@@ -27,22 +27,6 @@ export function orderStatusLabel(status: number | null | undefined, messages: St
   return (messages as Record<string, string>)[key] ?? String(status);
 }
 
-/** daisyUI badge colour per status: waiting, moving, in force, done, stopped. */
-export function orderStatusBadge(status: number): string {
-  switch (status) {
-    case 10:
-      return 'badge-warning';
-    case 20:
-      return 'badge-info';
-    case 30:
-      return 'badge-success';
-    case 40:
-      return 'badge-neutral';
-    default:
-      return 'badge-ghost';
-  }
-}
-
 export const statusOptions = orderStatuses;
 
 export const actorKeys = {

@@ -2,9 +2,10 @@ import { useEffect, useState } from 'react';
 import type { Locale } from '../../lib/i18n/locales.ts';
 import type { OrderRowData, OrderTableData } from '../../lib/schemas/order.ts';
 import { buildAntTable, defaultTableQuery } from '../../lib/tableRequest.ts';
-import { ORDER_API, formatDateTime, orderDetailHref, orderStatusBadge, orderStatusLabel } from '../order/orderView.ts';
+import { ORDER_API, formatDateTime, orderDetailHref, orderStatusLabel } from '../order/orderView.ts';
 import { callQuiet } from '../quietCall.ts';
 import { OVERVIEW_ORDER_COUNT, type OverviewMessages } from './overview.ts';
+import StatusBadge from '../StatusBadge.tsx';
 
 interface Props {
   locale: Locale;
@@ -50,9 +51,7 @@ export default function LatestOrders({ locale, messages }: Props) {
             {row.orderNo}
           </a>
           <span className="min-w-0 flex-1 truncate">{row.setName}</span>
-          <span className={`badge badge-sm ${orderStatusBadge(row.status)}`}>
-            {orderStatusLabel(row.status, messages)}
-          </span>
+          <StatusBadge kind="order" status={row.status} label={orderStatusLabel(row.status, messages)} size="sm" />
           <span className="w-full text-xs text-muted">{formatDateTime(row.createdAt, locale)}</span>
         </li>
       ))}

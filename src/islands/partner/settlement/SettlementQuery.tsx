@@ -22,6 +22,7 @@ import {
   toRequest,
   type SettlementQueryMessages,
 } from './settlementQuery.ts';
+import StatusBadge from '../../StatusBadge.tsx';
 
 interface Props {
   locale: Locale;
@@ -148,9 +149,7 @@ export default function SettlementQuery({ locale, messages }: Props) {
       label: messages['settlement.col.status'],
       kind: 'status',
       render: (row) => (
-        <span className={`badge badge-sm ${row.status === 2 ? 'badge-success' : 'badge-warning'}`}>
-          {statusWord(row.status)}
-        </span>
+        <StatusBadge kind="settlement" status={row.status ?? 0} label={statusWord(row.status)} size="sm" />
       ),
     },
   ];
