@@ -2,12 +2,11 @@ import { readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { brotliCompress, constants, gzip } from 'node:zlib';
+import { compressible } from '../lib/site/fileHeaders.ts';
 
 const brotli = promisify(brotliCompress);
 const gz = promisify(gzip);
 
-/** Text formats worth compressing; images and fonts are compressed already (the CDN upload reads it: src/server/site/cdn.ts). */
-export const compressible = /\.(html|css|js|mjs|json|svg|xml|txt|webmanifest)$/;
 /** Below this a compressed copy saves less than the extra lookup costs. */
 const minBytes = 256;
 

@@ -6,7 +6,8 @@
  * - Precompressed files written beside each file at build (`x.js.br`, `x.js.gz`) chosen by
  *   Accept-Encoding (br, then gzip), with `Vary: Accept-Encoding`.
  * - `/_astro/*` (hashed names) cached for a year, immutable; HTML `no-cache` with ETag and
- *   Last-Modified, answered 304 when unchanged; other files an hour.
+ *   Last-Modified, answered 304 when unchanged; other files an hour (src/lib/site/fileHeaders.ts,
+ *   the rules the CDN upload follows too).
  * - The root may be a function: the directory published now (site/publication.ts). The editors'
  *   rebuild publishes a new directory at once; the first request after that sees the new root and
  *   forgets every cached lookup. Published directories are never written to afterwards.
@@ -26,54 +27,11 @@ import { defaultLocale, type Locale } from '../lib/i18n/index.ts';
 import { localePath, queryFormTarget, splitLocale } from '../lib/paths.ts';
 import { parseQualityList } from '../lib/qualityValues.ts';
 import { redirects, serverOnlyRedirects } from '../lib/routes.ts';
+import { cacheControl, cacheControlOf, contentTypeOf, contentTypes } from '../lib/site/fileHeaders.ts';
 import { requestLocale } from './middleware/locale.ts';
 import { filePolicy, pagePolicy } from './middleware/secureHeaders.ts';
 import type { AnyContext } from './envelope.ts';
 import type { AppEnv } from './types.ts';
-
-export const contentTypes: Readonly<Record<string, string>> = {
-  '.html': 'text/html; charset=utf-8',
-  '.css': 'text/css; charset=utf-8',
-  '.js': 'text/javascript; charset=utf-8',
-  '.mjs': 'text/javascript; charset=utf-8',
-  '.json': 'application/json; charset=utf-8',
-  '.map': 'application/json; charset=utf-8',
-  '.webmanifest': 'application/manifest+json; charset=utf-8',
-  '.xml': 'application/xml; charset=utf-8',
-  '.txt': 'text/plain; charset=utf-8',
-  '.svg': 'image/svg+xml',
-  '.png': 'image/png',
-  '.jpg': 'image/jpeg',
-  '.jpeg': 'image/jpeg',
-  '.gif': 'image/gif',
-  '.webp': 'image/webp',
-  '.avif': 'image/avif',
-  '.ico': 'image/x-icon',
-  '.woff': 'font/woff',
-  '.woff2': 'font/woff2',
-  '.ttf': 'font/ttf',
-  '.otf': 'font/otf',
-  '.pdf': 'application/pdf',
-  '.wasm': 'application/wasm',
-};
-
-export const cacheControl = {
-  immutable: 'public, max-age=31536000, immutable',
-  html: 'no-cache',
-  other: 'public, max-age=3600',
-  redirect: 'public, max-age=3600',
-} as const;
-
-/** The Content-Type of a file of the build, by its extension (the CDN upload uses it too: site/cdn.ts). */
-export function contentTypeOf(relative: string): string {
-  return contentTypes[path.extname(relative).toLowerCase()] ?? 'application/octet-stream';
-}
-
-/** The Cache-Control of a file of the build by its path from the root (`/_astro/x.js`), here and on the CDN. */
-export function cacheControlOf(relative: string): string {
-  if (relative.startsWith('/_astro/')) return cacheControl.immutable;
-  return path.extname(relative).toLowerCase() === '.html' ? cacheControl.html : cacheControl.other;
-}
 
 type Encoding = 'br' | 'gzip';
 

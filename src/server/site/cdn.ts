@@ -4,12 +4,12 @@
  * the build is published (rebuild.ts: after a rebuild, and on a rollback).
  *
  * - Every file under its own path as key (`welcome/home/index.html`), Content-Type by extension
- *   and Cache-Control by path exactly as static.ts serves them: `_astro/*` immutable for a year,
- *   HTML `no-cache`, the rest an hour. Hidden files (`.build-stamp`) are not uploaded, as static.ts
- *   does not serve them.
+ *   and Cache-Control by path by the rules static.ts serves them with (src/lib/site/fileHeaders.ts):
+ *   `_astro/*` immutable for a year, HTML `no-cache`, the rest an hour. Hidden files
+ *   (`.build-stamp`) are not uploaded, as static.ts does not serve them.
  * - Precompressed siblings (`x.html.br`, `x.html.gz`) under their own keys, with
  *   `Content-Encoding: br` / `gzip` and the original's Content-Type and Cache-Control, so an edge
- *   rule can pick one by Accept-Encoding. A file of a compressible type (compress.ts's list) that
+ *   rule can pick one by Accept-Encoding. A file of a compressible type (fileHeaders.ts's list) that
  *   lacks a sibling — the build skips files under 256 bytes — gets one made here, so that the edge
  *   rule is a function of the address alone: every compressible key has `.br` and `.gz`.
  * - Order: hashed assets (`_astro/`) first, then every other non-HTML file, HTML last, each group
@@ -34,9 +34,16 @@ import path from 'node:path';
 import { Readable } from 'node:stream';
 import { promisify } from 'node:util';
 import { brotliCompress, constants as zlibConstants, gzip } from 'node:zlib';
-import { compressible } from '../../integrations/compress.ts';
+import {
+  cacheControl,
+  cacheControlOf,
+  compressible,
+  contentTypeOf,
+  contentTypes,
+  extensionOf,
+  hashedAssetPrefix,
+} from '../../lib/site/fileHeaders.ts';
 import type { S3Config } from '../config.ts';
-import { cacheControl, cacheControlOf, contentTypeOf, contentTypes } from '../static.ts';
 import type { ObjectStore } from '../storage/objectStore.ts';
 import { createS3Store } from '../storage/s3Store.ts';
 
@@ -99,7 +106,13 @@ interface Item {
 
 /** The header rules in force; a change makes the next upload put every file again. */
 export function cdnPolicyFingerprint(): string {
-  const rules = { version: 1, contentTypes, cacheControl, compressible: compressible.source, immutable: '/_astro/' };
+  const rules = {
+    version: 1,
+    contentTypes,
+    cacheControl,
+    compressible: compressible.source,
+    immutable: hashedAssetPrefix,
+  };
   return createHash('sha256').update(JSON.stringify(rules)).digest('hex');
 }
 
@@ -118,9 +131,9 @@ export async function planCdnUpload(distDir: string): Promise<Item[]> {
   );
   const items: Item[] = [];
   const describe = (original: string) => ({
-    phase: (original.startsWith('_astro/')
+    phase: (`/${original}`.startsWith(hashedAssetPrefix)
       ? 'hashed assets'
-      : path.extname(original).toLowerCase() === '.html'
+      : extensionOf(original) === '.html'
         ? 'pages'
         : 'other files') as CdnPhase,
     contentType: contentTypeOf(original),
