@@ -1,5 +1,6 @@
 import type { Locale } from '../../lib/i18n/locales.ts';
 import { localePath } from '../../lib/paths.ts';
+import EmptyState from '../EmptyState.tsx';
 import { LoadFailed, Loading } from '../LoadStatus.tsx';
 import type { CertifyMessages } from './certifyMessages.ts';
 import type { OwnEnterpriseView } from './useOwnEnterprise.ts';
@@ -24,11 +25,11 @@ export default function EnterprisePending({ view, locale, messages: m, onRetry }
     );
   }
   return (
-    <div role="status" className="alert alert-info">
-      <span>{m['certify.status.noEnterprise']}</span>
-      <a className="btn btn-sm" href={localePath(locale, '/person/enterprise')}>
-        {m['certify.status.toEnterprise']}
-      </a>
-    </div>
+    <EmptyState
+      role="status"
+      title={m['certify.record.noneTitle']}
+      message={m['certify.status.noEnterprise']}
+      action={{ href: localePath(locale, '/person/enterprise'), label: m['certify.status.toEnterprise'] }}
+    />
   );
 }

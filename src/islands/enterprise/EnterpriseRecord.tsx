@@ -9,6 +9,7 @@ import type { ValidationMessages } from '../auth/formValidation.ts';
 import EnterpriseDetails, { AuthFileList, BankBindingDetails } from './EnterpriseDetails.tsx';
 import EnterpriseForm, { type EnterpriseOptions } from './EnterpriseForm.tsx';
 import EnterprisePending from './EnterprisePending.tsx';
+import EmptyState from '../EmptyState.tsx';
 import RemoveButton from './RemoveButton.tsx';
 import Section from './Section.tsx';
 import { ReviewComment } from './StatusLine.tsx';
@@ -44,15 +45,12 @@ export default function EnterpriseRecord({ locale, messages: m, validation, opti
   if (view.state === 'none') {
     return (
       <div className="grid gap-4">
-        <div role="status" className="alert alert-info flex flex-wrap">
-          <div>
-            <p className="font-semibold">{m['certify.record.noneTitle']}</p>
-            <p className="text-sm">{m['certify.record.noneLead']}</p>
-          </div>
-          <a className="btn btn-sm" href={localePath(locale, '/setting/binding')}>
-            {m['certify.record.bindLink']}
-          </a>
-        </div>
+        <EmptyState
+          role="status"
+          title={m['certify.record.noneTitle']}
+          message={m['certify.record.noneLead']}
+          action={{ href: localePath(locale, '/setting/binding'), label: m['certify.record.bindLink'] }}
+        />
         <Section title={m['certify.record.addTitle']}>
           <EnterpriseForm options={options} messages={m} validation={validation} onSaved={saved} />
         </Section>

@@ -7,6 +7,7 @@ import { useSessionTable } from '../table/useSessionTable.ts';
 import OrderFilters from './OrderFilters.tsx';
 import { createdDaysAsInstants, isFiltered, newestFirst, type OrderListMessages } from './orderList.ts';
 import { ORDER_API, formatDateTime, formatNumber, orderDetailHref, orderStatusLabel } from './orderView.ts';
+import EmptyState from '../EmptyState.tsx';
 import StatusBadge from '../StatusBadge.tsx';
 
 interface Props {
@@ -77,26 +78,16 @@ export default function OrderList({ locale, messages }: Props) {
     },
   ];
 
-  const empty = isFiltered(state) ? (
-    messages['ordering.list.emptyFiltered']
-  ) : (
-    <span className="inline-flex flex-wrap items-center justify-center gap-3">
-      {messages['ordering.list.empty']}
-      <a className="btn btn-primary btn-sm" href={localePath(locale, '/handle/order')}>
-        {messages['ordering.list.newOrder']}
-      </a>
-    </span>
-  );
+  const filtered = isFiltered(state);
 
   // Orders belong to an enterprise: a user without one is told where to start, not "retry".
   if (table.failureCode === ApiCode.FORBIDDEN) {
     return (
-      <div role="alert" className="alert alert-info">
-        <span>{messages['ordering.gate.noEnterprise']}</span>
-        <a className="btn btn-primary btn-sm" href={localePath(locale, '/setting/binding')}>
-          {messages['ordering.gate.bind']}
-        </a>
-      </div>
+      <EmptyState
+        role="status"
+        message={messages['ordering.gate.noEnterprise']}
+        action={{ href: localePath(locale, '/setting/binding'), label: messages['ordering.gate.bind'] }}
+      />
     );
   }
 
@@ -118,7 +109,12 @@ export default function OrderList({ locale, messages }: Props) {
         caption={messages['page.order.title']}
         columns={columns}
         rowKey={(row) => row.orderNo}
-        emptyMessage={empty}
+        emptyMessage={messages[filtered ? 'ordering.list.emptyFiltered' : 'ordering.list.empty']}
+        emptyAction={
+          filtered
+            ? undefined
+            : { href: localePath(locale, '/handle/order'), label: messages['ordering.list.newOrder'] }
+        }
         messages={messages}
         {...table.view}
       />

@@ -1,5 +1,6 @@
 import { useId, type ReactNode } from 'react';
 import { format } from '../../lib/api/messages.ts';
+import EmptyState, { type EmptyAction } from '../EmptyState.tsx';
 import { LoadFailed } from '../LoadStatus.tsx';
 import type { TableSort } from '../../lib/tableRequest.ts';
 import CardTable, { type CardColumn } from './CardTable.tsx';
@@ -35,6 +36,8 @@ interface Props<Row> {
   failure?: string;
   /** What an empty answer means here ("no orders yet" differs from "nothing matches"). */
   emptyMessage: ReactNode;
+  /** The next step an empty table offers ("订购套餐" under "no orders yet"); none when a filter emptied it. */
+  emptyAction?: EmptyAction | undefined;
   messages: DataTableMessages;
   /** A header was activated: the island picks the next order (useUrlTable's nextSort). */
   onSort: (key: string) => void;
@@ -68,6 +71,7 @@ export default function DataTable<Row>(props: Props<Row>) {
     sort,
     failure,
     emptyMessage,
+    emptyAction,
     messages,
     onSort,
     onPage,
@@ -147,8 +151,8 @@ export default function DataTable<Row>(props: Props<Row>) {
         >
           {load === 'ready' && rows.length === 0 && (
             <tr>
-              <td colSpan={columns.length} className="py-8 text-center text-base-content/70">
-                {emptyMessage}
+              <td colSpan={columns.length} className="py-8">
+                <EmptyState message={emptyMessage} action={emptyAction} framed={false} />
               </td>
             </tr>
           )}
