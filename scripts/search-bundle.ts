@@ -19,6 +19,7 @@ import {
   type PagefindApi,
   type SearchHit,
 } from '../src/lib/search.ts';
+import { loadToSimplified } from '../src/lib/toSimplified.ts';
 
 let fileFetchInstalled = false;
 /** Told every bundle file Pagefind fetches (`recordFiles`). */
@@ -62,7 +63,7 @@ export async function openSearchBundle(distDir: string, locale: Locale) {
   await pagefind.init();
   return {
     async search(query: string, areaCode: string, limit = 10): Promise<{ count: number; hits: SearchHit[] }> {
-      const results = await searchSite(pagefind, query, areaCode);
+      const results = await searchSite(pagefind, query, areaCode, await loadToSimplified());
       return { count: results.length, hits: await loadHits(results.slice(0, limit)) };
     },
     close: () => pagefind.destroy(),

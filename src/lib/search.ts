@@ -187,26 +187,50 @@ export function resultPath(url: string): string {
   return `${path.length > 1 ? path.replace(/\/+$/, '') : path}${rest}`;
 }
 
+/** Text in traditional characters written in simplified ones (the content's script). */
+export type ToSimplified = (text: string) => string;
+
 /**
  * The results of `query` among the pages of `areaCode` and the shared ones, best first (none for
  * an empty query): Pagefind's ranking, with the pages that hold the query's Chinese words as
- * typed (`phraseQuery`) moved to the front.
+ * typed (`phraseQuery`) moved to the front. With `toSimplified`, a query in traditional characters
+ * is also searched in simplified ones, since the content is written in them while the zh-TW
+ * pages' own words are traditional: 電價 finds the pages of 电价, 常見問題 its heading.
  */
-export async function searchSite(pagefind: PagefindApi, query: string, areaCode: string): Promise<PagefindResult[]> {
+export async function searchSite(
+  pagefind: PagefindApi,
+  query: string,
+  areaCode: string,
+  toSimplified?: ToSimplified,
+): Promise<PagefindResult[]> {
   const words = prepareQuery(query);
   if (!words) return [];
   const filters = regionFilter(areaCode);
-  const phrases = phraseQuery(query);
-  const [ranked, exact] = await Promise.all([
-    pagefind.search(words, { filters }),
-    phrases ? pagefind.search(phrases, { filters }) : null,
-  ]);
-  const results = ranked?.results ?? [];
-  if (!exact?.results.length) return results;
-  const rank = new Map(results.map((result, index) => [result.id, index]));
-  const front = [...exact.results].sort((a, b) => (rank.get(a.id) ?? Infinity) - (rank.get(b.id) ?? Infinity));
+  const simplified = toSimplified && han.test(query) ? toSimplified(query) : query;
+  // The simplified form first: the content is, so its pages are the likelier answers.
+  const variants = simplified === query ? [query] : [simplified, query];
+  const answers = await Promise.all(
+    variants.flatMap((variant) => {
+      const phrases = phraseQuery(variant);
+      return [
+        pagefind.search(prepareQuery(variant), { filters }),
+        phrases ? pagefind.search(phrases, { filters }) : null,
+      ];
+    }),
+  );
+  const ranked = unique(answers.filter((_, index) => index % 2 === 0).flatMap((answer) => answer?.results ?? []));
+  const exact = unique(answers.filter((_, index) => index % 2 === 1).flatMap((answer) => answer?.results ?? []));
+  if (!exact.length) return ranked;
+  const rank = new Map(ranked.map((result, index) => [result.id, index]));
+  const front = exact.sort((a, b) => (rank.get(a.id) ?? Infinity) - (rank.get(b.id) ?? Infinity));
   const inFront = new Set(front.map((result) => result.id));
-  return [...front, ...results.filter((result) => !inFront.has(result.id))];
+  return [...front, ...ranked.filter((result) => !inFront.has(result.id))];
+}
+
+/** Results in their first order, each page once. */
+function unique(results: readonly PagefindResult[]): PagefindResult[] {
+  const seen = new Set<string>();
+  return results.filter((result) => !seen.has(result.id) && seen.add(result.id));
 }
 
 /** The hits of some results (Pagefind loads each result's page fragment on asking). */

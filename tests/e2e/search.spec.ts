@@ -133,6 +133,18 @@ test.describe('site search', () => {
     await expect(results(page).first()).toHaveAttribute('href', /^\/en-US\/assistance\/faq/);
   });
 
+  test('a query in traditional characters finds the content written in simplified ones', async ({ page }) => {
+    const t = dictionaries['zh-TW'];
+    await visitor(page, 'zh-TW');
+    await page.goto('/zh-TW/search');
+    const box = page.getByRole('searchbox', { name: t['site.search.label'] });
+    await box.focus();
+    await page.keyboard.type('企業認證');
+    await expect(results(page).first()).toHaveAttribute('href', '/zh-TW/assistance/certification-overview');
+    await box.fill('電價');
+    await expect(results(page).first()).toHaveAttribute('href', /^\/zh-TW\/(products|infomation)\//);
+  });
+
   test('a region finds its own business, and an address with ?q= searches at once', async ({ page }) => {
     await visitor(page, 'zh-CN', '450000');
     await page.goto(`${sitePath('zh-CN', '/search', '450000')}?q=${encodeURIComponent('零售购电')}`);

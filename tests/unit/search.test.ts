@@ -4,6 +4,7 @@
  * the filters; and the build's side: the index step's progress lines, its studio step, and the
  * one source the page policy check lets the search page add ('wasm-unsafe-eval').
  */
+import { loadToSimplified } from '../../src/lib/toSimplified.ts';
 import { describe, expect, it } from 'vitest';
 import { countKey, phaseKey } from '../../src/islands/studio/buildProgress.ts';
 import { pagePolicyProblems } from '../../src/integrations/pagePolicy.ts';
@@ -65,6 +66,40 @@ describe('searchSite', () => {
       { query: '"电 价"', filters: { region: { any: ['450000', 'all'] } } },
     ]);
     expect(await searchSite(pagefind, '  ', '440000')).toEqual([]);
+  });
+});
+
+describe('traditional characters', () => {
+  it('converts a query to the simplified characters the content is written in', async () => {
+    const toSimplified = await loadToSimplified();
+    expect(toSimplified('電價 企業認證 峰谷電價 綠電 發票 找回密碼 U盾')).toBe(
+      '电价 企业认证 峰谷电价 绿电 发票 找回密码 U盾',
+    );
+    expect(toSimplified('电价 green power')).toBe('电价 green power');
+  });
+
+  it('searches a traditional query in both scripts, the simplified first, each page once', async () => {
+    const asked: string[] = [];
+    const pagefind: PagefindApi = {
+      options: () => Promise.resolve(),
+      init: () => Promise.resolve(),
+      destroy: () => Promise.resolve(),
+      search: (query) => {
+        asked.push(query);
+        const ids: Record<string, string[]> = {
+          '电 价': ['price', 'loose'],
+          '"电 价"': ['price'],
+          電價: ['loose', 'heading'],
+        };
+        return Promise.resolve({ results: (ids[query] ?? []).map(result) });
+      },
+    };
+    const found = await searchSite(pagefind, '電價', '450000', await loadToSimplified());
+    expect(found.map((entry) => entry.id)).toEqual(['price', 'loose', 'heading']);
+    expect(asked).toEqual(['电 价', '"电 价"', '電價']);
+    asked.length = 0;
+    await searchSite(pagefind, '电价', '450000', await loadToSimplified());
+    expect(asked).toEqual(['电 价', '"电 价"']);
   });
 });
 

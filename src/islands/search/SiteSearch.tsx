@@ -5,6 +5,7 @@ import { formatCount } from '../../lib/i18n/plural.ts';
 import { excerptParts, loadHits, searchSite, type PagefindResult, type SearchHit } from '../../lib/search.ts';
 import { LoadFailed } from '../LoadStatus.tsx';
 import { useMountedSignal } from '../useMountedSignal.ts';
+import { loadToSimplified } from '../../lib/toSimplified.ts';
 import { loadSearchBundle, resultsPerPage, typeLabel, typingPauseMs, type SearchMessages } from './siteSearch.ts';
 
 interface Props {
@@ -69,7 +70,8 @@ export default function SiteSearch({ locale, areaCode, messages, helpHref, conte
       }
       setState({ kind: 'searching', query });
       try {
-        const results = await searchSite(await loadSearchBundle(locale), query, areaCode);
+        const [bundle, toSimplified] = await Promise.all([loadSearchBundle(locale), loadToSimplified()]);
+        const results = await searchSite(bundle, query, areaCode, toSimplified);
         const hits = await loadHits(results.slice(0, resultsPerPage));
         if (ticket === latest.current) setState({ kind: 'found', query, results, hits });
       } catch {
@@ -83,6 +85,7 @@ export default function SiteSearch({ locale, areaCode, messages, helpHref, conte
   // typed while the island was loading, or the address's query.
   useEffect(() => {
     void loadSearchBundle(locale).catch(() => undefined);
+    void loadToSimplified().catch(() => undefined);
     const input = inputRef.current;
     if (!input) return;
     if (!input.value) input.value = addressQuery();
