@@ -33,7 +33,7 @@ import type { Database } from '../src/server/db/client.ts';
 import { openRuntime } from '../src/server/runtime.ts';
 import { opsOrdersPage, opsOrdersTable, ownOrdersPage, ownOrdersTable } from '../src/server/services/orderTables.ts';
 import { buildTableQueries, parseTableRequest } from '../src/server/table/antTable.ts';
-import { chinaDate } from '../src/content/query.ts';
+import { chinaDate } from '../src/lib/chinaTime.ts';
 import { formPostHeaders, waitFor } from './server.ts';
 
 const enterpriseCount = 10_000;

@@ -205,9 +205,6 @@ function withOrgCom(content: SiteContent, selling: SellingSet): SellingSetView {
   return { ...selling, orgCom: getOrgCom(content, selling.orgComId) as OrgCom };
 }
 
-/** `YYYY-MM-DD` of a date in China Standard Time (UTC+8), the business's calendar (src/lib/chinaTime.ts). */
-export { chinaDate } from '../lib/chinaTime.ts';
-
 /** Whether a selling set is within its validity dates on `today` (YYYY-MM-DD). */
 export function isSellingOn(selling: SellingSet, today: string): boolean {
   return selling.validFrom <= today && today <= selling.validTo;

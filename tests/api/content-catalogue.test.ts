@@ -7,13 +7,13 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { loadContent } from '../../src/content/load.ts';
 import {
   bizTypesOfArea,
-  chinaDate,
   listBizItems,
   listSellingSets,
   listSets,
   productsOfArea,
   schemeParamsForProfile,
 } from '../../src/content/query.ts';
+import { chinaDate } from '../../src/lib/chinaTime.ts';
 import type { SiteContent } from '../../src/content/schemas.ts';
 import { createTestApp, openPerFile } from './harness.ts';
 import { getJson } from './contentClient.ts';

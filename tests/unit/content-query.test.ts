@@ -7,7 +7,6 @@ import { describe, expect, it } from 'vitest';
 import { loadContent } from '../../src/content/load.ts';
 import {
   bizTypesOfArea,
-  chinaDate,
   firstHelpDocument,
   getAreaSettings,
   getRegionByIsoCode,
@@ -21,6 +20,7 @@ import {
   setMatchesProfile,
   tabPanelId,
 } from '../../src/content/query.ts';
+import { chinaDate } from '../../src/lib/chinaTime.ts';
 import type { ProductSet } from '../../src/content/schemas.ts';
 
 const content = loadContent('src/content');

@@ -5,13 +5,13 @@
  */
 import { Hono } from 'hono';
 import {
-  chinaDate,
   getDictionary,
   listSellingSets,
   listSets,
   productsOfArea,
   schemeParamsForProfile,
 } from '../../content/query.ts';
+import { chinaDate } from '../../lib/chinaTime.ts';
 import {
   productListQuery,
   productQuery,

@@ -10,9 +10,9 @@ import {
   listIndustries,
   newsSummary,
   sellingSetsOfSet,
-  chinaDate,
   isSellingOn,
 } from '../../content/query.ts';
+import { chinaDate } from '../../lib/chinaTime.ts';
 import type { BizItem, News, Product, ProductSet, SiteContent } from '../../content/schemas.ts';
 import type { SellingSetView } from '../../content/query.ts';
 

@@ -29,7 +29,6 @@ import {
   type OrderSchemeParamSnapshot,
 } from '../../lib/schemas/order.ts';
 import {
-  chinaDate,
   defaultAreaCode,
   getDictionary,
   getProduct,
@@ -41,6 +40,7 @@ import {
   productsOfArea,
   type SellingSetView,
 } from '../../content/query.ts';
+import { chinaDate } from '../../lib/chinaTime.ts';
 import type { ProductSet, SchemeParam, SiteContent } from '../../content/schemas.ts';
 import type { Database } from '../db/client.ts';
 import { enterprises, orders, orderStatusHistory, type EnterpriseRow, type OrderRow } from '../db/schema/index.ts';
