@@ -4,7 +4,7 @@
  * (`data-pagefind-body`, src/lib/search.ts) and writes one bundle per locale under
  * `pagefind/<locale>/`. The whole output is indexed each time — an incremental build's unchanged
  * pages are in place by then (incremental.ts runs first) — because Pagefind cannot add pages to an
- * index it wrote before, and indexing every page takes a second or two.
+ * index it wrote before (the figures: docs/public-site.md, "Search").
  *
  * Every bundle is indexed as Chinese: the content is zh-CN on the pages of every locale (only the
  * interface around it is translated), and Pagefind cuts Chinese into words only in an index it
@@ -62,30 +62,36 @@ export async function writeSearchIndex(outDir: string, options: SearchIndexOptio
   const written: string[] = [];
   let done = 0;
   options.onProgress?.(0, total);
-  try {
-    for (const [locale, localePages] of byLocale) {
-      if (localePages.length === 0) continue;
-      const { index, errors } = await pagefind.createIndex({ forceLanguage: indexLanguage });
-      if (!index) throw new Error(`search index (${locale}): ${errors.join('; ')}`);
-      for (const page of localePages) {
-        const added = await index.addHTMLFile({ url: page.url, content: await readFile(page.file, 'utf8') });
-        if (added.errors.length > 0) throw new Error(`search index: ${page.url}: ${added.errors.join('; ')}`);
-        done += 1;
-        options.onProgress?.(done, total);
-      }
-      pages[locale] = localePages.length;
-      const bundleDir = path.join(outDir, ...searchBundlePath(locale).split('/').filter(Boolean));
-      await rm(bundleDir, { recursive: true, force: true });
-      const output = await index.writeFiles({ outputPath: bundleDir });
-      if (output.errors.length > 0) throw new Error(`search index (${locale}): ${output.errors.join('; ')}`);
-      await index.deleteIndex();
-      for (const entry of await readdir(bundleDir, { recursive: true, withFileTypes: true })) {
-        if (!entry.isFile()) continue;
-        const file = path.join(entry.parentPath, entry.name);
-        if (entry.parentPath === bundleDir && !keptBundleFile.test(entry.name)) await rm(file);
-        else written.push(file);
-      }
+  // The locales' indexes are built side by side: Pagefind's service works on them in parallel,
+  // which shortens the step (docs/public-site.md, "Search").
+  const indexLocale = async (locale: Locale, localePages: { url: string; file: string }[]) => {
+    const { index, errors } = await pagefind.createIndex({ forceLanguage: indexLanguage });
+    if (!index) throw new Error(`search index (${locale}): ${errors.join('; ')}`);
+    for (const page of localePages) {
+      const added = await index.addHTMLFile({ url: page.url, content: await readFile(page.file, 'utf8') });
+      if (added.errors.length > 0) throw new Error(`search index: ${page.url}: ${added.errors.join('; ')}`);
+      done += 1;
+      options.onProgress?.(done, total);
     }
+    pages[locale] = localePages.length;
+    const bundleDir = path.join(outDir, ...searchBundlePath(locale).split('/').filter(Boolean));
+    await rm(bundleDir, { recursive: true, force: true });
+    const output = await index.writeFiles({ outputPath: bundleDir });
+    if (output.errors.length > 0) throw new Error(`search index (${locale}): ${output.errors.join('; ')}`);
+    await index.deleteIndex();
+    for (const entry of await readdir(bundleDir, { recursive: true, withFileTypes: true })) {
+      if (!entry.isFile()) continue;
+      const file = path.join(entry.parentPath, entry.name);
+      if (entry.parentPath === bundleDir && !keptBundleFile.test(entry.name)) await rm(file);
+      else written.push(file);
+    }
+  };
+  try {
+    await Promise.all(
+      [...byLocale]
+        .filter(([, localePages]) => localePages.length > 0)
+        .map(([locale, localePages]) => indexLocale(locale, localePages)),
+    );
   } finally {
     await pagefind.close();
   }
