@@ -1,89 +1,35 @@
 /**
- * The login status of this tab, kept as JSON in sessionStorage (spec section 3: "login status as
- * JSON in session storage"): `{ "status": "ok", "type": "account" | "mobile" }`, absent when
- * logged out.
+ * The login status of this tab as an atom for the interface (how this tab logged in, whether to
+ * show the user menu before the current user has loaded). What is stored in the browser, and how
+ * it is read, is src/lib/storedLoginStatus.ts; this store follows it, including when the request
+ * client clears it on a 901 answer.
  *
- * The session id is NOT stored here or anywhere script can read: it lives only in the HttpOnly
- * `hgd_sid` cookie, which the browser sends by itself. This status is a hint for the interface
- * (how this tab logged in, whether to show the user menu before the current user has loaded);
- * the server decides, and answers 901 when the session is missing or expired. A tab without a
- * stored status of its own (opened after signing in in another one) reads the server's signed-in
- * hint cookie instead, so the header reflects the session in every tab.
- *
- * Kept apart from session.ts so that the request client can clear it on 901 without importing
- * the stores that themselves call the client.
+ * Kept apart from session.ts so that the stores that call the request client do not have to be
+ * loaded for the status to be kept.
  */
 import { atom } from 'nanostores';
-import { signedInHintCookieName } from '../lib/apiCodes.ts';
-
-export const LOGIN_STATUS_KEY = 'loginStatus';
-
-export type LoginType = 'account' | 'mobile';
-
-export interface LoginStatus {
-  status: 'ok';
-  type: LoginType;
-}
-
-function storage(): Storage | undefined {
-  try {
-    return typeof sessionStorage === 'undefined' ? undefined : sessionStorage;
-  } catch {
-    return undefined; // storage disabled by the browser's privacy settings
-  }
-}
-
-function isLoginStatus(value: unknown): value is LoginStatus {
-  if (value === null || typeof value !== 'object') return false;
-  const { status, type } = value as Record<string, unknown>;
-  return status === 'ok' && (type === 'account' || type === 'mobile');
-}
-
-/**
- * The server's signed-in hint cookie (set and cleared with the HttpOnly session cookie, see
- * signedInHintCookieName): a tab opened after signing in elsewhere has no sessionStorage of its
- * own, and still knows at once that the browser has a session.
- */
-function readSignedInHint(): LoginStatus | null {
-  if (typeof document === 'undefined') return null;
-  const match = new RegExp(`(?:^|;\\s*)${signedInHintCookieName}=([^;]*)`).exec(document.cookie);
-  if (!match) return null;
-  return { status: 'ok', type: match[1] === 'mobile' ? 'mobile' : 'account' };
-}
-
-/** Reads this tab's stored status, else the server's signed-in hint; anything malformed counts as logged out. */
-export function readLoginStatus(): LoginStatus | null {
-  try {
-    const raw = storage()?.getItem(LOGIN_STATUS_KEY);
-    if (!raw) return readSignedInHint();
-    const parsed: unknown = JSON.parse(raw);
-    return isLoginStatus(parsed) ? { status: parsed.status, type: parsed.type } : readSignedInHint();
-  } catch {
-    return readSignedInHint();
-  }
-}
+import {
+  clearLoginStatus,
+  onLoginStatusCleared,
+  readLoginStatus,
+  storeLoginStatus,
+  type LoginStatus,
+  type LoginType,
+} from '../lib/storedLoginStatus.ts';
 
 /** null when logged out. */
 export const loginStatus = atom<LoginStatus | null>(readLoginStatus());
 
+onLoginStatusCleared(() => loginStatus.set(null));
+
 /** After a successful login (account or mobile mode). */
 export function markLoggedIn(type: LoginType): void {
   const value: LoginStatus = { status: 'ok', type };
-  try {
-    storage()?.setItem(LOGIN_STATUS_KEY, JSON.stringify(value));
-  } catch {
-    // Quota or privacy mode: the in-memory status still works for this page.
-  }
+  storeLoginStatus(value);
   loginStatus.set(value);
 }
 
-/** After logout or a 901 answer (the server clears the hint too; this covers a hint it never saw again). */
+/** After logout or a 901 answer. */
 export function markLoggedOut(): void {
-  try {
-    storage()?.removeItem(LOGIN_STATUS_KEY);
-  } catch {
-    // See markLoggedIn.
-  }
-  if (typeof document !== 'undefined') document.cookie = `${signedInHintCookieName}=; Path=/; Max-Age=0; SameSite=Lax`;
-  loginStatus.set(null);
+  clearLoginStatus();
 }

@@ -1,6 +1,6 @@
 /**
  * The session as the browser sees it: the login status of this tab (sessionStorage, see
- * loginStatus.ts) and the current user. The session id itself lives only in the HttpOnly
+ * src/lib/storedLoginStatus.ts) and the current user. The session id itself lives only in the HttpOnly
  * `hgd_sid` cookie — no script can read it, so no script can leak it.
  */
 import { atom } from 'nanostores';
@@ -12,15 +12,8 @@ import { loginUrlFor } from '../lib/loginRedirect.ts';
 import type { SecondFactorDemand } from '../lib/schemas/secondFactor.ts';
 import { loginStatus, markLoggedOut } from './loginStatus.ts';
 
-export {
-  loginStatus,
-  markLoggedIn,
-  markLoggedOut,
-  readLoginStatus,
-  LOGIN_STATUS_KEY,
-  type LoginStatus,
-  type LoginType,
-} from './loginStatus.ts';
+export { loginStatus, markLoggedIn, markLoggedOut } from './loginStatus.ts';
+export { readLoginStatus, LOGIN_STATUS_KEY, type LoginStatus, type LoginType } from '../lib/storedLoginStatus.ts';
 
 export const CURRENT_USER_URL = '/api/front/user/currentUser';
 export const LOGOUT_URL = '/api/front/system/logout';

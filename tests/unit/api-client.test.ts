@@ -2,7 +2,8 @@
 import { afterEach, beforeEach, describe, expect, test, vi } from 'vitest';
 import { download, fetchDownload, get, post, request, upload, type UploadProgress } from '../../src/lib/api/index.ts';
 import { fileNameOf } from '../../src/lib/api/client.ts';
-import { LOGIN_STATUS_KEY, loginStatus, markLoggedIn } from '../../src/stores/loginStatus.ts';
+import { LOGIN_STATUS_KEY } from '../../src/lib/storedLoginStatus.ts';
+import { loginStatus, markLoggedIn } from '../../src/stores/loginStatus.ts';
 
 type FetchArgs = [input: RequestInfo | URL, init?: RequestInit];
 const fetchMock = vi.fn<(...args: FetchArgs) => Promise<Response>>();

@@ -27,7 +27,7 @@ import { FORBIDDEN, OK, SESSION_EXPIRED, type ApiEnvelope } from '../apiCodes.ts
 import { loginUrlFor } from '../loginRedirect.ts';
 import { localePath } from '../paths.ts';
 import { secondFactorDemandOf, secondFactorSettingsPath } from '../secondFactorDemand.ts';
-import { markLoggedOut } from '../../stores/loginStatus.ts';
+import { clearLoginStatus } from '../storedLoginStatus.ts';
 import { toFormBody, toMultipart, withQuery, type RequestData } from './encode.ts';
 import { pageLocale, translator } from './messages.ts';
 import { message, notification } from './notify.ts';
@@ -251,7 +251,7 @@ async function settle<T>(url: string, outcome: Outcome, options: CallOptions): P
     data: (envelope.data ?? {}) as T,
   };
   if (result.code === SESSION_EXPIRED) {
-    markLoggedOut();
+    clearLoginStatus();
     if (!options.allowAnonymous) goToLogin();
     return options.quiet ? result : undefined;
   }
