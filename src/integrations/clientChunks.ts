@@ -7,7 +7,8 @@
  * - `react`: React, React DOM, the Astro renderer and the bundler's runtime helpers — the floor of
  *   any hydrated page (public pages load it only when a visitor reaches for a header control);
  * - `core`: what every signed-in page runs — the request client, the session and notice stores,
- *   the small shared island helpers, form errors from the server, the partner constants;
+ *   the small shared island helpers (the empty state and the status badge among them), form errors
+ *   from the server, the partner constants;
  * - `validation` (zod/mini) and `forms` (the shared field rules and the forms' parts): only pages
  *   that validate load them, and the studio's editor only the first;
  * - `tables`: the data tables and their state in the address;
@@ -37,6 +38,9 @@ const coreModules = [
     'lib/(?:apiCodes|paths|loginRedirect|secondFactorDemand|flash|chinaTime|roles|notices|i18n/locales)\\.ts$',
   ),
   sourcePath('islands/(?:LoadStatus|ConfirmDialog|useDismiss|useMountedSignal|useSessionReady|quietCall)\\.tsx?$'),
+  // The empty state and the status badge: tables, certification and order pages all show them.
+  sourcePath('islands/(?:EmptyState|StatusBadge)\\.tsx$'),
+  sourcePath('lib/(?:emptyState|statusBadges)\\.ts$'),
   sourcePath('islands/auth/(?:formCall|formValidation)\\.ts$'),
   sourcePath('islands/person/personData\\.ts$'),
   sourcePath('islands/table/CardTable\\.tsx$'),
