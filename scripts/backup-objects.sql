@@ -12,7 +12,7 @@ union
 select 'content-images/originals/' || name from content_images
 union
 -- Site build archives (site/artifacts.ts): the last 5 publications, which can be rolled back to,
--- and the up to 8 bases an incremental build's archive is a delta over (site/publisher.ts keeps
+-- and the up to 8 bases an incremental build's archive is a delta over (site/sitePublisher.ts keeps
 -- the same set; older archives are pruned).
 select 'site/builds/' || lpad(id::text, greatest(6, length(id::text)), '0') || '.tar' from (
   with recursive needed(id, base, depth) as (

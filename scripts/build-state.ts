@@ -4,7 +4,7 @@
  *
  * Every build is made in a fresh directory under `.dist-builds/` and `dist` is then switched to it
  * in one step (a symbolic link renamed over the old one, as the editors' rebuild switches
- * `current`: src/server/site/publication.ts), so `dist/` is always one complete build — also while
+ * `current`: src/server/site/servedSite.ts), so `dist/` is always one complete build — also while
  * another build runs (two `npm start`s in one checkout), and a failed build changes nothing.
  * Readers keep using the path `dist/` (the tests, scripts/check-budgets.ts, STATIC_DIR=dist).
  *

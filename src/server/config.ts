@@ -179,7 +179,7 @@ export interface Config {
   rebuildToken: string | undefined;
   /** An editors' rebuild running longer is stopped and recorded as failed. */
   rebuildTimeoutMinutes: number;
-  /** How often each process checks the published build besides LISTEN/NOTIFY (site/publisher.ts). */
+  /** How often each process checks the published build besides LISTEN/NOTIFY (site/sitePublisher.ts). */
   sitePollSeconds: number;
   /** `embedded`: this process also runs the job queue's worker (builds, schedules); `external`: `npm run worker` does. */
   siteWorker: 'embedded' | 'external';

@@ -15,7 +15,7 @@ import { getConfig, loadConfig, type Config } from './config.ts';
 import { demoAccounts, demoAccountsWithPublicPasswords } from './seed/seed.ts';
 import { startHousekeeping } from './housekeeping.ts';
 import { createLogger, type Logger } from './logger.ts';
-import { listen } from './listen.ts';
+import { listen } from './httpListeners.ts';
 import { listenForMetrics } from './metrics/endpoint.ts';
 import { createMetricsRegistry } from './metrics/registry.ts';
 import { openRuntime, type Runtime } from './runtime.ts';
@@ -26,14 +26,14 @@ import { storageBannerLine } from './storage/fromConfig.ts';
 import { filesMatchPublished } from './studio/contentRepo.ts';
 import { contentStore, publishContent } from './services/contentStore.ts';
 import { hasActiveOperator } from './services/staffAccounts.ts';
-import { createPublishedSite, type Publication } from './site/publication.ts';
-import { createSitePublisher } from './site/publisher.ts';
+import { createPublishedSite, type Publication } from './site/servedSite.ts';
+import { createSitePublisher } from './site/sitePublisher.ts';
 import { recordInitialPublication } from './site/initialPublication.ts';
 import { createJobQueue } from './jobs/queue.ts';
 import type { AppEnv } from './types.ts';
 
 export interface RunningServer {
-  /** The first of the listening sockets' servers (listen.ts); its address is theirs. */
+  /** The first of the listening sockets' servers (httpListeners.ts); its address is theirs. */
   server: ServerType;
   url: string;
   runtime: Runtime;

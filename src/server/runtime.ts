@@ -27,7 +27,7 @@ export interface Runtime {
 /**
  * `contentDir`: the content the API answers from (CONTENT_DIR when omitted), loaded and published
  * now (regions table included); `null` leaves that to the caller — the server, which first asks
- * the database which build is published (site/publisher.ts), so a starting process never writes
+ * the database which build is published (site/sitePublisher.ts), so a starting process never writes
  * its own disk's regions over a publication.
  */
 export async function openRuntime(config: Config, contentDir?: string | null): Promise<Runtime> {

@@ -8,7 +8,7 @@
  * - `/_astro/*` (hashed names) cached for a year, immutable; HTML `no-cache` with ETag and
  *   Last-Modified, answered 304 when unchanged; other files an hour (src/lib/site/fileHeaders.ts,
  *   the rules the CDN upload follows too).
- * - The root may be a function: the directory published now (site/publication.ts). The editors'
+ * - The root may be a function: the directory published now (site/servedSite.ts). The editors'
  *   rebuild publishes a new directory at once; the first request after that sees the new root and
  *   forgets every cached lookup. Published directories are never written to afterwards.
  * - File metadata is looked up once per path and kept in memory (small bodies too), and with it

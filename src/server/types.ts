@@ -9,8 +9,8 @@ import type { Logger } from './logger.ts';
 import type { MetricsRegistry } from './metrics/registry.ts';
 import type { KeySource } from './secrets.ts';
 import type { BuildCommand } from './site/buildCommand.ts';
-import type { Publication, PublishedSite } from './site/publication.ts';
-import type { SitePublisher } from './site/publisher.ts';
+import type { Publication, PublishedSite } from './site/servedSite.ts';
+import type { SitePublisher } from './site/sitePublisher.ts';
 import type { SiteRebuilder } from './site/rebuild.ts';
 import type { Drain } from './shutdown.ts';
 import type { SmsProvider } from './sms/provider.ts';
@@ -35,10 +35,10 @@ export interface AppDeps {
   sms?: SmsProvider;
   /**
    * What is served until a publication says otherwise; omitted means `staticDir` with CONTENT_DIR.
-   * Ignored when `publisher` is given (the server's, which chose it at start: site/publisher.ts).
+   * Ignored when `publisher` is given (the server's, which chose it at start: site/sitePublisher.ts).
    */
   publication?: Publication;
-  /** Which build every process serves (site/publisher.ts); omitted means one made for this app. */
+  /** Which build every process serves (site/sitePublisher.ts); omitted means one made for this app. */
   publisher?: SitePublisher;
   /**
    * The job queue (jobs/queue.ts); omitted means one made for this app on `db`, started by its

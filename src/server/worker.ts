@@ -22,8 +22,8 @@ import { createContentStore } from './services/contentStore.ts';
 import { astroBuildCommand } from './site/buildCommand.ts';
 import { createBuildRunner } from './site/buildJob.ts';
 import { cdnStoreFromConfig } from './site/cdn.ts';
-import { createPublishedSite } from './site/publication.ts';
-import { createSitePublisher } from './site/publisher.ts';
+import { createPublishedSite } from './site/servedSite.ts';
+import { createSitePublisher } from './site/sitePublisher.ts';
 import { createSiteRebuilder } from './site/rebuild.ts';
 import { createScheduleService } from './studio/schedules.ts';
 

@@ -17,7 +17,7 @@ import { ConfigError, loadConfig } from '../../src/server/config.ts';
 import { siteBuilds } from '../../src/server/db/schema/index.ts';
 import type { BuildRequest } from '../../src/server/site/buildCommand.ts';
 import { CdnUploadError, cdnMarkerKey, cdnStoreFromConfig, uploadToCdn } from '../../src/server/site/cdn.ts';
-import { siteLayout } from '../../src/server/site/publication.ts';
+import { siteLayout } from '../../src/server/site/servedSite.ts';
 import type { ObjectStore } from '../../src/server/storage/objectStore.ts';
 import { createS3Store } from '../../src/server/storage/s3Store.ts';
 import { apiHeaders, createTestApp, type TestApp } from './harness.ts';

@@ -12,7 +12,7 @@ import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openPglite, rowsOf, type PgliteHandle } from '../../src/server/db/client.ts';
 import { isUniqueViolation, sqlStateOf } from '../../src/server/db/errors.ts';
-import { listen, notify } from '../../src/server/db/notify.ts';
+import { listen, notify } from '../../src/server/db/changeNotifications.ts';
 import { createTestApp, type TestApp } from './harness.ts';
 
 const onPglite = !process.env['TEST_DATABASE_URL'];

@@ -23,8 +23,8 @@ import { createLogger } from '../../src/server/logger.ts';
 import { createContentStore } from '../../src/server/services/contentStore.ts';
 import type { BuildRequest } from '../../src/server/site/buildCommand.ts';
 import type { BuildRunner } from '../../src/server/site/buildJob.ts';
-import { createPublishedSite } from '../../src/server/site/publication.ts';
-import { createSitePublisher } from '../../src/server/site/publisher.ts';
+import { createPublishedSite } from '../../src/server/site/servedSite.ts';
+import { createSitePublisher } from '../../src/server/site/sitePublisher.ts';
 import { createSiteRebuilder } from '../../src/server/site/rebuild.ts';
 import { objectStoreFromConfig } from '../../src/server/storage/fromConfig.ts';
 import {

@@ -1,10 +1,10 @@
 /**
- * The server's listener (src/server/listen.ts): a burst of new connections is accepted several per
+ * The server's listener (src/server/httpListeners.ts): a burst of new connections is accepted several per
  * event-loop turn, a port in use is refused, and closing frees the port.
  */
 import net, { type AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { listen, listenSockets, type Listener } from '../../src/server/listen.ts';
+import { listen, listenSockets, type Listener } from '../../src/server/httpListeners.ts';
 
 const answer = () => new Response('ok');
 const open: Listener[] = [];

@@ -8,7 +8,7 @@
 import { Hono, type Context, type Env } from 'hono';
 import { bearerToken, tokenMatches } from '../bearerToken.ts';
 import type { Config } from '../config.ts';
-import { listen, type Listener } from '../listen.ts';
+import { listen, type Listener } from '../httpListeners.ts';
 import type { MetricsRegistry } from './registry.ts';
 
 export const metricsPath = '/metrics';

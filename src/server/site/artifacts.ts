@@ -20,7 +20,7 @@ import path from 'node:path';
 import { Readable } from 'node:stream';
 import * as tar from 'tar';
 import type { ObjectStore } from '../storage/objectStore.ts';
-import { buildDirName, type SiteLayout } from './publication.ts';
+import { buildDirName, type SiteLayout } from './servedSite.ts';
 
 export function buildDirOf(layout: SiteLayout, buildId: number): string {
   return path.join(layout.buildsDir, buildDirName(buildId));

@@ -48,8 +48,8 @@ import { ensureLocalBuild, saveBuild } from './artifacts.ts';
 import { countPages, type BuildCommand, type BuildStep } from './buildCommand.ts';
 import { uploadToCdn } from './cdn.ts';
 import { planBuild } from './incremental.ts';
-import { buildDirName, siteLayout } from './publication.ts';
-import type { SitePublisher } from './publisher.ts';
+import { buildDirName, siteLayout } from './servedSite.ts';
+import type { SitePublisher } from './sitePublisher.ts';
 
 /** Longest failure reason kept in the table. */
 const maxErrorLength = 4000;

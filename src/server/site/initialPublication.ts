@@ -15,8 +15,8 @@ import type { ObjectStore } from '../storage/objectStore.ts';
 import { commitPublication, takeSnapshot, writeSnapshot } from '../studio/contentRepo.ts';
 import { saveBuild } from './artifacts.ts';
 import { countPages } from './buildCommand.ts';
-import { buildDirName, siteLayout } from './publication.ts';
-import type { SitePublisher } from './publisher.ts';
+import { buildDirName, siteLayout } from './servedSite.ts';
+import type { SitePublisher } from './sitePublisher.ts';
 
 /** Advisory lock id of the first publication's claim. */
 const initialLockKey = 4_400_005;

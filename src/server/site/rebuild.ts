@@ -27,8 +27,8 @@ import { restoreManifest } from '../studio/contentRepo.ts';
 import { ensureLocalBuild } from './artifacts.ts';
 import { reasonOf, type BuildJobData, type BuildOrder } from './buildJob.ts';
 import { uploadToCdn } from './cdn.ts';
-import { siteLayout, type SiteLayout } from './publication.ts';
-import type { SitePublisher } from './publisher.ts';
+import { siteLayout, type SiteLayout } from './servedSite.ts';
+import type { SitePublisher } from './sitePublisher.ts';
 
 /** Advisory lock id of the rebuild claim (any constant unique within this database). */
 const rebuildLockKey = 4_400_003;

@@ -1,7 +1,7 @@
 /**
- * The published site: which built directory the server serves and which content directory the API
- * answers from. The two always change together, so a visitor's page and the content API never
- * disagree.
+ * The site this process serves, and where builds live on disk: which built directory the server
+ * serves and which content directory the API answers from. The two always change together, so a
+ * visitor's page and the content API never disagree.
  *
  * Editors' rebuilds (rebuild.ts) live under `DATA_DIR/site/`:
  *
@@ -9,8 +9,8 @@
  *   builds/<id>/dist      the build output
  *   current -> builds/<id>  symbolic link to the published build, replaced by an atomic rename
  *
- * Which build is published is the database's to say (publisher.ts); `current` follows it on each
- * machine, for a static host pointed at `current/dist`. The running server switches in memory
+ * Which build is published is the database's to say (sitePublisher.ts); `current` follows it on
+ * each machine, for a static host pointed at `current/dist`. The running server switches in memory
  * (`PublishedSite.publish`).
  */
 import { rename, rm, symlink } from 'node:fs/promises';

@@ -26,14 +26,14 @@ import { and, desc, eq, gt, isNotNull, ne, notInArray, sql } from 'drizzle-orm';
 import { loadContent } from '../../content/load.ts';
 import type { SiteContent } from '../../content/schemas.ts';
 import type { Database, DatabaseHandle } from '../db/client.ts';
-import { listen, notify } from '../db/notify.ts';
+import { listen, notify } from '../db/changeNotifications.ts';
 import { siteBuilds, siteContents, siteNodes, type SiteBuildRow } from '../db/schema/index.ts';
 import type { Logger } from '../logger.ts';
 import { publicationMetrics, type Instrumented } from '../metrics/instruments.ts';
 import type { ContentStore } from '../services/contentStore.ts';
 import type { ObjectStore } from '../storage/objectStore.ts';
 import { buildDirOf, deltaChain, ensureLocalBuild, removeBuildArtifacts } from './artifacts.ts';
-import { pointCurrentAt, siteLayout, type PublishedSite, type Publication, type SiteLayout } from './publication.ts';
+import { pointCurrentAt, siteLayout, type PublishedSite, type Publication, type SiteLayout } from './servedSite.ts';
 
 export const publicationChannel = 'site_publication';
 /** A build is stored and about to be published: every process fetches it now (phase one). */

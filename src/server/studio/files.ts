@@ -24,7 +24,7 @@ import { and, eq } from 'drizzle-orm';
 import type { Context, Hono } from 'hono';
 import { siteBuilds } from '../db/schema/index.ts';
 import { ensureLocalBuild } from '../site/artifacts.ts';
-import { siteLayout } from '../site/publication.ts';
+import { siteLayout } from '../site/servedSite.ts';
 import { contentTypes } from '../../lib/site/fileHeaders.ts';
 import { imageUrlPrefix, webImageKey } from './images.ts';
 import { previewPrefix } from './views.ts';

@@ -48,7 +48,7 @@ export const siteBuilds = pgTable(
     outputDir: text('output_dir'),
     /**
      * When this build became the published site (its success, or a rollback to it). The site every
-     * API process serves is the succeeded build with the latest `published_at` (site/publisher.ts).
+     * API process serves is the succeeded build with the latest `published_at` (site/sitePublisher.ts).
      */
     publishedAt: timestamp('published_at', { withTimezone: true }),
     /** `publish` (the public site) or `preview` (an editor's drafts, never published). */
@@ -79,7 +79,7 @@ export const siteBuilds = pgTable(
 );
 
 /**
- * The API processes serving the site, for a two-phase publication (site/publisher.ts): each
+ * The API processes serving the site, for a two-phase publication (site/sitePublisher.ts): each
  * process writes its row when it starts and on every poll, and the build it last fetched on a
  * "build stored" notification; a builder publishes once every live process has the build.
  */
