@@ -25,7 +25,8 @@ import {
   type StaffRowData,
 } from '../src/lib/schemas/staff.ts';
 import { controlCharacterIssues } from '../src/lib/schemas/text.ts';
-import { ApiError, isMessageKey } from '../src/server/envelope.ts';
+import { ApiError } from '../src/server/apiError.ts';
+import { isMessageKey } from '../src/server/envelope.ts';
 import type { Database } from '../src/server/db/client.ts';
 
 export interface CliInput {

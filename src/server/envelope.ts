@@ -1,13 +1,14 @@
 /**
  * Every /api answer is `{ code, message, data }` (DOMAIN.md, API conventions): HTTP 200 for business
  * outcomes, whatever their code; HTTP 404 / 413 / 500 only for transport faults. Services throw
- * `ApiError`; the app's error handler turns it into an envelope in the caller's locale.
+ * `ApiError` (apiError.ts); the app's error handler turns it into an envelope in the caller's locale.
  */
 import type { Context } from 'hono';
 import { HTTPException } from 'hono/http-exception';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import { ApiCode, type ApiEnvelope } from '../lib/apiCodes.ts';
-import { defaultLocale, dictionaries, t, type Locale, type MessageKey, type MessageVars } from '../lib/i18n/index.ts';
+import { defaultLocale, dictionaries, t, type MessageKey, type MessageVars } from '../lib/i18n/index.ts';
+import { ApiError } from './apiError.ts';
 import { databaseFault } from './db/errors.ts';
 import type { AppEnv } from './types.ts';
 
@@ -46,59 +47,11 @@ export function ok<T>(c: AnyContext, data?: T | null, messageKey: MessageKey = '
   return envelope(c, ApiCode.OK, message(c, messageKey, vars), data);
 }
 
-/**
- * A business outcome other than success, thrown by services and handlers.
- * `key` names the message in the dictionaries (localized when answered); `text` carries a message
- * that is already localized (validation builds its own).
- * @example throw new ApiError(ApiCode.NOT_FOUND, 'area.unknown')
- */
-export class ApiError extends Error {
-  readonly code: number;
-  readonly key: MessageKey;
-  readonly vars: MessageVars | undefined;
-  readonly data: unknown;
-  readonly text: string | undefined;
-
-  constructor(code: number, key: MessageKey, vars?: MessageVars, data?: unknown, text?: string) {
-    super(text ?? key);
-    this.name = 'ApiError';
-    this.code = code;
-    this.key = key;
-    this.vars = vars;
-    this.data = data;
-    this.text = text;
-  }
-
-  static badRequest(key: MessageKey = 'validation.default', vars?: MessageVars): ApiError {
-    return new ApiError(ApiCode.BAD_REQUEST, key, vars);
-  }
-  /** A 400 about one form field, in validation's shape (`data.errors`), so the form shows it at that field. */
-  static field(locale: Locale, field: string, key: MessageKey, vars?: MessageVars): ApiError {
-    const text = t(locale, key, vars);
-    return new ApiError(ApiCode.BAD_REQUEST, key, vars, { errors: [{ field, message: text }] }, text);
-  }
-  static forbidden(key: MessageKey = 'api.forbidden'): ApiError {
-    return new ApiError(ApiCode.FORBIDDEN, key);
-  }
-  static notFound(key: MessageKey = 'api.notFound', vars?: MessageVars): ApiError {
-    return new ApiError(ApiCode.NOT_FOUND, key, vars);
-  }
-  static conflict(key: MessageKey = 'api.conflict', vars?: MessageVars): ApiError {
-    return new ApiError(ApiCode.CONFLICT, key, vars);
-  }
-  static tooManyRequests(key: MessageKey = 'api.tooManyRequests', vars?: MessageVars): ApiError {
-    return new ApiError(ApiCode.TOO_MANY_REQUESTS, key, vars);
-  }
-  static upstreamUnavailable(key: MessageKey, vars?: MessageVars): ApiError {
-    return new ApiError(ApiCode.UPSTREAM_UNAVAILABLE, key, vars);
-  }
-  static sessionExpired(): ApiError {
-    return new ApiError(ApiCode.SESSION_EXPIRED, 'api.sessionExpired');
-  }
-}
-
+/** An ApiError's envelope: its message rendered in the caller's locale (a field's also at the field). */
 export function apiErrorResponse(c: AnyContext, error: ApiError): Response {
-  return envelope(c, error.code, error.text ?? message(c, error.key, error.vars), error.data);
+  const text = error.text ?? message(c, error.key, error.vars);
+  const data = error.field === undefined ? error.data : { errors: [{ field: error.field, message: text }] };
+  return envelope(c, error.code, text, data);
 }
 
 export function isApiPath(pathname: string): boolean {

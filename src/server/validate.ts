@@ -10,7 +10,8 @@ import { format } from '../lib/api/messages.ts';
 import { translator } from '../lib/i18n/index.ts';
 import { localizeIssues } from '../lib/schemas/issues.ts';
 import { controlCharacterIssues } from '../lib/schemas/text.ts';
-import { ApiError, isMessageKey, localeOf, type AnyContext } from './envelope.ts';
+import { ApiError } from './apiError.ts';
+import { isMessageKey, localeOf, type AnyContext } from './envelope.ts';
 import { formDataToObject, parseQueryString, type ParsedObject } from './queryString.ts';
 
 export type InputSource = 'query' | 'body';

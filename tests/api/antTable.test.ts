@@ -8,7 +8,7 @@ import fc from 'fast-check';
 import { sql } from 'drizzle-orm';
 import { PgDialect } from 'drizzle-orm/pg-core';
 import { describe, expect, it } from 'vitest';
-import { ApiError } from '../../src/server/envelope.ts';
+import { ApiError } from '../../src/server/apiError.ts';
 import {
   buildTableQueries,
   containsPattern,

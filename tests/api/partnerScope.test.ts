@@ -1,6 +1,6 @@
 /** The partner scope (docs/partner.md, Scope): what a user's relations let it see, and the 404 for the rest. */
 import { describe, expect, it } from 'vitest';
-import { ApiError } from '../../src/server/envelope.ts';
+import { ApiError } from '../../src/server/apiError.ts';
 import { assertAllInScope, partnerScopeOf, subtreeInScope, subtreeOf } from '../../src/server/services/partnerScope.ts';
 import { ApiCode } from '../../src/lib/apiCodes.ts';
 import { createTestApp, openPerFile } from './harness.ts';

@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { desc, eq, sql } from 'drizzle-orm';
 import { smsCodes, smsOutbox } from '../../src/server/db/schema/index.ts';
-import { ApiError } from '../../src/server/envelope.ts';
+import { ApiError } from '../../src/server/apiError.ts';
 import { checkSmsCode, consumeSmsCode, sendSmsCode, smsRules } from '../../src/server/sms/codes.ts';
 import { createOutboxProvider, maskPhone, type SmsProvider } from '../../src/server/sms/provider.ts';
 import { createLogger } from '../../src/server/logger.ts';

@@ -1,6 +1,6 @@
 /** The analysis' pure parts (src/server/services/partnerAnalysis.ts): periods, spans, subtree sums and their unions. */
 import { describe, expect, it } from 'vitest';
-import { ApiError } from '../../src/server/envelope.ts';
+import { ApiError } from '../../src/server/apiError.ts';
 import {
   periodBefore,
   rollUp,
@@ -40,21 +40,19 @@ describe('periods', () => {
 
   it('trend spans: defaults up to the current period, refusals on `to`', () => {
     const now = new Date('2026-11-22T02:00:00Z');
-    expect(trendSpan({ yearType: 1 }, 'zh-CN', now)).toEqual({ from: '2022', to: '2026' });
-    expect(trendSpan({ yearType: 2, to: '2026-03' }, 'zh-CN', now)).toEqual({ from: '2025-04', to: '2026-03' });
-    expect(trendSpan({ yearType: 3, from: '2026-11-01' }, 'zh-CN', now)).toEqual({
+    expect(trendSpan({ yearType: 1 }, now)).toEqual({ from: '2022', to: '2026' });
+    expect(trendSpan({ yearType: 2, to: '2026-03' }, now)).toEqual({ from: '2025-04', to: '2026-03' });
+    expect(trendSpan({ yearType: 3, from: '2026-11-01' }, now)).toEqual({
       from: '2026-11-01',
       to: '2026-11-22',
     });
-    expect(trendSpan({ yearType: 2, from: '2027-05' }, 'zh-CN', now)).toEqual({ from: '2027-05', to: '2027-05' });
+    expect(trendSpan({ yearType: 2, from: '2027-05' }, now)).toEqual({ from: '2027-05', to: '2027-05' });
     const refused = (input: Parameters<typeof trendSpan>[0]) => {
       try {
-        trendSpan(input, 'en-US', now);
+        trendSpan(input, now);
         return undefined;
       } catch (error) {
-        return error instanceof ApiError
-          ? [error.code, error.key, (error.data as { errors: { field: string }[] }).errors[0]?.field]
-          : error;
+        return error instanceof ApiError ? [error.code, error.key, error.field] : error;
       }
     };
     expect(refused({ yearType: 1, from: '2000' })).toEqual([400, 'partner.trendSpan.1', 'to']);

@@ -7,7 +7,8 @@
 import { createMiddleware } from 'hono/factory';
 import { ApiCode } from '../../lib/apiCodes.ts';
 import type { Config } from '../config.ts';
-import { ApiError, type AnyContext } from '../envelope.ts';
+import { ApiError } from '../apiError.ts';
+import { type AnyContext } from '../envelope.ts';
 import { requestOrigin } from '../request.ts';
 import type { AppEnv } from '../types.ts';
 

@@ -8,7 +8,7 @@ import { and, eq, ne, sql } from 'drizzle-orm';
 import type { Database } from '../db/client.ts';
 import { isUniqueViolation } from '../db/errors.ts';
 import { users, type UserRow } from '../db/schema/index.ts';
-import { ApiError } from '../envelope.ts';
+import { ApiError } from '../apiError.ts';
 import { hashPassword, verifyPassword } from '../password.ts';
 import { revokeOtherSessions } from '../session.ts';
 import { checkSmsCode, consumeSmsCode } from '../sms/codes.ts';

@@ -21,7 +21,7 @@ import {
 } from '../../lib/schemas/enterprise.ts';
 import type { Database } from '../db/client.ts';
 import { enterpriseAuthFiles, enterprises, type EnterpriseAuthFileRow } from '../db/schema/index.ts';
-import { ApiError } from '../envelope.ts';
+import { ApiError } from '../apiError.ts';
 import { detectAuthFileType } from '../uploads/fileType.ts';
 import type { ObjectStore, StoredObject } from '../storage/objectStore.ts';
 import { newStoredName, uploadKey } from '../uploads/storage.ts';
@@ -52,13 +52,13 @@ function filesLocked(actor: EnterpriseActor, status: number): ApiError {
 }
 
 /** The upload's type by content (its first bytes); anything but PDF, JPEG or PNG → 400 naming the rule. */
-async function checkedType(actor: EnterpriseActor, file: File): Promise<AuthFileContentType> {
+async function checkedType(file: File): Promise<AuthFileContentType> {
   if (file.size > maxAuthFileBytes) {
-    throw ApiError.field(actor.locale, 'file', 'enterprise.validation.fileTooLarge');
+    throw ApiError.field('file', 'enterprise.validation.fileTooLarge');
   }
   const type = detectAuthFileType(new Uint8Array(await file.slice(0, 16).arrayBuffer()));
   if (!type) {
-    throw ApiError.field(actor.locale, 'file', 'enterprise.validation.fileType');
+    throw ApiError.field('file', 'enterprise.validation.fileType');
   }
   return type;
 }
@@ -88,7 +88,7 @@ export async function uploadAuthFile(
   input: UploadInput,
 ): Promise<AuthFileData> {
   const size = input.file.size;
-  const contentType = await checkedType(actor, input.file);
+  const contentType = await checkedType(input.file);
   // Checked before the bytes are written too, so a refused upload leaves no file behind.
   const before = await ownEnterpriseOrFail(db, actor.user.id);
   if (!deletableStatus(before.authStatus)) throw filesLocked(actor, before.authStatus);

@@ -33,7 +33,7 @@ import {
 } from '../bank/provider.ts';
 import type { Database } from '../db/client.ts';
 import { bankBindings, bankChallenges, enterprises, type EnterpriseRow } from '../db/schema/index.ts';
-import { ApiError } from '../envelope.ts';
+import { ApiError } from '../apiError.ts';
 import { writeAudit } from './audit.ts';
 import { hitLimit, type RateRule } from './rateLimit.ts';
 import { maskAccountNo, orderCount, ownEnterpriseOrFail, type EnterpriseActor } from './enterpriseView.ts';
@@ -116,14 +116,9 @@ function checkMayCertify(row: EnterpriseRow): void {
 }
 
 /** The bank's account, usable by this enterprise: known, not frozen, held under its exact name. */
-async function usableAccount(
-  context: OpenBank,
-  actor: EnterpriseActor,
-  row: EnterpriseRow,
-  accountNo: string,
-): Promise<BankAccount> {
+async function usableAccount(context: OpenBank, row: EnterpriseRow, accountNo: string): Promise<BankAccount> {
   const account = await askBank(context, (signal) => context.bank.lookupAccount(accountNo, signal));
-  if (!account) throw ApiError.field(actor.locale, 'accountNo', 'bank.error.accountNotFound');
+  if (!account) throw ApiError.field('accountNo', 'bank.error.accountNotFound');
   if (account.frozen) throw ApiError.conflict('bank.error.accountFrozen');
   if (account.accountName.trim() !== row.enterpriseName.trim()) throw ApiError.conflict('bank.error.nameMismatch');
   return account;
@@ -147,7 +142,7 @@ export async function lookupIcbcAccount(
       minutes: Math.max(1, Math.ceil(verdict.retryAfterSeconds / 60)),
     });
   }
-  const account = await usableAccount(context, actor, row, accountNo);
+  const account = await usableAccount(context, row, accountNo);
   const challenge = randomBytes(32).toString('hex');
   const expiresAt = new Date(Date.now() + bankChallengeSeconds * 1000);
   await db.transaction(async (tx) => {
@@ -194,7 +189,7 @@ export async function saveIcbcEmp(
     gt(bankChallenges.expiresAt, new Date()),
   );
   const [challenge] = await db.select({ id: bankChallenges.id }).from(bankChallenges).where(live).limit(1);
-  if (!challenge) throw ApiError.field(actor.locale, 'challenge', 'bank.error.challengeInvalid');
+  if (!challenge) throw ApiError.field('challenge', 'bank.error.challengeInvalid');
 
   const signedText = usbKeySignedText(body.accountNo, body.challenge);
   const verified = await askBank(context, (signal) =>
@@ -203,9 +198,9 @@ export async function saveIcbcEmp(
       signal,
     ),
   );
-  if (!verified) throw ApiError.field(actor.locale, 'signature', 'bank.error.signatureInvalid');
+  if (!verified) throw ApiError.field('signature', 'bank.error.signatureInvalid');
   // Asked again: the account may have been frozen, or the enterprise renamed, since the challenge.
-  const account = await usableAccount(context, actor, row, body.accountNo);
+  const account = await usableAccount(context, row, body.accountNo);
   const empName = body.empName.trim();
   const empNo = body.empNo.trim();
   const { reference } = await askBank(context, (signal) =>
@@ -221,7 +216,7 @@ export async function saveIcbcEmp(
       checkMayCertify(current);
       requireCompleteRecord(actor.locale, current);
       if (current.id !== row.id || current.enterpriseName !== row.enterpriseName)
-        throw ApiError.field(actor.locale, 'challenge', 'bank.error.challengeInvalid');
+        throw ApiError.field('challenge', 'bank.error.challengeInvalid');
       // Single use: of two requests with one challenge, only the first finds it unused.
       const claimed = await tx
         .update(bankChallenges)
@@ -234,7 +229,7 @@ export async function saveIcbcEmp(
           ),
         )
         .returning({ id: bankChallenges.id });
-      if (claimed.length === 0) throw ApiError.field(actor.locale, 'challenge', 'bank.error.challengeInvalid');
+      if (claimed.length === 0) throw ApiError.field('challenge', 'bank.error.challengeInvalid');
       const now = new Date();
       // A binding left from an earlier key certification (later reviewed again) is replaced.
       await tx.delete(bankBindings).where(eq(bankBindings.enterpriseId, current.id));

@@ -8,7 +8,7 @@ import { eq } from 'drizzle-orm';
 import { AuthStatusCode } from '../../lib/authStatus.ts';
 import type { Database } from '../db/client.ts';
 import { enterprises } from '../db/schema/index.ts';
-import { ApiError } from '../envelope.ts';
+import { ApiError } from '../apiError.ts';
 import { writeAudit } from './audit.ts';
 import { enterpriseById, statusWords, type EnterpriseActor } from './enterpriseView.ts';
 import { createNotice } from './notices.ts';

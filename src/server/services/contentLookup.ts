@@ -22,7 +22,7 @@ import {
   productsOfArea,
 } from '../../content/query.ts';
 import type { BizType, Product, ProductSet, Region, SiteContent } from '../../content/schemas.ts';
-import { ApiError } from '../envelope.ts';
+import { ApiError } from '../apiError.ts';
 
 function found<T>(value: T | undefined, key: MessageKey): T {
   if (value === undefined) throw new ApiError(ApiCode.NOT_FOUND, key);

@@ -33,7 +33,7 @@ import {
   users,
   type EnterpriseRow,
 } from '../db/schema/index.ts';
-import { ApiError } from '../envelope.ts';
+import { ApiError } from '../apiError.ts';
 import type { ObjectStore } from '../storage/objectStore.ts';
 import { uploadKey } from '../uploads/storage.ts';
 import { writeAudit } from './audit.ts';
@@ -59,23 +59,19 @@ export type EnterpriseChanges = {
  * partner institution (the referral code): checked before any write. Answers the referring
  * institution's id when a code was given.
  */
-async function checkListed(
-  db: Database,
-  actor: EnterpriseActor,
-  changes: EnterpriseChanges,
-): Promise<{ partnerId?: number }> {
+async function checkListed(db: Database, changes: EnterpriseChanges): Promise<{ partnerId?: number }> {
   const content = contentStore.current();
   if (
     changes.industry !== undefined &&
     !listIndustries(content).some((industry) => industry.code === changes.industry)
   ) {
-    throw ApiError.field(actor.locale, 'industry', 'enterprise.validation.unknownIndustry');
+    throw ApiError.field('industry', 'enterprise.validation.unknownIndustry');
   }
   if (
     changes.voltageLevel !== undefined &&
     !(getDictionary(content, 'voltageLevel') ?? []).some((level) => level.code === changes.voltageLevel)
   ) {
-    throw ApiError.field(actor.locale, 'voltageLevel', 'enterprise.validation.unknownVoltage');
+    throw ApiError.field('voltageLevel', 'enterprise.validation.unknownVoltage');
   }
   if (changes.areaCode !== undefined) {
     const [region] = await db
@@ -83,7 +79,7 @@ async function checkListed(
       .from(regions)
       .where(and(eq(regions.areaCode, changes.areaCode), eq(regions.enabled, true)))
       .limit(1);
-    if (!region) throw ApiError.field(actor.locale, 'areaCode', 'enterprise.validation.unknownArea');
+    if (!region) throw ApiError.field('areaCode', 'enterprise.validation.unknownArea');
   }
   if (changes.partnerCode === undefined) return {};
   const [partner] = await db
@@ -91,7 +87,7 @@ async function checkListed(
     .from(partnerInstitutions)
     .where(eq(partnerInstitutions.code, changes.partnerCode))
     .limit(1);
-  if (!partner) throw ApiError.field(actor.locale, 'partnerCode', 'partner.unknownCode');
+  if (!partner) throw ApiError.field('partnerCode', 'partner.unknownCode');
   return { partnerId: partner.id };
 }
 
@@ -165,7 +161,7 @@ async function createEnterprise(
   changes: EnterpriseChanges,
   draft: boolean,
 ): Promise<number> {
-  const referral = await checkListed(db, actor, changes);
+  const referral = await checkListed(db, changes);
   try {
     return await db.transaction(async (tx) => {
       // The user row is locked so two adds of one user cannot both pass the "has none" check.
@@ -214,7 +210,7 @@ async function updateEnterprise(
   changes: EnterpriseChanges,
   mode: UpdateMode,
 ): Promise<number> {
-  const referral = await checkListed(db, actor, changes);
+  const referral = await checkListed(db, changes);
   try {
     return await db.transaction(async (tx) => {
       const row = await ownedEnterprise(tx, actor.user.id, id, true);

@@ -24,7 +24,7 @@ import {
   type EnterpriseAuthFileRow,
   type EnterpriseRow,
 } from '../db/schema/index.ts';
-import { ApiError } from '../envelope.ts';
+import { ApiError } from '../apiError.ts';
 import type { SessionUser } from '../types.ts';
 import { contentStore } from './contentStore.ts';
 

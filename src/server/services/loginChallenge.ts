@@ -9,7 +9,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { and, eq, gt, isNull, lt, sql } from 'drizzle-orm';
 import type { Database } from '../db/client.ts';
 import { loginChallenges } from '../db/schema/index.ts';
-import { ApiError } from '../envelope.ts';
+import { ApiError } from '../apiError.ts';
 import { writeAudit } from './audit.ts';
 
 export const loginChallengeRules = {

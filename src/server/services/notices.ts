@@ -7,7 +7,7 @@ import { noticeTypes } from '../../lib/notices.ts';
 import type { NoticeCountsData, NoticeData } from '../../lib/schemas/account.ts';
 import type { Database } from '../db/client.ts';
 import { notices, type NoticeType } from '../db/schema/index.ts';
-import { ApiError } from '../envelope.ts';
+import { ApiError } from '../apiError.ts';
 import { defaultLocale, t, type Locale, type MessageKey, type MessageVars } from '../../lib/i18n/index.ts';
 
 export interface NoticeListOptions {

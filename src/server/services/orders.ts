@@ -44,7 +44,7 @@ import { chinaDate } from '../../lib/chinaTime.ts';
 import type { ProductSet, SchemeParam, SiteContent } from '../../content/schemas.ts';
 import type { Database } from '../db/client.ts';
 import { enterprises, orders, orderStatusHistory, type EnterpriseRow, type OrderRow } from '../db/schema/index.ts';
-import { ApiError } from '../envelope.ts';
+import { ApiError } from '../apiError.ts';
 import { writeAudit } from './audit.ts';
 import { requireRegion, requireSellingSet } from './contentLookup.ts';
 import { findOwnEnterprise } from './enterpriseView.ts';
@@ -208,7 +208,6 @@ export async function createOrder(
   input: CreateOrderInput,
   now: Date = new Date(),
 ): Promise<{ orderNo: string; enterpriseId: number }> {
-  const { locale } = caller;
   const enterprise = await requireOwnEnterprise(db, caller.userId);
   if (enterprise.authStatus !== 2) throw ApiError.conflict('order.notCertified');
 
@@ -220,16 +219,16 @@ export async function createOrder(
     throw ApiError.conflict('order.notOnSale');
 
   const param = set.schemeParams.find((p) => p.schemeParamId === input.schemeParamId);
-  if (!param) throw ApiError.field(locale, 'schemeParamId', 'order.schemeParamUnknown');
+  if (!param) throw ApiError.field('schemeParamId', 'order.schemeParamUnknown');
 
   // Only codes from the lists are matched: a profile without them (or with free text from before
   // certification checked them) leaves the choice to the operator's review.
   const voltageLevels = getDictionary(content, 'voltageLevel') ?? [];
   if (voltageLevels.some((level) => level.code === enterprise.voltageLevel)) {
     if (!param.voltageLevels.includes(enterprise.voltageLevel))
-      throw ApiError.field(locale, 'schemeParamId', 'order.voltageMismatch');
+      throw ApiError.field('schemeParamId', 'order.voltageMismatch');
     if (set.filter.voltageLevels.length > 0 && !set.filter.voltageLevels.includes(enterprise.voltageLevel)) {
-      throw ApiError.field(locale, 'sellingSetId', 'order.notForProfile');
+      throw ApiError.field('sellingSetId', 'order.notForProfile');
     }
   }
   if (
@@ -237,11 +236,11 @@ export async function createOrder(
     set.filter.industries.length > 0 &&
     !set.filter.industries.includes(enterprise.industry)
   ) {
-    throw ApiError.field(locale, 'sellingSetId', 'order.notForProfile');
+    throw ApiError.field('sellingSetId', 'order.notForProfile');
   }
 
   if (!param.contractMonths.includes(input.contractMonths)) {
-    throw ApiError.field(locale, 'contractMonths', 'order.monthsNotOffered', {
+    throw ApiError.field('contractMonths', 'order.monthsNotOffered', {
       months: input.contractMonths,
       offered: param.contractMonths.join(' / '),
     });
@@ -249,8 +248,8 @@ export async function createOrder(
   const range = consumptionRange(param, set.filter);
   if (input.estimatedConsumption < range.min || (range.max !== undefined && input.estimatedConsumption > range.max)) {
     throw range.max === undefined
-      ? ApiError.field(locale, 'estimatedConsumption', 'order.consumptionAtLeast', { min: range.min })
-      : ApiError.field(locale, 'estimatedConsumption', 'order.consumptionRange', { min: range.min, max: range.max });
+      ? ApiError.field('estimatedConsumption', 'order.consumptionAtLeast', { min: range.min })
+      : ApiError.field('estimatedConsumption', 'order.consumptionRange', { min: range.min, max: range.max });
   }
 
   const product = getProduct(content, set.productId);
@@ -450,7 +449,7 @@ export async function transitionOrder(
     if (!transition) throw transitionRefused(caller.locale, order.status, input.action);
     const reason = input.reason?.trim() ?? '';
     if (transition.reasonRequiredFor.includes(actor) && reason === '') {
-      throw ApiError.field(caller.locale, 'reason', 'order.reasonRequired', {
+      throw ApiError.field('reason', 'order.reasonRequired', {
         action: t(caller.locale, `order.action.${input.action}`),
       });
     }

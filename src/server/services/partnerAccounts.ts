@@ -12,7 +12,7 @@ import type { PartnerAccountData } from '../../lib/schemas/partner.ts';
 import type { Database } from '../db/client.ts';
 import { isUniqueViolation } from '../db/errors.ts';
 import { partnerAccounts, partnerInstitutions, users } from '../db/schema/index.ts';
-import { ApiError } from '../envelope.ts';
+import { ApiError } from '../apiError.ts';
 import { maskPhone } from '../sms/provider.ts';
 import { writeAudit } from './audit.ts';
 import { inScope, partnerNotFound, type PartnerScope } from './partnerScope.ts';

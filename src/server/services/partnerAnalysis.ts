@@ -15,7 +15,6 @@
 import { sql, type SQL } from 'drizzle-orm';
 import type { SiteContent } from '../../content/schemas.ts';
 import { chinaOffset } from '../../lib/chinaTime.ts';
-import type { Locale } from '../../lib/i18n/index.ts';
 import {
   classifiedMetrics,
   currentPeriod,
@@ -41,7 +40,7 @@ import type {
 } from '../../lib/schemas/partner.ts';
 import type { TableRequest } from '../../lib/schemas/table.ts';
 import { rowsOf, type Database } from '../db/client.ts';
-import { ApiError } from '../envelope.ts';
+import { ApiError } from '../apiError.ts';
 import { defineTable, runTable, streamTable, type ColumnDefinition, type TableDefinition } from '../table/antTable.ts';
 import { assertAllInScope, subtreeInScope, type PartnerScope } from './partnerScope.ts';
 
@@ -608,11 +607,10 @@ export async function prepareCompare(
   scope: PartnerScope,
   input: CompareInput,
   content: SiteContent,
-  locale: Locale,
 ): Promise<PreparedCompare> {
   const chosen = [...new Set(input.partnerIds)];
   // `1,1` passes the schema's count but compares one institution with itself.
-  if (chosen.length < 2) throw ApiError.field(locale, 'partnerIds', 'partner.analysis.compareDistinct');
+  if (chosen.length < 2) throw ApiError.field('partnerIds', 'partner.analysis.compareDistinct');
   assertAllInScope(scope, chosen);
   const tops = await institutionsOf(db, chosen);
   const institutions = await subtreesOf(db, tops);
@@ -664,9 +662,8 @@ export async function comparePage(
   input: CompareInput,
   request: TableRequest,
   content: SiteContent,
-  locale: Locale,
 ): Promise<CompareData> {
-  const prepared = await prepareCompare(db, scope, input, content, locale);
+  const prepared = await prepareCompare(db, scope, input, content);
   const page = await runTable(db, prepared.table, request);
   return { ...(page as CompareData), yearType: prepared.yearType, period: prepared.period };
 }
@@ -714,7 +711,7 @@ export interface TrendInput {
  * months or 30 days. A span that the defaults make backwards or too long (only `from` given, far
  * back or in the future) is refused like one given whole (the schema's messages, on `to`).
  */
-export function trendSpan(input: TrendInput, locale: Locale, now: Date = new Date()): { from: string; to: string } {
+export function trendSpan(input: TrendInput, now: Date = new Date()): { from: string; to: string } {
   const { yearType } = input;
   const to =
     input.to ??
@@ -723,9 +720,9 @@ export function trendSpan(input: TrendInput, locale: Locale, now: Date = new Dat
   const earliest = periodYears.first + (yearType === 1 ? '' : yearType === 2 ? '-01' : '-01-01');
   const defaultFrom = periodBefore(yearType, to, trendDefaultBuckets[yearType] - 1);
   const from = input.from ?? (defaultFrom < earliest ? earliest : defaultFrom);
-  if (from > to) throw ApiError.field(locale, 'to', 'partner.trendOrder');
+  if (from > to) throw ApiError.field('to', 'partner.trendOrder');
   if (periodCount(yearType, from, to) > trendMaxBuckets[yearType])
-    throw ApiError.field(locale, 'to', `partner.trendSpan.${yearType}`);
+    throw ApiError.field('to', `partner.trendSpan.${yearType}`);
   return { from, to };
 }
 
@@ -757,14 +754,9 @@ function inForceDuring(running: readonly RunningContracts[], window: { startDay:
   return count;
 }
 
-export async function prepareTrend(
-  db: Database,
-  scope: PartnerScope,
-  input: TrendInput,
-  locale: Locale,
-): Promise<PreparedTrend> {
+export async function prepareTrend(db: Database, scope: PartnerScope, input: TrendInput): Promise<PreparedTrend> {
   const { yearType } = input;
-  const { from, to } = trendSpan(input, locale);
+  const { from, to } = trendSpan(input);
   const ids = input.partnerId === undefined ? scope.ids : await subtreeInScope(db, scope, input.partnerId);
   const periods = periodsBetween(yearType, from, to);
   const window = windowOf(yearType, from, to);
@@ -837,9 +829,8 @@ export async function trendPage(
   scope: PartnerScope,
   input: TrendInput,
   request: TableRequest,
-  locale: Locale,
 ): Promise<TrendData> {
-  const prepared = await prepareTrend(db, scope, input, locale);
+  const prepared = await prepareTrend(db, scope, input);
   const page = await runTable(db, prepared.table, request);
   return { ...(page as TrendData), yearType: prepared.yearType, from: prepared.from, to: prepared.to };
 }

@@ -6,7 +6,7 @@
  * exactly like one that does not exist, so ids cannot be probed.
  */
 import { asc, eq, like, or, sql, type SQL } from 'drizzle-orm';
-import { ApiError } from '../envelope.ts';
+import { ApiError } from '../apiError.ts';
 import type { Database } from '../db/client.ts';
 import { partnerAccounts, partnerInstitutions } from '../db/schema/index.ts';
 

@@ -8,7 +8,7 @@
  */
 import { missingForCertification, type CertificationRecord } from '../../lib/enterpriseCertification.ts';
 import { t, type Locale, type MessageKey } from '../../lib/i18n/index.ts';
-import { ApiError } from '../envelope.ts';
+import { ApiError } from '../apiError.ts';
 
 /** Throws the 400 that names every required field the record leaves empty; returns when complete. */
 export function requireCompleteRecord(locale: Locale, record: CertificationRecord): void {

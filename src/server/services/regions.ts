@@ -3,7 +3,7 @@ import { asc, eq } from 'drizzle-orm';
 import { ApiCode } from '../../lib/apiCodes.ts';
 import type { Database } from '../db/client.ts';
 import { regions } from '../db/schema/index.ts';
-import { ApiError } from '../envelope.ts';
+import { ApiError } from '../apiError.ts';
 
 export interface ProvinceView {
   areaCode: string;

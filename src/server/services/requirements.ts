@@ -9,7 +9,7 @@ import { bizTypesOfArea } from '../../content/query.ts';
 import type { SiteContent } from '../../content/schemas.ts';
 import type { Database } from '../db/client.ts';
 import { requirements } from '../db/schema/index.ts';
-import { ApiError } from '../envelope.ts';
+import { ApiError } from '../apiError.ts';
 import { requireRegion } from './contentLookup.ts';
 import { hitLimit, type RateRule } from './rateLimit.ts';
 

@@ -27,7 +27,7 @@ import {
 } from '../../lib/schemas/secondFactor.ts';
 import type { Database } from '../db/client.ts';
 import { recoveryCodes, secondFactors, type UserRole } from '../db/schema/index.ts';
-import { ApiError } from '../envelope.ts';
+import { ApiError } from '../apiError.ts';
 import type { ServerKeys } from '../secrets.ts';
 import { markSecondFactorProved } from '../session.ts';
 import { verifyCurrentPassword } from './accounts.ts';
@@ -327,9 +327,7 @@ export async function startEnrolment(
   actor: Actor,
   password: string,
 ): Promise<SecondFactorEnrolmentData> {
-  await verifyCurrentPassword(db, actor.userId, password, () =>
-    ApiError.field(actor.locale, 'password', 'auth.passwordWrong'),
-  );
+  await verifyCurrentPassword(db, actor.userId, password, () => ApiError.field('password', 'auth.passwordWrong'));
   const secret = new Secret({ size: 20 }).base32;
   const secretEncrypted = encryptSecret(keys.secondFactorSecrets, actor.userId, secret);
   const started = await db.transaction(async (tx) => {
@@ -381,7 +379,7 @@ export async function confirmEnrolment(
   if (!pending) throw ApiError.conflict('auth.secondFactorNotEnrolling');
   if (pending.confirmedAt !== null) throw ApiError.conflict('auth.secondFactorAlreadyEnabled');
   const step = acceptedStep(decryptSecret(keys.secondFactorSecrets, actor.userId, pending.secretEncrypted), totpCode);
-  if (step === null) throw ApiError.field(actor.locale, 'totpCode', 'auth.totpCodeWrong');
+  if (step === null) throw ApiError.field('totpCode', 'auth.totpCodeWrong');
   const codes = await db.transaction(async (tx) => {
     // The secret the code was checked against, still pending: a concurrent new enrolment or
     // confirmation makes this one fail instead of confirming a secret the user never saw.
@@ -423,7 +421,7 @@ export async function verifyInSession(db: Database, keys: ServerKeys, actor: Act
     db,
     keys,
     { userId: actor.userId, code, ip: actor.ip, purpose: 'verify' },
-    () => ApiError.field(actor.locale, 'secondFactorCode', 'auth.secondFactorInvalid'),
+    () => ApiError.field('secondFactorCode', 'auth.secondFactorInvalid'),
     async (tx, kind) => {
       await markSecondFactorProved(tx, actor.sessionId);
       await writeAudit(tx, {
@@ -457,17 +455,17 @@ async function withProof<T>(
       db,
       keys,
       { userId: actor.userId, code: proof.secondFactorCode, ip: actor.ip, purpose },
-      () => ApiError.field(actor.locale, 'secondFactorCode', 'auth.secondFactorInvalid'),
+      () => ApiError.field('secondFactorCode', 'auth.secondFactorInvalid'),
       then,
     );
   }
   // The password is the first factor: it may stand in for a code only in a session that has
   // proved the second one, or a stolen password would replace the factor (new recovery codes).
   if (!actor.sessionProved && (await hasConfirmedSecondFactor(db, actor.userId))) {
-    throw ApiError.field(actor.locale, 'secondFactorCode', 'auth.secondFactorCodeNeeded');
+    throw ApiError.field('secondFactorCode', 'auth.secondFactorCodeNeeded');
   }
   await verifyCurrentPassword(db, actor.userId, proof.password ?? '', () =>
-    ApiError.field(actor.locale, 'password', 'auth.passwordWrong'),
+    ApiError.field('password', 'auth.passwordWrong'),
   );
   return db.transaction(then);
 }

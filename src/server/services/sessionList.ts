@@ -8,7 +8,7 @@ import Bowser from 'bowser';
 import type { SessionData } from '../../lib/schemas/account.ts';
 import type { Database } from '../db/client.ts';
 import { sessions } from '../db/schema/index.ts';
-import { ApiError } from '../envelope.ts';
+import { ApiError } from '../apiError.ts';
 import { revokeSession, type SessionPolicy } from '../session.ts';
 import { writeAudit } from './audit.ts';
 

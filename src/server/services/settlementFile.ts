@@ -10,9 +10,8 @@
  * first data row beyond the import's row limit instead of parsing the rest.
  */
 import { parse as parseCsv } from 'csv-parse/sync';
-import type { Locale } from '../../lib/i18n/index.ts';
 import { settlementImportColumns, settlementImportMaxRows } from '../../lib/schemas/partner.ts';
-import { ApiError } from '../envelope.ts';
+import { ApiError } from '../apiError.ts';
 import { XlsxRefused, type XlsxReadLimits } from '../xlsx/reader.ts';
 import { readFirstSheetOffThread } from '../xlsx/readerThread.ts';
 import { xlsxStream } from '../xlsx/writer.ts';
@@ -55,23 +54,23 @@ function startsWith(bytes: Uint8Array, magic: readonly number[]): boolean {
 }
 
 /** The file's kind from its content: a zip is an xlsx, an OLE file an old .xls (refused), anything else CSV text. */
-function kindOf(bytes: Uint8Array, locale: Locale): ImportFileKind {
+function kindOf(bytes: Uint8Array): ImportFileKind {
   if (startsWith(bytes, zipMagic)) return 'xlsx';
-  if (startsWith(bytes, oleMagic)) throw ApiError.field(locale, 'file', 'partner.import.xls');
+  if (startsWith(bytes, oleMagic)) throw ApiError.field('file', 'partner.import.xls');
   return 'csv';
 }
 
 /** Thrown from csv-parse's record hook at the first data row beyond the limit (the parse stops there). */
 class TooManyCsvRows extends Error {}
 
-function readCsv(bytes: Uint8Array, locale: Locale): ImportCell[][] {
+function readCsv(bytes: Uint8Array): ImportCell[][] {
   let text: string;
   try {
     text = new TextDecoder('utf-8', { fatal: true, ignoreBOM: false }).decode(bytes);
   } catch {
-    throw ApiError.field(locale, 'file', 'partner.import.notUtf8');
+    throw ApiError.field('file', 'partner.import.notUtf8');
   }
-  if (text.includes('\u0000')) throw ApiError.field(locale, 'file', 'partner.import.unreadable');
+  if (text.includes('\u0000')) throw ApiError.field('file', 'partner.import.unreadable');
   let records = 0;
   let dataRows = 0;
   try {
@@ -91,29 +90,29 @@ function readCsv(bytes: Uint8Array, locale: Locale): ImportCell[][] {
     return grid.map((record) => record.map((cell) => (cell.trim() === '' ? null : cell)));
   } catch (error) {
     if (error instanceof TooManyCsvRows)
-      throw ApiError.field(locale, 'file', 'partner.import.tooManyRowsOver', { max: settlementImportMaxRows });
+      throw ApiError.field('file', 'partner.import.tooManyRowsOver', { max: settlementImportMaxRows });
     const line = (error as { lines?: number }).lines;
-    throw ApiError.field(locale, 'file', 'partner.import.badCsv', { line: line ?? '?' });
+    throw ApiError.field('file', 'partner.import.badCsv', { line: line ?? '?' });
   }
 }
 
 /** The message of each refusal of the bounded xlsx reader. */
-function xlsxRefusal(error: XlsxRefused, locale: Locale): ApiError {
+function xlsxRefusal(error: XlsxRefused): ApiError {
   const refusal = error.refusal;
   switch (refusal.reason) {
     case 'entries':
-      return ApiError.field(locale, 'file', 'partner.import.zipEntries', {
+      return ApiError.field('file', 'partner.import.zipEntries', {
         entries: refusal.entries,
         max: refusal.max,
       });
     case 'size':
-      return ApiError.field(locale, 'file', 'partner.import.zipTooLarge', { max: Math.round(refusal.maxBytes / mib) });
+      return ApiError.field('file', 'partner.import.zipTooLarge', { max: Math.round(refusal.maxBytes / mib) });
     case 'ratio':
-      return ApiError.field(locale, 'file', 'partner.import.zipRatio', { max: refusal.max });
+      return ApiError.field('file', 'partner.import.zipRatio', { max: refusal.max });
     case 'mismatch':
-      return ApiError.field(locale, 'file', 'partner.import.zipMismatch');
+      return ApiError.field('file', 'partner.import.zipMismatch');
     default:
-      return ApiError.field(locale, 'file', 'partner.import.unreadable');
+      return ApiError.field('file', 'partner.import.unreadable');
   }
 }
 
@@ -126,7 +125,7 @@ function oneAtATime<T>(task: () => Promise<T>): Promise<T> {
   return run;
 }
 
-async function readXlsx(bytes: Uint8Array, locale: Locale): Promise<ImportCell[][]> {
+async function readXlsx(bytes: Uint8Array): Promise<ImportCell[][]> {
   try {
     const rows = await oneAtATime(() => readFirstSheetOffThread(bytes, xlsxImportLimits));
     return rows.map((row) =>
@@ -138,20 +137,15 @@ async function readXlsx(bytes: Uint8Array, locale: Locale): Promise<ImportCell[]
       }),
     );
   } catch (error) {
-    throw error instanceof XlsxRefused
-      ? xlsxRefusal(error, locale)
-      : ApiError.field(locale, 'file', 'partner.import.unreadable');
+    throw error instanceof XlsxRefused ? xlsxRefusal(error) : ApiError.field('file', 'partner.import.unreadable');
   }
 }
 
 /** The cells of the uploaded file's first sheet (or the CSV), header first. */
-export async function readImportFile(
-  bytes: Uint8Array,
-  locale: Locale,
-): Promise<{ kind: ImportFileKind; rows: ImportCell[][] }> {
-  if (bytes.byteLength === 0) throw ApiError.field(locale, 'file', 'partner.import.empty');
-  const kind = kindOf(bytes, locale);
-  return { kind, rows: kind === 'xlsx' ? await readXlsx(bytes, locale) : readCsv(bytes, locale) };
+export async function readImportFile(bytes: Uint8Array): Promise<{ kind: ImportFileKind; rows: ImportCell[][] }> {
+  if (bytes.byteLength === 0) throw ApiError.field('file', 'partner.import.empty');
+  const kind = kindOf(bytes);
+  return { kind, rows: kind === 'xlsx' ? await readXlsx(bytes) : readCsv(bytes) };
 }
 
 /** The template's header row: the import's columns in order (Chinese headers, whatever the locale: the format is fixed). */

@@ -29,7 +29,7 @@ import {
 import { addMonths, monthPattern } from '../../lib/schemas/order.ts';
 import type { Database } from '../db/client.ts';
 import { rowsOf } from '../db/client.ts';
-import { ApiError } from '../envelope.ts';
+import { ApiError } from '../apiError.ts';
 import { writeAudit } from './audit.ts';
 import type { ImportCell } from './settlementFile.ts';
 import { refreshSettlementMonthly } from './settlementRollup.ts';
@@ -197,26 +197,25 @@ async function checkImportRows(
 ): Promise<{ rows: GoodRow[]; rejected: ImportRejection[] }> {
   const say = (key: MessageKey, vars?: MessageVars) => t(locale, key, vars);
   const header = grid[0];
-  if (!header || header.every((cell) => cell === null)) throw ApiError.field(locale, 'file', 'partner.import.noHeader');
+  if (!header || header.every((cell) => cell === null)) throw ApiError.field('file', 'partner.import.noHeader');
   const positions = new Map<SettlementImportColumnKey, number>();
   const headerKeys = header.map((cell) => headerKey(textOf(cell)));
   for (const column of settlementImportColumns) {
     const at = headerKeys.indexOf(headerKey(column.header));
     if (at === -1) {
-      if (column.required)
-        throw ApiError.field(locale, 'file', 'partner.import.missingColumn', { column: column.header });
+      if (column.required) throw ApiError.field('file', 'partner.import.missingColumn', { column: column.header });
       continue;
     }
     if (headerKeys.indexOf(headerKey(column.header), at + 1) !== -1) {
-      throw ApiError.field(locale, 'file', 'partner.import.duplicateColumn', { column: column.header });
+      throw ApiError.field('file', 'partner.import.duplicateColumn', { column: column.header });
     }
     positions.set(column.key, at);
   }
   const data = grid.slice(1).map((cells, index) => ({ line: index + 2, cells }));
   const filled = data.filter((row) => row.cells.some((cell) => cell !== null));
-  if (filled.length === 0) throw ApiError.field(locale, 'file', 'partner.import.noRows');
+  if (filled.length === 0) throw ApiError.field('file', 'partner.import.noRows');
   if (filled.length > settlementImportMaxRows) {
-    throw ApiError.field(locale, 'file', 'partner.import.tooManyRows', {
+    throw ApiError.field('file', 'partner.import.tooManyRows', {
       max: settlementImportMaxRows,
       rows: filled.length,
     });

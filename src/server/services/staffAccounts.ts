@@ -32,7 +32,7 @@ import type { TableRequest } from '../../lib/schemas/table.ts';
 import type { Database } from '../db/client.ts';
 import { isUniqueViolation } from '../db/errors.ts';
 import { loginChallenges, partnerInstitutions, recoveryCodes, secondFactors, users } from '../db/schema/index.ts';
-import { ApiError } from '../envelope.ts';
+import { ApiError } from '../apiError.ts';
 import { hashPassword } from '../password.ts';
 import { revokeOtherSessions } from '../session.ts';
 import { maskPhone } from '../sms/provider.ts';

@@ -18,7 +18,7 @@ import { and, desc, eq, isNotNull, sql } from 'drizzle-orm';
 import type { Database } from '../db/client.ts';
 import type { BuildPhase } from '../../lib/studio/views.ts';
 import { siteBuilds, type SiteBuildMode, type SiteBuildPurpose, type SiteBuildRow } from '../db/schema/index.ts';
-import { ApiError } from '../envelope.ts';
+import { ApiError } from '../apiError.ts';
 import { siteBuildQueue, type JobQueue } from '../jobs/queue.ts';
 import type { Logger } from '../logger.ts';
 import { syncRegions } from '../services/regionSync.ts';

@@ -20,7 +20,7 @@ import { dataOfFile, fileTextOf } from '../../content/files.ts';
 import type { ItemState } from '../../lib/studio/views.ts';
 import type { Database } from '../db/client.ts';
 import { contentItems, contentPublications, contentVersions, users, type ContentItemRow } from '../db/schema/index.ts';
-import { ApiError } from '../envelope.ts';
+import { ApiError } from '../apiError.ts';
 
 /** Advisory lock id of the one-time seed (any constant unique within this database). */
 const seedLockKey = 4_400_013;

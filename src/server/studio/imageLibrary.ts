@@ -13,7 +13,7 @@ import { kindOfPath, titleOf, type ContentKind } from '../../content/paths.ts';
 import { CONFLICT } from '../../lib/apiCodes.ts';
 import type { Database } from '../db/client.ts';
 import { contentImages, contentItems, contentPublications, contentVersions } from '../db/schema/index.ts';
-import { ApiError } from '../envelope.ts';
+import { ApiError } from '../apiError.ts';
 import type { ObjectStore } from '../storage/objectStore.ts';
 import { userNames } from './contentRepo.ts';
 import {

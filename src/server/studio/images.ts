@@ -11,10 +11,9 @@
 import { createHash } from 'node:crypto';
 import sharp from 'sharp';
 import { eq, like } from 'drizzle-orm';
-import type { Locale } from '../../lib/i18n/index.ts';
 import type { Database } from '../db/client.ts';
 import { contentImages, type ContentImageRow } from '../db/schema/index.ts';
-import { ApiError } from '../envelope.ts';
+import { ApiError } from '../apiError.ts';
 import type { ObjectStore } from '../storage/objectStore.ts';
 import { ContentFileError } from './contentRepo.ts';
 
@@ -82,15 +81,9 @@ async function readAll(stream: ReadableStream<Uint8Array>): Promise<Buffer> {
 }
 
 /** Stores an uploaded image (400 at `file` for another type, too many bytes or pixels). */
-export async function storeImage(
-  db: Database,
-  objects: ObjectStore,
-  file: File,
-  userId: number,
-  locale: Locale,
-): Promise<ImageView> {
+export async function storeImage(db: Database, objects: ObjectStore, file: File, userId: number): Promise<ImageView> {
   const refuse = (key: 'rebuild.imageType' | 'rebuild.imageTooLarge' | 'rebuild.imagePixels') =>
-    ApiError.field(locale, 'file', key, { max: maxImageBytes / 1024 / 1024, side: maxImageSide });
+    ApiError.field('file', key, { max: maxImageBytes / 1024 / 1024, side: maxImageSide });
   if (file.size > maxImageBytes) throw refuse('rebuild.imageTooLarge');
   const bytes = Buffer.from(await file.arrayBuffer());
   // The type is read from the bytes (sharp's header parse), never from the name or the declared type.

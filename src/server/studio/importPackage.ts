@@ -13,7 +13,8 @@ import { translator, type Locale } from '../../lib/i18n/index.ts';
 import { localizeIssues } from '../../lib/schemas/issues.ts';
 import type { Database } from '../db/client.ts';
 import { contentItems } from '../db/schema/index.ts';
-import { ApiError, isMessageKey } from '../envelope.ts';
+import { ApiError } from '../apiError.ts';
+import { isMessageKey } from '../envelope.ts';
 import { readZipDirectory, unpackEntry, XlsxRefused, type XlsxReadLimits } from '../xlsx/reader.ts';
 import { canonicalData, ContentFileError, itemsOfFiles } from './contentRepo.ts';
 
@@ -55,7 +56,7 @@ export async function importPackage(
       files.set(name, strFromU8(await unpackEntry(bytes, directory, entry)));
     }
   } catch (error) {
-    if (error instanceof XlsxRefused) throw ApiError.field(locale, 'file', 'rebuild.importInvalid');
+    if (error instanceof XlsxRefused) throw ApiError.field('file', 'rebuild.importInvalid');
     throw error;
   }
   // Files that are no item's (schemas, READMEs) are left out, as the seed leaves them out.
@@ -67,7 +68,7 @@ export async function importPackage(
       throw invalid(locale, { path: error.path, field: error.field, message: error.problem });
     throw error;
   }
-  if (!items.length) throw ApiError.field(locale, 'file', 'rebuild.importInvalid');
+  if (!items.length) throw ApiError.field('file', 'rebuild.importInvalid');
   const t = translator(locale);
   for (const item of items) {
     const schema = kindSpecs[item.kind].schema;

@@ -21,7 +21,6 @@
 import { and, asc, desc, eq, gt, inArray, isNull, or, sql } from 'drizzle-orm';
 import { kindOfPath, titleOf, type ContentKind } from '../../content/paths.ts';
 import { ApiCode } from '../../lib/apiCodes.ts';
-import type { Locale } from '../../lib/i18n/index.ts';
 import type { ScheduleAction } from '../../lib/schemas/studio.ts';
 import {
   scheduleFailureReasons,
@@ -39,7 +38,7 @@ import {
   type ScheduledPublicationRow,
   type ScheduleStatus,
 } from '../db/schema/index.ts';
-import { ApiError } from '../envelope.ts';
+import { ApiError } from '../apiError.ts';
 import { scheduleQueue, type JobQueue } from '../jobs/queue.ts';
 import type { Logger } from '../logger.ts';
 import { writeAudit } from '../services/audit.ts';
@@ -58,8 +57,6 @@ export interface ScheduleOrder {
   paths: readonly string[];
   runAt: Date;
   userId: number;
-  /** The caller's locale, for the refusals at `paths`. */
-  locale: Locale;
 }
 
 export interface ScheduleService {
@@ -130,17 +127,17 @@ export function createScheduleService(options: ScheduleServiceOptions): Schedule
   }
 
   /** Refuses an order whose items are not in the state its action needs, naming the first such item. */
-  async function checkOrder(action: ScheduleAction, paths: readonly string[], locale: Locale): Promise<void> {
+  async function checkOrder(action: ScheduleAction, paths: readonly string[]): Promise<void> {
     const rows = await itemsOf(paths);
     for (const path of paths) {
       const row = rows.get(path);
-      if (!row) throw ApiError.field(locale, 'paths', 'rebuild.scheduleUnknownItem', { path });
+      if (!row) throw ApiError.field('paths', 'rebuild.scheduleUnknownItem', { path });
       if (action === 'publish' && stateOf(row) === 'published')
-        throw ApiError.field(locale, 'paths', 'rebuild.noSuchDraft', { path });
+        throw ApiError.field('paths', 'rebuild.noSuchDraft', { path });
       if (action === 'unpublish' && !isOnSite(row))
-        throw ApiError.field(locale, 'paths', 'rebuild.scheduleNotPublished', { path });
+        throw ApiError.field('paths', 'rebuild.scheduleNotPublished', { path });
       if (action === 'unpublish' && stateOf(row) !== 'published')
-        throw ApiError.field(locale, 'paths', 'rebuild.scheduleHasDraft', { path });
+        throw ApiError.field('paths', 'rebuild.scheduleHasDraft', { path });
     }
     // What the build would refuse, said now (as the publish call does): the drafts as they are.
     if (action === 'publish') await checkContent(db, paths);
@@ -296,9 +293,9 @@ export function createScheduleService(options: ScheduleServiceOptions): Schedule
   }
 
   return {
-    async create({ action, paths: wanted, runAt, userId, locale }) {
+    async create({ action, paths: wanted, runAt, userId }) {
       const paths = [...new Set(wanted)];
-      await checkOrder(action, paths, locale);
+      await checkOrder(action, paths);
       // The id first, so the job can carry it and the row is written with its job: never a row without a job.
       const [reserved] = rowsOf<{ id: number }>(
         await db.execute(sql`select nextval(pg_get_serial_sequence('scheduled_publications', 'id'))::int4 as id`),

@@ -19,7 +19,7 @@ import {
   type ContentItemRow,
   type SiteBuildRow,
 } from '../db/schema/index.ts';
-import { ApiError } from '../envelope.ts';
+import { ApiError } from '../apiError.ts';
 import { siteBuildView, type SiteBuildView } from '../site/rebuild.ts';
 import {
   ContentFileError,
