@@ -4,7 +4,7 @@
  * Debian's Chromium (CHROMIUM_PATH or /usr/bin/chromium) is started here with the flags measured
  * in ARCHITECTURE.md; Lighthouse attaches to it over the DevTools port. About 12 s a page.
  *
- * Thresholds of issue 3: performance ≥ 98, accessibility 100, best practices ≥ 95, SEO 100.
+ * The site's thresholds: performance ≥ 98, accessibility 100, best practices ≥ 95, SEO 100.
  * A page below one of them is marked ✗ and the bench exits non-zero.
  */
 import { spawn, type ChildProcess } from 'node:child_process';

@@ -1,5 +1,5 @@
 /**
- * `npm run bench -- load` (in the default run): issue 15's figures, on PGlite and, when
+ * `npm run bench -- load` (in the default run): the server's throughput figures, on PGlite and, when
  * DATABASE_URL is set, on PostgreSQL (a throwaway database on that server), each next to a bare
  * Hono hello-world measured in the same run with the same load.
  *

@@ -1,5 +1,5 @@
 /**
- * `npm run bench -- partner`: the partner area (issue 6) on a million settlement rows, on PGlite
+ * `npm run bench -- partner`: the partner area on a million settlement rows, on PGlite
  * and, when DATABASE_URL is set, on PostgreSQL (a throwaway database on that server).
  *
  * Data: the demo seed, then a second forest of five banks (head office > five provincial branches

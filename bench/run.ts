@@ -7,14 +7,14 @@
  * - accounts: login throughput and latency (argon2-bound) and a session-checked read (accounts.ts).
  * - orders: the orders table (table-request engine) over 100 000 orders, as an enterprise user and
  *   as an operator, on PGlite and on PostgreSQL when DATABASE_URL is set (orders.ts).
- * - load: issue 15 — throughput of the home page, a content call and a session-checked read at 200
+ * - load: throughput of the home page, a content call and a session-checked read at 200
  *   connections next to a bare Hono hello-world, and the home page and health while a long export
  *   and import run, on PGlite and on PostgreSQL when DATABASE_URL is set (load.ts).
  * - memory: the server's RSS after 30 s and after 5 minutes of that mix (load.ts). Only when named.
  * - metrics: what measuring costs: currentUser at 200 connections on a server measuring (and
  *   scraped) and one with METRICS_ENABLED=false, taking turns; req/s, p99 and their difference
  *   against the ≤ 5 % goal (metrics.ts).
- * - partner: the partner area (issue 6) on a million settlement rows: the settlement table, the
+ * - partner: the partner area on a million settlement rows: the settlement table, the
  *   analysis calls and the export's memory, on PGlite and on PostgreSQL when DATABASE_URL is set
  *   (partner.ts). Heavy (minutes): only when named, never in the default run.
  * - cluster: publish click → served by every node, over two API processes and a worker on
@@ -27,7 +27,7 @@
  * - search: site search over a build (dist/, or BENCH_DIST): each locale's index size, the index
  *   step's time, relevance of real queries in every locale, and time to first result on a phone
  *   profile in Chromium (search.ts). Only when named.
- * - lighthouse: mobile scores of home, news list and help against issue 3's thresholds
+ * - lighthouse: mobile scores of home, news list and help against the site's thresholds
  *   (bench/lighthouse.ts); a page below them sets a non-zero exit code.
  * Servers run in their own processes so the load generator does not share their event loop.
  */

@@ -1,9 +1,12 @@
 /**
- * Zod schemas of every content collection: what an editor may write in `src/content`, and (through
- * each schema's output type) what the pages and the content API read after loading.
+ * Zod schemas of every content collection: what an editor may save in the studio (`/studio`, kept
+ * in the database: docs/editing-content.md), and (through each schema's output type) what the pages
+ * and the content API read after loading.
  *
- * Layout of `src/content` (CONTENT_DIR). Ids written as `<…>` come from the file or folder name,
- * never from inside the file, so an entry cannot disagree with its own path:
+ * The files under `src/content` (CONTENT_DIR) are the seed an empty database starts from and the
+ * import/export format of a content package; they are read with the same schemas. Their layout,
+ * with ids written as `<…>` taken from the file or folder name, never from inside the file, so an
+ * entry cannot disagree with its own path:
  *
  *   regions/<areaCode>.yaml                region + area settings (hotline, offered business types
  *                                          and products, banners, text banners, home notices)

@@ -4,9 +4,8 @@
  *
  * Why: libuv accepts one connection per event-loop turn ("unix: don't accept() connections in a
  * loop", libuv 1.45), and on a busy server a turn lasts milliseconds, since it answers every
- * connection that is ready. So a burst of new connections waited one turn each. Measured under
- * `currentUser` at 200 connections: 200 connections opened at once waited up to 1.5 s for their
- * first answer, with the server's own time for any request under 110 ms (docs/performance.md).
+ * connection that is ready. So a burst of new connections waited one turn each, far longer than
+ * any request took the server (measured in docs/performance.md, "What changed").
  * The kernel spreads new connections over the sockets, and each one accepts a connection per turn.
  */
 import net, { type AddressInfo } from 'node:net';

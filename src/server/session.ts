@@ -151,7 +151,8 @@ const liveSessionStatement = preparedStatement<{ id: string; at: string; idleSin
 );
 
 /**
- * The live session of a token and its (active) user; null otherwise. ONE statement (issue 15): it
+ * The live session of a token and its (active) user; null otherwise. ONE statement, since it runs on every
+ * session-checked request: it
  * finds the session by its primary key only while it is live (not revoked, before its absolute
  * end, used within the idle timeout) and its user is active, reads the name of the enterprise the
  * user owns with it (so `currentUser` needs no statement of its own) and when the session proved a

@@ -1,5 +1,5 @@
 /**
- * Abuse resistance of the account calls (issue 4, item 10): CSRF, session fixation, login limits
+ * Abuse resistance of the account calls: CSRF, session fixation, login limits
  * and locks, SMS limits, code expiry / single use / 5 tries, and answers that do not tell whether
  * a phone or a name is registered. The app trusts X-Forwarded-For here, so each test can speak
  * from its own address.
@@ -179,7 +179,7 @@ describe('login limits', () => {
     expect((await login('demo_person', 'Person2025', '203.0.113.51')).code).toBe(200);
   });
 
-  // Issue 11: 30 simultaneous wrong passwords for one name used to get 16–24 password checks.
+  // Simultaneous wrong passwords for one name once raced past the limit (counted after the check).
   // Every password check that fails is audited: the count of those rows is the count of checks.
   const failedChecks = async () =>
     (await t.db.select().from(auditLog).where(eq(auditLog.action, 'session.loginFailed'))).length;

@@ -1,5 +1,5 @@
 /**
- * No password, SMS code, captcha or session id in any log line (issue 4, item 10), across every
+ * No password, SMS code, captcha or session id in any log line, across every
  * account flow, with the log captured at debug level. The one exception is by design: the outbox
  * SMS provider's own delivery line (`SMS outbox: …`), which stands in for the phone's screen in a
  * local run; it carries the text of the message (the code) and a masked phone only. With the HTTP

@@ -1,5 +1,5 @@
 /**
- * Issue 11: hostile input never crashes the API. Every route of the app — enumerated from the Hono
+ * Hostile input never crashes the API. Every route of the app — enumerated from the Hono
  * app itself, so a route added later is fuzzed with no change here — gets hostile values (C0
  * controls inside valid text, lone surrogates, 10 000-character strings, numbers at and beyond
  * int4/int8, impossible periods, arrays for scalars and objects for arrays, `__proto__` keys, SQL /
@@ -82,7 +82,7 @@ const seed = Number(process.env['FUZZ_SEED'] ?? 20_261_122);
 const runsPerRoute = Number(process.env['FUZZ_RUNS'] ?? 80);
 /** A request (the body read to its end included) slower than this is a hang. */
 const requestBudgetMs = 5_000;
-/** The routes registered today (issue 11): fewer means the enumeration broke. */
+/** The routes registered today: fewer means the enumeration broke. */
 const routesToday = 103;
 /** Form/JSON bodies of the "every known field" sweep stay under BODY_LIMIT_BYTES (1 MiB) so that they reach the call. */
 const sweepBodyBytes = 900_000;

@@ -1,5 +1,5 @@
 /**
- * Issue 11's shared mechanisms, each proven where it lives: control characters refused in every
+ * The shared defences against hostile input, each proven where it lives: control characters refused in every
  * field before the schema (400 with the field's message, nothing written), int4-bounded ids, the
  * database's data exceptions answered 400 and its timeouts 503, the time budget of a call, and
  * errors — a failing query above all — logged without a single request value.

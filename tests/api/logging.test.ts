@@ -86,7 +86,7 @@ describe('request log', () => {
 });
 
 describe('the request logger', () => {
-  it('carries the request id on what a handler logs, and is made only when the request logs (issue 15: ~5 µs per request)', async () => {
+  it('carries the request id on what a handler logs, and is made only when the request logs (its cost is measured in docs/performance.md)', async () => {
     const written: string[] = [];
     const logger = createLogger({ logLevel: 'info' }, { write: (line: string) => void written.push(line) });
     const child = vi.spyOn(logger, 'child');

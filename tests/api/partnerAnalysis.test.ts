@@ -528,7 +528,7 @@ describe('POST getTrendDataAntTable', () => {
     [{ yearType: 3, from: '2026-02-29' }, 'from', '请按 YYYY-MM-DD 格式填写 2000–2099 年间的有效日期'],
     [{ yearType: 2, to: '2026-1' }, 'to', '请按 YYYY-MM 格式填写 2000–2099 年间的月份'],
     [{ yearType: 9 }, 'yearType', undefined],
-    // Hostile periods (issue 11): year 9999 once stepped into '10000' < '9999' and looped forever.
+    // Hostile periods: year 9999 once stepped into '10000' < '9999' and looped forever.
     [{ yearType: 1, to: '9999' }, 'to', '请按 YYYY 格式填写 2000–2099 年间的年份'],
     [{ yearType: 1, from: '9999', to: '9999' }, 'from', '请按 YYYY 格式填写 2000–2099 年间的年份'],
     [{ yearType: 2, to: '0000-01' }, 'to', '请按 YYYY-MM 格式填写 2000–2099 年间的月份'],

@@ -243,7 +243,7 @@ describe('GET exportAntTable', () => {
     expect(
       (await envelope(await download('exportTrendAntTable', { partnerId: tree.other }, headUser.cookie))).code,
     ).toBe(ApiCode.NOT_FOUND);
-    // The year that once looped forever (issue 11): refused at once, in the schema.
+    // The year that once looped forever: refused at once, in the schema.
     expect(
       (await envelope(await download('exportTrendAntTable', { yearType: 1, to: '9999' }, branchUser.cookie))).code,
     ).toBe(ApiCode.BAD_REQUEST);

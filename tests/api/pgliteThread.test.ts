@@ -1,5 +1,5 @@
 /**
- * PGlite on its own thread (issue 15, db/pgliteThread.ts): the server's thread keeps answering while
+ * PGlite on its own thread (db/pgliteThread.ts): the server's thread keeps answering while
  * the database runs a long statement, and the drizzle database keeps its behaviour — transactions
  * in order and alone, rollback, errors with their SQLSTATE, LISTEN/NOTIFY at commit, dumps.
  * PGlite only: on PostgreSQL the database is another process anyway.

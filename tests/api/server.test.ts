@@ -65,7 +65,7 @@ describe('startServer (PGlite under DATA_DIR)', () => {
     expect(await missing.text()).toContain('页面不存在');
   });
 
-  it('writes whole answers at once, with the headers the middleware adds (issue 15: never re-streamed)', async () => {
+  it('writes whole answers at once, with the headers the middleware adds (never re-streamed)', async () => {
     // An answer rebuilt as a stream (a header set the wrong way after the handler, or its body
     // read) is written piece by piece with ServerResponse.write; a whole one goes out with end().
     const writes = vi.spyOn(ServerResponse.prototype, 'write');

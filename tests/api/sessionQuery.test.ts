@@ -1,5 +1,5 @@
 /**
- * A session-checked read costs one statement (issue 15, session.ts resolveSession): the session,
+ * A session-checked read costs one statement (session.ts resolveSession): the session,
  * its user and the idle refresh in one round trip, the refresh written at most once a minute.
  * Statements are counted by a drizzle logger over the test database's own connection.
  */

@@ -1,5 +1,5 @@
 /**
- * Issue 12, item 2, in one process: three "nodes" — each with its own DATA_DIR, served directory
+ * Publication across a cluster, in one process: three "nodes" — each with its own DATA_DIR, served directory
  * and content store — on one database and one S3-compatible bucket (s3rver on 127.0.0.1, no mock).
  * A build published by node A is fetched and served by B after the NOTIFY (the nodes poll only
  * once a minute, so only the notification can be what moves them); a rollback reaches both; a node that

@@ -1,5 +1,5 @@
 /**
- * Issue 12, item 5: two real API processes (A and B, `node src/server/main.ts` on two ports, each
+ * Two real API processes (A and B, `node src/server/main.ts` on two ports, each
  * with its own DATA_DIR) on one PostgreSQL server and one S3-compatible bucket behave as one
  * portal. Everything is done on one process and checked on the other:
  * - a session made on A works on B; a logout on A ends it on B;

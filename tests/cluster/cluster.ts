@@ -1,5 +1,5 @@
 /**
- * A real cluster on one machine (issue 12, item 5): PostgreSQL (scripts/postgres.ts, or a fresh
+ * A real cluster on one machine: PostgreSQL (scripts/postgres.ts, or a fresh
  * database on TEST_DATABASE_URL's server), an S3-compatible server (s3rver, tests/api/s3Server.ts)
  * and N API processes — `node src/server/main.ts`, each on its own port with its own DATA_DIR,
  * sharing the database and the bucket — as a deployment runs them behind a load balancer.

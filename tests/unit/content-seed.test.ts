@@ -1,5 +1,5 @@
 /**
- * The seed content holds what issue 3 asks of it, and what it points at exists: banner images
+ * The seed content holds what the public pages need, and what it points at exists: banner images
  * under public/, and the site paths written in banners, text banners and Markdown (help documents,
  * announcements, products, packages, news) name content that is there.
  */

@@ -1,4 +1,4 @@
-/** What the shared middleware must not cost: answers kept whole, requests not rebuilt (issue 15, docs/performance.md). */
+/** What the shared middleware must not cost: answers kept whole, requests not rebuilt (docs/performance.md). */
 import { Hono } from 'hono';
 import { describe, expect, it } from 'vitest';
 import { setAnswerHeader } from '../../src/server/middleware/answerHeader.ts';

@@ -126,7 +126,7 @@ describe('xlsxStream', () => {
     expect(closed).toBe(true);
   });
 
-  it('gives the event loop a turn between slices of rows, so a long export never holds the server (issue 15)', async () => {
+  it('gives the event loop a turn between slices of rows, so a long export never holds the server', async () => {
     // Rows from memory and the stream's reads chain as microtasks only: without the writer's own
     // yield, the whole file is written before any timer or other request gets a turn.
     const rows = Array.from(

@@ -1,5 +1,5 @@
 /**
- * Inputs and answers of the enterprise calls (issue 5; docs/enterprises.md): the enterprise record
+ * Inputs and answers of the enterprise calls (docs/enterprises.md): the enterprise record
  * under /api/front/hgdarc/enterpriseuser, its certification files under enterpriseauthfile, the
  * bank USB-key certification under /api/front/thirdparty and /api/front/user/removeIcbcAuth, and
  * the operator's review under /api/ops/certification. The forms validate with these same schemas;
@@ -121,7 +121,7 @@ export const enterpriseRecord = z.strictObject({
   ...enterpriseFields,
   annualConsumption: z.optional(annualConsumptionSchema),
   /**
-   * 推荐机构代码: the code of the partner institution that referred the enterprise (issue 6). Not a
+   * 推荐机构代码: the code of the partner institution that referred the enterprise. Not a
    * column of its own: the server resolves it to enterprises.partner_id (unknown → field error).
    * Absent or empty leaves the referral as it is.
    */
@@ -337,7 +337,7 @@ export interface EnterpriseData {
   bankBinding: BankBindingData | null;
   /** Whether enterpriseuser/del is allowed now (status 0 or 3, no orders at all). */
   canDelete: boolean;
-  /** The referring partner institution's code and name (推荐机构; issue 6), null when none. */
+  /** The referring partner institution's code and name (推荐机构), null when none. */
   partnerCode: string | null;
   partnerName: string | null;
 }

@@ -143,8 +143,7 @@ const maxPreparedTexts = 1000;
  * drizzle on postgres-js, with its statements prepared. postgres-js prepares every statement
  * (a named statement per connection, by its text), but drizzle asks it not to for every statement
  * it was not given a name for (`.prepare(name)`), which is all of ours: PostgreSQL parsed and
- * planned each one again — 574 µs of PostgreSQL's CPU per session check, 2.5× its throughput
- * (docs/performance.md). The client drizzle gets asks for preparation instead, in transactions
+ * planned each one again, at a cost measured in docs/performance.md. The client drizzle gets asks for preparation instead, in transactions
  * and savepoints too.
  *
  * With `metrics`, each statement is timed from its sending to its answer, and each transaction

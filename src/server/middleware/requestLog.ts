@@ -56,7 +56,7 @@ export function routeOf(c: Context): string {
 
 /**
  * The request's logger: pino's child carrying the request id, made when the request first logs
- * (most never do beyond their request line; a child costs ~5 µs, a tenth of a session-checked read's).
+ * (most never do beyond their request line; what a child costs is measured in docs/performance.md).
  */
 export function requestLogger(logger: Logger, reqId: string): RequestLogger {
   let child: Logger | undefined;

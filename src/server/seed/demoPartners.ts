@@ -1,5 +1,5 @@
 /**
- * The partner area's data (issue 6): the demo institution tree and its staff relations, and the
+ * The partner area's data: the demo institution tree and its staff relations, and the
  * generator of referred enterprises, their orders and monthly settlement results that both the
  * demo seed (~60 enterprises) and the partner bench (bench/partner.ts, a million settlement rows)
  * run, at different sizes.

@@ -1,13 +1,13 @@
 /**
  * Enterprises and binding (spec §3 "Binding"; DOMAIN.md, Enterprise and Roles). Binding links the
  * logged-in user to the enterprise of a clearance account — found, or created with the given name
- * and auth status 0 — and gives the `enterprise` role. Certification (issue 5) fills in the rest.
+ * and auth status 0 — and gives the `enterprise` role. Certification (certificationReview.ts) fills in the rest.
  */
 import { eq, sql } from 'drizzle-orm';
 import type { Database } from '../db/client.ts';
 import { isUniqueViolation } from '../db/errors.ts';
 import { enterprises, users } from '../db/schema/index.ts';
-import { ApiError } from '../apiError.ts';
+import { ApiError } from '../envelope.ts';
 import { checkSmsCode, consumeSmsCode } from '../sms/codes.ts';
 import type { SessionUser } from '../types.ts';
 import { writeAudit } from './audit.ts';

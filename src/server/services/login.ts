@@ -13,7 +13,7 @@ import { ApiCode, type ApiCodeValue } from '../../lib/apiCodes.ts';
 import type { MessageKey } from '../../lib/i18n/index.ts';
 import type { Database } from '../db/client.ts';
 import { users, type UserRow } from '../db/schema/index.ts';
-import { ApiError } from '../apiError.ts';
+import { ApiError } from '../envelope.ts';
 import { hashPassword, verifyPassword } from '../password.ts';
 import { writeAudit } from './audit.ts';
 import { consumeCaptcha } from './captcha.ts';
@@ -102,7 +102,8 @@ export async function checkAccountLogin(db: Database, input: AccountLoginInput):
   // The try is claimed before the slow password check: one atomic upsert counts it as a failure
   // of the name, so concurrent tries (from any address, on any process) each see a different
   // count and only those within the rules reach the check. A try refused before the check gives
-  // its claim back; a right password clears the count (issue 11).
+  // its claim back; a right password clears the count. So a burst of simultaneous
+  // tries cannot check more passwords than the rules allow.
   const claim = await hitLimit(db, loginRules.failuresPerName, name);
   const priorFailures = claim.hits - 1;
   const refuseBeforeCheck = async (error: ApiError): Promise<never> => {

@@ -1,5 +1,6 @@
 /**
- * Which build every API process serves, agreed through the database (issue 12):
+ * Which build every API process serves, agreed through the database, so that
+ * every process of a cluster serves the same pages:
  *
  *   the published build = the succeeded `site_builds` row with the latest `published_at`
  *

@@ -16,7 +16,7 @@ import type { Database } from '../db/client.ts';
 import { smsCodes, type SmsPurpose } from '../db/schema/index.ts';
 import { ApiCode } from '../../lib/apiCodes.ts';
 import type { SmsTooSoonData } from '../../lib/schemas/auth.ts';
-import { ApiError } from '../apiError.ts';
+import { ApiError } from '../envelope.ts';
 import { hitLimit, type RateRule } from '../services/rateLimit.ts';
 import type { SmsProvider } from './provider.ts';
 
@@ -121,7 +121,7 @@ export interface CheckCodeInput {
 export async function checkSmsCode(db: Database, input: CheckCodeInput): Promise<number> {
   // The try is counted before the comparison, in one atomic update of the newest live code that
   // only succeeds while tries are left: concurrent guesses each take a try of their own, so no
-  // burst can compare more than `maxAttempts` codes (issue 11). A right code's try counts too;
+  // burst can compare more than `maxAttempts` codes. A right code's try counts too;
   // the code is used up then anyway.
   const newestLive = db
     .select({ id: smsCodes.id })

@@ -34,8 +34,7 @@ import {
 import { isCleanText } from '../../lib/schemas/text.ts';
 import { tableFieldPattern, tableLimits } from '../../lib/tableLimits.ts';
 import { rowsOf, type Database } from '../db/client.ts';
-import { ApiError } from '../apiError.ts';
-import { type AnyContext } from '../envelope.ts';
+import { ApiError, type AnyContext } from '../envelope.ts';
 import { readBody } from '../validate.ts';
 
 export type ColumnType = 'text' | 'int' | 'number' | 'date' | 'month' | 'timestamp' | 'boolean';
@@ -737,7 +736,7 @@ export async function countTable<Columns extends Record<string, ColumnDefinition
 }
 
 /**
- * Every row a request matches, in its order, in chunks, for exports (issue 6): the same checks
+ * Every row a request matches, in its order, in chunks, for exports: the same checks
  * and filters as `runTable`, the pager ignored, at most `cap` rows. Each chunk is its own query
  * (a long transaction would hold PGlite's single connection for the whole download), so rows
  * written while an export runs may shift between chunks; the tie-breaker keeps the order total.

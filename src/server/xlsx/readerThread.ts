@@ -1,5 +1,5 @@
 /**
- * The bounded xlsx read (reader.ts) on a worker thread (issue 15): parsing a large valid settlement
+ * The bounded xlsx read (reader.ts) on a worker thread: parsing a large valid settlement
  * sheet takes read-excel-file 2–4 s of synchronous work, which on the server's thread stopped every
  * other request for as long. The thread starts at the first read and stays (starting one costs
  * 0.1–0.4 s), without keeping the process alive; reads go to it one at a time (the caller queues

@@ -48,7 +48,7 @@ const defaultWidth: Record<XlsxFormat, number> = { text: 18, int: 10, energy: 14
 /**
  * Rows turned into XML and deflated per slice: big enough to keep the zip busy, small enough that
  * a slice (~2 ms here) never holds the server's thread long — between slices the writer yields to
- * the event loop, so other requests are answered while a long export runs (issue 15).
+ * the event loop, so other requests are answered while a long export runs.
  */
 const rowsPerChunk = 100;
 

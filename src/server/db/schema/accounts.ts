@@ -1,4 +1,4 @@
-/** Tables of accounts (issue 4): login captchas, users' notices and the enterprises users bind to. */
+/** Tables of accounts: login captchas, users' notices and the enterprises users bind to. */
 import { sql } from 'drizzle-orm';
 import {
   type AnyPgColumn,
@@ -73,8 +73,8 @@ export const authTypes = ['certificate', 'usbkey'] as const;
 export type AuthType = (typeof authTypes)[number];
 
 /**
- * An enterprise (the spec's "enterprise user", DOMAIN.md Enterprise). Binding (issue 4) creates
- * it with a name and a clearance account; certification (issue 5) fills in the rest. One owner
+ * An enterprise (the spec's "enterprise user", DOMAIN.md Enterprise). Binding creates
+ * it with a name and a clearance account; certification fills in the rest. One owner
  * user per enterprise and one enterprise per owner; the clearance account identifies it.
  */
 export const enterprises = pgTable(

@@ -1,5 +1,5 @@
 /**
- * Tables of enterprises' certification and orders (issue 5): the certification files, the bank
+ * Tables of enterprises' certification and orders: the certification files, the bank
  * USB-key binding and its one-time challenges, orders and their status history.
  * Codes and allowed transitions live in src/lib/orderStatus.ts and src/lib/authStatus.ts.
  */

@@ -1,5 +1,5 @@
 /**
- * Tables of the partner area (issue 6): partner institutions (a tree: head office > branch >
+ * Tables of the partner area: partner institutions (a tree: head office > branch >
  * sub-branch), staff accounts related to them, the monthly settlement results of orders and their
  * monthly roll-up. Codes live in src/lib/partner.ts; scoping rules in docs/partner.md.
  */
