@@ -359,7 +359,9 @@ export async function upload<T>(
 /**
  * Downloads a file: the browser navigates to the URL with the data as a flattened query string
  * (the server answers with `Content-Disposition: attachment`, so the page stays). Nothing to
- * wait for and nothing to report: a download the user cancels is silent.
+ * wait for and nothing to report: a download the user cancels is silent. A navigation cannot send
+ * `X-Requested-With`, so the CSRF rule refuses it (403) for the GETs it guards, every `export…`
+ * among them: those go through `fetchDownload`.
  */
 export function download(url: string, data?: RequestData): void {
   window.location.assign(withQuery(url, data));
