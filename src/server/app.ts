@@ -2,10 +2,11 @@
  * The Hono application: `/api` (envelope, validation, sessions, CSRF) and, when `staticDir` is
  * given, the built static site. Middleware order:
  *   every request  request id + log line → security headers → locale
+ *   /api/openapi.json, /api/reference   the API description (public, cacheable: openapi/mount.ts)
  *   /api/*         no-store → time budget → stream guard → CSRF → body limit → session → the modules of routes/index.ts
  *   /api unknown   HTTP 404 envelope
  *   /metrics       the app's metrics, with METRICS_TOKEN (metrics/endpoint.ts; else 404)
- *   /studio-preview/*, /images/uploads/*   the editors' previews and uploaded images (studio/files.ts)
+ *   /studio-preview/*, /images/uploads/*   the editors' previews and uploaded images (routes/studioFiles.ts)
  *   everything else  static files of the published directory (or 404)
  */
 import { Hono } from 'hono';
@@ -23,6 +24,7 @@ import { securityHeaders } from './middleware/secureHeaders.ts';
 import { loadSession } from './middleware/session.ts';
 import { bankProviderFromConfig } from './bank/fromConfig.ts';
 import { apiModules } from './routes/index.ts';
+import { mountApiDescription } from './openapi/mount.ts';
 import { httpProviderFromConfig } from './sms/http.ts';
 import { createOutboxProvider } from './sms/provider.ts';
 import { lazyKeys } from './secrets.ts';
@@ -41,7 +43,7 @@ import { mountMetrics } from './metrics/endpoint.ts';
 import { createMetricsRegistry } from './metrics/registry.ts';
 import { createStaticHandler } from './static.ts';
 import { objectStoreFromConfig } from './storage/fromConfig.ts';
-import { mountStudioFiles } from './studio/files.ts';
+import { mountStudioFiles } from './routes/studioFiles.ts';
 import type { AppDeps, AppEnv, RouteDeps } from './types.ts';
 
 export type { AppDeps, AppEnv } from './types.ts';
@@ -56,6 +58,8 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
   app.use('*', requestLog(deps.logger, http));
   app.use('*', securityHeaders());
   app.use('*', localeMiddleware);
+  // Public and cacheable, so ahead of the /api middleware (openapi/mount.ts).
+  mountApiDescription(app);
 
   app.use('/api/*', noStore);
   app.use('/api/*', requestBudget(deps.config));

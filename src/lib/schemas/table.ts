@@ -90,6 +90,13 @@ export const tableRequestSchema = z.strictObject({
   ),
 });
 
+/**
+ * The body of a table call as the server reads it (`readTableRequest`, src/server/table/antTable.ts):
+ * `antTable` as a JSON string (form body) or as the object itself (JSON body). What the API
+ * description shows; the server parses it with `parseTableRequest`.
+ */
+export const tableCallBody = z.object({ antTable: z.optional(z.union([z.string(), tableRequestSchema])) });
+
 /** The request as sent (pager numbers may be digit strings). */
 export type TableRequestInput = z.input<typeof tableRequestSchema>;
 /** The request after the shape check. */

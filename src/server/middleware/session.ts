@@ -15,8 +15,9 @@ import type { SecondFactorRequiredData } from '../../lib/schemas/secondFactor.ts
 import type { Config } from '../config.ts';
 import type { Database } from '../db/client.ts';
 import type { UserRole } from '../db/schema/index.ts';
-import { ApiError } from '../apiError.ts';
+import { ApiError } from '../envelope.ts';
 import type { SessionMetrics } from '../metrics/instruments.ts';
+import { answersCodes } from '../openapi/describe.ts';
 import { requiresSecondFactor, secondFactorDemand } from '../services/secondFactor.ts';
 import { clearSessionCookie, isWellFormedToken, readSessionToken, resolveSession, sessionPolicy } from '../session.ts';
 import type { AppEnv, AuthedEnv } from '../types.ts';
@@ -65,14 +66,20 @@ export function accountRoles(c: Context<AuthedEnv>): UserRole[] {
   return c.get('secondFactorDemand')?.accountRoles ?? c.get('user').roles;
 }
 
-export const requireSession = createMiddleware<AuthedEnv>(async (c, next) => {
-  // c.get, not c.var: `c.var` copies every variable into a new object on each read.
-  if (!c.get('user') || !c.get('session')) throw new ApiError(ApiCode.SESSION_EXPIRED, 'api.sessionExpired');
-  await next();
-});
+/** What the API description says of code 901 behind a guard. */
+const notSignedIn = 'no live session (`api.sessionExpired`): the browser goes to the login page';
+
+export const requireSession = answersCodes(
+  createMiddleware<AuthedEnv>(async (c, next) => {
+    // c.get, not c.var: `c.var` copies every variable into a new object on each read.
+    if (!c.get('user') || !c.get('session')) throw new ApiError(ApiCode.SESSION_EXPIRED, 'api.sessionExpired');
+    await next();
+  }),
+  { [ApiCode.SESSION_EXPIRED]: notSignedIn },
+);
 
 export function requireRole(...roles: UserRole[]) {
-  return createMiddleware<AuthedEnv>(async (c, next) => {
+  const guard = createMiddleware<AuthedEnv>(async (c, next) => {
     const user = c.get('user');
     if (!user || !c.get('session')) throw new ApiError(ApiCode.SESSION_EXPIRED, 'api.sessionExpired');
     if (user.roles.some((role) => roles.includes(role))) return next();
@@ -87,5 +94,9 @@ export function requireRole(...roles: UserRole[]) {
       );
     }
     throw new ApiError(ApiCode.FORBIDDEN, 'api.forbidden');
+  });
+  return answersCodes(guard, {
+    [ApiCode.SESSION_EXPIRED]: notSignedIn,
+    [ApiCode.FORBIDDEN]: `not one of the roles ${roles.join(', ')} (\`api.forbidden\`), or a second factor owed`,
   });
 }

@@ -3,6 +3,7 @@ import { Hono } from 'hono';
 import { setProvinceBody } from '../../lib/schemas/system.ts';
 import { ok } from '../envelope.ts';
 import { listProvinces, requireEnabledRegion } from '../services/regions.ts';
+import { describeCall } from '../openapi/describe.ts';
 import type { AppDeps, AppEnv } from '../types.ts';
 import { validate } from '../validate.ts';
 
@@ -10,10 +11,12 @@ export function createAreaRoutes(deps: AppDeps): Hono<AppEnv> {
   const { db } = deps;
   const routes = new Hono<AppEnv>();
 
-  routes.get('/getProvinceList', async (c) => ok(c, await listProvinces(db)));
+  routes.get('/getProvinceList', describeCall({ summary: 'Get province list' }), async (c) =>
+    ok(c, await listProvinces(db)),
+  );
 
   /** Checks the chosen area; the browser then stores areaCode and areaName itself (spec §1). */
-  routes.post('/setProvince', async (c) => {
+  routes.post('/setProvince', describeCall({ summary: 'Set province', body: setProvinceBody }), async (c) => {
     const { areaCode } = await validate(c, setProvinceBody, 'body');
     return ok(c, await requireEnabledRegion(db, areaCode));
   });

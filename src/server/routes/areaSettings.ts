@@ -11,13 +11,14 @@ import { ok } from '../envelope.ts';
 import { requireRegion } from '../services/contentLookup.ts';
 import { contentStore } from '../services/contentStore.ts';
 import { productSummary } from '../services/contentViews.ts';
+import { describeCall } from '../openapi/describe.ts';
 import type { AppDeps, AppEnv } from '../types.ts';
 import { validate } from '../validate.ts';
 
 export function createAreaSettingsRoutes(_deps: AppDeps): Hono<AppEnv> {
   const routes = new Hono<AppEnv>();
 
-  routes.get('/getAreaSettings', async (c) => {
+  routes.get('/getAreaSettings', describeCall({ summary: 'Get area settings', query: areaContentQuery }), async (c) => {
     const { areaCode } = await validate(c, areaContentQuery, 'query');
     const content = contentStore.current();
     requireRegion(content, areaCode);

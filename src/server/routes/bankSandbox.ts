@@ -6,11 +6,11 @@
  */
 import { Hono } from 'hono';
 import { usbKeySignBody } from '../../lib/schemas/enterprise.ts';
-import { ApiError } from '../apiError.ts';
-import { ok } from '../envelope.ts';
+import { ApiError, ok } from '../envelope.ts';
 import { requireSession } from '../middleware/session.ts';
 import type { BankProvider } from '../bank/provider.ts';
 import { createSandboxBank, SandboxKeyError, type SandboxBank } from '../bank/sandbox.ts';
+import { describeCall } from '../openapi/describe.ts';
 import type { AppEnv, RouteDeps } from '../types.ts';
 import { validate } from '../validate.ts';
 
@@ -26,19 +26,28 @@ export function createBankSandboxRoutes(deps: RouteDeps): Hono<AppEnv> {
     ? deps.bank
     : createSandboxBank({ seed: deps.config.bankSandboxSeed, latencyMs: deps.config.bankSandboxLatencyMs });
 
-  routes.post('/usbkey/sign', requireSession, async (c) => {
-    const body = await validate(c, usbKeySignBody, 'body');
-    try {
-      return ok(c, await signer.sign(body));
-    } catch (error) {
-      if (error instanceof SandboxKeyError) {
-        throw error.reason === 'pinWrong'
-          ? ApiError.badRequest('bank.error.pinWrong')
-          : ApiError.badRequest('bank.error.noKey');
+  routes.post(
+    '/usbkey/sign',
+    describeCall({
+      summary: "Sign the bank's challenge with the sandbox USB key (demo mode only)",
+      body: usbKeySignBody,
+      codes: { 400: '`bank.error.pinWrong`, `bank.error.noKey`' },
+    }),
+    requireSession,
+    async (c) => {
+      const body = await validate(c, usbKeySignBody, 'body');
+      try {
+        return ok(c, await signer.sign(body));
+      } catch (error) {
+        if (error instanceof SandboxKeyError) {
+          throw error.reason === 'pinWrong'
+            ? ApiError.badRequest('bank.error.pinWrong')
+            : ApiError.badRequest('bank.error.noKey');
+        }
+        throw error;
       }
-      throw error;
-    }
-  });
+    },
+  );
 
   return routes;
 }

@@ -9,23 +9,32 @@ import { areaContentQuery } from '../../lib/schemas/content.ts';
 import { ok } from '../envelope.ts';
 import { requireRegion } from '../services/contentLookup.ts';
 import { contentStore } from '../services/contentStore.ts';
+import { describeCall } from '../openapi/describe.ts';
 import type { AppDeps, AppEnv } from '../types.ts';
 import { validate } from '../validate.ts';
 
 export function createBannerRoutes(_deps: AppDeps): Hono<AppEnv> {
   const routes = new Hono<AppEnv>();
 
-  routes.get('/getHomePageBannerList', async (c) => {
-    const { areaCode } = await validate(c, areaContentQuery, 'query');
-    return ok(c, requireRegion(contentStore.current(), areaCode).banners);
-  });
+  routes.get(
+    '/getHomePageBannerList',
+    describeCall({ summary: 'Get home page banner list', query: areaContentQuery }),
+    async (c) => {
+      const { areaCode } = await validate(c, areaContentQuery, 'query');
+      return ok(c, requireRegion(contentStore.current(), areaCode).banners);
+    },
+  );
 
-  routes.get('/getHomePageRotationChat', async (c) => {
-    const { areaCode } = await validate(c, areaContentQuery, 'query');
-    return ok(c, requireRegion(contentStore.current(), areaCode).textBanners);
-  });
+  routes.get(
+    '/getHomePageRotationChat',
+    describeCall({ summary: 'Get home page rotation chat', query: areaContentQuery }),
+    async (c) => {
+      const { areaCode } = await validate(c, areaContentQuery, 'query');
+      return ok(c, requireRegion(contentStore.current(), areaCode).textBanners);
+    },
+  );
 
-  routes.get('/getHomeNotices', async (c) => {
+  routes.get('/getHomeNotices', describeCall({ summary: 'Get home notices', query: areaContentQuery }), async (c) => {
     const { areaCode } = await validate(c, areaContentQuery, 'query');
     return ok(c, requireRegion(contentStore.current(), areaCode).homeNotices);
   });

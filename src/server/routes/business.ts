@@ -9,6 +9,7 @@ import { ok } from '../envelope.ts';
 import { requireBizItem, requireBizItemDesc, requireBizTypeOfArea, requireRegion } from '../services/contentLookup.ts';
 import { contentStore } from '../services/contentStore.ts';
 import { bizItemView } from '../services/contentViews.ts';
+import { describeCall } from '../openapi/describe.ts';
 import type { AppDeps, AppEnv } from '../types.ts';
 import { validate } from '../validate.ts';
 
@@ -16,7 +17,7 @@ export function createBusinessRoutes(_deps: AppDeps): Hono<AppEnv> {
   const routes = new Hono<AppEnv>();
 
   /** Every type, or those a region offers (in its order); `toTop=0` keeps the menu's. */
-  routes.get('/getBizTypeList', async (c) => {
+  routes.get('/getBizTypeList', describeCall({ summary: 'Get biz type list', query: bizTypeListQuery }), async (c) => {
     const { areaCode, toTop } = await validate(c, bizTypeListQuery, 'query');
     const content = contentStore.current();
     if (areaCode === undefined) return ok(c, listBizTypes(content, toTop === undefined ? {} : { toTop }));
@@ -27,26 +28,34 @@ export function createBusinessRoutes(_deps: AppDeps): Hono<AppEnv> {
     );
   });
 
-  routes.get('/getBizItemByAreaCodeAndBizTypeId', async (c) => {
-    const { areaCode, bizTypeId } = await validate(c, bizItemsQuery, 'query');
-    const content = contentStore.current();
-    requireBizTypeOfArea(content, areaCode, bizTypeId);
-    return ok(
-      c,
-      listBizItems(content, areaCode, bizTypeId).map((item) => bizItemView(content, item)),
-    );
-  });
+  routes.get(
+    '/getBizItemByAreaCodeAndBizTypeId',
+    describeCall({ summary: 'Get biz item by area code and biz type id', query: bizItemsQuery }),
+    async (c) => {
+      const { areaCode, bizTypeId } = await validate(c, bizItemsQuery, 'query');
+      const content = contentStore.current();
+      requireBizTypeOfArea(content, areaCode, bizTypeId);
+      return ok(
+        c,
+        listBizItems(content, areaCode, bizTypeId).map((item) => bizItemView(content, item)),
+      );
+    },
+  );
 
-  routes.get('/getBizItemById', async (c) => {
+  routes.get('/getBizItemById', describeCall({ summary: 'Get biz item by id', query: bizItemQuery }), async (c) => {
     const { bizItemId } = await validate(c, bizItemQuery, 'query');
     const content = contentStore.current();
     return ok(c, bizItemView(content, requireBizItem(content, bizItemId)));
   });
 
-  routes.get('/getBizItemDescById', async (c) => {
-    const { bizItemDescId } = await validate(c, bizItemDescQuery, 'query');
-    return ok(c, requireBizItemDesc(contentStore.current(), bizItemDescId));
-  });
+  routes.get(
+    '/getBizItemDescById',
+    describeCall({ summary: 'Get biz item desc by id', query: bizItemDescQuery }),
+    async (c) => {
+      const { bizItemDescId } = await validate(c, bizItemDescQuery, 'query');
+      return ok(c, requireBizItemDesc(contentStore.current(), bizItemDescId));
+    },
+  );
 
   return routes;
 }

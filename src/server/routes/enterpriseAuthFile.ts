@@ -8,6 +8,7 @@ import { authFileIdBody, authFileUploadBody } from '../../lib/schemas/enterprise
 import { ok } from '../envelope.ts';
 import { requireSession } from '../middleware/session.ts';
 import { deleteAuthFile, readAuthFile, uploadAuthFile } from '../services/authFiles.ts';
+import { describeCall } from '../openapi/describe.ts';
 import type { AppEnv, RouteDeps } from '../types.ts';
 import { extensionOf } from '../uploads/fileType.ts';
 import { validate } from '../validate.ts';
@@ -32,38 +33,57 @@ export function createEnterpriseAuthFileRoutes(deps: RouteDeps): Hono<AppEnv> {
   const routes = new Hono<AppEnv>();
 
   /** multipart: `kind` (businessLicence | authLetter) and `file`. */
-  routes.post('/upload', requireSession, async (c) => {
-    const { kind, file } = await validate(c, authFileUploadBody, 'body');
-    return ok(
-      c,
-      await uploadAuthFile(db, enterpriseActor(c, config), objects, { kind, file }),
-      'enterprise.fileUploaded',
-    );
-  });
+  routes.post(
+    '/upload',
+    describeCall({ summary: "Upload a certification file of the caller's enterprise", body: authFileUploadBody }),
+    requireSession,
+    async (c) => {
+      const { kind, file } = await validate(c, authFileUploadBody, 'body');
+      return ok(
+        c,
+        await uploadAuthFile(db, enterpriseActor(c, config), objects, { kind, file }),
+        'enterprise.fileUploaded',
+      );
+    },
+  );
 
-  routes.post('/deleteElectricity', requireSession, async (c) => {
-    const { id } = await validate(c, authFileIdBody, 'body');
-    await deleteAuthFile(db, enterpriseActor(c, config), objects, id);
-    return ok(c, {}, 'enterprise.fileDeleted');
-  });
+  routes.post(
+    '/deleteElectricity',
+    describeCall({ summary: "Delete a certification file of the caller's enterprise", body: authFileIdBody }),
+    requireSession,
+    async (c) => {
+      const { id } = await validate(c, authFileIdBody, 'body');
+      await deleteAuthFile(db, enterpriseActor(c, config), objects, id);
+      return ok(c, {}, 'enterprise.fileDeleted');
+    },
+  );
 
-  routes.get('/download', requireSession, async (c) => {
-    const { id } = await validate(c, authFileIdBody, 'query');
-    const { row, object } = await readAuthFile(db, enterpriseActor(c, config), objects, id);
-    const contentType = row.contentType as keyof typeof extensionOf;
-    // Streamed from the store (local file or S3 object) straight into the answer.
-    return c.body(object.body, 200, {
-      'Content-Type': contentType,
-      'Content-Length': String(object.size),
-      'Content-Disposition': inlineDisposition(row.originalName, contentType),
-      'X-Content-Type-Options': 'nosniff',
-      // An image opened in a tab runs nothing and reaches nothing. A PDF keeps the API's policy
-      // (nothing loaded, no framing): Chromium refuses to start its PDF viewer in a sandboxed
-      // document, and with nosniff and a type read from the bytes the file cannot be taken for a page.
-      ...(contentType === 'application/pdf' ? {} : { 'Content-Security-Policy': imageDownloadPolicy }),
-      'Cache-Control': 'private, no-store',
-    });
-  });
+  routes.get(
+    '/download',
+    describeCall({
+      summary: 'Download a certification file (its owner or an operator)',
+      query: authFileIdBody,
+      download: 'application/octet-stream',
+    }),
+    requireSession,
+    async (c) => {
+      const { id } = await validate(c, authFileIdBody, 'query');
+      const { row, object } = await readAuthFile(db, enterpriseActor(c, config), objects, id);
+      const contentType = row.contentType as keyof typeof extensionOf;
+      // Streamed from the store (local file or S3 object) straight into the answer.
+      return c.body(object.body, 200, {
+        'Content-Type': contentType,
+        'Content-Length': String(object.size),
+        'Content-Disposition': inlineDisposition(row.originalName, contentType),
+        'X-Content-Type-Options': 'nosniff',
+        // An image opened in a tab runs nothing and reaches nothing. A PDF keeps the API's policy
+        // (nothing loaded, no framing): Chromium refuses to start its PDF viewer in a sandboxed
+        // document, and with nosniff and a type read from the bytes the file cannot be taken for a page.
+        ...(contentType === 'application/pdf' ? {} : { 'Content-Security-Policy': imageDownloadPolicy }),
+        'Cache-Control': 'private, no-store',
+      });
+    },
+  );
 
   return routes;
 }

@@ -23,6 +23,7 @@ import { Hono } from 'hono';
 import { ApiCode } from '../../lib/apiCodes.ts';
 import { envelope, message, ok } from '../envelope.ts';
 import { probeObjectStore, TimeoutError, within } from '../preflight.ts';
+import { describeCall } from '../openapi/describe.ts';
 import type { AppEnv, RouteDeps } from '../types.ts';
 
 const dbWaitMs = 1000;
@@ -59,7 +60,7 @@ export function createHealthRoutes(deps: RouteDeps): Hono<AppEnv> {
   const uptime = () => Math.round((Date.now() - started) / 1000);
   const routes = new Hono<AppEnv>();
 
-  routes.get('/', async (c) => {
+  routes.get('/', describeCall({ summary: 'Health: the process and the database answer' }), async (c) => {
     let timer: NodeJS.Timeout | undefined;
     const waited = new Promise<'busy'>((resolve) => {
       timer = setTimeout(() => resolve('busy'), dbWaitMs);
@@ -70,7 +71,9 @@ export function createHealthRoutes(deps: RouteDeps): Hono<AppEnv> {
     return ok(c, { status: 'ok', db: kind, database, uptime: uptime() });
   });
 
-  routes.get('/live', (c) => ok(c, { status: 'live', uptime: uptime() }));
+  routes.get('/live', describeCall({ summary: 'Liveness: the process answers' }), (c) =>
+    ok(c, { status: 'live', uptime: uptime() }),
+  );
 
   // Polls share the `select 1` under way, so a hung database gets one pending statement per
   // process, not one per poll; one older than `abandonSelectMs` is left to itself and a new one
@@ -113,41 +116,49 @@ export function createHealthRoutes(deps: RouteDeps): Hono<AppEnv> {
 
   // The failed checks last answered, so the log says when readiness changes, not at every poll.
   let lastFailed = '';
-  routes.get('/ready', async (c) => {
-    if (deps.drain?.draining) {
-      return envelope(
-        c,
-        ApiCode.SERVICE_UNAVAILABLE,
-        message(c, 'api.busy'),
-        { status: 'draining', failed: ['draining'] },
-        503,
-      );
-    }
-    const [database, objectStore] = await Promise.all([probeDatabase(), probeStore()]);
-    const site: Probe = deps.site.current() ? { state: 'ok' } : { state: 'none', reason: 'no publication loaded' };
-    const probes: Record<CheckName, Probe> = { database, objectStore, site };
-    const failed = (Object.keys(probes) as CheckName[]).filter((name) => !['ok', 'busy'].includes(probes[name].state));
-    const checks = { database: database.state, objectStore: objectStore.state, site: site.state };
-    const failedNow = failed.join(',');
-    if (failedNow !== lastFailed) {
-      if (failed.length > 0) {
-        const reasons = Object.fromEntries(failed.map((name) => [name, probes[name].reason]));
-        deps.logger.warn({ failed, reasons }, 'not ready');
-      } else {
-        deps.logger.info({ checks }, 'ready');
+  routes.get(
+    '/ready',
+    describeCall({
+      summary: 'Readiness: the database, the object store and a publication are there (HTTP 503 otherwise)',
+    }),
+    async (c) => {
+      if (deps.drain?.draining) {
+        return envelope(
+          c,
+          ApiCode.SERVICE_UNAVAILABLE,
+          message(c, 'api.busy'),
+          { status: 'draining', failed: ['draining'] },
+          503,
+        );
       }
-      lastFailed = failedNow;
-    }
-    if (failed.length > 0) {
-      return envelope(
-        c,
-        ApiCode.SERVICE_UNAVAILABLE,
-        message(c, 'api.busy'),
-        { status: 'not ready', failed, checks },
-        503,
+      const [database, objectStore] = await Promise.all([probeDatabase(), probeStore()]);
+      const site: Probe = deps.site.current() ? { state: 'ok' } : { state: 'none', reason: 'no publication loaded' };
+      const probes: Record<CheckName, Probe> = { database, objectStore, site };
+      const failed = (Object.keys(probes) as CheckName[]).filter(
+        (name) => !['ok', 'busy'].includes(probes[name].state),
       );
-    }
-    return ok(c, { status: 'ready', checks });
-  });
+      const checks = { database: database.state, objectStore: objectStore.state, site: site.state };
+      const failedNow = failed.join(',');
+      if (failedNow !== lastFailed) {
+        if (failed.length > 0) {
+          const reasons = Object.fromEntries(failed.map((name) => [name, probes[name].reason]));
+          deps.logger.warn({ failed, reasons }, 'not ready');
+        } else {
+          deps.logger.info({ checks }, 'ready');
+        }
+        lastFailed = failedNow;
+      }
+      if (failed.length > 0) {
+        return envelope(
+          c,
+          ApiCode.SERVICE_UNAVAILABLE,
+          message(c, 'api.busy'),
+          { status: 'not ready', failed, checks },
+          503,
+        );
+      }
+      return ok(c, { status: 'ready', checks });
+    },
+  );
   return routes;
 }

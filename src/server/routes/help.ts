@@ -5,6 +5,7 @@ import { helpDocumentQuery } from '../../lib/schemas/content.ts';
 import { ok } from '../envelope.ts';
 import { requireHelpDocument } from '../services/contentLookup.ts';
 import { contentStore } from '../services/contentStore.ts';
+import { describeCall } from '../openapi/describe.ts';
 import type { AppDeps, AppEnv } from '../types.ts';
 import { validate } from '../validate.ts';
 
@@ -12,14 +13,20 @@ export function createHelpRoutes(_deps: AppDeps): Hono<AppEnv> {
   const routes = new Hono<AppEnv>();
 
   /** Sections (`key`, `title`) with their documents (`documentId`, `title`); the first is shown on entry. */
-  routes.get('/getHelpCenter', (c) => ok(c, helpCatalogue(contentStore.current())));
+  routes.get('/getHelpCenter', describeCall({ summary: 'The help catalogue: sections with their documents' }), (c) =>
+    ok(c, helpCatalogue(contentStore.current())),
+  );
 
-  routes.get('/getDocumentInfo', async (c) => {
-    const { documentId } = await validate(c, helpDocumentQuery, 'query');
-    const content = contentStore.current();
-    const doc = requireHelpDocument(content, documentId);
-    return ok(c, { ...doc, key: helpSectionOf(content, documentId)?.key ?? '' });
-  });
+  routes.get(
+    '/getDocumentInfo',
+    describeCall({ summary: 'One help document', query: helpDocumentQuery }),
+    async (c) => {
+      const { documentId } = await validate(c, helpDocumentQuery, 'query');
+      const content = contentStore.current();
+      const doc = requireHelpDocument(content, documentId);
+      return ok(c, { ...doc, key: helpSectionOf(content, documentId)?.key ?? '' });
+    },
+  );
 
   return routes;
 }

@@ -13,45 +13,57 @@ import {
   problemGuidePageQuery,
 } from '../../lib/schemas/content.ts';
 import { ApiCode } from '../../lib/apiCodes.ts';
-import { ApiError } from '../apiError.ts';
-import { ok } from '../envelope.ts';
+import { ApiError, ok } from '../envelope.ts';
 import { requireCustomerNotice, requireDictionary, requireNews } from '../services/contentLookup.ts';
 import { contentStore } from '../services/contentStore.ts';
 import { newsDetail, newsListItem } from '../services/contentViews.ts';
+import { describeCall } from '../openapi/describe.ts';
 import type { AppDeps, AppEnv } from '../types.ts';
 import { validate } from '../validate.ts';
 
 export function createHnyDataRoutes(_deps: AppDeps): Hono<AppEnv> {
   const routes = new Hono<AppEnv>();
 
-  routes.get('/getDictionaryByCategoryCode', async (c) => {
-    const { categoryCode } = await validate(c, dictionaryQuery, 'query');
-    return ok(c, requireDictionary(contentStore.current(), categoryCode));
-  });
+  routes.get(
+    '/getDictionaryByCategoryCode',
+    describeCall({ summary: 'Get dictionary by category code', query: dictionaryQuery }),
+    async (c) => {
+      const { categoryCode } = await validate(c, dictionaryQuery, 'query');
+      return ok(c, requireDictionary(contentStore.current(), categoryCode));
+    },
+  );
 
-  routes.get('/searchPageNews', async (c) => {
-    const { newsTypeCode, pageNo, pageSize } = await validate(c, newsPageQuery, 'query');
-    const content = contentStore.current();
-    if (
-      newsTypeCode !== undefined &&
-      !(getDictionary(content, 'newsType') ?? []).some((type) => type.code === newsTypeCode)
-    ) {
-      throw new ApiError(ApiCode.NOT_FOUND, 'content.newsTypeUnknown');
-    }
-    const page = pageNews(
-      content,
-      newsTypeCode === undefined ? { pageNo, pageSize } : { newsTypeCode, pageNo, pageSize },
-    );
-    return ok(c, { ...page, data: page.data.map((item) => newsListItem(content, item)) });
-  });
+  routes.get(
+    '/searchPageNews',
+    describeCall({
+      summary: 'A page of news of one type',
+      query: newsPageQuery,
+      codes: { 404: '`content.newsTypeUnknown`' },
+    }),
+    async (c) => {
+      const { newsTypeCode, pageNo, pageSize } = await validate(c, newsPageQuery, 'query');
+      const content = contentStore.current();
+      if (
+        newsTypeCode !== undefined &&
+        !(getDictionary(content, 'newsType') ?? []).some((type) => type.code === newsTypeCode)
+      ) {
+        throw new ApiError(ApiCode.NOT_FOUND, 'content.newsTypeUnknown');
+      }
+      const page = pageNews(
+        content,
+        newsTypeCode === undefined ? { pageNo, pageSize } : { newsTypeCode, pageNo, pageSize },
+      );
+      return ok(c, { ...page, data: page.data.map((item) => newsListItem(content, item)) });
+    },
+  );
 
-  routes.get('/getNewsById', async (c) => {
+  routes.get('/getNewsById', describeCall({ summary: 'Get news by id', query: newsQuery }), async (c) => {
     const { newsId } = await validate(c, newsQuery, 'query');
     const content = contentStore.current();
     return ok(c, newsDetail(content, requireNews(content, newsId)));
   });
 
-  routes.get('/getCustomerNoticesTitle', (c) =>
+  routes.get('/getCustomerNoticesTitle', describeCall({ summary: 'Titles of the customer notices' }), (c) =>
     ok(
       c,
       listCustomerNotices(contentStore.current()).map(({ noticeId, title, date, source }) => ({
@@ -63,15 +75,23 @@ export function createHnyDataRoutes(_deps: AppDeps): Hono<AppEnv> {
     ),
   );
 
-  routes.get('/getCustomerNoticeById', async (c) => {
-    const { noticeId } = await validate(c, customerNoticeQuery, 'query');
-    return ok(c, requireCustomerNotice(contentStore.current(), noticeId));
-  });
+  routes.get(
+    '/getCustomerNoticeById',
+    describeCall({ summary: 'Get customer notice by id', query: customerNoticeQuery }),
+    async (c) => {
+      const { noticeId } = await validate(c, customerNoticeQuery, 'query');
+      return ok(c, requireCustomerNotice(contentStore.current(), noticeId));
+    },
+  );
 
-  routes.get('/getProblemGuidePage', async (c) => {
-    const { pageNo, pageSize } = await validate(c, problemGuidePageQuery, 'query');
-    return ok(c, pageProblemGuides(contentStore.current(), { pageNo, pageSize }));
-  });
+  routes.get(
+    '/getProblemGuidePage',
+    describeCall({ summary: 'Get problem guide page', query: problemGuidePageQuery }),
+    async (c) => {
+      const { pageNo, pageSize } = await validate(c, problemGuidePageQuery, 'query');
+      return ok(c, pageProblemGuides(contentStore.current(), { pageNo, pageSize }));
+    },
+  );
 
   return routes;
 }

@@ -8,6 +8,7 @@ import { ok } from '../envelope.ts';
 import { requireSession } from '../middleware/session.ts';
 import { removeIcbcAuth } from '../services/bankCertification.ts';
 import { enterpriseDataById } from '../services/enterpriseView.ts';
+import { describeCall } from '../openapi/describe.ts';
 import type { AppEnv, RouteDeps } from '../types.ts';
 import { validate } from '../validate.ts';
 import { enterpriseActor } from './enterpriseActor.ts';
@@ -20,11 +21,16 @@ export function createIcbcAuthRoutes(deps: RouteDeps): Hono<AppEnv> {
   const bank = { bank: deps.bank, timeoutMs: config.bankTimeoutMs };
   const routes = new Hono<AppEnv>();
 
-  routes.post('/removeIcbcAuth', requireSession, async (c) => {
-    await validate(c, removeIcbcAuthBody, 'body');
-    const id = await removeIcbcAuth(db, bank, enterpriseActor(c, config));
-    return ok(c, await enterpriseDataById(db, id), 'bank.removed');
-  });
+  routes.post(
+    '/removeIcbcAuth',
+    describeCall({ summary: "Withdraw the enterprise's USB key certification", body: removeIcbcAuthBody }),
+    requireSession,
+    async (c) => {
+      await validate(c, removeIcbcAuthBody, 'body');
+      const id = await removeIcbcAuth(db, bank, enterpriseActor(c, config));
+      return ok(c, await enterpriseDataById(db, id), 'bank.removed');
+    },
+  );
 
   return routes;
 }

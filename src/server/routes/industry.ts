@@ -6,10 +6,13 @@ import { Hono } from 'hono';
 import { listIndustries } from '../../content/query.ts';
 import { ok } from '../envelope.ts';
 import { contentStore } from '../services/contentStore.ts';
+import { describeCall } from '../openapi/describe.ts';
 import type { AppDeps, AppEnv } from '../types.ts';
 
 export function createIndustryRoutes(_deps: AppDeps): Hono<AppEnv> {
   const routes = new Hono<AppEnv>();
-  routes.get('/getIndustryList', (c) => ok(c, listIndustries(contentStore.current())));
+  routes.get('/getIndustryList', describeCall({ summary: 'Get industry list' }), (c) =>
+    ok(c, listIndustries(contentStore.current())),
+  );
   return routes;
 }

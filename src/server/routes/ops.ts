@@ -13,6 +13,8 @@ import { contentStore } from '../services/contentStore.ts';
 import { opsOrdersPage } from '../services/orderTables.ts';
 import { orderDetail, transitionOrder } from '../services/orders.ts';
 import { readTableRequest } from '../table/antTable.ts';
+import { describeCall } from '../openapi/describe.ts';
+import { tableCallBody } from '../../lib/schemas/table.ts';
 import type { AppEnv, RouteDeps } from '../types.ts';
 import { validate } from '../validate.ts';
 
@@ -22,32 +24,52 @@ export function createOpsRoutes(deps: RouteDeps): Hono<AppEnv> {
   const operator = requireRole('operator');
 
   /** Every order with its enterprise; deleted ones flagged (`deleted`), never hidden. */
-  routes.post('/order/getAntTable', operator, async (c) => ok(c, await opsOrdersPage(db, await readTableRequest(c))));
+  routes.post(
+    '/order/getAntTable',
+    describeCall({ summary: "The operator's order queue as a table", body: tableCallBody }),
+    operator,
+    async (c) => ok(c, await opsOrdersPage(db, await readTableRequest(c))),
+  );
 
-  routes.get('/order/getOrderDetail', operator, async (c) => {
-    const { orderNo } = await validate(c, orderDetailQuery, 'query');
-    return ok(c, await orderDetail(db, orderNo, { role: 'operator' }, localeOf(c), contentStore.current()));
-  });
+  routes.get(
+    '/order/getOrderDetail',
+    describeCall({ summary: 'Any order with its enterprise and history', query: orderDetailQuery }),
+    operator,
+    async (c) => {
+      const { orderNo } = await validate(c, orderDetailQuery, 'query');
+      return ok(c, await orderDetail(db, orderNo, { role: 'operator' }, localeOf(c), contentStore.current()));
+    },
+  );
 
   /** accept, confirm, complete, cancel (with a reason), reject (with a reason): orderStatus.ts. */
-  routes.post('/order/transition', operator, async (c) => {
-    const { orderNo, action, reason } = await validate(c, orderTransitionBody, 'body');
-    const locale = localeOf(c);
-    await transitionOrder(
-      db,
-      { userId: c.var.user.id, ip: clientIp(c, config), locale },
-      { role: 'operator' },
-      { orderNo, action, reason },
-    );
-    return ok(
-      c,
-      await orderDetail(db, orderNo, { role: 'operator' }, locale, contentStore.current()),
-      'order.transitionOk',
-    );
-  });
+  routes.post(
+    '/order/transition',
+    describeCall({ summary: 'Move an order to its next state', body: orderTransitionBody }),
+    operator,
+    async (c) => {
+      const { orderNo, action, reason } = await validate(c, orderTransitionBody, 'body');
+      const locale = localeOf(c);
+      await transitionOrder(
+        db,
+        { userId: c.var.user.id, ip: clientIp(c, config), locale },
+        { role: 'operator' },
+        { orderNo, action, reason },
+      );
+      return ok(
+        c,
+        await orderDetail(db, orderNo, { role: 'operator' }, locale, contentStore.current()),
+        'order.transitionOk',
+      );
+    },
+  );
 
   /** The audit trail: filter by action, range by time, search the target. */
-  routes.post('/audit/getAntTable', operator, async (c) => ok(c, await auditPage(db, await readTableRequest(c))));
+  routes.post(
+    '/audit/getAntTable',
+    describeCall({ summary: 'The audit trail as a table', body: tableCallBody }),
+    operator,
+    async (c) => ok(c, await auditPage(db, await readTableRequest(c))),
+  );
 
   return routes;
 }

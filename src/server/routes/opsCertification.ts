@@ -9,6 +9,7 @@ import { ok } from '../envelope.ts';
 import { requireRole } from '../middleware/session.ts';
 import { reviewCertification } from '../services/certificationReview.ts';
 import { enterpriseDataById } from '../services/enterpriseView.ts';
+import { describeCall } from '../openapi/describe.ts';
 import type { AppEnv, RouteDeps } from '../types.ts';
 import { validate } from '../validate.ts';
 import { enterpriseActor } from './enterpriseActor.ts';
@@ -18,17 +19,27 @@ export function createOpsCertificationRoutes(deps: RouteDeps): Hono<AppEnv> {
   const operator = requireRole('operator');
   const routes = new Hono<AppEnv>();
 
-  routes.post('/approve', operator, async (c) => {
-    const { id } = await validate(c, certificationApproveBody, 'body');
-    await reviewCertification(db, enterpriseActor(c, config), id, { decision: 'approve' });
-    return ok(c, await enterpriseDataById(db, id), 'enterprise.approved');
-  });
+  routes.post(
+    '/approve',
+    describeCall({ summary: "Approve an enterprise's certification", body: certificationApproveBody }),
+    operator,
+    async (c) => {
+      const { id } = await validate(c, certificationApproveBody, 'body');
+      await reviewCertification(db, enterpriseActor(c, config), id, { decision: 'approve' });
+      return ok(c, await enterpriseDataById(db, id), 'enterprise.approved');
+    },
+  );
 
-  routes.post('/return', operator, async (c) => {
-    const { id, comment } = await validate(c, certificationReturnBody, 'body');
-    await reviewCertification(db, enterpriseActor(c, config), id, { decision: 'return', comment });
-    return ok(c, await enterpriseDataById(db, id), 'enterprise.returned');
-  });
+  routes.post(
+    '/return',
+    describeCall({ summary: "Return an enterprise's certification with a reason", body: certificationReturnBody }),
+    operator,
+    async (c) => {
+      const { id, comment } = await validate(c, certificationReturnBody, 'body');
+      await reviewCertification(db, enterpriseActor(c, config), id, { decision: 'return', comment });
+      return ok(c, await enterpriseDataById(db, id), 'enterprise.returned');
+    },
+  );
 
   return routes;
 }

@@ -11,6 +11,7 @@ import { requireRole } from '../middleware/session.ts';
 import { clientIp } from '../request.ts';
 import { readImportFile, csvTemplate, xlsxTemplate } from '../services/settlementFile.ts';
 import { importSettlements } from '../services/settlementImport.ts';
+import { describeCall } from '../openapi/describe.ts';
 import type { AppEnv, RouteDeps } from '../types.ts';
 import { validate } from '../validate.ts';
 import { xlsxResponse } from '../xlsx/writer.ts';
@@ -20,32 +21,46 @@ export function createOpsSettlementRoutes(deps: RouteDeps): Hono<AppEnv> {
   const routes = new Hono<AppEnv>();
   const operator = requireRole('operator');
 
-  routes.post('/import', operator, async (c) => {
-    const { file } = await validate(c, settlementImportBody, 'body');
-    const locale = localeOf(c);
-    const bytes = new Uint8Array(await file.arrayBuffer());
-    const { kind, rows: grid } = await readImportFile(bytes);
-    const result = await importSettlements(db, { userId: c.var.user.id, ip: clientIp(c, config), locale }, grid, {
-      name: file.name,
-      kind,
-      bytes: bytes.byteLength,
-    });
-    return ok(c, result, 'partner.import.done', { rows: result.imported, months: result.months.length });
-  });
+  routes.post(
+    '/import',
+    describeCall({ summary: 'Import settlement rows from a spreadsheet (all or nothing)', body: settlementImportBody }),
+    operator,
+    async (c) => {
+      const { file } = await validate(c, settlementImportBody, 'body');
+      const locale = localeOf(c);
+      const bytes = new Uint8Array(await file.arrayBuffer());
+      const { kind, rows: grid } = await readImportFile(bytes, locale);
+      const result = await importSettlements(db, { userId: c.var.user.id, ip: clientIp(c, config), locale }, grid, {
+        name: file.name,
+        kind,
+        bytes: bytes.byteLength,
+      });
+      return ok(c, result, 'partner.import.done', { rows: result.imported, months: result.months.length });
+    },
+  );
 
   /** The template: the header row in the chosen format (xlsx by default). */
-  routes.get('/template', operator, async (c) => {
-    const { format } = await validate(c, settlementTemplateQuery, 'query');
-    const fileName = message(c, 'partner.import.templateFile', { format });
-    if (format === 'xlsx') return xlsxResponse(xlsxTemplate(message(c, 'partner.settlement.sheet')), fileName);
-    return new Response(csvTemplate(), {
-      headers: {
-        'Content-Type': 'text/csv; charset=utf-8',
-        'Content-Disposition': `attachment; filename="settlement-template.csv"; filename*=UTF-8''${encodeURIComponent(fileName)}`,
-        'Cache-Control': 'no-store',
-      },
-    });
-  });
+  routes.get(
+    '/template',
+    describeCall({
+      summary: 'The settlement import template (xlsx or csv)',
+      query: settlementTemplateQuery,
+      download: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
+    }),
+    operator,
+    async (c) => {
+      const { format } = await validate(c, settlementTemplateQuery, 'query');
+      const fileName = message(c, 'partner.import.templateFile', { format });
+      if (format === 'xlsx') return xlsxResponse(xlsxTemplate(message(c, 'partner.settlement.sheet')), fileName);
+      return new Response(csvTemplate(), {
+        headers: {
+          'Content-Type': 'text/csv; charset=utf-8',
+          'Content-Disposition': `attachment; filename="settlement-template.csv"; filename*=UTF-8''${encodeURIComponent(fileName)}`,
+          'Cache-Control': 'no-store',
+        },
+      });
+    },
+  );
 
   return routes;
 }

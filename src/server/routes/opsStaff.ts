@@ -22,6 +22,8 @@ import {
   type StaffActor,
 } from '../services/staffAccounts.ts';
 import { readTableRequest } from '../table/antTable.ts';
+import { describeCall } from '../openapi/describe.ts';
+import { tableCallBody } from '../../lib/schemas/table.ts';
 import type { AppEnv, AuthedEnv, RouteDeps } from '../types.ts';
 import { validate } from '../validate.ts';
 
@@ -41,51 +43,69 @@ export function createOpsStaffRoutes(deps: RouteDeps): Hono<AppEnv> {
     staffRowOf(db, userId, c.var.user.id).then((row) => ok(c, row, key));
 
   /** Staff accounts (or, with a keyword, every user), with roles, second factor, status, institutions, last sign-in. */
-  routes.post('/getAntTable', operator, async (c) =>
-    ok(c, await staffPage(db, c.var.user.id, await readTableRequest(c))),
+  routes.post(
+    '/getAntTable',
+    describeCall({ summary: 'Staff accounts as a table', body: tableCallBody }),
+    operator,
+    async (c) => ok(c, await staffPage(db, c.var.user.id, await readTableRequest(c))),
   );
 
   /** One account as the table shows it (any user, staff or not): the page's panel. */
-  routes.get('/getStaff', operator, async (c) => {
-    const { userId } = await validate(c, staffUserBody, 'query');
-    return ok(c, await staffRowOf(db, userId, c.var.user.id));
-  });
+  routes.get(
+    '/getStaff',
+    describeCall({ summary: 'One staff account with its roles and relations', query: staffUserBody }),
+    operator,
+    async (c) => {
+      const { userId } = await validate(c, staffUserBody, 'query');
+      return ok(c, await staffRowOf(db, userId, c.var.user.id));
+    },
+  );
 
-  routes.post('/grant', operator, async (c) => {
+  routes.post('/grant', describeCall({ summary: 'Grant a role', body: staffRoleBody }), operator, async (c) => {
     const { userId, role } = await validate(c, staffRoleBody, 'body');
     await grantRole(db, actorOf(c), userId, role);
     return changed(c, userId, 'staff.granted');
   });
 
-  routes.post('/revoke', operator, async (c) => {
+  routes.post('/revoke', describeCall({ summary: 'Revoke a role', body: staffRoleBody }), operator, async (c) => {
     const { userId, role } = await validate(c, staffRoleBody, 'body');
     await revokeRole(db, actorOf(c), userId, role);
     return changed(c, userId, 'staff.revoked');
   });
 
-  routes.post('/disable', operator, async (c) => {
+  routes.post('/disable', describeCall({ summary: 'Disable an account', body: staffUserBody }), operator, async (c) => {
     const { userId } = await validate(c, staffUserBody, 'body');
     await disableAccount(db, actorOf(c), userId);
     return changed(c, userId, 'staff.disabled');
   });
 
-  routes.post('/enable', operator, async (c) => {
+  routes.post('/enable', describeCall({ summary: 'Enable an account', body: staffUserBody }), operator, async (c) => {
     const { userId } = await validate(c, staffUserBody, 'body');
     await enableAccount(db, actorOf(c), userId);
     return changed(c, userId, 'staff.enabled');
   });
 
-  routes.post('/resetSecondFactor', operator, async (c) => {
-    const { userId } = await validate(c, staffUserBody, 'body');
-    await resetSecondFactor(db, actorOf(c), userId);
-    return changed(c, userId, 'staff.secondFactorWasReset');
-  });
+  routes.post(
+    '/resetSecondFactor',
+    describeCall({ summary: "Remove an account's second factor", body: staffUserBody }),
+    operator,
+    async (c) => {
+      const { userId } = await validate(c, staffUserBody, 'body');
+      await resetSecondFactor(db, actorOf(c), userId);
+      return changed(c, userId, 'staff.secondFactorWasReset');
+    },
+  );
 
-  routes.post('/relateInstitution', operator, async (c) => {
-    const body = await validate(c, relateInstitutionBody, 'body');
-    await relateInstitution(db, actorOf(c), body);
-    return changed(c, body.userId, 'staff.related');
-  });
+  routes.post(
+    '/relateInstitution',
+    describeCall({ summary: 'Relate a partner account to an institution', body: relateInstitutionBody }),
+    operator,
+    async (c) => {
+      const body = await validate(c, relateInstitutionBody, 'body');
+      await relateInstitution(db, actorOf(c), body);
+      return changed(c, body.userId, 'staff.related');
+    },
+  );
 
   return routes;
 }

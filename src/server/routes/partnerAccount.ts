@@ -22,6 +22,7 @@ import {
 } from '../services/partnerAccounts.ts';
 import { partnerDetail } from '../services/partnerInstitutions.ts';
 import { partnerScopeOf } from '../services/partnerScope.ts';
+import { describeCall } from '../openapi/describe.ts';
 import type { AppEnv, AuthedEnv, RouteDeps } from '../types.ts';
 import { validate } from '../validate.ts';
 
@@ -38,35 +39,50 @@ export function createPartnerAccountRoutes(deps: RouteDeps): Hono<AppEnv> {
     locale: localeOf(c),
   });
 
-  routes.get('/getPartnerAccountInfo', staffOrOperator, async (c) => {
-    const { partnerId } = await validate(c, partnerAccountInfoQuery, 'query');
-    const actor = await actorOf(c);
-    if (partnerId === undefined) {
+  routes.get(
+    '/getPartnerAccountInfo',
+    describeCall({ summary: "An institution's details and staff relations", query: partnerAccountInfoQuery }),
+    staffOrOperator,
+    async (c) => {
+      const { partnerId } = await validate(c, partnerAccountInfoQuery, 'query');
+      const actor = await actorOf(c);
+      if (partnerId === undefined) {
+        const answer: PartnerAccountInfoData = {
+          partner: null,
+          accounts: await partnerAccountsOf(db, c.var.user.id, null),
+        };
+        return ok(c, answer);
+      }
+      await requirePartnerVisible(db, actor, partnerId);
       const answer: PartnerAccountInfoData = {
-        partner: null,
-        accounts: await partnerAccountsOf(db, c.var.user.id, null),
+        partner: await partnerDetail(db, partnerId),
+        accounts: await partnerAccountsOf(db, c.var.user.id, partnerId),
       };
       return ok(c, answer);
-    }
-    await requirePartnerVisible(db, actor, partnerId);
-    const answer: PartnerAccountInfoData = {
-      partner: await partnerDetail(db, partnerId),
-      accounts: await partnerAccountsOf(db, c.var.user.id, partnerId),
-    };
-    return ok(c, answer);
-  });
+    },
+  );
 
-  routes.post('/addRelationPartnerAccount', staffOrOperator, async (c) => {
-    const body = await validate(c, addRelationBody, 'body');
-    const actor = await actorOf(c);
-    return ok(c, await addRelation(db, actor, body), 'partner.relationAdded');
-  });
+  routes.post(
+    '/addRelationPartnerAccount',
+    describeCall({ summary: 'Relate a staff account to an institution', body: addRelationBody }),
+    staffOrOperator,
+    async (c) => {
+      const body = await validate(c, addRelationBody, 'body');
+      const actor = await actorOf(c);
+      return ok(c, await addRelation(db, actor, body), 'partner.relationAdded');
+    },
+  );
 
-  routes.post('/delRelationPartnerAccount', staffOrOperator, async (c) => {
-    const { id } = await validate(c, delRelationBody, 'body');
-    await deleteRelation(db, await actorOf(c), id);
-    return ok(c, {}, 'partner.relationRemoved');
-  });
+  routes.post(
+    '/delRelationPartnerAccount',
+    describeCall({ summary: 'Remove a staff relation', body: delRelationBody }),
+    staffOrOperator,
+    async (c) => {
+      const { id } = await validate(c, delRelationBody, 'body');
+      await deleteRelation(db, await actorOf(c), id);
+      return ok(c, {}, 'partner.relationRemoved');
+    },
+  );
 
   return routes;
 }

@@ -45,6 +45,7 @@ import {
 } from '../services/partnerAnalysis.ts';
 import { partnerScopeOf } from '../services/partnerScope.ts';
 import { parseTableRequest, readTableRequest } from '../table/antTable.ts';
+import { describeCall } from '../openapi/describe.ts';
 import type { AppEnv, AuthedEnv, RouteDeps } from '../types.ts';
 import { readQuery, validate } from '../validate.ts';
 import { xlsxResponse, xlsxStream, type XlsxColumn, type XlsxFormat } from '../xlsx/writer.ts';
@@ -96,118 +97,165 @@ export function createPartnerAnalysisRoutes(deps: RouteDeps): Hono<AppEnv> {
   const audit = (c: Context<AuthedEnv>, target: string, detail: Record<string, unknown>) =>
     writeAudit(db, { userId: c.var.user.id, action: 'partner.export', target, detail, ip: clientIp(c, config) });
 
-  routes.post('/getStaDataAntTable', partnerOnly, async (c) => {
-    const body = await validate(c, statisticsBody, 'body');
-    const request = await readTableRequest(c);
-    return ok(c, await statisticsPage(db, await scopeOf(c), body, request));
-  });
+  routes.post(
+    '/getStaDataAntTable',
+    describeCall({ summary: 'Statistics per institution as a table', body: statisticsBody }),
+    partnerOnly,
+    async (c) => {
+      const body = await validate(c, statisticsBody, 'body');
+      const request = await readTableRequest(c);
+      return ok(c, await statisticsPage(db, await scopeOf(c), body, request));
+    },
+  );
 
-  routes.get('/exportAntTable', partnerOnly, async (c) => {
-    const query = await validate(c, statisticsBody, 'query');
-    const request = queryTableRequest(c);
-    const locale = localeOf(c);
-    const prepared = await prepareStatistics(db, await scopeOf(c), query);
-    // Checked before the download starts: a bad request answers the usual 400 envelope.
-    const sheet = cellsOf<Partial<StatisticsRowData>, MetricValues>(
-      (onTotals) => statisticsExportRows(db, prepared, request, exportRowCap, onTotals),
-      (row) => [
-        row.partnerCode ?? '',
-        row.partnerName ?? '',
-        row.level === undefined ? '' : t(locale, `partner.level.${row.level}`),
-        ...partnerMetrics.map((metric) => row[metric] ?? 0),
-      ],
-      (totals) => [t(locale, 'partner.analysis.totals'), null, null, ...partnerMetrics.map((metric) => totals[metric])],
-    );
-    const first = await primed(sheet.rows);
-    await audit(c, 'partner:statistics', {
-      yearType: prepared.yearType,
-      period: prepared.period,
-      partnerId: query.partnerId ?? null,
-    });
-    const stream = xlsxStream({
-      name: t(locale, 'partner.analysis.sheet.statistics'),
-      columns: [
-        { header: t(locale, 'partner.analysis.column.partnerCode'), format: 'text', width: 14 },
-        { header: t(locale, 'partner.analysis.column.partnerName'), format: 'text', width: 28 },
-        { header: t(locale, 'partner.analysis.column.level'), format: 'text', width: 10 },
-        ...partnerMetrics.map((metric) => metricColumn(locale, metric)),
-      ],
-      rows: first,
-      totals: sheet.totals,
-    });
-    return xlsxResponse(stream, fileName(locale, 'partner.analysis.file.statistics', prepared.period));
-  });
+  routes.get(
+    '/exportAntTable',
+    describeCall({
+      summary: 'Statistics per institution as an xlsx download',
+      query: statisticsBody,
+      download: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
+    }),
+    partnerOnly,
+    async (c) => {
+      const query = await validate(c, statisticsBody, 'query');
+      const request = queryTableRequest(c);
+      const locale = localeOf(c);
+      const prepared = await prepareStatistics(db, await scopeOf(c), query);
+      // Checked before the download starts: a bad request answers the usual 400 envelope.
+      const sheet = cellsOf<Partial<StatisticsRowData>, MetricValues>(
+        (onTotals) => statisticsExportRows(db, prepared, request, exportRowCap, onTotals),
+        (row) => [
+          row.partnerCode ?? '',
+          row.partnerName ?? '',
+          row.level === undefined ? '' : t(locale, `partner.level.${row.level}`),
+          ...partnerMetrics.map((metric) => row[metric] ?? 0),
+        ],
+        (totals) => [
+          t(locale, 'partner.analysis.totals'),
+          null,
+          null,
+          ...partnerMetrics.map((metric) => totals[metric]),
+        ],
+      );
+      const first = await primed(sheet.rows);
+      await audit(c, 'partner:statistics', {
+        yearType: prepared.yearType,
+        period: prepared.period,
+        partnerId: query.partnerId ?? null,
+      });
+      const stream = xlsxStream({
+        name: t(locale, 'partner.analysis.sheet.statistics'),
+        columns: [
+          { header: t(locale, 'partner.analysis.column.partnerCode'), format: 'text', width: 14 },
+          { header: t(locale, 'partner.analysis.column.partnerName'), format: 'text', width: 28 },
+          { header: t(locale, 'partner.analysis.column.level'), format: 'text', width: 10 },
+          ...partnerMetrics.map((metric) => metricColumn(locale, metric)),
+        ],
+        rows: first,
+        totals: sheet.totals,
+      });
+      return xlsxResponse(stream, fileName(locale, 'partner.analysis.file.statistics', prepared.period));
+    },
+  );
 
-  routes.post('/getCompareDataAntTable', partnerOnly, async (c) => {
-    const body = await validate(c, compareBody, 'body');
-    const request = await readTableRequest(c);
-    return ok(c, await comparePage(db, await scopeOf(c), body, request, contentStore.current()));
-  });
+  routes.post(
+    '/getCompareDataAntTable',
+    describeCall({ summary: 'Comparison of institutions as a table', body: compareBody }),
+    partnerOnly,
+    async (c) => {
+      const body = await validate(c, compareBody, 'body');
+      const request = await readTableRequest(c);
+      return ok(c, await comparePage(db, await scopeOf(c), body, request, contentStore.current(), localeOf(c)));
+    },
+  );
 
-  routes.get('/exportClassificationAntTable', partnerOnly, async (c) => {
-    const query = await validate(c, compareBody, 'query');
-    const request = queryTableRequest(c);
-    const locale = localeOf(c);
-    const prepared = await prepareCompare(db, await scopeOf(c), query, contentStore.current());
-    const sheet = cellsOf<Partial<CompareRowData>, ClassValues>(
-      (onTotals) => compareExportRows(db, prepared, request, exportRowCap, onTotals),
-      (row) => [row.className ?? '', row.partnerName ?? '', ...classifiedMetrics.map((metric) => row[metric] ?? 0)],
-      (totals) => [t(locale, 'partner.analysis.totals'), null, ...classifiedMetrics.map((metric) => totals[metric])],
-    );
-    const first = await primed(sheet.rows);
-    await audit(c, 'partner:compare', {
-      yearType: prepared.yearType,
-      period: prepared.period,
-      partnerIds: [...new Set(query.partnerIds)],
-      classification: query.classification,
-    });
-    const stream = xlsxStream({
-      name: t(locale, 'partner.analysis.sheet.compare'),
-      columns: [
-        { header: t(locale, `partner.analysis.column.${query.classification}`), format: 'text', width: 18 },
-        { header: t(locale, 'partner.analysis.column.partnerName'), format: 'text', width: 28 },
-        ...classifiedMetrics.map((metric) => metricColumn(locale, metric)),
-      ],
-      rows: first,
-      totals: sheet.totals,
-    });
-    return xlsxResponse(stream, fileName(locale, 'partner.analysis.file.compare', prepared.period));
-  });
+  routes.get(
+    '/exportClassificationAntTable',
+    describeCall({
+      summary: 'Comparison of institutions as an xlsx download',
+      query: compareBody,
+      download: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
+    }),
+    partnerOnly,
+    async (c) => {
+      const query = await validate(c, compareBody, 'query');
+      const request = queryTableRequest(c);
+      const locale = localeOf(c);
+      const prepared = await prepareCompare(db, await scopeOf(c), query, contentStore.current(), locale);
+      const sheet = cellsOf<Partial<CompareRowData>, ClassValues>(
+        (onTotals) => compareExportRows(db, prepared, request, exportRowCap, onTotals),
+        (row) => [row.className ?? '', row.partnerName ?? '', ...classifiedMetrics.map((metric) => row[metric] ?? 0)],
+        (totals) => [t(locale, 'partner.analysis.totals'), null, ...classifiedMetrics.map((metric) => totals[metric])],
+      );
+      const first = await primed(sheet.rows);
+      await audit(c, 'partner:compare', {
+        yearType: prepared.yearType,
+        period: prepared.period,
+        partnerIds: [...new Set(query.partnerIds)],
+        classification: query.classification,
+      });
+      const stream = xlsxStream({
+        name: t(locale, 'partner.analysis.sheet.compare'),
+        columns: [
+          { header: t(locale, `partner.analysis.column.${query.classification}`), format: 'text', width: 18 },
+          { header: t(locale, 'partner.analysis.column.partnerName'), format: 'text', width: 28 },
+          ...classifiedMetrics.map((metric) => metricColumn(locale, metric)),
+        ],
+        rows: first,
+        totals: sheet.totals,
+      });
+      return xlsxResponse(stream, fileName(locale, 'partner.analysis.file.compare', prepared.period));
+    },
+  );
 
-  routes.post('/getTrendDataAntTable', partnerOnly, async (c) => {
-    const body = await validate(c, trendBody, 'body');
-    const request = await readTableRequest(c);
-    return ok(c, await trendPage(db, await scopeOf(c), body, request));
-  });
+  routes.post(
+    '/getTrendDataAntTable',
+    describeCall({ summary: 'Trend over periods as a table', body: trendBody }),
+    partnerOnly,
+    async (c) => {
+      const body = await validate(c, trendBody, 'body');
+      const request = await readTableRequest(c);
+      return ok(c, await trendPage(db, await scopeOf(c), body, request, localeOf(c)));
+    },
+  );
 
-  routes.get('/exportTrendAntTable', partnerOnly, async (c) => {
-    const query = await validate(c, trendBody, 'query');
-    const request = queryTableRequest(c);
-    const locale = localeOf(c);
-    const prepared = await prepareTrend(db, await scopeOf(c), query);
-    const sheet = cellsOf<Partial<TrendRowData>, MetricValues>(
-      (onTotals) => trendExportRows(db, prepared, request, exportRowCap, onTotals),
-      (row) => [row.period ?? '', ...partnerMetrics.map((metric) => row[metric] ?? 0)],
-      (totals) => [t(locale, 'partner.analysis.totals'), ...partnerMetrics.map((metric) => totals[metric])],
-    );
-    const first = await primed(sheet.rows);
-    await audit(c, 'partner:trend', {
-      yearType: prepared.yearType,
-      from: prepared.from,
-      to: prepared.to,
-      partnerId: query.partnerId ?? null,
-    });
-    const stream = xlsxStream({
-      name: t(locale, 'partner.analysis.sheet.trend'),
-      columns: [
-        { header: t(locale, 'partner.analysis.column.period'), format: 'text', width: 12 },
-        ...partnerMetrics.map((metric) => metricColumn(locale, metric)),
-      ],
-      rows: first,
-      totals: sheet.totals,
-    });
-    return xlsxResponse(stream, fileName(locale, 'partner.analysis.file.trend', `${prepared.from}_${prepared.to}`));
-  });
+  routes.get(
+    '/exportTrendAntTable',
+    describeCall({
+      summary: 'Trend over periods as an xlsx download',
+      query: trendBody,
+      download: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
+    }),
+    partnerOnly,
+    async (c) => {
+      const query = await validate(c, trendBody, 'query');
+      const request = queryTableRequest(c);
+      const locale = localeOf(c);
+      const prepared = await prepareTrend(db, await scopeOf(c), query, locale);
+      const sheet = cellsOf<Partial<TrendRowData>, MetricValues>(
+        (onTotals) => trendExportRows(db, prepared, request, exportRowCap, onTotals),
+        (row) => [row.period ?? '', ...partnerMetrics.map((metric) => row[metric] ?? 0)],
+        (totals) => [t(locale, 'partner.analysis.totals'), ...partnerMetrics.map((metric) => totals[metric])],
+      );
+      const first = await primed(sheet.rows);
+      await audit(c, 'partner:trend', {
+        yearType: prepared.yearType,
+        from: prepared.from,
+        to: prepared.to,
+        partnerId: query.partnerId ?? null,
+      });
+      const stream = xlsxStream({
+        name: t(locale, 'partner.analysis.sheet.trend'),
+        columns: [
+          { header: t(locale, 'partner.analysis.column.period'), format: 'text', width: 12 },
+          ...partnerMetrics.map((metric) => metricColumn(locale, metric)),
+        ],
+        rows: first,
+        totals: sheet.totals,
+      });
+      return xlsxResponse(stream, fileName(locale, 'partner.analysis.file.trend', `${prepared.from}_${prepared.to}`));
+    },
+  );
 
   return routes;
 }

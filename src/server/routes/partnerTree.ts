@@ -10,6 +10,7 @@ import { ok } from '../envelope.ts';
 import { requireRole } from '../middleware/session.ts';
 import { partnerTree, relatedPartners } from '../services/partnerInstitutions.ts';
 import { partnerScopeOf } from '../services/partnerScope.ts';
+import { describeCall } from '../openapi/describe.ts';
 import type { AppEnv, RouteDeps } from '../types.ts';
 import { validate } from '../validate.ts';
 
@@ -19,16 +20,26 @@ export function createPartnerTreeRoutes(deps: RouteDeps): Hono<AppEnv> {
   const partner = requireRole('partner');
 
   /** The caller's own relations (with `empId`: only the relation with that staff number; none matching is an empty list). */
-  routes.get('/getPartnersByEmpId', partner, async (c) => {
-    const { empId } = await validate(c, partnersByEmpIdQuery, 'query');
-    return ok(c, await relatedPartners(db, c.var.user.id, empId));
-  });
+  routes.get(
+    '/getPartnersByEmpId',
+    describeCall({ summary: "The caller's own institution relations", query: partnersByEmpIdQuery }),
+    partner,
+    async (c) => {
+      const { empId } = await validate(c, partnersByEmpIdQuery, 'query');
+      return ok(c, await relatedPartners(db, c.var.user.id, empId));
+    },
+  );
 
   /** The visible tree (spec §3 `partnerTree`): the caller's top institutions first, children by code. */
-  routes.get('/getAllPartnersByEmpId', partner, async (c) => {
-    const scope = await partnerScopeOf(db, c.var.user.id);
-    return ok(c, await partnerTree(db, scope));
-  });
+  routes.get(
+    '/getAllPartnersByEmpId',
+    describeCall({ summary: 'The tree of institutions the caller may see' }),
+    partner,
+    async (c) => {
+      const scope = await partnerScopeOf(db, c.var.user.id);
+      return ok(c, await partnerTree(db, scope));
+    },
+  );
 
   return routes;
 }

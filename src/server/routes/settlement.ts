@@ -15,6 +15,7 @@ import { contentStore } from '../services/contentStore.ts';
 import { partnerScopeOf } from '../services/partnerScope.ts';
 import { settlementExportSheet, settlementPage, settlementScopeIds } from '../services/settlementTable.ts';
 import { parseTableRequest, readTableRequest } from '../table/antTable.ts';
+import { describeCall } from '../openapi/describe.ts';
 import type { AppEnv, RouteDeps } from '../types.ts';
 import { readQuery, validate } from '../validate.ts';
 import { xlsxResponse, xlsxStream } from '../xlsx/writer.ts';
@@ -24,33 +25,47 @@ export function createSettlementRoutes(deps: RouteDeps): Hono<AppEnv> {
   const routes = new Hono<AppEnv>();
   const partner = requireRole('partner');
 
-  routes.post('/getSettlementAntTable', partner, async (c) => {
-    const { partnerId } = await validate(c, settlementTableBody, 'body');
-    const request = await readTableRequest(c);
-    const ids = await settlementScopeIds(db, await partnerScopeOf(db, c.var.user.id), partnerId);
-    return ok(c, await settlementPage(db, request, ids));
-  });
+  routes.post(
+    '/getSettlementAntTable',
+    describeCall({ summary: 'Settlement results as a table', body: settlementTableBody }),
+    partner,
+    async (c) => {
+      const { partnerId } = await validate(c, settlementTableBody, 'body');
+      const request = await readTableRequest(c);
+      const ids = await settlementScopeIds(db, await partnerScopeOf(db, c.var.user.id), partnerId);
+      return ok(c, await settlementPage(db, request, ids));
+    },
+  );
 
   /**
    * The same fields flattened into the query; answers the .xlsx of every matching row (up to the
    * export cap). Everything is checked before the download starts: errors are envelopes as usual.
    */
-  routes.get('/exportSettlementAntTable', partner, async (c) => {
-    const { partnerId } = await validate(c, settlementTableBody, 'query');
-    const request = parseTableRequest(readQuery(c)['antTable']);
-    const ids = await settlementScopeIds(db, await partnerScopeOf(db, c.var.user.id), partnerId);
-    const locale = localeOf(c);
-    const sheet = settlementExportSheet(db, request, ids, locale, contentStore.current());
-    await writeAudit(db, {
-      userId: c.var.user.id,
-      action: 'partner.export',
-      target: 'settlement',
-      detail: { partnerId: partnerId ?? null, antTable: request },
-      ip: clientIp(c, config),
-    });
-    const date = currentPeriod(3).replaceAll('-', '');
-    return xlsxResponse(xlsxStream(sheet), message(c, 'partner.settlement.file', { date }));
-  });
+  routes.get(
+    '/exportSettlementAntTable',
+    describeCall({
+      summary: 'Settlement results as an xlsx download',
+      query: settlementTableBody,
+      download: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
+    }),
+    partner,
+    async (c) => {
+      const { partnerId } = await validate(c, settlementTableBody, 'query');
+      const request = parseTableRequest(readQuery(c)['antTable']);
+      const ids = await settlementScopeIds(db, await partnerScopeOf(db, c.var.user.id), partnerId);
+      const locale = localeOf(c);
+      const sheet = settlementExportSheet(db, request, ids, locale, contentStore.current());
+      await writeAudit(db, {
+        userId: c.var.user.id,
+        action: 'partner.export',
+        target: 'settlement',
+        detail: { partnerId: partnerId ?? null, antTable: request },
+        ip: clientIp(c, config),
+      });
+      const date = currentPeriod(3).replaceAll('-', '');
+      return xlsxResponse(xlsxStream(sheet), message(c, 'partner.settlement.file', { date }));
+    },
+  );
 
   return routes;
 }

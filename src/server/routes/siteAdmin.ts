@@ -17,10 +17,10 @@ import { Hono } from 'hono';
 import { createMiddleware } from 'hono/factory';
 import { siteRebuildBody, siteRollbackBody } from '../../lib/schemas/site.ts';
 import { bearerToken, tokenMatches } from '../bearerToken.ts';
-import { ApiError } from '../apiError.ts';
-import { ok, unknownPath } from '../envelope.ts';
+import { ApiError, ok, unknownPath } from '../envelope.ts';
 import { clientIp } from '../request.ts';
 import { hitLimit, peekLimit, type RateRule } from '../services/rateLimit.ts';
+import { describeCall } from '../openapi/describe.ts';
 import type { AppEnv, RouteDeps } from '../types.ts';
 import { validate } from '../validate.ts';
 
@@ -54,18 +54,34 @@ export function createSiteAdminRoutes(deps: RouteDeps): Hono<AppEnv> {
   routes.use('/rebuild', requireToken);
   routes.use('/builds', requireToken);
   routes.use('/rollback', requireToken);
-  routes.post('/rebuild', async (c) => {
-    const { full } = await validate(c, siteRebuildBody, 'body');
-    return ok(c, await rebuilder.start({ purpose: 'publish', full: full === '1' }), 'rebuild.started');
-  });
-  routes.get('/rebuild', async (c) => {
+  routes.post(
+    '/rebuild',
+    describeCall({
+      internal: true,
+      summary: 'Queue a rebuild that publishes every pending draft',
+      body: siteRebuildBody,
+    }),
+    async (c) => {
+      const { full } = await validate(c, siteRebuildBody, 'body');
+      return ok(c, await rebuilder.start({ purpose: 'publish', full: full === '1' }), 'rebuild.started');
+    },
+  );
+  routes.get('/rebuild', describeCall({ internal: true, summary: 'The latest rebuild' }), async (c) => {
     const latest = await rebuilder.latest();
     return latest ? ok(c, latest) : ok(c, {}, 'rebuild.none');
   });
-  routes.get('/builds', async (c) => ok(c, await rebuilder.history()));
-  routes.post('/rollback', async (c) => {
-    const { buildId } = await validate(c, siteRollbackBody, 'body');
-    return ok(c, await rebuilder.rollback(buildId), 'rebuild.rolledBack');
-  });
+  routes.get(
+    '/builds',
+    describeCall({ internal: true, summary: 'The recent builds and the published one' }),
+    async (c) => ok(c, await rebuilder.history()),
+  );
+  routes.post(
+    '/rollback',
+    describeCall({ internal: true, summary: 'Publish an earlier build again', body: siteRollbackBody }),
+    async (c) => {
+      const { buildId } = await validate(c, siteRollbackBody, 'body');
+      return ok(c, await rebuilder.rollback(buildId), 'rebuild.rolledBack');
+    },
+  );
   return routes;
 }

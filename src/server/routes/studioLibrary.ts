@@ -18,6 +18,7 @@ import { clientIp } from '../request.ts';
 import { writeAudit } from '../services/audit.ts';
 import { listItems } from '../studio/contentRepo.ts';
 import { deleteLibraryImage, libraryImages } from '../studio/imageLibrary.ts';
+import { describeCall } from '../openapi/describe.ts';
 import type { AppEnv, RouteDeps } from '../types.ts';
 import { validate } from '../validate.ts';
 
@@ -26,32 +27,43 @@ export function createStudioLibraryRoutes(deps: RouteDeps): Hono<AppEnv> {
   const routes = new Hono<AppEnv>();
   routes.use('*', requireRole('editor', 'operator'));
 
-  routes.get('/choices', async (c) => {
-    const rows = await listItems(db);
-    const items = rows.map((row) => ({ path: row.path, data: row.draftDeleted ? null : (row.draft ?? row.published) }));
-    return ok(c, { choices: choicesOfItems(items) });
-  });
+  routes.get(
+    '/choices',
+    describeCall({ summary: 'What each reference field of the item editor may name' }),
+    async (c) => {
+      const rows = await listItems(db);
+      const items = rows.map((row) => ({
+        path: row.path,
+        data: row.draftDeleted ? null : (row.draft ?? row.published),
+      }));
+      return ok(c, { choices: choicesOfItems(items) });
+    },
+  );
 
-  routes.get('/images', async (c) =>
+  routes.get('/images', describeCall({ summary: 'The media library, with where each image is used' }), async (c) =>
     ok(c, { images: await libraryImages(db, objects, await publisher.keptBuildIds()) }),
   );
 
-  routes.post('/image/delete', async (c) => {
-    const { name } = await validate(c, studioImageBody, 'body');
-    const list = new Intl.ListFormat(localeOf(c), { type: 'conjunction' });
-    const image = await deleteLibraryImage(db, objects, name, await publisher.keptBuildIds(), (titles) =>
-      list.format(titles),
-    );
-    const user = c.get('user');
-    await writeAudit(db, {
-      userId: user?.id ?? null,
-      action: 'content.imageDelete',
-      target: image.name,
-      detail: { fileName: image.fileName, bytes: image.bytes },
-      ip: clientIp(c, config),
-    });
-    return ok(c, null, 'rebuild.imageDeleted', { fileName: image.fileName });
-  });
+  routes.post(
+    '/image/delete',
+    describeCall({ summary: 'Delete an unused image', body: studioImageBody }),
+    async (c) => {
+      const { name } = await validate(c, studioImageBody, 'body');
+      const list = new Intl.ListFormat(localeOf(c), { type: 'conjunction' });
+      const image = await deleteLibraryImage(db, objects, name, await publisher.keptBuildIds(), (titles) =>
+        list.format(titles),
+      );
+      const user = c.get('user');
+      await writeAudit(db, {
+        userId: user?.id ?? null,
+        action: 'content.imageDelete',
+        target: image.name,
+        detail: { fileName: image.fileName, bytes: image.bytes },
+        ip: clientIp(c, config),
+      });
+      return ok(c, null, 'rebuild.imageDeleted', { fileName: image.fileName });
+    },
+  );
 
   return routes;
 }

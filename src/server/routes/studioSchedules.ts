@@ -14,6 +14,7 @@ import { requireRole } from '../middleware/session.ts';
 import { clientIp } from '../request.ts';
 import { writeAudit } from '../services/audit.ts';
 import { createScheduleService } from '../studio/schedules.ts';
+import { describeCall } from '../openapi/describe.ts';
 import type { AppEnv, RouteDeps } from '../types.ts';
 import { validate } from '../validate.ts';
 
@@ -34,31 +35,41 @@ export function createStudioScheduleRoutes(deps: RouteDeps): Hono<AppEnv> {
   const audit = (c: AnyContext, action: string, target: string, detail: Record<string, unknown>) =>
     writeAudit(deps.db, { userId: userId(c), action, target, detail, ip: clientIp(c, deps.config) });
 
-  routes.post('/schedule', async (c) => {
-    const { action, paths, runAt } = await validate(c, studioScheduleBody, 'body');
-    const locale = localeOf(c);
-    const row = await schedules.create({ action, paths, runAt, userId: userId(c) });
-    await audit(c, 'content.schedule', `schedule:${row.id}`, {
-      scheduleId: row.id,
-      action,
-      paths: row.paths,
-      runAt: row.runAt.toISOString(),
-    });
-    return ok(c, await schedules.get(row.id), 'rebuild.scheduled', { at: formatChinaDateTime(row.runAt, locale) });
-  });
+  routes.post(
+    '/schedule',
+    describeCall({ summary: 'Schedule a publication or an unpublication', body: studioScheduleBody }),
+    async (c) => {
+      const { action, paths, runAt } = await validate(c, studioScheduleBody, 'body');
+      const locale = localeOf(c);
+      const row = await schedules.create({ action, paths, runAt, userId: userId(c), locale });
+      await audit(c, 'content.schedule', `schedule:${row.id}`, {
+        scheduleId: row.id,
+        action,
+        paths: row.paths,
+        runAt: row.runAt.toISOString(),
+      });
+      return ok(c, await schedules.get(row.id), 'rebuild.scheduled', { at: formatChinaDateTime(row.runAt, locale) });
+    },
+  );
 
-  routes.get('/schedules', async (c) => ok(c, await schedules.list()));
+  routes.get('/schedules', describeCall({ summary: 'Upcoming and recent scheduled publications' }), async (c) =>
+    ok(c, await schedules.list()),
+  );
 
-  routes.post('/schedule/cancel', async (c) => {
-    const { id } = await validate(c, studioScheduleCancelBody, 'body');
-    const row = await schedules.cancel(id);
-    await audit(c, 'content.scheduleCancel', `schedule:${id}`, {
-      scheduleId: id,
-      action: row.action,
-      paths: row.paths,
-      runAt: row.runAt.toISOString(),
-    });
-    return ok(c, await schedules.get(id), 'rebuild.scheduleCancelled');
-  });
+  routes.post(
+    '/schedule/cancel',
+    describeCall({ summary: 'Cancel a scheduled publication', body: studioScheduleCancelBody }),
+    async (c) => {
+      const { id } = await validate(c, studioScheduleCancelBody, 'body');
+      const row = await schedules.cancel(id);
+      await audit(c, 'content.scheduleCancel', `schedule:${id}`, {
+        scheduleId: id,
+        action: row.action,
+        paths: row.paths,
+        runAt: row.runAt.toISOString(),
+      });
+      return ok(c, await schedules.get(id), 'rebuild.scheduleCancelled');
+    },
+  );
   return routes;
 }

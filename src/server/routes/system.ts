@@ -21,8 +21,7 @@ import {
 import { loginSecondFactorBody, type SecondFactorChallengeData } from '../../lib/schemas/secondFactor.ts';
 import { checkPhoneQuery } from '../../lib/schemas/system.ts';
 import type { Config } from '../config.ts';
-import { ApiError } from '../apiError.ts';
-import { ok, type AnyContext } from '../envelope.ts';
+import { ApiError, localeOf, ok, type AnyContext } from '../envelope.ts';
 import { clientIp, secureCookies } from '../request.ts';
 import { clearSessionCookie, revokeSession } from '../session.ts';
 import { registerUser, resetPassword } from '../services/accounts.ts';
@@ -42,6 +41,7 @@ import { findUserById, findUserByMobile, isMobileRegistered, loadCurrentUserView
 import { handOverSession, openSession, signIn } from '../signIn.ts';
 import { checkSmsCode, consumeSmsCode, sendSmsCode, smsRules } from '../sms/codes.ts';
 import type { SmsProvider } from '../sms/provider.ts';
+import { describeCall } from '../openapi/describe.ts';
 import type { AppEnv, RouteDeps } from '../types.ts';
 import { validate } from '../validate.ts';
 
@@ -138,106 +138,146 @@ export function createSystemRoutes(deps: RouteDeps): Hono<AppEnv> {
     return 'secondFactorOwed';
   };
 
-  routes.get('/checkphonenum', async (c) => {
-    const { phone } = await validate(c, checkPhoneQuery, 'query');
-    const ip = clientIp(c, config);
-    if (ip) {
-      const verdict = await hitLimit(db, checkPhoneRule, ip);
-      if (!verdict.allowed) throw tooManyAttempts(verdict.retryAfterSeconds);
-    }
-    return ok(c, { registered: await isMobileRegistered(db, phone) });
-  });
+  routes.get(
+    '/checkphonenum',
+    describeCall({
+      summary: 'Whether a phone number is registered',
+      query: checkPhoneQuery,
+      codes: { 429: 'too many requests (`api.tooManyRequests`)' },
+    }),
+    async (c) => {
+      const { phone } = await validate(c, checkPhoneQuery, 'query');
+      const ip = clientIp(c, config);
+      if (ip) {
+        const verdict = await hitLimit(db, checkPhoneRule, ip);
+        if (!verdict.allowed) throw tooManyAttempts(verdict.retryAfterSeconds);
+      }
+      return ok(c, { registered: await isMobileRegistered(db, phone) });
+    },
+  );
 
   /** The image itself (not an envelope), for `<img src>`; its token goes in an HttpOnly cookie. */
-  routes.get('/captcha-image', async (c) => {
-    await validate(c, captchaImageQuery, 'query');
-    const ip = clientIp(c, config);
-    if (ip) {
-      const verdict = await hitLimit(db, captchaRules.perIp, ip);
-      if (!verdict.allowed) throw tooManyAttempts(verdict.retryAfterSeconds);
-    }
-    const { token, png } = await createCaptcha(db, (await deps.keys()).captcha, ip);
-    captchaCookie.set(c, token, config);
-    return c.body(new Uint8Array(png), 200, { 'Content-Type': 'image/png' });
-  });
+  routes.get(
+    '/captcha-image',
+    describeCall({
+      summary: 'A captcha image (its answer is kept behind a cookie)',
+      query: captchaImageQuery,
+      codes: { 429: 'too many requests (`api.tooManyRequests`)' },
+      download: 'image/png',
+    }),
+    async (c) => {
+      await validate(c, captchaImageQuery, 'query');
+      const ip = clientIp(c, config);
+      if (ip) {
+        const verdict = await hitLimit(db, captchaRules.perIp, ip);
+        if (!verdict.allowed) throw tooManyAttempts(verdict.retryAfterSeconds);
+      }
+      const { token, png } = await createCaptcha(db, (await deps.keys()).captcha, ip);
+      captchaCookie.set(c, token, config);
+      return c.body(new Uint8Array(png), 200, { 'Content-Type': 'image/png' });
+    },
+  );
 
-  routes.post('/login', async (c) => {
-    const body = await validate(c, loginBody, 'body');
-    const ip = clientIp(c, config);
-    const captchaToken = getCookie(c, captchaCookieName);
-    // A presented captcha is used up by this try, right or wrong: drop the cookie with it.
-    if (body.captcha) captchaCookie.clear(c, config);
-    const user = await checkAccountLogin(db, {
-      userName: body.userName,
-      password: body.password,
-      captcha: body.captcha || undefined,
-      captchaToken,
-      captchaKey: (await deps.keys()).captcha,
-      ip,
-    });
-    if ((await afterFirstFactor(c, user, 'account', body.deviceId)) === 'secondFactorOwed')
-      return ok(c, secondFactorOwed, 'auth.secondFactorNeeded');
-    return ok(c, await loadCurrentUserView(db, user), 'auth.loginOk');
-  });
+  routes.post(
+    '/login',
+    describeCall({ summary: 'Log in with account and password (and captcha)', body: loginBody }),
+    async (c) => {
+      const body = await validate(c, loginBody, 'body');
+      const ip = clientIp(c, config);
+      const captchaToken = getCookie(c, captchaCookieName);
+      // A presented captcha is used up by this try, right or wrong: drop the cookie with it.
+      if (body.captcha) captchaCookie.clear(c, config);
+      const user = await checkAccountLogin(db, {
+        userName: body.userName,
+        password: body.password,
+        captcha: body.captcha || undefined,
+        captchaToken,
+        captchaKey: (await deps.keys()).captcha,
+        ip,
+      });
+      if ((await afterFirstFactor(c, user, 'account', body.deviceId)) === 'secondFactorOwed')
+        return ok(c, secondFactorOwed, 'auth.secondFactorNeeded');
+      return ok(c, await loadCurrentUserView(db, user), 'auth.loginOk');
+    },
+  );
 
-  routes.post('/loginMobile', async (c) => {
-    const body = await validate(c, loginMobileBody, 'body');
-    const ip = clientIp(c, config);
-    if (ip) {
-      // The same per-address budget as account login: both are ways to guess into accounts.
-      const verdict = await hitLimit(db, loginRules.perIp, ip);
-      if (!verdict.allowed) throw tooManyAttempts(verdict.retryAfterSeconds);
-    }
-    const codeId = await checkSmsCode(db, { phone: body.phone, purpose: 'login', code: body.code });
-    const user = await findUserByMobile(db, body.phone);
-    if (!user) throw ApiError.badRequest('sms.codeInvalid');
-    if (user.status !== 'active') throw ApiError.badRequest('auth.accountDisabled');
-    // A proven phone is a login even while password guessing keeps the account name locked.
-    const step = await afterFirstFactor(c, user, 'mobile', body.deviceId, (tx) => consumeSmsCode(tx, codeId));
-    if (step === 'secondFactorOwed') return ok(c, secondFactorOwed, 'auth.secondFactorNeeded');
-    return ok(c, await loadCurrentUserView(db, user), 'auth.loginOk');
-  });
+  routes.post(
+    '/loginMobile',
+    describeCall({
+      summary: 'Log in with a phone number and an SMS code',
+      body: loginMobileBody,
+      codes: { 400: '`sms.codeInvalid`, `auth.accountDisabled`', 429: 'too many requests (`api.tooManyRequests`)' },
+    }),
+    async (c) => {
+      const body = await validate(c, loginMobileBody, 'body');
+      const ip = clientIp(c, config);
+      if (ip) {
+        // The same per-address budget as account login: both are ways to guess into accounts.
+        const verdict = await hitLimit(db, loginRules.perIp, ip);
+        if (!verdict.allowed) throw tooManyAttempts(verdict.retryAfterSeconds);
+      }
+      const codeId = await checkSmsCode(db, { phone: body.phone, purpose: 'login', code: body.code });
+      const user = await findUserByMobile(db, body.phone);
+      if (!user) throw ApiError.badRequest('sms.codeInvalid');
+      if (user.status !== 'active') throw ApiError.badRequest('auth.accountDisabled');
+      // A proven phone is a login even while password guessing keeps the account name locked.
+      const step = await afterFirstFactor(c, user, 'mobile', body.deviceId, (tx) => consumeSmsCode(tx, codeId));
+      if (step === 'secondFactorOwed') return ok(c, secondFactorOwed, 'auth.secondFactorNeeded');
+      return ok(c, await loadCurrentUserView(db, user), 'auth.loginOk');
+    },
+  );
 
   /**
    * The second step: a code of the user's authenticator app, or one recovery code, for the login
    * the cookie names. Limits as for passwords: the per-address budget of login, the pending
    * login's 5 tries, and the user's code failures (5 in 15 minutes lock codes for 15 minutes).
    */
-  routes.post('/loginSecondFactor', async (c) => {
-    const body = await validate(c, loginSecondFactorBody, 'body');
-    const ip = clientIp(c, config);
-    if (ip) {
-      const verdict = await hitLimit(db, loginRules.perIp, ip);
-      if (!verdict.allowed) throw tooManyAttempts(verdict.retryAfterSeconds);
-    }
-    const pending = await claimChallengeTry(db, getCookie(c, loginChallengeCookieName)).catch((error: unknown) => {
-      // Gone for good: the browser drops it and starts the login again.
-      challengeCookie.clear(c, config);
-      throw error;
-    });
-    const { userId, method, deviceId } = pending;
-    const keys = await deps.keys();
-    const token = await proveSecondFactor(
-      db,
-      keys,
-      { userId, code: body.secondFactorCode, ip, purpose: 'login' },
-      () => ApiError.field('secondFactorCode', 'auth.secondFactorInvalid'),
-      async (tx, kind) => {
-        await useChallenge(tx, pending.id);
-        const user = await findUserById(tx, userId);
-        if (!user || user.status !== 'active') throw ApiError.badRequest('auth.accountDisabled');
-        if (kind === 'recovery') await noticeRecoveryCodeUsed(tx, userId);
-        return openSession(tx, c, config, userId, method, deviceId, { secondFactorAt: new Date() });
+  routes.post(
+    '/loginSecondFactor',
+    describeCall({
+      summary: 'Second step of a login: the one-time or recovery code',
+      body: loginSecondFactorBody,
+      codes: {
+        400: '`auth.secondFactorInvalid`, `auth.accountDisabled`',
+        429: 'too many requests (`api.tooManyRequests`)',
       },
-    );
-    challengeCookie.clear(c, config);
-    handOverSession(c, config, token, method);
-    const user = await findUserById(db, userId);
-    return ok(c, user ? await loadCurrentUserView(db, user) : {}, 'auth.loginOk');
-  });
+    }),
+    async (c) => {
+      const body = await validate(c, loginSecondFactorBody, 'body');
+      const ip = clientIp(c, config);
+      if (ip) {
+        const verdict = await hitLimit(db, loginRules.perIp, ip);
+        if (!verdict.allowed) throw tooManyAttempts(verdict.retryAfterSeconds);
+      }
+      const pending = await claimChallengeTry(db, getCookie(c, loginChallengeCookieName)).catch((error: unknown) => {
+        // Gone for good: the browser drops it and starts the login again.
+        challengeCookie.clear(c, config);
+        throw error;
+      });
+      const { userId, method, deviceId } = pending;
+      const keys = await deps.keys();
+      const token = await proveSecondFactor(
+        db,
+        keys,
+        { userId, code: body.secondFactorCode, ip, purpose: 'login' },
+        () => ApiError.field(localeOf(c), 'secondFactorCode', 'auth.secondFactorInvalid'),
+        async (tx, kind) => {
+          await useChallenge(tx, pending.id);
+          const user = await findUserById(tx, userId);
+          if (!user || user.status !== 'active') throw ApiError.badRequest('auth.accountDisabled');
+          if (kind === 'recovery') await noticeRecoveryCodeUsed(tx, userId);
+          return openSession(tx, c, config, userId, method, deviceId, { secondFactorAt: new Date() });
+        },
+      );
+      challengeCookie.clear(c, config);
+      handOverSession(c, config, token, method);
+      const user = await findUserById(db, userId);
+      return ok(c, user ? await loadCurrentUserView(db, user) : {}, 'auth.loginOk');
+    },
+  );
 
   /** Idempotent: without a live session it still clears the cookie and says goodbye. */
-  routes.post('/logout', async (c) => {
+  routes.post('/logout', describeCall({ summary: 'Log out (ends the session)' }), async (c) => {
     const session = c.var.session;
     if (session) {
       await db.transaction(async (tx) => {
@@ -255,7 +295,7 @@ export function createSystemRoutes(deps: RouteDeps): Hono<AppEnv> {
   });
 
   /** Registers and logs the new user in (a new session, as after any login). */
-  routes.post('/register', async (c) => {
+  routes.post('/register', describeCall({ summary: 'Register an account', body: registerBody }), async (c) => {
     const body = await validate(c, registerBody, 'body');
     const userId = await registerUser(db, { ...body, ip: clientIp(c, config) });
     await signIn(c, deps, userId, 'register', body.deviceId);
@@ -263,25 +303,37 @@ export function createSystemRoutes(deps: RouteDeps): Hono<AppEnv> {
     return ok(c, user ? await loadCurrentUserView(db, user) : {}, 'auth.registerOk');
   });
 
-  routes.post('/resetpassword', async (c) => {
-    const body = await validate(c, resetPasswordBody, 'body');
-    const userId = await resetPassword(db, { ...body, ip: clientIp(c, config) });
-    // Every session of the account has ended, this browser's too if it had one.
-    if (c.var.session?.userId === userId) clearSessionCookie(c, config);
-    return ok(c, {}, 'auth.resetOk');
-  });
+  routes.post(
+    '/resetpassword',
+    describeCall({ summary: 'Reset a forgotten password with an SMS code', body: resetPasswordBody }),
+    async (c) => {
+      const body = await validate(c, resetPasswordBody, 'body');
+      const userId = await resetPassword(db, { ...body, ip: clientIp(c, config) });
+      // Every session of the account has ended, this browser's too if it had one.
+      if (c.var.session?.userId === userId) clearSessionCookie(c, config);
+      return ok(c, {}, 'auth.resetOk');
+    },
+  );
 
-  routes.post('/sendSMS', async (c) => {
-    const body = await validate(c, sendSmsBody, 'body');
-    const ip = clientIp(c, config);
-    if (ip) {
-      // The phone check inside answers "registered" for register and mobile: the same budget as checkphonenum.
-      const verdict = await hitLimit(db, checkPhoneRule, ip);
-      if (!verdict.allowed) throw tooManyAttempts(verdict.retryAfterSeconds);
-    }
-    await sendCodeAfterCheck(deps, { phone: body.phone, type: body.type, ip });
-    return ok(c, smsSent, 'sms.sent');
-  });
+  routes.post(
+    '/sendSMS',
+    describeCall({
+      summary: 'Send an SMS code (registration, login or password reset)',
+      body: sendSmsBody,
+      codes: { 429: 'too many requests (`api.tooManyRequests`)' },
+    }),
+    async (c) => {
+      const body = await validate(c, sendSmsBody, 'body');
+      const ip = clientIp(c, config);
+      if (ip) {
+        // The phone check inside answers "registered" for register and mobile: the same budget as checkphonenum.
+        const verdict = await hitLimit(db, checkPhoneRule, ip);
+        if (!verdict.allowed) throw tooManyAttempts(verdict.retryAfterSeconds);
+      }
+      await sendCodeAfterCheck(deps, { phone: body.phone, type: body.type, ip });
+      return ok(c, smsSent, 'sms.sent');
+    },
+  );
 
   return routes;
 }

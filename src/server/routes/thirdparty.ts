@@ -11,6 +11,7 @@ import { ok } from '../envelope.ts';
 import { requireSession } from '../middleware/session.ts';
 import { lookupIcbcAccount, saveIcbcEmp } from '../services/bankCertification.ts';
 import { enterpriseDataById } from '../services/enterpriseView.ts';
+import { describeCall } from '../openapi/describe.ts';
 import type { AppEnv, RouteDeps } from '../types.ts';
 import { validate } from '../validate.ts';
 import { enterpriseActor } from './enterpriseActor.ts';
@@ -21,18 +22,30 @@ export function createThirdpartyRoutes(deps: RouteDeps): Hono<AppEnv> {
   const routes = new Hono<AppEnv>();
 
   const bankInfo = usbKeyBankInfo(config);
-  routes.get('/getUsbKeyBank', (c) => ok(c, bankInfo));
+  routes.get('/getUsbKeyBank', describeCall({ summary: "Which bank's USB key certification is offered" }), (c) =>
+    ok(c, bankInfo),
+  );
 
-  routes.get('/getIcbcAccountInfo', requireSession, async (c) => {
-    const { accountNo } = await validate(c, icbcAccountInfoQuery, 'query');
-    return ok(c, await lookupIcbcAccount(db, bank, enterpriseActor(c, config), accountNo));
-  });
+  routes.get(
+    '/getIcbcAccountInfo',
+    describeCall({ summary: 'Look up the bank account and get the challenge to sign', query: icbcAccountInfoQuery }),
+    requireSession,
+    async (c) => {
+      const { accountNo } = await validate(c, icbcAccountInfoQuery, 'query');
+      return ok(c, await lookupIcbcAccount(db, bank, enterpriseActor(c, config), accountNo));
+    },
+  );
 
-  routes.post('/saveEmp', requireSession, async (c) => {
-    const body = await validate(c, saveEmpBody, 'body');
-    const id = await saveIcbcEmp(db, bank, enterpriseActor(c, config), body);
-    return ok(c, await enterpriseDataById(db, id), 'bank.certified');
-  });
+  routes.post(
+    '/saveEmp',
+    describeCall({ summary: "Certify the enterprise with the USB key's signature", body: saveEmpBody }),
+    requireSession,
+    async (c) => {
+      const body = await validate(c, saveEmpBody, 'body');
+      const id = await saveIcbcEmp(db, bank, enterpriseActor(c, config), body);
+      return ok(c, await enterpriseDataById(db, id), 'bank.certified');
+    },
+  );
 
   return routes;
 }

@@ -40,6 +40,7 @@ import { clearSessionCookie, sessionPolicy } from '../session.ts';
 import { signIn } from '../signIn.ts';
 import { sendSmsCode } from '../sms/codes.ts';
 import { maskPhone } from '../sms/provider.ts';
+import { describeCall } from '../openapi/describe.ts';
 import type { AppEnv, AuthedEnv, RouteDeps } from '../types.ts';
 import type { Context } from 'hono';
 import { validate } from '../validate.ts';
@@ -50,7 +51,7 @@ export function createUserRoutes(deps: RouteDeps): Hono<AppEnv> {
   const policy = sessionPolicy(config);
   const routes = new Hono<AppEnv>();
 
-  routes.get('/currentUser', requireSession, (c) => {
+  routes.get('/currentUser', describeCall({ summary: 'The signed-in user' }), requireSession, (c) => {
     // The account's own roles, and what the role-guarded calls will refuse for until a second
     // factor is proved, so the pages can say it first (SessionGate).
     const owed = c.get('secondFactorDemand');
@@ -62,66 +63,93 @@ export function createUserRoutes(deps: RouteDeps): Hono<AppEnv> {
   });
 
   // The spec lists it among the POST calls with no body; GET reads the same.
-  routes.on(['GET', 'POST'], '/getUserInfo', requireSession, async (c) => ok(c, await userInfoView(db, c.var.user.id)));
+  routes.on(['GET', 'POST'], '/getUserInfo', describeCall({ summary: 'Get user info' }), requireSession, async (c) =>
+    ok(c, await userInfoView(db, c.var.user.id)),
+  );
 
   /** Other sessions end; this browser gets a new session id (a changed credential, a new session). */
-  routes.post('/changePwd', requireSession, async (c) => {
-    const body = await validate(c, changePasswordBody, 'body');
-    await changePassword(db, {
-      userId: c.var.user.id,
-      oldPassword: body.oldPassword,
-      newPassword: body.newPassword,
-      ip: clientIp(c, config),
-    });
-    await signIn(c, deps, c.var.user.id, 'passwordChange', body.deviceId);
-    return ok(c, {}, 'auth.passwordChanged');
-  });
+  routes.post(
+    '/changePwd',
+    describeCall({ summary: 'Change the password', body: changePasswordBody }),
+    requireSession,
+    async (c) => {
+      const body = await validate(c, changePasswordBody, 'body');
+      await changePassword(db, {
+        userId: c.var.user.id,
+        oldPassword: body.oldPassword,
+        newPassword: body.newPassword,
+        ip: clientIp(c, config),
+      });
+      await signIn(c, deps, c.var.user.id, 'passwordChange', body.deviceId);
+      return ok(c, {}, 'auth.passwordChanged');
+    },
+  );
 
-  routes.post('/changeUserInfo', requireSession, async (c) => {
-    const body = await validate(c, changeUserInfoBody, 'body');
-    await changeUserInfo(db, {
-      userId: c.var.user.id,
-      name: body.name,
-      email: body.email,
-      mobile: body.mobile,
-      code: body.code,
-      verifyCode: body.verifyCode,
-      ip: clientIp(c, config),
-    });
-    return ok(c, await userInfoView(db, c.var.user.id), 'auth.infoChanged');
-  });
+  routes.post(
+    '/changeUserInfo',
+    describeCall({ summary: 'Change the profile', body: changeUserInfoBody }),
+    requireSession,
+    async (c) => {
+      const body = await validate(c, changeUserInfoBody, 'body');
+      await changeUserInfo(db, {
+        userId: c.var.user.id,
+        name: body.name,
+        email: body.email,
+        mobile: body.mobile,
+        code: body.code,
+        verifyCode: body.verifyCode,
+        ip: clientIp(c, config),
+      });
+      return ok(c, await userInfoView(db, c.var.user.id), 'auth.infoChanged');
+    },
+  );
 
   /** A code to the account's own phone (before a sensitive change, or for binding). */
-  routes.post('/sendSMSByDefaultPhone', requireSession, async (c) => {
-    const body = await validate(c, sendSmsByDefaultPhoneBody, 'body');
-    const phone = c.var.user.mobile;
-    await sendSmsCode(db, deps.sms, { phone, purpose: body.type, ip: clientIp(c, config) });
-    return ok(c, { ...smsSent, phone: maskPhone(phone) }, 'sms.sent');
-  });
+  routes.post(
+    '/sendSMSByDefaultPhone',
+    describeCall({ summary: "Send an SMS code to the account's own phone", body: sendSmsByDefaultPhoneBody }),
+    requireSession,
+    async (c) => {
+      const body = await validate(c, sendSmsByDefaultPhoneBody, 'body');
+      const phone = c.var.user.mobile;
+      await sendSmsCode(db, deps.sms, { phone, purpose: body.type, ip: clientIp(c, config) });
+      return ok(c, { ...smsSent, phone: maskPhone(phone) }, 'sms.sent');
+    },
+  );
 
-  routes.post('/bind', requireSession, async (c) => {
-    const body = await validate(c, bindBody, 'body');
-    await bindEnterprise(db, c.var.user, { ...body, ip: clientIp(c, config) });
-    return ok(c, await userInfoView(db, c.var.user.id), 'auth.bindOk');
-  });
+  routes.post(
+    '/bind',
+    describeCall({ summary: 'Bind the account to an enterprise', body: bindBody }),
+    requireSession,
+    async (c) => {
+      const body = await validate(c, bindBody, 'body');
+      await bindEnterprise(db, c.var.user, { ...body, ip: clientIp(c, config) });
+      return ok(c, await userInfoView(db, c.var.user.id), 'auth.bindOk');
+    },
+  );
 
-  routes.get('/sessions', requireSession, async (c) =>
+  routes.get('/sessions', describeCall({ summary: "The account's live sessions" }), requireSession, async (c) =>
     ok(c, await listSessions(db, c.var.user.id, c.var.session.id, policy)),
   );
 
-  routes.post('/endSession', requireSession, async (c) => {
-    const { id } = await validate(c, endSessionBody, 'body');
-    const { endedCurrent } = await endSession(
-      db,
-      { userId: c.var.user.id, publicId: id, currentId: c.var.session.id, ip: clientIp(c, config) },
-      policy,
-    );
-    if (endedCurrent) {
-      clearSessionCookie(c, config);
-      return ok(c, [], 'auth.sessionEnded');
-    }
-    return ok(c, await listSessions(db, c.var.user.id, c.var.session.id, policy), 'auth.sessionEnded');
-  });
+  routes.post(
+    '/endSession',
+    describeCall({ summary: "End one of the account's other sessions", body: endSessionBody }),
+    requireSession,
+    async (c) => {
+      const { id } = await validate(c, endSessionBody, 'body');
+      const { endedCurrent } = await endSession(
+        db,
+        { userId: c.var.user.id, publicId: id, currentId: c.var.session.id, ip: clientIp(c, config) },
+        policy,
+      );
+      if (endedCurrent) {
+        clearSessionCookie(c, config);
+        return ok(c, [], 'auth.sessionEnded');
+      }
+      return ok(c, await listSessions(db, c.var.user.id, c.var.session.id, policy), 'auth.sessionEnded');
+    },
+  );
 
   // ---- Two-step verification (docs/accounts.md) ----
 
@@ -135,44 +163,73 @@ export function createUserRoutes(deps: RouteDeps): Hono<AppEnv> {
   });
   const factorRequired = (c: Context<AuthedEnv>) => requiresSecondFactor(accountRoles(c), config.mfaRequiredRoles);
 
-  routes.get('/secondFactor', requireSession, async (c) =>
-    ok(
-      c,
-      await secondFactorStatus(db, c.var.user.id, {
-        required: factorRequired(c),
-        sessionVerified: c.var.session.secondFactorAt !== null,
-      }),
-    ),
+  routes.get(
+    '/secondFactor',
+    describeCall({ summary: "The account's second factor state" }),
+    requireSession,
+    async (c) =>
+      ok(
+        c,
+        await secondFactorStatus(db, c.var.user.id, {
+          required: factorRequired(c),
+          sessionVerified: c.var.session.secondFactorAt !== null,
+        }),
+      ),
   );
 
-  routes.post('/enrolSecondFactor', requireSession, async (c) => {
-    const { password } = await validate(c, enrolSecondFactorBody, 'body');
-    return ok(c, await startEnrolment(db, await deps.keys(), actorOf(c), password));
-  });
+  routes.post(
+    '/enrolSecondFactor',
+    describeCall({ summary: 'Start enrolling an authenticator (secret and QR code)', body: enrolSecondFactorBody }),
+    requireSession,
+    async (c) => {
+      const { password } = await validate(c, enrolSecondFactorBody, 'body');
+      return ok(c, await startEnrolment(db, await deps.keys(), actorOf(c), password));
+    },
+  );
 
-  routes.post('/confirmSecondFactor', requireSession, async (c) => {
-    const { totpCode } = await validate(c, confirmSecondFactorBody, 'body');
-    const recoveryCodes = await confirmEnrolment(db, await deps.keys(), actorOf(c), totpCode);
-    return ok(c, { recoveryCodes } satisfies RecoveryCodesData, 'auth.secondFactorEnabled');
-  });
+  routes.post(
+    '/confirmSecondFactor',
+    describeCall({ summary: 'Confirm the enrolment with a first code', body: confirmSecondFactorBody }),
+    requireSession,
+    async (c) => {
+      const { totpCode } = await validate(c, confirmSecondFactorBody, 'body');
+      const recoveryCodes = await confirmEnrolment(db, await deps.keys(), actorOf(c), totpCode);
+      return ok(c, { recoveryCodes } satisfies RecoveryCodesData, 'auth.secondFactorEnabled');
+    },
+  );
 
-  routes.post('/verifySecondFactor', requireSession, async (c) => {
-    const { secondFactorCode } = await validate(c, verifySecondFactorBody, 'body');
-    await verifyInSession(db, await deps.keys(), actorOf(c), secondFactorCode);
-    return ok(c, {}, 'auth.secondFactorVerified');
-  });
+  routes.post(
+    '/verifySecondFactor',
+    describeCall({ summary: 'Verify the second factor for this session', body: verifySecondFactorBody }),
+    requireSession,
+    async (c) => {
+      const { secondFactorCode } = await validate(c, verifySecondFactorBody, 'body');
+      await verifyInSession(db, await deps.keys(), actorOf(c), secondFactorCode);
+      return ok(c, {}, 'auth.secondFactorVerified');
+    },
+  );
 
-  routes.post('/disableSecondFactor', requireSession, async (c) => {
-    const proof = await validate(c, secondFactorProofBody, 'body');
-    await disableSecondFactor(db, await deps.keys(), actorOf(c), proof, factorRequired(c));
-    return ok(c, {}, 'auth.secondFactorDisabled');
-  });
+  routes.post(
+    '/disableSecondFactor',
+    describeCall({ summary: 'Remove the second factor', body: secondFactorProofBody }),
+    requireSession,
+    async (c) => {
+      const proof = await validate(c, secondFactorProofBody, 'body');
+      await disableSecondFactor(db, await deps.keys(), actorOf(c), proof, factorRequired(c));
+      return ok(c, {}, 'auth.secondFactorDisabled');
+    },
+  );
 
-  routes.post('/regenerateRecoveryCodes', requireSession, async (c) => {
-    const proof = await validate(c, secondFactorProofBody, 'body');
-    const recoveryCodes = await regenerateRecoveryCodes(db, await deps.keys(), actorOf(c), proof);
-    return ok(c, { recoveryCodes } satisfies RecoveryCodesData, 'auth.recoveryCodesRegenerated');
-  });
+  routes.post(
+    '/regenerateRecoveryCodes',
+    describeCall({ summary: 'New recovery codes (the old ones stop working)', body: secondFactorProofBody }),
+    requireSession,
+    async (c) => {
+      const proof = await validate(c, secondFactorProofBody, 'body');
+      const recoveryCodes = await regenerateRecoveryCodes(db, await deps.keys(), actorOf(c), proof);
+      return ok(c, { recoveryCodes } satisfies RecoveryCodesData, 'auth.recoveryCodesRegenerated');
+    },
+  );
 
   return routes;
 }
