@@ -29,7 +29,13 @@ import {
   tickNumberFormat,
   trendChart,
 } from '../../src/islands/partner/analysis/chartData.ts';
-import { categoryAt, layoutChart, linearTicks, monotoneControls } from '../../src/islands/partner/analysis/charts.ts';
+import {
+  categoryAt,
+  chartPanels,
+  layoutChart,
+  linearTicks,
+  maxAxes,
+} from '../../src/islands/partner/analysis/charts.ts';
 import { formatBytes } from '../../src/islands/partner/exportFile.ts';
 import { flattenTree, indentedName, namesById } from '../../src/islands/partner/partnerTree.ts';
 import { dictionaries, locales, pick } from '../../src/lib/i18n/index.ts';
@@ -402,7 +408,7 @@ describe('the analysis messages', () => {
 });
 
 describe('a line chart draws only the values in the data', () => {
-  it('keeps every curve between its neighbouring points: no smoothing above a peak or below a dip', () => {
+  it('joins the periods with straight segments through the points themselves: no curve between them', () => {
     // Yearly figures with a sharp rise then a fall, as the trend page shows them (2025 and 2026 the peak).
     const values = [120, 980, 1000, 150, 140, 900, 60];
     const model = trendChart(
@@ -413,17 +419,67 @@ describe('a line chart draws only the values in the data', () => {
     const [line] = layoutChart('line', model, 'zh-CN', texts, { width: 800, height: 400 }, measure).lines;
     const points = line?.points ?? [];
     expect(points).toHaveLength(values.length);
-    const controls = monotoneControls(points);
-    // A Bézier segment stays inside its control points: each must lie between the two points it joins.
-    controls.forEach(({ cp1, cp2 }, index) => {
-      const from = points[index]!;
-      const to = points[index + 1]!;
-      const low = Math.min(from.y, to.y) - 1e-9;
-      const high = Math.max(from.y, to.y) + 1e-9;
-      for (const y of [cp1.y, cp2.y]) {
-        expect(y, `segment ${index}`).toBeGreaterThanOrEqual(low);
-        expect(y, `segment ${index}`).toBeLessThanOrEqual(high);
-      }
-    });
+    const round = (value: number) => Math.round(value * 10) / 10;
+    expect(line?.path).toBe(
+      points.map((point, index) => `${index === 0 ? 'M' : 'L'}${round(point.x)} ${round(point.y)}`).join(' '),
+    );
+  });
+});
+
+describe('a chart has two y axes at most', () => {
+  const periods = ['2024', '2025', '2026'];
+  const rows = periods.map((period, index) => ({
+    period,
+    orders: index + 1,
+    settledEnergy: 1000 * (index + 1),
+    settledAmount: 500_000 * (index + 1),
+    saving: 20_000 * index,
+  }));
+  const metrics = [
+    { metric: 'orders', label: 'orders' },
+    { metric: 'settledEnergy', label: 'energy' },
+    { metric: 'settledAmount', label: 'amount' },
+    { metric: 'saving', label: 'saving' },
+  ] as const;
+
+  it('keeps metrics of two units in one chart, with a left and a right axis', () => {
+    const model = trendChart(rows, periods, metrics.slice(0, 2));
+    const panels = chartPanels(model);
+    expect(panels).toHaveLength(1);
+    const layout = layoutChart('line', panels[0]!, 'zh-CN', texts, { width: 358, height: 280 }, measure);
+    expect(layout.yAxes.map((axis) => axis.side)).toEqual(['left', 'right']);
+  });
+
+  it('draws three units as small multiples, one axis each, every series keeping its colour', () => {
+    const model = trendChart(rows, periods, metrics);
+    const panels = chartPanels(model);
+    expect(panels.map((panel) => panel.series.map((series) => series.label))).toEqual([
+      ['orders'],
+      ['energy'],
+      ['amount', 'saving'],
+    ]);
+    expect(new Set(panels.flatMap((panel) => panel.series.map((series) => series.colour))).size).toBe(4);
+    for (const panel of panels) {
+      const layout = layoutChart('line', panel, 'zh-CN', texts, { width: 358, height: 224 }, measure, 'always');
+      expect(layout.yAxes.length).toBeLessThanOrEqual(maxAxes);
+      // A panel of one series still names it.
+      expect(layout.legend.map((entry) => entry.label)).toEqual(panel.series.map((series) => series.label));
+    }
+    expect(() => layoutChart('line', model, 'zh-CN', texts, { width: 358, height: 224 }, measure)).toThrow();
+  });
+
+  it('keeps each y axis title clear of its tick labels on a 390 px phone', () => {
+    const model = trendChart(rows, periods, [metrics[1], metrics[2]]);
+    const layout = layoutChart('line', model, 'zh-CN', texts, { width: 358, height: 280 }, measure);
+    for (const axis of layout.yAxes) {
+      const widest = Math.max(...axis.ticks.map((tick) => measure(tick.label)));
+      // Tick labels sit 6 px outside the axis line; the turned title is one line high around titleX.
+      const labelsOuterEdge = axis.side === 'left' ? axis.x - 6 - widest : axis.x + 6 + widest;
+      const titleInnerEdge = axis.side === 'left' ? axis.titleX + 8 : axis.titleX - 8;
+      if (axis.side === 'left') expect(titleInnerEdge).toBeLessThanOrEqual(labelsOuterEdge);
+      else expect(titleInnerEdge).toBeGreaterThanOrEqual(labelsOuterEdge);
+      expect(axis.side === 'left' ? axis.titleX - 8 : axis.titleX + 8).toBeGreaterThanOrEqual(0);
+      expect(axis.side === 'left' ? axis.titleX - 8 : axis.titleX + 8).toBeLessThanOrEqual(358);
+    }
   });
 });

@@ -4,8 +4,8 @@ import { isEmptyChart, metricNumberFormat, type ChartModel, type MetricUnit } fr
 import {
   categoryAt,
   chartFont,
+  chartPanels,
   layoutChart,
-  palette,
   type ChartKind,
   type ChartLayout,
   type ChartTexts,
@@ -116,7 +116,7 @@ function Tooltip({
               y={baseline - swatch + 1}
               width={swatch}
               height={swatch}
-              fill={palette[position % palette.length]}
+              fill={model.series[position]?.colour}
               stroke="#fff"
             />
             <text x={x + padding + swatch + 4} y={baseline} fill="#fff">
@@ -260,16 +260,48 @@ function ChartDrawing({
 }
 
 /**
+ * One panel of a chart: a box measured on its own (useBox) with the drawing laid out to fit it.
+ * `legend: 'always'` when the chart is split in panels, so each names the series it shows.
+ */
+function ChartPanel({
+  kind,
+  model,
+  locale,
+  texts,
+  formats,
+  legend,
+  className,
+}: {
+  kind: ChartKind;
+  model: ChartModel;
+  locale: Locale;
+  texts: ChartTexts;
+  formats: Formats;
+  legend: 'several' | 'always';
+  className: string;
+}) {
+  const box = useRef<HTMLDivElement>(null);
+  const drawn = useBox(box);
+  // Laid out on every render of the chart (a few dozen labels, measured once each): hovering
+  // re-renders only the drawing.
+  const layout =
+    drawn && drawn.width > 0 ? layoutChart(kind, model, locale, texts, drawn, drawn.measure, legend) : undefined;
+  return (
+    <div ref={box} className={`relative w-full ${className}`}>
+      {layout && drawn && <ChartDrawing layout={layout} model={model} formats={formats} measure={drawn.measure} />}
+    </div>
+  );
+}
+
+/**
  * One analysis chart: an image (`role="img"`) named by what it shows, described by a data table of
  * exactly the values drawn (behind a disclosure, visible on demand and read by screen readers
  * through aria-describedby). Drawn as SVG from charts.ts's layout, at the box's size and again
- * whenever the box changes; pointing at a category shows its values. Loading keeps the previous
+ * whenever the box changes; metrics of more than two units as small multiples, one panel per unit; pointing at a category shows its values. Loading keeps the previous
  * drawing greyed under a spinner; nothing to draw says so in words instead of showing empty axes.
  */
 export default function AnalysisChart({ kind, model, load, locale, label, texts, messages }: Props) {
-  const box = useRef<HTMLDivElement>(null);
   const tableId = useId();
-  const drawn = useBox(box);
   const empty = load === 'ready' && isEmptyChart(model);
   const hidden = empty || model.labels.length === 0;
   const formats = useMemo<Formats>(
@@ -280,27 +312,36 @@ export default function AnalysisChart({ kind, model, load, locale, label, texts,
     }),
     [locale],
   );
-  // Laid out on every render of the chart (a few dozen labels, measured once each): hovering
-  // re-renders only the drawing.
-  const layout =
-    drawn && !hidden && drawn.width > 0 ? layoutChart(kind, model, locale, texts, drawn, drawn.measure) : undefined;
+  const panels = useMemo(() => chartPanels(model), [model]);
+  const multiple = panels.length > 1;
 
   return (
     // min-w-0: a grid item as narrow as its column, not as wide as the drawing, so the chart
     // follows the window when it narrows.
     <figure className="grid min-w-0 gap-2">
       <div
-        className="relative h-72 w-full rounded-box border border-base-300 p-2 md:h-80"
+        className={`relative w-full rounded-box border border-base-300 p-2 ${multiple && !hidden ? '' : 'h-72 md:h-80'}`}
         aria-busy={load === 'loading'}
       >
         <div
-          ref={box}
           role="img"
           aria-label={label}
           aria-describedby={tableId}
-          className={`relative h-full w-full ${hidden ? 'hidden' : load === 'loading' ? 'opacity-40' : ''}`}
+          className={`relative grid w-full gap-4 ${multiple ? '' : 'h-full'} ${hidden ? 'hidden' : load === 'loading' ? 'opacity-40' : ''}`}
         >
-          {layout && drawn && <ChartDrawing layout={layout} model={model} formats={formats} measure={drawn.measure} />}
+          {!hidden &&
+            panels.map((panel) => (
+              <ChartPanel
+                key={panel.series.map((series) => series.label).join('|')}
+                kind={kind}
+                model={panel}
+                locale={locale}
+                texts={texts}
+                formats={formats}
+                legend={multiple ? 'always' : 'several'}
+                className={multiple ? 'h-56' : 'h-full'}
+              />
+            ))}
         </div>
         {load === 'loading' && (
           <p role="status" className="absolute inset-0 flex items-center justify-center gap-2 text-base-content/70">

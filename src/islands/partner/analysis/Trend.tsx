@@ -160,14 +160,21 @@ export default function Trend({ locale, messages }: Props) {
         <div className="flex flex-wrap gap-x-4 gap-y-1">
           {partnerMetrics.map((metric) => {
             const checked = metrics.includes(metric);
+            // The chart needs one metric at least: the last one stays ticked, looking as chosen as it
+            // is (a disabled box would look greyed, unchosen), and its title says why it stays.
+            const last = checked && metrics.length === 1;
             return (
-              <label key={metric} className="label cursor-pointer gap-2 text-base-content">
+              <label
+                key={metric}
+                className="label cursor-pointer gap-2 text-base-content"
+                title={last ? messages['analysis.metricsLast'] : undefined}
+              >
                 <input
                   type="checkbox"
-                  className="checkbox checkbox-sm"
+                  className="checkbox checkbox-sm checkbox-primary"
                   checked={checked}
-                  // The chart needs one metric at least: the last one cannot be unticked.
-                  disabled={checked && metrics.length === 1}
+                  aria-disabled={last || undefined}
+                  aria-description={last ? messages['analysis.metricsLast'] : undefined}
                   onChange={() => toggleMetric(metric)}
                 />
                 {metricLabel(messages, metric)}

@@ -74,6 +74,7 @@ export const trendMessageKeys = [
   'analysis.from',
   'analysis.to',
   'analysis.metrics',
+  'analysis.metricsLast',
   'analysis.spanShown',
   'analysis.chart.trend',
   'analysis.axis.period',

@@ -16,6 +16,8 @@ export interface ChartSeries {
   unit: MetricUnit;
   /** One per label of the chart; null where the answer has no value. */
   values: (number | null)[];
+  /** Its colour, set when a chart is split into panels (charts.ts `chartPanels`); else by its place. */
+  colour?: string;
 }
 
 export interface ChartModel {

@@ -6,8 +6,9 @@
  * Drawn here rather than by a chart library: Chart.js, even with only the bar and line parts
  * registered, is 45 KB compressed — more than an analysis page's whole budget left after React
  * (docs/performance.md, "JavaScript on signed-in pages"). What the pages need is small: a
- * category x axis, one linear y axis per unit starting at zero, grouped bars or lines, a legend
- * when there are several series and the values of one category on hover.
+ * category x axis, one linear y axis per unit starting at zero (two at most: more units are
+ * drawn as small multiples), grouped bars or straight lines, a legend when there are several
+ * series and the values of one category on hover.
  */
 import type { Locale } from '../../../lib/i18n/locales.ts';
 import { chartUnits, tickNumberFormat, type ChartModel, type MetricUnit } from './chartData.ts';
@@ -151,80 +152,45 @@ export function linearTicks(values: readonly number[], count: number): number[] 
   return ticks;
 }
 
-/**
- * The control points of a monotone cubic curve through `points` (Fritsch–Carlson, as Chart.js's
- * `monotone` mode): between two points the curve never leaves the range of their values, so a
- * line never shows a peak or a dip that is not in the data.
- */
-export function monotoneControls(
-  points: readonly { x: number; y: number }[],
-): { cp1: { x: number; y: number }; cp2: { x: number; y: number } }[] {
-  const count = points.length;
-  if (count < 2) return [];
-  const deltas: number[] = [];
-  for (let index = 0; index < count - 1; index++) {
-    const from = points[index]!;
-    const to = points[index + 1]!;
-    deltas.push(to.x === from.x ? 0 : (to.y - from.y) / (to.x - from.x));
-  }
-  const slopes = points.map((_, index) => {
-    if (index === 0) return deltas[0]!;
-    if (index === count - 1) return deltas[count - 2]!;
-    const before = deltas[index - 1]!;
-    const after = deltas[index]!;
-    return Math.sign(before) !== Math.sign(after) || before === 0 || after === 0 ? 0 : (before + after) / 2;
-  });
-  for (let index = 0; index < count - 1; index++) {
-    const delta = deltas[index]!;
-    if (delta === 0) {
-      slopes[index] = 0;
-      slopes[index + 1] = 0;
-      continue;
-    }
-    const alpha = slopes[index]! / delta;
-    const beta = slopes[index + 1]! / delta;
-    const squared = alpha * alpha + beta * beta;
-    if (squared > 9) {
-      const tau = 3 / Math.sqrt(squared);
-      slopes[index] = tau * alpha * delta;
-      slopes[index + 1] = tau * beta * delta;
-    }
-  }
-  return deltas.map((_, index) => {
-    const from = points[index]!;
-    const to = points[index + 1]!;
-    const third = (to.x - from.x) / 3;
-    return {
-      cp1: { x: from.x + third, y: from.y + slopes[index]! * third },
-      cp2: { x: to.x - third, y: to.y - slopes[index + 1]! * third },
-    };
-  });
-}
-
 const round = (value: number) => Math.round(value * 10) / 10;
 
-/** SVG path data of a monotone curve through one run of points. */
-function curvePath(points: readonly { x: number; y: number }[]): string {
-  const [first] = points;
-  if (!first) return '';
-  const controls = monotoneControls(points);
-  return controls.reduce(
-    (path, { cp1, cp2 }, index) => {
-      const to = points[index + 1]!;
-      return `${path} C${round(cp1.x)} ${round(cp1.y)} ${round(cp2.x)} ${round(cp2.y)} ${round(to.x)} ${round(to.y)}`;
-    },
-    `M${round(first.x)} ${round(first.y)}`,
-  );
+/**
+ * SVG path data of one run of points: straight segments from period to period. A curve would
+ * draw values between two periods that no period had; a straight segment claims nothing more than
+ * "from this value to that one".
+ */
+function linePath(points: readonly { x: number; y: number }[]): string {
+  return points.map((point, index) => `${index === 0 ? 'M' : 'L'}${round(point.x)} ${round(point.y)}`).join(' ');
 }
+
+/**
+ * The panels a chart is drawn as: one chart when its metrics have at most two units (one y axis
+ * each, left and right), else small multiples — one panel per unit, each with its one axis — since
+ * a third axis cannot be read against the other two. Each series keeps its colour across panels.
+ */
+export function chartPanels(model: ChartModel): ChartModel[] {
+  const coloured = model.series.map((series, index) => ({
+    ...series,
+    colour: series.colour ?? palette[index % palette.length]!,
+  }));
+  const units = chartUnits(model);
+  if (units.length <= maxAxes) return [{ ...model, series: coloured }];
+  return units.map((unit) => ({ ...model, series: coloured.filter((series) => series.unit === unit) }));
+}
+
+/** Y axes one chart may have: left and right. */
+export const maxAxes = 2;
 
 /** Legend entries laid out in centred rows; returns them and the height they take. */
 function layoutLegend(
   labels: readonly string[],
+  colours: readonly string[],
   width: number,
   top: number,
   measure: MeasureText,
+  always: boolean,
 ): { entries: LegendEntry[]; height: number } {
-  if (labels.length < 2) return { entries: [], height: 0 };
+  if (labels.length < (always ? 1 : 2)) return { entries: [], height: 0 };
   const itemWidths = labels.map((label) => legendSwatch + gap + measure(label) + 2 * gap);
   const rows: number[][] = [[]];
   let rowWidth = 0;
@@ -243,7 +209,7 @@ function layoutLegend(
     for (const index of row) {
       entries.push({
         label: labels[index]!,
-        colour: palette[index % palette.length]!,
+        colour: colours[index]!,
         x,
         y: top + rowIndex * chartFont.lineHeight,
       });
@@ -254,11 +220,12 @@ function layoutLegend(
 }
 
 /**
- * Everything a chart draws in a `width` × `height` box: one y axis per unit (the first on the left,
- * the next on the right, then alternating; the first draws the grid), ticks in compact notation in
- * the page's locale, category labels turned 45° when they do not fit and thinned when even then
- * they would overlap, grouped bars or monotone lines broken at missing values, and a legend below
- * when there is more than one series.
+ * Everything a chart draws in a `width` × `height` box: one y axis per unit, two at most (the first
+ * on the left and drawing the grid, the second on the right; `chartPanels` splits a chart of more
+ * units), ticks in compact notation in the page's locale, category labels turned 45° when they do
+ * not fit and thinned when even then they would overlap, grouped bars or straight lines broken at
+ * missing values, and a legend below when there is more than one series (or always, for a panel of
+ * small multiples: `legend: 'always'`, so each panel names what it shows).
  */
 export function layoutChart(
   kind: ChartKind,
@@ -267,18 +234,23 @@ export function layoutChart(
   texts: ChartTexts,
   size: { width: number; height: number },
   measure: MeasureText,
+  legend: 'several' | 'always' = 'several',
 ): ChartLayout {
   const { width, height } = size;
-  const tickFormat = tickNumberFormat(locale);
+  const colours = model.series.map((series, index) => series.colour ?? palette[index % palette.length]!);
   const units = chartUnits(model);
+  if (units.length > maxAxes) throw new Error(`a chart has at most ${maxAxes} y axes (chartPanels splits it)`);
+  const tickFormat = tickNumberFormat(locale);
   const categories = model.labels.length;
 
   // Legend first (it takes rows at the bottom), then the x labels' height, then the plot.
   const legendProbe = layoutLegend(
     model.series.map((series) => series.label),
+    colours,
     width,
     0,
     measure,
+    legend === 'always',
   );
   const labelWidths = model.labels.map(measure);
   const widestLabel = Math.max(0, ...labelWidths);
@@ -353,7 +325,7 @@ export function layoutChart(
   const bars: Bar[] = [];
   const lines: Line[] = [];
   model.series.forEach((series, seriesIndex) => {
-    const colour = palette[seriesIndex % palette.length]!;
+    const colour = colours[seriesIndex]!;
     const toY = scales.get(series.unit)!;
     if (kind === 'bar') {
       const slot = (band * groupShare) / model.series.length;
@@ -386,18 +358,20 @@ export function layoutChart(
     lines.push({
       series: seriesIndex,
       colour,
-      path: runs.map(curvePath).join(' '),
+      path: runs.map(linePath).join(' '),
       points,
       pointRadius: categories > pointMarkersUpTo ? 0 : 3,
     });
   });
 
   const xTitleY = bottom + labelsHeight + gap + chartFont.size;
-  const legend = layoutLegend(
+  const legendEntries = layoutLegend(
     model.series.map((series) => series.label),
+    colours,
     width,
     xTitleY + gap + chartFont.lineHeight / 2,
     measure,
+    legend === 'always',
   ).entries;
   return {
     width,
@@ -408,7 +382,7 @@ export function layoutChart(
     yAxes,
     bars,
     lines,
-    legend,
+    legend: legendEntries,
   };
 }
 
