@@ -111,7 +111,7 @@ self.addEventListener('activate', (event) => {
 /**
  * Inline lines on every page when offline mode is off: unregister any worker left from an earlier
  * build. Both page scripts catch what they throw: in an editor's preview (a sandboxed, opaque
- * origin: src/server/studio/files.ts) merely reading `navigator.serviceWorker` throws.
+ * origin: src/server/routes/studioFiles.ts) merely reading `navigator.serviceWorker` throws.
  */
 export const unregisterScript = `try{if("serviceWorker"in navigator)navigator.serviceWorker.getRegistrations().then(function(r){r.forEach(function(x){x.unregister()})}).catch(function(){})}catch(e){}`;
 

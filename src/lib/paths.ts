@@ -149,7 +149,7 @@ export function queryFormTarget(pathname: string, search: string): string | unde
 }
 
 /**
- * Where an editor's preview build is served (src/server/studio/files.ts): its pages are the real
+ * Where an editor's preview build is served (src/server/routes/studioFiles.ts): its pages are the real
  * pages of a build that is not published, so the pre-paint language and region rules leave them
  * where they are (a move would leave the preview for the live site).
  */

@@ -5,7 +5,7 @@
  * - a page: the policy its build wrote into its `<meta>` (Astro lists the hashes of the page's
  *   inline scripts and styles; src/lib/contentSecurityPolicy.ts), plus what only a header can
  *   say: no framing. The static handler reads it once per file (static.ts), never per request;
- * - an editor's preview page: the same, sandboxed (studio/files.ts);
+ * - an editor's preview page: the same, sandboxed (routes/studioFiles.ts);
  * - any other file of the site (scripts, styles, images, the service worker, a page without a
  *   `<meta>`): the pages' directives with no hash, so nothing inline runs;
  * - every other answer (the API's JSON, errors): nothing at all.

@@ -67,7 +67,7 @@ export interface StudioBuildView extends SiteBuildView {
   previewUrl: string | null;
 }
 
-/** Previews are served under this prefix, to signed-in editors only (files.ts). */
+/** Previews are served under this prefix, to signed-in editors only (routes/studioFiles.ts). */
 export const previewPrefix = previewPathPrefix.replace(/\/$/, '');
 
 /** The audit actions of builds started from the studio; their detail names the build and the drafts it carries. */
