@@ -1,13 +1,8 @@
-/** The analysis' pure parts (src/server/services/partnerAnalysis.ts): periods, spans, subtree sums and their unions. */
+/** The analysis' pure parts (src/server/services/partnerAnalysis/): periods, spans, subtree sums and their unions. */
 import { describe, expect, it } from 'vitest';
 import { ApiError } from '../../src/server/apiError.ts';
-import {
-  periodBefore,
-  rollUp,
-  trendSpan,
-  unionOfSubtrees,
-  windowOf,
-} from '../../src/server/services/partnerAnalysis.ts';
+import { periodBefore, rollUp, unionOfSubtrees, windowOf } from '../../src/server/services/partnerAnalysis/rollup.ts';
+import { trendSpan } from '../../src/server/services/partnerAnalysis/trend.ts';
 
 const tree = [
   { id: 1, path: '/1/' },

@@ -31,18 +31,14 @@ import { requireRole } from '../middleware/session.ts';
 import { clientIp } from '../request.ts';
 import { writeAudit } from '../services/audit.ts';
 import { contentStore } from '../services/contentStore.ts';
+import { prepareStatistics, statisticsExportRows, statisticsPage } from '../services/partnerAnalysis/statistics.ts';
 import {
   compareExportRows,
   comparePage,
   prepareCompare,
-  prepareStatistics,
-  prepareTrend,
-  statisticsExportRows,
-  statisticsPage,
-  trendExportRows,
-  trendPage,
   type ClassValues,
-} from '../services/partnerAnalysis.ts';
+} from '../services/partnerAnalysis/comparison.ts';
+import { prepareTrend, trendExportRows, trendPage } from '../services/partnerAnalysis/trend.ts';
 import { partnerScopeOf } from '../services/partnerScope.ts';
 import { parseTableRequest, readTableRequest } from '../table/antTable.ts';
 import { describeCall } from '../openapi/describe.ts';
