@@ -68,7 +68,7 @@ export default function OpsOrders({ locale, messages }: Props) {
     },
     {
       key: 'enterpriseName',
-      label: messages['field.enterpriseName'],
+      label: messages['certify.field.enterpriseName'],
       sortable: true,
     },
     { key: 'setName', label: messages['ordering.col.setName'] },

@@ -19,7 +19,7 @@ export const opsOrdersMessageKeys = [
   ...orderColumnMessageKeys,
   ...orderFactsMessageKeys,
   'page.opsOrders.title',
-  'field.enterpriseName',
+  'certify.field.enterpriseName',
   'ordering.retry',
   'ordering.detail.loadFailed',
   'ordering.detail.actions',
