@@ -295,7 +295,7 @@ export const orgComsFileSchema = z.array(orgComSchema).check(z.minLength(1));
 export type OrgCom = z.output<typeof orgComSchema>;
 
 /**
- * One priced option of a set. Fixed-price style products give an energy price in 元/kWh;
+ * One priced option of a set. Fixed-price style products give an energy price in 元/千瓦时;
  * price-difference products give the retail company's share of the difference in %.
  */
 export const schemeParamSchema = z
@@ -303,7 +303,7 @@ export const schemeParamSchema = z
     schemeParamId: slugField,
     name: text(40),
     priceType: z.enum(['energyPrice', 'shareRatio']),
-    /** 元/kWh, when priceType is energyPrice. */
+    /** 元/千瓦时, when priceType is energyPrice. */
     energyPrice: z.optional(z.number().check(z.positive(), z.lte(5))),
     /** %, the retail company's share of the price difference, when priceType is shareRatio. */
     shareRatio: z.optional(z.number().check(z.gte(0), z.lte(100))),
