@@ -119,36 +119,39 @@ export default function OrderDetail({ locale, messages }: Props) {
         </a>
       </div>
 
-      <section aria-labelledby="order-actions" className="card border border-base-300 bg-base-100">
-        <div className="card-body gap-3">
-          <h3 id="order-actions" className="card-title text-base">
-            {messages['ordering.detail.actions']}
-          </h3>
-          {refusal && (
-            <div role="alert" className="alert alert-error">
-              <span>{refusal}</span>
-            </div>
-          )}
-          {canCancel || order.canDelete ? (
-            <div className="flex flex-wrap gap-2">
-              {canCancel && (
-                <button type="button" className="btn btn-outline btn-error btn-sm" onClick={() => setPending('cancel')}>
-                  {messages['ordering.detail.cancel']}
-                </button>
-              )}
-              {order.canDelete && (
-                <button type="button" className="btn btn-outline btn-error btn-sm" onClick={() => setPending('delete')}>
-                  {messages['ordering.detail.delete']}
-                </button>
-              )}
-            </div>
-          ) : (
-            <p className="text-sm text-base-content/70">{format(messages['ordering.detail.noActions'], { status })}</p>
-          )}
-        </div>
-      </section>
-
       <OrderFacts order={order} locale={locale} messages={messages} />
+
+      {/* What may be done, after the facts it is about: a quiet row, not a card of its own around one
+          red button; the refusal of a call stays beside it. */}
+      <section
+        aria-labelledby="order-actions"
+        className="flex flex-wrap items-center gap-3 border-t border-base-300 pt-4"
+      >
+        <h3 id="order-actions" className="text-sm font-semibold">
+          {messages['ordering.detail.actions']}
+        </h3>
+        {canCancel || order.canDelete ? (
+          <div className="flex flex-wrap gap-2">
+            {canCancel && (
+              <button type="button" className="btn btn-ghost btn-sm text-error" onClick={() => setPending('cancel')}>
+                {messages['ordering.detail.cancel']}
+              </button>
+            )}
+            {order.canDelete && (
+              <button type="button" className="btn btn-ghost btn-sm text-error" onClick={() => setPending('delete')}>
+                {messages['ordering.detail.delete']}
+              </button>
+            )}
+          </div>
+        ) : (
+          <p className="text-sm text-muted">{format(messages['ordering.detail.noActions'], { status })}</p>
+        )}
+        {refusal && (
+          <div role="alert" className="alert alert-error w-full">
+            <span>{refusal}</span>
+          </div>
+        )}
+      </section>
 
       <ConfirmDialog
         open={pending !== null}

@@ -93,7 +93,11 @@ export default function OrderList({ locale, messages }: Props) {
 
   return (
     <div className="grid gap-4">
-      <div className="flex flex-wrap items-end justify-between gap-3">
+      {/* The page's one primary action first: ordering a package; the filters after it. */}
+      <div className="flex flex-wrap items-end gap-3">
+        <a className="btn btn-primary btn-sm" href={localePath(locale, '/handle/order')}>
+          {messages['ordering.list.newOrder']}
+        </a>
         <OrderFilters
           label={messages['ordering.filter.label']}
           keywordHint={messages['ordering.filter.keywordHint']}
@@ -101,9 +105,6 @@ export default function OrderList({ locale, messages }: Props) {
           messages={messages}
           onApply={table.patch}
         />
-        <a className="btn btn-outline btn-sm" href={localePath(locale, '/handle/order')}>
-          {messages['ordering.list.newOrder']}
-        </a>
       </div>
       <DataTable
         caption={messages['page.order.title']}
