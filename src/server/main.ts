@@ -198,8 +198,8 @@ function isRealDataRun(config: Pick<Config, 'seedDemoAccounts' | 'publicOrigin'>
 }
 
 /**
- * PGlite writes its files but never fsyncs them (measured: 0 of ~700 000 acknowledged writes lost
- * to kill -9, but the OS may still hold them in its cache): said plainly when real data is at stake.
+ * PGlite writes its files but never fsyncs them (none was lost to kill -9 when measured,
+ * docs/performance.md, but the OS may still hold them in its cache): said plainly when real data is at stake.
  */
 const pgliteDurabilityLines = [
   '',

@@ -1,6 +1,6 @@
 /**
- * Password hashing: argon2id with OWASP's minimum parameters (19 MiB, 2 passes, 1 lane),
- * ~26 ms to hash and ~60 ms to verify on the machines here.
+ * Password hashing: argon2id with OWASP's minimum parameters (19 MiB, 2 passes, 1 lane); what a
+ * hash and a verification cost is measured in docs/performance.md.
  */
 import { hash, verify } from '@node-rs/argon2';
 

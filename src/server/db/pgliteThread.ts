@@ -1,7 +1,8 @@
 /**
- * PGlite on a thread of its own, so that a long statement does not stop the server. PGlite runs each statement synchronously in
- * WebAssembly on the thread that owns it, so on the server's thread a 10-second import stopped
- * every static file and every other call for 10 seconds. `PgliteThread` starts a worker thread
+ * PGlite on a thread of its own, so that a long statement does not stop the server. PGlite runs
+ * each statement synchronously in WebAssembly on the thread that owns it, so on the server's
+ * thread a long import stopped every static file and every other call for as long (measured in
+ * docs/performance.md). `PgliteThread` starts a worker thread
  * that owns the database (pgliteWorker.ts) and offers the part of PGlite's interface the app uses —
  * `query`, `transaction`, `listen`, `dumpDataDir`, `close` — so drizzle's PGlite driver runs on it
  * unchanged (client.ts).

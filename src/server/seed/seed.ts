@@ -339,7 +339,8 @@ export interface SeedOptions {
 export async function seedIfEmpty(db: Database, options: SeedOptions): Promise<boolean> {
   await seedContentIfEmpty(db, options.contentDir ?? defaultContentDir());
   if (!(await isEmpty(db))) return false;
-  // Hash outside the transaction: argon2 takes ~26 ms each and needs no lock.
+  // Hash outside the transaction: argon2 takes tens of milliseconds each (docs/performance.md) and
+  // needs no lock.
   const accounts = options.demoAccounts
     ? await Promise.all(
         [

@@ -384,7 +384,8 @@ export async function importSettlements(
       const chunk = rows.slice(start, start + insertChunk);
       const column = (value: (row: GoodRow) => string | number | null) => arrayLiteral(chunk.map(value));
       // One parameter per column (an array literal) instead of one per cell: drizzle's and the
-      // driver's cost per bound value made 20 000 rows take ~13 s; unnest() takes them at once.
+      // driver's cost per bound value made a full import take seconds (docs/performance.md);
+      // unnest() takes them at once.
       const written = rowsOf(
         await tx.execute(sql`
           insert into settlement_results as s (order_id, enterprise_id, partner_id, area_code, product_id, settle_month,

@@ -1,8 +1,8 @@
 /**
  * The bounded xlsx read (reader.ts) on a worker thread: parsing a large valid settlement
- * sheet takes read-excel-file 2–4 s of synchronous work, which on the server's thread stopped every
- * other request for as long. The thread starts at the first read and stays (starting one costs
- * 0.1–0.4 s), without keeping the process alive; reads go to it one at a time (the caller queues
+ * sheet takes read-excel-file seconds of synchronous work, which on the server's thread stopped every
+ * other request for as long. The thread starts at the first read and stays (starting one is not
+ * free: both measured in docs/performance.md), without keeping the process alive; reads go to it one at a time (the caller queues
  * them: settlementFile.ts), the bytes handed over, not copied. A thread that dies is replaced at
  * the next read.
  */

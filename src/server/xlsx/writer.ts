@@ -4,8 +4,8 @@
  * response asks for more (a pull stream), so memory stays flat however many rows there are.
  *
  * Why not a spreadsheet library (docs/partner.md, "Exports"): the npm `xlsx` package is frozen on
- * npm with known CVEs; exceljs's streaming writer, measured here, took 4.8 s and held ~25 MB more
- * buffers per 100 000 rows (the sheet is kept until commit) and brings 195 packages; others build
+ * npm with known CVEs; exceljs's streaming writer was slower and held more buffers (the sheet is
+ * kept until commit; measured in docs/performance.md) and brings 195 packages; others build
  * the whole file in memory. An export needs one sheet of typed cells with number formats, which is
  * a few fixed XML parts plus the rows, so it is written here on fflate's streaming zip.
  * The file opens in Excel, WPS and LibreOffice; tests read it back with read-excel-file.
@@ -47,7 +47,7 @@ const defaultWidth: Record<XlsxFormat, number> = { text: 18, int: 10, energy: 14
 
 /**
  * Rows turned into XML and deflated per slice: big enough to keep the zip busy, small enough that
- * a slice (~2 ms here) never holds the server's thread long — between slices the writer yields to
+ * a slice (docs/performance.md) never holds the server's thread long — between slices the writer yields to
  * the event loop, so other requests are answered while a long export runs.
  */
 const rowsPerChunk = 100;
