@@ -7,8 +7,9 @@
  * - `react`: React, React DOM, the Astro renderer and the bundler's runtime helpers — the floor of
  *   any hydrated page (public pages load it only when a visitor reaches for a header control);
  * - `core`: what every signed-in page runs — the request client, the session and notice stores,
- *   the small shared island helpers (the empty state and the status badge among them), form errors
- *   from the server, the partner constants;
+ *   the small shared island helpers, form errors from the server, the partner constants;
+ * - `status`: the empty state and the status badge, which the order, certification, partner and
+ *   operator pages show (not the studio's: in `core` they cost its pages bytes they never run);
  * - `validation` (zod/mini) and `forms` (the shared field rules and the forms' parts): only pages
  *   that validate load them, and the studio's editor only the first;
  * - `tables`: the data tables and their state in the address;
@@ -38,9 +39,6 @@ const coreModules = [
     'lib/(?:apiCodes|paths|loginRedirect|secondFactorDemand|flash|chinaTime|roles|notices|i18n/locales)\\.ts$',
   ),
   sourcePath('islands/(?:LoadStatus|ConfirmDialog|useDismiss|useMountedSignal|useSessionReady|quietCall)\\.tsx?$'),
-  // The empty state and the status badge: tables, certification and order pages all show them.
-  sourcePath('islands/(?:EmptyState|StatusBadge)\\.tsx$'),
-  sourcePath('lib/(?:emptyState|statusBadges)\\.ts$'),
   sourcePath('islands/auth/(?:formCall|formValidation)\\.ts$'),
   sourcePath('islands/person/personData\\.ts$'),
   sourcePath('islands/table/CardTable\\.tsx$'),
@@ -55,6 +53,12 @@ const validationModules = [packagePath('zod')];
 const formModules = [
   sourcePath('lib/schemas/(?:fields|auth|account|partner)\\.ts$'),
   sourcePath('islands/auth/(?:TextField|SubmitButton|useFormErrors|signIn)\\.tsx?$'),
+];
+
+/** The empty state and the status badge (left to the tables group, they pulled it into pages without a table). */
+const statusModules = [
+  sourcePath('islands/(?:EmptyState|StatusBadge)\\.tsx$'),
+  sourcePath('lib/(?:emptyState|statusBadges)\\.ts$'),
 ];
 
 /** The data tables: their state in the address and the request built from it. */
@@ -95,6 +99,7 @@ const areas: Record<string, readonly RegExp[]> = {
 export const clientChunkGroups: CodeSplittingGroup[] = [
   { name: 'react', test: anyOf(reactModules), priority: 4 },
   { name: 'core', test: anyOf(coreModules), priority: 3 },
+  { name: 'status', test: anyOf(statusModules), priority: 3 },
   { name: 'validation', test: anyOf(validationModules), priority: 2 },
   { name: 'forms', test: anyOf(formModules), priority: 2 },
   { name: 'tables', test: anyOf(tableModules), priority: 2 },
