@@ -12,7 +12,7 @@ import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openPglite, rowsOf, type PgliteHandle } from '../../src/server/db/client.ts';
 import { isUniqueViolation, sqlStateOf } from '../../src/server/db/errors.ts';
-import { listen, notify } from '../../src/server/db/changeNotifications.ts';
+import { listenToChannel, notify } from '../../src/server/db/changeNotifications.ts';
 import { createTestApp, type TestApp } from './harness.ts';
 
 const onPglite = !process.env['TEST_DATABASE_URL'];
@@ -131,7 +131,7 @@ describe.runIf(onPglite)('PGlite off the main thread', () => {
 
   it('a NOTIFY sent in a transaction arrives at its commit, never for a rollback', async () => {
     const received: string[] = [];
-    const stop = await listen(handle, 'thread_test', (payload) => received.push(payload));
+    const stop = await listenToChannel(handle, 'thread_test', (payload) => received.push(payload));
     await handle.db.transaction(async (tx) => {
       await notify(tx, 'thread_test', 'committed');
       await new Promise((resolve) => setTimeout(resolve, 30));

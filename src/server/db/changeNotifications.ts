@@ -7,7 +7,7 @@ import { sql } from 'drizzle-orm';
 import type { Database, DatabaseHandle } from './client.ts';
 
 /** Subscribes to a channel; resolves once listening, to a function that stops it. */
-export async function listen(
+export async function listenToChannel(
   handle: DatabaseHandle,
   channel: string,
   onMessage: (payload: string) => void,

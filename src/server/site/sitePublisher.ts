@@ -27,7 +27,7 @@ import { and, desc, eq, gt, isNotNull, ne, notInArray, sql } from 'drizzle-orm';
 import { loadContent } from '../../content/load.ts';
 import type { SiteContent } from '../../content/schemas.ts';
 import type { Database, DatabaseHandle } from '../db/client.ts';
-import { listen, notify } from '../db/changeNotifications.ts';
+import { listenToChannel, notify } from '../db/changeNotifications.ts';
 import { siteBuilds, siteContents, siteNodes, type SiteBuildRow } from '../db/schema/index.ts';
 import type { Logger } from '../logger.ts';
 import { publicationMetrics, type Instrumented } from '../metrics/instruments.ts';
@@ -355,8 +355,8 @@ export function createSitePublisher(options: SitePublisherOptions): SitePublishe
     async watch(handle, everyMs) {
       pollMs = everyMs;
       await heartbeat();
-      const unlisten = await listen(handle, publicationChannel, () => void sync());
-      const unlistenStaging = await listen(handle, stagingChannel, (payload) => {
+      const unlisten = await listenToChannel(handle, publicationChannel, () => void sync());
+      const unlistenStaging = await listenToChannel(handle, stagingChannel, (payload) => {
         const buildId = Number(payload);
         if (Number.isSafeInteger(buildId))
           void prefetch(buildId).catch((error: unknown) =>
