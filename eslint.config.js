@@ -81,9 +81,6 @@ export default defineConfig(
       ],
     },
   },
-  // The one exception while it lasts: the studio's build store reads the studio's request client,
-  // which still lives with the islands (src/islands/studio/studioApi.ts) until it moves to lib/api.
-  { files: ['src/stores/studioBuild.ts'], rules: { 'boundaries/dependencies': 'off' } },
   {
     rules: {
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],

@@ -6,15 +6,15 @@
  */
 import { atom } from 'nanostores';
 import { OK } from '../lib/apiCodes.ts';
-import { loadBuild, type BuildView } from '../islands/studio/studioApi.ts';
+import { loadBuild, type StudioBuildView } from '../lib/api/studio.ts';
 
-export const studioBuild = atom<BuildView | null>(null);
+export const studioBuild = atom<StudioBuildView | null>(null);
 
 const pollMs = 1000;
 let following = 0;
 
 /** Shows `build` and keeps it current until it has finished. */
-export function followBuild(build: BuildView): void {
+export function followBuild(build: StudioBuildView): void {
   following += 1;
   const ticket = following;
   studioBuild.set(build);

@@ -3,13 +3,13 @@ import type { Locale } from '../../lib/i18n/locales.ts';
 import { formatChinaDateTime } from '../../lib/chinaTime.ts';
 import { kindOfPath, titleOf } from '../../content/paths.ts';
 import { countKey, phaseKey, previewPageUrl, progressOf } from './buildProgress.ts';
-import { loadItem, type BuildView, type RegionView } from './studioApi.ts';
+import { loadItem, type StudioBuildView, type RegionView } from '../../lib/api/studio.ts';
 import { say, type StudioMessages } from '../../lib/studio/messages.ts';
 import { OK } from '../../lib/apiCodes.ts';
 import { regionPrefixes } from './buildProgress.ts';
 
 interface Props {
-  build: BuildView;
+  build: StudioBuildView;
   regions: readonly RegionView[];
   locale: Locale;
   messages: StudioMessages;
@@ -128,7 +128,7 @@ export default function BuildStatus({ build, regions, locale, messages }: Props)
 }
 
 /** The preview address of each item a finished preview carries (items of region pages need their data for the address). */
-function usePreviewLinks(build: BuildView, regions: readonly RegionView[]): PreviewLink[] {
+function usePreviewLinks(build: StudioBuildView, regions: readonly RegionView[]): PreviewLink[] {
   const [links, setLinks] = useState<PreviewLink[]>([]);
   const { previewUrl, status, purpose, paths } = build;
   useEffect(() => {

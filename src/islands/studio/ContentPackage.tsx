@@ -3,7 +3,7 @@ import { upload } from '../../lib/api/index.ts';
 import type { Locale } from '../../lib/i18n/locales.ts';
 import ExportButton from '../partner/ExportButton.tsx';
 import type { ExportMessages } from '../partner/exportFile.ts';
-import { STUDIO_API } from './studioApi.ts';
+import { STUDIO_API } from '../../lib/api/studio.ts';
 import { say, type StudioMessages } from '../../lib/studio/messages.ts';
 
 interface Props {

@@ -30,7 +30,7 @@ import {
   saveItem,
   type ItemView,
   type RegionView,
-} from './studioApi.ts';
+} from '../../lib/api/studio.ts';
 import { say, type FieldLabels, type StudioMessages } from '../../lib/studio/messages.ts';
 import { useLoad } from './useLoad.ts';
 import { useQuery } from './useQuery.ts';

@@ -19,7 +19,7 @@ import {
   type FieldPath,
 } from '../../lib/studio/formModel.ts';
 import { droppedText } from './markdownPreview.ts';
-import { uploadImage } from './studioApi.ts';
+import { uploadImage } from '../../lib/api/studio.ts';
 import { say, type FieldLabels, type StudioMessages } from '../../lib/studio/messages.ts';
 import { useMarkdownPreview } from './useMarkdownPreview.ts';
 

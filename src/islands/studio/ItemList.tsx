@@ -6,7 +6,7 @@ import { LoadFailed, Loading } from '../LoadStatus.tsx';
 import CardTable, { type CardColumn } from '../table/CardTable.tsx';
 import StateBadge from './StateBadge.tsx';
 import { editUrl, historyUrl, newItemUrl, studioHome } from './studioLinks.ts';
-import { loadItems, loadOverview, type ItemSummary, type RegionView } from './studioApi.ts';
+import { loadItems, loadOverview, type ItemSummary, type RegionView } from '../../lib/api/studio.ts';
 import { say, type StudioMessages } from '../../lib/studio/messages.ts';
 import { useLoad } from './useLoad.ts';
 import { useQuery } from './useQuery.ts';

@@ -7,7 +7,7 @@ import { LoadFailed, Loading } from '../LoadStatus.tsx';
 import CardTable, { type CardColumn } from '../table/CardTable.tsx';
 import { formatBytes } from '../partner/exportFile.ts';
 import { editUrl } from './studioLinks.ts';
-import { deleteImage, loadImages, uploadImage, type LibraryImage } from './studioApi.ts';
+import { deleteImage, loadImages, uploadImage, type LibraryImage } from '../../lib/api/studio.ts';
 import { say, type StudioMessages } from '../../lib/studio/messages.ts';
 import { useLoad } from './useLoad.ts';
 

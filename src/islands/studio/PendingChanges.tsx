@@ -19,11 +19,11 @@ import {
   loadDrafts,
   loadOverview,
   startBuild,
-  type BuildView,
-  type ContentInvalid,
+  type StudioBuildView,
+  type ContentProblem,
   type ItemSummary,
   type RegionView,
-} from './studioApi.ts';
+} from '../../lib/api/studio.ts';
 import { say, type FieldLabels, type StudioMessages } from '../../lib/studio/messages.ts';
 import { useFollowRunning } from './useFollowRunning.ts';
 import { useLoad } from './useLoad.ts';
@@ -39,7 +39,7 @@ interface Props {
 interface Pending {
   drafts: ItemSummary[];
   regions: RegionView[];
-  running: BuildView | null;
+  running: StudioBuildView | null;
 }
 
 async function loadPending(): Promise<Pending | undefined> {
@@ -64,7 +64,7 @@ export default function PendingChanges({ locale, messages, labels, validation }:
   const [unchosen, setUnchosen] = useState<ReadonlySet<string>>(new Set());
   const [confirming, setConfirming] = useState(false);
   const [busy, setBusy] = useState(false);
-  const [refusal, setRefusal] = useState<{ text: string; invalid?: ContentInvalid | undefined } | null>(null);
+  const [refusal, setRefusal] = useState<{ text: string; invalid?: ContentProblem | undefined } | null>(null);
   const [scheduled, setScheduled] = useState<{ text: string; round: number } | null>(null);
   const statusRef = useRef<HTMLDivElement>(null);
 

@@ -13,10 +13,10 @@ import {
   loadOverview,
   loadPublications,
   rollback,
-  type BuildView,
+  type StudioBuildView,
   type PublicationView,
   type RegionView,
-} from './studioApi.ts';
+} from '../../lib/api/studio.ts';
 import { say, type StudioMessages } from '../../lib/studio/messages.ts';
 import { useFollowRunning } from './useFollowRunning.ts';
 import { useLoad } from './useLoad.ts';
@@ -30,7 +30,7 @@ interface Listed {
   published: number | null;
   builds: PublicationView[];
   regions: RegionView[];
-  running: BuildView | null;
+  running: StudioBuildView | null;
 }
 
 async function loadListed(): Promise<Listed | undefined> {

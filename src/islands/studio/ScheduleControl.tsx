@@ -1,7 +1,7 @@
 import { lazy, Suspense, useRef, useState } from 'react';
 import type { Locale } from '../../lib/i18n/locales.ts';
 import type { ValidationMessages } from '../auth/formValidation.ts';
-import type { ScheduleAction, ScheduleView } from './scheduleApi.ts';
+import type { ScheduleAction, ScheduleView } from '../../lib/api/studioSchedules.ts';
 import type { StudioMessages } from '../../lib/studio/messages.ts';
 
 /**

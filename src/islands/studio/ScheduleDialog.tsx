@@ -5,8 +5,8 @@ import { chinaDateTimeLocal, formatChinaDateTime } from '../../lib/chinaTime.ts'
 import type { Locale } from '../../lib/i18n/locales.ts';
 import { maxScheduleAheadDays, studioScheduleBody } from '../../lib/schemas/studio.ts';
 import { serverFieldErrors, validateForm, type FieldErrors, type ValidationMessages } from '../auth/formValidation.ts';
-import { scheduleItems, type ScheduleAction, type ScheduleView } from './scheduleApi.ts';
-import { contentInvalidOf, type ContentInvalid } from './studioApi.ts';
+import { scheduleItems, type ScheduleAction, type ScheduleView } from '../../lib/api/studioSchedules.ts';
+import { contentInvalidOf, type ContentProblem } from '../../lib/api/studio.ts';
 import { editUrl } from './studioLinks.ts';
 import { say, type StudioMessages } from '../../lib/studio/messages.ts';
 
@@ -56,7 +56,7 @@ export default function ScheduleDialog({
   const [now] = useState(() => Date.now());
   const [runAt, setRunAt] = useState(() => defaultRunAt(now));
   const [errors, setErrors] = useState<FieldErrors>({});
-  const [refusal, setRefusal] = useState<{ text: string; invalid?: ContentInvalid | undefined } | null>(null);
+  const [refusal, setRefusal] = useState<{ text: string; invalid?: ContentProblem | undefined } | null>(null);
   const [busy, setBusy] = useState(false);
   const dialogRef = useRef<HTMLDialogElement>(null);
   const inputRef = useRef<HTMLInputElement>(null);

@@ -5,7 +5,7 @@ import type { Locale } from '../../lib/i18n/locales.ts';
 import ConfirmDialog from '../ConfirmDialog.tsx';
 import { LoadFailed, Loading } from '../LoadStatus.tsx';
 import CardTable, { type CardColumn } from '../table/CardTable.tsx';
-import { cancelSchedule, loadSchedules, type ScheduleList, type ScheduleView } from './scheduleApi.ts';
+import { cancelSchedule, loadSchedules, type ScheduleList, type ScheduleView } from '../../lib/api/studioSchedules.ts';
 import { editUrl, publicationsUrl } from './studioLinks.ts';
 import { say, type StudioKey, type StudioMessages } from '../../lib/studio/messages.ts';
 import { useLoad } from './useLoad.ts';

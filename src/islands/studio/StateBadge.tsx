@@ -1,5 +1,5 @@
 /** An item's state badge in the studio's lists: the state in words, on its daisyUI colour. */
-import type { ItemState } from './studioApi.ts';
+import type { ItemState } from '../../lib/api/studio.ts';
 import type { StudioMessages } from '../../lib/studio/messages.ts';
 
 /** The daisyUI colour of a state; the state is always also written in words beside it. */

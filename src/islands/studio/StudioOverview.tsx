@@ -9,7 +9,7 @@ import type { ExportMessages } from '../partner/exportFile.ts';
 import BuildStatus from './BuildStatus.tsx';
 import ContentPackage from './ContentPackage.tsx';
 import { changesUrl, itemsUrl } from './studioLinks.ts';
-import { loadOverview, type Overview } from './studioApi.ts';
+import { loadOverview, type Overview } from '../../lib/api/studio.ts';
 import { say, type StudioMessages } from '../../lib/studio/messages.ts';
 import { useFollowRunning } from './useFollowRunning.ts';
 import { useLoad } from './useLoad.ts';

@@ -7,7 +7,14 @@ import ConfirmDialog from '../ConfirmDialog.tsx';
 import { LoadFailed, Loading } from '../LoadStatus.tsx';
 import CardTable, { type CardColumn } from '../table/CardTable.tsx';
 import { editUrl } from './studioLinks.ts';
-import { loadItem, loadVersion, loadVersions, restoreItem, type ItemView, type VersionSummary } from './studioApi.ts';
+import {
+  loadItem,
+  loadVersion,
+  loadVersions,
+  restoreItem,
+  type ItemView,
+  type VersionSummary,
+} from '../../lib/api/studio.ts';
 import { say, type StudioMessages } from '../../lib/studio/messages.ts';
 import { useLoad } from './useLoad.ts';
 import { useQuery } from './useQuery.ts';

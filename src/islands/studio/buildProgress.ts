@@ -4,18 +4,18 @@
  * agree on it.
  */
 import { pageOfItem, type RegionPrefixes } from '../../content/paths.ts';
-import type { BuildView, RegionView } from './studioApi.ts';
+import type { StudioBuildView, RegionView } from '../../lib/api/studio.ts';
 
 /** The dictionary key of the build's current step (`studio.phase.*`). */
 export function phaseKey(
-  build: Pick<BuildView, 'phase'>,
-): `studio.phase.${NonNullable<BuildView['phase']> | 'queued'}` {
+  build: Pick<StudioBuildView, 'phase'>,
+): `studio.phase.${NonNullable<StudioBuildView['phase']> | 'queued'}` {
   return `studio.phase.${build.phase ?? 'queued'}`;
 }
 
 /** The dictionary key that counts a step's work in its unit (pages, files, servers); the search index counts pages too. */
 export function countKey(
-  build: Pick<BuildView, 'phase'>,
+  build: Pick<StudioBuildView, 'phase'>,
 ): 'studio.build.count' | `studio.build.count.${'build' | 'compress' | 'upload' | 'stage'}` {
   const phase = build.phase;
   if (phase === 'index') return 'studio.build.count.build';
@@ -26,7 +26,7 @@ export function countKey(
 
 /** Done and total when the build reports them (0–100 %), else undefined: the bar then shows activity only. */
 export function progressOf(
-  build: Pick<BuildView, 'progressDone' | 'progressTotal'>,
+  build: Pick<StudioBuildView, 'progressDone' | 'progressTotal'>,
 ): { done: number; total: number; percent: number } | undefined {
   const { progressDone: done, progressTotal: total } = build;
   if (done === null || total === null || !(total > 0)) return undefined;

@@ -4,7 +4,7 @@
  */
 import type { Locale } from '../../lib/i18n/locales.ts';
 import { formatCount } from '../../lib/i18n/plural.ts';
-import type { DroppedItem } from './studioApi.ts';
+import type { DroppedItem } from '../../lib/api/studio.ts';
 import { say, type StudioMessages } from '../../lib/studio/messages.ts';
 
 /** Waited after the last keystroke before the preview is asked for. */

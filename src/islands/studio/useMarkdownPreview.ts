@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'react';
 import { OK } from '../../lib/apiCodes.ts';
 import { previewDelayMs } from './markdownPreview.ts';
-import { renderMarkdownPreview, type RenderedMarkdown } from './studioApi.ts';
+import { renderMarkdownPreview, type RenderedMarkdown } from '../../lib/api/studio.ts';
 
 /** The answer for one source: the rendering, or why there is none (the server's message, or null after a transport fault). */
 type Answer =

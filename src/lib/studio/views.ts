@@ -34,6 +34,5 @@ export interface RegionView {
   prefix: string;
 }
 
-/** What a build is doing now. */
-export type BuildPhase =
-  'queued' | 'content' | 'images' | 'build' | 'index' | 'compress' | 'store' | 'upload' | 'stage' | 'publish';
+/** What a build is doing now (declared with the build answers). */
+export type { BuildPhase } from './answers.ts';

@@ -20,6 +20,7 @@ import { bearerToken, tokenMatches } from '../bearerToken.ts';
 import { ApiError, ok, unknownPath } from '../envelope.ts';
 import { clientIp } from '../request.ts';
 import { hitLimit, peekLimit, type RateRule } from '../services/rateLimit.ts';
+import { siteBuildViewSchema } from '../../lib/studio/answers.ts';
 import { describeCall } from '../openapi/describe.ts';
 import type { AppEnv, RouteDeps } from '../types.ts';
 import { validate } from '../validate.ts';
@@ -59,6 +60,7 @@ export function createSiteAdminRoutes(deps: RouteDeps): Hono<AppEnv> {
     describeCall({
       internal: true,
       summary: 'Queue a rebuild that publishes every pending draft',
+      answer: siteBuildViewSchema,
       body: siteRebuildBody,
     }),
     async (c) => {
@@ -77,7 +79,12 @@ export function createSiteAdminRoutes(deps: RouteDeps): Hono<AppEnv> {
   );
   routes.post(
     '/rollback',
-    describeCall({ internal: true, summary: 'Publish an earlier build again', body: siteRollbackBody }),
+    describeCall({
+      internal: true,
+      summary: 'Publish an earlier build again',
+      answer: siteBuildViewSchema,
+      body: siteRollbackBody,
+    }),
     async (c) => {
       const { buildId } = await validate(c, siteRollbackBody, 'body');
       return ok(c, await rebuilder.rollback(buildId), 'rebuild.rolledBack');

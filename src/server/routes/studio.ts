@@ -68,6 +68,13 @@ import {
   regionsOf,
 } from '../studio/views.ts';
 import type { AnyContext } from '../envelope.ts';
+import {
+  imageViewSchema,
+  overviewSchema,
+  publicationsSchema,
+  studioBuildViewSchema,
+  versionsSchema,
+} from '../../lib/studio/answers.ts';
 import { describeCall } from '../openapi/describe.ts';
 import type { AppEnv, RouteDeps } from '../types.ts';
 import { check, validate } from '../validate.ts';
@@ -126,6 +133,7 @@ export function createStudioRoutes(deps: RouteDeps): Hono<AppEnv> {
     '/overview',
     describeCall({
       summary: "The studio's overview: regions, counts per kind, drafts, the published and the running build",
+      answer: overviewSchema,
     }),
     async (c) => {
       const rows = await listItems(db);
@@ -245,7 +253,7 @@ export function createStudioRoutes(deps: RouteDeps): Hono<AppEnv> {
 
   routes.get(
     '/versions',
-    describeCall({ summary: 'The published versions of an item', query: studioPathQuery }),
+    describeCall({ summary: 'The published versions of an item', answer: versionsSchema, query: studioPathQuery }),
     async (c) => {
       const { path } = await validate(c, studioPathQuery, 'query');
       const rows = await listVersions(db, path);
@@ -296,32 +304,48 @@ export function createStudioRoutes(deps: RouteDeps): Hono<AppEnv> {
   };
   routes.post(
     '/preview',
-    describeCall({ summary: 'Start a preview build with the drafts', body: studioBuildBody }),
+    describeCall({
+      summary: 'Start a preview build with the drafts',
+      answer: studioBuildViewSchema,
+      body: studioBuildBody,
+    }),
     startBuild('preview'),
   );
   routes.post(
     '/publish',
-    describeCall({ summary: 'Start a build that publishes the drafts', body: studioBuildBody }),
+    describeCall({
+      summary: 'Start a build that publishes the drafts',
+      answer: studioBuildViewSchema,
+      body: studioBuildBody,
+    }),
     startBuild('publish'),
   );
 
-  routes.get('/build', describeCall({ summary: "A build's progress", query: studioBuildQuery }), async (c) => {
-    const { buildId } = await validate(c, studioBuildQuery, 'query');
-    const [view] = await buildViews(db, [await rebuilder.get(buildId)]);
-    return ok(c, view);
-  });
+  routes.get(
+    '/build',
+    describeCall({ summary: "A build's progress", answer: studioBuildViewSchema, query: studioBuildQuery }),
+    async (c) => {
+      const { buildId } = await validate(c, studioBuildQuery, 'query');
+      const [view] = await buildViews(db, [await rebuilder.get(buildId)]);
+      return ok(c, view);
+    },
+  );
 
-  routes.get('/publications', describeCall({ summary: 'The kept builds and the published one' }), async (c) => {
-    const published = await publisher.published();
-    return ok(c, {
-      published: published?.buildId ?? null,
-      builds: await publicationViews(db, await publisher.keptBuildIds()),
-    });
-  });
+  routes.get(
+    '/publications',
+    describeCall({ summary: 'The kept builds and the published one', answer: publicationsSchema }),
+    async (c) => {
+      const published = await publisher.published();
+      return ok(c, {
+        published: published?.buildId ?? null,
+        builds: await publicationViews(db, await publisher.keptBuildIds()),
+      });
+    },
+  );
 
   routes.post(
     '/rollback',
-    describeCall({ summary: 'Publish a kept build again', body: studioRollbackBody }),
+    describeCall({ summary: 'Publish a kept build again', answer: studioBuildViewSchema, body: studioRollbackBody }),
     async (c) => {
       const { buildId } = await validate(c, studioRollbackBody, 'body');
       await rebuilder.rollback(buildId);
@@ -333,7 +357,7 @@ export function createStudioRoutes(deps: RouteDeps): Hono<AppEnv> {
 
   routes.post(
     '/image',
-    describeCall({ summary: 'Upload an image to the media library', body: studioUploadBody }),
+    describeCall({ summary: 'Upload an image to the media library', answer: imageViewSchema, body: studioUploadBody }),
     async (c) => {
       const { file } = await validate(c, studioUploadBody, 'body');
       const image = await storeImage(db, objects, file, userId(c), localeOf(c));

@@ -18,6 +18,7 @@ import { clientIp } from '../request.ts';
 import { writeAudit } from '../services/audit.ts';
 import { listItems } from '../studio/contentRepo.ts';
 import { deleteLibraryImage, libraryImages } from '../studio/imageLibrary.ts';
+import { libraryImagesSchema } from '../../lib/studio/answers.ts';
 import { describeCall } from '../openapi/describe.ts';
 import type { AppEnv, RouteDeps } from '../types.ts';
 import { validate } from '../validate.ts';
@@ -40,8 +41,10 @@ export function createStudioLibraryRoutes(deps: RouteDeps): Hono<AppEnv> {
     },
   );
 
-  routes.get('/images', describeCall({ summary: 'The media library, with where each image is used' }), async (c) =>
-    ok(c, { images: await libraryImages(db, objects, await publisher.keptBuildIds()) }),
+  routes.get(
+    '/images',
+    describeCall({ summary: 'The media library, with where each image is used', answer: libraryImagesSchema }),
+    async (c) => ok(c, { images: await libraryImages(db, objects, await publisher.keptBuildIds()) }),
   );
 
   routes.post(

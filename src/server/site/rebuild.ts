@@ -16,8 +16,8 @@
 import path from 'node:path';
 import { and, desc, eq, isNotNull, sql } from 'drizzle-orm';
 import type { Database } from '../db/client.ts';
-import type { BuildPhase } from '../../lib/studio/views.ts';
-import { siteBuilds, type SiteBuildMode, type SiteBuildPurpose, type SiteBuildRow } from '../db/schema/index.ts';
+import type { BuildPhase, SiteBuildView } from '../../lib/studio/answers.ts';
+import { siteBuilds, type SiteBuildRow } from '../db/schema/index.ts';
 import { ApiError } from '../apiError.ts';
 import { siteBuildQueue, type JobQueue } from '../jobs/queue.ts';
 import type { Logger } from '../logger.ts';
@@ -33,26 +33,8 @@ import type { SitePublisher } from './sitePublisher.ts';
 /** Advisory lock id of the rebuild claim (any constant unique within this database). */
 const rebuildLockKey = 4_400_003;
 
-export interface SiteBuildView {
-  buildId: number;
-  status: SiteBuildRow['status'];
-  startedAt: string;
-  finishedAt: string | null;
-  pages: number | null;
-  error: string | null;
-  /** The published directory, relative to DATA_DIR (set on success). */
-  outputDir: string | null;
-  /** When it last became the published site (its success or a rollback); null if never. */
-  publishedAt: string | null;
-  purpose: SiteBuildPurpose;
-  /** What it is doing now: queued, content, images, build, compress, store, upload, stage, publish (null when done). */
-  phase: BuildPhase | null;
-  /** The step's work done so far, of how much (null: not known) — pages, files, processes. */
-  progressDone: number | null;
-  progressTotal: number | null;
-  /** Every page (`full`), only those its changes touch (`incremental`), or the site first served (`initial`). */
-  mode: SiteBuildMode;
-}
+/** A build as the rebuild calls and the studio answer it (declared in src/lib/studio/answers.ts). */
+export type { SiteBuildView } from '../../lib/studio/answers.ts';
 
 /** A queued build whose job was never sent (the process stopped in between) is closed after this. */
 const unsentJobMs = 60_000;

@@ -24,23 +24,9 @@ import {
   imageView,
   type ImageView,
 } from './images.ts';
+import type { ImageUse, LibraryImage as LibraryImageView } from '../../lib/studio/answers.ts';
 
-/** Where an item uses an image. */
-export type ImageUseState = 'published' | 'draft' | 'kept';
-
-export interface ImageUse {
-  path: string;
-  kind: ContentKind;
-  title: string;
-  in: ImageUseState[];
-}
-
-export interface LibraryImageView extends ImageView {
-  uploadedBy: string | null;
-  /** Its converted web file exists (what `url` serves). */
-  converted: boolean;
-  usedBy: ImageUse[];
-}
+export type { ImageUse, LibraryImage as LibraryImageView } from '../../lib/studio/answers.ts';
 
 /** The image hashes a value's text refers to. */
 function hashesIn(data: unknown): Set<string> {
@@ -56,7 +42,7 @@ function hashesIn(data: unknown): Set<string> {
  */
 export async function imageUses(db: Database, keptBuildIds: ReadonlySet<number>): Promise<Map<string, ImageUse[]>> {
   const uses = new Map<string, Map<string, ImageUse>>();
-  const note = (hash: string, path: string, title: string, state: ImageUseState) => {
+  const note = (hash: string, path: string, title: string, state: ImageUse['in'][number]) => {
     let byPath = uses.get(hash);
     if (!byPath) uses.set(hash, (byPath = new Map()));
     const kind = (kindOfPath(path)?.kind ?? 'news') as ContentKind;
@@ -99,7 +85,7 @@ export async function imageUses(db: Database, keptBuildIds: ReadonlySet<number>)
         note(hash, version.path, titles.get(version.path) ?? titleOf(version.path, version.data), 'kept');
     }
   }
-  const order: Record<ImageUseState, number> = { published: 0, draft: 1, kept: 2 };
+  const order: Record<ImageUse['in'][number], number> = { published: 0, draft: 1, kept: 2 };
   return new Map(
     [...uses].map(([hash, byPath]) => [
       hash,

@@ -16,6 +16,7 @@ import { contentImages, type ContentImageRow } from '../db/schema/index.ts';
 import { ApiError } from '../apiError.ts';
 import type { ObjectStore } from '../storage/objectStore.ts';
 import { ContentFileError } from './contentRepo.ts';
+import type { ImageView } from '../../lib/studio/answers.ts';
 
 /** Largest upload (the original; what reaches pages is the converted image). */
 export const maxImageBytes = 10 * 1024 * 1024;
@@ -52,15 +53,7 @@ const formats = {
   webp: { mime: 'image/webp', ext: 'webp' },
 } as const;
 
-export interface ImageView {
-  name: string;
-  url: string;
-  fileName: string;
-  width: number;
-  height: number;
-  bytes: number;
-  createdAt: string;
-}
+export type { ImageView } from '../../lib/studio/answers.ts';
 
 export function imageView(row: ContentImageRow): ImageView {
   return {

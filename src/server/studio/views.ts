@@ -20,7 +20,8 @@ import {
   type SiteBuildRow,
 } from '../db/schema/index.ts';
 import { ApiError } from '../apiError.ts';
-import { siteBuildView, type SiteBuildView } from '../site/rebuild.ts';
+import { siteBuildView } from '../site/rebuild.ts';
+import type { ContentProblem, PublicationView, StudioBuildView } from '../../lib/studio/answers.ts';
 import {
   ContentFileError,
   stateOf,
@@ -59,13 +60,7 @@ export async function itemView(db: Database, row: ContentItemRow): Promise<ItemV
   return { ...summary!, published: row.published ?? null, draft: row.draft ?? null, draftDeleted: row.draftDeleted };
 }
 
-export interface StudioBuildView extends SiteBuildView {
-  startedBy: string | null;
-  /** The drafts it carries (publish and preview builds started from the studio). */
-  paths: string[];
-  /** Where the preview's pages are (`/studio-preview/<id>` + a page path); null for other builds. */
-  previewUrl: string | null;
-}
+export type { StudioBuildView } from '../../lib/studio/answers.ts';
 
 /** Previews are served under this prefix, to signed-in editors only (routes/studioFiles.ts). */
 export const previewPrefix = previewPathPrefix.replace(/\/$/, '');
@@ -113,7 +108,7 @@ export async function buildViews(db: Database, rows: readonly SiteBuildRow[]): P
 }
 
 /** The publications, newest first, with what each changed and whether it can be rolled back to. */
-export async function publicationViews(db: Database, kept: ReadonlySet<number>) {
+export async function publicationViews(db: Database, kept: ReadonlySet<number>): Promise<PublicationView[]> {
   const rows = await db
     .select()
     .from(siteBuilds)
@@ -169,12 +164,7 @@ export function regionsOf(rows: readonly ContentItemRow[]): RegionView[] {
     .map(({ sort: _sort, ...region }) => region);
 }
 
-/** Where a content problem is: the item's path, its field, and what is wrong (the loader's words). */
-export interface ContentProblem {
-  path: string;
-  field: string;
-  message: string;
-}
+export type { ContentProblem } from '../../lib/studio/answers.ts';
 
 /**
  * Checks the content a build would read (the published items with `selection` applied) exactly as

@@ -1,10 +1,10 @@
 /**
  * The studio's scheduled-publishing calls (/api/studio/schedule, schedules, schedule/cancel;
- * docs/editing-content.md, "定时发布"), through the project's request client like studioApi.ts.
+ * docs/editing-content.md, "定时发布"), through the project's request client like studio.ts.
  */
-import { get, post, type ApiEnvelope } from '../../lib/api/index.ts';
-import type { ScheduleAction, ScheduleList, ScheduleView } from '../../lib/studio/schedules.ts';
-import { STUDIO_API } from './studioApi.ts';
+import { get, post, type ApiEnvelope } from './index.ts';
+import type { ScheduleAction, ScheduleList, ScheduleView } from '../studio/schedules.ts';
+import { STUDIO_API } from './studio.ts';
 
 export type {
   ScheduleAction,
@@ -12,7 +12,7 @@ export type {
   ScheduleList,
   ScheduleStatus,
   ScheduleView,
-} from '../../lib/studio/schedules.ts';
+} from '../studio/schedules.ts';
 
 export const loadSchedules = () => get<ScheduleList>(`${STUDIO_API}/schedules`);
 
