@@ -24,6 +24,14 @@ export const layers = [
 ];
 /** What the data layer reads of the frame above it: the configuration and the metrics' instruments. */
 export const dataReads = ['src/server/config.ts', 'src/server/metrics/instruments.ts'];
+/** The API's entry points, which assemble everything: no route, service or data module imports them. */
+export const serverEntries = [
+  'src/server/app.ts',
+  'src/server/main.ts',
+  'src/server/runtime.ts',
+  'src/server/worker.ts',
+  'src/server/housekeeping.ts',
+];
 /** Layer → the layers below it that it may import. */
 export const mayImport = {
   pages: ['islands', 'stores', 'lib', 'content'],
@@ -63,7 +71,10 @@ export default defineConfig(
     settings: {
       'boundaries/elements': layers,
       'boundaries/include': ['src/**/*'],
-      'boundaries/files': [{ category: 'data-reads', pattern: dataReads.map((file) => `**/${file}`) }],
+      'boundaries/files': [
+        { category: 'data-reads', pattern: dataReads.map((file) => `**/${file}`) },
+        { category: 'server-entry', pattern: serverEntries.map((file) => `**/${file}`) },
+      ],
     },
     rules: {
       'boundaries/dependencies': [
@@ -76,6 +87,10 @@ export default defineConfig(
               allow: { to: { element: { types: { anyOf: [type, ...below] } } } },
             })),
             { from: { element: { type: 'server-data' } }, allow: { to: { file: { categories: 'data-reads' } } } },
+            {
+              from: { element: { types: { anyOf: ['server-routes', 'server-domain', 'server-data'] } } },
+              disallow: { to: { file: { categories: 'server-entry' } } },
+            },
           ],
         },
       ],

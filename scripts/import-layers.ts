@@ -11,7 +11,7 @@
  */
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
-import { dataReads, layers, mayImport } from '../eslint.config.js';
+import { dataReads, layers, mayImport, serverEntries } from '../eslint.config.js';
 
 const root = resolve(import.meta.dirname, '..');
 const verbose = process.argv.includes('--verbose');
@@ -28,8 +28,10 @@ function layerOf(file: string): string | undefined {
 }
 
 function allowedImport(from: string, to: string, target: string): boolean {
+  const path = relative(root, target);
+  if (['server-routes', 'server-domain', 'server-data'].includes(from) && serverEntries.includes(path)) return false;
   if (from === to || (mayImport as Record<string, string[]>)[from]?.includes(to)) return true;
-  return from === 'server-data' && dataReads.includes(relative(root, target));
+  return from === 'server-data' && dataReads.includes(path);
 }
 
 function sourceFiles(dir: string): string[] {
