@@ -14,7 +14,6 @@ import { dirname, join, relative, resolve } from 'node:path';
 import { dataReads, layers, mayImport, serverEntries } from '../eslint.config.js';
 
 const root = resolve(import.meta.dirname, '..');
-const verbose = process.argv.includes('--verbose');
 
 type Layer = { type: string; pattern: string | string[] };
 
@@ -47,25 +46,6 @@ const importPattern = /(?:import|export)\s[^'"]*?from\s+['"](\.[^'"]+)['"]|impor
 function importsOf(file: string): string[] {
   const text = readFileSync(file, 'utf8');
   return [...text.matchAll(importPattern)].map((match) => resolve(dirname(file), (match[1] ?? match[2])!));
-}
-
-const files = sourceFiles(join(root, 'src'));
-const edges = new Map<string, number>();
-const upward: string[] = [];
-const serverGraph = new Map<string, string[]>();
-for (const file of files) {
-  const from = layerOf(file);
-  for (const target of importsOf(file)) {
-    const to = layerOf(target);
-    if (!from || !to) continue;
-    if (from.startsWith('server') && to.startsWith('server')) {
-      serverGraph.set(file, [...(serverGraph.get(file) ?? []), target]);
-    }
-    if (from === to) continue;
-    const key = `${from} → ${to}`;
-    edges.set(key, (edges.get(key) ?? 0) + 1);
-    if (!allowedImport(from, to, target)) upward.push(`${relative(root, file)} → ${relative(root, target)}`);
-  }
 }
 
 /** Strongly connected components of more than one file (Tarjan), i.e. the import circles. */
@@ -101,14 +81,44 @@ function circles(graph: Map<string, string[]>): string[][] {
   return found;
 }
 
-const serverCircles = circles(serverGraph);
-console.log(`${layers.length} layers, ${files.length} files`);
-for (const [key, count] of [...edges].sort()) {
-  const [from, to] = key.split(' → ');
-  const up = !(mayImport as Record<string, string[]>)[from!]?.includes(to!);
-  console.log(`  ${key}: ${count}${up ? '  (upward unless a data read)' : ''}`);
+/** What the count finds in src/: the arrows between layers, the upward imports, the server's circles. */
+export function importLayers(): {
+  files: number;
+  edges: Map<string, number>;
+  upward: string[];
+  serverCircles: string[][];
+} {
+  const files = sourceFiles(join(root, 'src'));
+  const edges = new Map<string, number>();
+  const upward: string[] = [];
+  const serverGraph = new Map<string, string[]>();
+  for (const file of files) {
+    const from = layerOf(file);
+    for (const target of importsOf(file)) {
+      const to = layerOf(target);
+      if (!from || !to) continue;
+      if (from.startsWith('server') && to.startsWith('server')) {
+        serverGraph.set(file, [...(serverGraph.get(file) ?? []), target]);
+      }
+      if (from === to) continue;
+      const key = `${from} → ${to}`;
+      edges.set(key, (edges.get(key) ?? 0) + 1);
+      if (!allowedImport(from, to, target)) upward.push(`${relative(root, file)} → ${relative(root, target)}`);
+    }
+  }
+  return { files: files.length, edges, upward, serverCircles: circles(serverGraph) };
 }
-console.log(`upward imports: ${upward.length}`);
-if (verbose) for (const line of upward) console.log(`  ${line}`);
-console.log(`import circles in src/server: ${serverCircles.length}`);
-for (const circle of serverCircles) console.log(`  ${circle.length} files: ${circle.join(', ')}`);
+
+if (import.meta.main) {
+  const { files, edges, upward, serverCircles } = importLayers();
+  console.log(`${layers.length} layers, ${files} files`);
+  for (const [key, count] of [...edges].sort()) {
+    const [from, to] = key.split(' → ');
+    const up = !(mayImport as Record<string, string[]>)[from!]?.includes(to!);
+    console.log(`  ${key}: ${count}${up ? '  (upward unless a data read)' : ''}`);
+  }
+  console.log(`upward imports: ${upward.length}`);
+  if (process.argv.includes('--verbose')) for (const line of upward) console.log(`  ${line}`);
+  console.log(`import circles in src/server: ${serverCircles.length}`);
+  for (const circle of serverCircles) console.log(`  ${circle.length} files: ${circle.join(', ')}`);
+}
