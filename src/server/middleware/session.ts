@@ -15,7 +15,7 @@ import type { SecondFactorRequiredData } from '../../lib/schemas/secondFactor.ts
 import type { Config } from '../config.ts';
 import type { Database } from '../db/client.ts';
 import type { UserRole } from '../db/schema/index.ts';
-import { ApiError } from '../envelope.ts';
+import { ApiError } from '../apiError.ts';
 import type { SessionMetrics } from '../metrics/instruments.ts';
 import { answersCodes } from '../openapi/describe.ts';
 import { requiresSecondFactor, secondFactorDemand } from '../services/secondFactor.ts';

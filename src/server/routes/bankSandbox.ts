@@ -6,7 +6,8 @@
  */
 import { Hono } from 'hono';
 import { usbKeySignBody } from '../../lib/schemas/enterprise.ts';
-import { ApiError, ok } from '../envelope.ts';
+import { ApiError } from '../apiError.ts';
+import { ok } from '../envelope.ts';
 import { requireSession } from '../middleware/session.ts';
 import type { BankProvider } from '../bank/provider.ts';
 import { createSandboxBank, SandboxKeyError, type SandboxBank } from '../bank/sandbox.ts';

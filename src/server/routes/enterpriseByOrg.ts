@@ -6,7 +6,8 @@
  */
 import { Hono } from 'hono';
 import { enterpriseByOrgIdQuery } from '../../lib/schemas/enterprise.ts';
-import { ApiError, ok } from '../envelope.ts';
+import { ApiError } from '../apiError.ts';
+import { ok } from '../envelope.ts';
 import { requireSession } from '../middleware/session.ts';
 import { enterpriseData, findOwnEnterprise } from '../services/enterpriseView.ts';
 import { describeCall } from '../openapi/describe.ts';

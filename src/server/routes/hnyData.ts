@@ -13,7 +13,8 @@ import {
   problemGuidePageQuery,
 } from '../../lib/schemas/content.ts';
 import { ApiCode } from '../../lib/apiCodes.ts';
-import { ApiError, ok } from '../envelope.ts';
+import { ApiError } from '../apiError.ts';
+import { ok } from '../envelope.ts';
 import { requireCustomerNotice, requireDictionary, requireNews } from '../services/contentLookup.ts';
 import { contentStore } from '../services/contentStore.ts';
 import { newsDetail, newsListItem } from '../services/contentViews.ts';

@@ -29,7 +29,7 @@ export function createOpsSettlementRoutes(deps: RouteDeps): Hono<AppEnv> {
       const { file } = await validate(c, settlementImportBody, 'body');
       const locale = localeOf(c);
       const bytes = new Uint8Array(await file.arrayBuffer());
-      const { kind, rows: grid } = await readImportFile(bytes, locale);
+      const { kind, rows: grid } = await readImportFile(bytes);
       const result = await importSettlements(db, { userId: c.var.user.id, ip: clientIp(c, config), locale }, grid, {
         name: file.name,
         kind,

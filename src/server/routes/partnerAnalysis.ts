@@ -161,7 +161,7 @@ export function createPartnerAnalysisRoutes(deps: RouteDeps): Hono<AppEnv> {
     async (c) => {
       const body = await validate(c, compareBody, 'body');
       const request = await readTableRequest(c);
-      return ok(c, await comparePage(db, await scopeOf(c), body, request, contentStore.current(), localeOf(c)));
+      return ok(c, await comparePage(db, await scopeOf(c), body, request, contentStore.current()));
     },
   );
 
@@ -177,7 +177,7 @@ export function createPartnerAnalysisRoutes(deps: RouteDeps): Hono<AppEnv> {
       const query = await validate(c, compareBody, 'query');
       const request = queryTableRequest(c);
       const locale = localeOf(c);
-      const prepared = await prepareCompare(db, await scopeOf(c), query, contentStore.current(), locale);
+      const prepared = await prepareCompare(db, await scopeOf(c), query, contentStore.current());
       const sheet = cellsOf<Partial<CompareRowData>, ClassValues>(
         (onTotals) => compareExportRows(db, prepared, request, exportRowCap, onTotals),
         (row) => [row.className ?? '', row.partnerName ?? '', ...classifiedMetrics.map((metric) => row[metric] ?? 0)],
@@ -211,7 +211,7 @@ export function createPartnerAnalysisRoutes(deps: RouteDeps): Hono<AppEnv> {
     async (c) => {
       const body = await validate(c, trendBody, 'body');
       const request = await readTableRequest(c);
-      return ok(c, await trendPage(db, await scopeOf(c), body, request, localeOf(c)));
+      return ok(c, await trendPage(db, await scopeOf(c), body, request));
     },
   );
 
@@ -227,7 +227,7 @@ export function createPartnerAnalysisRoutes(deps: RouteDeps): Hono<AppEnv> {
       const query = await validate(c, trendBody, 'query');
       const request = queryTableRequest(c);
       const locale = localeOf(c);
-      const prepared = await prepareTrend(db, await scopeOf(c), query, locale);
+      const prepared = await prepareTrend(db, await scopeOf(c), query);
       const sheet = cellsOf<Partial<TrendRowData>, MetricValues>(
         (onTotals) => trendExportRows(db, prepared, request, exportRowCap, onTotals),
         (row) => [row.period ?? '', ...partnerMetrics.map((metric) => row[metric] ?? 0)],

@@ -23,7 +23,8 @@ import {
   setsByAreaQuery,
 } from '../../lib/schemas/content.ts';
 import { ApiCode } from '../../lib/apiCodes.ts';
-import { ApiError, message, ok } from '../envelope.ts';
+import { ApiError } from '../apiError.ts';
+import { message, ok } from '../envelope.ts';
 import {
   requireOnlineSet,
   requireProductOfArea,

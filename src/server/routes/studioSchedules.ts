@@ -41,7 +41,7 @@ export function createStudioScheduleRoutes(deps: RouteDeps): Hono<AppEnv> {
     async (c) => {
       const { action, paths, runAt } = await validate(c, studioScheduleBody, 'body');
       const locale = localeOf(c);
-      const row = await schedules.create({ action, paths, runAt, userId: userId(c), locale });
+      const row = await schedules.create({ action, paths, runAt, userId: userId(c) });
       await audit(c, 'content.schedule', `schedule:${row.id}`, {
         scheduleId: row.id,
         action,

@@ -21,7 +21,8 @@ import {
 import { loginSecondFactorBody, type SecondFactorChallengeData } from '../../lib/schemas/secondFactor.ts';
 import { checkPhoneQuery } from '../../lib/schemas/system.ts';
 import type { Config } from '../config.ts';
-import { ApiError, localeOf, ok, type AnyContext } from '../envelope.ts';
+import { ApiError } from '../apiError.ts';
+import { ok, type AnyContext } from '../envelope.ts';
 import { clientIp, secureCookies } from '../request.ts';
 import { clearSessionCookie, revokeSession } from '../session.ts';
 import { registerUser, resetPassword } from '../services/accounts.ts';
@@ -260,7 +261,7 @@ export function createSystemRoutes(deps: RouteDeps): Hono<AppEnv> {
         db,
         keys,
         { userId, code: body.secondFactorCode, ip, purpose: 'login' },
-        () => ApiError.field(localeOf(c), 'secondFactorCode', 'auth.secondFactorInvalid'),
+        () => ApiError.field('secondFactorCode', 'auth.secondFactorInvalid'),
         async (tx, kind) => {
           await useChallenge(tx, pending.id);
           const user = await findUserById(tx, userId);
