@@ -7,7 +7,7 @@ import { eq, sql } from 'drizzle-orm';
 import type { Database } from '../db/client.ts';
 import { isUniqueViolation } from '../db/errors.ts';
 import { enterprises, users } from '../db/schema/index.ts';
-import { ApiError } from '../envelope.ts';
+import { ApiError } from '../apiError.ts';
 import { checkSmsCode, consumeSmsCode } from '../sms/codes.ts';
 import type { SessionUser } from '../types.ts';
 import { writeAudit } from './audit.ts';

@@ -13,7 +13,7 @@ import { ApiCode, type ApiCodeValue } from '../../lib/apiCodes.ts';
 import type { MessageKey } from '../../lib/i18n/index.ts';
 import type { Database } from '../db/client.ts';
 import { users, type UserRow } from '../db/schema/index.ts';
-import { ApiError } from '../envelope.ts';
+import { ApiError } from '../apiError.ts';
 import { hashPassword, verifyPassword } from '../password.ts';
 import { writeAudit } from './audit.ts';
 import { consumeCaptcha } from './captcha.ts';

@@ -16,7 +16,7 @@ import type { Database } from '../db/client.ts';
 import { smsCodes, type SmsPurpose } from '../db/schema/index.ts';
 import { ApiCode } from '../../lib/apiCodes.ts';
 import type { SmsTooSoonData } from '../../lib/schemas/auth.ts';
-import { ApiError } from '../envelope.ts';
+import { ApiError } from '../apiError.ts';
 import { hitLimit, type RateRule } from '../services/rateLimit.ts';
 import type { SmsProvider } from './provider.ts';
 

@@ -34,7 +34,8 @@ import {
 import { isCleanText } from '../../lib/schemas/text.ts';
 import { tableFieldPattern, tableLimits } from '../../lib/tableLimits.ts';
 import { rowsOf, type Database } from '../db/client.ts';
-import { ApiError, type AnyContext } from '../envelope.ts';
+import { ApiError } from '../apiError.ts';
+import { type AnyContext } from '../envelope.ts';
 import { readBody } from '../validate.ts';
 
 export type ColumnType = 'text' | 'int' | 'number' | 'date' | 'month' | 'timestamp' | 'boolean';
