@@ -1,9 +1,8 @@
 import { useId, useState, type SubmitEvent } from 'react';
-import { upload } from '../../lib/api/index.ts';
 import type { Locale } from '../../lib/i18n/locales.ts';
 import ExportButton from '../partner/ExportButton.tsx';
 import type { ExportMessages } from '../partner/exportFile.ts';
-import { STUDIO_API } from '../../lib/api/studio.ts';
+import { importContent, STUDIO_API } from '../../lib/api/studio.ts';
 import { say, type StudioMessages } from '../../lib/studio/messages.ts';
 
 interface Props {
@@ -37,11 +36,7 @@ export default function ContentPackage({ locale, messages, exportMessages, onImp
       return;
     }
     setPhase({ state: 'busy' });
-    const answer = await upload<{ changed: number; unchanged: number }>(
-      `${STUDIO_API}/import`,
-      { file },
-      { quiet: true },
-    );
+    const answer = await importContent(file);
     if (answer?.code === 200) {
       setPhase({
         state: 'done',

@@ -11,6 +11,7 @@ import type { RenderedMarkdown } from '../../content/markdown.ts';
 import type { Choices } from '../../content/references.ts';
 import type { ItemSummary, ItemView } from '../studio/views.ts';
 import type {
+  ContentImportResult,
   ContentProblem,
   ImageView,
   LibraryImage,
@@ -22,6 +23,7 @@ import type {
 
 export type { BuildPhase, ItemState, ItemSummary, ItemView, RegionView } from '../studio/views.ts';
 export type {
+  ContentImportResult,
   ContentProblem,
   ImageUse,
   ImageView,
@@ -71,6 +73,10 @@ export const deleteImage = (name: string) => write<null>('image/delete', { name 
 export function uploadImage(file: File, onProgress: (progress: UploadProgress) => void) {
   return upload<ImageView>(`${STUDIO_API}/image`, { file }, { quiet: true, onProgress });
 }
+
+/** Imports a content package (.zip): every changed file becomes a draft; quiet: the form shows the verdict. */
+export const importContent = (file: File) =>
+  upload<ContentImportResult>(`${STUDIO_API}/import`, { file }, { quiet: true });
 
 /** The `{path, field, message}` of a contentInvalid answer, when it carries one. */
 export function contentInvalidOf(answer: ApiEnvelope<unknown>): ContentProblem | undefined {

@@ -126,6 +126,10 @@ export const libraryImageSchema = z.extend(imageViewSchema, {
 export type LibraryImage = z.infer<typeof libraryImageSchema>;
 export const libraryImagesSchema = z.object({ images: z.array(libraryImageSchema) });
 
+/** POST import: how many files of the package became drafts, and how many were as published. */
+export const contentImportResultSchema = z.object({ changed: z.number(), unchanged: z.number() });
+export type ContentImportResult = z.infer<typeof contentImportResultSchema>;
+
 /** The data of a 400 `rebuild.contentInvalid`: where the content a build would read is wrong (the loader's words). */
 export interface ContentProblem {
   path: string;

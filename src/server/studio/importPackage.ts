@@ -17,6 +17,7 @@ import { ApiError } from '../apiError.ts';
 import { isMessageKey } from '../envelope.ts';
 import { readZipDirectory, unpackEntry, XlsxRefused, type XlsxReadLimits } from '../xlsx/reader.ts';
 import { canonicalData, ContentFileError, itemsOfFiles } from './contentRepo.ts';
+import type { ContentImportResult } from '../../lib/studio/answers.ts';
 
 const packageLimits: XlsxReadLimits = {
   maxEntries: 5000,
@@ -45,7 +46,7 @@ export async function importPackage(
   bytes: Uint8Array,
   userId: number,
   locale: Locale,
-): Promise<{ changed: number; unchanged: number }> {
+): Promise<ContentImportResult> {
   const files = new Map<string, string>();
   try {
     const directory = readZipDirectory(bytes, packageLimits);
