@@ -39,7 +39,8 @@ import {
 } from '../../lib/schemas/studio.ts';
 import { studioValidation } from '../../lib/studio/pageMessages.ts';
 import type { Locale } from '../../lib/i18n/index.ts';
-import { ApiError, localeOf, ok } from '../envelope.ts';
+import { ApiError } from '../apiError.ts';
+import { localeOf, ok } from '../envelope.ts';
 import { requireRole } from '../middleware/session.ts';
 import { clientIp } from '../request.ts';
 import { writeAudit } from '../services/audit.ts';
@@ -207,8 +208,7 @@ export function createStudioRoutes(deps: RouteDeps): Hono<AppEnv> {
       // gives (its field labels), in the editor's locale.
       const checked = await check(c, kindSpecs[kind].schema, data, studioMessagesOf(localeOf(c)));
       const unrenderable = unrenderableMarkdownField(kindSpecs[kind].schema, checked);
-      if (unrenderable !== undefined)
-        throw ApiError.field(localeOf(c), unrenderable, 'studio.edit.markdownUnrenderable');
+      if (unrenderable !== undefined) throw ApiError.field(unrenderable, 'studio.edit.markdownUnrenderable');
       const before = await getItem(db, path);
       const row = await saveDraft(db, { path, kind, data, revision, userId: userId(c) });
       await audit(c, revision === 0 ? 'content.create' : 'content.save', path, {
@@ -361,7 +361,7 @@ export function createStudioRoutes(deps: RouteDeps): Hono<AppEnv> {
     describeCall({ summary: 'Upload an image to the media library', answer: imageViewSchema, body: studioUploadBody }),
     async (c) => {
       const { file } = await validate(c, studioUploadBody, 'body');
-      const image = await storeImage(db, objects, file, userId(c), localeOf(c));
+      const image = await storeImage(db, objects, file, userId(c));
       await audit(c, 'content.image', image.name, { fileName: image.fileName, bytes: image.bytes });
       return ok(c, image);
     },
@@ -381,8 +381,7 @@ export function createStudioRoutes(deps: RouteDeps): Hono<AppEnv> {
       try {
         return ok(c, renderMarkdown(markdown));
       } catch (error) {
-        if (error instanceof UnrenderableMarkdown)
-          throw ApiError.field(localeOf(c), 'markdown', 'studio.edit.markdownUnrenderable');
+        if (error instanceof UnrenderableMarkdown) throw ApiError.field('markdown', 'studio.edit.markdownUnrenderable');
         throw error;
       }
     },
@@ -425,7 +424,7 @@ export function createStudioRoutes(deps: RouteDeps): Hono<AppEnv> {
     }),
     async (c) => {
       const { file } = await validate(c, studioUploadBody, 'body');
-      if (file.size > maxImportBytes) throw ApiError.field(localeOf(c), 'file', 'rebuild.importInvalid');
+      if (file.size > maxImportBytes) throw ApiError.field('file', 'rebuild.importInvalid');
       const result = await importPackage(db, new Uint8Array(await file.arrayBuffer()), userId(c), localeOf(c));
       await audit(c, 'content.import', null, { fileName: file.name, ...result });
       return ok(c, result);
