@@ -11,7 +11,7 @@ export type BadgeTone = (typeof badgeTones)[number];
 /** The daisyUI class of each tone; its colours are the theme's (src/styles/theme.css). */
 export const badgeToneClass: Record<BadgeTone, string> = {
   waiting: 'badge-warning',
-  // Primary rather than info: white on the theme's info blue is 3.6:1, under AA.
+  // Primary rather than info: white on the theme's info blue is 3.7:1, under AA.
   moving: 'badge-primary',
   positive: 'badge-success',
   finished: 'badge-neutral',
