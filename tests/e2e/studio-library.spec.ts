@@ -153,7 +153,7 @@ test('the media library: upload, where each image is used, delete refused while 
     page
       .getByRole('navigation', { name: zh['nav.sectionLabel'] })
       // The section menu drops the section's prefix ("内容工作台 · ") its entries share.
-      .getByRole('link', { name: zh['page.studioMedia.title'].split(' · ').at(-1) }),
+      .getByRole('link', { name: zh['page.studioMedia.title'].replace(/^[^·]+ · /, '') }),
   ).toHaveAttribute('aria-current', 'page');
   await expect(page.getByText(zh['studio.media.empty'])).toBeVisible();
 
