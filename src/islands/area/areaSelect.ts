@@ -5,6 +5,7 @@
  */
 import type { MessageKey } from '../../lib/i18n/index.ts';
 import { post } from '../../lib/api/index.ts';
+import type { Province } from '../../lib/schemas/system.ts';
 import { setArea } from '../../stores/area.ts';
 
 export const areaSelectMessageKeys = [
@@ -16,10 +17,7 @@ export const areaSelectMessageKeys = [
 
 export type AreaSelectMessages = Record<(typeof areaSelectMessageKeys)[number], string>;
 
-export interface Province {
-  areaCode: string;
-  areaName: string;
-}
+export type { Province } from '../../lib/schemas/system.ts';
 
 /** A province as the selector lists it: its short name (广西) fits a phone's header. */
 export interface ProvinceOption extends Province {

@@ -9,3 +9,15 @@ export type CheckPhoneQuery = z.infer<typeof checkPhoneQuery>;
 /** POST /api/front/hgdsys/hgdClient/setProvince */
 export const setProvinceBody = z.object({ areaCode: areaCodeSchema });
 export type SetProvinceBody = z.infer<typeof setProvinceBody>;
+
+/** The answer of setProvince: the chosen region, which the browser then stores (spec §1). */
+export interface Province {
+  areaCode: string;
+  areaName: string;
+}
+
+/** One region of getProvinceList. */
+export interface ProvinceView extends Province {
+  shortName: string;
+  hotline: string;
+}

@@ -16,10 +16,18 @@ export function createAreaRoutes(deps: AppDeps): Hono<AppEnv> {
   );
 
   /** Checks the chosen area; the browser then stores areaCode and areaName itself (spec §1). */
-  routes.post('/setProvince', describeCall({ summary: 'Set province', body: setProvinceBody }), async (c) => {
-    const { areaCode } = await validate(c, setProvinceBody, 'body');
-    return ok(c, await requireEnabledRegion(db, areaCode));
-  });
+  routes.post(
+    '/setProvince',
+    describeCall({
+      summary: 'Check the chosen area (the browser then stores it)',
+      body: setProvinceBody,
+      codes: { 400: '`area.disabled`', 404: '`area.unknown`' },
+    }),
+    async (c) => {
+      const { areaCode } = await validate(c, setProvinceBody, 'body');
+      return ok(c, await requireEnabledRegion(db, areaCode));
+    },
+  );
 
   return routes;
 }

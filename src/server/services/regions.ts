@@ -1,16 +1,12 @@
 /** Regions (provinces): the area list and the check behind the visitor's area choice. */
 import { asc, eq } from 'drizzle-orm';
 import { ApiCode } from '../../lib/apiCodes.ts';
+import type { Province, ProvinceView } from '../../lib/schemas/system.ts';
 import type { Database } from '../db/client.ts';
 import { regions } from '../db/schema/index.ts';
 import { ApiError } from '../apiError.ts';
 
-export interface ProvinceView {
-  areaCode: string;
-  areaName: string;
-  shortName: string;
-  hotline: string;
-}
+export type { ProvinceView } from '../../lib/schemas/system.ts';
 
 /** Enabled regions in display order. */
 export async function listProvinces(db: Database): Promise<ProvinceView[]> {
@@ -27,10 +23,7 @@ export async function listProvinces(db: Database): Promise<ProvinceView[]> {
 }
 
 /** The region behind an area choice: unknown → 404 `area.unknown`, disabled → 400 `area.disabled`. */
-export async function requireEnabledRegion(
-  db: Database,
-  areaCode: string,
-): Promise<{ areaCode: string; areaName: string }> {
+export async function requireEnabledRegion(db: Database, areaCode: string): Promise<Province> {
   const [region] = await db
     .select({ areaCode: regions.areaCode, areaName: regions.name, enabled: regions.enabled })
     .from(regions)
