@@ -33,7 +33,8 @@ const reactModules = [packagePath('react|react-dom|scheduler|@astrojs/react'), /
 
 const coreModules = [
   packagePath('nanostores|@nanostores/react'),
-  sourcePath('lib/api/'),
+  // The request client; the studio's calls beside it go with the studio.
+  sourcePath('lib/api/(?!studio)'),
   sourcePath('stores/(?:session|loginStatus|notices)\\.ts$'),
   sourcePath(
     'lib/(?:apiCodes|paths|loginRedirect|secondFactorDemand|flash|chinaTime|roles|notices|i18n/locales)\\.ts$',
@@ -87,7 +88,9 @@ const areas: Record<string, readonly RegExp[]> = {
       'islands/studio/(?!ItemEditor|ItemForm|formModel|versionDiff|ScheduleDialog|BuildStatus|buildProgress|useFollowRunning)',
     ),
     sourcePath('content/(?:paths|limits)\\.ts$'),
-    sourcePath('lib/(?:studioViews|studioSchedules|i18n/plural)\\.ts$'),
+    sourcePath('lib/api/studio'),
+    sourcePath('lib/studio/(?!formModel|answers)'),
+    sourcePath('lib/i18n/plural\\.ts$'),
   ],
   // The build's progress: the studio's start page, pending changes and publications show it, the editor does not.
   studioBuild: [
