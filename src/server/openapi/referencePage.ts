@@ -29,6 +29,11 @@ function escapeHtml(text: string): string {
   return text.replace(/[&<>"']/g, (character) => escapes[character] ?? character);
 }
 
+/** A description (CommonMark in OpenAPI) as escaped text whose `code spans` stay code. */
+function prose(text: string): string {
+  return escapeHtml(text).replace(/`([^`]+)`/g, '<code>$1</code>');
+}
+
 /** A schema in one short line (type, format, limits), for the tables. */
 function schemaLine(schema: Schema | undefined): string {
   if (!schema) return '';
@@ -72,7 +77,7 @@ function operationSection(path: string, method: string, operation: FinishedOpera
     `<section id="${escapeHtml(`${method}-${path}`)}">`,
     `<h3><span class="method">${method.toUpperCase()}</span> <code>${escapeHtml(path)}</code></h3>`,
     `<p>${escapeHtml(operation.summary ?? '')}${signedIn ? ' <em>(signed in)</em>' : ''}</p>`,
-    operation.description ? `<p>${escapeHtml(operation.description)}</p>` : '',
+    operation.description ? `<p>${prose(operation.description)}</p>` : '',
     query.length ? '<h4>Query</h4>' : '',
     query.length
       ? fieldTable(query.map((p) => ({ name: p.name, required: p.required ?? false, schema: p.schema as Schema })))
@@ -87,7 +92,7 @@ function operationSection(path: string, method: string, operation: FinishedOpera
           })),
         )
       : '',
-    `<h4>Answer</h4><p>${escapeHtml(answer.description ?? '')}</p>`,
+    `<h4>Answer</h4><p>${prose(answer.description ?? '')}</p>`,
     `<p>Codes other than 200: ${escapeHtml(codes || 'none')}.</p>`,
     `<details><summary>Answer schema</summary><pre>${escapeHtml(JSON.stringify(answerSchema, null, 2))}</pre></details>`,
     '</section>',
@@ -112,7 +117,7 @@ export function referencePage(document: ApiDocument): string {
     .map(([tag, operations]) => `<h2>${escapeHtml(tag)}</h2>\n${operations.join('\n')}`);
   const intro = (document.info.description ?? '')
     .split('\n\n')
-    .map((paragraph) => `<p>${escapeHtml(paragraph)}</p>`)
+    .map((paragraph) => `<p>${prose(paragraph)}</p>`)
     .join('\n');
   return [
     '<!doctype html>',
