@@ -209,17 +209,18 @@ export async function searchSite(
   const simplified = toSimplified && han.test(query) ? toSimplified(query) : query;
   // The simplified form first: the content is, so its pages are the likelier answers.
   const variants = simplified === query ? [query] : [simplified, query];
-  const answers = await Promise.all(
-    variants.flatMap((variant) => {
+  const found = await Promise.all(
+    variants.map(async (variant) => {
       const phrases = phraseQuery(variant);
-      return [
+      const [ranked, exact] = await Promise.all([
         pagefind.search(prepareQuery(variant), { filters }),
         phrases ? pagefind.search(phrases, { filters }) : null,
-      ];
+      ]);
+      return { ranked: ranked?.results ?? [], exact: exact?.results ?? [] };
     }),
   );
-  const ranked = unique(answers.filter((_, index) => index % 2 === 0).flatMap((answer) => answer?.results ?? []));
-  const exact = unique(answers.filter((_, index) => index % 2 === 1).flatMap((answer) => answer?.results ?? []));
+  const ranked = unique(found.flatMap((variant) => variant.ranked));
+  const exact = unique(found.flatMap((variant) => variant.exact));
   if (!exact.length) return ranked;
   const rank = new Map(ranked.map((result, index) => [result.id, index]));
   const front = exact.sort((a, b) => (rank.get(a.id) ?? Infinity) - (rank.get(b.id) ?? Infinity));
