@@ -26,6 +26,26 @@ export function tagSource<T extends object>(value: T, source: string): T {
   return value;
 }
 
+/** The item file `value` was loaded from, when it was tagged. */
+export function sourceOf(value: object): string | undefined {
+  return sources.get(value);
+}
+
+/**
+ * Tagged objects localized into a locale other than the content's own: what a page reads of
+ * them may come from their `translations`, so every read records that field's key too.
+ */
+const translatedObjects = new WeakSet<object>();
+
+/** Marks `localized`, made from the tagged `original` for a page in another locale (translations.ts). */
+export function tagLocalized<T extends object>(localized: T, original: object, translated: boolean): T {
+  const source = sources.get(original);
+  if (source === undefined) return localized;
+  sources.set(localized, source);
+  if (translated) translatedObjects.add(localized);
+  return localized;
+}
+
 /** Called with each content key a page reads. */
 export type ReadRecorder = (key: string) => void;
 
@@ -58,12 +78,15 @@ export function trackReads(content: SiteContent, current: () => ReadRecorder | u
     if (cached) return cached;
     const source = sources.get(value);
     const keyOf = source === undefined ? () => owner : (property: string) => `${source}#${property}`;
+    // A field of a localized object may be its translation: reading it reads the translations.
+    const alsoRecord = source !== undefined && translatedObjects.has(value) ? `${source}#translations` : undefined;
     const proxy = new Proxy(value, {
       get(target, property, receiver) {
         const child = Reflect.get(target, property, receiver) as unknown;
         if (typeof property === 'symbol' || typeof child === 'function') return child;
         const key = keyOf(property);
         record(key);
+        if (alsoRecord) record(alsoRecord);
         return wrap(child, key);
       },
       has(target, property) {

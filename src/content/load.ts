@@ -38,6 +38,7 @@ import {
 } from './schemas.ts';
 import { slugPattern } from './paths.ts';
 import { tagSource, trackReads } from './dependencies.ts';
+import { localizeSiteContent } from './localized.ts';
 import { renderMarkdown, UnrenderableMarkdown } from './markdown.ts';
 import { graphRecorder } from './pageGraph.ts';
 
@@ -487,6 +488,16 @@ export function loadContentOnce(dir: string = defaultContentDir()): SiteContent 
     content = loadContent(key);
     cache.set(key, content);
   }
+  return recordedReads(content);
+}
+
+/** The content of `dir` in `locale` (localized.ts), loaded and localized once per process, its reads recorded like `loadContentOnce`'s. */
+export function loadLocalizedContentOnce(locale: string, dir: string = defaultContentDir()): SiteContent {
+  loadContentOnce(dir);
+  return recordedReads(localizeSiteContent(cache.get(path.resolve(dir))!, locale));
+}
+
+function recordedReads(content: SiteContent): SiteContent {
   const recorder = graphRecorder();
   if (!recorder) return content;
   let seen = tracked.get(content);

@@ -28,6 +28,7 @@ import type {
   SiteContent,
   TextBanner,
 } from './schemas.ts';
+import { withLangOf } from './translations.ts';
 
 /** Spec §9: news and problem guides come 5 to a page, page 1 first; the home page shows 2 news. */
 export const newsPageSize = 5;
@@ -154,7 +155,7 @@ export function getBizItemDesc(
 ): (BizItemDesc & { bizItemId: string; areaCode: string }) | undefined {
   for (const item of content.bizItems) {
     const desc = item.descList.find((d) => d.bizItemDescId === bizItemDescId);
-    if (desc) return { ...desc, bizItemId: item.bizItemId, areaCode: item.areaCode };
+    if (desc) return withLangOf(desc, { ...desc, bizItemId: item.bizItemId, areaCode: item.areaCode });
   }
   return undefined;
 }
@@ -330,7 +331,7 @@ export function getNews(content: SiteContent, newsId: string): News | undefined 
 export type NewsSummary = Omit<News, 'body'>;
 export function newsSummary(item: News): NewsSummary {
   const { body: _body, ...summary } = item;
-  return summary;
+  return withLangOf(item, summary);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -344,14 +345,18 @@ export interface HelpCatalogueSection {
 
 /** The help catalogue: sections with their documents' ids and titles (spec: getHelpCenter). */
 export function helpCatalogue(content: SiteContent): HelpCatalogueSection[] {
-  return content.helpSections.map((section: HelpSection) => ({
-    key: section.key,
-    title: section.title,
-    documents: section.documents.flatMap((id) => {
-      const doc = getHelpDocument(content, id);
-      return doc ? [{ documentId: doc.documentId, title: doc.title, updated: doc.updated }] : [];
+  return content.helpSections.map((section: HelpSection) =>
+    withLangOf(section, {
+      key: section.key,
+      title: section.title,
+      documents: section.documents.flatMap((id) => {
+        const doc = getHelpDocument(content, id);
+        return doc
+          ? [withLangOf(doc, { documentId: doc.documentId, title: doc.title, updated: doc.updated })]
+          : [];
+      }),
     }),
-  }));
+  );
 }
 
 export function getHelpDocument(content: SiteContent, documentId: string): HelpDocument | undefined {

@@ -41,6 +41,7 @@
 import { z } from 'zod/mini';
 import { maxMarkdownLength } from './limits.ts';
 import { slugPattern } from './paths.ts';
+import { translationsOf } from './translations.ts';
 
 /** GB/T 2260 province-level code. */
 export const areaCodeField = z.string().check(z.regex(/^\d{6}$/, 'must be a six-digit GB/T 2260 code'));
@@ -59,6 +60,8 @@ export const dateField = z.string().check(
 
 /** Text shown as is: trimmed, not empty. */
 const text = (max: number) => z.string().check(z.trim(), z.minLength(1), z.maxLength(max));
+/** A translation of a `text(max)`: twice the room (translationsOf). */
+const translated = (max: number) => text(max * 2);
 
 /**
  * Markdown written by an editor (GFM). Its source is what the schema checks; load.ts turns every
@@ -180,12 +183,14 @@ export const bannerSchema = z.strictObject({
   /** Optional heading drawn over the image. */
   title: z.optional(text(60)),
   link: z.optional(linkField),
+  translations: translationsOf({ alt: translated(120), title: translated(60) }),
 });
 
 export const textBannerSchema = z.strictObject({
   textBannerId: slugField,
   text: text(120),
   link: z.optional(linkField),
+  translations: translationsOf({ text: translated(120) }),
 });
 
 export const homeNoticeSchema = z.strictObject({
@@ -195,6 +200,7 @@ export const homeNoticeSchema = z.strictObject({
   /** A customer notice shown on click (notices/<noticeId>.md); else `link`, else plain text. */
   noticeId: z.optional(slugField),
   link: z.optional(linkField),
+  translations: translationsOf({ title: translated(120) }),
 });
 
 export const regionFileSchema = z.strictObject({
@@ -229,6 +235,7 @@ export const bizTypeSchema = z.strictObject({
   toTop: z.union([z.literal(0), z.literal(1)]),
   sort: z.number().check(z.int(), z.gte(0)),
   summary: z.optional(text(200)),
+  translations: translationsOf({ name: translated(32), summary: translated(200) }),
 });
 export const bizTypesFileSchema = z.array(bizTypeSchema).check(z.minLength(1));
 export type BizType = z.output<typeof bizTypeSchema>;
@@ -240,6 +247,7 @@ export const bizItemDescSchema = z.strictObject({
   tabId: slugField,
   title: text(32),
   desc: markdownField,
+  translations: translationsOf({ title: translated(32), desc: markdownField }),
 });
 
 export const bizItemProductSchema = z.strictObject({
@@ -256,6 +264,7 @@ export const bizItemFileSchema = z.strictObject({
   sort: z._default(z.number().check(z.int(), z.gte(0)), 0),
   descList: z.array(bizItemDescSchema).check(z.minLength(1)),
   bizItemProducts: z._default(z.array(bizItemProductSchema), []),
+  translations: translationsOf({ title: translated(60), summary: translated(300) }),
 });
 export const bizItemSchema = z.extend(bizItemFileSchema, { bizItemId: slugField, areaCode: areaCodeField });
 export type BizItem = z.output<typeof bizItemSchema>;
@@ -274,6 +283,7 @@ export const productSchema = z.strictObject({
   summary: text(200),
   description: markdownField,
   sort: z.number().check(z.int(), z.gte(0)),
+  translations: translationsOf({ name: translated(32), summary: translated(200), description: markdownField }),
 });
 export const productsFileSchema = z.array(productSchema).check(z.length(5));
 export type Product = z.output<typeof productSchema>;
@@ -290,6 +300,7 @@ export const orgComSchema = z.strictObject({
   address: text(120),
   /** Regions where it may sell. */
   areaCodes: z.array(areaCodeField).check(z.minLength(1)),
+  translations: translationsOf({ name: translated(80), shortName: translated(24), address: translated(120) }),
 });
 export const orgComsFileSchema = z.array(orgComSchema).check(z.minLength(1));
 export type OrgCom = z.output<typeof orgComSchema>;
@@ -315,6 +326,7 @@ export const schemeParamSchema = z
     consumptionMin: z._default(z.number().check(z.gte(0)), 0),
     consumptionMax: z.optional(z.number().check(z.positive())),
     remark: z.optional(text(200)),
+    translations: translationsOf({ name: translated(40), remark: translated(200) }),
   })
   .check(
     z.refine((p) => (p.priceType === 'energyPrice' ? p.energyPrice !== undefined : p.shareRatio !== undefined), {
@@ -370,6 +382,7 @@ export const setFileSchema = z.strictObject({
   schemeParams: z.array(schemeParamSchema).check(z.minLength(1)),
   filter: setFilterSchema,
   sellingSets: z._default(z.array(sellingSetSchema), []),
+  translations: translationsOf({ name: translated(60), summary: translated(200), description: markdownField }),
 });
 export const setSchema = z.extend(z.omit(setFileSchema, { sellingSets: true }), {
   setId: slugField,
@@ -386,6 +399,7 @@ export const dictionaryEntrySchema = z.strictObject({
   code: z.string().check(z.regex(/^[A-Za-z0-9_-]{1,32}$/, 'must be 1–32 letters, digits, _ or -')),
   name: text(40),
   sort: z._default(z.number().check(z.int(), z.gte(0)), 0),
+  translations: translationsOf({ name: translated(40) }),
 });
 /** categoryCode → entries. `newsType` (≥ 1 entry) and `voltageLevel` are required. */
 export const dictionariesFileSchema = z
@@ -403,6 +417,7 @@ export const industrySchema = z.strictObject({
   /** GB/T 4754-2017 section letter. */
   code: z.string().check(z.regex(/^[A-T]$/, 'must be a GB/T 4754 section letter A–T')),
   name: text(40),
+  translations: translationsOf({ name: translated(40) }),
 });
 export const industriesFileSchema = z.array(industrySchema).check(z.minLength(1));
 export type Industry = z.output<typeof industrySchema>;
@@ -418,6 +433,12 @@ export const newsFrontSchema = z.strictObject({
   summary: text(300),
   /** Pinned items come first in their type's list. */
   pinned: z._default(z.boolean(), false),
+  translations: translationsOf({
+    title: translated(80),
+    source: translated(40),
+    summary: translated(300),
+    body: markdownField,
+  }),
 });
 export const newsSchema = z.extend(newsFrontSchema, { newsId: slugField, body: markdownField });
 export type News = z.output<typeof newsSchema>;
@@ -429,6 +450,7 @@ export const helpSectionSchema = z.strictObject({
   sort: z.number().check(z.int(), z.gte(0)),
   /** Document ids (help/<documentId>.md) in display order. */
   documents: z.array(slugField).check(z.minLength(1)),
+  translations: translationsOf({ title: translated(32) }),
 });
 export const helpCatalogueFileSchema = z.strictObject({ sections: z.array(helpSectionSchema).check(z.minLength(1)) });
 export type HelpSection = z.output<typeof helpSectionSchema>;
@@ -436,6 +458,7 @@ export type HelpSection = z.output<typeof helpSectionSchema>;
 export const helpDocumentFrontSchema = z.strictObject({
   title: text(60),
   updated: dateField,
+  translations: translationsOf({ title: translated(60), content: markdownField }),
 });
 export const helpDocumentSchema = z.extend(helpDocumentFrontSchema, { documentId: slugField, content: markdownField });
 export type HelpDocument = z.output<typeof helpDocumentSchema>;
@@ -445,6 +468,7 @@ export const problemGuideSchema = z.strictObject({
   question: text(120),
   answer: markdownField,
   sort: z.number().check(z.int(), z.gte(0)),
+  translations: translationsOf({ question: translated(120), answer: markdownField }),
 });
 export const problemGuidesFileSchema = z.array(problemGuideSchema).check(z.minLength(1));
 export type ProblemGuide = z.output<typeof problemGuideSchema>;
@@ -453,6 +477,7 @@ export const customerNoticeFrontSchema = z.strictObject({
   title: text(80),
   date: dateField,
   source: text(40),
+  translations: translationsOf({ title: translated(80), source: translated(40), content: markdownField }),
 });
 export const customerNoticeSchema = z.extend(customerNoticeFrontSchema, {
   noticeId: slugField,

@@ -61,6 +61,8 @@ export interface SearchHit {
   section: string | undefined;
   type: SearchType | undefined;
   excerpt: string;
+  /** The page's text is shown in its Chinese original (not translated yet): `'zh-CN'`, from the page's `lang` meta. */
+  lang: string | undefined;
 }
 
 function isSearchType(value: string | undefined): value is SearchType {
@@ -79,6 +81,7 @@ export function searchHit(data: PagefindResultData): SearchHit {
     section: section?.title,
     type: isSearchType(type) ? type : undefined,
     excerpt: section ? section.excerpt : data.excerpt,
+    lang: data.meta['lang'],
   };
 }
 

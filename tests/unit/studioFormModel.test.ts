@@ -104,7 +104,12 @@ describe('fieldTree: zod 4 schemas into form fields', () => {
       'source',
       'summary',
       'pinned',
+      'translations',
+      'en-US',
       'body',
+      'zh-TW',
+      'id-ID',
+      'pt-BR',
     ]);
   });
 });

@@ -10,6 +10,8 @@ import { validateRequirement, valuesOf, type RequirementField, type RequirementM
 interface Option {
   value: string;
   label: string;
+  /** The label's language when it is not the page's (a business type not translated yet: zh-CN). */
+  lang?: string | undefined;
 }
 
 interface Props {
@@ -17,8 +19,6 @@ interface Props {
   messages: RequirementMessages;
   areas: readonly Option[];
   bizTypes: readonly Option[];
-  /** `lang` of content options (business type names are zh-CN; region names are in the page's language). */
-  contentLang?: string | undefined;
   defaultAreaCode: string;
 }
 
@@ -31,7 +31,7 @@ const submitUrl = '/api/front/requirement/submitRequirement';
  * takes the focus, and the first wrong field is named by aria-describedby. The server's answer
  * (its own field errors, or its success message) is shown the same way.
  */
-export default function RequirementForm({ locale, messages, areas, bizTypes, contentLang, defaultAreaCode }: Props) {
+export default function RequirementForm({ locale, messages, areas, bizTypes, defaultAreaCode }: Props) {
   const rootRef = useRef<HTMLDivElement>(null);
   const summaryRef = useRef<HTMLDivElement>(null);
   const successRef = useRef<HTMLHeadingElement>(null);
@@ -205,7 +205,7 @@ export default function RequirementForm({ locale, messages, areas, bizTypes, con
             <select {...props} defaultValue="" className="select w-full sm:col-span-2">
               <option value="">{messages['site.form.choose']}</option>
               {bizTypes.map((type) => (
-                <option key={type.value} value={type.value} lang={contentLang}>
+                <option key={type.value} value={type.value} lang={type.lang}>
                   {type.label}
                 </option>
               ))}

@@ -15,8 +15,6 @@ interface Props {
   messages: SearchMessages;
   /** The help centre, suggested when nothing is found. */
   helpHref: string;
-  /** `lang` of content (titles and excerpts are zh-CN) on pages of other locales. */
-  contentLang?: string | undefined;
 }
 
 type SearchState =
@@ -49,7 +47,7 @@ function rememberQuery(query: string): void {
  * Keyboard: Enter searches at once, ↓ and ↑ move between the box and the results (Tab works too),
  * Enter opens a result, Esc clears the search and returns to the box.
  */
-export default function SiteSearch({ locale, areaCode, messages, helpHref, contentLang }: Props) {
+export default function SiteSearch({ locale, areaCode, messages, helpHref }: Props) {
   const rootRef = useRef<HTMLDivElement>(null);
   const inputRef = useRef<HTMLInputElement>(null);
   const resultsRef = useRef<HTMLOListElement>(null);
@@ -232,14 +230,14 @@ export default function SiteSearch({ locale, areaCode, messages, helpHref, conte
                 <a
                   className="link link-hover text-lg font-semibold text-primary"
                   href={hit.path}
-                  lang={contentLang}
+                  lang={hit.lang}
                   data-search-hit
                 >
                   {hit.section ? `${hit.title} › ${hit.section}` : hit.title}
                 </a>
                 {hit.type && <span className="badge badge-ghost badge-sm">{typeLabel(messages, hit.type)}</span>}
               </div>
-              <p className="mt-1 text-sm text-base-content/80" lang={contentLang}>
+              <p className="mt-1 text-sm text-base-content/80" lang={hit.lang}>
                 {excerptParts(hit.excerpt).map((part, index) =>
                   part.marked ? <mark key={index}>{part.text}</mark> : part.text,
                 )}

@@ -18,6 +18,8 @@ import {
   type FieldNode,
   type FieldPath,
 } from '../../lib/studio/formModel.ts';
+import { markdownBodyKey } from '../../content/paths.ts';
+import { translationsKey } from '../../content/translations.ts';
 import { droppedText } from './markdownPreview.ts';
 import { uploadImage } from '../../lib/api/studio.ts';
 import { say, type FieldLabels, type StudioMessages } from '../../lib/studio/messages.ts';
@@ -49,6 +51,8 @@ interface FieldProps {
   context: FormContext;
   /** A list entry or map value has no label of its own shown above it. */
   bare?: boolean;
+  /** Shown in an empty text control (a translation not written yet). */
+  placeholder?: string | undefined;
 }
 
 /**
@@ -102,6 +106,7 @@ function Field(props: FieldProps) {
   const { node } = props;
   switch (node.type) {
     case 'object':
+      if (props.path.at(-1) === translationsKey) return <TranslationsGroup {...props} node={node} />;
       return (
         <Group {...props}>
           <ObjectFields node={node} path={props.path} context={props.context} />
@@ -116,6 +121,75 @@ function Field(props: FieldProps) {
     default:
       return <LeafField {...props} />;
   }
+}
+
+/**
+ * An object's translations (content/translations.ts): per locale a section that says how much of
+ * it is translated, opened on demand; in it each field shows its Chinese original above the
+ * translation's control. An empty control means "not translated yet": the pages show the original.
+ */
+function TranslationsGroup({ node, path, label, context }: FieldProps & { node: Extract<FieldNode, { type: 'object' }> }) {
+  const { data, messages } = context;
+  const owner = path.slice(0, -1);
+  // A Markdown kind's body is edited as `body` and translated under its loaded name (`content` of help and notices).
+  const originalPath = (key: string): FieldPath =>
+    owner.length === 0 && getAt(data, [key]) === undefined ? [markdownBodyKey] : [...owner, key];
+  return (
+    <Group node={node} path={path} label={label} context={context}>
+      <p className="text-xs text-base-content/70">{messages['studio.translation.hint']}</p>
+      {node.fields.map(({ key: locale, node: perLocale }) => {
+        if (perLocale.type !== 'object') return null;
+        const fields = perLocale.fields.filter((field) => {
+          const original = getAt(data, originalPath(field.key));
+          return typeof original === 'string' && original !== '';
+        });
+        const done = fields.filter((field) => {
+          const text = getAt(data, [...path, locale, field.key]);
+          return typeof text === 'string' && text.trim() !== '';
+        }).length;
+        const status =
+          done === 0
+            ? messages['studio.translation.none']
+            : done < fields.length
+              ? say(messages, 'studio.translation.partly', { done, total: fields.length })
+              : messages['studio.translation.done'];
+        const localeLabel = labelOfKey(locale, context.labels);
+        return (
+          <details key={locale} className="rounded-box border border-base-300" data-field={pathName([...path, locale])}>
+            <summary className="flex min-h-11 cursor-pointer flex-wrap items-center gap-2 px-3 text-sm">
+              <span className="font-medium">{localeLabel}</span>
+              <span className={`badge badge-sm ${done === 0 ? 'badge-ghost' : done < fields.length ? 'badge-warning' : 'badge-success'}`}>
+                {status}
+              </span>
+            </summary>
+            <div className="grid gap-2 border-t border-base-300 p-3">
+              {fields.map((field) => {
+                const original = String(getAt(data, originalPath(field.key)));
+                const fieldLabel = labelOfKey(field.key, context.labels);
+                return (
+                  <div key={field.key} className="grid gap-1">
+                    <div className="rounded-box bg-base-200 p-2 text-sm" lang="zh-CN">
+                      <span className="block text-xs text-base-content/70" lang={context.locale}>
+                        {messages['studio.translation.original']} · {fieldLabel}
+                      </span>
+                      <span className="line-clamp-3 whitespace-pre-line">{original}</span>
+                    </div>
+                    <Field
+                      node={field.node}
+                      path={[...path, locale, field.key]}
+                      label={`${fieldLabel} · ${localeLabel}`}
+                      context={context}
+                      placeholder={messages['studio.translation.placeholder']}
+                    />
+                  </div>
+                );
+              })}
+            </div>
+          </details>
+        );
+      })}
+    </Group>
+  );
 }
 
 /**
@@ -358,7 +432,7 @@ function MapKey({
   );
 }
 
-function MarkdownField({ node, path, label, context, bare }: FieldProps) {
+function MarkdownField({ node, path, label, context, bare, placeholder }: FieldProps) {
   const id = useId();
   const { data, onChange, errors, messages } = context;
   const name = pathName(path);
@@ -386,6 +460,7 @@ function MarkdownField({ node, path, label, context, bare }: FieldProps) {
             name={name}
             className={`textarea h-64 w-full font-mono text-sm ${error ? 'textarea-error' : ''}`}
             value={source}
+            placeholder={placeholder}
             aria-invalid={error ? true : undefined}
             aria-describedby={described}
             onChange={(event) => onChange(setAt(data, path, textFromInput(node, event.target.value)), path)}
@@ -446,7 +521,7 @@ function choiceLabel(key: string | undefined, option: string | number, context: 
   );
 }
 
-function LeafField({ node, path, label, context, bare }: FieldProps) {
+function LeafField({ node, path, label, context, bare, placeholder }: FieldProps) {
   const id = useId();
   const { data, onChange, errors, messages } = context;
   const name = pathName(path);
@@ -553,6 +628,7 @@ function LeafField({ node, path, label, context, bare }: FieldProps) {
         rows={3}
         className={`textarea w-full ${error ? 'textarea-error' : ''}`}
         value={typeof value === 'string' ? value : ''}
+        placeholder={placeholder}
         aria-describedby={described}
         {...invalid}
         onChange={(event) => set(textFromInput(node, event.target.value))}
@@ -578,6 +654,7 @@ function LeafField({ node, path, label, context, bare }: FieldProps) {
         name={name}
         className={`input w-full ${node.input === 'image' ? 'font-mono text-sm' : ''} ${error ? 'input-error' : ''}`}
         value={typeof value === 'string' ? value : ''}
+        placeholder={placeholder}
         maxLength={node.maxLength ? node.maxLength + 20 : undefined}
         aria-describedby={described}
         {...invalid}

@@ -4,7 +4,7 @@
  * `gx`, `en-US`, or nothing for zh-CN in Guangdong), exactly as `sitePath` builds them.
  * Shared pages exist once per locale (src/lib/staticPaths.ts).
  */
-import { loadContentOnce } from '../../content/load.ts';
+import { loadContentOnce, loadLocalizedContentOnce } from '../../content/load.ts';
 import { getRegion, listRegions } from '../../content/query.ts';
 import type { Region, SiteContent } from '../../content/schemas.ts';
 import { builtLocales, defaultLocale, locales, type Locale } from '../i18n/locales.ts';
@@ -15,9 +15,14 @@ export interface Scope {
   areaCode: string;
 }
 
-/** The content every page reads, loaded and validated once per build. */
-export function siteContent(): SiteContent {
-  return loadContentOnce();
+/**
+ * The content a page reads, loaded and validated once per build: in the page's locale when given
+ * (translated where a translation exists, else the Chinese original marked as such:
+ * content/translations.ts), else as written, for what does not depend on the language (ids,
+ * structure, dates).
+ */
+export function siteContent(locale?: Locale): SiteContent {
+  return locale === undefined ? loadContentOnce() : loadLocalizedContentOnce(locale);
 }
 
 /** The `[...locale]` parameter of a page in a locale and region. */
@@ -43,13 +48,14 @@ export function regionScopes(content: SiteContent = siteContent()): Scope[] {
 
 /**
  * Static paths of a region-varying page: `expand` lists, for one scope, the page's own
- * parameters and props (an empty list when the region has no such page).
+ * parameters and props (an empty list when the region has no such page), given the content in
+ * the scope's locale.
  */
 export function regionStaticPaths<P extends Record<string, string>, T extends object>(
   expand: (scope: Scope, region: Region, content: SiteContent) => { params: P; props: T }[],
 ) {
-  const content = siteContent();
-  return regionScopes(content).flatMap((scope) => {
+  return regionScopes().flatMap((scope) => {
+    const content = siteContent(scope.locale);
     const region = getRegion(content, scope.areaCode) as Region;
     return expand(scope, region, content).map(({ params, props }) => ({
       params: { ...params, locale: scopeParam(scope) },
