@@ -52,7 +52,8 @@ export type ReadRecorder = (key: string) => void;
 /** Each proxy's target: fingerprints and tags look through proxies without recording. */
 const targets = new WeakMap<object, object>();
 
-function unwrap<T>(value: T): T {
+/** The object behind a recording proxy (itself when it is none): what identity-keyed tables know. */
+export function unwrap<T>(value: T): T {
   return (typeof value === 'object' && value !== null ? (targets.get(value) as T | undefined) : undefined) ?? value;
 }
 

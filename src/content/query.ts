@@ -351,9 +351,7 @@ export function helpCatalogue(content: SiteContent): HelpCatalogueSection[] {
       title: section.title,
       documents: section.documents.flatMap((id) => {
         const doc = getHelpDocument(content, id);
-        return doc
-          ? [withLangOf(doc, { documentId: doc.documentId, title: doc.title, updated: doc.updated })]
-          : [];
+        return doc ? [withLangOf(doc, { documentId: doc.documentId, title: doc.title, updated: doc.updated })] : [];
       }),
     }),
   );

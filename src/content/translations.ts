@@ -11,7 +11,7 @@
  * Pure (no Node, no Astro): the build, the server and the studio's islands share it.
  */
 import { z } from 'zod/mini';
-import { tagLocalized } from './dependencies.ts';
+import { tagLocalized, unwrap } from './dependencies.ts';
 
 /** The locales a translation may be written in: every interface locale but the content's own (zh-CN). */
 export const translationLocales = ['en-US', 'zh-TW', 'id-ID', 'pt-BR'] as const;
@@ -99,7 +99,9 @@ function localize(schema: z.core.$ZodType, value: unknown, locale: string): unkn
       return Array.isArray(value) && def.element ? value.map((entry) => localize(def.element!, entry, locale)) : value;
     case 'record':
       return def.valueType
-        ? Object.fromEntries(Object.entries(value).map(([key, entry]) => [key, localize(def.valueType!, entry, locale)]))
+        ? Object.fromEntries(
+            Object.entries(value).map(([key, entry]) => [key, localize(def.valueType!, entry, locale)]),
+          )
         : value;
     case 'object': {
       if (!def.shape) return value;
@@ -112,9 +114,9 @@ function localize(schema: z.core.$ZodType, value: unknown, locale: string): unkn
       const fields = translatableFields(schema);
       if (fields.length && locale !== contentSourceLocale) {
         const own =
-          ((value as Record<string, unknown>)[translationsKey] as Record<string, Record<string, unknown> | undefined>)?.[
-            locale
-          ] ?? {};
+          (
+            (value as Record<string, unknown>)[translationsKey] as Record<string, Record<string, unknown> | undefined>
+          )?.[locale] ?? {};
         const untranslated = new Set<string>();
         for (const field of fields) {
           if (own[field] !== undefined) out[field] = own[field];
@@ -135,13 +137,13 @@ function localize(schema: z.core.$ZodType, value: unknown, locale: string): unkn
  * (the page's own language). Pass the object the localized content holds, not a copy.
  */
 export function contentLang(item: object, field: string): typeof contentSourceLocale | undefined {
-  return fellBack.get(item)?.has(field) ? contentSourceLocale : undefined;
+  return fellBack.get(unwrap(item))?.has(field) ? contentSourceLocale : undefined;
 }
 
 /** `copy`, made from the localized object `item` (a summary, a view), answering `contentLang` like it. */
 export function withLangOf<T extends object>(item: object, copy: T): T {
-  const untranslated = fellBack.get(item);
-  if (untranslated) fellBack.set(copy, untranslated);
+  const untranslated = fellBack.get(unwrap(item));
+  if (untranslated) fellBack.set(unwrap(copy), untranslated);
   return copy;
 }
 

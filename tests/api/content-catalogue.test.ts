@@ -5,6 +5,7 @@
  */
 import { beforeAll, describe, expect, it } from 'vitest';
 import { loadContent } from '../../src/content/load.ts';
+import { localizeSiteContent } from '../../src/content/localized.ts';
 import {
   bizTypesOfArea,
   listBizItems,
@@ -21,7 +22,8 @@ import { getJson } from './contentClient.ts';
 const t = openPerFile(createTestApp);
 let content: SiteContent;
 beforeAll(async () => {
-  content = loadContent('src/content');
+  // What the calls answer a zh-CN reader: the content as written, without its translations.
+  content = localizeSiteContent(loadContent('src/content'), 'zh-CN');
 });
 
 const banner = '/api/front/hgdbiz/banner/client';

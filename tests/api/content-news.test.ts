@@ -4,6 +4,7 @@
  */
 import { beforeAll, describe, expect, it } from 'vitest';
 import { loadContent } from '../../src/content/load.ts';
+import { localizeSiteContent } from '../../src/content/localized.ts';
 import { firstHelpDocument, helpCatalogue, listNews, listNewsTypes } from '../../src/content/query.ts';
 import type { SiteContent } from '../../src/content/schemas.ts';
 import { createTestApp, openPerFile } from './harness.ts';
@@ -12,7 +13,8 @@ import { getJson } from './contentClient.ts';
 const t = openPerFile(createTestApp);
 let content: SiteContent;
 beforeAll(async () => {
-  content = loadContent('src/content');
+  // What the calls answer a zh-CN reader: the content as written, without its translations.
+  content = localizeSiteContent(loadContent('src/content'), 'zh-CN');
 });
 
 const hny = '/api/front/external/hnyData';
@@ -197,5 +199,29 @@ describe('industry list', () => {
     const body = await getJson<{ code: string; name: string }[]>(t, '/api/front/system/getIndustryList');
     expect(body.data).toEqual(content.industries);
     expect(body.data.map((i) => i.code)).toEqual(expect.arrayContaining(['A', 'C', 'D']));
+  });
+});
+
+describe('content in the reader’s language', () => {
+  it('answers translated content to a reader of another locale, and never the translations themselves', async () => {
+    const english = localizeSiteContent(loadContent('src/content'), 'en-US');
+    const industries = await getJson<{ code: string; name: string }[]>(
+      t,
+      '/api/front/system/getIndustryList',
+      {},
+      'en-US',
+    );
+    expect(industries.data).toEqual(english.industries);
+    expect(industries.data.find((i) => i.code === 'C')?.name).toBe('Manufacturing');
+    const document = await getJson<{ title: string; content: string }>(
+      t,
+      `${help}/getDocumentInfo`,
+      { documentId: 'place-an-order' },
+      'pt-BR',
+    );
+    expect(document.data.title).not.toMatch(/\p{Script=Han}/u);
+    const news = await getJson<Paged<NewsRow>>(t, `${hny}/searchPageNews`, { newsTypeCode: 'policy' }, 'id-ID');
+    for (const answer of [industries.data, document.data, news.data])
+      expect(JSON.stringify(answer)).not.toContain('"translations"');
   });
 });

@@ -4,6 +4,9 @@
  */
 import { eq, sql } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { loadContent } from '../../src/content/load.ts';
+import { localizeSiteContent } from '../../src/content/localized.ts';
+import { getOrgCom, getProduct, getSet } from '../../src/content/query.ts';
 import type { OrderDetailData, OrderGuideData } from '../../src/lib/schemas/order.ts';
 import { auditLog, enterprises, notices, orders } from '../../src/server/db/schema/index.ts';
 import { get, post, postForm, type Envelope } from './accountCalls.ts';
@@ -379,6 +382,39 @@ describe('GET getOrderDetail and ownership', () => {
     const missing = await get(t, `${base}/getOrderDetail?orderNo=HGD20261122999999`, { cookie: rival.cookie });
     expect(foreign).toEqual({ code: 404, message: '订单不存在', data: {} });
     expect(missing).toEqual(foreign);
+  });
+
+  it('shows the order in the reader’s language: the catalogue’s translations of the names it kept, its notices too', async () => {
+    const created = await create({
+      ...goodOrder,
+      sellingSetId: 'gd-green-30-2027-lingnan',
+      schemeParamId: 'gd-green-30-2027-10kv',
+    });
+    const orderNo = created.data.orderNo;
+    const english = localizeSiteContent(loadContent('src/content'), 'en-US');
+    const set = getSet(english, 'gd-green-30-2027')!;
+    const detail = await get<OrderDetailData>(t, `${base}/getOrderDetail?orderNo=${orderNo}`, {
+      cookie: company,
+      headers: { 'Accept-Language': 'en-US' },
+    });
+    expect(detail.data).toMatchObject({
+      areaName: 'Guangdong',
+      productName: getProduct(english, 'id4')?.name,
+      setName: set.name,
+      orgComName: getOrgCom(english, 'lingnan-lvdian')?.name,
+      schemeParam: { name: set.schemeParams.find((param) => param.schemeParamId === 'gd-green-30-2027-10kv')?.name },
+    });
+    // The order keeps the names as they were (zh-CN); only the answer shows them translated.
+    expect(created.data.setName).toMatch(/\p{Script=Han}/u);
+    expect(detail.data.notices[0]?.description).toContain(set.name);
+    expect(detail.data.notices[0]?.description).not.toMatch(/\p{Script=Han}/u);
+    const table = await post<{ result: { orderNo: string; setName: string; orgComName: string }[] }>(
+      t,
+      `${base}/getAntTable`,
+      { antTable: JSON.stringify({ filter: { orderNo: [orderNo] } }) },
+      { cookie: company, headers: { 'Accept-Language': 'en-US' } },
+    );
+    expect(table.data.result[0]).toMatchObject({ setName: set.name, orgComName: detail.data.orgComName });
   });
 
   it('refuses malformed numbers (400), no session (901), no enterprise (403)', async () => {

@@ -12,7 +12,10 @@
  * - no tab or menu label is cut: a label wider than its box only with an ellipsis, a label cut at
  *   the edge of a row only in a row that scrolls and shows a fade there, tab labels on one line
  *   and a tab list on one row;
- * - a table frame that scrolls sideways can be focused (a keyboard scrolls it) and has a name.
+ * - a table frame that scrolls sideways can be focused (a keyboard scrolls it) and has a name;
+ * - one language per page: on a public page in en-US, id-ID or pt-BR, Chinese text (and Chinese
+ *   alternative text, labels and titles) appears only inside an element marked as Chinese — content
+ *   not translated yet, shown in its original (content/translations.ts) — never as the page's language.
  *
  * One test per account, so the two workers run side by side: one browser context signed in once,
  * one page visiting that account's pages locale after locale, each visit measured at the three
@@ -52,7 +55,11 @@ const account = (userName: string): Viewer => {
   return { name: userName, account: found };
 };
 
-const sweeps: { viewer: Viewer; shapes: Shape[] }[] = [
+/**
+ * `checkLanguage`: the pages' text is checked for one language per page (the public site's content;
+ * signed-in pages show people's and enterprises' own names, which stay as they were registered).
+ */
+const sweeps: { viewer: Viewer; shapes: Shape[]; checkLanguage?: boolean }[] = [
   {
     viewer: visitor,
     shapes: [
@@ -61,8 +68,13 @@ const sweeps: { viewer: Viewer; shapes: Shape[] }[] = [
       { name: 'news article', path: '/infomation/detail/20250108-platform-launch' },
       { name: 'product with plan table', path: '/products/id1', ready: 'table tbody tr', screenshot: 'product' },
       { name: 'help centre', path: '/assistance' },
+      { name: 'help document', path: '/assistance/place-an-order' },
+      { name: 'package', path: '/products/id1/gd-fixed-2027', ready: 'table tbody tr' },
+      { name: 'business item', path: '/business/energy-efficiency/gd-energy-audit' },
+      { name: 'announcement', path: '/welcome/detail/notice-fraud-warning' },
       { name: 'login', path: '/user/login', ready: '[role="tablist"]' },
     ],
+    checkLanguage: true,
   },
   {
     viewer: account('demo_company'),
@@ -210,12 +222,42 @@ function layoutProblems(): string[] {
   return problems;
 }
 
+/** Locales whose pages must hold no Chinese outside elements marked as Chinese. */
+const alphabeticLocales: readonly Locale[] = ['en-US', 'id-ID', 'pt-BR'];
+
+/**
+ * Chinese on the page that is not marked as Chinese: text, and the alternative text, labels,
+ * titles and placeholders a screen reader reads, whose nearest `lang` is not a Chinese one.
+ * Runs in the page.
+ */
+function unmarkedChinese(): string[] {
+  const han = /\p{Script=Han}/u;
+  const chinese = (element: Element | null) =>
+    (element?.closest('[lang]')?.getAttribute('lang') ?? '').startsWith('zh');
+  const found: string[] = [];
+  const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+  for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+    const parent = node.parentElement;
+    if (!parent || parent.closest('script, style, template') || !han.test(node.textContent ?? '')) continue;
+    if (!chinese(parent))
+      found.push(`text "${(node.textContent ?? '').trim().slice(0, 40)}" in ${parent.tagName.toLowerCase()}`);
+  }
+  for (const element of document.body.querySelectorAll('[alt], [aria-label], [title], [placeholder]')) {
+    for (const attribute of ['alt', 'aria-label', 'title', 'placeholder']) {
+      const value = element.getAttribute(attribute);
+      if (value && han.test(value) && !chinese(element))
+        found.push(`${attribute} "${value.slice(0, 40)}" of ${element.tagName.toLowerCase()}`);
+    }
+  }
+  return found;
+}
+
 async function settle(page: Page): Promise<void> {
   // Two frames: a resize has been laid out and painted.
   await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))));
 }
 
-for (const { viewer, shapes } of sweeps) {
+for (const { viewer, shapes, checkLanguage = false } of sweeps) {
   test(`layout: ${shapes.map((shape) => shape.name).join(', ')} as ${viewer.name}, 5 locales × phone and desktop`, async ({
     browser,
     baseURL,
@@ -243,6 +285,10 @@ for (const { viewer, shapes } of sweeps) {
           await page.setViewportSize(widths[0]);
           await page.goto(address, { waitUntil: 'load' });
           if (shape.ready) await page.locator(shape.ready).first().waitFor({ timeout: 15_000 });
+          if (checkLanguage && alphabeticLocales.includes(locale)) {
+            for (const problem of await page.evaluate(unmarkedChinese))
+              problems.push(`${address}: Chinese not marked as Chinese: ${problem}`);
+          }
           for (const size of widths) {
             await page.setViewportSize(size);
             await settle(page);

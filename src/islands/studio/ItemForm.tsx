@@ -128,7 +128,12 @@ function Field(props: FieldProps) {
  * it is translated, opened on demand; in it each field shows its Chinese original above the
  * translation's control. An empty control means "not translated yet": the pages show the original.
  */
-function TranslationsGroup({ node, path, label, context }: FieldProps & { node: Extract<FieldNode, { type: 'object' }> }) {
+function TranslationsGroup({
+  node,
+  path,
+  label,
+  context,
+}: FieldProps & { node: Extract<FieldNode, { type: 'object' }> }) {
   const { data, messages } = context;
   const owner = path.slice(0, -1);
   // A Markdown kind's body is edited as `body` and translated under its loaded name (`content` of help and notices).
@@ -158,7 +163,9 @@ function TranslationsGroup({ node, path, label, context }: FieldProps & { node: 
           <details key={locale} className="rounded-box border border-base-300" data-field={pathName([...path, locale])}>
             <summary className="flex min-h-11 cursor-pointer flex-wrap items-center gap-2 px-3 text-sm">
               <span className="font-medium">{localeLabel}</span>
-              <span className={`badge badge-sm ${done === 0 ? 'badge-ghost' : done < fields.length ? 'badge-warning' : 'badge-success'}`}>
+              <span
+                className={`badge badge-sm ${done === 0 ? 'badge-ghost' : done < fields.length ? 'badge-warning' : 'badge-success'}`}
+              >
                 {status}
               </span>
             </summary>

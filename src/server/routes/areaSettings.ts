@@ -7,7 +7,7 @@
 import { Hono } from 'hono';
 import { getAreaSettings } from '../../content/query.ts';
 import { areaContentQuery } from '../../lib/schemas/content.ts';
-import { ok } from '../envelope.ts';
+import { localeOf, ok } from '../envelope.ts';
 import { requireRegion } from '../services/contentLookup.ts';
 import { contentStore } from '../services/contentStore.ts';
 import { productSummary } from '../services/contentViews.ts';
@@ -20,7 +20,7 @@ export function createAreaSettingsRoutes(_deps: AppDeps): Hono<AppEnv> {
 
   routes.get('/getAreaSettings', describeCall({ summary: 'Get area settings', query: areaContentQuery }), async (c) => {
     const { areaCode } = await validate(c, areaContentQuery, 'query');
-    const content = contentStore.current();
+    const content = contentStore.localized(localeOf(c));
     requireRegion(content, areaCode);
     // requireRegion passed, so the region is known and enabled.
     const settings = getAreaSettings(content, areaCode);

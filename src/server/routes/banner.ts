@@ -6,7 +6,7 @@
  */
 import { Hono } from 'hono';
 import { areaContentQuery } from '../../lib/schemas/content.ts';
-import { ok } from '../envelope.ts';
+import { localeOf, ok } from '../envelope.ts';
 import { requireRegion } from '../services/contentLookup.ts';
 import { contentStore } from '../services/contentStore.ts';
 import { describeCall } from '../openapi/describe.ts';
@@ -21,7 +21,7 @@ export function createBannerRoutes(_deps: AppDeps): Hono<AppEnv> {
     describeCall({ summary: 'Get home page banner list', query: areaContentQuery }),
     async (c) => {
       const { areaCode } = await validate(c, areaContentQuery, 'query');
-      return ok(c, requireRegion(contentStore.current(), areaCode).banners);
+      return ok(c, requireRegion(contentStore.localized(localeOf(c)), areaCode).banners);
     },
   );
 
@@ -30,13 +30,13 @@ export function createBannerRoutes(_deps: AppDeps): Hono<AppEnv> {
     describeCall({ summary: 'Get home page rotation chat', query: areaContentQuery }),
     async (c) => {
       const { areaCode } = await validate(c, areaContentQuery, 'query');
-      return ok(c, requireRegion(contentStore.current(), areaCode).textBanners);
+      return ok(c, requireRegion(contentStore.localized(localeOf(c)), areaCode).textBanners);
     },
   );
 
   routes.get('/getHomeNotices', describeCall({ summary: 'Get home notices', query: areaContentQuery }), async (c) => {
     const { areaCode } = await validate(c, areaContentQuery, 'query');
-    return ok(c, requireRegion(contentStore.current(), areaCode).homeNotices);
+    return ok(c, requireRegion(contentStore.localized(localeOf(c)), areaCode).homeNotices);
   });
 
   return routes;

@@ -5,7 +5,7 @@
 import { Hono } from 'hono';
 import { bizTypesOfArea, listBizItems, listBizTypes } from '../../content/query.ts';
 import { bizItemDescQuery, bizItemQuery, bizItemsQuery, bizTypeListQuery } from '../../lib/schemas/content.ts';
-import { ok } from '../envelope.ts';
+import { localeOf, ok } from '../envelope.ts';
 import { requireBizItem, requireBizItemDesc, requireBizTypeOfArea, requireRegion } from '../services/contentLookup.ts';
 import { contentStore } from '../services/contentStore.ts';
 import { bizItemView } from '../services/contentViews.ts';
@@ -19,7 +19,7 @@ export function createBusinessRoutes(_deps: AppDeps): Hono<AppEnv> {
   /** Every type, or those a region offers (in its order); `toTop=0` keeps the menu's. */
   routes.get('/getBizTypeList', describeCall({ summary: 'Get biz type list', query: bizTypeListQuery }), async (c) => {
     const { areaCode, toTop } = await validate(c, bizTypeListQuery, 'query');
-    const content = contentStore.current();
+    const content = contentStore.localized(localeOf(c));
     if (areaCode === undefined) return ok(c, listBizTypes(content, toTop === undefined ? {} : { toTop }));
     requireRegion(content, areaCode);
     return ok(
@@ -33,7 +33,7 @@ export function createBusinessRoutes(_deps: AppDeps): Hono<AppEnv> {
     describeCall({ summary: 'Get biz item by area code and biz type id', query: bizItemsQuery }),
     async (c) => {
       const { areaCode, bizTypeId } = await validate(c, bizItemsQuery, 'query');
-      const content = contentStore.current();
+      const content = contentStore.localized(localeOf(c));
       requireBizTypeOfArea(content, areaCode, bizTypeId);
       return ok(
         c,
@@ -44,7 +44,7 @@ export function createBusinessRoutes(_deps: AppDeps): Hono<AppEnv> {
 
   routes.get('/getBizItemById', describeCall({ summary: 'Get biz item by id', query: bizItemQuery }), async (c) => {
     const { bizItemId } = await validate(c, bizItemQuery, 'query');
-    const content = contentStore.current();
+    const content = contentStore.localized(localeOf(c));
     return ok(c, bizItemView(content, requireBizItem(content, bizItemId)));
   });
 
@@ -53,7 +53,7 @@ export function createBusinessRoutes(_deps: AppDeps): Hono<AppEnv> {
     describeCall({ summary: 'Get biz item desc by id', query: bizItemDescQuery }),
     async (c) => {
       const { bizItemDescId } = await validate(c, bizItemDescQuery, 'query');
-      return ok(c, requireBizItemDesc(contentStore.current(), bizItemDescId));
+      return ok(c, requireBizItemDesc(contentStore.localized(localeOf(c)), bizItemDescId));
     },
   );
 

@@ -7,7 +7,7 @@
 import { Hono } from 'hono';
 import { enterpriseByOrgIdQuery } from '../../lib/schemas/enterprise.ts';
 import { ApiError } from '../apiError.ts';
-import { ok } from '../envelope.ts';
+import { localeOf, ok } from '../envelope.ts';
 import { requireSession } from '../middleware/session.ts';
 import { enterpriseData, findOwnEnterprise } from '../services/enterpriseView.ts';
 import { describeCall } from '../openapi/describe.ts';
@@ -31,7 +31,7 @@ export function createEnterpriseByOrgRoutes(deps: RouteDeps): Hono<AppEnv> {
       if (orgId !== c.var.user.id) throw ApiError.notFound();
       const row = await findOwnEnterprise(db, orgId);
       if (!row) throw ApiError.notFound('enterprise.error.none');
-      return ok(c, await enterpriseData(db, row));
+      return ok(c, await enterpriseData(db, row, localeOf(c)));
     },
   );
 

@@ -2,7 +2,7 @@
 import { Hono } from 'hono';
 import { helpCatalogue, helpSectionOf } from '../../content/query.ts';
 import { helpDocumentQuery } from '../../lib/schemas/content.ts';
-import { ok } from '../envelope.ts';
+import { localeOf, ok } from '../envelope.ts';
 import { requireHelpDocument } from '../services/contentLookup.ts';
 import { contentStore } from '../services/contentStore.ts';
 import { describeCall } from '../openapi/describe.ts';
@@ -14,7 +14,7 @@ export function createHelpRoutes(_deps: AppDeps): Hono<AppEnv> {
 
   /** Sections (`key`, `title`) with their documents (`documentId`, `title`); the first is shown on entry. */
   routes.get('/getHelpCenter', describeCall({ summary: 'The help catalogue: sections with their documents' }), (c) =>
-    ok(c, helpCatalogue(contentStore.current())),
+    ok(c, helpCatalogue(contentStore.localized(localeOf(c)))),
   );
 
   routes.get(
@@ -22,7 +22,7 @@ export function createHelpRoutes(_deps: AppDeps): Hono<AppEnv> {
     describeCall({ summary: 'One help document', query: helpDocumentQuery }),
     async (c) => {
       const { documentId } = await validate(c, helpDocumentQuery, 'query');
-      const content = contentStore.current();
+      const content = contentStore.localized(localeOf(c));
       const doc = requireHelpDocument(content, documentId);
       return ok(c, { ...doc, key: helpSectionOf(content, documentId)?.key ?? '' });
     },

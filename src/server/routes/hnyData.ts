@@ -14,7 +14,7 @@ import {
 } from '../../lib/schemas/content.ts';
 import { ApiCode } from '../../lib/apiCodes.ts';
 import { ApiError } from '../apiError.ts';
-import { ok } from '../envelope.ts';
+import { localeOf, ok } from '../envelope.ts';
 import { requireCustomerNotice, requireDictionary, requireNews } from '../services/contentLookup.ts';
 import { contentStore } from '../services/contentStore.ts';
 import { newsDetail, newsListItem } from '../services/contentViews.ts';
@@ -30,7 +30,7 @@ export function createHnyDataRoutes(_deps: AppDeps): Hono<AppEnv> {
     describeCall({ summary: 'Get dictionary by category code', query: dictionaryQuery }),
     async (c) => {
       const { categoryCode } = await validate(c, dictionaryQuery, 'query');
-      return ok(c, requireDictionary(contentStore.current(), categoryCode));
+      return ok(c, requireDictionary(contentStore.localized(localeOf(c)), categoryCode));
     },
   );
 
@@ -43,7 +43,7 @@ export function createHnyDataRoutes(_deps: AppDeps): Hono<AppEnv> {
     }),
     async (c) => {
       const { newsTypeCode, pageNo, pageSize } = await validate(c, newsPageQuery, 'query');
-      const content = contentStore.current();
+      const content = contentStore.localized(localeOf(c));
       if (
         newsTypeCode !== undefined &&
         !(getDictionary(content, 'newsType') ?? []).some((type) => type.code === newsTypeCode)
@@ -60,14 +60,14 @@ export function createHnyDataRoutes(_deps: AppDeps): Hono<AppEnv> {
 
   routes.get('/getNewsById', describeCall({ summary: 'Get news by id', query: newsQuery }), async (c) => {
     const { newsId } = await validate(c, newsQuery, 'query');
-    const content = contentStore.current();
+    const content = contentStore.localized(localeOf(c));
     return ok(c, newsDetail(content, requireNews(content, newsId)));
   });
 
   routes.get('/getCustomerNoticesTitle', describeCall({ summary: 'Titles of the customer notices' }), (c) =>
     ok(
       c,
-      listCustomerNotices(contentStore.current()).map(({ noticeId, title, date, source }) => ({
+      listCustomerNotices(contentStore.localized(localeOf(c))).map(({ noticeId, title, date, source }) => ({
         noticeId,
         title,
         date,
@@ -81,7 +81,7 @@ export function createHnyDataRoutes(_deps: AppDeps): Hono<AppEnv> {
     describeCall({ summary: 'Get customer notice by id', query: customerNoticeQuery }),
     async (c) => {
       const { noticeId } = await validate(c, customerNoticeQuery, 'query');
-      return ok(c, requireCustomerNotice(contentStore.current(), noticeId));
+      return ok(c, requireCustomerNotice(contentStore.localized(localeOf(c)), noticeId));
     },
   );
 
@@ -90,7 +90,7 @@ export function createHnyDataRoutes(_deps: AppDeps): Hono<AppEnv> {
     describeCall({ summary: 'Get problem guide page', query: problemGuidePageQuery }),
     async (c) => {
       const { pageNo, pageSize } = await validate(c, problemGuidePageQuery, 'query');
-      return ok(c, pageProblemGuides(contentStore.current(), { pageNo, pageSize }));
+      return ok(c, pageProblemGuides(contentStore.localized(localeOf(c)), { pageNo, pageSize }));
     },
   );
 

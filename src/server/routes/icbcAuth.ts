@@ -4,7 +4,7 @@
  */
 import { Hono } from 'hono';
 import { z } from 'zod';
-import { ok } from '../envelope.ts';
+import { localeOf, ok } from '../envelope.ts';
 import { requireSession } from '../middleware/session.ts';
 import { removeIcbcAuth } from '../services/bankCertification.ts';
 import { enterpriseDataById } from '../services/enterpriseView.ts';
@@ -28,7 +28,7 @@ export function createIcbcAuthRoutes(deps: RouteDeps): Hono<AppEnv> {
     async (c) => {
       await validate(c, removeIcbcAuthBody, 'body');
       const id = await removeIcbcAuth(db, bank, enterpriseActor(c, config));
-      return ok(c, await enterpriseDataById(db, id), 'bank.removed');
+      return ok(c, await enterpriseDataById(db, id, localeOf(c)), 'bank.removed');
     },
   );
 

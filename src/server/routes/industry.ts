@@ -4,7 +4,7 @@
  */
 import { Hono } from 'hono';
 import { listIndustries } from '../../content/query.ts';
-import { ok } from '../envelope.ts';
+import { localeOf, ok } from '../envelope.ts';
 import { contentStore } from '../services/contentStore.ts';
 import { describeCall } from '../openapi/describe.ts';
 import type { AppDeps, AppEnv } from '../types.ts';
@@ -12,7 +12,7 @@ import type { AppDeps, AppEnv } from '../types.ts';
 export function createIndustryRoutes(_deps: AppDeps): Hono<AppEnv> {
   const routes = new Hono<AppEnv>();
   routes.get('/getIndustryList', describeCall({ summary: 'Get industry list' }), (c) =>
-    ok(c, listIndustries(contentStore.current())),
+    ok(c, listIndustries(contentStore.localized(localeOf(c)))),
   );
   return routes;
 }

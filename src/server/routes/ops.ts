@@ -12,6 +12,7 @@ import { auditPage } from '../services/auditTable.ts';
 import { contentStore } from '../services/contentStore.ts';
 import { opsOrdersPage } from '../services/orderTables.ts';
 import { orderDetail, transitionOrder } from '../services/orders.ts';
+import { keptNames } from '../services/contentViews.ts';
 import { readTableRequest } from '../table/antTable.ts';
 import { describeCall } from '../openapi/describe.ts';
 import { tableCallBody } from '../../lib/schemas/table.ts';
@@ -28,7 +29,8 @@ export function createOpsRoutes(deps: RouteDeps): Hono<AppEnv> {
     '/order/getAntTable',
     describeCall({ summary: "The operator's order queue as a table", body: tableCallBody }),
     operator,
-    async (c) => ok(c, await opsOrdersPage(db, await readTableRequest(c))),
+    async (c) =>
+      ok(c, await opsOrdersPage(db, await readTableRequest(c), keptNames(contentStore.current(), localeOf(c)))),
   );
 
   routes.get(

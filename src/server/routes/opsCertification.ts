@@ -5,7 +5,7 @@
  */
 import { Hono } from 'hono';
 import { certificationApproveBody, certificationReturnBody } from '../../lib/schemas/enterprise.ts';
-import { ok } from '../envelope.ts';
+import { localeOf, ok } from '../envelope.ts';
 import { requireRole } from '../middleware/session.ts';
 import { reviewCertification } from '../services/certificationReview.ts';
 import { enterpriseDataById } from '../services/enterpriseView.ts';
@@ -26,7 +26,7 @@ export function createOpsCertificationRoutes(deps: RouteDeps): Hono<AppEnv> {
     async (c) => {
       const { id } = await validate(c, certificationApproveBody, 'body');
       await reviewCertification(db, enterpriseActor(c, config), id, { decision: 'approve' });
-      return ok(c, await enterpriseDataById(db, id), 'enterprise.approved');
+      return ok(c, await enterpriseDataById(db, id, localeOf(c)), 'enterprise.approved');
     },
   );
 
@@ -37,7 +37,7 @@ export function createOpsCertificationRoutes(deps: RouteDeps): Hono<AppEnv> {
     async (c) => {
       const { id, comment } = await validate(c, certificationReturnBody, 'body');
       await reviewCertification(db, enterpriseActor(c, config), id, { decision: 'return', comment });
-      return ok(c, await enterpriseDataById(db, id), 'enterprise.returned');
+      return ok(c, await enterpriseDataById(db, id, localeOf(c)), 'enterprise.returned');
     },
   );
 

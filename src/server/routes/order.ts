@@ -17,6 +17,7 @@ import { clientIp } from '../request.ts';
 import { contentStore } from '../services/contentStore.ts';
 import { findOwnEnterprise } from '../services/enterpriseView.ts';
 import { ownOrdersPage } from '../services/orderTables.ts';
+import { keptNames } from '../services/contentViews.ts';
 import {
   createOrder,
   deleteOrder,
@@ -51,7 +52,7 @@ export function createOrderRoutes(deps: RouteDeps): Hono<AppEnv> {
     async (c) => {
       const { areaCode, productId } = await validate(c, orderGuideQuery, 'query');
       const area = areaCode ?? guideAreaOf(await findOwnEnterprise(db, c.var.user.id));
-      return ok(c, orderGuide(contentStore.current(), area, productId));
+      return ok(c, orderGuide(contentStore.localized(localeOf(c)), area, productId));
     },
   );
 
@@ -105,7 +106,7 @@ export function createOrderRoutes(deps: RouteDeps): Hono<AppEnv> {
     async (c) => {
       const request = await readTableRequest(c);
       const enterprise = await requireOwnEnterprise(db, c.var.user.id);
-      return ok(c, await ownOrdersPage(db, request, enterprise.id));
+      return ok(c, await ownOrdersPage(db, request, enterprise.id, keptNames(contentStore.current(), localeOf(c))));
     },
   );
 

@@ -24,7 +24,7 @@ import {
 } from '../../lib/schemas/content.ts';
 import { ApiCode } from '../../lib/apiCodes.ts';
 import { ApiError } from '../apiError.ts';
-import { message, ok } from '../envelope.ts';
+import { localeOf, message, ok } from '../envelope.ts';
 import {
   requireOnlineSet,
   requireProductOfArea,
@@ -44,14 +44,14 @@ export function createSetRoutes(_deps: AppDeps): Hono<AppEnv> {
   /** The products a region offers (the products menu), without their long descriptions. */
   routes.get('/getProductList', describeCall({ summary: 'Get product list', query: productListQuery }), async (c) => {
     const { areaCode } = await validate(c, productListQuery, 'query');
-    const content = contentStore.current();
+    const content = contentStore.localized(localeOf(c));
     requireRegion(content, areaCode);
     return ok(c, productsOfArea(content, areaCode).map(productSummary));
   });
 
   routes.get('/getProductById', describeCall({ summary: 'Get product by id', query: productQuery }), async (c) => {
     const { productId } = await validate(c, productQuery, 'query');
-    const content = contentStore.current();
+    const content = contentStore.localized(localeOf(c));
     // productId is one of id1…id5, all of which exist (products.yaml holds exactly five).
     return ok(
       c,
@@ -64,7 +64,7 @@ export function createSetRoutes(_deps: AppDeps): Hono<AppEnv> {
     describeCall({ summary: 'Get set by area code', query: setsByAreaQuery }),
     async (c) => {
       const { areaCode, productId } = await validate(c, setsByAreaQuery, 'query');
-      const content = contentStore.current();
+      const content = contentStore.localized(localeOf(c));
       requireRegion(content, areaCode);
       return ok(
         c,
@@ -79,7 +79,7 @@ export function createSetRoutes(_deps: AppDeps): Hono<AppEnv> {
     describeCall({ summary: 'Get set detail list by product id', query: setDetailListQuery }),
     async (c) => {
       const { productId, areaCode } = await validate(c, setDetailListQuery, 'query');
-      const content = contentStore.current();
+      const content = contentStore.localized(localeOf(c));
       requireProductOfArea(content, areaCode, productId);
       return ok(
         c,
@@ -90,14 +90,14 @@ export function createSetRoutes(_deps: AppDeps): Hono<AppEnv> {
 
   routes.get('/getSetById', describeCall({ summary: 'Get set by id', query: setQuery }), async (c) => {
     const { setId } = await validate(c, setQuery, 'query');
-    const content = contentStore.current();
+    const content = contentStore.localized(localeOf(c));
     return ok(c, setDetailView(content, requireSet(content, setId)));
   });
 
   /** Whether a set is online, and its selling sets that can be ordered today. */
   routes.get('/getSetOnlineBySet', describeCall({ summary: 'Get set online by set', query: setQuery }), async (c) => {
     const { setId } = await validate(c, setQuery, 'query');
-    const content = contentStore.current();
+    const content = contentStore.localized(localeOf(c));
     const set = requireSet(content, setId);
     const today = chinaDate();
     return ok(c, {
@@ -115,7 +115,7 @@ export function createSetRoutes(_deps: AppDeps): Hono<AppEnv> {
     describeCall({ summary: 'Get set filter by set online', query: setQuery }),
     async (c) => {
       const { setId } = await validate(c, setQuery, 'query');
-      const content = contentStore.current();
+      const content = contentStore.localized(localeOf(c));
       return ok(c, { setId, ...setFilterView(content, requireOnlineSet(content, setId)) });
     },
   );
@@ -130,7 +130,7 @@ export function createSetRoutes(_deps: AppDeps): Hono<AppEnv> {
     }),
     async (c) => {
       const { setId, voltageLevel, annualConsumption, industry } = await validate(c, schemeParamQuery, 'query');
-      const content = contentStore.current();
+      const content = contentStore.localized(localeOf(c));
       const set = requireOnlineSet(content, setId);
       if (voltageLevel !== undefined) {
         const levels = getDictionary(content, 'voltageLevel') ?? [];
@@ -157,7 +157,7 @@ export function createSetRoutes(_deps: AppDeps): Hono<AppEnv> {
     describeCall({ summary: 'Get selling set by area', query: sellingSetsQuery }),
     async (c) => {
       const { areaCode, setId } = await validate(c, sellingSetsQuery, 'query');
-      const content = contentStore.current();
+      const content = contentStore.localized(localeOf(c));
       requireRegion(content, areaCode);
       if (setId !== undefined) requireSet(content, setId);
       const today = chinaDate();
@@ -174,7 +174,7 @@ export function createSetRoutes(_deps: AppDeps): Hono<AppEnv> {
     describeCall({ summary: 'Get selling set by id', query: sellingSetQuery }),
     async (c) => {
       const { sellingSetId } = await validate(c, sellingSetQuery, 'query');
-      const content = contentStore.current();
+      const content = contentStore.localized(localeOf(c));
       return ok(c, sellingSetView(content, requireSellingSet(content, sellingSetId)));
     },
   );
@@ -184,7 +184,7 @@ export function createSetRoutes(_deps: AppDeps): Hono<AppEnv> {
     describeCall({ summary: 'Get org com by selling set id', query: sellingSetQuery }),
     async (c) => {
       const { sellingSetId } = await validate(c, sellingSetQuery, 'query');
-      return ok(c, requireSellingSet(contentStore.current(), sellingSetId).orgCom);
+      return ok(c, requireSellingSet(contentStore.localized(localeOf(c)), sellingSetId).orgCom);
     },
   );
 

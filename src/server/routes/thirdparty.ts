@@ -7,7 +7,7 @@
 import { Hono } from 'hono';
 import { icbcAccountInfoQuery, saveEmpBody } from '../../lib/schemas/enterprise.ts';
 import { usbKeyBankInfo } from '../bank/fromConfig.ts';
-import { ok } from '../envelope.ts';
+import { localeOf, ok } from '../envelope.ts';
 import { requireSession } from '../middleware/session.ts';
 import { lookupIcbcAccount, saveIcbcEmp } from '../services/bankCertification.ts';
 import { enterpriseDataById } from '../services/enterpriseView.ts';
@@ -43,7 +43,7 @@ export function createThirdpartyRoutes(deps: RouteDeps): Hono<AppEnv> {
     async (c) => {
       const body = await validate(c, saveEmpBody, 'body');
       const id = await saveIcbcEmp(db, bank, enterpriseActor(c, config), body);
-      return ok(c, await enterpriseDataById(db, id), 'bank.certified');
+      return ok(c, await enterpriseDataById(db, id, localeOf(c)), 'bank.certified');
     },
   );
 

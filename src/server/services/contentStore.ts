@@ -6,13 +6,16 @@
  * content directory stops the start instead of the first request.
  */
 import { loadContent } from '../../content/load.ts';
+import { localizeSiteContent } from '../../content/localized.ts';
 import type { SiteContent } from '../../content/schemas.ts';
 import type { Database } from '../db/client.ts';
 import { syncRegions } from './regionSync.ts';
 
 export interface ContentStore {
-  /** The content now published (loaded on first use). */
+  /** The content now published (loaded on first use), as written: in zh-CN, with its translations. */
   current(): SiteContent;
+  /** The content now published in `locale` (content/localized.ts): what a call answers a visitor with. */
+  localized(locale: string): SiteContent;
   /** Publishes new content at once: every request that starts afterwards sees it. */
   replace(content: SiteContent): void;
   /** Increases with every replace; 0 before anything was loaded. */
@@ -29,6 +32,9 @@ export function createContentStore(load: () => SiteContent = () => loadContent()
         version += 1;
       }
       return content;
+    },
+    localized(locale) {
+      return localizeSiteContent(this.current(), locale);
     },
     replace(next) {
       content = next;

@@ -15,6 +15,7 @@ import {
 import { chinaDate } from '../../lib/chinaTime.ts';
 import type { BizItem, News, Product, ProductSet, SiteContent } from '../../content/schemas.ts';
 import type { SellingSetView } from '../../content/query.ts';
+import { localizeSiteContent } from '../../content/localized.ts';
 
 /** A product without its long description (lists). */
 export function productSummary(product: Product): Omit<Product, 'description'> {
@@ -77,6 +78,41 @@ export function setFilterView(content: SiteContent, set: ProductSet) {
     voltageLevelNames: set.filter.voltageLevels.map((code) => dictionaryName(content, 'voltageLevel', code)),
     industryNames: set.filter.industries.map((code) => industries.find((i) => i.code === code)?.name ?? code),
   };
+}
+
+const keptNameTables = new WeakMap<SiteContent, Map<string, ReadonlyMap<string, string>>>();
+
+/**
+ * Names an order or a notice kept as they were when it was written (a package's, a retail
+ * company's, a plan's; zh-CN), as a reader of `locale` sees them: the catalogue's translation
+ * while the catalogue still names something so (and only one thing), else the name as kept.
+ */
+export function keptNames(content: SiteContent, locale: string): (name: string) => string {
+  let byLocale = keptNameTables.get(content);
+  if (!byLocale) keptNameTables.set(content, (byLocale = new Map()));
+  let table = byLocale.get(locale);
+  if (!table) {
+    const shown = localizeSiteContent(content, locale);
+    const pairs: [string, string][] = [
+      ...content.sets.flatMap((set, index) => {
+        const other = shown.sets[index]!;
+        return [
+          [set.name, other.name] as [string, string],
+          ...set.schemeParams.map((param, at): [string, string] => [param.name, other.schemeParams[at]!.name]),
+        ];
+      }),
+      ...content.orgComs.map((orgCom, index): [string, string] => [orgCom.name, shown.orgComs[index]!.name]),
+    ];
+    const found = new Map<string, string | null>();
+    for (const [kept, translated] of pairs) {
+      const before = found.get(kept);
+      found.set(kept, before === undefined || before === translated ? translated : null);
+    }
+    table = new Map([...found].filter((entry): entry is [string, string] => entry[1] !== null));
+    byLocale.set(locale, table);
+  }
+  const names = table;
+  return (name) => names.get(name) ?? name;
 }
 
 /** A news item for lists (no body), with its type's name. */

@@ -13,6 +13,7 @@ import type {
   EnterpriseData,
 } from '../../lib/schemas/enterprise.ts';
 import { listIndustries } from '../../content/query.ts';
+import { regionName } from '../../lib/regionNames.ts';
 import type { Database } from '../db/client.ts';
 import {
   bankBindings,
@@ -115,8 +116,8 @@ export async function orderCount(db: Database, enterpriseId: number, statuses?: 
   return Number(row?.n ?? 0);
 }
 
-/** The whole record as the pages show it. */
-export async function enterpriseData(db: Database, row: EnterpriseRow): Promise<EnterpriseData> {
+/** The whole record as the pages show it, to a reader of `locale`: its industry and region named in that language. */
+export async function enterpriseData(db: Database, row: EnterpriseRow, locale: Locale): Promise<EnterpriseData> {
   const [files, [binding], [region], ordered, [partner]] = await Promise.all([
     db
       .select()
@@ -136,7 +137,7 @@ export async function enterpriseData(db: Database, row: EnterpriseRow): Promise<
           .where(eq(partnerInstitutions.id, row.partnerId)),
   ]);
   const industryName =
-    listIndustries(contentStore.current()).find((industry) => industry.code === row.industry)?.name ?? '';
+    listIndustries(contentStore.localized(locale)).find((industry) => industry.code === row.industry)?.name ?? '';
   return {
     id: row.id,
     enterpriseName: row.enterpriseName,
@@ -148,7 +149,7 @@ export async function enterpriseData(db: Database, row: EnterpriseRow): Promise<
     industry: row.industry,
     industryName,
     areaCode: row.areaCode,
-    areaName: region?.name ?? '',
+    areaName: region && row.areaCode ? regionName(locale, { areaCode: row.areaCode, name: region.name }) : '',
     clearanceAccount: row.clearanceAccount,
     electricityAccounts: [...row.electricityAccounts],
     voltageLevel: row.voltageLevel,
@@ -178,6 +179,6 @@ export async function enterpriseData(db: Database, row: EnterpriseRow): Promise<
 }
 
 /** Reads the enterprise again (after a write) and answers it whole. */
-export async function enterpriseDataById(db: Database, id: number): Promise<EnterpriseData> {
-  return enterpriseData(db, await enterpriseById(db, id));
+export async function enterpriseDataById(db: Database, id: number, locale: Locale): Promise<EnterpriseData> {
+  return enterpriseData(db, await enterpriseById(db, id), locale);
 }

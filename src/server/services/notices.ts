@@ -8,6 +8,8 @@ import type { NoticeCountsData, NoticeData } from '../../lib/schemas/account.ts'
 import type { Database } from '../db/client.ts';
 import { notices, type NoticeType } from '../db/schema/index.ts';
 import { ApiError } from '../apiError.ts';
+import { contentStore } from './contentStore.ts';
+import { keptNames } from './contentViews.ts';
 import { defaultLocale, t, type Locale, type MessageKey, type MessageVars } from '../../lib/i18n/index.ts';
 
 export interface NoticeListOptions {
@@ -39,16 +41,31 @@ export async function listNotices(
     )
     .orderBy(desc(notices.createdAt), desc(notices.id))
     .limit(limit);
+  const kept = keptNames(contentStore.current(), locale);
+  const varsOf = (row: (typeof rows)[number]) => shownVars(row.messageVars, kept);
   return rows.map((row) => ({
     id: row.id,
     type: row.type,
-    title: row.messageKey ? t(locale, `${row.messageKey}.title` as MessageKey, row.messageVars) : row.title,
+    title: row.messageKey ? t(locale, `${row.messageKey}.title` as MessageKey, varsOf(row)) : row.title,
     description: row.messageKey
-      ? t(locale, `${row.messageKey}.description` as MessageKey, row.messageVars)
+      ? t(locale, `${row.messageKey}.description` as MessageKey, varsOf(row))
       : row.description,
     datetime: row.createdAt.toISOString(),
     read: row.readAt !== null,
   }));
+}
+
+/** Variables that name catalogue content a notice kept (a package, a retail company): shown in the reader's language. */
+const keptNameVars = ['setName', 'orgComName'] as const;
+
+function shownVars(vars: MessageVars | null, kept: (name: string) => string): MessageVars | undefined {
+  if (!vars) return undefined;
+  const out: Record<string, string | number> = { ...vars };
+  for (const name of keptNameVars) {
+    const value = vars[name];
+    if (typeof value === 'string') out[name] = kept(value);
+  }
+  return out;
 }
 
 export async function countNotices(db: Database, userId: number): Promise<NoticeCountsData> {

@@ -61,20 +61,47 @@ export const opsOrdersTable = defineTable({
   tieBreaker: sql`o.id`,
 });
 
+/**
+ * The names an order kept (package, retail company, plan), as the reader sees them: `shown`
+ * (contentViews.ts `keptNames`). Searching and sorting still work on the names as kept.
+ */
+function withShownNames<Row extends Partial<OrderRowData>>(
+  page: OrderTableData<Row>,
+  shown: (name: string) => string,
+): OrderTableData<Row> {
+  const names = ['setName', 'orgComName', 'schemeParamName'] as const;
+  return {
+    ...page,
+    result: page.result.map((row) => {
+      const out: Partial<OrderRowData> = { ...row };
+      for (const name of names) {
+        const value = row[name];
+        if (typeof value === 'string') out[name] = shown(value);
+      }
+      return out as Row;
+    }),
+  };
+}
+
 /** One page of the enterprise's orders. */
 export async function ownOrdersPage(
   db: Database,
   request: TableRequest,
   enterpriseId: number,
+  shown: (name: string) => string,
 ): Promise<OrderTableData<Partial<OrderRowData>>> {
   const page = await runTable(db, ownOrdersTable, request, { scope: sql`o.enterprise_id = ${enterpriseId}::int4` });
-  return page as OrderTableData<Partial<OrderRowData>>;
+  return withShownNames(page as OrderTableData<Partial<OrderRowData>>, shown);
 }
 
 /** One page of the operator's queue. */
 export async function opsOrdersPage(
   db: Database,
   request: TableRequest,
+  shown: (name: string) => string,
 ): Promise<OrderTableData<Partial<OpsOrderRowData>>> {
-  return (await runTable(db, opsOrdersTable, request)) as OrderTableData<Partial<OpsOrderRowData>>;
+  return withShownNames(
+    (await runTable(db, opsOrdersTable, request)) as OrderTableData<Partial<OpsOrderRowData>>,
+    shown,
+  );
 }

@@ -47,6 +47,9 @@ import { enterprises, orders, orderStatusHistory, type EnterpriseRow, type Order
 import { ApiError } from '../apiError.ts';
 import { writeAudit } from './audit.ts';
 import { requireRegion, requireSellingSet } from './contentLookup.ts';
+import { keptNames } from './contentViews.ts';
+import { localizeSiteContent } from '../../content/localized.ts';
+import { regionName } from '../../lib/regionNames.ts';
 import { findOwnEnterprise } from './enterpriseView.ts';
 import { createNotice, listNotices, type NoticeMessageKey } from './notices.ts';
 
@@ -374,21 +377,26 @@ export async function orderDetail(
   const notices = await listNotices(db, order.userId, { ref: `order:${order.orderNo}`, locale });
   const actor: OrderActor = viewer.role;
   const contractStart = monthOf(order.contractStart);
+  // The catalogue's names in the reader's language; the names the order kept, translated while the catalogue still uses them.
+  const shown = localizeSiteContent(content, locale);
+  const kept = keptNames(content, locale);
+  const region = getRegion(content, order.areaCode);
+  const schemeParam = order.schemeParam as unknown as OrderSchemeParamSnapshot;
   return {
     orderNo: order.orderNo,
     status: order.status as OrderStatus,
     statusReason: order.statusReason,
     enterprise,
     areaCode: order.areaCode,
-    areaName: getRegion(content, order.areaCode)?.name ?? order.areaCode,
+    areaName: region ? regionName(locale, region) : order.areaCode,
     productId: order.productId,
-    productName: getProduct(content, order.productId)?.name ?? order.productId,
+    productName: getProduct(shown, order.productId)?.name ?? order.productId,
     setId: order.setId,
-    setName: order.setName,
+    setName: kept(order.setName),
     sellingSetId: order.sellingSetId,
     orgComId: order.orgComId,
-    orgComName: order.orgComName,
-    schemeParam: order.schemeParam as unknown as OrderSchemeParamSnapshot,
+    orgComName: kept(order.orgComName),
+    schemeParam: { ...schemeParam, name: kept(schemeParam.name) },
     contractStart,
     contractEnd: contractEndMonth(contractStart, order.contractMonths),
     contractMonths: order.contractMonths,
