@@ -48,12 +48,22 @@ export function labelKeyFor(path: readonly PropertyKey[], hasKey: (key: string) 
 /** One localized message for one issue. */
 export function localizeIssue(issue: z.core.$ZodIssue, context: IssueContext): FieldError {
   const { t } = context;
-  const label = t(labelKeyFor(issue.path, context.hasKey));
+  const label = inSentence(t(labelKeyFor(issue.path, context.hasKey)));
   const [key, vars] = describeIssue(issue, context);
   return { field: issueField(issue.path), message: sentenceCase(t(key, { label, ...vars })) };
 }
 
-/** Labels sit mid-sentence in lower case ("Please enter mobile number"); a message that opens with one still starts with a capital. */
+/**
+ * A field's label as a word inside a sentence: labels are written as labels ("Enterprise name"),
+ * a sentence names the field in lower case ("Please enter enterprise name"), except a label that
+ * opens with an abbreviation ("SMS code") or a script without case.
+ */
+export function inSentence(label: string): string {
+  const [first = '', second = ''] = [...label];
+  return second !== second.toLowerCase() ? label : first.toLowerCase() + label.slice(first.length);
+}
+
+/** A message that opens with a label still starts with a capital. */
 function sentenceCase(message: string): string {
   return message.charAt(0).toUpperCase() + message.slice(1);
 }

@@ -9,13 +9,14 @@
 import { missingForCertification, type CertificationRecord } from '../../lib/enterpriseCertification.ts';
 import { t, type Locale, type MessageKey } from '../../lib/i18n/index.ts';
 import { ApiError } from '../apiError.ts';
+import { inSentence } from '../../lib/schemas/issues.ts';
 
 /** Throws the 400 that names every required field the record leaves empty; returns when complete. */
 export function requireCompleteRecord(locale: Locale, record: CertificationRecord): void {
   const missing = missingForCertification(record);
   if (missing.length === 0) return;
   const fields = missing
-    .map((name) => t(locale, `field.${name}` as MessageKey))
+    .map((name) => inSentence(t(locale, `field.${name}` as MessageKey)))
     .join(t(locale, 'enterprise.listSeparator'));
   throw ApiError.badRequest('enterprise.error.incomplete', { fields });
 }
