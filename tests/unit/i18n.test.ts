@@ -8,7 +8,11 @@ import {
   pick,
   pickLocale,
   t,
+  type MessageKey,
+  type MessageVars,
 } from '../../src/lib/i18n/index.ts';
+import { z } from 'zod';
+import { inSentence, localizeIssue } from '../../src/lib/schemas/issues.ts';
 import { countKey, countKeys, formatCount } from '../../src/lib/i18n/plural.ts';
 
 describe('dictionaries', () => {
@@ -162,5 +166,30 @@ describe('t', () => {
     const bare = t('en-US', 'validation.required');
     expect(t('en-US', 'validation.required', { label: 'Name' })).toBe('Please enter Name');
     expect(t('en-US', 'validation.required')).toBe(bare);
+  });
+});
+
+describe('field labels', () => {
+  it('writes every field label as a label (a capital first) in the locales that have case', () => {
+    for (const locale of ['en-US', 'id-ID', 'pt-BR'] as const) {
+      const lower = Object.entries(dictionaries[locale]).filter(
+        ([key, text]) => key.startsWith('field.') && text.charAt(0) !== text.charAt(0).toUpperCase(),
+      );
+      expect(lower, locale).toEqual([]);
+    }
+  });
+
+  it('names a field in lower case inside a sentence, keeping abbreviations and scripts without case', () => {
+    expect(inSentence('Enterprise name')).toBe('enterprise name');
+    expect(inSentence('SMS code')).toBe('SMS code');
+    expect(inSentence('Nama perusahaan')).toBe('nama perusahaan');
+    expect(inSentence('企业名称')).toBe('企业名称');
+    const [issue] = z.safeParse(z.object({ enterpriseName: z.string() }), {}).error!.issues;
+    const context = {
+      t: (key: MessageKey, vars?: MessageVars) => t('en-US', key, vars),
+      hasKey: (key: string): key is MessageKey => key in dictionaries['en-US'],
+      input: {},
+    };
+    expect(localizeIssue(issue!, context).message).toBe('Please enter enterprise name');
   });
 });
