@@ -175,7 +175,7 @@ function TranslationsGroup({
                 const fieldLabel = labelOfKey(field.key, context.labels);
                 return (
                   <div key={field.key} className="grid gap-1">
-                    <div className="rounded-box bg-base-200 p-2 text-sm" lang="zh-CN">
+                    <div className="rounded-box bg-base-200 p-2 text-sm" lang="zh-CN" data-original>
                       <span className="block text-xs text-base-content/70" lang={context.locale}>
                         {messages['studio.translation.original']} · {fieldLabel}
                       </span>
