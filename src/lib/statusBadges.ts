@@ -38,11 +38,51 @@ const settlementTones: Record<number, BadgeTone> = { 1: 'waiting', 2: 'positive'
 /** A product's package on sale or off sale (the public product pages). */
 const saleTones: Record<'online' | 'offline', BadgeTone> = { online: 'positive', offline: 'stopped' };
 
+/** A studio item against the published site: unchanged, changed, new, to be removed. */
+const itemTones: Record<'published' | 'changed' | 'new' | 'deleted', BadgeTone> = {
+  published: 'positive',
+  changed: 'waiting',
+  new: 'moving',
+  deleted: 'refused',
+};
+
+/** A publication's build. */
+const buildTones: Record<'running' | 'succeeded' | 'failed', BadgeTone> = {
+  running: 'moving',
+  succeeded: 'positive',
+  failed: 'refused',
+};
+
+/** A scheduled publication or removal; `due`: its time has come and it has not started yet. */
+const scheduleTones: Record<'scheduled' | 'due' | 'running' | 'done' | 'failed' | 'cancelled', BadgeTone> = {
+  scheduled: 'moving',
+  due: 'waiting',
+  running: 'waiting',
+  done: 'positive',
+  failed: 'refused',
+  cancelled: 'stopped',
+};
+
+/** A content object's translation into one locale: none yet, some fields, all. */
+const translationTones: Record<'none' | 'partly' | 'done', BadgeTone> = {
+  none: 'stopped',
+  partly: 'waiting',
+  done: 'positive',
+};
+
+/** A person's second factor: on or off. */
+const secondFactorTones: Record<'on' | 'off', BadgeTone> = { on: 'positive', off: 'stopped' };
+
 export const statusTones = {
   order: orderTones,
   auth: authTones,
   settlement: settlementTones,
   sale: saleTones,
+  item: itemTones,
+  build: buildTones,
+  schedule: scheduleTones,
+  translation: translationTones,
+  secondFactor: secondFactorTones,
 } as const;
 export type StatusKind = keyof typeof statusTones;
 

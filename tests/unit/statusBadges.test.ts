@@ -75,6 +75,14 @@ describe('status badges', () => {
       'refused',
     ]);
     expect(statusTone('order', 55)).toBe('stopped');
+    // The studio's states speak the same tones: changed waits, new moves, removal is refused.
+    expect(['published', 'changed', 'new', 'deleted'].map((state) => statusTone('item', state))).toEqual([
+      'positive',
+      'waiting',
+      'moving',
+      'refused',
+    ]);
+    expect(statusBadgeClass('translation', 'none', 'sm')).toBe('badge badge-sm whitespace-nowrap badge-ghost');
     expect(statusBadgeClass('settlement', 2, 'sm')).toBe('badge badge-sm whitespace-nowrap badge-success');
   });
 });

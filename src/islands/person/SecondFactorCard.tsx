@@ -1,4 +1,5 @@
 import { useCallback, useEffect, useState, type ReactNode, type SubmitEvent } from 'react';
+import { statusBadgeClass } from '../../lib/statusBadges.ts';
 import { format } from '../../lib/api/messages.ts';
 import { message } from '../../lib/api/notify.ts';
 import type { Locale } from '../../lib/i18n/locales.ts';
@@ -111,7 +112,7 @@ export default function SecondFactorCard({ locale, messages, validation }: Props
   return card(
     <div className="grid gap-3">
       <p className="flex flex-wrap items-center gap-2 text-sm">
-        <span className={status.enabled ? 'badge badge-success' : 'badge badge-ghost'}>
+        <span className={statusBadgeClass('secondFactor', status.enabled ? 'on' : 'off')}>
           {status.enabled ? messages['account.secondFactor.on'] : messages['account.secondFactor.off']}
         </span>
         {status.enabledAt && (

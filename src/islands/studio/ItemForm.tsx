@@ -20,6 +20,7 @@ import {
 } from '../../lib/studio/formModel.ts';
 import { markdownBodyKey } from '../../content/paths.ts';
 import { translationsKey } from '../../content/translations.ts';
+import { statusBadgeClass } from '../../lib/statusBadges.ts';
 import { droppedText } from './markdownPreview.ts';
 import { uploadImage } from '../../lib/api/studio.ts';
 import { say, type FieldLabels, type StudioMessages } from '../../lib/studio/messages.ts';
@@ -164,7 +165,11 @@ function TranslationsGroup({
             <summary className="flex min-h-11 cursor-pointer flex-wrap items-center gap-2 px-3 text-sm">
               <span className="font-medium">{localeLabel}</span>
               <span
-                className={`badge badge-sm ${done === 0 ? 'badge-ghost' : done < fields.length ? 'badge-warning' : 'badge-success'}`}
+                className={statusBadgeClass(
+                  'translation',
+                  done === 0 ? 'none' : done < fields.length ? 'partly' : 'done',
+                  'sm',
+                )}
               >
                 {status}
               </span>

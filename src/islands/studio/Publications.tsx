@@ -1,6 +1,7 @@
 import { useStore } from '@nanostores/react';
 import { useState } from 'react';
 import { OK } from '../../lib/apiCodes.ts';
+import { statusBadgeClass } from '../../lib/statusBadges.ts';
 import { formatChinaDateTime } from '../../lib/chinaTime.ts';
 import type { Locale } from '../../lib/i18n/locales.ts';
 import { followBuild, studioBuild } from '../../stores/studioBuild.ts';
@@ -39,12 +40,6 @@ async function loadListed(): Promise<Listed | undefined> {
     ? { published: list.published, builds: list.builds, regions: overview.regions, running: overview.running }
     : undefined;
 }
-
-const statusBadge: Record<PublicationView['status'], string> = {
-  running: 'badge-info',
-  succeeded: 'badge-success',
-  failed: 'badge-error',
-};
 
 /**
  * The publications (/studio/publications), newest first: when, by whom, what each changed, which
@@ -99,7 +94,7 @@ export default function Publications({ locale, messages }: Props) {
       kind: 'status',
       render: (entry) => (
         <>
-          <span className={`badge ${statusBadge[entry.status]} whitespace-nowrap`}>
+          <span className={statusBadgeClass('build', entry.status)}>
             {messages[`studio.pub.status.${entry.status}`]}
           </span>
           <span className="mt-1 block text-xs text-base-content/70">{messages[`studio.pub.mode.${entry.mode}`]}</span>

@@ -1,5 +1,6 @@
 import { useEffect, useId, useRef, useState } from 'react';
 import { OK } from '../../lib/apiCodes.ts';
+import { statusBadgeClass } from '../../lib/statusBadges.ts';
 import { formatChinaDateTime } from '../../lib/chinaTime.ts';
 import type { Locale } from '../../lib/i18n/locales.ts';
 import ConfirmDialog from '../ConfirmDialog.tsx';
@@ -28,18 +29,10 @@ async function readSchedules(): Promise<(ScheduleList & { readAt: number }) | un
   return list && { ...list, readAt: Date.now() };
 }
 
-/** What a schedule's state is called, and its colour (the words always beside it). */
+/** What a schedule's state is called, and its badge (the words always on it). */
 function stateOf(view: ScheduleView, now: number): { key: StudioKey; badge: string } {
-  if (view.status === 'scheduled' && new Date(view.runAt).getTime() <= now)
-    return { key: 'studio.schedules.status.due', badge: 'badge-warning' };
-  const badges = {
-    scheduled: 'badge-info',
-    running: 'badge-warning',
-    done: 'badge-success',
-    failed: 'badge-error',
-    cancelled: 'badge-ghost',
-  } as const;
-  return { key: `studio.schedules.status.${view.status}`, badge: badges[view.status] };
+  const state = view.status === 'scheduled' && new Date(view.runAt).getTime() <= now ? 'due' : view.status;
+  return { key: `studio.schedules.status.${state}`, badge: statusBadgeClass('schedule', state) };
 }
 
 /**
@@ -142,7 +135,7 @@ export default function ScheduledList({ locale, messages, refresh }: Props) {
         const state = stateOf(view, now);
         return (
           <>
-            <span className={`badge ${state.badge} whitespace-nowrap`} data-status={view.status}>
+            <span className={state.badge} data-status={view.status}>
               {messages[state.key]}
             </span>
             {view.buildId !== null && (
