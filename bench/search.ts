@@ -108,7 +108,7 @@ export const relevanceCases: readonly RelevanceCase[] = [
   },
   {
     locale: 'zh-CN',
-    query: '结算结果',
+    query: 'resultados de liquidação',
     answers: ['/assistance/settlement-results', '/infomation/detail/20250630-platform-settlement'],
   },
   {
@@ -142,19 +142,18 @@ export const relevanceCases: readonly RelevanceCase[] = [
   },
   {
     locale: 'en-US',
-    query: '电价',
+    query: 'time-of-use',
     answers: [
       '/infomation/detail/20250425-policy-tou',
-      '/infomation/detail/20250210-policy-136',
       '/products/id5',
       '/products/id5/gd-tou-2027',
-      '/products/id2',
+      '/products/id5/gd-tou-night-2027',
     ],
   },
-  { locale: 'en-US', query: '企业认证', answers: ['/assistance/certification-overview'] },
+  { locale: 'en-US', query: 'enterprise certification', answers: ['/assistance/certification-overview'] },
   {
     locale: 'en-US',
-    query: 'U盾',
+    query: 'USB key',
     answers: ['/assistance/certify-by-usbkey', '/infomation/detail/20250226-platform-usbkey'],
   },
   {
@@ -198,18 +197,17 @@ export const relevanceCases: readonly RelevanceCase[] = [
   { locale: 'zh-TW', query: '常見問題', answers: ['/assistance/faq', '/assistance/faq/2', '/assistance/faq/3'] },
   {
     locale: 'id-ID',
-    query: '电价',
+    query: 'tarif berbasis waktu',
     answers: [
       '/infomation/detail/20250425-policy-tou',
-      '/infomation/detail/20250210-policy-136',
       '/products/id5',
       '/products/id5/gd-tou-2027',
-      '/products/id2',
+      '/products/id5/gd-tou-night-2027',
     ],
   },
   {
     locale: 'id-ID',
-    query: '绿电',
+    query: 'listrik hijau',
     answers: [
       '/products/id4',
       '/products/id4/gd-green-100-2027',
@@ -217,7 +215,7 @@ export const relevanceCases: readonly RelevanceCase[] = [
       '/infomation/detail/20250318-policy-green-cert',
     ],
   },
-  { locale: 'id-ID', query: '营业执照', answers: ['/assistance/certify-by-certificate'] },
+  { locale: 'id-ID', query: 'izin usaha', answers: ['/assistance/certify-by-certificate'] },
   { locale: 'id-ID', query: 'pertanyaan umum', answers: ['/assistance/faq', '/assistance/faq/2', '/assistance/faq/3'] },
   {
     locale: 'id-ID',
@@ -226,13 +224,12 @@ export const relevanceCases: readonly RelevanceCase[] = [
   },
   {
     locale: 'pt-BR',
-    query: '电价',
+    query: 'preço por horário',
     answers: [
       '/infomation/detail/20250425-policy-tou',
-      '/infomation/detail/20250210-policy-136',
       '/products/id5',
       '/products/id5/gd-tou-2027',
-      '/products/id2',
+      '/products/id5/gd-tou-night-2027',
     ],
   },
   {
@@ -240,7 +237,7 @@ export const relevanceCases: readonly RelevanceCase[] = [
     query: '结算结果',
     answers: ['/assistance/settlement-results', '/infomation/detail/20250630-platform-settlement'],
   },
-  { locale: 'pt-BR', query: '找回密码', answers: ['/assistance/login-and-password'] },
+  { locale: 'pt-BR', query: 'recuperar senha', answers: ['/assistance/login-and-password'] },
   {
     locale: 'pt-BR',
     query: 'perguntas frequentes',
