@@ -19,7 +19,10 @@
  *
  * One test per account, so the two workers run side by side: one browser context signed in once,
  * one page visiting that account's pages locale after locale, each visit measured at the three
- * widths. With LAYOUT_SCREENSHOTS=<directory> it also saves the screenshots of docs/orders-ui.md ("Phones").
+ * widths. With LAYOUT_SCREENSHOTS=<directory> it also saves the screenshots of docs/orders-ui.md ("Phones");
+ * with CONTACT_SHEET=<directory>, the first screen of every page shape in every locale at 390 and
+ * 1280 px, which `node scripts/contact-sheet.ts <directory>` lays out as the contact sheets of
+ * docs/visual.md.
  */
 import type { Page } from '@playwright/test';
 import { mkdirSync } from 'node:fs';
@@ -103,6 +106,9 @@ const sweeps: { viewer: Viewer; shapes: Shape[]; checkLanguage?: boolean }[] = [
 ];
 
 const screenshotDir = process.env.LAYOUT_SCREENSHOTS;
+const contactSheetDir = process.env.CONTACT_SHEET;
+/** A shape's name as a file name: `news article` → `news-article`. */
+const slug = (name: string) => name.replace(/[^a-z0-9]+/gi, '-').toLowerCase();
 const screenshotLocales: readonly Locale[] = ['zh-CN', 'id-ID'];
 /** The screenshots' height: the top of the page (a phone's table and pager, a desktop's first screen), files under 150 KB. */
 const screenshotHeight = (width: number) => (width > 800 ? 900 : 1600);
@@ -294,6 +300,12 @@ for (const { viewer, shapes, checkLanguage = false } of sweeps) {
             await settle(page);
             for (const problem of await page.evaluate(layoutProblems))
               problems.push(`${address} at ${size.name}: ${problem}`);
+            if (contactSheetDir && size.width !== 360) {
+              mkdirSync(contactSheetDir, { recursive: true });
+              await page.screenshot({
+                path: join(contactSheetDir, `${slug(shape.name)}--${locale}--${size.width}.png`),
+              });
+            }
             if (screenshotDir && shape.screenshot && screenshotLocales.includes(locale) && size.width !== 360) {
               mkdirSync(screenshotDir, { recursive: true });
               const shot = await page.screenshot({

@@ -76,7 +76,7 @@ describe('status badges', () => {
     ]);
     expect(statusTone('order', 55)).toBe('stopped');
     // The studio's states speak the same tones: changed waits, new moves, removal is refused.
-    expect(['published', 'changed', 'new', 'deleted'].map((state) => statusTone('item', state))).toEqual([
+    expect((['published', 'changed', 'new', 'deleted'] as const).map((state) => statusTone('item', state))).toEqual([
       'positive',
       'waiting',
       'moving',
