@@ -24,8 +24,8 @@ export const translationsKey = 'translations';
 
 /**
  * The `translations` field of an object whose `fields` a visitor reads: per locale, any of those
- * fields (each checked by its own schema). Short texts get twice the Chinese limit in a
- * translation, since alphabetic languages need about twice the characters for the same words.
+ * fields, each checked by the schema given for it (schemas.ts gives short texts twice the Chinese
+ * limit: alphabetic languages need about twice the characters for the same words).
  */
 export function translationsOf<F extends Record<string, z.ZodMiniType>>(fields: F) {
   const perLocale = z.strictObject(
