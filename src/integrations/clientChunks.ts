@@ -8,8 +8,9 @@
  *   any hydrated page (public pages load it only when a visitor reaches for a header control);
  * - `core`: what every signed-in page runs — the request client, the session and notice stores,
  *   the small shared island helpers, form errors from the server, the partner constants;
- * - `status`: the empty state and the status badge, which the order, certification, partner and
- *   operator pages show (not the studio's: in `core` they cost its pages bytes they never run);
+ * - `status`: the empty state and the status badge component, which the order, certification,
+ *   partner and operator pages show (the map of statuses to badges is in `core`: the studio's lists
+ *   and account settings use it without the component);
  * - `validation` (zod/mini) and `forms` (the shared field rules and the forms' parts): only pages
  *   that validate load them, and the studio's editor only the first;
  * - `tables`: the data tables and their state in the address;
@@ -37,7 +38,7 @@ const coreModules = [
   sourcePath('lib/api/(?!studio)'),
   sourcePath('stores/(?:session|loginStatus|notices)\\.ts$'),
   sourcePath(
-    'lib/(?:apiCodes|paths|loginRedirect|secondFactorDemand|flash|chinaTime|roles|notices|i18n/locales)\\.ts$',
+    'lib/(?:apiCodes|paths|loginRedirect|secondFactorDemand|flash|chinaTime|roles|notices|statusBadges|i18n/locales)\\.ts$',
   ),
   sourcePath('islands/(?:LoadStatus|ConfirmDialog|useDismiss|useMountedSignal|useSessionReady|quietCall)\\.tsx?$'),
   sourcePath('islands/auth/(?:formCall|formValidation)\\.ts$'),
@@ -59,7 +60,7 @@ const formModules = [
 /** The empty state and the status badge (left to the tables group, they pulled it into pages without a table). */
 const statusModules = [
   sourcePath('islands/(?:EmptyState|StatusBadge)\\.tsx$'),
-  sourcePath('lib/(?:emptyState|statusBadges)\\.ts$'),
+  sourcePath('lib/emptyState\\.ts$'),
 ];
 
 /** The data tables: their state in the address and the request built from it. */
