@@ -1,9 +1,11 @@
 /**
- * Incremental publication writes what a full build writes: real `astro build`s (zh-CN pages, to
- * keep it to about a minute) of a base content, then of changed content twice — incrementally over
- * the base and in full — and every file of the two outputs compared byte for byte (pages, their
- * `.br` and `.gz`, the sitemap, the page graph). The changes touch news (an edit, an addition and a
- * removal), a help document and a product set, so list pages, home pages and details all move.
+ * Incremental publication writes what a full build writes: real `astro build`s (zh-CN and en-US
+ * pages, to keep it to a few minutes) of a base content, then of changed content twice —
+ * incrementally over the base and in full — and every file of the two outputs compared byte for
+ * byte (pages, their `.br` and `.gz`, the sitemap, the page graph). The changes touch news (an
+ * edit, an addition and a removal), a help document, a product set and, alone, the English
+ * translation of an announcement's title, so list pages, home pages and details all move —
+ * and an English page whose Chinese original did not change.
  */
 import { cpSync, readdirSync, readFileSync, rmSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
 import { mkdtemp } from 'node:fs/promises';
@@ -16,7 +18,7 @@ import { astroBuildCommand } from '../../src/server/site/buildCommand.ts';
 import { planBuild } from '../../src/server/site/incremental.ts';
 
 const projectRoot = path.resolve(import.meta.dirname, '../..');
-const env = { BUILD_LOCALES: 'zh-CN', BUILD_ID: 'incremental-test' };
+const env = { BUILD_LOCALES: 'zh-CN,en-US', BUILD_ID: 'incremental-test' };
 let root: string;
 
 function files(dir: string): string[] {
@@ -64,6 +66,12 @@ function changeContent(from: string, to: string): void {
   const setsDir = path.join(to, 'sets', '440000');
   const set = path.join(setsDir, readdirSync(setsDir).sort()[0]!);
   writeFileSync(set, readFileSync(set, 'utf8').replace(/^(setName|name): (.*)$/m, '$1: $2 · 新版'));
+  // A translation alone: only the English pages that show it change.
+  const translated = path.join(to, 'notices', 'notice-fraud-warning.md');
+  const source = readFileSync(translated, 'utf8');
+  const retitled = source.replace('Posing as Platform Staff"', 'Posing as Platform Staff (updated)"');
+  if (retitled === source) throw new Error('notices/notice-fraud-warning.md has no en-US title to change');
+  writeFileSync(translated, retitled);
 }
 
 describe('incremental publication', () => {
