@@ -108,7 +108,7 @@ export const relevanceCases: readonly RelevanceCase[] = [
   },
   {
     locale: 'zh-CN',
-    query: 'resultados de liquidação',
+    query: '结算结果',
     answers: ['/assistance/settlement-results', '/infomation/detail/20250630-platform-settlement'],
   },
   {
@@ -234,7 +234,7 @@ export const relevanceCases: readonly RelevanceCase[] = [
   },
   {
     locale: 'pt-BR',
-    query: '结算结果',
+    query: 'resultados de liquidação',
     answers: ['/assistance/settlement-results', '/infomation/detail/20250630-platform-settlement'],
   },
   { locale: 'pt-BR', query: 'recuperar senha', answers: ['/assistance/login-and-password'] },

@@ -19,7 +19,7 @@ import {
   type PagefindApi,
   type SearchHit,
 } from '../src/lib/search.ts';
-import { loadToSimplified } from '../src/lib/toSimplified.ts';
+import { loadQueryScripts } from '../src/lib/queryScripts.ts';
 
 let fileFetchInstalled = false;
 /** Told every bundle file Pagefind fetches (`recordFiles`). */
@@ -63,7 +63,7 @@ export async function openSearchBundle(distDir: string, locale: Locale) {
   await pagefind.init();
   return {
     async search(query: string, areaCode: string, limit = 10): Promise<{ count: number; hits: SearchHit[] }> {
-      const results = await searchSite(pagefind, query, areaCode, await loadToSimplified());
+      const results = await searchSite(pagefind, query, areaCode, await loadQueryScripts(locale));
       return { count: results.length, hits: await loadHits(results.slice(0, limit)) };
     },
     close: () => pagefind.destroy(),

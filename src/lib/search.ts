@@ -190,28 +190,26 @@ export function resultPath(url: string): string {
   return `${path.length > 1 ? path.replace(/\/+$/, '') : path}${rest}`;
 }
 
-/** Text in traditional characters written in simplified ones (the content's script). */
-export type ToSimplified = (text: string) => string;
+/** Chinese text written in another script (queryScripts.ts: traditional ↔ simplified). */
+export type QueryScript = (text: string) => string;
 
 /**
  * The results of `query` among the pages of `areaCode` and the shared ones, best first (none for
  * an empty query): Pagefind's ranking, with the pages that hold the query's Chinese words as
- * typed (`phraseQuery`) moved to the front. With `toSimplified`, a query in traditional characters
- * is also searched in simplified ones, since the content is written in them while the zh-TW
- * pages' own words are traditional: 電價 finds the pages of 电价, 常見問題 its heading.
+ * typed (`phraseQuery`) moved to the front. A query with Chinese characters is also asked in the
+ * forms `scripts` write it in (the likelier first), since a page may hold content in another
+ * script than the visitor types: 電價 finds the pages of 电价, 电价 on a zh-TW page finds 電價.
  */
 export async function searchSite(
   pagefind: PagefindApi,
   query: string,
   areaCode: string,
-  toSimplified?: ToSimplified,
+  scripts: readonly QueryScript[] = [],
 ): Promise<PagefindResult[]> {
   const words = prepareQuery(query);
   if (!words) return [];
   const filters = regionFilter(areaCode);
-  const simplified = toSimplified && han.test(query) ? toSimplified(query) : query;
-  // The simplified form first: the content is, so its pages are the likelier answers.
-  const variants = simplified === query ? [query] : [simplified, query];
+  const variants = han.test(query) ? [...new Set([...scripts.map((script) => script(query)), query])] : [query];
   const found = await Promise.all(
     variants.map(async (variant) => {
       const phrases = phraseQuery(variant);

@@ -4,7 +4,7 @@
  * the filters; and the build's side: the index step's progress lines, its studio step, and the
  * one source the page policy check lets the search page add ('wasm-unsafe-eval').
  */
-import { loadToSimplified } from '../../src/lib/toSimplified.ts';
+import { loadQueryScripts } from '../../src/lib/queryScripts.ts';
 import { describe, expect, it } from 'vitest';
 import { countKey, phaseKey } from '../../src/islands/studio/buildProgress.ts';
 import { pagePolicyProblems } from '../../src/integrations/pagePolicy.ts';
@@ -71,7 +71,8 @@ describe('searchSite', () => {
 
 describe('traditional characters', () => {
   it('converts a query to the simplified characters the content is written in', async () => {
-    const toSimplified = await loadToSimplified();
+    const [toSimplified] = await loadQueryScripts('en-US');
+    if (!toSimplified) throw new Error('no converter');
     expect(toSimplified('電價 企業認證 峰谷電價 綠電 發票 找回密碼 U盾')).toBe(
       '电价 企业认证 峰谷电价 绿电 发票 找回密码 U盾',
     );
@@ -94,12 +95,30 @@ describe('traditional characters', () => {
         return Promise.resolve({ results: (ids[query] ?? []).map(result) });
       },
     };
-    const found = await searchSite(pagefind, '電價', '450000', await loadToSimplified());
+    const found = await searchSite(pagefind, '電價', '450000', await loadQueryScripts('zh-CN'));
     expect(found.map((entry) => entry.id)).toEqual(['price', 'loose', 'heading']);
     expect(asked).toEqual(['电 价', '"电 价"', '電價']);
     asked.length = 0;
-    await searchSite(pagefind, '电价', '450000', await loadToSimplified());
+    await searchSite(pagefind, '电价', '450000', await loadQueryScripts('zh-CN'));
     expect(asked).toEqual(['电 价', '"电 价"']);
+  });
+
+  it('on a zh-TW page also asks a simplified query in traditional characters, the translated pages’ script, first', async () => {
+    const [toTraditional, toSimplified] = await loadQueryScripts('zh-TW');
+    expect(toTraditional?.('电价 企业认证 软件')).toBe('電價 企業認證 軟體');
+    expect(toSimplified?.('電價')).toBe('电价');
+    const asked: string[] = [];
+    const pagefind: PagefindApi = {
+      options: () => Promise.resolve(),
+      init: () => Promise.resolve(),
+      destroy: () => Promise.resolve(),
+      search: (query) => {
+        asked.push(query);
+        return Promise.resolve({ results: [] });
+      },
+    };
+    await searchSite(pagefind, '电价', '450000', await loadQueryScripts('zh-TW'));
+    expect(asked).toEqual(['電價', '电 价', '"电 价"']);
   });
 });
 

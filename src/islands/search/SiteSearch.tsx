@@ -5,7 +5,7 @@ import { formatCount } from '../../lib/i18n/plural.ts';
 import { excerptParts, loadHits, searchSite, type PagefindResult, type SearchHit } from '../../lib/search.ts';
 import { LoadFailed } from '../LoadStatus.tsx';
 import { useMountedSignal } from '../useMountedSignal.ts';
-import { loadToSimplified } from '../../lib/toSimplified.ts';
+import { loadQueryScripts } from '../../lib/queryScripts.ts';
 import { loadSearchBundle, resultsPerPage, typeLabel, typingPauseMs, type SearchMessages } from './siteSearch.ts';
 
 interface Props {
@@ -68,8 +68,8 @@ export default function SiteSearch({ locale, areaCode, messages, helpHref }: Pro
       }
       setState({ kind: 'searching', query });
       try {
-        const [bundle, toSimplified] = await Promise.all([loadSearchBundle(locale), loadToSimplified()]);
-        const results = await searchSite(bundle, query, areaCode, toSimplified);
+        const [bundle, scripts] = await Promise.all([loadSearchBundle(locale), loadQueryScripts(locale)]);
+        const results = await searchSite(bundle, query, areaCode, scripts);
         const hits = await loadHits(results.slice(0, resultsPerPage));
         if (ticket === latest.current) setState({ kind: 'found', query, results, hits });
       } catch {
@@ -83,7 +83,7 @@ export default function SiteSearch({ locale, areaCode, messages, helpHref }: Pro
   // typed while the island was loading, or the address's query.
   useEffect(() => {
     void loadSearchBundle(locale).catch(() => undefined);
-    void loadToSimplified().catch(() => undefined);
+    void loadQueryScripts(locale).catch(() => undefined);
     const input = inputRef.current;
     if (!input) return;
     if (!input.value) input.value = addressQuery();
