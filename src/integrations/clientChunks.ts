@@ -58,10 +58,7 @@ const formModules = [
 ];
 
 /** The empty state and the status badge (left to the tables group, they pulled it into pages without a table). */
-const statusModules = [
-  sourcePath('islands/(?:EmptyState|StatusBadge)\\.tsx$'),
-  sourcePath('lib/emptyState\\.ts$'),
-];
+const statusModules = [sourcePath('islands/(?:EmptyState|StatusBadge)\\.tsx$'), sourcePath('lib/emptyState\\.ts$')];
 
 /** The data tables: their state in the address and the request built from it. */
 const tableModules = [
