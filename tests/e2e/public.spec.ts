@@ -166,6 +166,7 @@ for (const { locale, areaCode } of scopes) {
 }
 
 for (const locale of ['zh-CN', 'pt-BR'] as const) {
+  const content = localizeSiteContent(written, locale);
   const t = dictionaries[locale];
   test.describe(`shared pages (${locale})`, () => {
     test.beforeEach(async ({ page }) => visitor(page, locale));
