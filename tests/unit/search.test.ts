@@ -79,22 +79,26 @@ describe('traditional characters', () => {
     expect(toSimplified('电价 green power')).toBe('电价 green power');
   });
 
-  it('searches a traditional query in both scripts, the simplified first, each page once', async () => {
-    const asked: string[] = [];
-    const pagefind: PagefindApi = {
+  /** A Pagefind that answers `ids` per query and keeps what it was asked in `asked`. */
+  function askedPagefind(asked: string[], ids: Readonly<Record<string, string[]>> = {}): PagefindApi {
+    return {
       options: () => Promise.resolve(),
       init: () => Promise.resolve(),
       destroy: () => Promise.resolve(),
       search: (query) => {
         asked.push(query);
-        const ids: Record<string, string[]> = {
-          '电 价': ['price', 'loose'],
-          '"电 价"': ['price'],
-          電價: ['loose', 'heading'],
-        };
         return Promise.resolve({ results: (ids[query] ?? []).map(result) });
       },
     };
+  }
+
+  it('searches a traditional query in both scripts, the simplified first, each page once', async () => {
+    const asked: string[] = [];
+    const pagefind = askedPagefind(asked, {
+      '电 价': ['price', 'loose'],
+      '"电 价"': ['price'],
+      電價: ['loose', 'heading'],
+    });
     const found = await searchSite(pagefind, '電價', '450000', await loadQueryScripts('zh-CN'));
     expect(found.map((entry) => entry.id)).toEqual(['price', 'loose', 'heading']);
     expect(asked).toEqual(['电 价', '"电 价"', '電價']);
@@ -108,16 +112,7 @@ describe('traditional characters', () => {
     expect(toTraditional?.('电价 企业认证 软件')).toBe('電價 企業認證 軟體');
     expect(toSimplified?.('電價')).toBe('电价');
     const asked: string[] = [];
-    const pagefind: PagefindApi = {
-      options: () => Promise.resolve(),
-      init: () => Promise.resolve(),
-      destroy: () => Promise.resolve(),
-      search: (query) => {
-        asked.push(query);
-        return Promise.resolve({ results: [] });
-      },
-    };
-    await searchSite(pagefind, '电价', '450000', await loadQueryScripts('zh-TW'));
+    await searchSite(askedPagefind(asked), '电价', '450000', await loadQueryScripts('zh-TW'));
     expect(asked).toEqual(['電價', '电 价', '"电 价"']);
   });
 });
