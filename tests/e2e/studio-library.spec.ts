@@ -79,7 +79,7 @@ test('errors go as each field is fixed, the count with them; the news type is ch
   expect(await errorCount(page)).toBe(before - 1);
 
   // Still wrong for another reason: the new reason; then right.
-  const date = page.getByLabel('日期');
+  const date = page.getByLabel('日期', { exact: true });
   const dateError = page.locator('[data-field="date"] [data-field-error]');
   const emptyDate = await dateError.textContent();
   await date.fill('2026-11-20');
@@ -97,8 +97,8 @@ test('errors go as each field is fixed, the count with them; the news type is ch
   await type.selectOption({ label: '市场动态（market）' });
   await expect(page.locator('[data-field="newsTypeCode"] [data-field-error]')).toHaveCount(0);
 
-  await page.getByLabel('来源').fill('本站');
-  await page.getByLabel('摘要').fill('错误随修改消失的检查。');
+  await page.getByLabel('来源', { exact: true }).fill('本站');
+  await page.getByLabel('摘要', { exact: true }).fill('错误随修改消失的检查。');
   await page.getByLabel('正文', { exact: true }).fill('正文。');
   expect(await errorCount(page)).toBe(1);
   await idInput.fill('studio-e2e-errors');

@@ -63,16 +63,16 @@ test('an editor creates a news item: errors in place, Markdown preview, saved as
   // Saving the empty form: every problem at its field, in Chinese, focus on the first.
   await page.getByRole('button', { name: zh['studio.edit.save'] }).click();
   await expect(page.getByRole('alert').filter({ hasText: /处需要修改/ })).toBeVisible();
-  await expect(page.getByLabel('标识')).toBeFocused();
+  await expect(page.getByLabel('标识', { exact: true })).toBeFocused();
   await expect(page.getByLabel('标题', { exact: true })).toHaveAttribute('aria-invalid', 'true');
   await expect(page.getByText('请输入标题')).toBeVisible();
 
-  await page.getByLabel('标识').fill(newsId);
+  await page.getByLabel('标识', { exact: true }).fill(newsId);
   await page.getByLabel(zh['field.newsTypeCode']).selectOption({ label: '市场动态（market）' });
   await page.getByLabel('标题', { exact: true }).fill(newsTitle);
-  await page.getByLabel('日期').fill('2026-11-20');
-  await page.getByLabel('来源').fill('本站');
-  await page.getByLabel('摘要').fill('峰谷时段与价差的调整要点。');
+  await page.getByLabel('日期', { exact: true }).fill('2026-11-20');
+  await page.getByLabel('来源', { exact: true }).fill('本站');
+  await page.getByLabel('摘要', { exact: true }).fill('峰谷时段与价差的调整要点。');
   await page.getByLabel('正文', { exact: true }).fill('## 调整要点\n\n- 高峰时段延长一小时\n- 低谷电价下调 **3%**');
   // The live preview beside the Markdown is the site's renderer.
   const preview = page.getByRole('region', { name: '正文的预览' });
@@ -144,8 +144,8 @@ test('two editors on one item: the later save is told someone else saved, and re
     await apiLogin(other.request, accounts.url, 'demo_editor', 'Editor2025');
     const second = await other.newPage();
     await second.goto(page.url());
-    await second.getByLabel('来源').fill('第二位编辑');
-    await page.getByLabel('来源').fill('第一位编辑');
+    await second.getByLabel('来源', { exact: true }).fill('第二位编辑');
+    await page.getByLabel('来源', { exact: true }).fill('第一位编辑');
     await second.getByRole('button', { name: zh['studio.edit.save'] }).click();
     await expect(second.getByRole('status').filter({ hasText: zh['studio.edit.saved'] })).toBeVisible();
 
@@ -153,7 +153,7 @@ test('two editors on one item: the later save is told someone else saved, and re
     const conflict = page.getByRole('alert').filter({ hasText: zh['studio.edit.changedTitle'] });
     await expect(conflict).toContainText(zh['studio.edit.changedBody']);
     await conflict.getByRole('button', { name: zh['studio.edit.reload'] }).click();
-    await expect(page.getByLabel('来源')).toHaveValue('第二位编辑');
+    await expect(page.getByLabel('来源', { exact: true })).toHaveValue('第二位编辑');
     // Back as it was: the draft discarded, after a confirmation.
     await page.getByRole('button', { name: zh['studio.edit.discard'] }).click();
     await page.getByRole('dialog').getByRole('button', { name: zh['studio.edit.discard'] }).click();
@@ -171,7 +171,7 @@ test('publishing what the editor chose: progress, then the public page shows it'
 }) => {
   // A first publication the site can later be rolled back to: another item's change alone.
   await page.goto('/studio/edit?path=news%2F20250108-platform-launch.md');
-  const summary = page.getByLabel('摘要');
+  const summary = page.getByLabel('摘要', { exact: true });
   await summary.fill(`${await summary.inputValue()}（已核对）`);
   await page.getByRole('button', { name: zh['studio.edit.save'] }).click();
   await expect(page.getByRole('status').filter({ hasText: zh['studio.edit.saved'] })).toBeVisible();
