@@ -41,6 +41,7 @@
 import { z } from 'zod/mini';
 import { maxMarkdownLength } from './limits.ts';
 import { slugPattern } from './paths.ts';
+import { defOf, wrappedSchema, type SchemaDef } from './schemaDefs.ts';
 import { translationsOf } from './translations.ts';
 
 /** GB/T 2260 province-level code. */
@@ -71,20 +72,6 @@ const translated = (max: number) => text(max * 2);
 export const markdownField = z
   .string()
   .check(z.trim(), z.minLength(1, 'must not be empty'), z.maxLength(maxMarkdownLength));
-
-/** The parts of zod's internal definition `mapMarkdownFields` reads. */
-interface SchemaDef {
-  type: string;
-  innerType?: z.core.$ZodType;
-  shape?: Record<string, z.core.$ZodType>;
-  element?: z.core.$ZodType;
-  valueType?: z.core.$ZodType;
-  out?: z.core.$ZodType;
-}
-
-function defOf(schema: z.core.$ZodType): SchemaDef {
-  return (schema as unknown as { _zod: { def: SchemaDef } })._zod.def;
-}
 
 const holdsMarkdownCache = new WeakMap<SchemaDef, boolean>();
 
@@ -122,15 +109,9 @@ export function mapMarkdownFields(
   if (schema === markdownField) return typeof value === 'string' ? map(value, path) : value;
   if (value === undefined || value === null) return value;
   const def = defOf(schema);
+  const wrapped = wrappedSchema(def);
+  if (wrapped) return mapMarkdownFields(wrapped, value, map, path);
   switch (def.type) {
-    case 'optional':
-    case 'nullable':
-    case 'default':
-    case 'prefault':
-    case 'readonly':
-    case 'catch':
-    case 'nonoptional':
-      return def.innerType ? mapMarkdownFields(def.innerType, value, map, path) : value;
     case 'object': {
       if (typeof value !== 'object' || !def.shape) return value;
       const out: Record<string, unknown> = { ...(value as Record<string, unknown>) };
@@ -152,9 +133,6 @@ export function mapMarkdownFields(
             ]),
           )
         : value;
-    case 'pipe':
-      // A parsed value is the pipe's output.
-      return def.out ? mapMarkdownFields(def.out, value, map, path) : value;
     default:
       if (defHoldsMarkdown(def)) throw new Error(`a Markdown field inside a zod ${def.type} cannot be rendered`);
       return value;

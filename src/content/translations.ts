@@ -12,6 +12,7 @@
  */
 import { z } from 'zod/mini';
 import { tagLocalized, unwrap } from './dependencies.ts';
+import { defOf, wrappedSchema } from './schemaDefs.ts';
 
 /** The locales a translation may be written in: every interface locale but the content's own (zh-CN). */
 export const translationLocales = ['en-US', 'zh-TW', 'id-ID', 'pt-BR'] as const;
@@ -46,18 +47,6 @@ export function translationsOf<F extends Record<string, z.ZodMiniType>>(fields: 
 /** Per localized object, which of its fields fell back to the Chinese original. */
 const fellBack = new WeakMap<object, ReadonlySet<string>>();
 
-/** The parts of zod's internal definition the walk reads. */
-interface Def {
-  type: string;
-  innerType?: z.core.$ZodType;
-  shape?: Record<string, z.core.$ZodType>;
-  element?: z.core.$ZodType;
-  valueType?: z.core.$ZodType;
-  out?: z.core.$ZodType;
-}
-
-const defOf = (schema: z.core.$ZodType): Def => (schema as unknown as { _zod: { def: Def } })._zod.def;
-
 /** The fields an object schema's `translations` may hold (none when it takes no translations). */
 export function translatableFields(schema: z.core.$ZodType): readonly string[] {
   let def = defOf(schema);
@@ -84,17 +73,9 @@ export function localizeValue<T>(schema: z.core.$ZodType, value: T, locale: stri
 function localize(schema: z.core.$ZodType, value: unknown, locale: string): unknown {
   if (value === null || typeof value !== 'object') return value;
   const def = defOf(schema);
+  const wrapped = wrappedSchema(def);
+  if (wrapped) return localize(wrapped, value, locale);
   switch (def.type) {
-    case 'optional':
-    case 'nullable':
-    case 'default':
-    case 'prefault':
-    case 'readonly':
-    case 'catch':
-    case 'nonoptional':
-      return def.innerType ? localize(def.innerType, value, locale) : value;
-    case 'pipe':
-      return def.out ? localize(def.out, value, locale) : value;
     case 'array':
       return Array.isArray(value) && def.element ? value.map((entry) => localize(def.element!, entry, locale)) : value;
     case 'record':
