@@ -58,6 +58,8 @@ export interface BuildSiteOptions {
   command?: BuildCommand;
   /** Finished builds kept besides the one `dist` points at (a reader may still be inside one). */
   keep?: number;
+  /** Put before each line the build prints (run.ts), when it runs beside other commands. */
+  label?: string;
 }
 
 /**
@@ -68,6 +70,7 @@ export async function buildSite({
   root = projectRoot,
   command = astroBuild,
   keep = 2,
+  label,
 }: BuildSiteOptions = {}): Promise<string> {
   const startedAt = Date.now();
   const buildsDir = join(root, '.dist-builds');
@@ -75,7 +78,7 @@ export async function buildSite({
   // Named by start time, so that names sort by age; the random tail keeps two starts apart.
   const outDir = await mkdtemp(join(buildsDir, `${new Date(startedAt).toISOString().replace(/[:.]/g, '-')}-`));
   const { command: file, args, env } = command(outDir);
-  const code = await run(file, args, env).catch((error: unknown) => {
+  const code = await run(file, args, env, label).catch((error: unknown) => {
     throw new Error(`the build could not start: ${String(error)}`);
   });
   if (code !== 0) {

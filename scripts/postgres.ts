@@ -15,7 +15,7 @@ import { chownSync, existsSync, readdirSync, readFileSync, rmSync } from 'node:f
 import { mkdtemp } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import path from 'node:path';
-import { run } from './run.ts';
+import { aptInstall, isRoot } from './debian.ts';
 
 export interface TestPostgres {
   /** `postgres://postgres@127.0.0.1:<port>/postgres` */
@@ -42,8 +42,6 @@ export function findPostgresBin(): string | undefined {
   return versions[0] === undefined ? undefined : path.join(installRoot, versions[0], 'bin');
 }
 
-const isRoot = () => process.getuid?.() === 0;
-
 /** Finds PostgreSQL, installing Debian's package when missing and we are root. */
 export async function ensurePostgres(): Promise<string> {
   const found = findPostgresBin();
@@ -54,13 +52,7 @@ export async function ensurePostgres(): Promise<string> {
     );
   }
   console.log("Installing Debian's postgresql package for the tests…");
-  const env = { DEBIAN_FRONTEND: 'noninteractive' };
-  if (
-    (await run('apt-get', ['update', '-qq'], env)) !== 0 ||
-    (await run('apt-get', ['install', '-y', '-qq', 'postgresql'], env)) !== 0
-  ) {
-    throw new Error('apt-get could not install postgresql');
-  }
+  await aptInstall(['postgresql']);
   const installed = findPostgresBin();
   if (!installed) throw new Error(`postgresql installed but no ${installRoot}/*/bin/pg_ctl`);
   return installed;

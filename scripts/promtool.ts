@@ -9,7 +9,7 @@
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import { run } from './run.ts';
+import { aptInstall, isRoot } from './debian.ts';
 
 /** promtool on the PATH, or undefined. */
 export function findPromtool(): string | undefined {
@@ -20,8 +20,6 @@ export function findPromtool(): string | undefined {
   return undefined;
 }
 
-const isRoot = () => process.getuid?.() === 0;
-
 /** Finds promtool, installing Debian's `prometheus` package when missing and we are root. */
 export async function ensurePromtool(): Promise<string> {
   const found = findPromtool();
@@ -29,13 +27,7 @@ export async function ensurePromtool(): Promise<string> {
   if (!isRoot())
     throw new Error('promtool is not installed: run `sudo apt-get install -y --no-install-recommends prometheus`.');
   console.log("Installing Debian's prometheus package (for promtool) for the tests…");
-  const env = { DEBIAN_FRONTEND: 'noninteractive' };
-  if (
-    (await run('apt-get', ['update', '-qq'], env)) !== 0 ||
-    (await run('apt-get', ['install', '-y', '-qq', '--no-install-recommends', 'prometheus'], env)) !== 0
-  ) {
-    throw new Error('apt-get could not install prometheus');
-  }
+  await aptInstall(['prometheus'], { recommends: false });
   const installed = findPromtool();
   if (!installed) throw new Error('prometheus installed but no promtool on the PATH');
   return installed;

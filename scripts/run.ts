@@ -1,17 +1,43 @@
-/** Runs a command of node_modules/.bin (or any command) with inherited output; resolves its exit code. */
+/**
+ * Runs a command of node_modules/.bin (or any command) with inherited output; resolves its exit
+ * code. With `label`, every line it prints is written with `[label] ` before it, so that two
+ * commands running side by side (npm test's lanes) stay readable.
+ */
 import { spawn } from 'node:child_process';
+import { createInterface } from 'node:readline';
 
-export function run(command: string, args: readonly string[], env: NodeJS.ProcessEnv = {}): Promise<number> {
+export function run(
+  command: string,
+  args: readonly string[],
+  env: NodeJS.ProcessEnv = {},
+  label?: string,
+): Promise<number> {
   return new Promise((resolve, reject) => {
-    const child = spawn(command, args, { stdio: 'inherit', env: { ...process.env, ...env } });
+    const child = spawn(command, args, {
+      stdio: label === undefined ? 'inherit' : ['ignore', 'pipe', 'pipe'],
+      env: { ...process.env, ...env },
+    });
+    const closed: Promise<void>[] = [];
+    if (label !== undefined) {
+      for (const [stream, out] of [
+        [child.stdout, process.stdout],
+        [child.stderr, process.stderr],
+      ] as const) {
+        const lines = createInterface({ input: stream!, crlfDelay: Infinity });
+        lines.on('line', (line) => out.write(`[${label}] ${line}\n`));
+        closed.push(new Promise((done) => lines.once('close', done)));
+      }
+    }
     child.on('error', reject);
-    child.on('exit', (code, signal) => resolve(code ?? (signal ? 1 : 0)));
+    child.on('exit', (code, signal) => {
+      void Promise.all(closed).then(() => resolve(code ?? (signal ? 1 : 0)));
+    });
   });
 }
 
 /** Builds the static site when its sources changed since the last build (into a fresh directory, then `dist` switched to it). */
-export async function buildIfStale(): Promise<void> {
+export async function buildIfStale(label?: string): Promise<void> {
   const { buildIsStale, buildSite } = await import('./build-state.ts');
   if (!buildIsStale()) return;
-  await buildSite();
+  await buildSite(label === undefined ? {} : { label });
 }

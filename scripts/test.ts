@@ -1,101 +1,129 @@
 /**
- * `npm test`: unit and API tests (Vitest, real PGlite database), the static build, the page-weight
- * budgets, incremental against full builds (tests/build), the cluster test (two server processes on PostgreSQL and an S3-compatible server,
- * tests/cluster; PostgreSQL installed as root when missing, like Chromium), then the browser tests
- * (Playwright in Debian's Chromium against the real server).
- * Ends with one line that counts every test: `tests: N passed, N failed`.
+ * `npm test`: every suite, in two lanes side by side after the system packages they need.
+ *
+ * - databases: the unit and API tests (Vitest) on an in-memory PGlite, then the API tests again
+ *   on a throwaway PostgreSQL server (scripts/postgres.ts);
+ * - site: the static build, the page-weight budgets, a zh-CN build with offline mode on (for
+ *   tests/e2e/public-offline.spec.ts), incremental against full builds (tests/build), the cluster
+ *   and restore tests (tests/cluster: API processes on PostgreSQL and an S3-compatible server),
+ *   then the browser tests (Playwright in Debian's Chromium against the real server).
+ *
+ * The lanes share the two cores: each is mostly waiting on the other's kind of work (the browser
+ * tests on pages and timers, the API suites on a database), measured in docs/testing.md. Builds
+ * stay in one lane, one at a time (they share Astro's caches). Each stage prints its duration; the
+ * run ends with a table of them (also written to test-results/stages.json, which .ci/run folds into
+ * its own) and one line that counts every test: `tests: N passed, N failed`.
  */
 import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { ensureChromium } from './chromium.ts';
+import { ensurePostgres, startPostgres } from './postgres.ts';
+import { ensurePromtool } from './promtool.ts';
 import { buildIfStale, run } from './run.ts';
+import { Stages } from './stages.ts';
+
+/** npm test's own limit (issue: a new contributor's wait), and where its table starts to warn. */
+const limitSeconds = 1800;
+const warnSeconds = 1500;
 
 const results = 'test-results';
 rmSync(results, { recursive: true, force: true });
 mkdirSync(results, { recursive: true });
-const vitestJson = `${results}/vitest.json`;
-const clusterJson = `${results}/cluster.json`;
-const buildJson = `${results}/build.json`;
-const e2eJson = `${results}/e2e.json`;
-/** A second build with offline mode on (the spec's `pwa` setting), for tests/e2e/public-offline.spec.ts. */
+const reports = {
+  pglite: `${results}/vitest.json`,
+  postgres: `${results}/vitest-postgres.json`,
+  build: `${results}/build.json`,
+  cluster: `${results}/cluster.json`,
+  e2e: `${results}/e2e.json`,
+};
+/** A second build with offline mode on (the spec's `pwa` setting); its test visits zh-CN pages only. */
 const offlineDist = `${results}/pwa-dist`;
 
-const steps: { name: string; ok: boolean }[] = [];
-const step = async (name: string, action: () => Promise<number>) => {
-  const code = await action().catch((error: unknown) => {
-    console.error(`${name}: ${error instanceof Error ? error.message : String(error)}`);
-    return 1;
-  });
-  steps.push({ name, ok: code === 0 });
+const stages = new Stages();
+
+const vitest = (projects: string[], report: string, lane: string, env: NodeJS.ProcessEnv = {}) =>
+  run(
+    'vitest',
+    [
+      'run',
+      ...projects.flatMap((project) => ['--project', project]),
+      '--reporter=default',
+      '--reporter=json',
+      `--outputFile.json=${report}`,
+    ],
+    env,
+    lane,
+  );
+
+// apt-get takes one install at a time: whatever a lane will need is installed before they start.
+let chromium = '';
+await stages.run('system packages', async () => {
+  chromium = await ensureChromium();
+  await ensurePostgres();
+  await ensurePromtool();
+  return 0;
+});
+
+const databases = async (lane = 'databases') => {
+  await stages.run('unit + API on PGlite', () => vitest(['unit', 'api'], reports.pglite, lane), lane);
+  await stages.run(
+    'API on PostgreSQL',
+    async () => {
+      const pg = await startPostgres();
+      try {
+        return await vitest(['api'], reports.postgres, lane, { TEST_DATABASE_URL: pg.url });
+      } finally {
+        await pg.stop();
+      }
+    },
+    lane,
+  );
 };
 
-await step('unit + api', () =>
-  run('vitest', [
-    'run',
-    '--project',
-    'unit',
-    '--project',
-    'api',
-    '--reporter=default',
-    '--reporter=json',
-    `--outputFile.json=${vitestJson}`,
-  ]),
-);
-await step('build', async () => (await buildIfStale(), 0));
-await step('budgets', () => run('node', ['scripts/check-budgets.ts']));
-// Incremental builds write what full builds write (real builds of zh-CN pages, about two minutes).
-await step('incremental build', () =>
-  run('vitest', [
-    'run',
-    '--project',
-    'build',
-    '--reporter=default',
-    '--reporter=json',
-    `--outputFile.json=${buildJson}`,
-  ]),
-);
-// Serves the build just made from two processes and rebuilds it twice (a few minutes).
-await step('cluster', () =>
-  run('vitest', [
-    'run',
-    '--project',
-    'cluster',
-    '--reporter=default',
-    '--reporter=json',
-    `--outputFile.json=${clusterJson}`,
-  ]),
-);
-await step('offline build', () => run('astro', ['build', '--silent', '--outDir', offlineDist], { PWA: 'true' }));
-await step('browser', async () => {
-  const chromium = await ensureChromium();
-  return run('playwright', ['test'], {
-    CHROMIUM_PATH: chromium,
-    PLAYWRIGHT_JSON_OUTPUT_NAME: e2eJson,
-    E2E_PWA_DIST: offlineDist,
-  });
-});
+const site = async (lane = 'site') => {
+  await stages.run('build', async () => (await buildIfStale(lane), 0), lane);
+  await stages.run('budgets', () => run('node', ['scripts/check-budgets.ts'], {}, lane), lane);
+  await stages.run(
+    'offline build',
+    () => run('astro', ['build', '--silent', '--outDir', offlineDist], { PWA: 'true', BUILD_LOCALES: 'zh-CN' }, lane),
+    lane,
+  );
+  // Incremental builds write what full builds write (real builds of zh-CN and en-US pages).
+  await stages.run('incremental build', () => vitest(['build'], reports.build, lane), lane);
+  // Serves the build just made from several processes and rebuilds it; backs it up and restores it.
+  await stages.run('cluster', () => vitest(['cluster'], reports.cluster, lane), lane);
+  await stages.run(
+    'browser',
+    () =>
+      run(
+        'playwright',
+        ['test'],
+        { CHROMIUM_PATH: chromium, PLAYWRIGHT_JSON_OUTPUT_NAME: reports.e2e, E2E_PWA_DIST: offlineDist },
+        lane,
+      ),
+    lane,
+  );
+};
+
+await Promise.all([databases(), site()]);
 
 const readJson = (file: string): Record<string, unknown> | undefined =>
   existsSync(file) ? (JSON.parse(readFileSync(file, 'utf8')) as Record<string, unknown>) : undefined;
 type VitestSummary = { numPassedTests?: number; numFailedTests?: number; numPendingTests?: number } | undefined;
-const vitestRuns = [readJson(vitestJson), readJson(buildJson), readJson(clusterJson)] as VitestSummary[];
-const vitest = {
-  numPassedTests: vitestRuns.reduce((sum, r) => sum + (r?.numPassedTests ?? 0), 0),
-  numFailedTests: vitestRuns.reduce((sum, r) => sum + (r?.numFailedTests ?? 0), 0),
-  numPendingTests: vitestRuns.reduce((sum, r) => sum + (r?.numPendingTests ?? 0), 0),
-};
+const vitestRuns = [reports.pglite, reports.postgres, reports.build, reports.cluster].map(readJson) as VitestSummary[];
+const sum = (key: keyof NonNullable<VitestSummary>) => vitestRuns.reduce((total, r) => total + (r?.[key] ?? 0), 0);
 const e2e = (
-  readJson(e2eJson) as
+  readJson(reports.e2e) as
     { stats?: { expected?: number; unexpected?: number; flaky?: number; skipped?: number } } | undefined
 )?.stats;
 
-const passed = vitest.numPassedTests + (e2e?.expected ?? 0) + (e2e?.flaky ?? 0);
-const failedSteps = steps.filter((s) => !s.ok);
-const failed = vitest.numFailedTests + (e2e?.unexpected ?? 0);
-const skipped = vitest.numPendingTests + (e2e?.skipped ?? 0);
+const passed = sum('numPassedTests') + (e2e?.expected ?? 0) + (e2e?.flaky ?? 0);
+const failedStages = stages.records.filter((s) => !s.ok);
+const failed = sum('numFailedTests') + (e2e?.unexpected ?? 0);
+const skipped = sum('numPendingTests') + (e2e?.skipped ?? 0);
 
-for (const s of steps) console.log(`${s.ok ? '✓' : '✗'} ${s.name}`);
-// A failed step with no failed test in it (a build error, a budget overrun) still counts as a failure.
-console.log(
-  `tests: ${passed} passed, ${failed || failedSteps.length ? Math.max(failed, failedSteps.length) : 0} failed, ${skipped} skipped`,
-);
-process.exitCode = failedSteps.length ? 1 : 0;
+// A failed stage with no failed test in it (a build error, a budget overrun) still counts as a failure.
+const closingLine = `tests: ${passed} passed, ${failed || failedStages.length ? Math.max(failed, failedStages.length) : 0} failed, ${skipped} skipped`;
+stages.write(`${results}/stages.json`, closingLine);
+console.log(`\n${stages.table({ title: 'npm test', limitSeconds, warnSeconds })}`);
+console.log(closingLine);
+process.exitCode = failedStages.length ? 1 : 0;

@@ -7,6 +7,10 @@
  * listed with its locale, page and elements, and so does any error a page throws (a hydration
  * mismatch among them).
  *
+ * Every page is checked in every locale as each viewer who may open it, except the public pages:
+ * they are checked as the visitor and once signed in (by each role in turn, see visitsOf), since
+ * a signed-in viewer's public page differs from the visitor's only by the header its own pages show.
+ *
  * One test per viewer, so the two workers sweep viewers side by side: one browser context signed
  * in once, two pages in it taking the viewer's pages in turn, locale after locale. A page whose
  * rendered HTML is exactly one already checked in this run (a public page looks the same to most
@@ -18,10 +22,10 @@ import { createHash } from 'node:crypto';
 import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect, test } from './support/test.ts';
-import { defaultLocale, locales } from '../../src/lib/i18n/locales.ts';
+import { defaultLocale, locales, type Locale } from '../../src/lib/i18n/locales.ts';
 import { localePath } from '../../src/lib/paths.ts';
-import { sitePages } from './support/sitePages.ts';
-import { canOpen, signIn, viewers } from './support/viewers.ts';
+import { sitePages, type SitePage } from './support/sitePages.ts';
+import { canOpen, signIn, viewers, type Viewer } from './support/viewers.ts';
 
 /**
  * The WCAG 2.2 A/AA rules, including the two axe leaves off by default: target-size (2.5.8) and
@@ -159,14 +163,49 @@ async function keepAddressedLocale(context: BrowserContext): Promise<void> {
 }
 
 const pages = sitePages();
-// The viewer with most pages first, so that the two workers finish about together.
-const sweeps = viewers
-  .map((viewer) => ({ viewer, list: pages.filter((page) => canOpen(viewer, page.route)) }))
-  .sort((a, b) => b.list.length - a.list.length);
+const signedInViewers = viewers.filter((viewer) => viewer.account);
+const publicPages = pages.filter((page) => page.route.access === 'public');
 
-for (const { viewer, list } of sweeps) {
-  test(`axe: every page as ${viewer.name}, in every locale`, async ({ browser, baseURL }, testInfo) => {
-    test.setTimeout(list.length * locales.length * budgetPerVisitMs);
+/**
+ * What each viewer visits, per locale. The visitor: every public page. A signed-in viewer: every
+ * other page it may open (its role's pages, account settings), and a share of the public pages: a
+ * public page differs from the visitor's only by the signed-in header, which every role's own pages
+ * show too, so each public page is checked signed in once per locale, by each role in turn.
+ */
+function visitsOf(viewer: Viewer): Map<Locale, SitePage[]> {
+  const visits = new Map<Locale, SitePage[]>();
+  const turn = signedInViewers.indexOf(viewer);
+  locales.forEach((locale, localeIndex) => {
+    if (!viewer.account) return visits.set(locale, publicPages);
+    const own = pages.filter((page) => page.route.access !== 'public' && canOpen(viewer, page.route));
+    const shared = publicPages.filter((_, pageIndex) => (pageIndex + localeIndex) % signedInViewers.length === turn);
+    return visits.set(locale, [...own, ...shared]);
+  });
+  return visits;
+}
+
+const count = (visits: Map<Locale, SitePage[]>) => [...visits.values()].reduce((sum, list) => sum + list.length, 0);
+// The viewer with most visits first, so that the two workers finish about together.
+const sweeps = viewers
+  .map((viewer) => ({ viewer, visits: visitsOf(viewer) }))
+  .sort((a, b) => count(b.visits) - count(a.visits));
+
+test('the accessibility sweep checks every page in every locale as a visitor or signed in', () => {
+  for (const locale of locales) {
+    for (const page of pages) {
+      const seenBy = sweeps.filter(({ visits }) => visits.get(locale)?.includes(page)).map(({ viewer }) => viewer);
+      const expected =
+        page.route.access === 'public'
+          ? 2 // the visitor and one signed-in viewer
+          : viewers.filter((viewer) => canOpen(viewer, page.route)).length;
+      expect(seenBy.length, `${locale} ${page.path}`).toBe(expected);
+    }
+  }
+});
+
+for (const { viewer, visits } of sweeps) {
+  test(`axe: the pages of ${viewer.name}, in every locale`, async ({ browser, baseURL }, testInfo) => {
+    test.setTimeout(count(visits) * budgetPerVisitMs);
     const checked = new CheckedPages(join(testInfo.project.outputDir, 'axe-checked-pages'));
     const context = await browser.newContext({ baseURL: baseURL!, locale: defaultLocale });
     try {
@@ -177,7 +216,7 @@ for (const { viewer, list } of sweeps) {
       let reused = 0;
       const started = Date.now();
       // Locale after locale: an unprefixed (zh-CN) address is never open while another locale is stored.
-      for (const locale of locales) {
+      for (const [locale, list] of visits) {
         await inTurn(open, list, async (page, { path }) => {
           const result = await audit(page, localePath(locale, path), viewer.account ? 'networkidle' : 'load', checked);
           findings.push(...result.findings);
@@ -186,7 +225,7 @@ for (const { viewer, list } of sweeps) {
       }
       const seconds = ((Date.now() - started) / 1000).toFixed(0);
       console.log(
-        `axe as ${viewer.name}: ${list.length} pages × ${locales.length} locales in ${seconds} s (${reused} the same as one checked before), ${findings.length} violations`,
+        `axe as ${viewer.name}: ${count(visits)} visits in ${locales.length} locales in ${seconds} s (${reused} the same as one checked before), ${findings.length} violations`,
       );
       expect(findings, report(findings)).toEqual([]);
     } finally {
