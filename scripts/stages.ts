@@ -18,8 +18,8 @@ export interface StageRecord {
   /** Seconds from the run's start to the stage's start. */
   startedAt: number;
   seconds: number;
-  /** Cores busy on average during the stage (machine-wide: stages of other lanes included). */
-  busyCores: number;
+  /** Cores busy on average during the stage (machine-wide: stages of other lanes included); null when unknown. */
+  busyCores: number | null;
   ok: boolean;
 }
 
@@ -62,7 +62,7 @@ export class Stages {
     const busyCores =
       before && after && after.total > before.total
         ? ((after.busy - before.busy) / (after.total - before.total)) * cores
-        : Number.NaN;
+        : null;
     const record: StageRecord = {
       name,
       ...(lane === undefined ? {} : { lane }),
@@ -73,7 +73,7 @@ export class Stages {
     };
     this.records.push(record);
     console.log(
-      `== ${name}: ${code === 0 ? 'passed' : 'FAILED'} in ${duration(seconds)}, ${busyCores.toFixed(1)} of ${cores} cores busy`,
+      `== ${name}: ${code === 0 ? 'passed' : 'FAILED'} in ${duration(seconds)}, ${busyCores === null ? '?' : busyCores.toFixed(1)} of ${cores} cores busy`,
     );
     return code === 0;
   }
@@ -108,7 +108,7 @@ export function stageTable(
     r.lane ?? '',
     duration(r.startedAt),
     duration(r.seconds),
-    Number.isNaN(r.busyCores) || r.busyCores < 0 ? '?' : `${r.busyCores.toFixed(1)} / ${cores}`,
+    r.busyCores === null || r.busyCores < 0 ? '?' : `${r.busyCores.toFixed(1)} / ${cores}`,
   ]);
   const header = ['', 'stage', 'lane', 'started at', 'took', 'cores busy'];
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((row) => row[i]!.length)));

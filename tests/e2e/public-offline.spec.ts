@@ -2,7 +2,7 @@
  * Offline mode (the spec's `pwa` setting) in a real browser. It needs a build made with offline
  * mode on, served by its own server, so it runs only when E2E_PWA_DIST names one:
  *
- *   PWA=true npx astro build --outDir /tmp/pwa-dist
+ *   PWA=true BUILD_LOCALES=zh-CN npx astro build --outDir /tmp/pwa-dist
  *   E2E_PWA_DIST=/tmp/pwa-dist E2E_PORT=4401 npm run test:e2e -- tests/e2e/public-offline.spec.ts
  *
  * The test serves a copy of that build, so it can publish a "new build" by changing the copy's
@@ -62,7 +62,7 @@ test.describe('offline mode', () => {
   }
 
   test.beforeAll(async ({}, testInfo) => {
-    // Copying the whole offline build (1 265 pages with their .br/.gz) takes a while on a busy machine.
+    // Copying the offline build (npm test's: the zh-CN pages with their .br/.gz) takes a while on a busy machine.
     testInfo.setTimeout(120_000);
     root = mkdtempSync(join(tmpdir(), 'hgd-pwa-dist-'));
     dataDir = mkdtempSync(join(tmpdir(), 'hgd-pwa-data-'));

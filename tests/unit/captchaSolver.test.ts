@@ -39,12 +39,14 @@ describe('captcha image', () => {
     expect([png.readUInt32BE(16), png.readUInt32BE(20)]).toEqual([captchaImageSize.width, captchaImageSize.height]);
   });
 
-  it('takes a few milliseconds per image', async () => {
-    const started = performance.now();
+  it('takes a few milliseconds of CPU per image', async () => {
+    // CPU time, not the clock: npm test runs other suites beside this one on the same two cores.
+    const started = process.cpuUsage();
     for (let i = 0; i < 50; i++) await renderCaptchaPng(captchaText());
-    const perImage = (performance.now() - started) / 50;
-    console.info(`captcha image: ${perImage.toFixed(1)} ms each (draw + PNG)`);
-    expect(perImage).toBeLessThan(50); // ~5 ms here; generous for a loaded CI machine
+    const { user, system } = process.cpuUsage(started);
+    const perImage = (user + system) / 1000 / 50;
+    console.info(`captcha image: ${perImage.toFixed(1)} ms of CPU each (draw + PNG)`);
+    expect(perImage).toBeLessThan(50); // ~5 ms here
   });
 
   // 400 images: the solver reads about 0.4 % of them whole (4 in 1000 measured), so fewer would let
