@@ -39,7 +39,7 @@ function cpuJiffies(): { busy: number; total: number } | undefined {
 const cores = availableParallelism();
 
 /** Seconds as `12 min 34 s` (or `34 s`). */
-export function duration(seconds: number): string {
+function duration(seconds: number): string {
   const whole = Math.round(seconds);
   return whole >= 60 ? `${Math.floor(whole / 60)} min ${String(whole % 60).padStart(2, '0')} s` : `${whole} s`;
 }

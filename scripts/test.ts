@@ -8,9 +8,9 @@
  *   and restore tests (tests/cluster: API processes on PostgreSQL and an S3-compatible server),
  *   then the browser tests (Playwright in Debian's Chromium against the real server).
  *
- * The lanes share the two cores: each is mostly waiting on the other's kind of work (the browser
- * tests on pages and timers, the API suites on a database), measured in docs/testing.md. Builds
- * stay in one lane, one at a time (they share Astro's caches). Each stage prints its duration; the
+ * The lanes share the two cores: each fills the other's waits (a page's network, a build's child
+ * process, timers), measured in docs/testing.md. Builds stay in one lane, one at a time (they share
+ * Astro's caches). Each stage prints its duration; the
  * run ends with a table of them (also written to test-results/stages.json, which .ci/run folds into
  * its own) and one line that counts every test: `tests: N passed, N failed`.
  */
@@ -63,7 +63,8 @@ await stages.run('system packages', async () => {
   return 0;
 });
 
-const databases = async (lane = 'databases') => {
+const databases = async () => {
+  const lane = 'databases';
   await stages.run('unit + API on PGlite', () => vitest(['unit', 'api'], reports.pglite, lane), lane);
   await stages.run(
     'API on PostgreSQL',
@@ -79,7 +80,8 @@ const databases = async (lane = 'databases') => {
   );
 };
 
-const site = async (lane = 'site') => {
+const site = async () => {
+  const lane = 'site';
   await stages.run('build', async () => (await buildIfStale(lane), 0), lane);
   await stages.run('budgets', () => run('node', ['scripts/check-budgets.ts'], {}, lane), lane);
   await stages.run(

@@ -173,15 +173,15 @@ const publicPages = pages.filter((page) => page.route.access === 'public');
  * show too, so each public page is checked signed in once per locale, by each role in turn.
  */
 function visitsOf(viewer: Viewer): Map<Locale, SitePage[]> {
-  const visits = new Map<Locale, SitePage[]>();
+  if (!viewer.account) return new Map(locales.map((locale) => [locale, publicPages]));
   const turn = signedInViewers.indexOf(viewer);
-  locales.forEach((locale, localeIndex) => {
-    if (!viewer.account) return visits.set(locale, publicPages);
-    const own = pages.filter((page) => page.route.access !== 'public' && canOpen(viewer, page.route));
-    const shared = publicPages.filter((_, pageIndex) => (pageIndex + localeIndex) % signedInViewers.length === turn);
-    return visits.set(locale, [...own, ...shared]);
-  });
-  return visits;
+  const own = pages.filter((page) => page.route.access !== 'public' && canOpen(viewer, page.route));
+  return new Map(
+    locales.map((locale, localeIndex) => [
+      locale,
+      [...own, ...publicPages.filter((_, index) => (index + localeIndex) % signedInViewers.length === turn)],
+    ]),
+  );
 }
 
 const count = (visits: Map<Locale, SitePage[]>) => [...visits.values()].reduce((sum, list) => sum + list.length, 0);
