@@ -64,6 +64,8 @@ const envSchema = z.object({
   REQUEST_TIMEOUT_MS: positiveInt.default(30_000),
   UPLOAD_TIMEOUT_MS: positiveInt.default(300_000),
   DB_POOL_MAX: positiveInt.default(10),
+  // The client's own deadlines on PostgreSQL (db/client.ts): a connection, and a statement past the server's statement_timeout.
+  DB_CONNECT_TIMEOUT_MS: positiveInt.default(5_000),
   // On SIGTERM: serve on this long with /api/health/ready answering 503, so the load balancer stops sending users first.
   SHUTDOWN_DRAIN_SECONDS: z.coerce.number().int().min(0).max(300).default(0),
   // Unset: seeded for a local run, not once PUBLIC_ORIGIN says this is a deployment (seedDemoAccountsRule).
@@ -74,6 +76,8 @@ const envSchema = z.object({
   // Long and random, because it is the only thing guarding a call that rebuilds and republishes the site.
   REBUILD_TOKEN: z.string().min(32, 'must be at least 32 characters (e.g. `openssl rand -hex 32`)').optional(),
   REBUILD_TIMEOUT_MINUTES: positiveInt.default(20),
+  // `npm run worker` on SIGTERM: how long its running job may go on before the worker hands it back to the queue.
+  WORKER_STOP_SECONDS: z.coerce.number().int().min(0).max(3600).default(60),
   SITE_POLL_SECONDS: positiveInt.default(10),
   // Who runs the site's builds (jobs/worker.ts): this process (`embedded`), or `npm run worker`
   // processes (`external`). Unset: embedded on PGlite, external on PostgreSQL.
@@ -97,6 +101,8 @@ const envSchema = z.object({
   S3_SECRET_ACCESS_KEY: z.string().min(1).optional(),
   S3_FORCE_PATH_STYLE: flag.optional(),
   S3_PREFIX: keyPrefix.optional(),
+  // Each object-store call's deadline (retries included), plus a second per MiB it sends (storage/s3Store.ts).
+  S3_TIMEOUT_MS: positiveInt.default(5_000),
   // The bucket a CDN serves the site from (site/cdn.ts); reached with the S3_* connection settings (cdnRule).
   CDN_S3_BUCKET: bucketName.optional(),
   CDN_S3_PREFIX: keyPrefix.optional(),
@@ -160,6 +166,8 @@ export interface Config {
   /** The same for the upload calls, whose body may come slowly from a phone. */
   uploadTimeoutMs: number;
   dbPoolMax: number;
+  /** A PostgreSQL connection not made in this long fails (the call answers 503 api.busy). */
+  dbConnectTimeoutMs: number;
   /**
    * A stopping server goes on serving this long while /api/health/ready answers 503 (main.ts
    * close()), before it stops accepting connections and lets the open requests finish.
@@ -179,6 +187,8 @@ export interface Config {
   rebuildToken: string | undefined;
   /** An editors' rebuild running longer is stopped and recorded as failed. */
   rebuildTimeoutMinutes: number;
+  /** How long a stopping `npm run worker` lets its running job go on before handing it back to the queue. */
+  workerStopSeconds: number;
   /** How often each process checks the published build besides LISTEN/NOTIFY (site/sitePublisher.ts). */
   sitePollSeconds: number;
   /** `embedded`: this process also runs the job queue's worker (builds, schedules); `external`: `npm run worker` does. */
@@ -242,6 +252,8 @@ export interface S3Config {
   forcePathStyle: boolean;
   /** Put before every key (e.g. `portal/`), so one bucket can serve several installs; '' for none. */
   prefix: string;
+  /** A call's deadline, retries included, plus a second per MiB it sends; past it the call fails (503). */
+  timeoutMs: number;
 }
 
 export class ConfigError extends Error {
@@ -337,6 +349,7 @@ function storageRule(e: z.infer<typeof envSchema>): Pick<Config, 'storage' | 's3
       secretAccessKey: e.S3_SECRET_ACCESS_KEY,
       forcePathStyle: e.S3_FORCE_PATH_STYLE ?? e.S3_ENDPOINT !== undefined,
       prefix,
+      timeoutMs: e.S3_TIMEOUT_MS,
     },
   };
 }
@@ -387,6 +400,7 @@ function cdnRule(e: z.infer<typeof envSchema>, regionGiven: boolean, s3: S3Confi
     secretAccessKey: e.S3_SECRET_ACCESS_KEY,
     forcePathStyle: e.S3_FORCE_PATH_STYLE ?? e.S3_ENDPOINT !== undefined,
     prefix,
+    timeoutMs: e.S3_TIMEOUT_MS,
   };
 }
 
@@ -456,6 +470,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     requestTimeoutMs: e.REQUEST_TIMEOUT_MS,
     uploadTimeoutMs: e.UPLOAD_TIMEOUT_MS,
     dbPoolMax: e.DB_POOL_MAX,
+    dbConnectTimeoutMs: e.DB_CONNECT_TIMEOUT_MS,
     shutdownDrainSeconds: e.SHUTDOWN_DRAIN_SECONDS,
     seedDemoAccounts: seedDemoAccountsRule(e),
     smsHttpUrl: e.SMS_HTTP_URL,
@@ -463,6 +478,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     smsHttpTimeoutMs: e.SMS_HTTP_TIMEOUT_MS,
     rebuildToken: e.REBUILD_TOKEN,
     rebuildTimeoutMinutes: e.REBUILD_TIMEOUT_MINUTES,
+    workerStopSeconds: e.WORKER_STOP_SECONDS,
     sitePollSeconds: e.SITE_POLL_SECONDS,
     siteWorker: e.SITE_WORKER ?? (e.DATABASE_URL ? 'external' : 'embedded'),
     bankProvider,

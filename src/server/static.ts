@@ -103,6 +103,12 @@ export interface StaticHandler extends MiddlewareHandler<AppEnv> {
   reset(): void;
 }
 
+/** Every handler made here, so that metrics and the access log label its requests `static` (middleware/requestLog.ts). */
+const siteHandlers = new WeakSet<object>();
+
+/** Whether a registered handler is the published site's. */
+export const isSiteHandler = (handler: object): boolean => siteHandlers.has(handler);
+
 export function createStaticHandler(options: { root: string | (() => string) }): StaticHandler {
   const rootOf = typeof options.root === 'function' ? options.root : () => options.root as string;
   let root = path.resolve(rootOf());
@@ -296,5 +302,6 @@ export function createStaticHandler(options: { root: string | (() => string) }):
     return c.text('Not Found', 404, { 'Cache-Control': cacheControl.html });
   };
 
+  siteHandlers.add(handler);
   return Object.assign(handler, { reset });
 }

@@ -27,9 +27,6 @@ import { createSitePublisher } from './site/sitePublisher.ts';
 import { createSiteRebuilder } from './site/rebuild.ts';
 import { createScheduleService } from './studio/schedules.ts';
 
-/** How long a stopping worker lets its running job go on. */
-const stopSeconds = Number(process.env['WORKER_STOP_SECONDS'] ?? 60);
-
 const config = loadConfig();
 // The same checks as a server's start (preflight.ts): a worker that cannot reach the database or the bucket takes no job.
 await assertPreflight(config).catch((error: unknown) => {
@@ -90,7 +87,7 @@ logger.info({ db: runtime.kind, metrics: metricsUrl }, 'worker started');
 exitOnSignals(
   logger,
   async () => {
-    await jobs.stop(stopSeconds * 1000);
+    await jobs.stop(config.workerStopSeconds * 1000);
     await stopWatching();
     await metricsListener?.close(1_000);
     await runtime.close();

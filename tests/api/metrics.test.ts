@@ -5,7 +5,7 @@
  * exemplar), the access log's route, the METRICS_PORT listener, and the worker's metrics.
  */
 import { spawn } from 'node:child_process';
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -323,6 +323,69 @@ describe('formats', () => {
     const { code, output } = await checkMetrics(promtool, text);
     expect(output).toBe('');
     expect(code).toBe(0);
+  }, 120_000);
+});
+
+/**
+ * The series docs/deployment.md's Metrics table documents for an API process (`API` or `both`),
+ * each with the label names its third column gives: the backquoted names before the first
+ * `name`: (what follows a colon are values), parenthesised values left out.
+ */
+async function documentedApiSeries(): Promise<{ name: string; type: string; labels: string[] }[]> {
+  const docs = await readFile(path.join(import.meta.dirname, '../../docs/deployment.md'), 'utf8');
+  const section = docs.slice(docs.indexOf('\n## Metrics'), docs.indexOf('\n## ', docs.indexOf('\n## Metrics') + 1));
+  return [...section.matchAll(/^\| `(\w+)` \| (\w+)[^|]* \| ([^|]*) \| [^|]* \| ([^|]*) \|$/gm)]
+    .filter((row) => /^(API|both)\b/.test(row[4]!.trim()))
+    .map((row) => {
+      const column = row[3]!.replace(/\([^)]*\)/g, '');
+      const colon = column.search(/`\w+`:/);
+      const names = colon === -1 ? column : column.slice(0, column.indexOf(':', colon));
+      return { name: row[1]!, type: row[2]!, labels: [...names.matchAll(/`(\w+)`/g)].map((match) => match[1]!) };
+    });
+}
+
+describe('page and API traffic', () => {
+  it("labels the published site's files `static`, and shows every documented series with its labels, as promtool reads them", async () => {
+    const root = await mkdtemp(path.join(tmpdir(), 'hgd-metrics-site-'));
+    await mkdir(path.join(root, 'welcome/home'), { recursive: true });
+    await writeFile(path.join(root, 'welcome/home/index.html'), '<!doctype html><title>home</title>');
+    await writeFile(path.join(root, 'robots.txt'), 'User-agent: *\n');
+    const site = await createTestApp({ staticDir: root, env: { METRICS_TOKEN: token } });
+    try {
+      for (const url of ['/welcome/home', '/welcome/home', '/robots.txt', '/no/such/page']) await site.app.request(url);
+      await site.app.request('/api/front/help/document/client/getHelpCenter');
+      await site.app.request('/api/front/no/such/call');
+      const text = await (await site.app.request('/metrics', { headers: { Authorization: `Bearer ${token}` } })).text();
+      const requests = find(text, 'http_request_duration_seconds_count');
+      expect(valueOf(text, 'http_request_duration_seconds_count', { route: 'static' })).toBe(4);
+      expect(find(text, 'http_request_duration_seconds_count', { route: 'unmatched' })).toHaveLength(1);
+      expect(requests.map((sample) => sample.labels['route'])).not.toContain('/*');
+      expect(
+        requests.every(
+          (sample) =>
+            sample.labels['route'] === 'static' ||
+            sample.labels['route']!.startsWith('/api/') ||
+            sample.labels['route'] === 'unmatched',
+        ),
+      ).toBe(true);
+
+      const documented = await documentedApiSeries();
+      expect(documented.map((series) => series.name)).toContain('http_request_duration_seconds');
+      for (const series of documented) {
+        expect(text, series.name).toContain(`# TYPE ${series.name} ${series.type}`);
+        const own = samples(text).filter(
+          (sample) => sample.name === series.name || sample.name === `${series.name}_count`,
+        );
+        for (const sample of own)
+          expect(Object.keys(sample.labels).sort(), series.name).toEqual([...series.labels].sort());
+      }
+      const { code, output } = await checkMetrics(await ensurePromtool(), text);
+      expect(output).toBe('');
+      expect(code).toBe(0);
+    } finally {
+      await site.close();
+      await rm(root, { recursive: true, force: true });
+    }
   }, 120_000);
 });
 

@@ -16,6 +16,7 @@ import { isApiPath, unknownPath } from '../envelope.ts';
 import type { Logger } from '../logger.ts';
 import type { HttpMetrics } from '../metrics/instruments.ts';
 import { metricsPath } from '../metrics/endpoint.ts';
+import { isSiteHandler } from '../static.ts';
 import type { AppEnv, RequestLogger } from '../types.ts';
 import { setAnswerHeader } from './answerHeader.ts';
 
@@ -48,8 +49,8 @@ export function routeOf(c: Context): string {
   for (const route of matchedRoutes(c)) {
     if (route.handler.length >= 2) continue;
     if (route.handler === unknownPath) return unmatchedRoute;
-    // The static site's handler, mounted for every path.
-    return route.path === '*' ? staticRoute : route.path;
+    // The published site's handler is mounted for every path (`/*`), which is not a label.
+    return isSiteHandler(route.handler) ? staticRoute : route.path;
   }
   return isApiPath(c.req.path) ? unmatchedRoute : staticRoute;
 }
