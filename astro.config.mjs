@@ -14,6 +14,7 @@ import {
 import { cspHash, pageDirectives } from './src/lib/contentSecurityPolicy.ts';
 import { constantInlineScripts } from './src/components/inlineScripts.ts';
 import { clientChunkGroups } from './src/integrations/clientChunks.ts';
+import { licenceNoticesPlugin } from './src/integrations/licences.ts';
 
 // Fully static output (no adapter): the server in src/server serves dist/ and the API.
 export default defineConfig({
@@ -38,7 +39,8 @@ export default defineConfig({
     devApi(),
   ],
   vite: {
-    plugins: [tailwindcss()],
+    // licences.txt: the notices of the packages in the client chunks (licences.ts).
+    plugins: [tailwindcss(), licenceNoticesPlugin()],
     // Fewer, larger files for the browser: see clientChunks.ts.
     environments: {
       client: { build: { rolldownOptions: { output: { codeSplitting: { groups: clientChunkGroups } } } } },

@@ -139,6 +139,26 @@ describe('incremental publication', () => {
     8 * 60_000,
   );
 
+  it('writes the licences of the client chunks’ packages, linked from the footer, and no server-only package', () => {
+    const dist = path.join(base, 'dist');
+    const notices = readFileSync(path.join(dist, 'licences.txt'), 'utf8');
+    const listed = [...notices.matchAll(/^ {2}(\S+) \S+ {2}.+ {2}— in (.+)$/gm)].map(([, name, where]) => ({
+      name,
+      where,
+    }));
+    // React is cut into its own chunk and nanostores into the signed-in pages' core (clientChunks.ts).
+    const chunks = readdirSync(path.join(dist, '_astro'));
+    expect(chunks.some((file) => /^react\.[\w-]+\.js$/.test(file))).toBe(true);
+    expect(chunks.some((file) => /^core\.[\w-]+\.js$/.test(file))).toBe(true);
+    for (const name of ['react', 'react-dom', 'nanostores', 'zod']) {
+      expect(listed, name).toContainEqual({ name, where: 'the scripts (client chunks)' });
+    }
+    for (const name of ['hono', '@hono/node-server', 'drizzle-orm', 'pino', 'postgres', 'qr', 'otpauth', 'sharp']) {
+      expect(listed.map((entry) => entry.name)).not.toContain(name);
+    }
+    expect(readFileSync(path.join(dist, 'welcome/home/index.html'), 'utf8')).toContain('href="/licences.txt"');
+  });
+
   it('builds every page when the code differs from the base build', () => {
     const graphFile = path.join(base, 'dist', '.pages.json');
     const graph = JSON.parse(readFileSync(graphFile, 'utf8')) as { codeVersion: string };
