@@ -12,7 +12,7 @@
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import postgres from 'postgres';
-import type { Config } from './config.ts';
+import type { Config, S3Config } from './config.ts';
 import { cdnStoreFromConfig } from './site/cdn.ts';
 import { objectStoreFromConfig } from './storage/fromConfig.ts';
 import { createLocalStore } from './storage/localStore.ts';
@@ -65,8 +65,11 @@ function reasonOf(error: unknown): string {
   return text.split('\n')[0]?.trim() || (error instanceof Error ? error.name : 'error');
 }
 
-/** How long the database may take to connect and answer, and a bucket to take a probe. */
-const databaseBudgetMs = 5_000;
+/**
+ * How long DATA_DIR may take a probe. The database and the buckets get their own deadlines
+ * (DB_CONNECT_TIMEOUT_MS, S3_TIMEOUT_MS): a check that waited longer than a real call would pass
+ * a service the API then finds too slow.
+ */
 const storeBudgetMs = 10_000;
 
 /**
@@ -184,11 +187,11 @@ function withoutPassword(text: string, url: string): string {
   return password.length >= 3 ? text.split(password).join('***') : text;
 }
 
-async function checkPostgres(url: string): Promise<string[]> {
+async function checkPostgres(url: string, budgetMs: number): Promise<string[]> {
   const shown = displayDatabaseUrl(url);
   const client = postgres(url, {
     max: 1,
-    connect_timeout: Math.ceil(databaseBudgetMs / 1000),
+    connect_timeout: Math.ceil(budgetMs / 1000),
     idle_timeout: 1,
     onnotice: () => {},
     connection: { application_name: 'hgd-portal-check' },
@@ -196,13 +199,16 @@ async function checkPostgres(url: string): Promise<string[]> {
   try {
     const [row] = await within(
       client<{ readOnly: string }[]>`select current_setting('transaction_read_only') as "readOnly"`,
-      databaseBudgetMs,
+      budgetMs,
     );
     if (row?.readOnly === 'on')
       return [`DATABASE_URL (${shown}): the server is read-only (a standby?); point it at the primary`];
     return [];
   } catch (error) {
-    return [`DATABASE_URL (${shown}): cannot connect and run a query: ${withoutPassword(reasonOf(error), url)}`];
+    const deadline = error instanceof TimeoutError ? ' (DB_CONNECT_TIMEOUT_MS)' : '';
+    return [
+      `DATABASE_URL (${shown}): cannot connect and run a query: ${withoutPassword(reasonOf(error), url)}${deadline}`,
+    ];
   } finally {
     await client.end({ timeout: 1 }).catch(() => {});
   }
@@ -213,7 +219,7 @@ async function checkDatabase(config: Config): Promise<PreflightResult> {
     return {
       check: 'database',
       subject: `PostgreSQL ${displayDatabaseUrl(config.databaseUrl)}`,
-      problems: await checkPostgres(config.databaseUrl),
+      problems: await checkPostgres(config.databaseUrl, config.dbConnectTimeoutMs),
     };
   }
   const dir = path.join(config.dataDir, 'pglite');
@@ -231,31 +237,106 @@ async function checkDatabase(config: Config): Promise<PreflightResult> {
 
 // ——— Object stores ———
 
+/** What the S3 SDK (or the store wrapping its error) tells of a failure, from the error and its causes. */
+function s3Failure(error: unknown): { name: string; code: string; status: number | undefined } {
+  let name = '';
+  let code = '';
+  let status: number | undefined;
+  for (let at: unknown = error, depth = 0; at instanceof Error && depth < 5; at = at.cause, depth += 1) {
+    const e = at as Error & { code?: unknown; Code?: unknown; $metadata?: { httpStatusCode?: number } };
+    if (!name && e.name !== 'Error') name = e.name;
+    if (!code && typeof e.code === 'string') code = e.code;
+    if (!code && typeof e.Code === 'string') code = e.Code;
+    status ??= e.$metadata?.httpStatusCode;
+  }
+  return { name, code, status };
+}
+
+/** Network failures, by the code Node gives them: the service never answered. */
+const unanswered: Record<string, string> = {
+  ECONNREFUSED: 'connection refused',
+  ENOTFOUND: 'its host name does not resolve',
+  EAI_AGAIN: 'its host name does not resolve',
+  ETIMEDOUT: 'the connection timed out',
+  EHOSTUNREACH: 'its host is unreachable',
+  ENETUNREACH: 'its network is unreachable',
+  ECONNRESET: 'the connection was reset',
+  EPIPE: 'the connection was closed',
+  ECONNABORTED: 'the connection was closed',
+};
+
+/** Why the service never answered, or undefined when it did (with an error of its own). */
+function unansweredReason(error: unknown, timeoutMs: number): string | undefined {
+  if (error instanceof TimeoutError) return `within ${formatSeconds(timeoutMs)} (S3_TIMEOUT_MS)`;
+  const { name, code, status } = s3Failure(error);
+  if (status !== undefined) return undefined;
+  if (unanswered[code]) return `(${unanswered[code]})`;
+  // The SDK's own connection and socket deadlines.
+  if (name === 'TimeoutError' || name === 'AbortError') return `within ${formatSeconds(timeoutMs)} (S3_TIMEOUT_MS)`;
+  return undefined;
+}
+
 /**
- * The bucket answers (the S3 engine's own check, whose message names what to fix for a missing
- * bucket or refused credentials), then takes a probe. `variable` is the bucket's variable:
- * S3_BUCKET, or CDN_S3_BUCKET (reached with the same connection settings).
+ * A bucket's failure as one line that starts with the variable to change: the endpoint when
+ * nothing answered (the bucket was never reached), the bucket when it does not exist, the key
+ * pair when it was refused or may not write. `variable` is the bucket's: S3_BUCKET, or
+ * CDN_S3_BUCKET (reached with the same connection settings).
+ */
+function bucketProblem(
+  error: unknown,
+  variable: 'S3_BUCKET' | 'CDN_S3_BUCKET',
+  s3: S3Config,
+  step: 'check' | 'probe',
+): string {
+  const bucket = `${variable}="${s3.bucket}"`;
+  // Without S3_ENDPOINT the SDK derives AWS's endpoint from the region.
+  const [serviceVariable, service, hint] =
+    s3.endpoint === undefined
+      ? ['S3_REGION', `AWS S3 for S3_REGION=${s3.region}`, "; check S3_REGION, or set S3_ENDPOINT to the service's URL"]
+      : ['S3_ENDPOINT', `the service at S3_ENDPOINT=${s3.endpoint}`, ''];
+  const never = unansweredReason(error, s3.timeoutMs);
+  if (never !== undefined)
+    return `${serviceVariable}: ${service} does not answer ${never}, so ${bucket} was never reached${hint}`;
+  const { name, code, status } = s3Failure(error);
+  const reason = reasonOf(error)
+    .replace(/^Object storage: /, '')
+    .replace(/\bS3_BUCKET\b/g, variable);
+  const credentials = 'S3_ACCESS_KEY_ID / S3_SECRET_ACCESS_KEY';
+  if (status === 404 || name === 'NotFound' || name === 'NoSuchBucket') return `${variable}: ${reason}`;
+  if (status === 301 || status === 400) return `S3_REGION / S3_FORCE_PATH_STYLE: ${reason}`;
+  const refused =
+    status === 401 ||
+    status === 403 ||
+    name === 'CredentialsProviderError' ||
+    /\bAccessDenied\b/.test(`${code} ${reason}`);
+  if (step === 'probe' && (refused || status === undefined)) {
+    // The bucket answered its HeadBucket with these keys, so what they lack is the right to write.
+    return `${credentials}: a probe object could not be written and deleted in ${bucketPlace(s3)}: ${reason}; the credentials need s3:PutObject and s3:DeleteObject there`;
+  }
+  if (refused) return `${credentials}: ${reason}`;
+  // An HTTP answer no S3 bucket gives to these calls: a failing service, or not an S3 service at all.
+  return `${serviceVariable}: ${service} failed on ${bucket}: ${reason}`;
+}
+
+/**
+ * The bucket answers (a HeadBucket), then takes a probe, each within S3_TIMEOUT_MS; a failure
+ * names the variable to change (bucketProblem).
  */
 async function checkBucket(
   store: ObjectStore,
   variable: 'S3_BUCKET' | 'CDN_S3_BUCKET',
-  where: string,
+  s3: S3Config,
 ): Promise<string[]> {
   try {
-    await within(store.check?.() ?? Promise.resolve(), storeBudgetMs);
+    await within(store.check?.() ?? Promise.resolve(), s3.timeoutMs);
   } catch (error) {
-    const reason = reasonOf(error)
-      .replace(/^Object storage: /, '')
-      .replace(/\bS3_BUCKET\b/g, variable);
-    return [`${variable}: ${reason}`];
+    return [bucketProblem(error, variable, s3, 'check')];
   }
   try {
-    await within(probeObjectStore(store), storeBudgetMs);
+    await within(probeObjectStore(store), s3.timeoutMs);
     return [];
   } catch (error) {
-    return [
-      `${variable}: a probe object could not be written and deleted in ${where}: ${reasonOf(error)}; the credentials need s3:PutObject and s3:DeleteObject there`,
-    ];
+    return [bucketProblem(error, variable, s3, 'probe')];
   }
 }
 
@@ -270,7 +351,7 @@ async function checkObjectStore(config: Config): Promise<PreflightResult> {
     return {
       check: 'object store',
       subject: `${where} (probe put and deleted)`,
-      problems: await checkBucket(store, 'S3_BUCKET', where),
+      problems: await checkBucket(store, 'S3_BUCKET', config.s3),
     };
   }
   try {
@@ -292,7 +373,7 @@ async function checkCdn(config: Config): Promise<PreflightResult | undefined> {
   return {
     check: 'CDN bucket',
     subject: `${where} (probe put and deleted)`,
-    problems: await checkBucket(store, 'CDN_S3_BUCKET', where),
+    problems: await checkBucket(store, 'CDN_S3_BUCKET', config.cdn),
   };
 }
 

@@ -1,12 +1,15 @@
 /**
  * The configuration checked at start (src/server/preflight.ts) and `npm start -- --check`: each
  * check against the real thing — a PostgreSQL port nobody listens on, buckets the S3 test server
- * has or lacks, a DATA_DIR that cannot be a directory — and every failure on one line of its own,
- * all of them together.
+ * has or lacks, keys it refuses, an endpoint that takes connections and never answers, a
+ * DATA_DIR that cannot be a directory — and every failure on one line of its own that starts with
+ * the variable to change, all of them together.
  */
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer as createHttpServer } from 'node:http';
+import { createServer, type Server, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -32,13 +35,29 @@ const dataDir = path.join(root, 'data');
 const quiet = { LOG_LEVEL: 'silent', DATA_DIR: dataDir };
 
 let s3: TestS3Server;
+/** Takes connections and never answers: an endpoint behind a firewall that drops, or a hung service. */
+let silent: Server;
+const silentSockets = new Set<Socket>();
 beforeAll(async () => {
   s3 = await startS3Server('hgd-preflight');
+  silent = createServer((socket) => {
+    silentSockets.add(socket);
+    socket.on('close', () => silentSockets.delete(socket));
+  });
+  await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
 });
 afterAll(async () => {
+  for (const socket of silentSockets) socket.destroy();
+  await new Promise((resolve) => silent?.close(resolve));
   await s3?.stop();
   rmSync(root, { recursive: true, force: true });
 });
+
+const silentEndpoint = () => {
+  const address = silent.address();
+  if (address === null || typeof address === 'string') throw new Error('the silent server is not listening');
+  return `http://127.0.0.1:${address.port}`;
+};
 
 /** A URL on a port of this machine that nobody listens on. */
 async function deadDatabaseUrl(password: string): Promise<string> {
@@ -146,6 +165,18 @@ describe('the database', () => {
     expect(displayDatabaseUrl('postgresql://a:b@h:5432/d?password=b')).toBe('postgresql://a:***@h:5432/d');
   });
 
+  it('a server that takes the connection and never answers fails naming DATABASE_URL after DB_CONNECT_TIMEOUT_MS', async () => {
+    const url = `postgres://portal:secret@${silentEndpoint().slice('http://'.length)}/portal?sslmode=disable`;
+    const started = performance.now();
+    const [result] = (
+      await runPreflight(loadConfig({ ...quiet, DATABASE_URL: url, DB_CONNECT_TIMEOUT_MS: '1000' }))
+    ).filter((r) => r.check === 'database');
+    expect(performance.now() - started).toBeLessThan(3_000);
+    expect(result?.problems[0]).toMatch(
+      /^DATABASE_URL \(postgres:\/\/portal:\*\*\*@127\.0\.0\.1:\d+\/portal\): cannot connect and run a query: /,
+    );
+  });
+
   it.runIf(process.env['TEST_DATABASE_URL'] !== undefined)('a reachable server passes', async () => {
     const [result] = (
       await runPreflight(loadConfig({ ...quiet, DATABASE_URL: process.env['TEST_DATABASE_URL']! }))
@@ -210,15 +241,86 @@ describe('buckets', () => {
     expect(right.find((r) => r.check === 'CDN bucket')).toMatchObject({ problems: [] });
   });
 
-  it('an endpoint nobody answers on fails naming S3_BUCKET, within the budget', async () => {
+  it('a closed port blames S3_ENDPOINT, not the bucket it never reached', async () => {
+    const endpoint = `http://127.0.0.1:${await freePort()}`;
+    const started = performance.now();
+    const results = await runPreflight(loadConfig({ ...quiet, ...s3.env, S3_ENDPOINT: endpoint }));
+    expect(performance.now() - started).toBeLessThan(6_000);
+    expect(results.find((r) => r.check === 'object store')?.problems).toEqual([
+      `S3_ENDPOINT: the service at S3_ENDPOINT=${endpoint} does not answer (connection refused), so S3_BUCKET="hgd-preflight" was never reached`,
+    ]);
+  });
+
+  it('an endpoint that takes the connection and never answers blames S3_ENDPOINT after S3_TIMEOUT_MS', async () => {
     const started = performance.now();
     const results = await runPreflight(
-      loadConfig({ ...quiet, ...s3.env, S3_ENDPOINT: `http://127.0.0.1:${await freePort()}` }),
+      loadConfig({ ...quiet, ...s3.env, S3_ENDPOINT: silentEndpoint(), S3_TIMEOUT_MS: '1000' }),
     );
-    expect(performance.now() - started).toBeLessThan(12_000);
+    expect(performance.now() - started).toBeLessThan(3_000);
+    expect(results.find((r) => r.check === 'object store')?.problems).toEqual([
+      `S3_ENDPOINT: the service at S3_ENDPOINT=${silentEndpoint()} does not answer within 1 s (S3_TIMEOUT_MS), so S3_BUCKET="hgd-preflight" was never reached`,
+    ]);
+  });
+
+  it('a host name that does not resolve blames S3_ENDPOINT', async () => {
+    const endpoint = 'http://no-such-host.invalid:9000';
+    const results = await runPreflight(
+      loadConfig({ ...quiet, ...s3.env, S3_ENDPOINT: endpoint, S3_TIMEOUT_MS: '3000' }),
+    );
+    // Without a resolver at hand the lookup may hang instead of failing: no answer either way.
     expect(results.find((r) => r.check === 'object store')?.problems[0]).toMatch(
-      /^S3_BUCKET: cannot reach bucket "hgd-preflight"/,
+      /^S3_ENDPOINT: the service at S3_ENDPOINT=http:\/\/no-such-host\.invalid:9000 does not answer (\(its host name does not resolve\)|within 3 s \(S3_TIMEOUT_MS\)), so S3_BUCKET="hgd-preflight" was never reached$/,
     );
+  });
+
+  it('refused keys blame S3_ACCESS_KEY_ID / S3_SECRET_ACCESS_KEY, and never show the secret', async () => {
+    const results = await runPreflight(
+      loadConfig({
+        ...quiet,
+        ...s3.env,
+        S3_ACCESS_KEY_ID: 'NOT-THE-KEY',
+        S3_SECRET_ACCESS_KEY: 'not-the-secret-9f8e7d',
+      }),
+    );
+    const problems = results.find((r) => r.check === 'object store')?.problems ?? [];
+    expect(problems).toHaveLength(1);
+    expect(problems[0]).toMatch(
+      /^S3_ACCESS_KEY_ID \/ S3_SECRET_ACCESS_KEY: access to bucket "hgd-preflight" at http:\/\/127\.0\.0\.1:\d+ refused \(HTTP 403\)/,
+    );
+    expect(problems[0]).not.toContain('not-the-secret-9f8e7d');
+  });
+
+  it('a service answering what no bucket answers blames S3_ENDPOINT', async () => {
+    const broken = createHttpServer((_, res) => res.writeHead(500).end());
+    await new Promise<void>((resolve) => broken.listen(0, '127.0.0.1', resolve));
+    try {
+      const endpoint = `http://127.0.0.1:${(broken.address() as { port: number }).port}`;
+      const results = await runPreflight(loadConfig({ ...quiet, ...s3.env, S3_ENDPOINT: endpoint }));
+      expect(results.find((r) => r.check === 'object store')?.problems[0]).toMatch(
+        new RegExp(
+          `^S3_ENDPOINT: the service at S3_ENDPOINT=${endpoint} failed on S3_BUCKET="hgd-preflight": .*HTTP 500`,
+        ),
+      );
+    } finally {
+      broken.closeAllConnections();
+      await new Promise((resolve) => broken.close(resolve));
+    }
+  });
+
+  it('the CDN bucket behind a dead endpoint blames S3_ENDPOINT too, naming CDN_S3_BUCKET as not reached', async () => {
+    const endpoint = `http://127.0.0.1:${await freePort()}`;
+    const results = await runPreflight(
+      loadConfig({
+        ...quiet,
+        S3_ENDPOINT: endpoint,
+        S3_ACCESS_KEY_ID: 'S3RVER',
+        S3_SECRET_ACCESS_KEY: 'S3RVER',
+        CDN_S3_BUCKET: 'portal-www',
+      }),
+    );
+    expect(results.find((r) => r.check === 'CDN bucket')?.problems).toEqual([
+      `S3_ENDPOINT: the service at S3_ENDPOINT=${endpoint} does not answer (connection refused), so CDN_S3_BUCKET="portal-www" was never reached`,
+    ]);
   });
 });
 
