@@ -1,5 +1,6 @@
--- The object store keys a portal database names (docs/operations.md, "Checking a backup"): a
--- backup of the bucket that goes with a dump of this database must hold every one of them.
+-- The object store keys a portal database names: a backup of the bucket that goes with a dump of
+-- this database must hold every one of them (docs/operations.md, "Small installs: `pg_dump` and a
+-- copy of the bucket", step 4; and "Checking a restore").
 --   psql "$DATABASE_URL" --no-align --tuples-only --file=scripts/backup-objects.sql
 -- One key a line, relative to S3_PREFIX (as `npm run bucket-sync` writes them into a directory).
 -- Converted web images (content-images/web/) are left out: a build makes them again from the

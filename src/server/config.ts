@@ -1,7 +1,9 @@
 /**
  * Server configuration, read from the environment once and validated: a bad value stops the start
  * with a message that names the variable. Embedded default: PGlite under DATA_DIR; set
- * DATABASE_URL for a PostgreSQL server. Every variable is listed in docs/api-plumbing.md.
+ * DATABASE_URL for a PostgreSQL server. Each variable's documentation is in configDocs.ts, which the
+ * type checker keeps complete and scripts/config-docs.ts turns into the README's table,
+ * docs/api-plumbing.md's list and .env.example.
  */
 import path from 'node:path';
 import { z } from 'zod';
@@ -43,7 +45,7 @@ const keyPrefix = z
     'must not contain "." or ".." segments',
   );
 
-const envSchema = z.object({
+export const envSchema = z.object({
   HOST: z.string().min(1).default('localhost'),
   PORT: z.coerce.number().int().min(0).max(65535).default(4321),
   DATA_DIR: z.string().min(1).default('./data'),
