@@ -17,6 +17,7 @@ import { sql } from 'drizzle-orm';
 import { PgBoss, fromPglite, type Job, type JobWithMetadata } from 'pg-boss';
 import type { Sql } from 'postgres';
 import { rowsOf, type Database } from '../db/client.ts';
+import { isUniqueViolation } from '../db/errors.ts';
 import { PgliteThread } from '../db/pgliteThread.ts';
 import type { Logger } from '../logger.ts';
 import { jobQueueMetrics, type Instrumented, type QueueDepth } from '../metrics/instruments.ts';
@@ -110,6 +111,15 @@ function bossDatabase(db: Database): ConstructorParameters<typeof PgBoss>[0] {
           const reserved = await sql.reserve();
           try {
             rows = await reserved.unsafe(text).simple();
+          } catch (error) {
+            // A failed BEGIN … COMMIT leaves its transaction open and aborted (pg-boss expects a
+            // lost race creating its schema and goes on): end it before the connection goes back,
+            // or every later statement on it fails with 25P02.
+            await reserved
+              .unsafe('rollback')
+              .simple()
+              .catch(() => {});
+            throw error;
           } finally {
             reserved.release();
           }
@@ -184,6 +194,15 @@ export function createJobQueue(options: JobQueueOptions): JobQueue {
 
   const start = () => {
     started ??= (async () => {
+      // Two workers starting together on a new database race to create pg-boss's schema, and
+      // PostgreSQL may answer the loser's CREATE SCHEMA IF NOT EXISTS (inside pg-boss's locked
+      // script, on a stale catalog) with a unique violation that pg-boss does not expect. Made here
+      // first, on its own, the loser's violation only means it exists.
+      await options.db
+        .execute(sql`create schema if not exists ${sql.identifier(bossSchema)}`)
+        .catch((error: unknown) => {
+          if (!isUniqueViolation(error)) throw error;
+        });
       await boss.start();
       const common = {
         heartbeatSeconds: jobHeartbeatSeconds,
