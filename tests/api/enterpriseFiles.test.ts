@@ -297,7 +297,7 @@ describe.each(engines)('on the $engine store', ({ engine, open }) => {
       expect(response.headers.get('content-type')).toBe('image/png');
       expect(response.headers.get('x-content-type-options')).toBe('nosniff');
       expect(response.headers.get('content-security-policy')).toBe(imageDownloadPolicy);
-      expect(response.headers.get('cache-control')).toMatch(/no-store/);
+      expect(response.headers.get('cache-control')).toBe('private, no-store');
       const disposition = response.headers.get('content-disposition') ?? '';
       expect(disposition).toMatch(/^inline; filename="[^"]*"; filename\*=UTF-8''/);
       expect(decodeURIComponent(disposition.split("UTF-8''")[1] ?? '')).toBe('执照 "扫描".png');
