@@ -11,10 +11,14 @@
  * A finished build carries `.build-stamp`, dated when the build STARTED: a source saved during a
  * build is newer than it, so the next start builds again. `npm run build` (scripts/build.ts)
  * marks its build too, so `npm run build` then `npm start` builds once.
+ *
+ * A finished build also carries `.release.json`, the version and commit it was built from
+ * (src/server/release.ts): a deployment shipped without `.git` reads its commit there.
  */
 import { existsSync, lstatSync, readdirSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { mkdir, mkdtemp, readdir, readlink, rename, rm, stat, symlink } from 'node:fs/promises';
 import { join, relative } from 'node:path';
+import { recordRelease } from '../src/server/release.ts';
 import { run } from './run.ts';
 
 export const projectRoot = new URL('..', import.meta.url).pathname;
@@ -85,6 +89,7 @@ export async function buildSite({
     await rm(outDir, { recursive: true, force: true });
     throw new Error(`the build failed with exit code ${code}; dist/ is unchanged`);
   }
+  recordRelease(outDir, root);
   markBuilt(outDir, startedAt);
   await switchDist(root, outDir);
   await pruneBuilds(root, keep);

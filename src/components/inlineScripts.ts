@@ -186,6 +186,28 @@ export const carouselScript = String.raw`if (!customElements.get('site-carousel'
   }
 });`;
 
+/**
+ * The release line of the operator console's footer (Footer.astro): the version and commit of the
+ * API answering, from its liveness call (routes/health.ts) — what an operator reports a fault
+ * against, and during a rollout not always what built the page. The line before the script
+ * carries the message in `data-template` (`{version}`, `{commit}`) and stays hidden without an
+ * answer. No cookie is sent: the call needs no session. Not in the list below: only the console's
+ * pages carry it, so only their policies list it (BaseLayout.astro), and the public pages' HTML
+ * budget pays nothing for it.
+ */
+export const releaseLineScript = String.raw`(function () {
+  const line = document.currentScript.previousElementSibling;
+  fetch('/api/health/live', { credentials: 'omit' })
+    .then(function (response) { return response.ok ? response.json() : null; })
+    .then(function (body) {
+      const data = body && body.data;
+      if (!data || typeof data.version !== 'string' || typeof data.commit !== 'string') return;
+      line.textContent = line.dataset.template.replace('{version}', data.version).replace('{commit}', data.commit.slice(0, 7));
+      line.hidden = false;
+    })
+    .catch(function () { /* no answer: the line stays hidden */ });
+})();`;
+
 /** Every script above, and the language rule before first paint (src/lib/i18n/prepaint.ts). */
 export const constantInlineScripts: readonly string[] = [
   prepaintLocaleScript,

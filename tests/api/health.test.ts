@@ -1,14 +1,15 @@
 /**
  * GET /api/health/live and /api/health/ready (routes/health.ts): what a load balancer polls. Each
  * failing dependency is a real one — a closed database, a bucket the S3 server does not have, no
- * publication — and the answer must name it, and nothing more.
+ * publication — and the answer must name it, and nothing more. Every answer names the release.
  */
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createLogger } from '../../src/server/logger.ts';
+import { currentRelease } from '../../src/server/release.ts';
 import { storeProbeTtlMs } from '../../src/server/routes/health.ts';
 import { createS3Store } from '../../src/server/storage/s3Store.ts';
 import type { ObjectStore } from '../../src/server/storage/objectStore.ts';
@@ -18,8 +19,12 @@ import { startS3Server, type TestS3Server } from './s3Server.ts';
 interface Ready {
   code: number;
   message: string;
-  data: { status: string; failed?: string[]; checks?: Record<string, string> };
+  data: { status: string; failed?: string[]; checks?: Record<string, string>; version?: string; commit?: string };
 }
+
+const projectRoot = new URL('../../', import.meta.url);
+const packageVersion = (JSON.parse(readFileSync(new URL('package.json', projectRoot), 'utf8')) as { version: string })
+  .version;
 
 const root = mkdtempSync(path.join(tmpdir(), 'hgd-health-'));
 const staticDir = path.join(root, 'dist');
@@ -89,6 +94,16 @@ describe('a process with everything in place', () => {
     const body = (await (await t.app.request('/api/health')).json()) as { code: number; data: Record<string, unknown> };
     expect(body).toMatchObject({ code: 200, data: { status: 'ok', database: 'ok', db: t.kind } });
   });
+
+  it("every answer names the release: package.json's version and the commit", async () => {
+    const { commit } = currentRelease();
+    // A checkout answers git's commit; a tree without .git, its build's record or unknown.
+    expect(commit).toMatch(existsSync(new URL('.git', projectRoot)) ? /^[0-9a-f]{40}$/ : /^([0-9a-f]{40}|unknown)$/);
+    for (const path of ['/api/health', '/api/health/live', '/api/health/ready']) {
+      const body = (await (await t.app.request(path)).json()) as Ready;
+      expect(body.data, path).toMatchObject({ version: packageVersion, commit });
+    }
+  });
 });
 
 describe('a database that fails', () => {
@@ -113,6 +128,7 @@ describe('a database that fails', () => {
           status: 'not ready',
           failed: ['database'],
           checks: { database: 'failed', objectStore: 'ok', site: 'ok' },
+          version: packageVersion,
         },
       });
       expect(body.message.length).toBeGreaterThan(0);

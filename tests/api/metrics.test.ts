@@ -16,6 +16,7 @@ import { scheduleQueue } from '../../src/server/jobs/queue.ts';
 import { createLogger } from '../../src/server/logger.ts';
 import { listenForMetrics } from '../../src/server/metrics/endpoint.ts';
 import { createMetricsRegistry } from '../../src/server/metrics/registry.ts';
+import { currentRelease } from '../../src/server/release.ts';
 import { hitLimit } from '../../src/server/services/rateLimit.ts';
 import { newSessionToken, sessionCookieName } from '../../src/server/session.ts';
 import type { BuildCommand } from '../../src/server/site/buildCommand.ts';
@@ -234,6 +235,20 @@ describe('what it measures', () => {
     for (const name of ['process_resident_memory_bytes', 'nodejs_eventloop_lag_seconds', 'nodejs_heap_size_used_bytes'])
       expect(find(text, name), name).toHaveLength(1);
     expect(text).toContain('# TYPE nodejs_gc_duration_seconds histogram');
+  });
+
+  it("names the release: one hgd_build_info series of 1, labelled with package.json's version and the commit", async () => {
+    const { version } = JSON.parse(await readFile(path.join(import.meta.dirname, '../../package.json'), 'utf8')) as {
+      version: string;
+    };
+    const { commit } = currentRelease();
+    expect(commit).toMatch(/^([0-9a-f]{40}|unknown)$/);
+    const text = await exposition();
+    expect(text).toContain('# TYPE hgd_build_info gauge');
+    expect(find(text, 'hgd_build_info')).toEqual([{ name: 'hgd_build_info', labels: { version, commit }, value: 1 }]);
+    // The same as health says.
+    const health = (await (await t.app.request('/api/health/live')).json()) as { data: Record<string, unknown> };
+    expect(health.data).toMatchObject({ version, commit });
   });
 });
 
@@ -483,6 +498,7 @@ describe('the worker', () => {
       expect(text, stderr).toContain('hgd_site_builds_total{purpose="publish",outcome="succeeded"} 0');
       expect(find(text, 'hgd_queue_jobs', { queue: 'site-build', state: 'waiting' })).toHaveLength(1);
       expect(find(text, 'hgd_site_served_build')).toHaveLength(1);
+      expect(find(text, 'hgd_build_info', { version: currentRelease().version })).toHaveLength(1);
       expect(valueOf(text, 'hgd_db_statement_duration_seconds_count')).toBeGreaterThan(0);
       expect(find(text, 'http_request_duration_seconds_count')).toHaveLength(0);
     } finally {

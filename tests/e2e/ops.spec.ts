@@ -1,7 +1,7 @@
 /**
  * The operator console is for operators (src/components/SessionGate.astro with the page's `role`,
  * src/lib/routes.ts): a signed-in company user gets a plain refusal on its pages, no table and no
- * table call; the operator gets the tables.
+ * table call; the operator gets the tables, and the footer names the release the API runs.
  */
 import type { Request } from '@playwright/test';
 import { apiLogin, expect, test } from './support/accountsFixtures.ts';
@@ -50,6 +50,38 @@ test('a company user is refused on the operator pages and sees no table; the ope
     await expect(ops.getByRole('table', { name: zh['page.opsOrders.title'] }).getByRole('row').nth(1)).toContainText(
       /HGD\d{14}/,
     );
+  } finally {
+    await operator.close();
+  }
+});
+
+test("the operator console's footer names the release the API runs, in the page's language", async ({
+  browser,
+  accounts,
+}) => {
+  const operator = await browser.newContext({ baseURL: accounts.url, locale: 'zh-CN' });
+  try {
+    await operator.addInitScript(() => window.localStorage.setItem('locale', 'zh-CN'));
+    await apiLogin(operator.request, accounts.url, 'demo_operator', 'Operator2025');
+    const live = (await (await operator.request.get('/api/health/live')).json()) as {
+      data: { version: string; commit: string };
+    };
+    const { version, commit } = live.data;
+    expect(version).toMatch(/^\d+\.\d+\.\d+/);
+    const short = commit.slice(0, 7);
+    const page = await operator.newPage();
+    await page.goto('/ops/orders');
+    await expect(
+      page.getByRole('contentinfo').getByText(`版本 ${version} · 提交 ${short}`, { exact: true }),
+    ).toBeVisible();
+    await page.goto('/en-US/ops/audit');
+    await expect(
+      page.getByRole('contentinfo').getByText(`Version ${version} · commit ${short}`, { exact: true }),
+    ).toBeVisible();
+    // Only the console's pages say it.
+    await page.goto('/');
+    await expect(page.getByRole('contentinfo')).toBeVisible();
+    await expect(page.getByRole('contentinfo').getByText(version)).toHaveCount(0);
   } finally {
     await operator.close();
   }

@@ -10,10 +10,29 @@
  * never from a URL, a user or a statement's text, so the number of series stays bounded.
  */
 import { Counter, Gauge, Histogram, type Metric } from 'prom-client';
+import type { Release } from '../release.ts';
 
 /** A part of the server that measures something: its instruments, for the process's registry. */
 export interface Instrumented {
   readonly metrics: readonly Metric[];
+}
+
+// --- The release ------------------------------------------------------------------------------
+
+/**
+ * The release the process runs, as labels of a constant 1 (Prometheus' `_info` convention): joined
+ * onto another series (`* on (instance) group_left (version) hgd_build_info`) it says which
+ * release a figure came from, and during a rollout which processes run which.
+ */
+export function buildInfo(release: Release): Gauge<'version' | 'commit'> {
+  const info = new Gauge({
+    name: 'hgd_build_info',
+    help: "The release this process runs: package.json's version and the git commit (unknown when neither git nor the build's record had it). Always 1.",
+    labelNames: ['version', 'commit'] as const,
+    registers: [],
+  });
+  info.set({ version: release.version, commit: release.commit }, 1);
+  return info;
 }
 
 // --- HTTP -------------------------------------------------------------------------------------

@@ -2,14 +2,15 @@
  * What `/metrics` serves: a registry per app (or per worker), never prom-client's global one, so
  * that tests making many apps in one process never register a name twice; merged at each scrape
  * with the process's own metrics, made once per process — prom-client's defaults (memory, CPU,
- * event-loop delay, GC, handles) and the rate-limit refusals (instruments.ts).
+ * event-loop delay, GC, handles), the release it runs and the rate-limit refusals (instruments.ts).
  *
  * Format: the Prometheus text format (what promtool and every Prometheus-compatible scraper read),
  * or OpenMetrics when the scraper's Accept asks for `application/openmetrics-text` — the only
  * format that carries exemplars (the request id on the HTTP duration's buckets).
  */
 import { collectDefaultMetrics, Registry, type Metric, type OpenMetricsContentType } from 'prom-client';
-import { rateLimitRefusals, type Instrumented } from './instruments.ts';
+import { currentRelease } from '../release.ts';
+import { buildInfo, rateLimitRefusals, type Instrumented } from './instruments.ts';
 
 export interface Exposition {
   contentType: string;
@@ -44,7 +45,11 @@ function processWide(): Metric[] {
     const registry = new Registry();
     collectDefaultMetrics({ register: registry });
     for (const name of lintFailingDefaults) registry.removeSingleMetric(name);
-    processMetrics = [...(registry.getMetricsAsArray() as unknown as Metric[]), rateLimitRefusals];
+    processMetrics = [
+      ...(registry.getMetricsAsArray() as unknown as Metric[]),
+      buildInfo(currentRelease()),
+      rateLimitRefusals,
+    ];
   }
   return processMetrics;
 }

@@ -14,16 +14,21 @@
  *   process drains on its way out (shutdown.ts). Names only, never a connection string or an error
  *   text; the reasons go to the log when the state changes.
  *
+ * Every answer names the release the process runs (`version`, `commit`: release.ts): during a
+ * rollout it says which processes run which, and the operator console's footer shows it.
+ *
  * On PGlite a `select 1` past the budget counts as busy, not failed: its one connection is held by
  * this very process (an import), and taking the only process out of the load balancer would end
  * the site for everyone instead of slowing one call.
  */
 import { sql } from 'drizzle-orm';
 import { Hono } from 'hono';
+import { z } from 'zod';
 import { ApiCode } from '../../lib/apiCodes.ts';
 import { envelope, message, ok } from '../envelope.ts';
 import { probeObjectStore, TimeoutError, within } from '../preflight.ts';
 import { describeCall } from '../openapi/describe.ts';
+import { currentRelease } from '../release.ts';
 import type { AppEnv, RouteDeps } from '../types.ts';
 
 const dbWaitMs = 1000;
@@ -44,6 +49,26 @@ interface Probe {
   reason?: string;
 }
 
+// What the successful answers hold, for the API description (the handlers build them below).
+const releaseFields = {
+  version: z.string().describe("The release's version (package.json, semantic versioning)"),
+  commit: z.string().describe('The git commit the release was built from (40 hex digits), or `unknown`'),
+};
+const uptimeField = z.number().int().describe('Seconds since the process started');
+const healthAnswer = z.object({
+  status: z.literal('ok'),
+  db: z.enum(['pglite', 'postgres']),
+  database: z.enum(['ok', 'busy']),
+  uptime: uptimeField,
+  ...releaseFields,
+});
+const liveAnswer = z.object({ status: z.literal('live'), uptime: uptimeField, ...releaseFields });
+const readyAnswer = z.object({
+  status: z.literal('ready'),
+  checks: z.object({ database: z.enum(['ok', 'busy']), objectStore: z.literal('ok'), site: z.literal('ok') }),
+  ...releaseFields,
+});
+
 const firstLine = (text: string) => text.split('\n')[0] ?? '';
 const reasonOf = (error: unknown) => firstLine(error instanceof Error ? error.message : String(error));
 
@@ -58,21 +83,26 @@ export function createHealthRoutes(deps: RouteDeps): Hono<AppEnv> {
   const started = Date.now();
   const kind = deps.dbKind ?? (deps.config.databaseUrl ? 'postgres' : 'pglite');
   const uptime = () => Math.round((Date.now() - started) / 1000);
+  const { version, commit } = currentRelease();
   const routes = new Hono<AppEnv>();
 
-  routes.get('/', describeCall({ summary: 'Health: the process and the database answer' }), async (c) => {
-    let timer: NodeJS.Timeout | undefined;
-    const waited = new Promise<'busy'>((resolve) => {
-      timer = setTimeout(() => resolve('busy'), dbWaitMs);
-    });
-    const answered = deps.db.execute(sql`select 1`).then(() => 'ok' as const);
-    answered.catch(() => {}); // a failure after 'busy' was answered has no one left to tell
-    const database = await Promise.race([answered, waited]).finally(() => clearTimeout(timer));
-    return ok(c, { status: 'ok', db: kind, database, uptime: uptime() });
-  });
+  routes.get(
+    '/',
+    describeCall({ summary: 'Health: the process and the database answer', answer: healthAnswer }),
+    async (c) => {
+      let timer: NodeJS.Timeout | undefined;
+      const waited = new Promise<'busy'>((resolve) => {
+        timer = setTimeout(() => resolve('busy'), dbWaitMs);
+      });
+      const answered = deps.db.execute(sql`select 1`).then(() => 'ok' as const);
+      answered.catch(() => {}); // a failure after 'busy' was answered has no one left to tell
+      const database = await Promise.race([answered, waited]).finally(() => clearTimeout(timer));
+      return ok(c, { status: 'ok', db: kind, database, uptime: uptime(), version, commit });
+    },
+  );
 
-  routes.get('/live', describeCall({ summary: 'Liveness: the process answers' }), (c) =>
-    ok(c, { status: 'live', uptime: uptime() }),
+  routes.get('/live', describeCall({ summary: 'Liveness: the process answers', answer: liveAnswer }), (c) =>
+    ok(c, { status: 'live', uptime: uptime(), version, commit }),
   );
 
   // Polls share the `select 1` under way, so a hung database gets one pending statement per
@@ -120,6 +150,7 @@ export function createHealthRoutes(deps: RouteDeps): Hono<AppEnv> {
     '/ready',
     describeCall({
       summary: 'Readiness: the database, the object store and a publication are there (HTTP 503 otherwise)',
+      answer: readyAnswer,
     }),
     async (c) => {
       if (deps.drain?.draining) {
@@ -127,7 +158,7 @@ export function createHealthRoutes(deps: RouteDeps): Hono<AppEnv> {
           c,
           ApiCode.SERVICE_UNAVAILABLE,
           message(c, 'api.busy'),
-          { status: 'draining', failed: ['draining'] },
+          { status: 'draining', failed: ['draining'], version, commit },
           503,
         );
       }
@@ -153,11 +184,11 @@ export function createHealthRoutes(deps: RouteDeps): Hono<AppEnv> {
           c,
           ApiCode.SERVICE_UNAVAILABLE,
           message(c, 'api.busy'),
-          { status: 'not ready', failed, checks },
+          { status: 'not ready', failed, checks, version, commit },
           503,
         );
       }
-      return ok(c, { status: 'ready', checks });
+      return ok(c, { status: 'ready', checks, version, commit });
     },
   );
   return routes;
