@@ -14,9 +14,9 @@
 import { createCipheriv, createDecipheriv, createHmac, randomBytes, randomInt } from 'node:crypto';
 import { and, count, eq, isNotNull, isNull, or, lt, sql } from 'drizzle-orm';
 import { Secret, TOTP } from 'otpauth';
-import QRCode from 'qrcode';
 import { ApiCode } from '../../lib/apiCodes.ts';
 import type { Locale } from '../../lib/i18n/index.ts';
+import { qrSvg } from '../../lib/qrSvg.ts';
 import {
   isRecoveryCode,
   recoveryCodeAlphabet,
@@ -352,7 +352,7 @@ export async function startEnrolment(
   });
   if (!started) throw ApiError.conflict('auth.secondFactorAlreadyEnabled');
   const otpauthUri = totpOf(secret, actor.userName).toString();
-  const svg = await QRCode.toString(otpauthUri, { type: 'svg', errorCorrectionLevel: 'M', margin: 2 });
+  const svg = qrSvg(otpauthUri, { margin: 2 });
   return {
     otpauthUri,
     manualKey: manualKeyOf(secret),
