@@ -29,6 +29,12 @@ export interface TestPostgres {
   halt(): Promise<void>;
   /** Starts a halted server again, on the same directory and port. */
   resume(): Promise<void>;
+  /**
+   * Stops every process of the server (SIGSTOP), as a hung machine would: connections are taken
+   * by the kernel and never answered, running statements never end. `thaw` lets them go on.
+   */
+  freeze(): void;
+  thaw(): void;
 }
 
 const installRoot = '/usr/lib/postgresql';
@@ -109,6 +115,34 @@ export function freePort(): Promise<number> {
   });
 }
 
+/** The server's processes: the postmaster (the first line of postmaster.pid) and its children. */
+function serverProcesses(dataDir: string): number[] {
+  const postmaster = Number(readFileSync(path.join(dataDir, 'postmaster.pid'), 'utf8').split('\n')[0]);
+  const children = readdirSync('/proc')
+    .filter((entry) => /^\d+$/.test(entry))
+    .filter((pid) => {
+      try {
+        const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+        // `pid (comm) state ppid …`: comm may hold spaces, so count from its closing parenthesis.
+        return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]) === postmaster;
+      } catch {
+        return false;
+      }
+    })
+    .map(Number);
+  return [postmaster, ...children];
+}
+
+function signalServer(dataDir: string, signal: NodeJS.Signals): void {
+  for (const pid of serverProcesses(dataDir)) {
+    try {
+      process.kill(pid, signal);
+    } catch {
+      // A backend that ended meanwhile.
+    }
+  }
+}
+
 export async function startPostgres(): Promise<TestPostgres> {
   const bin = await ensurePostgres();
   // mkdtemp makes it 0700, as initdb wants; as root it is handed to `postgres`.
@@ -143,9 +177,13 @@ export async function startPostgres(): Promise<TestPostgres> {
       dataDir,
       halt: () => runTool([pgCtl, '-D', dataDir, '-m', 'fast', '-w', 'stop'], '/tmp'),
       resume: start,
+      freeze: () => signalServer(dataDir, 'SIGSTOP'),
+      thaw: () => signalServer(dataDir, 'SIGCONT'),
       stop: () =>
         (stopped ??= (async () => {
           process.off('exit', stopSync);
+          // A frozen server would never stop.
+          if (existsSync(path.join(dataDir, 'postmaster.pid'))) signalServer(dataDir, 'SIGCONT');
           await runTool([pgCtl, '-D', dataDir, '-m', 'fast', '-w', 'stop'], '/tmp').catch((error: unknown) => {
             console.error(`PostgreSQL did not stop cleanly: ${error instanceof Error ? error.message : String(error)}`);
             stopSync();

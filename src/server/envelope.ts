@@ -9,7 +9,8 @@ import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import { ApiCode, type ApiEnvelope } from '../lib/apiCodes.ts';
 import { defaultLocale, dictionaries, t, type MessageKey, type MessageVars } from '../lib/i18n/index.ts';
 import { ApiError } from './apiError.ts';
-import { databaseFault } from './db/errors.ts';
+import { databaseFault, databaseOutage } from './db/errors.ts';
+import { ObjectStoreUnavailableError } from './storage/objectStore.ts';
 import type { AppEnv } from './types.ts';
 
 /** Any context of this app, whatever its path and the variables its middleware added. */
@@ -68,8 +69,16 @@ export function bodyTooLarge(c: AnyContext): Response {
   return envelope(c, ApiCode.PAYLOAD_TOO_LARGE, message(c, 'api.bodyTooLarge'), {}, 413);
 }
 
+/** The dependency an error says is out of reach (the database, the object store) and why, if any. */
+function outageOf(error: unknown): { dependency: 'database' | 'object store'; reason: string } | undefined {
+  if (error instanceof ObjectStoreUnavailableError) return { dependency: 'object store', reason: error.message };
+  const code = databaseOutage(error);
+  return code === undefined ? undefined : { dependency: 'database', reason: code };
+}
+
 /**
- * The app's error handler: ApiError → its envelope (HTTP 200); anything else is logged with its
+ * The app's error handler: ApiError → its envelope (HTTP 200); an outage of the database or
+ * the object store → 503 `api.busy`; anything else is logged with its
  * stack and answered HTTP 500 with a localized envelope (never the stack) under /api, plain text
  * elsewhere.
  */
@@ -80,6 +89,16 @@ export function handleError(error: Error, c: Context<AppEnv>): Response {
     return error.getResponse();
   }
   const log = c.get('log');
+  // A dependency that cannot be reached or did not answer in time is an outage, not a crash: the
+  // call may succeed later, and one line per request names it (a stack per request says nothing more).
+  const outage = outageOf(error);
+  if (outage && isApiPath(c.req.path)) {
+    log?.warn(
+      { dependency: outage.dependency, reason: outage.reason, path: c.req.path },
+      `${outage.dependency} unavailable`,
+    );
+    return envelope(c, ApiCode.SERVICE_UNAVAILABLE, message(c, 'api.busy'), {}, 503);
+  }
   // A value the database could not take (the schemas should have refused it) is the caller's to fix;
   // a statement that ran out of time or met a deadlock may succeed later. Either way nothing was
   // written: every write runs in one transaction.

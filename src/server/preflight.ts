@@ -16,7 +16,7 @@ import type { Config, S3Config } from './config.ts';
 import { cdnStoreFromConfig } from './site/cdn.ts';
 import { objectStoreFromConfig } from './storage/fromConfig.ts';
 import { createLocalStore } from './storage/localStore.ts';
-import type { ObjectStore } from './storage/objectStore.ts';
+import { ObjectStoreUnavailableError, type ObjectStore } from './storage/objectStore.ts';
 
 /** One check's outcome: what it looked at, and the problems found (none: it passed). */
 export interface PreflightResult {
@@ -271,8 +271,8 @@ function unansweredReason(error: unknown, timeoutMs: number): string | undefined
   const { name, code, status } = s3Failure(error);
   if (status !== undefined) return undefined;
   if (unanswered[code]) return `(${unanswered[code]})`;
-  // The SDK's own connection and socket deadlines.
-  if (name === 'TimeoutError' || name === 'AbortError') return `within ${formatSeconds(timeoutMs)} (S3_TIMEOUT_MS)`;
+  // The SDK's own connection and socket deadlines, and the store's (S3_TIMEOUT_MS).
+  if (name === 'TimeoutError' || name === 'AbortError' || error instanceof ObjectStoreUnavailableError) return `within ${formatSeconds(timeoutMs)} (S3_TIMEOUT_MS)`;
   return undefined;
 }
 

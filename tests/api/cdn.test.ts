@@ -277,6 +277,7 @@ describe('settings', () => {
       secretAccessKey: 'secret',
       forcePathStyle: true,
       prefix: 'www/',
+      timeoutMs: 5_000,
     });
     // AWS: the region says where; the SDK's own credentials.
     expect(loadConfig({ CDN_S3_BUCKET: 'portal-cdn', S3_REGION: 'ap-east-1' }).cdn).toMatchObject({

@@ -12,6 +12,7 @@ import { eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import type { AuthFileData, EnterpriseData } from '../../src/lib/schemas/enterprise.ts';
 import { enterpriseAuthFiles, enterprises } from '../../src/server/db/schema/index.ts';
+import { createLogger } from '../../src/server/logger.ts';
 import { imageDownloadPolicy } from '../../src/server/routes/enterpriseAuthFile.ts';
 import { objectStoreFromConfig } from '../../src/server/storage/fromConfig.ts';
 import type { ObjectStore } from '../../src/server/storage/objectStore.ts';
@@ -383,4 +384,43 @@ describe.each(engines)('on the $engine store', ({ engine, open }) => {
       expect(response.status).toBe(404);
     });
   });
+});
+
+describe('a frozen object store', () => {
+  it('a download answers 503 api.busy within S3_TIMEOUT_MS, logs one line without a stack, and works once the store wakes', async () => {
+    const s3 = await startS3Server();
+    const lines: string[] = [];
+    const t = await createEnterpriseTestApp({
+      env: { ...s3.env, S3_TIMEOUT_MS: '1000' },
+      logger: createLogger({ logLevel: 'info' }, { write: (line: string) => void lines.push(line) }),
+    });
+    try {
+      const owner = await newUser(t);
+      await addEnterprise(t, owner.cookie);
+      const file = (await upload(t, owner.cookie, { kind: 'businessLicence', bytes: pngBytes(), type: 'image/png' }))
+        .answer.data as unknown as AuthFileData;
+      const download = () => t.app.request(`${fileBase}/download?id=${file.id}`, { headers: { Cookie: owner.cookie } });
+      lines.length = 0;
+      s3.freeze();
+      const started = performance.now();
+      let response: Response;
+      try {
+        response = await download();
+      } finally {
+        s3.thaw();
+      }
+      const ms = performance.now() - started;
+      expect(response.status).toBe(503);
+      expect(await response.json()).toMatchObject({ code: 503, message: '服务器繁忙，请稍后再试' });
+      // The deadline (1 s), far inside the request budget (30 s), with a margin for a busy machine.
+      expect(ms).toBeLessThan(4_000);
+      const logged = lines.filter((line) => !line.includes('"msg":"request"'));
+      expect(logged.map((line) => (JSON.parse(line) as { msg: string }).msg)).toEqual(['object store unavailable']);
+      expect(logged[0]).not.toContain('"stack"');
+      expect((await download()).status).toBe(200);
+    } finally {
+      await t.close();
+      await s3.stop();
+    }
+  }, 60_000);
 });

@@ -17,7 +17,11 @@ import { enterpriseAuthFiles } from '../../src/server/db/schema/index.ts';
 import { openRuntime } from '../../src/server/runtime.ts';
 import { objectStoreFromConfig } from '../../src/server/storage/fromConfig.ts';
 import { createLocalStore } from '../../src/server/storage/localStore.ts';
-import { InvalidKeyError, type ObjectStore } from '../../src/server/storage/objectStore.ts';
+import {
+  InvalidKeyError,
+  ObjectStoreUnavailableError,
+  type ObjectStore,
+} from '../../src/server/storage/objectStore.ts';
 import { createS3Store } from '../../src/server/storage/s3Store.ts';
 import { uploadKey } from '../../src/server/uploads/storage.ts';
 import { startS3Server, type TestS3Server } from './s3Server.ts';
@@ -288,6 +292,38 @@ describe('the S3 engine', () => {
     expect(await store.list('known/')).toEqual(['known/big.bin']);
   }, 30_000);
 
+  it('gives up on a frozen service within its deadline, every call, and serves again once it wakes', async () => {
+    const store = createS3Store({ ...s3.options, timeoutMs: 1_000 });
+    await store.put('frozen/a.txt', text('a'));
+    s3.freeze();
+    try {
+      const calls: [string, () => Promise<unknown>][] = [
+        ['get', () => store.get('frozen/a.txt')],
+        ['put', () => store.put('frozen/b.txt', text('b'))],
+        ['streamed put', () => store.put('frozen/c.txt', new Blob(['c']).stream(), { size: 1 })],
+        ['multipart put', () => store.put('frozen/d.bin', generated(2, 64 * 1024))],
+        ['list', () => store.list('frozen/')],
+        ['remove', () => store.remove(['frozen/a.txt'])],
+        ['check', () => store.check!()],
+      ];
+      for (const [name, call] of calls) {
+        const started = performance.now();
+        const failure = await call().then(
+          () => undefined,
+          (error: unknown) => error,
+        );
+        const ms = performance.now() - started;
+        expect(failure, name).toBeInstanceOf(ObjectStoreUnavailableError);
+        expect((failure as Error).message, name).toMatch(/S3_TIMEOUT_MS/);
+        // The deadline (1 s, plus a second per MiB sent; the multipart's per part of 5 MiB) and a margin for a busy machine.
+        expect(ms, name).toBeLessThan(name === 'multipart put' ? 9_000 : 3_500);
+      }
+    } finally {
+      s3.thaw();
+    }
+    expect(await readAll(store, 'frozen/a.txt')).toBe('a');
+  }, 60_000);
+
   it('checks the bucket at start: a missing bucket or an unknown key id is said plainly', async () => {
     await createS3Store({ ...s3.options }).check?.();
     await expect(createS3Store({ ...s3.options, bucket: 'no-such-bucket' }).check?.()).rejects.toThrow(
@@ -325,7 +361,9 @@ describe('configuration', () => {
       secretAccessKey: 'very-secret-value',
       forcePathStyle: false,
       prefix: '',
+      timeoutMs: 5_000,
     });
+    expect(loadConfig({ ...s3Env, S3_TIMEOUT_MS: '1500' }).s3?.timeoutMs).toBe(1_500);
     const minio = loadConfig({ ...s3Env, S3_ENDPOINT: 'http://minio:9000', S3_PREFIX: 'hgd' });
     expect(minio.s3).toMatchObject({ endpoint: 'http://minio:9000', forcePathStyle: true, prefix: 'hgd/' });
     const oss = loadConfig({

@@ -27,6 +27,10 @@ export interface TestS3Server {
   options: S3StoreOptions;
   /** The server's variables as the portal reads them (STORAGE=s3 …). */
   env: Record<string, string>;
+  /** Stops the server's process (SIGSTOP): connections are taken by the kernel and never answered, as by a hung service. */
+  freeze(): void;
+  /** Lets it go on (SIGCONT). */
+  thaw(): void;
   stop(): Promise<void>;
 }
 
@@ -81,7 +85,10 @@ export async function startS3Server(bucket = 'hgd-test'): Promise<TestS3Server> 
       S3_ACCESS_KEY_ID: accessKeyId,
       S3_SECRET_ACCESS_KEY: secretAccessKey,
     },
+    freeze: () => void child.kill('SIGSTOP'),
+    thaw: () => void child.kill('SIGCONT'),
     stop: async () => {
+      child.kill('SIGCONT');
       child.stdin?.end();
       const timer = setTimeout(() => child.kill('SIGKILL'), 5_000);
       await exited;

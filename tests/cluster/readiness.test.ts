@@ -103,6 +103,9 @@ beforeAll(async () => {
     STATIC_DIR: dist,
     TRUST_PROXY: '1',
     LOG_LEVEL: 'info',
+    // The client's deadlines, short so that a frozen server's 503 comes quickly here.
+    DB_STATEMENT_TIMEOUT_MS: '2000',
+    DB_CONNECT_TIMEOUT_MS: '2000',
     ...s3.env,
   };
   const fd = openSync(logFile, 'a');
@@ -154,5 +157,58 @@ describe('readiness through a PostgreSQL outage', () => {
     );
     expect(down.ms).toBeLessThanOrEqual(boundMs);
     expect(up.ms).toBeLessThanOrEqual(boundMs);
+  });
+});
+
+/** A call's HTTP status, envelope code and how long it took. */
+async function timedCall(
+  pathName: string,
+  cookie: string | undefined,
+): Promise<{ status: number; code: number; ms: number }> {
+  const started = performance.now();
+  const response = await fetch(`${node.origin}${pathName}`, {
+    headers: cookie ? { Cookie: cookie } : {},
+    signal: AbortSignal.timeout(20_000),
+  });
+  const body = (await response.json()) as { code: number };
+  return { status: response.status, code: body.code, ms: Math.round(performance.now() - started) };
+}
+
+/** The node's log lines from `since` (a line count) on, requests left out. */
+const logSince = (since: number) => readFileSync(node.logFile, 'utf8').split('\n').slice(since).filter(Boolean);
+
+describe('calls through a PostgreSQL outage', () => {
+  it('answer 503 api.busy, not 500, with one line each and no stack, whether the server is stopped or frozen; then work again', async () => {
+    const { cookie } = await login();
+    const since = logSince(0).length;
+
+    await pg!.halt();
+    try {
+      expect(await timedCall('/api/front/user/currentUser', cookie)).toMatchObject({ status: 503, code: 503 });
+      expect((await login()).code).toBe(503);
+    } finally {
+      await pg!.resume();
+    }
+    await untilReady(200, performance.now(), 30_000);
+    expect(await timedCall('/api/front/user/currentUser', cookie)).toMatchObject({ status: 200, code: 200 });
+
+    // Frozen: connections taken and never answered, statements never ending.
+    pg!.freeze();
+    let frozen: { status: number; code: number; ms: number };
+    try {
+      frozen = await timedCall('/api/front/user/currentUser', cookie);
+    } finally {
+      pg!.thaw();
+    }
+    expect(frozen).toMatchObject({ status: 503, code: 503 });
+    // The statement deadline (DB_STATEMENT_TIMEOUT_MS 2 s + 1 s), far inside the request budget (30 s).
+    expect(frozen.ms).toBeLessThan(6_000);
+    await untilReady(200, performance.now(), 30_000);
+    expect(await timedCall('/api/front/user/currentUser', cookie)).toMatchObject({ status: 200, code: 200 });
+
+    const lines = logSince(since);
+    expect(lines.filter((line) => line.includes('"msg":"database unavailable"')).length).toBeGreaterThanOrEqual(3);
+    expect(lines.filter((line) => line.includes('unhandled error') || line.includes('"stack"'))).toEqual([]);
+    console.log(`a frozen PostgreSQL: currentUser answered 503 api.busy in ${frozen.ms} ms`);
   });
 });

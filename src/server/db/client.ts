@@ -22,6 +22,7 @@ import { drizzle as drizzlePostgres } from 'drizzle-orm/postgres-js';
 import postgres, { type Sql } from 'postgres';
 import type { Config } from '../config.ts';
 import { DatabaseMetrics } from '../metrics/instruments.ts';
+import { DatabaseDeadlineError } from './errors.ts';
 import { lockDataDir } from './dataDirLock.ts';
 import { PgliteThread, type PgliteThreadOptions } from './pgliteThread.ts';
 import * as schema from './schema/index.ts';
@@ -59,6 +60,7 @@ const randomPageCost = 1.1;
 type MetricsSetting = Partial<Pick<Config, 'metricsEnabled'>>;
 
 export type DatabaseConfig = Pick<Config, 'dataDir' | 'databaseUrl' | 'dbStatementTimeoutMs' | 'dbPoolMax'> &
+  Partial<Pick<Config, 'dbConnectTimeoutMs'>> &
   MetricsSetting;
 
 /** The statement metrics of each database opened here (none when METRICS_ENABLED=false). */
@@ -140,6 +142,20 @@ export function wrapPglite(client: PgliteThread): PgliteHandle {
 const maxPreparedTexts = 1000;
 
 /**
+ * The client's own deadline on a statement: the server's statement_timeout ends a slow statement,
+ * but not one a frozen or unreachable server never answers. Past the deadline the statement is
+ * cancelled (a queued one never runs) and fails as DatabaseDeadlineError (503 api.busy).
+ */
+function withDeadline(query: { cancel(): unknown } & PromiseLike<unknown>, ms: number): void {
+  const timer = setTimeout(() => {
+    void Promise.resolve(query.cancel()).catch(() => {});
+    (query as unknown as { reject(error: Error): void }).reject(new DatabaseDeadlineError(ms));
+  }, ms);
+  const clear = () => clearTimeout(timer);
+  query.then(clear, clear);
+}
+
+/**
  * drizzle on postgres-js, with its statements prepared. postgres-js prepares every statement
  * (a named statement per connection, by its text), but drizzle asks it not to for every statement
  * it was not given a name for (`.prepare(name)`), which is all of ours: PostgreSQL parsed and
@@ -154,6 +170,7 @@ export function postgresDrizzle<S extends Record<string, unknown> = Record<strin
   client: Sql,
   config: DrizzleConfig<S> = {},
   metrics?: DatabaseMetrics,
+  deadlineMs?: number,
 ) {
   const prepared = new Set<string>();
   const shouldPrepare = (text: string) => {
@@ -170,6 +187,7 @@ export function postgresDrizzle<S extends Record<string, unknown> = Record<strin
         if (key === 'unsafe') {
           return (text: string, params?: unknown[], options?: Record<string, unknown>) => {
             const query = target.unsafe(text, params as never, { ...options, prepare: shouldPrepare(text) });
+            if (deadlineMs !== undefined) withDeadline(query, deadlineMs);
             if (metrics) {
               const done = metrics.statement(text, !inTransaction);
               query.then(done, done);
@@ -205,12 +223,21 @@ export function reconnectBackoffSeconds(failures: number): number {
   return (0.5 + Math.random() / 2) * Math.min(3 ** failures / 100, 2);
 }
 
+/** postgres-js's connection deadline when none is configured (its own default is 30 s). */
+const defaultConnectTimeoutMs = 5_000;
+/** How much longer than the server's statement_timeout the client waits for an answer. */
+const statementDeadlineMarginMs = 1_000;
+
 export function openPostgres(
   url: string,
-  config: Pick<Config, 'dbStatementTimeoutMs' | 'dbPoolMax'> & MetricsSetting,
+  config: Pick<Config, 'dbStatementTimeoutMs' | 'dbPoolMax'> &
+    Partial<Pick<Config, 'dbConnectTimeoutMs'>> &
+    MetricsSetting,
 ): PostgresHandle {
   const client = postgres(url, {
     max: config.dbPoolMax,
+    // Seconds: a server that takes no connection fails the call within this (503 api.busy), not 30 s later.
+    connect_timeout: (config.dbConnectTimeoutMs ?? defaultConnectTimeoutMs) / 1000,
     onnotice: () => {},
     backoff: reconnectBackoffSeconds,
     connection: {
@@ -221,7 +248,12 @@ export function openPostgres(
     },
   });
   const metrics = config.metricsEnabled === false ? undefined : new DatabaseMetrics(config.dbPoolMax);
-  const db: Database = postgresDrizzle(client, { schema }, metrics);
+  const db: Database = postgresDrizzle(
+    client,
+    { schema },
+    metrics,
+    config.dbStatementTimeoutMs + statementDeadlineMarginMs,
+  );
   if (metrics) measured.set(db, metrics);
   return {
     kind: 'postgres',

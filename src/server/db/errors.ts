@@ -33,6 +33,49 @@ export function databaseFault(error: unknown): 'badValue' | 'busy' | undefined {
   return undefined;
 }
 
+/**
+ * Connection failures of postgres-js (its own codes and Node's), and PostgreSQL's own answers that
+ * it cannot serve: class 08 (connection exception), 57P01–57P03 (shutting down, cannot connect now).
+ */
+const connectionCodes = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'EPIPE',
+  'ETIMEDOUT',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'CONNECT_TIMEOUT',
+  'CONNECTION_CLOSED',
+  'CONNECTION_ENDED',
+  'CONNECTION_DESTROYED',
+]);
+
+/** A statement that got no answer within the client's own deadline (a frozen or unreachable server). */
+export class DatabaseDeadlineError extends Error {
+  readonly code = 'STATEMENT_DEADLINE';
+  constructor(ms: number) {
+    super(`the database did not answer within ${ms} ms`);
+    this.name = 'DatabaseDeadlineError';
+  }
+}
+
+/**
+ * The database cannot be reached or did not answer (an outage, not a fault of the request): its
+ * code (`ECONNREFUSED`, `CONNECT_TIMEOUT`, `57P01`, `STATEMENT_DEADLINE`…), or undefined.
+ */
+export function databaseOutage(error: unknown): string | undefined {
+  for (let current = error, depth = 0; current && typeof current === 'object' && depth < 4; depth++) {
+    if (current instanceof DatabaseDeadlineError) return current.code;
+    const code = (current as { code?: unknown }).code;
+    if (typeof code === 'string' && (connectionCodes.has(code) || code.startsWith('08') || /^57P0[123]$/.test(code)))
+      return code;
+    current = (current as { cause?: unknown }).cause;
+  }
+  return undefined;
+}
+
 /** Identifier fields of the drivers' errors: they name schema objects, never values. */
 const identifierFields = [
   'severity',

@@ -328,5 +328,6 @@ export function cdnStoreFromConfig(config: { cdn: S3Config | undefined }): Objec
     accessKeyId: cdn.accessKeyId,
     secretAccessKey: cdn.secretAccessKey,
     prefix: cdn.prefix,
+    timeoutMs: cdn.timeoutMs,
   });
 }

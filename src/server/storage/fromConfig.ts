@@ -20,6 +20,7 @@ export function objectStoreFromConfig(config: Pick<Config, 'storage' | 's3' | 'd
       accessKeyId: s3.accessKeyId,
       secretAccessKey: s3.secretAccessKey,
       prefix: s3.prefix,
+      timeoutMs: s3.timeoutMs,
     });
   }
   return createLocalStore(config.dataDir);

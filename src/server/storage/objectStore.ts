@@ -61,6 +61,17 @@ const segmentPattern = /^[A-Za-z0-9._-]+$/;
 /** Keys are short; S3 allows 1024 bytes, including S3_PREFIX. */
 export const maxKeyLength = 512;
 
+/**
+ * The store did not answer within its deadline, could not be reached, or answered that it cannot
+ * serve now (HTTP 5xx): the call answers 503 `api.busy` (envelope.ts) and may succeed later.
+ */
+export class ObjectStoreUnavailableError extends Error {
+  constructor(message: string, options?: ErrorOptions) {
+    super(message, options);
+    this.name = 'ObjectStoreUnavailableError';
+  }
+}
+
 export class InvalidKeyError extends Error {
   constructor(key: string, what = 'object key') {
     super(`not a valid ${what}: ${JSON.stringify(key.slice(0, 100))}`);

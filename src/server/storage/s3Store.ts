@@ -31,6 +31,7 @@ import {
   checkKey,
   checkPrefix,
   isValidKey,
+  ObjectStoreUnavailableError,
   type ObjectEntry,
   type ObjectStore,
   type PutOptions,
@@ -56,6 +57,12 @@ export interface S3StoreOptions {
   partSize?: number;
   /** A stream of known size up to this goes as one PutObject; larger ones multipart. */
   singlePutMaxBytes?: number;
+  /**
+   * Each call's deadline, retries included, plus a second per MiB it sends (S3_TIMEOUT_MS; 5 s);
+   * a multipart upload's, for each part. A download's runs until the answer starts; its body then
+   * streams under the socket's idle limit.
+   */
+  timeoutMs?: number;
 }
 
 const MiB = 1024 * 1024;
@@ -106,6 +113,30 @@ function exactly(
   return { stream, failure: () => failure };
 }
 
+/** Errors of the connection itself (refused, reset, no route, a name that does not resolve, the SDK's timeouts). */
+const networkErrors = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'EPIPE',
+  'ETIMEDOUT',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'TimeoutError',
+  'RequestTimeout',
+]);
+
+/** Whether an SDK error says the service could not serve the call now (rather than refused it). */
+function isUnavailable(error: unknown): boolean {
+  const { name, status, code } = errorInfo(error);
+  return (
+    (status !== undefined && status >= 500) ||
+    networkErrors.has(name) ||
+    (code !== undefined && networkErrors.has(code))
+  );
+}
+
 /** The SDK writes some warnings to the console unless given a logger; this module reports its own errors. */
 const quietLogger = { trace() {}, debug() {}, info() {}, warn() {}, error() {} };
 
@@ -124,6 +155,8 @@ export function createS3Store(
   const listPageSize = Math.min(1000, Math.max(1, options.listPageSize ?? 1000));
   const partSize = Math.max(5 * MiB, options.partSize ?? 5 * MiB);
   const singlePutMaxBytes = options.singlePutMaxBytes ?? 64 * MiB;
+  const timeoutMs = options.timeoutMs ?? 5_000;
+  const where = `bucket "${bucket}" at ${options.endpoint ?? `AWS S3 (${options.region})`}`;
   if ((options.accessKeyId === undefined) !== (options.secretAccessKey === undefined)) {
     throw new Error('S3 credentials: give both the access key id and the secret, or neither');
   }
@@ -143,6 +176,46 @@ export function createS3Store(
   });
   const objectKey = (key: string): string => keyPrefix + checkKey(key);
 
+  /**
+   * One SDK call under its deadline (retries included): `call` gets the signal to pass on. A call
+   * past it, or one the service could not serve, fails as ObjectStoreUnavailableError.
+   */
+  async function withDeadline<T>(
+    what: string,
+    call: (signal: AbortSignal) => Promise<T>,
+    sentBytes = 0,
+    given?: AbortSignal,
+  ): Promise<T> {
+    const ms = timeoutMs + Math.ceil(sentBytes / MiB) * 1000;
+    const deadline = new AbortController();
+    const timer = setTimeout(
+      () =>
+        deadline.abort(
+          new ObjectStoreUnavailableError(
+            `Object storage: no answer from ${where} to a ${what} within ${ms} ms (S3_TIMEOUT_MS)`,
+          ),
+        ),
+      ms,
+    );
+    try {
+      return await call(given ? AbortSignal.any([given, deadline.signal]) : deadline.signal);
+    } catch (error) {
+      if (deadline.signal.aborted) throw deadline.signal.reason;
+      if (isUnavailable(error)) {
+        const { name, status, code } = errorInfo(error);
+        throw new ObjectStoreUnavailableError(
+          status === undefined
+            ? `Object storage: cannot reach ${where} (${what}): ${code ?? name}`
+            : `Object storage: ${where} could not serve a ${what}: HTTP ${status} (${name})`,
+          { cause: error },
+        );
+      }
+      throw error;
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
   async function put(
     key: string,
     body: Uint8Array | ReadableStream<Uint8Array>,
@@ -160,7 +233,12 @@ export function createS3Store(
       if (putOptions.size !== undefined && putOptions.size !== body.byteLength) {
         throw new Error(`object ${key}: ${body.byteLength} bytes given, ${putOptions.size} announced`);
       }
-      await client.send(new PutObjectCommand({ ...params, Body: body, ContentLength: body.byteLength }));
+      await withDeadline(
+        'put',
+        (abortSignal) =>
+          client.send(new PutObjectCommand({ ...params, Body: body, ContentLength: body.byteLength }), { abortSignal }),
+        body.byteLength,
+      );
       return;
     }
     const size = putOptions.size;
@@ -176,9 +254,13 @@ export function createS3Store(
         abort.abort(error);
       });
       try {
-        await client.send(new PutObjectCommand({ ...params, Body: stream, ContentLength: size }), {
-          abortSignal: abort.signal,
-        });
+        await withDeadline(
+          'put',
+          (abortSignal) =>
+            client.send(new PutObjectCommand({ ...params, Body: stream, ContentLength: size }), { abortSignal }),
+          size,
+          abort.signal,
+        );
       } catch (error) {
         throw sized.failure() ?? sourceError ?? error;
       } finally {
@@ -188,6 +270,7 @@ export function createS3Store(
     }
     const sized = size === undefined ? undefined : exactly(body, size, key);
     const source = sized?.stream ?? body;
+    const abort = new AbortController();
     const upload = new Upload({
       client,
       params: { ...params, Body: source, ...(size === undefined ? {} : { ContentLength: size }) },
@@ -195,18 +278,46 @@ export function createS3Store(
       queueSize: 1,
       partSize,
       leavePartsOnError: false,
+      abortController: abort,
+    });
+    // Each part has the deadline of a call sending a part: the watch starts again at every part sent.
+    const partMs = timeoutMs + Math.ceil(partSize / MiB) * 1000;
+    let stalled: ObjectStoreUnavailableError | undefined;
+    const stall = () => {
+      stalled = new ObjectStoreUnavailableError(
+        `Object storage: no answer from ${where} to an upload's part within ${partMs} ms (S3_TIMEOUT_MS)`,
+      );
+      abort.abort(stalled);
+    };
+    let watch = setTimeout(stall, partMs);
+    upload.on('httpUploadProgress', () => {
+      clearTimeout(watch);
+      watch = setTimeout(stall, partMs);
     });
     try {
       await upload.done();
     } catch (error) {
       await source.cancel(error).catch(() => {});
+      if (stalled) throw stalled;
+      if (isUnavailable(error))
+        throw new ObjectStoreUnavailableError(
+          `Object storage: cannot reach ${where} (upload): ${errorInfo(error).code ?? errorInfo(error).name}`,
+          {
+            cause: error,
+          },
+        );
       throw sized?.failure() ?? error;
+    } finally {
+      clearTimeout(watch);
     }
   }
 
   async function get(key: string): Promise<StoredObject | null> {
     try {
-      const answer = await client.send(new GetObjectCommand({ Bucket: bucket, Key: objectKey(key) }));
+      const Key = objectKey(key);
+      const answer = await withDeadline('get', (abortSignal) =>
+        client.send(new GetObjectCommand({ Bucket: bucket, Key }), { abortSignal }),
+      );
       if (!answer.Body) throw new Error(`object ${key}: no body in the answer`);
       return {
         body: answer.Body.transformToWebStream() as ReadableStream<Uint8Array>,
@@ -223,12 +334,15 @@ export function createS3Store(
     const objectKeys = keys.map(objectKey);
     for (let start = 0; start < objectKeys.length; start += deleteBatch) {
       const batch = objectKeys.slice(start, start + deleteBatch);
-      const answer = await client.send(
-        new DeleteObjectsCommand({
-          Bucket: bucket,
-          Delete: { Objects: batch.map((Key) => ({ Key })), Quiet: true },
-          ChecksumAlgorithm: 'MD5',
-        }),
+      const answer = await withDeadline('delete', (abortSignal) =>
+        client.send(
+          new DeleteObjectsCommand({
+            Bucket: bucket,
+            Delete: { Objects: batch.map((Key) => ({ Key })), Quiet: true },
+            ChecksumAlgorithm: 'MD5',
+          }),
+          { abortSignal },
+        ),
       );
       const failed = (answer.Errors ?? []).filter((e) => e.Code !== 'NoSuchKey');
       if (failed.length > 0) {
@@ -244,13 +358,16 @@ export function createS3Store(
     const found: ObjectEntry[] = [];
     let ContinuationToken: string | undefined;
     do {
-      const page = await client.send(
-        new ListObjectsV2Command({
-          Bucket: bucket,
-          Prefix,
-          MaxKeys: listPageSize,
-          ...(ContinuationToken ? { ContinuationToken } : {}),
-        }),
+      const page = await withDeadline('list', (abortSignal) =>
+        client.send(
+          new ListObjectsV2Command({
+            Bucket: bucket,
+            Prefix,
+            MaxKeys: listPageSize,
+            ...(ContinuationToken ? { ContinuationToken } : {}),
+          }),
+          { abortSignal },
+        ),
       );
       for (const item of page.Contents ?? []) {
         const key = item.Key?.slice(keyPrefix.length);
@@ -268,10 +385,12 @@ export function createS3Store(
   }
 
   async function check(): Promise<void> {
-    const where = `bucket "${bucket}" at ${options.endpoint ?? `AWS S3 (${options.region})`}`;
     try {
-      await client.send(new HeadBucketCommand({ Bucket: bucket }));
+      await withDeadline('check', (abortSignal) =>
+        client.send(new HeadBucketCommand({ Bucket: bucket }), { abortSignal }),
+      );
     } catch (error) {
+      if (error instanceof ObjectStoreUnavailableError) throw error;
       const { name, status, code } = errorInfo(error);
       if (status === 404 || name === 'NotFound' || name === 'NoSuchBucket') {
         throw new Error(`Object storage: ${where} does not exist (S3_BUCKET, S3_ENDPOINT, S3_REGION)`, {
