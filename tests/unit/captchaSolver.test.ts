@@ -16,6 +16,7 @@ import {
   renderCaptchaPng,
 } from '../../src/server/services/captchaImage.ts';
 import { fontTemplates, pngInk, solve } from './captchaSolver.ts';
+import { cpuMillis } from '../cpuTime.ts';
 
 /** Solves `count` fresh captchas drawn with `distort`; answers the share solved whole and per character. */
 async function attack(count: number, distort: boolean, templates: ReturnType<typeof fontTemplates>) {
@@ -40,11 +41,10 @@ describe('captcha image', () => {
   });
 
   it('takes a few milliseconds of CPU per image', async () => {
-    // CPU time, not the clock: npm test runs other suites beside this one on the same two cores.
-    const started = process.cpuUsage();
-    for (let i = 0; i < 50; i++) await renderCaptchaPng(captchaText());
-    const { user, system } = process.cpuUsage(started);
-    const perImage = (user + system) / 1000 / 50;
+    const perImage =
+      (await cpuMillis(async () => {
+        for (let i = 0; i < 50; i++) await renderCaptchaPng(captchaText());
+      })) / 50;
     console.info(`captcha image: ${perImage.toFixed(1)} ms of CPU each (draw + PNG)`);
     expect(perImage).toBeLessThan(50); // ~5 ms here
   });
