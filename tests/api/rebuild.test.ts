@@ -16,6 +16,7 @@ import {
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { loadContent } from '../../src/content/load.ts';
 import { ConfigError, loadConfig } from '../../src/server/config.ts';
@@ -25,6 +26,7 @@ import { tokenMatches } from '../../src/server/bearerToken.ts';
 import { rebuildTokenRule } from '../../src/server/routes/siteAdmin.ts';
 import { contentStore } from '../../src/server/services/contentStore.ts';
 import type { BuildCommand, BuildRequest } from '../../src/server/site/buildCommand.ts';
+import { createBuildRunner } from '../../src/server/site/buildJob.ts';
 import { createContentStore } from '../../src/server/services/contentStore.ts';
 import { createPublishedSite, pointCurrentAt, siteLayout } from '../../src/server/site/servedSite.ts';
 import { createSitePublisher, keptPublications } from '../../src/server/site/sitePublisher.ts';
@@ -398,5 +400,62 @@ describe('wrong tokens', () => {
     expect(last?.code).toBe(429);
     // Even the right token waits until the window ends: a guesser cannot tell when they hit it.
     expect((await post()).body.code).toBe(429);
+  });
+});
+
+describe('a worker that stops mid-build', () => {
+  it('hands the job back: the build is ended, its row stays running, and the job run again publishes it', async () => {
+    const logger = createLogger({ logLevel: 'silent' });
+    const objects = createLocalStore(dataDir);
+    const publisher = createSitePublisher({
+      db: t.db,
+      objects,
+      dataDir,
+      site: createPublishedSite(undefined),
+      store: createContentStore(() => loadContent(sourceContent)),
+      logger,
+    });
+    let stoppedBuilds = 0;
+    let hang = true;
+    const runner = createBuildRunner({
+      db: t.db,
+      logger,
+      dataDir,
+      objects,
+      publisher,
+      timeoutMs: 60_000,
+      // The first run lasts until it is stopped; the second builds.
+      build: (request) =>
+        hang
+          ? new Promise<void>((_, reject) =>
+              request.signal.addEventListener('abort', () => {
+                stoppedBuilds += 1;
+                reject(new Error(`build stopped: ${String(request.signal.reason)}`));
+              }),
+            )
+          : pagesFromContent(request),
+    });
+    const [row] = await t.db.insert(siteBuilds).values({ purpose: 'publish' }).returning();
+    const job = { buildId: row!.id, order: { purpose: 'publish' as const, drafts: 'none' as const } };
+
+    // The queue aborts a job's signal when the stopping worker's grace is spent.
+    const handOver = new AbortController();
+    const first = runner.runJob(job, { signal: handOver.signal });
+    for (let i = 0; i < 200; i += 1) {
+      const [current] = await t.db.select().from(siteBuilds).where(eq(siteBuilds.id, row!.id));
+      if (current?.phase === 'build') break;
+      await new Promise((resolve) => setTimeout(resolve, 25));
+    }
+    handOver.abort(new Error('pg-boss shut down while the handler was still running'));
+    await expect(first).rejects.toThrow(/build stopped/);
+    expect(stoppedBuilds).toBe(1);
+    const [handedBack] = await t.db.select().from(siteBuilds).where(eq(siteBuilds.id, row!.id));
+    expect(handedBack).toMatchObject({ status: 'running', error: null });
+
+    hang = false;
+    await runner.runJob(job, { retryCount: 1 });
+    const [published] = await t.db.select().from(siteBuilds).where(eq(siteBuilds.id, row!.id));
+    expect(published).toMatchObject({ status: 'succeeded', error: null });
+    expect(published?.publishedAt).not.toBeNull();
   });
 });

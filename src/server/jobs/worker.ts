@@ -15,6 +15,6 @@ export interface WorkerRole {
 
 /** Registers the role's handlers; they run once the queue has started. */
 export async function attachWorker(jobs: JobQueue, role: WorkerRole): Promise<void> {
-  await jobs.work<BuildJobData>(siteBuildQueue, (job) => role.builds.runJob(job.data));
+  await jobs.work<BuildJobData>(siteBuildQueue, (job) => role.builds.runJob(job.data, job));
   await jobs.work<ScheduleJobData>(scheduleQueue, (job) => role.schedules.run(job.data));
 }

@@ -81,6 +81,14 @@ export type BuildCommand = (request: BuildRequest) => Promise<void>;
 /** Output lines kept for the failure reason recorded in `site_builds.error`. */
 const keptLines = 40;
 
+/**
+ * Loaded first in the build's process: it exits when its parent's IPC channel closes (the parent
+ * died). The channel is unref'd, so that it does not keep a finished build alive.
+ */
+const exitWithParent = `data:text/javascript,${encodeURIComponent(
+  "process.channel?.unref(); process.on('disconnect', () => process.exit(1));",
+)}`;
+
 /** `astro build` of the project in `projectRoot` (the server's working directory by default). */
 export function astroBuildCommand(projectRoot: string = process.cwd()): BuildCommand {
   // The bin is not among astro's exports; its package.json is, and the bin sits beside it.
@@ -103,14 +111,30 @@ export function astroBuildCommand(projectRoot: string = process.cwd()): BuildCom
         }
       };
       // process.execPath: the Node that runs the server (Node 24 from the `node` devDependency).
-      const child = spawn(process.execPath, [astroBin, 'build', '--outDir', outDir], {
+      // A process group of its own: a stop sent to the worker's group (systemd's default) must not
+      // end the build, which the stopping worker lets finish (WORKER_STOP_SECONDS). Its IPC channel
+      // closes when the worker dies, however it dies, and the build exits with it.
+      const child = spawn(process.execPath, ['--import', exitWithParent, astroBin, 'build', '--outDir', outDir], {
         cwd: projectRoot,
         env: { ...process.env, ...env, CONTENT_DIR: contentDir, ASTRO_TELEMETRY_DISABLED: '1', FORCE_COLOR: '0' },
-        stdio: ['ignore', 'pipe', 'pipe'],
-        signal,
-        killSignal: 'SIGTERM',
+        stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
+        detached: true,
       });
+      // The time limit, or a worker handing its job back, ends the whole group (esbuild's service too).
+      const stop = () => {
+        if (child.pid !== undefined && child.exitCode === null) {
+          try {
+            process.kill(-child.pid, 'SIGTERM');
+          } catch {
+            // Ended meanwhile.
+          }
+        }
+      };
+      if (signal.aborted) stop();
+      else signal.addEventListener('abort', stop, { once: true });
       for (const stream of [child.stdout, child.stderr]) {
+        // Piped, so never null.
+        if (!stream) continue;
         const reader = lineReader(keepLines);
         stream.setEncoding('utf8');
         stream.on('data', reader.push);
@@ -124,6 +148,7 @@ export function astroBuildCommand(projectRoot: string = process.cwd()): BuildCom
         );
       });
       child.once('close', (code, killedBy) => {
+        signal.removeEventListener('abort', stop);
         if (code === 0) resolve();
         else if (!signal.aborted) {
           reject(new Error(`astro build exited with ${code ?? killedBy}:\n${tail.join('\n')}`));

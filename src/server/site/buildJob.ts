@@ -172,7 +172,7 @@ export function createBuildRunner(options: BuildRunnerOptions) {
     }
   }
 
-  async function run(row: SiteBuildRow, order: BuildOrder): Promise<void> {
+  async function run(row: SiteBuildRow, order: BuildOrder, handOver: AbortSignal | undefined): Promise<void> {
     const log = logger.child({ buildId: row.id, purpose: order.purpose });
     const buildDir = path.join(layout.buildsDir, buildDirName(row.id));
     const contentDir = path.join(buildDir, 'content');
@@ -213,7 +213,7 @@ export function createBuildRunner(options: BuildRunnerOptions) {
       await build({
         contentDir,
         outDir,
-        signal: AbortSignal.timeout(timeoutMs),
+        signal: handOver ? AbortSignal.any([AbortSignal.timeout(timeoutMs), handOver]) : AbortSignal.timeout(timeoutMs),
         env,
         onProgress: (step, done, total) => {
           if (step !== buildStep) {
@@ -274,6 +274,17 @@ export function createBuildRunner(options: BuildRunnerOptions) {
         'site built and published',
       );
     } catch (error) {
+      if (handOver?.aborted) {
+        // The worker is stopping and its grace is spent: the queue has failed the job already and
+        // runs it again (on another worker, or this one restarted). The row stays `running` for it.
+        log.warn(
+          { reason: reasonOf(error) },
+          'site build handed back to the queue: the worker stopped before it finished',
+        );
+        await progress.settled();
+        await rm(buildDir, { recursive: true, force: true }).catch(() => {});
+        throw error;
+      }
       measured.finished(order.purpose, 'failed', (Date.now() - started) / 1000);
       const reason = reasonOf(error);
       log.error({ reason }, preview ? 'preview build failed' : 'site build failed; the published site is unchanged');
@@ -291,14 +302,23 @@ export function createBuildRunner(options: BuildRunnerOptions) {
 
   return {
     metrics: measured.metrics,
-    /** Runs a `site-build` job: the build its row names, unless that row is no longer running. */
-    async runJob({ buildId, order }: BuildJobData): Promise<void> {
+    /**
+     * Runs a `site-build` job: the build its row names, unless that row is no longer running.
+     * `attempt.signal` aborts when the worker stops and may wait no longer: the build then ends and
+     * the job goes back to the queue, its row still running (a job is never lost to a stop).
+     */
+    async runJob(
+      { buildId, order }: BuildJobData,
+      attempt: { signal?: AbortSignal; retryCount?: number } = {},
+    ): Promise<void> {
       const [row] = await db.select().from(siteBuilds).where(eq(siteBuilds.id, buildId));
       if (!row || row.status !== 'running') {
         logger.warn({ buildId, status: row?.status }, 'site build job skipped: its build is not running');
         return;
       }
-      await run(row, order);
+      if (attempt.retryCount)
+        logger.info({ buildId, retry: attempt.retryCount }, 'site build run again: its worker stopped or died');
+      await run(row, order, attempt.signal);
     },
   };
 }
