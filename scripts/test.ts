@@ -15,6 +15,7 @@
  * its own) and one line that counts every test: `tests: N passed, N failed`.
  */
 import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
+import path from 'node:path';
 import { ensureChromium } from './chromium.ts';
 import { ensurePostgres, startPostgres } from './postgres.ts';
 import { ensurePromtool } from './promtool.ts';
@@ -118,6 +119,35 @@ const e2e = (
     { stats?: { expected?: number; unexpected?: number; flaky?: number; skipped?: number } } | undefined
 )?.stats;
 
+/** Every failed test by file and name, so that the end of a long log says what failed. */
+function failedTests(): string[] {
+  const failed: string[] = [];
+  for (const report of [reports.pglite, reports.postgres, reports.build, reports.cluster]) {
+    const results = (readJson(report)?.['testResults'] ?? []) as {
+      name: string;
+      assertionResults: { status: string; fullName: string; failureMessages: string[] }[];
+    }[];
+    for (const file of results)
+      for (const test of file.assertionResults)
+        if (test.status === 'failed')
+          failed.push(
+            `${path.relative(process.cwd(), file.name)} › ${test.fullName} (${report})\n    ${(test.failureMessages[0] ?? '').split('\n')[0]}`,
+          );
+  }
+  type Suite = {
+    file?: string;
+    title: string;
+    suites?: Suite[];
+    specs?: { title: string; ok: boolean; file: string }[];
+  };
+  const walk = (suite: Suite) => {
+    for (const spec of suite.specs ?? []) if (!spec.ok) failed.push(`${spec.file} › ${spec.title} (browser)`);
+    for (const inner of suite.suites ?? []) walk(inner);
+  };
+  for (const suite of (readJson(reports.e2e)?.['suites'] ?? []) as Suite[]) walk(suite);
+  return failed;
+}
+
 const passed = sum('numPassedTests') + (e2e?.expected ?? 0) + (e2e?.flaky ?? 0);
 const failedStages = stages.records.filter((s) => !s.ok);
 const failed = sum('numFailedTests') + (e2e?.unexpected ?? 0);
@@ -127,5 +157,7 @@ const skipped = sum('numPendingTests') + (e2e?.skipped ?? 0);
 const closingLine = `tests: ${passed} passed, ${failed || failedStages.length ? Math.max(failed, failedStages.length) : 0} failed, ${skipped} skipped`;
 stages.write(`${results}/stages.json`, closingLine);
 console.log(`\n${stages.table({ title: 'npm test', limitSeconds, warnSeconds })}`);
+const failures = failedTests();
+if (failures.length) console.log(`\nfailed:\n${failures.map((line) => `  ${line}`).join('\n')}`);
 console.log(closingLine);
 process.exitCode = failedStages.length ? 1 : 0;

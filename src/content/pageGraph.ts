@@ -29,6 +29,9 @@ export interface PageRecord {
 export interface PageGraph {
   /** The code the pages were built with (codeVersion): a base of other code cannot be reused. */
   codeVersion: string;
+  /** Its two parts: the sources' hash and the build-time settings, to say which one differs. */
+  sourceVersion?: string;
+  settings?: Record<string, string>;
   /** By pathname. */
   pages: Record<string, PageRecord>;
 }
@@ -89,10 +92,15 @@ export function readPageGraph(distDir: string): PageGraph | undefined {
 
 /** What a build's pages are made from besides the content: sources, dependencies and the settings read at build time. */
 const codeSources = ['src', 'public', 'astro.config.mjs', 'package-lock.json'];
-const buildSettings = ['BUILD_LOCALES', 'PUBLIC_ORIGIN', 'BUILD_ID'];
+const buildSettings = ['BUILD_LOCALES', 'PUBLIC_ORIGIN', 'BUILD_ID'] as const;
 
-/** A hash of the code a build in `projectRoot` renders with (the content directory excluded). */
-export function codeVersion(projectRoot: string): string {
+/** The build-time settings this process would build with (part of codeVersion). */
+export function buildSettingValues(env: NodeJS.ProcessEnv = process.env): Record<string, string> {
+  return Object.fromEntries(buildSettings.map((name) => [name, env[name] ?? '']));
+}
+
+/** A hash of the sources a build in `projectRoot` renders with (the content directory excluded). */
+export function sourceVersion(projectRoot: string): string {
   const hash = createHash('sha256');
   const contentDir = path.join(projectRoot, 'src', 'content');
   const add = (file: string) => {
@@ -112,6 +120,12 @@ export function codeVersion(projectRoot: string): string {
       .sort();
     for (const file of files) add(file);
   }
-  for (const name of buildSettings) hash.update(`${name}=${process.env[name] ?? ''}\0`);
+  return hash.digest('hex').slice(0, 32);
+}
+
+/** A hash of the code a build renders with: its sources and its build-time settings. */
+export function codeVersion(projectRoot: string, sources = sourceVersion(projectRoot)): string {
+  const hash = createHash('sha256').update(sources).update('\0');
+  for (const [name, value] of Object.entries(buildSettingValues())) hash.update(`${name}=${value}\0`);
   return hash.digest('hex').slice(0, 32);
 }

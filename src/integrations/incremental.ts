@@ -17,7 +17,9 @@ import { copyFile, link, readdir, readFile, rm, stat, writeFile } from 'node:fs/
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import {
+  buildSettingValues,
   codeVersion,
+  sourceVersion,
   incrementalPlanVariable,
   pageGraphFile,
   readPageGraph,
@@ -143,7 +145,13 @@ export function incrementalBuild(): AstroIntegration {
           const carried = await fillFromBase(outDir, plan.baseDir);
           logger.info(`${carried} unchanged pages taken from the base build`);
         }
-        const graph: PageGraph = { codeVersion: codeVersion(root), pages: recorder?.pages ?? {} };
+        const sources = sourceVersion(root);
+        const graph: PageGraph = {
+          codeVersion: codeVersion(root, sources),
+          sourceVersion: sources,
+          settings: buildSettingValues(),
+          pages: recorder?.pages ?? {},
+        };
         await writeFile(path.join(outDir, pageGraphFile), JSON.stringify(graph));
         stopGraphRecorder();
       },

@@ -13,7 +13,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadContent } from '../../src/content/load.ts';
-import { incrementalPlanVariable } from '../../src/content/pageGraph.ts';
+import { incrementalPlanVariable, sourceVersion } from '../../src/content/pageGraph.ts';
 import { astroBuildCommand } from '../../src/server/site/buildCommand.ts';
 import { planBuild } from '../../src/server/site/incremental.ts';
 
@@ -162,7 +162,7 @@ describe('incremental publication', () => {
   it('builds every page when the code differs from the base build', () => {
     const graphFile = path.join(base, 'dist', '.pages.json');
     const graph = JSON.parse(readFileSync(graphFile, 'utf8')) as { codeVersion: string };
-    writeFileSync(graphFile, JSON.stringify({ ...graph, codeVersion: 'other code' }));
+    writeFileSync(graphFile, JSON.stringify({ ...graph, codeVersion: 'other code', sourceVersion: 'other sources' }));
     const plan = planBuild({
       base: { buildId: 1, dir: base },
       content: loadContent(changed),
@@ -170,5 +170,38 @@ describe('incremental publication', () => {
       projectRoot,
     });
     expect(plan).toEqual({ mode: 'full', reason: 'the code changed since the published build' });
+  });
+
+  it('names the setting when only the build settings differ from the base build’s (a release built without the deployment’s PUBLIC_ORIGIN)', () => {
+    const graphFile = path.join(base, 'dist', '.pages.json');
+    const graph = JSON.parse(readFileSync(graphFile, 'utf8')) as { settings: Record<string, string> };
+    expect(graph.settings).toEqual({ ...env, PUBLIC_ORIGIN: process.env['PUBLIC_ORIGIN'] ?? '' });
+    // Built for the deployment's origin; planned here with the same sources and the build's other settings.
+    writeFileSync(
+      graphFile,
+      JSON.stringify({
+        ...graph,
+        codeVersion: 'other code',
+        sourceVersion: sourceVersion(projectRoot),
+        settings: { ...graph.settings, PUBLIC_ORIGIN: 'https://portal.example.com' },
+      }),
+    );
+    const saved = { ...process.env };
+    Object.assign(process.env, env, { PUBLIC_ORIGIN: '' });
+    try {
+      const plan = planBuild({
+        base: { buildId: 1, dir: base },
+        content: loadContent(changed),
+        load: loadContent,
+        projectRoot,
+      });
+      expect(plan).toEqual({
+        mode: 'full',
+        reason:
+          'the published build was made with other settings: PUBLIC_ORIGIN "https://portal.example.com" there, "" here (build a release with the deployment\'s settings: docs/deployment.md)',
+      });
+    } finally {
+      process.env = saved;
+    }
   });
 });

@@ -6,7 +6,13 @@
  */
 import path from 'node:path';
 import { changedKeys, contentFingerprints } from '../../content/dependencies.ts';
-import { codeVersion, readPageGraph, type IncrementalPlan } from '../../content/pageGraph.ts';
+import {
+  buildSettingValues,
+  codeVersion,
+  readPageGraph,
+  sourceVersion,
+  type IncrementalPlan,
+} from '../../content/pageGraph.ts';
 import type { SiteContent } from '../../content/schemas.ts';
 
 export type BuildPlan =
@@ -31,8 +37,23 @@ export function planBuild(input: PlanInput): BuildPlan {
   const baseDir = path.join(input.base.dir, 'dist');
   const graph = readPageGraph(baseDir);
   if (!graph) return { mode: 'full', reason: 'the published build has no page graph' };
-  if (graph.codeVersion !== codeVersion(input.projectRoot))
-    return { mode: 'full', reason: 'the code changed since the published build' };
+  const sources = sourceVersion(input.projectRoot);
+  if (graph.codeVersion !== codeVersion(input.projectRoot, sources)) {
+    // The pages depend on these settings too (canonical URLs, the QR code): a release built without
+    // the deployment's settings costs its first publication a full build. Say which one.
+    const here = buildSettingValues();
+    const differing =
+      graph.sourceVersion === sources && graph.settings
+        ? Object.keys(here).filter((name) => graph.settings?.[name] !== here[name])
+        : [];
+    if (differing.length === 0) return { mode: 'full', reason: 'the code changed since the published build' };
+    return {
+      mode: 'full',
+      reason: `the published build was made with other settings: ${differing
+        .map((name) => `${name} "${graph.settings?.[name] ?? ''}" there, "${here[name] ?? ''}" here`)
+        .join('; ')} (build a release with the deployment's settings: docs/deployment.md)`,
+    };
+  }
   const before = contentFingerprints(input.load(path.join(input.base.dir, 'content')));
   const changed = [...changedKeys(before, contentFingerprints(input.content))].sort();
   return { mode: 'incremental', baseBuildId: input.base.buildId, plan: { baseDir, changed } };
