@@ -272,7 +272,8 @@ function unansweredReason(error: unknown, timeoutMs: number): string | undefined
   if (status !== undefined) return undefined;
   if (unanswered[code]) return `(${unanswered[code]})`;
   // The SDK's own connection and socket deadlines, and the store's (S3_TIMEOUT_MS).
-  if (name === 'TimeoutError' || name === 'AbortError' || error instanceof ObjectStoreUnavailableError) return `within ${formatSeconds(timeoutMs)} (S3_TIMEOUT_MS)`;
+  if (name === 'TimeoutError' || name === 'AbortError' || error instanceof ObjectStoreUnavailableError)
+    return `within ${formatSeconds(timeoutMs)} (S3_TIMEOUT_MS)`;
   return undefined;
 }
 
