@@ -227,7 +227,7 @@ describe('a backup restores into a fresh database server and bucket', () => {
     ]);
     const objects = await bucketSync(path.join(backupDir, 'objects'), `s3://${s3.bucket}`, s3);
     expect(objects).toMatch(/ 0 failed/);
-    // Every key the restored database names is in the bucket's backup (docs/operations.md, "Checking a backup").
+    // Every key the restored database names is in the bucket's backup (docs/operations.md, "Checking a restore").
     const { stdout: named } = await run(path.join(bin, 'psql'), [
       databaseUrl,
       '--no-align',
