@@ -8,10 +8,11 @@
  *   drain while the server still serves, then the port closes and npm exits 0.
  * - `npm run worker` (METRICS_PORT): logs that it is stopping, its metrics listener closes, npm exits 0.
  *
- * Needs the built site (`npm start` builds it when stale; `npm test` has built it already).
+ * `npm start` builds the site when it is stale (`npm test` has built it already), then serves a
+ * one-page STATIC_DIR.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { closeSync, mkdirSync, openSync, readFileSync } from 'node:fs';
+import { closeSync, mkdirSync, openSync, readFileSync, writeFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -72,7 +73,16 @@ const exitOf = (child: ChildProcess) =>
 describe('SIGTERM to npm', () => {
   it('npm start: the server drains (ready 503 while it serves), then closes, and npm exits 0', async () => {
     const port = await freePort();
-    const { npm, log } = npmRun('start', 'server', { PORT: String(port), SHUTDOWN_DRAIN_SECONDS: '2' });
+    // A site of one page: its first publication is archived at start, and the whole dist/ takes a minute.
+    const site = path.join(root, 'site');
+    mkdirSync(site, { recursive: true });
+    writeFileSync(path.join(site, 'index.html'), '<!doctype html><title>首页</title>');
+    writeFileSync(path.join(site, '404.html'), '<!doctype html><title>页面不存在</title>');
+    const { npm, log } = npmRun('start', 'server', {
+      PORT: String(port),
+      SHUTDOWN_DRAIN_SECONDS: '2',
+      STATIC_DIR: site,
+    });
     const origin = `http://127.0.0.1:${port}`;
     await until('ready', async () => (await statusOf(`${origin}/api/health/ready`)) === 200, 300_000, log);
 
