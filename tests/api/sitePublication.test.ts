@@ -18,7 +18,7 @@ import { eq } from 'drizzle-orm';
 import { siteBuilds, siteNodes } from '../../src/server/db/schema/index.ts';
 import { createLogger } from '../../src/server/logger.ts';
 import { createContentStore, type ContentStore } from '../../src/server/services/contentStore.ts';
-import { artifactKey, buildDirOf, saveBuild } from '../../src/server/site/artifacts.ts';
+import { artifactKey, buildDirOf, markBuilding, saveBuild } from '../../src/server/site/artifacts.ts';
 import { createPublishedSite, siteLayout, type PublishedSite } from '../../src/server/site/servedSite.ts';
 import { createSitePublisher, type SitePublisher } from '../../src/server/site/sitePublisher.ts';
 import { createS3Store } from '../../src/server/storage/s3Store.ts';
@@ -157,6 +157,24 @@ describe('one publication, every node', () => {
     expect(chosen.buildId).toBe(first);
     expect(homeOf(c)).toBe('<title>first build</title>');
     expect(c.store.current().news.length).toBe(baseNews + 1);
+  });
+
+  it('a directory a build killed mid-way left is not taken for the build: the node fetches the published one', async () => {
+    const d = node('d');
+    // D's worker was killed while it built `first`; another worker built and published it since.
+    const halfWritten = buildDirOf(siteLayout(d.dataDir), first);
+    mkdirSync(path.join(halfWritten, 'dist/welcome/home'), { recursive: true });
+    mkdirSync(path.join(halfWritten, 'content'), { recursive: true });
+    writeFileSync(path.join(halfWritten, 'dist/welcome/home/index.html'), '<title>half a build</title>');
+    await markBuilding(halfWritten);
+    const chosen = await d.publisher.start({
+      staticDir: path.join(root, 'none'),
+      contentDir: path.resolve('src/content'),
+      buildId: null,
+    });
+    expect(chosen.buildId).toBe(first);
+    expect(homeOf(d)).toBe('<title>first build</title>');
+    expect(d.store.current().news.length).toBe(baseNews + 1);
   });
 
   it("keeps every kept publication's archive in the bucket", async () => {

@@ -30,9 +30,28 @@ export function artifactKey(buildId: number): string {
   return `site/builds/${buildDirName(buildId)}.tar`;
 }
 
-/** Whether a build directory is complete (both halves present). */
+/**
+ * In a build's directory while a build writes it (site/buildJob.ts), removed once its pages are all
+ * written: a directory that a worker killed mid-build left behind is never taken for the build
+ * (another worker may have built and published the same build id since).
+ */
+const buildingMarker = '.building';
+
+export async function markBuilding(buildDir: string): Promise<void> {
+  await writeFile(path.join(buildDir, buildingMarker), String(process.pid));
+}
+
+export async function markBuilt(buildDir: string): Promise<void> {
+  await rm(path.join(buildDir, buildingMarker), { force: true });
+}
+
+/** Whether a build directory is complete: both halves present, and no build still writing it. */
 export function isCompleteBuild(buildDir: string): boolean {
-  return existsSync(path.join(buildDir, 'dist')) && existsSync(path.join(buildDir, 'content'));
+  return (
+    existsSync(path.join(buildDir, 'dist')) &&
+    existsSync(path.join(buildDir, 'content')) &&
+    !existsSync(path.join(buildDir, buildingMarker))
+  );
 }
 
 /** Deltas stacked at most on one whole archive (see the header). */

@@ -44,7 +44,7 @@ import {
   type DraftSelection,
 } from '../studio/contentRepo.ts';
 import { prepareImages } from '../studio/images.ts';
-import { ensureLocalBuild, saveBuild } from './artifacts.ts';
+import { ensureLocalBuild, markBuilding, markBuilt, saveBuild } from './artifacts.ts';
 import { countPages, type BuildCommand, type BuildStep } from './buildCommand.ts';
 import { uploadToCdn } from './cdn.ts';
 import { planBuild } from './incremental.ts';
@@ -184,6 +184,7 @@ export function createBuildRunner(options: BuildRunnerOptions) {
       progress.step('content');
       await rm(buildDir, { recursive: true, force: true });
       await mkdir(outDir, { recursive: true });
+      await markBuilding(buildDir);
       const snapshot = await takeSnapshot(db, order.drafts ?? 'all');
       await writeSnapshot(snapshot, contentDir);
       const content = load(contentDir);
@@ -225,6 +226,7 @@ export function createBuildRunner(options: BuildRunnerOptions) {
       });
       const pages = await countPages(outDir);
       if (pages === 0) throw new Error('the build finished but wrote no pages');
+      await markBuilt(buildDir);
 
       progress.step('store');
       if (!preview)
