@@ -177,6 +177,23 @@ describe('one publication, every node', () => {
     expect(d.store.current().news.length).toBe(baseNews + 1);
   });
 
+  it('a process that died holds a staging back for at most ten seconds (its heartbeat stops), whatever the poll', async () => {
+    // A row the dead process's last heartbeat left 11 s ago; the nodes here poll once a minute.
+    const dead = '00000000-0000-4000-8000-000000000dead';
+    await t.db.insert(siteNodes).values({ nodeId: dead, seenAt: new Date(Date.now() - 11_000) });
+    try {
+      const buildId = await makeBuild(a, 'staged past the dead', 0);
+      const started = performance.now();
+      await a.publisher.stage(buildId, 20_000);
+      expect(performance.now() - started).toBeLessThan(5_000);
+      // And a live one is waited for: B beats every few seconds and stages it.
+      const [row] = await t.db.select().from(siteNodes).where(eq(siteNodes.stagedBuildId, buildId));
+      expect(row).toBeDefined();
+    } finally {
+      await t.db.delete(siteNodes).where(eq(siteNodes.nodeId, dead));
+    }
+  });
+
   it("keeps every kept publication's archive in the bucket", async () => {
     const keys = await objects.list('site/builds/');
     expect(keys).toEqual(expect.arrayContaining([artifactKey(first), artifactKey(second)]));

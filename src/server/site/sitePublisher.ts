@@ -91,12 +91,14 @@ export interface SitePublisherOptions {
   store: ContentStore;
   logger: Logger;
   load?: (dir: string) => SiteContent;
-  /** How often `watch` polls (also the heartbeat of this process in `site_nodes`). */
-  pollMs?: number;
 }
 
 /** How long a builder waits at most for every process to fetch a build before publishing it. */
 export const stageWaitMs = 120_000;
+/** How often a watching process says it is alive in `site_nodes`, whatever its poll. */
+export const heartbeatMs = 3_000;
+/** A process not heard from for this long is gone: a build waits for it no longer (three beats missed). */
+export const liveWindowSeconds = 10;
 
 const keyOf = (build: PublishedBuild) => `${build.buildId}@${build.publishedAt.toISOString()}`;
 
@@ -110,7 +112,6 @@ export function createSitePublisher(options: SitePublisherOptions): SitePublishe
   let again = false;
   /** This process in `site_nodes` (set while it watches). */
   const nodeId = randomUUID();
-  let pollMs = options.pollMs ?? 10_000;
   /** Fetches under way, so a staging and a publication of one build share one download. */
   const fetching = new Map<number, Promise<string>>();
   const measured = publicationMetrics(() => site.current()?.buildId ?? null);
@@ -353,7 +354,6 @@ export function createSitePublisher(options: SitePublisherOptions): SitePublishe
       return site.current() ?? fallback;
     },
     async watch(handle, everyMs) {
-      pollMs = everyMs;
       await heartbeat();
       const unlisten = await listenToChannel(handle, publicationChannel, () => void sync());
       const unlistenStaging = await listenToChannel(handle, stagingChannel, (payload) => {
@@ -363,13 +363,17 @@ export function createSitePublisher(options: SitePublisherOptions): SitePublishe
             logger.warn({ err: error, buildId }, 'site build not staged'),
           );
       });
-      const timer = setInterval(() => {
-        void heartbeat().catch((error: unknown) => logger.warn({ err: error }, 'site heartbeat failed'));
-        void sync();
-      }, everyMs);
+      const timer = setInterval(() => void sync(), everyMs);
       timer.unref();
+      // Liveness by a short heartbeat, not by the poll: a dead process holds a staging back for at most liveWindowSeconds.
+      const beat = setInterval(
+        () => void heartbeat().catch((error: unknown) => logger.warn({ err: error }, 'site heartbeat failed')),
+        heartbeatMs,
+      );
+      beat.unref();
       return async () => {
         clearInterval(timer);
+        clearInterval(beat);
         await unlisten();
         await unlistenStaging();
         await db
@@ -382,7 +386,7 @@ export function createSitePublisher(options: SitePublisherOptions): SitePublishe
       await localBuild(buildId);
       await notify(db, stagingChannel, String(buildId));
       const started = Date.now();
-      // Live: seen within three polls. This process has the build already.
+      // Live: heard from within liveWindowSeconds. This process has the build already.
       for (;;) {
         const [row] = await db
           .select({
@@ -393,7 +397,7 @@ export function createSitePublisher(options: SitePublisherOptions): SitePublishe
           .where(
             and(
               ne(siteNodes.nodeId, nodeId),
-              gt(siteNodes.seenAt, sql`now() - make_interval(secs => ${Math.ceil((3 * pollMs) / 1000)})`),
+              gt(siteNodes.seenAt, sql`now() - make_interval(secs => ${liveWindowSeconds})`),
             ),
           );
         const live = Number(row?.live ?? 0);
