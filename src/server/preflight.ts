@@ -17,6 +17,7 @@ import { cdnStoreFromConfig } from './site/cdn.ts';
 import { objectStoreFromConfig } from './storage/fromConfig.ts';
 import { createLocalStore } from './storage/localStore.ts';
 import { ObjectStoreUnavailableError, type ObjectStore } from './storage/objectStore.ts';
+import { networkFailures } from '../lib/networkErrors.ts';
 
 /** One check's outcome: what it looked at, and the problems found (none: it passed). */
 export interface PreflightResult {
@@ -252,25 +253,12 @@ function s3Failure(error: unknown): { name: string; code: string; status: number
   return { name, code, status };
 }
 
-/** Network failures, by the code Node gives them: the service never answered. */
-const unanswered: Record<string, string> = {
-  ECONNREFUSED: 'connection refused',
-  ENOTFOUND: 'its host name does not resolve',
-  EAI_AGAIN: 'its host name does not resolve',
-  ETIMEDOUT: 'the connection timed out',
-  EHOSTUNREACH: 'its host is unreachable',
-  ENETUNREACH: 'its network is unreachable',
-  ECONNRESET: 'the connection was reset',
-  EPIPE: 'the connection was closed',
-  ECONNABORTED: 'the connection was closed',
-};
-
 /** Why the service never answered, or undefined when it did (with an error of its own). */
 function unansweredReason(error: unknown, timeoutMs: number): string | undefined {
   if (error instanceof TimeoutError) return `within ${formatSeconds(timeoutMs)} (S3_TIMEOUT_MS)`;
   const { name, code, status } = s3Failure(error);
   if (status !== undefined) return undefined;
-  if (unanswered[code]) return `(${unanswered[code]})`;
+  if (networkFailures[code]) return `(${networkFailures[code]})`;
   // The SDK's own connection and socket deadlines, and the store's (S3_TIMEOUT_MS).
   if (name === 'TimeoutError' || name === 'AbortError' || error instanceof ObjectStoreUnavailableError)
     return `within ${formatSeconds(timeoutMs)} (S3_TIMEOUT_MS)`;

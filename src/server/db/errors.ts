@@ -4,6 +4,8 @@
  * the fault, never the values. Both drivers (PGlite and postgres-js) report PostgreSQL's SQLSTATE
  * as `code`; drizzle wraps the driver's error as `cause`.
  */
+import { isNetworkFailure } from '../../lib/networkErrors.ts';
+
 export function sqlStateOf(error: unknown): string | undefined {
   for (let current = error, depth = 0; current && typeof current === 'object' && depth < 4; depth++) {
     const code = (current as { code?: unknown }).code;
@@ -37,15 +39,8 @@ export function databaseFault(error: unknown): 'badValue' | 'busy' | undefined {
  * Connection failures of postgres-js (its own codes and Node's), and PostgreSQL's own answers that
  * it cannot serve: class 08 (connection exception), 57P01–57P03 (shutting down, cannot connect now).
  */
-const connectionCodes = new Set([
-  'ECONNREFUSED',
-  'ECONNRESET',
-  'EPIPE',
-  'ETIMEDOUT',
-  'EHOSTUNREACH',
-  'ENETUNREACH',
-  'ENOTFOUND',
-  'EAI_AGAIN',
+/** postgres-js's own codes for a connection it lost or could not make. */
+const driverConnectionCodes = new Set([
   'CONNECT_TIMEOUT',
   'CONNECTION_CLOSED',
   'CONNECTION_ENDED',
@@ -69,7 +64,10 @@ export function databaseOutage(error: unknown): string | undefined {
   for (let current = error, depth = 0; current && typeof current === 'object' && depth < 4; depth++) {
     if (current instanceof DatabaseDeadlineError) return current.code;
     const code = (current as { code?: unknown }).code;
-    if (typeof code === 'string' && (connectionCodes.has(code) || code.startsWith('08') || /^57P0[123]$/.test(code)))
+    if (
+      typeof code === 'string' &&
+      (driverConnectionCodes.has(code) || isNetworkFailure(code) || code.startsWith('08') || /^57P0[123]$/.test(code))
+    )
       return code;
     current = (current as { cause?: unknown }).cause;
   }

@@ -25,6 +25,7 @@ import {
   type PutObjectCommandInput,
 } from '@aws-sdk/client-s3';
 import { Upload } from '@aws-sdk/lib-storage';
+import { isNetworkFailure } from '../../lib/networkErrors.ts';
 import { Readable } from 'node:stream';
 import type { ReadableStream as NodeWebReadableStream } from 'node:stream/web';
 import {
@@ -113,27 +114,17 @@ function exactly(
   return { stream, failure: () => failure };
 }
 
-/** Errors of the connection itself (refused, reset, no route, a name that does not resolve, the SDK's timeouts). */
-const networkErrors = new Set([
-  'ECONNREFUSED',
-  'ECONNRESET',
-  'EPIPE',
-  'ETIMEDOUT',
-  'EHOSTUNREACH',
-  'ENETUNREACH',
-  'ENOTFOUND',
-  'EAI_AGAIN',
-  'TimeoutError',
-  'RequestTimeout',
-]);
+/** The SDK's names for a call that timed out. */
+const timeoutNames = new Set(['TimeoutError', 'RequestTimeout']);
 
 /** Whether an SDK error says the service could not serve the call now (rather than refused it). */
 function isUnavailable(error: unknown): boolean {
   const { name, status, code } = errorInfo(error);
   return (
     (status !== undefined && status >= 500) ||
-    networkErrors.has(name) ||
-    (code !== undefined && networkErrors.has(code))
+    timeoutNames.has(name) ||
+    isNetworkFailure(name) ||
+    isNetworkFailure(code)
   );
 }
 
