@@ -8,7 +8,8 @@
  */
 import pino, { type DestinationStream, type Logger } from 'pino';
 import type { Config } from './config.ts';
-import { describeDatabaseError, sqlStateOf } from './db/errors.ts';
+import { databaseOutage, describeDatabaseError, sqlStateOf } from './db/errors.ts';
+import { ObjectStoreUnavailableError } from './storage/objectStore.ts';
 
 export type { Logger } from 'pino';
 
@@ -63,6 +64,11 @@ function stackFrames(stack: string | undefined): string | undefined {
  */
 export function safeError(value: unknown, depth = 0): Record<string, unknown> {
   if (!(value instanceof Error)) return { type: value === null ? 'null' : typeof value };
+  // An outage is named by its code: a stack on every failed call or heartbeat says nothing more.
+  const outage = depth === 0 ? databaseOutage(value) : undefined;
+  if (outage !== undefined) return { type: value.name, outage: 'database', code: outage };
+  if (depth === 0 && value instanceof ObjectStoreUnavailableError)
+    return { type: value.name, outage: 'object store', message: value.message.slice(0, 300) };
   const error = value as Error & { code?: unknown; query?: unknown; params?: unknown };
   const described: Record<string, unknown> = { type: error.name };
   if (sqlStateOf(error) !== undefined && sqlStateOf(error) === error.code) {
