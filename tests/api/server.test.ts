@@ -132,7 +132,9 @@ describe('createDevApp', () => {
     } finally {
       await closeDevApp();
     }
-  });
+    // A start on an empty directory (migrations and the demo data), as the file's beforeAll does, with its budget:
+    // 20 s ran out in CI beside the other lane.
+  }, 60_000);
 });
 
 describe('banner helpers', () => {
