@@ -1,4 +1,5 @@
 import { defineConfig } from 'vitest/config';
+import { engineFreeApiTests } from './tests/api/engineFree.ts';
 
 // Unit tests (pure logic, stores, request client), API tests (in-process server on a real
 // PGlite database) and the cluster test (two server processes on PostgreSQL; `npm run test:cluster`,
@@ -19,6 +20,9 @@ export default defineConfig({
         test: {
           name: 'api',
           include: ['tests/api/**/*.test.ts'],
+          // On PostgreSQL (TEST_DATABASE_URL), only the files the test database reaches: the others
+          // run as on PGlite, so they run once, in the PGlite run.
+          exclude: process.env['TEST_DATABASE_URL'] ? engineFreeApiTests : [],
           environment: 'node',
           // Migrates + seeds one database per run; each file opens an in-memory copy of it.
           globalSetup: ['tests/api/globalSetup.ts'],

@@ -43,7 +43,8 @@ function sourceFiles(dir: string): string[] {
 
 const importPattern = /(?:import|export)\s[^'"]*?from\s+['"](\.[^'"]+)['"]|import\(\s*['"](\.[^'"]+)['"]\s*\)/g;
 
-function importsOf(file: string): string[] {
+/** The files a file imports by a relative path (absolute paths). */
+export function importsOf(file: string): string[] {
   const text = readFileSync(file, 'utf8');
   return [...text.matchAll(importPattern)].map((match) => resolve(dirname(file), (match[1] ?? match[2])!));
 }

@@ -1,14 +1,15 @@
 /**
- * `npm test`: every suite, in two lanes side by side after the system packages they need.
+ * `npm test`: every suite, in three lanes side by side after the system packages they need.
  *
- * - databases: the unit and API tests (Vitest) on an in-memory PGlite, then the API tests again
- *   on a throwaway PostgreSQL server (scripts/postgres.ts);
+ * - pglite: the unit and API tests (Vitest) on an in-memory PGlite;
+ * - postgres: the API tests again on a throwaway PostgreSQL server (scripts/postgres.ts), but the
+ *   files the test database never reaches (tests/api/engineFree.ts);
  * - site: the static build, the page-weight budgets, a zh-CN build with offline mode on (for
  *   tests/e2e/public-offline.spec.ts), incremental against full builds (tests/build), the cluster
  *   and restore tests (tests/cluster: API processes on PostgreSQL and an S3-compatible server),
  *   then the browser tests (Playwright in Debian's Chromium against the real server).
  *
- * The lanes share the two cores: each fills the other's waits (a page's network, a build's child
+ * The lanes share the two cores: each fills the others' waits (a page's network, a build's child
  * process, timers), measured in docs/testing.md. Builds stay in one lane, one at a time (they share
  * Astro's caches). Each stage prints its duration; the
  * run ends with a table of them (also written to test-results/stages.json, which .ci/run folds into
@@ -64,22 +65,22 @@ await stages.run('system packages', async () => {
   return 0;
 });
 
-const databases = async () => {
-  const lane = 'databases';
-  await stages.run('unit + API on PGlite', () => vitest(['unit', 'api'], reports.pglite, lane), lane);
-  await stages.run(
+const pglite = () =>
+  stages.run('unit + API on PGlite', () => vitest(['unit', 'api'], reports.pglite, 'pglite'), 'pglite');
+
+const postgresql = () =>
+  stages.run(
     'API on PostgreSQL',
     async () => {
       const pg = await startPostgres();
       try {
-        return await vitest(['api'], reports.postgres, lane, { TEST_DATABASE_URL: pg.url });
+        return await vitest(['api'], reports.postgres, 'postgres', { TEST_DATABASE_URL: pg.url });
       } finally {
         await pg.stop();
       }
     },
-    lane,
+    'postgres',
   );
-};
 
 const site = async () => {
   const lane = 'site';
@@ -107,7 +108,7 @@ const site = async () => {
   );
 };
 
-await Promise.all([databases(), site()]);
+await Promise.all([pglite(), postgresql(), site()]);
 
 const readJson = (file: string): Record<string, unknown> | undefined =>
   existsSync(file) ? (JSON.parse(readFileSync(file, 'utf8')) as Record<string, unknown>) : undefined;
