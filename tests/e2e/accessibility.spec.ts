@@ -107,6 +107,11 @@ async function audit(
   let violations = checked.get(fingerprint);
   const reused = violations !== undefined;
   if (!violations) {
+    // A control enabled as its data arrived still fades from its disabled colours (daisyUI's
+    // transitions): axe would read the colours half-way. Transitions end within their duration.
+    await page.waitForFunction(() =>
+      document.getAnimations().every((animation) => !(animation instanceof CSSTransition)),
+    );
     // Legacy mode runs axe in the page itself; the default mode opens a blank page per run to
     // merge frames' results, three times slower, and these pages have no frames.
     const result = await new AxeBuilder({ page }).options(axeOptions).setLegacyMode(true).analyze();

@@ -61,7 +61,8 @@ export async function expectTableFitsScrollsThenCards(page: Page, table: Locator
   await expect.poll(async () => (await widths()).client).toBeLessThan(desktop.client);
   const firstCell = table.locator('tbody tr').first().locator('td').first();
   const secondCell = table.locator('tbody tr').first().locator('td').nth(1);
-  expect(await firstCell.evaluate((cell) => getComputedStyle(cell).position)).toBe('sticky');
+  // The table re-lays out for the new width: its cells read as held once it has.
+  await expect.poll(() => firstCell.evaluate((cell) => getComputedStyle(cell).position)).toBe('sticky');
   const narrow = await widths();
   if (narrow.scroll > narrow.client) {
     await frame.evaluate((el) => el.scrollTo({ left: el.scrollWidth }));
