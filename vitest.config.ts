@@ -1,4 +1,4 @@
-import { defineConfig } from 'vitest/config';
+import { configDefaults, defineConfig } from 'vitest/config';
 import { engineFreeApiTests } from './tests/api/engineFree.ts';
 
 // Unit tests (pure logic, stores, request client), API tests (in-process server on a real
@@ -22,7 +22,7 @@ export default defineConfig({
           include: ['tests/api/**/*.test.ts'],
           // On PostgreSQL (TEST_DATABASE_URL), only the files the test database reaches: the others
           // run as on PGlite, so they run once, in the PGlite run.
-          exclude: process.env['TEST_DATABASE_URL'] ? engineFreeApiTests : [],
+          exclude: [...configDefaults.exclude, ...(process.env['TEST_DATABASE_URL'] ? engineFreeApiTests : [])],
           environment: 'node',
           // Migrates + seeds one database per run; each file opens an in-memory copy of it.
           globalSetup: ['tests/api/globalSetup.ts'],
