@@ -42,8 +42,20 @@ const offlineDist = `${results}/pwa-dist`;
 
 const stages = new Stages();
 
+/** The last lines of each run that failed, by its report: printed again at the end when the report names no failed test (an unhandled error, a crash). */
+const failedOutput = new Map<string, string[]>();
+
+/** Runs a command of a lane that writes `report`, keeping its last lines if it fails. */
+async function reported(report: string, command: string, args: string[], env: NodeJS.ProcessEnv, lane: string) {
+  const tail: string[] = [];
+  const code = await run(command, args, env, lane, tail);
+  if (code !== 0) failedOutput.set(report, tail);
+  return code;
+}
+
 const vitest = (projects: string[], report: string, lane: string, env: NodeJS.ProcessEnv = {}) =>
-  run(
+  reported(
+    report,
     'vitest',
     [
       'run',
@@ -98,7 +110,8 @@ const site = async () => {
   await stages.run(
     'browser',
     () =>
-      run(
+      reported(
+        reports.e2e,
         'playwright',
         ['test'],
         { CHROMIUM_PATH: chromium, PLAYWRIGHT_JSON_OUTPUT_NAME: reports.e2e, E2E_PWA_DIST: offlineDist },
@@ -120,20 +133,37 @@ const e2e = (
     { stats?: { expected?: number; unexpected?: number; flaky?: number; skipped?: number } } | undefined
 )?.stats;
 
-/** Every failed test by file and name, so that the end of a long log says what failed. */
+/**
+ * Every failed test by file and name (and a file that failed outside its tests: a hook, an import),
+ * so that the end of a long log says what failed; a failed run whose report names nothing gets its
+ * last lines.
+ */
 function failedTests(): string[] {
   const failed: string[] = [];
+  const firstLine = (message: string | undefined) => (message ?? '').split('\n')[0];
+  const unexplained = (report: string, before: number) => {
+    const tail = failedOutput.get(report);
+    if (tail && failed.length === before)
+      failed.push(
+        `${report}: the run failed with no failed test; its last lines:\n${tail.map((line) => `    ${line}`).join('\n')}`,
+      );
+  };
   for (const report of [reports.pglite, reports.postgres, reports.build, reports.cluster]) {
     const results = (readJson(report)?.['testResults'] ?? []) as {
       name: string;
+      status: string;
+      message?: string;
       assertionResults: { status: string; fullName: string; failureMessages: string[] }[];
     }[];
-    for (const file of results)
+    const before = failed.length;
+    for (const file of results) {
+      const name = path.relative(process.cwd(), file.name);
       for (const test of file.assertionResults)
         if (test.status === 'failed')
-          failed.push(
-            `${path.relative(process.cwd(), file.name)} › ${test.fullName} (${report})\n    ${(test.failureMessages[0] ?? '').split('\n')[0]}`,
-          );
+          failed.push(`${name} › ${test.fullName} (${report})\n    ${firstLine(test.failureMessages[0])}`);
+      if (file.status === 'failed' && file.message) failed.push(`${name} (${report})\n    ${firstLine(file.message)}`);
+    }
+    unexplained(report, before);
   }
   type Suite = {
     file?: string;
@@ -145,7 +175,9 @@ function failedTests(): string[] {
     for (const spec of suite.specs ?? []) if (!spec.ok) failed.push(`${spec.file} › ${spec.title} (browser)`);
     for (const inner of suite.suites ?? []) walk(inner);
   };
+  const before = failed.length;
   for (const suite of (readJson(reports.e2e)?.['suites'] ?? []) as Suite[]) walk(suite);
+  unexplained(reports.e2e, before);
   return failed;
 }
 

@@ -4,6 +4,7 @@
  */
 import { expect, test } from './support/test.ts';
 import { dictionaries, locales } from '../../src/lib/i18n/index.ts';
+import { loginPath } from '../../src/lib/loginRedirect.ts';
 import { localePath } from '../../src/lib/paths.ts';
 
 test.use({ viewport: { width: 1280, height: 800 } });
@@ -11,8 +12,13 @@ test.use({ viewport: { width: 1280, height: 800 } });
 for (const locale of locales) {
   test(`the header fits one line at 1280 px (${locale})`, async ({ page }) => {
     await page.addInitScript((l) => window.localStorage.setItem('locale', l), locale);
-    for (const path of ['/welcome/home', '/partner/query/settlement']) {
+    // A visitor's partner page sends them to the login page once its call answers 401: measured there.
+    for (const [path, landing] of [
+      ['/welcome/home', '/welcome/home'],
+      ['/partner/query/settlement', loginPath],
+    ] as const) {
       await page.goto(localePath(locale, path));
+      await page.waitForURL((url) => url.pathname === localePath(locale, landing));
       const bar = page.locator('header > div').first();
       const barBox = await bar.boundingBox();
       expect(barBox?.height, `${locale} ${path}`).toBeLessThanOrEqual(64);
