@@ -27,6 +27,7 @@ import { rebuildTokenRule } from '../../src/server/routes/siteAdmin.ts';
 import { contentStore } from '../../src/server/services/contentStore.ts';
 import type { BuildCommand, BuildRequest } from '../../src/server/site/buildCommand.ts';
 import { createBuildRunner } from '../../src/server/site/buildJob.ts';
+import { siteBuildView } from '../../src/server/site/rebuild.ts';
 import { createContentStore } from '../../src/server/services/contentStore.ts';
 import { createPublishedSite, pointCurrentAt, siteLayout } from '../../src/server/site/servedSite.ts';
 import { createSitePublisher, keptPublications } from '../../src/server/site/sitePublisher.ts';
@@ -450,12 +451,14 @@ describe('a worker that stops mid-build', () => {
     await expect(first).rejects.toThrow(/build stopped/);
     expect(stoppedBuilds).toBe(1);
     const [handedBack] = await t.db.select().from(siteBuilds).where(eq(siteBuilds.id, row!.id));
-    expect(handedBack).toMatchObject({ status: 'running', error: null });
+    expect(handedBack).toMatchObject({ status: 'running', error: null, restarts: 0 });
 
     hang = false;
     await runner.runJob(job, { retryCount: 1 });
     const [published] = await t.db.select().from(siteBuilds).where(eq(siteBuilds.id, row!.id));
     expect(published).toMatchObject({ status: 'succeeded', error: null });
     expect(published?.publishedAt).not.toBeNull();
+    // The editor's view of the build says it started over once.
+    expect(siteBuildView(published!)).toMatchObject({ status: 'succeeded', restarts: 1 });
   });
 });

@@ -341,6 +341,14 @@ describe('two API processes on one database and one bucket', () => {
         );
         expect(taken, 'another worker ran the build').toBeDefined();
         expect(handedOnMs).toBeLessThan(60_000);
+        // What the editor's progress view reads: the build started over, and it was published.
+        const builds = await fetch(`${a.origin}/api/admin/site/builds`, {
+          headers: { Authorization: `Bearer ${cluster.rebuildToken}` },
+        });
+        const view = (
+          (await builds.json()) as { data: { builds: { buildId: number; restarts: number }[] } }
+        ).data.builds.find((build) => build.buildId === buildId);
+        expect(view?.restarts, 'the restarts the studio shows').toBeGreaterThanOrEqual(1);
         await propagation(cluster.nodes, published, (node) => newsServed(node, third.newsId, third.title), observeMs);
       },
       buildLimitMs + 3 * observeMs,

@@ -1,7 +1,11 @@
+import { createElement } from 'react';
+import { renderToStaticMarkup } from 'react-dom/server';
 import { describe, expect, it } from 'vitest';
+import BuildStatus from '../../src/islands/studio/BuildStatus.tsx';
 import { phaseKey, previewPageUrl, progressOf, regionPrefixes } from '../../src/islands/studio/buildProgress.ts';
 import { versionDiff } from '../../src/islands/studio/versionDiff.ts';
-import { contentFieldNames, fieldLabels, studioValidation } from '../../src/lib/studio/pageMessages.ts';
+import type { StudioBuildView } from '../../src/lib/api/studio.ts';
+import { contentFieldNames, fieldLabels, studioMessages, studioValidation } from '../../src/lib/studio/pageMessages.ts';
 import { dictionaries } from '../../src/lib/i18n/index.ts';
 import { locales } from '../../src/lib/i18n/locales.ts';
 import { validateForm } from '../../src/islands/auth/formValidation.ts';
@@ -107,5 +111,42 @@ describe('field labels', () => {
     const en = validateForm(kindSpecs.bizItem.schema, item, studioValidation('en-US'));
     expect(zh.ok || zh.errors['descList.0.desc']).toMatch(/说明内容/);
     expect(en.ok || en.errors['descList.0.desc']).toMatch(/description/i);
+  });
+});
+
+describe('a build that started over', () => {
+  const running: StudioBuildView = {
+    buildId: 12,
+    status: 'running',
+    startedAt: '2026-12-02T08:00:00.000Z',
+    finishedAt: null,
+    pages: null,
+    error: null,
+    outputDir: null,
+    publishedAt: null,
+    purpose: 'publish',
+    phase: 'build',
+    progressDone: 3,
+    progressTotal: 40,
+    mode: 'incremental',
+    restarts: 0,
+    startedBy: null,
+    paths: ['news/a.md'],
+    previewUrl: null,
+  };
+  const render = (build: StudioBuildView, locale: (typeof locales)[number]) =>
+    renderToStaticMarkup(createElement(BuildStatus, { build, regions: [], locale, messages: studioMessages(locale) }));
+
+  it('tells the editor in their language that it restarted by itself and needs nothing from them', () => {
+    expect(render(running, 'zh-CN')).not.toContain('data-build-restarted');
+    const restarted = { ...running, restarts: 1 };
+    for (const locale of locales) {
+      const html = render(restarted, locale);
+      expect(html, locale).toContain('data-build-restarted');
+      expect(html, locale).toContain(studioMessages(locale)['studio.build.restarted'].replace('{count}', '1'));
+    }
+    expect(render({ ...restarted, status: 'succeeded', phase: null }, 'zh-CN')).toContain(
+      '自动从头重新开始（第 1 次）',
+    );
   });
 });

@@ -54,6 +54,11 @@ export default function BuildStatus({ build, regions, locale, messages }: Props)
         </p>
       )}
       <div role="status" aria-live="polite" className="mt-3 grid gap-2">
+        {build.restarts > 0 && (
+          <p className="text-sm" data-build-restarted>
+            {say(messages, 'studio.build.restarted', { count: build.restarts })}
+          </p>
+        )}
         {build.status === 'running' && (
           <>
             <p>{say(messages, 'studio.build.phase', { phase: messages[phaseKey(build)] })}</p>

@@ -47,6 +47,8 @@ export const siteBuildViewSchema = z.object({
   progressDone: z.nullable(z.number()),
   progressTotal: z.nullable(z.number()),
   mode: z.enum(siteBuildModes),
+  /** Times it was run again from the start because its worker stopped or died (0: never). */
+  restarts: z.number(),
 });
 export type SiteBuildView = z.infer<typeof siteBuildViewSchema>;
 

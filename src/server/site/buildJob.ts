@@ -318,8 +318,11 @@ export function createBuildRunner(options: BuildRunnerOptions) {
         logger.warn({ buildId, status: row?.status }, 'site build job skipped: its build is not running');
         return;
       }
-      if (attempt.retryCount)
+      if (attempt.retryCount) {
         logger.info({ buildId, retry: attempt.retryCount }, 'site build run again: its worker stopped or died');
+        // The editor's progress view says it started over, and that nothing needs publishing again.
+        await db.update(siteBuilds).set({ restarts: attempt.retryCount }).where(eq(siteBuilds.id, buildId));
+      }
       await run(row, order, attempt.signal);
     },
   };

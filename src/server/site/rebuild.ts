@@ -54,6 +54,7 @@ export function siteBuildView(row: SiteBuildRow): SiteBuildView {
     progressDone: row.progressDone,
     progressTotal: row.progressTotal,
     mode: row.mode,
+    restarts: row.restarts,
   };
 }
 

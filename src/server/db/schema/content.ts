@@ -69,6 +69,8 @@ export const siteBuilds = pgTable(
     baseBuildId: integer('base_build_id'),
     /** The queue's job that runs it (jobs/queue.ts). */
     jobId: text('job_id'),
+    /** How many times the queue ran it again from the start because its worker stopped or died (the studio says so). */
+    restarts: integer('restarts').notNull().default(0),
   },
   (t) => [
     check('site_builds_status_check', sql`${t.status} in ('running', 'succeeded', 'failed')`),

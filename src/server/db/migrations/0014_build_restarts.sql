@@ -1,0 +1,1 @@
+ALTER TABLE "site_builds" ADD COLUMN "restarts" integer DEFAULT 0 NOT NULL;
