@@ -30,6 +30,7 @@ import {
   type IncrementalPlan,
   type PageGraph,
 } from '../content/pageGraph.ts';
+import { awaitBuildOrder, isHeldBuild } from '../content/heldBuild.ts';
 
 /** Files of this build whose `.br` and `.gz` are the base build's (read by precompress). */
 export const reusedCompression = new Set<string>();
@@ -128,16 +129,32 @@ export function incrementalBuild(): AstroIntegration {
       'astro:config:done': ({ config }) => {
         root = fileURLToPath(config.root);
       },
-      'astro:build:start': async ({ logger }) => {
-        reusedCompression.clear();
-        carriedFromBase.clear();
-        const planFile = process.env[incrementalPlanVariable];
-        plan = planFile ? (JSON.parse(await readFile(planFile, 'utf8')) as IncrementalPlan) : undefined;
-        baseDir = plan?.baseDir;
-        const base = plan ? readPageGraph(plan.baseDir) : undefined;
-        if (plan && !base) throw new Error(`incremental build: ${plan.baseDir} has no ${pageGraphFile}`);
-        recorder = startGraphRecorder(plan && base ? { base, changed: new Set(plan.changed) } : undefined);
-        if (plan) logger.info(`incremental over ${plan.baseDir}: ${plan.changed.length} content keys changed`);
+      'astro:build:start': async ({ logger, setPrerenderer }) => {
+        /** Reads the plan of this build (INCREMENTAL_PLAN) and starts recording what each page reads. */
+        const begin = async () => {
+          reusedCompression.clear();
+          carriedFromBase.clear();
+          const planFile = process.env[incrementalPlanVariable];
+          plan = planFile ? (JSON.parse(await readFile(planFile, 'utf8')) as IncrementalPlan) : undefined;
+          baseDir = plan?.baseDir;
+          const base = plan ? readPageGraph(plan.baseDir) : undefined;
+          if (plan && !base) throw new Error(`incremental build: ${plan.baseDir} has no ${pageGraphFile}`);
+          recorder = startGraphRecorder(plan && base ? { base, changed: new Set(plan.changed) } : undefined);
+          if (plan) logger.info(`incremental over ${plan.baseDir}: ${plan.changed.length} content keys changed`);
+        };
+        if (!isHeldBuild()) return begin();
+        // A held build (content/heldBuild.ts) waits, its code bundled and loaded, for the
+        // publication's content and plan; then it renders as any build does. Astro's own
+        // prerenderer is kept (it carries the build's app): only its setup is extended.
+        setPrerenderer((standard) => {
+          const setup = standard.setup?.bind(standard);
+          standard.setup = async () => {
+            await setup?.();
+            await awaitBuildOrder();
+            await begin();
+          };
+          return standard;
+        });
       },
       'astro:build:done': async ({ dir, logger }) => {
         const outDir = fileURLToPath(dir);

@@ -26,7 +26,8 @@ import { storageBannerLine } from './storage/fromConfig.ts';
 import { filesMatchPublished } from './studio/contentRepo.ts';
 import { contentStore, publishContent } from './services/contentStore.ts';
 import { hasActiveOperator } from './services/staffAccounts.ts';
-import { createPublishedSite, type Publication } from './site/servedSite.ts';
+import { heldAstroBuildCommand } from './site/buildCommand.ts';
+import { createPublishedSite, siteLayout, type Publication } from './site/servedSite.ts';
 import { createSitePublisher } from './site/sitePublisher.ts';
 import { recordInitialPublication } from './site/initialPublication.ts';
 import { createJobQueue } from './jobs/queue.ts';
@@ -45,6 +46,8 @@ export interface RunningServer {
    * the database.
    */
   close(): Promise<void>;
+  /** The embedded worker's builds, one of them held ready once `hold()` is called (none with an external worker). */
+  heldBuild?: { hold(): void } | undefined;
 }
 
 /** Address to print: `http://localhost:4321` for the usual wildcard and loopback hosts. */
@@ -131,6 +134,10 @@ export async function startServer(config: Config = getConfig()): Promise<Running
   const drain = createDrain();
   // What /metrics serves, on the API's port (METRICS_TOKEN) and on METRICS_PORT's listener.
   const metrics = createMetricsRegistry();
+  const heldBuild =
+    config.siteWorker === 'embedded'
+      ? heldAstroBuildCommand({ spareDir: siteLayout(config.dataDir).heldDir })
+      : undefined;
   const app = createApp({
     db: runtime.db,
     config,
@@ -144,6 +151,7 @@ export async function startServer(config: Config = getConfig()): Promise<Running
     keys: loadedKeys(runtime.keys),
     rebuildAtStart,
     drain,
+    ...(heldBuild ? { siteBuild: { command: heldBuild } } : {}),
   });
   const stopHousekeeping = startHousekeeping(runtime.db, logger);
   // The embedded worker takes queued and scheduled jobs from the start (a process that only sends
@@ -172,6 +180,7 @@ export async function startServer(config: Config = getConfig()): Promise<Running
       }
       stopHousekeeping();
       await jobs.stop();
+      heldBuild?.close();
       await stopWatching().catch(() => {});
       await listener.close(10_000);
       await metricsListener?.close(1_000);
@@ -180,7 +189,7 @@ export async function startServer(config: Config = getConfig()): Promise<Running
     return closing;
   };
 
-  return { server: listener.server, url, runtime, publication, close };
+  return { server: listener.server, url, runtime, publication, close, heldBuild };
 }
 
 /** Whether a directory was written after `moment` (a build newer than a publication). */
@@ -298,6 +307,8 @@ export async function runServer(): Promise<RunningServer> {
   const config = loadConfig();
   const logger = createLogger(config);
   const running = await startServer(config);
+  // The first publication finds its build ready (content/heldBuild.ts).
+  running.heldBuild?.hold();
   // Only a deployment that did not ask for demo accounts looks for leftover ones (a few argon2 checks).
   const openDemoAccounts =
     config.publicOrigin !== undefined && !config.seedDemoAccounts

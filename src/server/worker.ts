@@ -19,10 +19,10 @@ import { assertPreflight } from './preflight.ts';
 import { openRuntime } from './runtime.ts';
 import { exitOnSignals } from './shutdown.ts';
 import { createContentStore } from './services/contentStore.ts';
-import { astroBuildCommand } from './site/buildCommand.ts';
+import { heldAstroBuildCommand } from './site/buildCommand.ts';
 import { createBuildRunner } from './site/buildJob.ts';
 import { cdnStoreFromConfig } from './site/cdn.ts';
-import { createPublishedSite } from './site/servedSite.ts';
+import { createPublishedSite, siteLayout } from './site/servedSite.ts';
 import { createSitePublisher } from './site/sitePublisher.ts';
 import { createSiteRebuilder } from './site/rebuild.ts';
 import { createScheduleService } from './studio/schedules.ts';
@@ -46,13 +46,16 @@ const publisher = createSitePublisher({
   logger,
 });
 const jobs = createJobQueue({ db: runtime.db, logger, expireSeconds: config.rebuildTimeoutMinutes * 60 });
+// A build held ready, bundled before the first publication asks (content/heldBuild.ts).
+const build = heldAstroBuildCommand({ spareDir: siteLayout(config.dataDir).heldDir });
+build.hold();
 const builds = createBuildRunner({
   db: runtime.db,
   logger,
   dataDir: config.dataDir,
   objects: runtime.objects,
   publisher,
-  build: astroBuildCommand(),
+  build,
   timeoutMs: config.rebuildTimeoutMinutes * 60_000,
   cdn: cdnStoreFromConfig(config),
 });

@@ -1,11 +1,12 @@
 /**
  * Incremental publication writes what a full build writes: real `astro build`s (zh-CN and en-US
  * pages, to keep it to a few minutes) of a base content, then of changed content twice —
- * incrementally over the base and in full — and every file of the two outputs compared byte for
- * byte (pages, their `.br` and `.gz`, the sitemap, the page graph). The changes touch news (an
- * edit, an addition and a removal), a help document, a product set and, alone, the English
- * translation of an announcement's title, so list pages, home pages and details all move —
- * and an English page whose Chinese original did not change.
+ * incrementally over the base, by the build held ready as a worker runs it (content/heldBuild.ts),
+ * and in full by a build of its own — and every file of the two outputs compared byte for byte
+ * (pages, their `.br` and `.gz`, the sitemap, the page graph). The changes touch news (an edit, an
+ * addition and a removal), a help document, a product set and, alone, the English translation of
+ * an announcement's title, so list pages, home pages and details all move — and an English page
+ * whose Chinese original did not change.
  */
 import { cpSync, readdirSync, readFileSync, rmSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
 import { mkdtemp } from 'node:fs/promises';
@@ -14,7 +15,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadContent } from '../../src/content/load.ts';
 import { incrementalPlanVariable, sourceVersion } from '../../src/content/pageGraph.ts';
-import { astroBuildCommand } from '../../src/server/site/buildCommand.ts';
+import { astroBuildCommand, heldAstroBuildCommand, type BuildCommand } from '../../src/server/site/buildCommand.ts';
 import { planBuild } from '../../src/server/site/incremental.ts';
 
 const projectRoot = path.resolve(import.meta.dirname, '../..');
@@ -28,14 +29,19 @@ function files(dir: string): string[] {
     .sort();
 }
 
-/** Builds `contentDir` into `<dir>/dist` (with the content beside it, as a build directory holds it). */
-async function build(dir: string, contentDir: string, extra: Record<string, string> = {}): Promise<number> {
+/** Builds `contentDir` into `<dir>/dist` (with the content beside it, as a build directory holds it), by `command`. */
+async function build(
+  dir: string,
+  contentDir: string,
+  extra: Record<string, string> = {},
+  command: BuildCommand = astroBuildCommand(projectRoot),
+): Promise<number> {
   cpSync(contentDir, path.join(dir, 'content'), { recursive: true });
   let pages = 0;
   const saved = { ...process.env };
   Object.assign(process.env, env);
   try {
-    await astroBuildCommand(projectRoot)({
+    await command({
       contentDir: path.join(dir, 'content'),
       outDir: path.join(dir, 'dist'),
       signal: AbortSignal.timeout(5 * 60_000),
@@ -109,8 +115,16 @@ describe('incremental publication', () => {
       const planFile = path.join(root, 'plan.json');
       writeFileSync(planFile, JSON.stringify(plan.plan));
 
+      // Incremental by the build held ready (bundled before it was asked, as a worker's is), full by a build of its own.
+      const held = heldAstroBuildCommand({ spareDir: path.join(root, 'held'), projectRoot, env });
+      held.hold();
       const incremental = path.join(root, 'incremental');
-      await build(incremental, changed, { [incrementalPlanVariable]: planFile });
+      try {
+        await build(incremental, changed, { [incrementalPlanVariable]: planFile }, held);
+      } finally {
+        held.close();
+      }
+      expect(held.served).toEqual({ held: 1, cold: 0 });
       const full = path.join(root, 'full');
       await build(full, changed);
 

@@ -4,11 +4,14 @@
  * a build takes most of a CPU for a while and must never stall or crash the server answering
  * visitors. Tests inject their own `BuildCommand` (rebuild.ts) to exercise swap and failure fast.
  */
-import { spawn } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdirSync, renameSync, rmSync } from 'node:fs';
 import { readdir } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { stripVTControlCharacters } from 'node:util';
+import { heldBuildVariable, type HeldBuildOrder, type HeldBuildReady } from '../../content/heldBuild.ts';
+import { incrementalPlanVariable } from '../../content/pageGraph.ts';
 
 export interface BuildRequest {
   /** The content snapshot the build must read. */
@@ -89,72 +92,243 @@ const exitWithParent = `data:text/javascript,${encodeURIComponent(
   "process.channel?.unref(); process.on('disconnect', () => process.exit(1));",
 )}`;
 
-/** `astro build` of the project in `projectRoot` (the server's working directory by default). */
-export function astroBuildCommand(projectRoot: string = process.cwd()): BuildCommand {
-  // The bin is not among astro's exports; its package.json is, and the bin sits beside it.
+/** Where the `astro` bin of `projectRoot` is: not among astro's exports; its package.json is, and the bin sits beside it. */
+function astroBinOf(projectRoot: string): string {
   const astroPackage = createRequire(path.join(projectRoot, 'package.json')).resolve('astro/package.json');
-  const astroBin = path.join(path.dirname(astroPackage), 'bin', 'astro.mjs');
-  return ({ contentDir, outDir, signal, onProgress, env = {} }) =>
-    new Promise<void>((resolve, reject) => {
-      const tail: string[] = [];
-      let pages = 0;
-      const keepLines = (lines: string[]) => {
-        for (const line of lines) {
-          if (line.trim() === '') continue;
-          if (isPageLine(line)) onProgress?.('build', (pages += 1));
-          const indexed = indexProgress(line);
-          if (indexed) onProgress?.('index', indexed.done, indexed.total);
-          const compressed = compressProgress(line);
-          if (compressed) onProgress?.('compress', compressed.done, compressed.total);
-          tail.push(line);
-          if (tail.length > keptLines) tail.shift();
-        }
-      };
-      // process.execPath: the Node that runs the server (Node 24 from the `node` devDependency).
-      // A process group of its own: a stop sent to the worker's group (systemd's default) must not
-      // end the build, which the stopping worker lets finish (WORKER_STOP_SECONDS). Its IPC channel
-      // closes when the worker dies, however it dies, and the build exits with it.
-      const child = spawn(process.execPath, ['--import', exitWithParent, astroBin, 'build', '--outDir', outDir], {
-        cwd: projectRoot,
-        env: { ...process.env, ...env, CONTENT_DIR: contentDir, ASTRO_TELEMETRY_DISABLED: '1', FORCE_COLOR: '0' },
-        stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
-        detached: true,
-      });
-      // The time limit, or a worker handing its job back, ends the whole group (esbuild's service too).
-      const stop = () => {
-        if (child.pid !== undefined && child.exitCode === null) {
-          try {
-            process.kill(-child.pid, 'SIGTERM');
-          } catch {
-            // Ended meanwhile.
-          }
-        }
-      };
-      if (signal.aborted) stop();
-      else signal.addEventListener('abort', stop, { once: true });
-      for (const stream of [child.stdout, child.stderr]) {
-        // Piped, so never null.
-        if (!stream) continue;
-        const reader = lineReader(keepLines);
-        stream.setEncoding('utf8');
-        stream.on('data', reader.push);
-        stream.once('end', reader.end);
-      }
-      child.once('error', (error) => {
-        reject(
-          new Error(
-            signal.aborted ? `build stopped: ${String(signal.reason)}` : `build could not run: ${error.message}`,
-          ),
-        );
-      });
-      child.once('close', (code, killedBy) => {
-        signal.removeEventListener('abort', stop);
-        if (code === 0) resolve();
-        else if (!signal.aborted) {
-          reject(new Error(`astro build exited with ${code ?? killedBy}:\n${tail.join('\n')}`));
-        }
-      });
+  return path.join(path.dirname(astroPackage), 'bin', 'astro.mjs');
+}
+
+/** One `astro build` process: its output read for progress and kept for the failure reason. */
+interface AstroBuild {
+  child: ChildProcess;
+  /** Resolves when it exits 0; rejects with its last lines otherwise, or with the reason it was stopped. */
+  done: Promise<void>;
+  /** Resolves true when a held build says it is ready for its order, false if it ended first. */
+  ready: Promise<boolean>;
+  /** Where its progress goes from now on. */
+  report(onProgress: BuildRequest['onProgress']): void;
+  /** Ends its whole process group (esbuild's service too); `done` then rejects with `reason`. */
+  stop(reason: unknown): void;
+}
+
+function spawnAstroBuild(projectRoot: string, outDir: string, env: Readonly<Record<string, string>>): AstroBuild {
+  const tail: string[] = [];
+  let pages = 0;
+  let onProgress: BuildRequest['onProgress'];
+  let stopReason: { reason: unknown } | undefined;
+  const keepLines = (lines: string[]) => {
+    for (const line of lines) {
+      if (line.trim() === '') continue;
+      if (isPageLine(line)) onProgress?.('build', (pages += 1));
+      const indexed = indexProgress(line);
+      if (indexed) onProgress?.('index', indexed.done, indexed.total);
+      const compressed = compressProgress(line);
+      if (compressed) onProgress?.('compress', compressed.done, compressed.total);
+      tail.push(line);
+      if (tail.length > keptLines) tail.shift();
+    }
+  };
+  // process.execPath: the Node that runs the server (Node 24 from the `node` devDependency).
+  // A process group of its own: a stop sent to the worker's group (systemd's default) must not
+  // end the build, which the stopping worker lets finish (WORKER_STOP_SECONDS). Its IPC channel
+  // closes when the worker dies, however it dies, and the build exits with it.
+  const child = spawn(
+    process.execPath,
+    ['--import', exitWithParent, astroBinOf(projectRoot), 'build', '--outDir', outDir],
+    {
+      cwd: projectRoot,
+      env: { ...process.env, ...env, ASTRO_TELEMETRY_DISABLED: '1', FORCE_COLOR: '0' },
+      stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
+      detached: true,
+    },
+  );
+  for (const stream of [child.stdout, child.stderr]) {
+    // Piped, so never null.
+    if (!stream) continue;
+    const reader = lineReader(keepLines);
+    stream.setEncoding('utf8');
+    stream.on('data', reader.push);
+    stream.once('end', reader.end);
+  }
+  const ready = new Promise<boolean>((resolve) => {
+    child.on('message', (message: HeldBuildReady) => {
+      if (message?.type === 'ready') resolve(true);
     });
+    child.once('exit', () => resolve(false));
+  });
+  const done = new Promise<void>((resolve, reject) => {
+    child.once('error', (error) => {
+      reject(
+        new Error(stopReason ? `build stopped: ${String(stopReason.reason)}` : `build could not run: ${error.message}`),
+      );
+    });
+    child.once('close', (code, killedBy) => {
+      if (code === 0) resolve();
+      else if (stopReason) reject(new Error(`build stopped: ${String(stopReason.reason)}`));
+      else reject(new Error(`astro build exited with ${code ?? killedBy}:\n${tail.join('\n')}`));
+    });
+  });
+  return {
+    child,
+    done,
+    ready,
+    report: (next) => {
+      onProgress = next;
+    },
+    stop: (reason) => {
+      stopReason = { reason };
+      if (child.pid !== undefined && child.exitCode === null) {
+        try {
+          process.kill(-child.pid, 'SIGTERM');
+        } catch {
+          // Ended meanwhile.
+        }
+      }
+    },
+  };
+}
+
+/** Runs `build` for `request`: its progress reported, ended when the request's signal aborts. */
+async function runFor(build: AstroBuild, request: BuildRequest): Promise<void> {
+  const { signal } = request;
+  build.report(request.onProgress);
+  const abort = () => build.stop(signal.reason);
+  if (signal.aborted) abort();
+  else signal.addEventListener('abort', abort, { once: true });
+  try {
+    await build.done;
+  } finally {
+    signal.removeEventListener('abort', abort);
+  }
+}
+
+/** `astro build` of the project in `projectRoot` (the server's working directory by default), started when asked. */
+export function astroBuildCommand(projectRoot: string = process.cwd()): BuildCommand {
+  return (request) =>
+    runFor(spawnAstroBuild(projectRoot, request.outDir, { ...request.env, CONTENT_DIR: request.contentDir }), request);
+}
+
+/** What a request may add to a held build's environment: the rest was fixed when it started. */
+const orderVariables = new Set([incrementalPlanVariable]);
+
+export interface HeldBuildOptions {
+  /** A directory on the builds' file system where the held build writes (moved to the request's `outDir` after). */
+  spareDir: string;
+  projectRoot?: string;
+  /** The environment every build of this command has (a request that differs gets a build of its own). */
+  env?: Readonly<Record<string, string>>;
+}
+
+/**
+ * `astro build` held ready (content/heldBuild.ts): one build is always started ahead, bundled and
+ * waiting; a request gives it its content and plan, and the next is started as it finishes. A
+ * request whose environment differs from the held build's (a preview's locales) is built as
+ * `astroBuildCommand` builds, and so is any request when the held build ended before it was ready.
+ * The output is the same: one code path renders both.
+ */
+export interface HeldBuildCommand extends BuildCommand {
+  /** Starts the held build now (a worker's start), so that the first publication finds it ready. */
+  hold(): void;
+  /** Ends the held build; later requests are built as `astroBuildCommand` builds. */
+  close(): void;
+  /** Requests built by a held build and by a build of their own. */
+  readonly served: { held: number; cold: number };
+}
+
+export function heldAstroBuildCommand(options: HeldBuildOptions): HeldBuildCommand {
+  const projectRoot = options.projectRoot ?? process.cwd();
+  const baseEnv = options.env ?? {};
+  const cold = astroBuildCommand(projectRoot);
+  let held: { build: AstroBuild; outDir: string } | undefined;
+  let closed = false;
+  let count = 0;
+  const served = { held: 0, cold: 0 };
+  const ownBuild = (request: BuildRequest) => {
+    served.cold += 1;
+    return cold(request);
+  };
+  // One process owns a DATA_DIR (dataDirLock.ts): what is here was held by a process that ended.
+  rmSync(options.spareDir, { recursive: true, force: true });
+
+  /** While held it must not keep the worker's event loop alive; once ordered it must. */
+  const holdLoose = (build: AstroBuild, loose: boolean) => {
+    // The pipes are sockets (typed as streams): they hold the loop as the process does.
+    const { child } = build;
+    const handles = [child, child.stdout, child.stderr, child.channel] as ({ ref(): void; unref(): void } | null)[];
+    for (const handle of handles)
+      if (loose) handle?.unref();
+      else handle?.ref();
+  };
+
+  const holdNext = () => {
+    if (closed) return;
+    count += 1;
+    const outDir = path.join(options.spareDir, `held-${process.pid}-${count}`);
+    rmSync(outDir, { recursive: true, force: true });
+    mkdirSync(outDir, { recursive: true });
+    const build = spawnAstroBuild(projectRoot, outDir, { ...baseEnv, [heldBuildVariable]: '1' });
+    build.done.catch(() => {});
+    holdLoose(build, true);
+    held = { build, outDir };
+  };
+
+  const sameSettings = (env: Readonly<Record<string, string>>) =>
+    Object.entries(env).every(([name, value]) => orderVariables.has(name) || baseEnv[name] === value) &&
+    Object.entries(baseEnv).every(([name, value]) => env[name] === value);
+
+  return Object.assign(
+    async (request: BuildRequest) => {
+      const env = request.env ?? {};
+      if (closed || !sameSettings(env)) return ownBuild(request);
+      if (!held) holdNext();
+      const { build, outDir } = held!;
+      held = undefined;
+      holdLoose(build, false);
+      // A held build still bundling counts against the request's time limit too.
+      const stopWaiting = () => build.stop(request.signal.reason);
+      if (request.signal.aborted) stopWaiting();
+      else request.signal.addEventListener('abort', stopWaiting, { once: true });
+      const ready = await build.ready;
+      request.signal.removeEventListener('abort', stopWaiting);
+      if (!ready) {
+        rmSync(outDir, { recursive: true, force: true });
+        holdNext();
+        if (request.signal.aborted) throw new Error(`build stopped: ${String(request.signal.reason)}`);
+        return ownBuild(request);
+      }
+      const order: HeldBuildOrder = {
+        type: 'build',
+        env: {
+          CONTENT_DIR: request.contentDir,
+          ...Object.fromEntries(Object.entries(env).filter(([name]) => orderVariables.has(name))),
+        },
+      };
+      build.child.send(order);
+      served.held += 1;
+      try {
+        await runFor(build, request);
+      } catch (error) {
+        rmSync(outDir, { recursive: true, force: true });
+        throw error;
+      } finally {
+        holdNext();
+      }
+      // The request's directory is new and empty (buildJob.ts): the held build's output takes its place.
+      rmSync(request.outDir, { recursive: true, force: true });
+      renameSync(outDir, request.outDir);
+    },
+    {
+      served,
+      hold() {
+        if (!held) holdNext();
+      },
+      close() {
+        closed = true;
+        held?.build.stop('the command was closed');
+        held = undefined;
+      },
+    },
+  );
 }
 
 /** Pages a build wrote: its HTML files (one per page, locale and region, plus the not-found pages). */

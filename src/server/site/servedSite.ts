@@ -23,11 +23,14 @@ export interface SiteLayout {
   buildsDir: string;
   /** `DATA_DIR/site/current` */
   currentLink: string;
+  /** `DATA_DIR/site/builds/held`: where the build held ready writes (buildCommand.ts), moved into its build's directory after. */
+  heldDir: string;
 }
 
 export function siteLayout(dataDir: string): SiteLayout {
   const root = path.join(path.resolve(dataDir), 'site');
-  return { root, buildsDir: path.join(root, 'builds'), currentLink: path.join(root, 'current') };
+  const buildsDir = path.join(root, 'builds');
+  return { root, buildsDir, currentLink: path.join(root, 'current'), heldDir: path.join(buildsDir, 'held') };
 }
 
 /** A build's directory name: the `site_builds` id, zero-padded so that names sort by age. */
