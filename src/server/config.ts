@@ -80,6 +80,8 @@ export const envSchema = z.object({
   REBUILD_TIMEOUT_MINUTES: positiveInt.default(20),
   // `npm run worker` on SIGTERM: how long its running job may go on before the worker hands it back to the queue.
   WORKER_STOP_SECONDS: z.coerce.number().int().min(0).max(3600).default(60),
+  // A build held ready on the worker (site/buildCommand.ts): publications skip astro's start; it stays resident.
+  SITE_BUILD_HELD: flag.default(true),
   SITE_POLL_SECONDS: positiveInt.default(10),
   // Who runs the site's builds (jobs/worker.ts): this process (`embedded`), or `npm run worker`
   // processes (`external`). Unset: embedded on PGlite, external on PostgreSQL.
@@ -191,6 +193,8 @@ export interface Config {
   rebuildTimeoutMinutes: number;
   /** How long a stopping `npm run worker` lets its running job go on before handing it back to the queue. */
   workerStopSeconds: number;
+  /** Whether the process running builds keeps one held ready (content/heldBuild.ts): about 0.8 GB resident while it waits. */
+  siteBuildHeld: boolean;
   /** How often each process checks the published build besides LISTEN/NOTIFY (site/sitePublisher.ts). */
   sitePollSeconds: number;
   /** `embedded`: this process also runs the job queue's worker (builds, schedules); `external`: `npm run worker` does. */
@@ -481,6 +485,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     rebuildToken: e.REBUILD_TOKEN,
     rebuildTimeoutMinutes: e.REBUILD_TIMEOUT_MINUTES,
     workerStopSeconds: e.WORKER_STOP_SECONDS,
+    siteBuildHeld: e.SITE_BUILD_HELD,
     sitePollSeconds: e.SITE_POLL_SECONDS,
     siteWorker: e.SITE_WORKER ?? (e.DATABASE_URL ? 'external' : 'embedded'),
     bankProvider,

@@ -238,6 +238,12 @@ export const serverVariables: Record<ServerVariable, VariableDoc> = {
       'how often each process checks which build is published, besides the database notification (a missed one is caught this late)',
     code: 'site/sitePublisher.ts',
   },
+  SITE_BUILD_HELD: {
+    group: 'site',
+    summary:
+      'the process that runs builds keeps one `astro build` started ahead, its code bundled, so that a publication skips its start (about 4 s); `false` on a machine that cannot spare the 0.8 GB it keeps resident',
+    code: 'site/buildCommand.ts (content/heldBuild.ts)',
+  },
   WORKER_STOP_SECONDS: {
     group: 'site',
     summary:

@@ -135,7 +135,7 @@ export async function startServer(config: Config = getConfig()): Promise<Running
   // What /metrics serves, on the API's port (METRICS_TOKEN) and on METRICS_PORT's listener.
   const metrics = createMetricsRegistry();
   const heldBuild =
-    config.siteWorker === 'embedded'
+    config.siteWorker === 'embedded' && config.siteBuildHeld
       ? heldAstroBuildCommand({ spareDir: siteLayout(config.dataDir).heldDir })
       : undefined;
   const app = createApp({

@@ -19,7 +19,7 @@ import { assertPreflight } from './preflight.ts';
 import { openRuntime } from './runtime.ts';
 import { exitOnSignals } from './shutdown.ts';
 import { createContentStore } from './services/contentStore.ts';
-import { heldAstroBuildCommand } from './site/buildCommand.ts';
+import { astroBuildCommand, heldAstroBuildCommand } from './site/buildCommand.ts';
 import { createBuildRunner } from './site/buildJob.ts';
 import { cdnStoreFromConfig } from './site/cdn.ts';
 import { createPublishedSite, siteLayout } from './site/servedSite.ts';
@@ -47,15 +47,15 @@ const publisher = createSitePublisher({
 });
 const jobs = createJobQueue({ db: runtime.db, logger, expireSeconds: config.rebuildTimeoutMinutes * 60 });
 // A build held ready, bundled before the first publication asks (content/heldBuild.ts).
-const build = heldAstroBuildCommand({ spareDir: siteLayout(config.dataDir).heldDir });
-build.hold();
+const held = config.siteBuildHeld ? heldAstroBuildCommand({ spareDir: siteLayout(config.dataDir).heldDir }) : undefined;
+held?.hold();
 const builds = createBuildRunner({
   db: runtime.db,
   logger,
   dataDir: config.dataDir,
   objects: runtime.objects,
   publisher,
-  build,
+  build: held ?? astroBuildCommand(),
   timeoutMs: config.rebuildTimeoutMinutes * 60_000,
   cdn: cdnStoreFromConfig(config),
 });
