@@ -3,7 +3,7 @@
  * database on TEST_DATABASE_URL's server), an S3-compatible server (s3rver, tests/api/s3Server.ts)
  * and N API processes — `node src/server/main.ts`, each on its own port with its own DATA_DIR,
  * sharing the database and the bucket — as a deployment runs them behind a load balancer.
- * Used by tests/cluster/cluster.test.ts, tests/cluster/restore.test.ts and `npm run bench -- cluster`.
+ * Used by tests/cluster/cluster.test.ts, tests/cluster/restore.test.ts and `npm run bench -- publish`.
  *
  * Each process: STORAGE=s3, TRUST_PROXY=1 (so callers choose their address with X-Forwarded-For),
  * REBUILD_TOKEN, STATIC_DIR = the built dist/ (required: `npm run build` first), CONTENT_DIR = one

@@ -5,7 +5,7 @@
  * visitors. Tests inject their own `BuildCommand` (rebuild.ts) to exercise swap and failure fast.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdirSync, renameSync, rmSync } from 'node:fs';
+import { mkdirSync, renameSync, rmSync, symlinkSync } from 'node:fs';
 import { readdir } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import path from 'node:path';
@@ -111,7 +111,18 @@ interface AstroBuild {
   stop(reason: unknown): void;
 }
 
-function spawnAstroBuild(projectRoot: string, outDir: string, env: Readonly<Record<string, string>>): AstroBuild {
+/**
+ * Starts `astro build` of `projectRoot` into `outDir`, in `cwd`. Astro bundles the pages it
+ * renders into `<outDir>/.prerender` when `outDir` is inside its working directory, and into the
+ * project's `.astro/.prerender` otherwise — shared by every build of the project, so a build held
+ * while another runs must work where its `outDir` is (see `heldAstroBuildCommand`).
+ */
+function spawnAstroBuild(
+  projectRoot: string,
+  outDir: string,
+  env: Readonly<Record<string, string>>,
+  cwd: string = projectRoot,
+): AstroBuild {
   const tail: string[] = [];
   let pages = 0;
   let onProgress: BuildRequest['onProgress'];
@@ -134,9 +145,9 @@ function spawnAstroBuild(projectRoot: string, outDir: string, env: Readonly<Reco
   // closes when the worker dies, however it dies, and the build exits with it.
   const child = spawn(
     process.execPath,
-    ['--import', exitWithParent, astroBinOf(projectRoot), 'build', '--outDir', outDir],
+    ['--import', exitWithParent, astroBinOf(projectRoot), 'build', '--root', projectRoot, '--outDir', outDir],
     {
-      cwd: projectRoot,
+      cwd,
       env: { ...process.env, ...env, ASTRO_TELEMETRY_DISABLED: '1', FORCE_COLOR: '0' },
       stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
       detached: true,
@@ -249,6 +260,16 @@ export function heldAstroBuildCommand(options: HeldBuildOptions): HeldBuildComma
   };
   // One process owns a DATA_DIR (dataDirLock.ts): what is here was held by a process that ended.
   rmSync(options.spareDir, { recursive: true, force: true });
+  mkdirSync(options.spareDir, { recursive: true });
+  // Held builds work in the spare directory, their bundles in their own output (spawnAstroBuild);
+  // the bundles' imports of packages find the project's through this link.
+  symlinkSync(path.join(projectRoot, 'node_modules'), path.join(options.spareDir, 'node_modules'));
+  // Paths a build resolves from its working directory are the project's.
+  const heldEnv = {
+    CONTENT_DIR: path.resolve(process.env['CONTENT_DIR'] ?? path.join(projectRoot, 'src/content')),
+    ...baseEnv,
+    [heldBuildVariable]: '1',
+  };
 
   /** While held it must not keep the worker's event loop alive; once ordered it must. */
   const holdLoose = (build: AstroBuild, loose: boolean) => {
@@ -266,7 +287,7 @@ export function heldAstroBuildCommand(options: HeldBuildOptions): HeldBuildComma
     const outDir = path.join(options.spareDir, `held-${process.pid}-${count}`);
     rmSync(outDir, { recursive: true, force: true });
     mkdirSync(outDir, { recursive: true });
-    const build = spawnAstroBuild(projectRoot, outDir, { ...baseEnv, [heldBuildVariable]: '1' });
+    const build = spawnAstroBuild(projectRoot, outDir, heldEnv, options.spareDir);
     build.done.catch(() => {});
     holdLoose(build, true);
     held = { build, outDir };
