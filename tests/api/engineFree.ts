@@ -11,6 +11,7 @@ export const engineFreeApiTests = [
   'tests/api/config.test.ts',
   'tests/api/dataDirLock.test.ts',
   'tests/api/healthDrain.test.ts',
+  'tests/api/heldBuild.test.ts',
   'tests/api/objectStore.test.ts',
   'tests/api/queryString.test.ts',
   'tests/api/server.test.ts',
