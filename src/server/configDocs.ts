@@ -352,7 +352,7 @@ export const otherVariables: Record<string, OtherVariableDoc> = {
     group: 'build',
     readBy: '`npm run build` (src/lib/i18n/locales.ts)',
     default: 'every locale',
-    summary: "a comma list of the locales to build pages for (an editors' preview builds `zh-CN` only)",
+    summary: 'a comma list of the locales to build pages for (the tests build two to be quicker)',
   },
   CHROMIUM_PATH: {
     group: 'tests',

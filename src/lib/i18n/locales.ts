@@ -6,8 +6,8 @@ export type Locale = (typeof locales)[number];
 export const defaultLocale: Locale = 'zh-CN';
 
 /**
- * The locales a build writes pages for: all, or the BUILD_LOCALES list (an editor's preview
- * builds zh-CN only, five times faster). Read at build time; browsers never see the variable.
+ * The locales a build writes pages for: all, or the BUILD_LOCALES list (the tests' builds of one
+ * or two locales). Read at build time; browsers never see the variable.
  */
 export function builtLocales(): readonly Locale[] {
   const wanted = typeof process === 'undefined' ? undefined : process.env['BUILD_LOCALES'];

@@ -16,7 +16,7 @@
  *   publish   success, the drafts it carried becoming published versions and the publication, in
  *             one transaction (NOTIFY); every process then switches
  *
- * A preview stops after `store` (zh-CN pages only, never published). Any failure before the
+ * A preview stops after `store` (built as a publication is, never published). Any failure before the
  * publication leaves the published site, its content and the drafts as they were; the row records
  * `failed` and why. A job whose worker died is run again from the start by the queue.
  *
@@ -53,8 +53,6 @@ import type { SitePublisher } from './sitePublisher.ts';
 
 /** Longest failure reason kept in the table. */
 const maxErrorLength = 4000;
-/** Locales a preview builds (the content is written in zh-CN; the interface languages add nothing to check). */
-const previewLocales = 'zh-CN';
 /** Progress is saved at most this often (the last figure of a step always). */
 const progressEveryMs = 500;
 
@@ -193,10 +191,9 @@ export function createBuildRunner(options: BuildRunnerOptions) {
       progress.step('images');
       await prepareImages(db, objects, snapshot.files);
 
-      const plan = preview
-        ? ({ mode: 'full', reason: 'a preview' } as const)
-        : planBuild({ base: await publishedBase(), content, load, projectRoot, full: order.full ?? false });
-      const env: Record<string, string> = preview ? { BUILD_LOCALES: previewLocales } : {};
+      // A preview is planned as a publication is: the pages its drafts change, over the published build.
+      const plan = planBuild({ base: await publishedBase(), content, load, projectRoot, full: order.full ?? false });
+      const env: Record<string, string> = {};
       if (plan.mode === 'incremental') {
         const planFile = path.join(buildDir, 'incremental-plan.json');
         await writeFile(planFile, JSON.stringify(plan.plan));
