@@ -2,7 +2,9 @@
  * The build an editors' rebuild runs: `astro build --outDir <fresh dir>` in a child process with
  * CONTENT_DIR pointing at the content snapshot. A child process, not an in-process build, because
  * a build takes most of a CPU for a while and must never stall or crash the server answering
- * visitors. Tests inject their own `BuildCommand` (rebuild.ts) to exercise swap and failure fast.
+ * visitors. The process that runs builds keeps one started ahead (`heldAstroBuildCommand`), so
+ * that a publication does not wait for Astro's start and bundling. Tests inject their own
+ * `BuildCommand` (rebuild.ts) to exercise swap and failure fast.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdirSync, renameSync, rmSync, symlinkSync } from 'node:fs';
@@ -22,7 +24,7 @@ export interface BuildRequest {
   signal: AbortSignal;
   /** Told, as the build goes, the pages written so far, then the pages indexed and the files compressed of how many. */
   onProgress?: (step: BuildStep, done: number, total?: number) => void;
-  /** More environment for the build (BUILD_LOCALES for a preview, INCREMENTAL_PLAN). */
+  /** More environment for the build (INCREMENTAL_PLAN; BUILD_LOCALES in the tests' builds). */
   env?: Readonly<Record<string, string>>;
 }
 
@@ -230,13 +232,6 @@ export interface HeldBuildOptions {
   env?: Readonly<Record<string, string>>;
 }
 
-/**
- * `astro build` held ready (content/heldBuild.ts): one build is always started ahead, bundled and
- * waiting; a request gives it its content and plan, and the next is started as it finishes. A
- * request whose environment differs from the held build's (a preview's locales) is built as
- * `astroBuildCommand` builds, and so is any request when the held build ended before it was ready.
- * The output is the same: one code path renders both.
- */
 export interface HeldBuildCommand extends BuildCommand {
   /** Starts the held build now (a worker's start), so that the first publication finds it ready. */
   hold(): void;
@@ -246,6 +241,13 @@ export interface HeldBuildCommand extends BuildCommand {
   readonly served: { held: number; cold: number };
 }
 
+/**
+ * `astro build` held ready (content/heldBuild.ts): one build is always started ahead, bundled and
+ * waiting; a request gives it its content and plan, and the next is started as it finishes. A
+ * request whose environment differs from the held build's (other locales) is built as
+ * `astroBuildCommand` builds, and so is any request when the held build ended before it was ready.
+ * The output is the same: one code path renders both.
+ */
 export function heldAstroBuildCommand(options: HeldBuildOptions): HeldBuildCommand {
   const projectRoot = options.projectRoot ?? process.cwd();
   const baseEnv = options.env ?? {};
