@@ -11,6 +11,7 @@ import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { alive } from './processes.ts';
 
 const driver = path.join(import.meta.dirname, 'buildStops/driver.ts');
 let project: string;
@@ -50,15 +51,6 @@ async function startWorker(outDir: string): Promise<{ worker: ChildProcess; outp
   for (let i = 0; i < 200 && !existsSync(pidFile); i += 1) await new Promise((resolve) => setTimeout(resolve, 50));
   return { worker, output: () => output, buildPid: Number(await readFile(pidFile, 'utf8')) };
 }
-
-const alive = (pid: number) => {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-};
 
 describe('a build under a stopping worker', () => {
   it('goes on through a SIGTERM to the worker’s process group, and the worker sees it built', async () => {

@@ -12,6 +12,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { heldAstroBuildCommand, type BuildRequest } from '../../src/server/site/buildCommand.ts';
+import { alive } from './processes.ts';
 
 const protocol = path.resolve(import.meta.dirname, '../../src/content/heldBuild.ts');
 let project: string;
@@ -43,15 +44,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await rm(project, { recursive: true, force: true });
 });
-
-const alive = (pid: number) => {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-};
 
 /** A request for `name`: its content directory and a fresh, empty output directory, as buildJob.ts makes them. */
 function request(name: string, extra: Partial<BuildRequest> = {}): BuildRequest {
