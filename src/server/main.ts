@@ -26,8 +26,8 @@ import { storageBannerLine } from './storage/fromConfig.ts';
 import { filesMatchPublished } from './studio/contentRepo.ts';
 import { contentStore, publishContent } from './services/contentStore.ts';
 import { hasActiveOperator } from './services/staffAccounts.ts';
-import { heldAstroBuildCommand } from './site/buildCommand.ts';
-import { createPublishedSite, siteLayout, type Publication } from './site/servedSite.ts';
+import { heldBuildFor } from './site/buildCommand.ts';
+import { createPublishedSite, type Publication } from './site/servedSite.ts';
 import { createSitePublisher } from './site/sitePublisher.ts';
 import { recordInitialPublication } from './site/initialPublication.ts';
 import { createJobQueue } from './jobs/queue.ts';
@@ -134,10 +134,7 @@ export async function startServer(config: Config = getConfig()): Promise<Running
   const drain = createDrain();
   // What /metrics serves, on the API's port (METRICS_TOKEN) and on METRICS_PORT's listener.
   const metrics = createMetricsRegistry();
-  const heldBuild =
-    config.siteWorker === 'embedded' && config.siteBuildHeld
-      ? heldAstroBuildCommand({ spareDir: siteLayout(config.dataDir).heldDir })
-      : undefined;
+  const heldBuild = config.siteWorker === 'embedded' ? heldBuildFor(config) : undefined;
   const app = createApp({
     db: runtime.db,
     config,

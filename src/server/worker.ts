@@ -19,10 +19,10 @@ import { assertPreflight } from './preflight.ts';
 import { openRuntime } from './runtime.ts';
 import { exitOnSignals } from './shutdown.ts';
 import { createContentStore } from './services/contentStore.ts';
-import { astroBuildCommand, heldAstroBuildCommand } from './site/buildCommand.ts';
+import { astroBuildCommand, heldBuildFor } from './site/buildCommand.ts';
 import { createBuildRunner } from './site/buildJob.ts';
 import { cdnStoreFromConfig } from './site/cdn.ts';
-import { createPublishedSite, siteLayout } from './site/servedSite.ts';
+import { createPublishedSite } from './site/servedSite.ts';
 import { createSitePublisher } from './site/sitePublisher.ts';
 import { createSiteRebuilder } from './site/rebuild.ts';
 import { createScheduleService } from './studio/schedules.ts';
@@ -47,7 +47,7 @@ const publisher = createSitePublisher({
 });
 const jobs = createJobQueue({ db: runtime.db, logger, expireSeconds: config.rebuildTimeoutMinutes * 60 });
 // A build held ready, bundled before the first publication asks (content/heldBuild.ts).
-const held = config.siteBuildHeld ? heldAstroBuildCommand({ spareDir: siteLayout(config.dataDir).heldDir }) : undefined;
+const held = heldBuildFor(config);
 held?.hold();
 const builds = createBuildRunner({
   db: runtime.db,

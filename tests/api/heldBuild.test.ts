@@ -94,12 +94,12 @@ describe('a build held ready', () => {
     expect(page(afterClose.outDir)).toBe(`<title>${afterClose.contentDir} own</title>`);
   }, 30_000);
 
-  it('builds a request with other settings (a preview’s locales) by a build of its own, and keeps the held one', async () => {
+  it('builds a request with other settings (other locales) by a build of its own, and keeps the held one', async () => {
     const command = heldAstroBuildCommand({ spareDir: path.join(project, 'spare-2'), projectRoot: project });
     command.hold();
-    const preview = request('preview', { env: { BUILD_LOCALES: 'zh-CN' } });
-    await command(preview);
-    expect(page(preview.outDir)).toBe(`<title>${preview.contentDir} own</title>`);
+    const otherLocales = request('other-locales', { env: { BUILD_LOCALES: 'zh-CN' } });
+    await command(otherLocales);
+    expect(page(otherLocales.outDir)).toBe(`<title>${otherLocales.contentDir} own</title>`);
     const publication = request('publication');
     await command(publication);
     expect(page(publication.outDir)).toBe(`<title>${publication.contentDir} held</title>`);

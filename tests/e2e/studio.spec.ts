@@ -14,7 +14,7 @@ import { apiLogin, expect, test } from './support/accountsFixtures.ts';
 import { chineseSpec, zh } from './support/chinesePages.ts';
 
 test.describe.configure({ mode: 'serial' });
-// Three real builds of the whole site (and one zh-CN preview) on a loaded 2-core machine.
+// Real builds of the whole site (publications and a preview) on a loaded 2-core machine.
 chineseSpec(20 * 60_000);
 
 const buildTimeout = 12 * 60_000;

@@ -14,6 +14,8 @@ import path from 'node:path';
 import { stripVTControlCharacters } from 'node:util';
 import { heldBuildVariable, type HeldBuildOrder, type HeldBuildReady } from '../../content/heldBuild.ts';
 import { incrementalPlanVariable } from '../../content/pageGraph.ts';
+import type { Config } from '../config.ts';
+import { siteLayout } from './servedSite.ts';
 
 export interface BuildRequest {
   /** The content snapshot the build must read. */
@@ -352,6 +354,11 @@ export function heldAstroBuildCommand(options: HeldBuildOptions): HeldBuildComma
       },
     },
   );
+}
+
+/** The held build of the process that runs builds under `config` (its DATA_DIR), unless SITE_BUILD_HELD=false. */
+export function heldBuildFor(config: Pick<Config, 'siteBuildHeld' | 'dataDir'>): HeldBuildCommand | undefined {
+  return config.siteBuildHeld ? heldAstroBuildCommand({ spareDir: siteLayout(config.dataDir).heldDir }) : undefined;
 }
 
 /** Pages a build wrote: its HTML files (one per page, locale and region, plus the not-found pages). */
