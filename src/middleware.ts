@@ -1,23 +1,18 @@
 /**
- * At build time only: records what each page reads (src/content/pageGraph.ts) and, in an
- * incremental build, writes a marker instead of rendering a page that cannot have changed (the
- * integration puts the base build's bytes there). The dev server and the API never reach it: no
- * recorder runs there.
+ * At build time only: records what each page reads and its props' fingerprint
+ * (src/content/pageGraph.ts). An incremental build never renders a page that cannot have changed
+ * (src/integrations/incremental.ts takes the base build's), so every page that reaches here is
+ * rendered. The dev server and the API never reach it: no recorder runs there.
  */
 import { defineMiddleware } from 'astro:middleware';
 import { propsFingerprint } from './content/dependencies.ts';
-import { graphRecorder, pageKey, pageUnchanged, unchangedPageMarker } from './content/pageGraph.ts';
+import { graphRecorder, pageKey } from './content/pageGraph.ts';
 
 export const onRequest = defineMiddleware(async (context, next) => {
   const recorder = graphRecorder();
   if (!recorder || !context.isPrerendered) return next();
   const key = pageKey(context.url.pathname);
   const props = propsFingerprint(context.props);
-  if (pageUnchanged(recorder, key, props)) {
-    const base = recorder.plan?.base.pages[key];
-    if (base) recorder.pages[key] = base;
-    return new Response(unchangedPageMarker, { headers: { 'Content-Type': 'text/html; charset=utf-8' } });
-  }
   const reads = new Set<string>();
   recorder.current = reads;
   try {

@@ -17,8 +17,25 @@
  */
 import type { SiteContent } from './schemas.ts';
 
-/** Objects loaded from their own item file, by that file's path. */
-const sources = new WeakMap<object, string>();
+/**
+ * The tables of tagged objects and proxies live on globalThis, as the page graph's recorder does:
+ * the build's integration (Astro's config) fingerprints the props the page bundle's loader made.
+ */
+interface ContentTags {
+  /** Objects loaded from their own item file, by that file's path. */
+  sources: WeakMap<object, string>;
+  /** Tagged objects localized into another locale than the content's own (tagLocalized). */
+  translated: WeakSet<object>;
+  /** Each recording proxy's target. */
+  targets: WeakMap<object, object>;
+}
+const tagsKey = Symbol.for('hgd.contentTags');
+const tags = ((globalThis as typeof globalThis & { [tagsKey]?: ContentTags })[tagsKey] ??= {
+  sources: new WeakMap(),
+  translated: new WeakSet(),
+  targets: new WeakMap(),
+});
+const { sources, targets } = tags;
 
 /** Marks `value` as loaded from the item file `source` (a content_items path). */
 export function tagSource<T extends object>(value: T, source: string): T {
@@ -35,7 +52,7 @@ export function sourceOf(value: object): string | undefined {
  * Tagged objects localized into a locale other than the content's own: what a page reads of
  * them may come from their `translations`, so every read records that field's key too.
  */
-const translatedObjects = new WeakSet<object>();
+const translatedObjects = tags.translated;
 
 /** Marks `localized`, made from the tagged `original` for a page in another locale (translations.ts). */
 export function tagLocalized<T extends object>(localized: T, original: object, translated: boolean): T {
@@ -49,8 +66,7 @@ export function tagLocalized<T extends object>(localized: T, original: object, t
 /** Called with each content key a page reads. */
 export type ReadRecorder = (key: string) => void;
 
-/** Each proxy's target: fingerprints and tags look through proxies without recording. */
-const targets = new WeakMap<object, object>();
+// `targets`: each proxy's target; fingerprints and tags look through proxies without recording.
 
 /** The object behind a recording proxy (itself when it is none): what identity-keyed tables know. */
 export function unwrap<T>(value: T): T {

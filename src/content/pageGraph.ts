@@ -14,8 +14,6 @@ import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 
 export const pageGraphFile = '.pages.json';
-/** The bytes Astro writes for a page the incremental build does not render (replaced by the base's). */
-export const unchangedPageMarker = '<!--hgd:unchanged-page-->';
 /** Where `astro build` finds the incremental plan (absent: a full build). */
 export const incrementalPlanVariable = 'INCREMENTAL_PLAN';
 

@@ -1,4 +1,6 @@
 import type { AstroIntegration } from 'astro';
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 export { incrementalBuild } from './incremental.ts';
@@ -55,11 +57,18 @@ export function sitemap(): AstroIntegration {
         if (config.site) site = new URL(config.site);
       },
       'astro:build:done': async ({ dir, pages, logger }) => {
-        const { writeSitemap } = await import('./sitemap.ts');
+        const { writeSitemap, listedPaths } = await import('./sitemap.ts');
+        const { carriedPages, baseBuildDir } = await import('./incremental.ts');
+        // Astro lists the pages it rendered; an incremental build's others are the base's.
+        const base = baseBuildDir();
+        const carried = base
+          ? { paths: carriedPages, baseListed: listedPaths(await readFile(path.join(base, 'sitemap.xml'), 'utf8')) }
+          : undefined;
         const count = await writeSitemap(
           fileURLToPath(dir),
           site,
-          pages.map((page) => page.pathname),
+          [...pages.map((page) => page.pathname), ...carriedPages],
+          carried,
         );
         logger.info(`sitemap.xml lists ${count} indexable pages`);
       },

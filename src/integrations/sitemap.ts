@@ -2,7 +2,9 @@
  * `sitemap.xml`, written after the build from the pages actually built: every page a search
  * engine may index — not the redirect and not-found pages (they say `noindex`), not a page whose
  * canonical is another page, not the signed-in pages (static shells that show nothing without a session). Each entry lists its
- * locale alternates, as the pages' own `hreflang` links do.
+ * locale alternates, as the pages' own `hreflang` links do. An incremental build's pages carried
+ * from its base are the base's bytes: each is indexable exactly when the base's sitemap lists it,
+ * so they are not read again.
  */
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -18,12 +20,34 @@ function isSessionPage(path: string): boolean {
 
 const escapeXml = (value: string) => value.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 
+/** The site paths a sitemap lists (its `<loc>`s, as sitemapXml wrote them). */
+export function listedPaths(xml: string): Set<string> {
+  const unescape = (value: string) => value.replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&amp;/g, '&');
+  return new Set(
+    [...xml.matchAll(/<loc>([^<]+)<\/loc>/g)].map(([, loc]) => decodeURI(new URL(unescape(loc!)).pathname)),
+  );
+}
+
+/** Pages whose bytes are a base build's, and the paths its sitemap lists. */
+export interface CarriedPages {
+  paths: ReadonlySet<string>;
+  baseListed: ReadonlySet<string>;
+}
+
 /** Site paths (`/en-US/gx/welcome/home`) of the indexable pages under `distDir`, sorted. */
-export async function indexablePaths(distDir: string, pathnames: readonly string[]): Promise<string[]> {
+export async function indexablePaths(
+  distDir: string,
+  pathnames: readonly string[],
+  carried?: CarriedPages,
+): Promise<string[]> {
   const paths: string[] = [];
   for (const pathname of pathnames) {
     const path = `/${pathname.replace(/^\/+|\/+$/g, '')}`;
     if (isSessionPage(splitLocale(path).path)) continue;
+    if (carried?.paths.has(path)) {
+      if (carried.baseListed.has(path)) paths.push(path);
+      continue;
+    }
     let html: string;
     try {
       html = await readFile(join(distDir, path, 'index.html'), 'utf8');
@@ -58,8 +82,13 @@ export function sitemapXml(site: URL, paths: readonly string[]): string {
   return `<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9" xmlns:xhtml="http://www.w3.org/1999/xhtml">\n${entries.join('\n')}\n</urlset>\n`;
 }
 
-export async function writeSitemap(distDir: string, site: URL, pathnames: readonly string[]): Promise<number> {
-  const paths = await indexablePaths(distDir, pathnames);
+export async function writeSitemap(
+  distDir: string,
+  site: URL,
+  pathnames: readonly string[],
+  carried?: CarriedPages,
+): Promise<number> {
+  const paths = await indexablePaths(distDir, pathnames, carried);
   await writeFile(join(distDir, 'sitemap.xml'), sitemapXml(site, paths));
   return paths.length;
 }
