@@ -7,8 +7,7 @@ import {
   incrementalBuild,
   intentDirective,
   pagePolicyCheck,
-  precompress,
-  searchIndex,
+  searchIndexAndCompression,
   sitemap,
 } from './src/integrations/index.ts';
 import { cspHash, pageDirectives } from './src/lib/contentSecurityPolicy.ts';
@@ -34,8 +33,7 @@ export default defineConfig({
     intentDirective(),
     pagePolicyCheck(),
     sitemap(),
-    searchIndex(),
-    precompress(),
+    searchIndexAndCompression(),
     devApi(),
   ],
   vite: {

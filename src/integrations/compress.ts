@@ -10,23 +10,19 @@ const gz = promisify(gzip);
 /** Below this a compressed copy saves less than the extra lookup costs. */
 const minBytes = 256;
 
-/** Files compressed at once: zlib's work runs on libuv's pool (four threads), so the cores stay busy. */
+/** Files compressed at once (per call): zlib's work runs on libuv's pool (four threads), so the cores stay busy. */
 const parallelFiles = 4;
 
-export interface CompressOptions {
-  /** Files whose `.br` and `.gz` are already in place (an incremental build's unchanged files). */
-  skip?: ReadonlySet<string>;
-  /** Told the files done so far of how many, as it goes. */
-  onProgress?: (done: number, total: number) => void;
+/** Every compressible file under `root` (hidden files aside). */
+export async function compressibleFiles(root: string): Promise<string[]> {
+  const entries = await readdir(root, { recursive: true, withFileTypes: true });
+  return entries
+    .filter((entry) => entry.isFile() && compressible.test(entry.name) && !entry.name.startsWith('.'))
+    .map((entry) => join(entry.parentPath, entry.name));
 }
 
-/** Compresses every compressible file under `root` once, at build (hidden files aside); returns how many. */
-export async function compressTree(root: string, options: CompressOptions = {}): Promise<number> {
-  const entries = await readdir(root, { recursive: true, withFileTypes: true });
-  const files = entries
-    .filter((entry) => entry.isFile() && compressible.test(entry.name) && !entry.name.startsWith('.'))
-    .map((entry) => join(entry.parentPath, entry.name))
-    .filter((file) => !options.skip?.has(file));
+/** Writes the `.br` and `.gz` of each of `files` (those of at least `minBytes`); answers how many. */
+export async function compressFiles(files: readonly string[], onDone?: (done: number) => void): Promise<number> {
   let count = 0;
   let done = 0;
   let next = 0;
@@ -49,10 +45,9 @@ export async function compressTree(root: string, options: CompressOptions = {}):
     for (let index = next++; index < files.length; index = next++) {
       await compressOne(files[index] as string);
       done += 1;
-      options.onProgress?.(done, files.length);
+      onDone?.(done);
     }
   };
-  options.onProgress?.(0, files.length);
   await Promise.all(Array.from({ length: parallelFiles }, lane));
   return count;
 }

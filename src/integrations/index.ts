@@ -2,6 +2,7 @@ import type { AstroIntegration } from 'astro';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { compressible } from '../lib/site/fileHeaders.ts';
 
 export { incrementalBuild } from './incremental.ts';
 
@@ -23,7 +24,7 @@ export function intentDirective(): AstroIntegration {
 /**
  * Fails the build when a page would break under its own Content-Security-Policy: an inline script
  * or style it does not list, an unsafe source, an event-handler or style attribute
- * (pagePolicy.ts). Runs before `sitemap` and `precompress`, so a failing build stops early.
+ * (pagePolicy.ts). Runs before `sitemap` and the compression, so a failing build stops early.
  */
 export function pagePolicyCheck(): AstroIntegration {
   return {
@@ -47,7 +48,7 @@ export function pagePolicyCheck(): AstroIntegration {
   };
 }
 
-/** Writes `sitemap.xml` from the built pages (see sitemap.ts); runs before `precompress`. */
+/** Writes `sitemap.xml` from the built pages (see sitemap.ts); runs before the compression. */
 export function sitemap(): AstroIntegration {
   let site = new URL('http://localhost:4321');
   return {
@@ -77,60 +78,74 @@ export function sitemap(): AstroIntegration {
 }
 
 /**
- * Writes the search index of every locale from the built pages (see searchIndex.ts); runs after
- * `incrementalBuild` has put the unchanged pages in place and before `precompress`, which
- * compresses the bundle's script and entry file with the rest. In an incremental build, the
- * bundle's files that did not change are the base build's (`shareWithBase`).
+ * Writes the search index of every locale from the built pages (searchIndex.ts), and the `.br` and
+ * `.gz` beside every compressible file (compress.ts) for the server to send as they are. Pagefind
+ * indexes in a process of its own, so the files the build wrote are compressed meanwhile, and the
+ * bundles' files once they are written: the two steps share the cores instead of following each
+ * other. Runs after `incrementalBuild` has put the unchanged pages in place; in an incremental
+ * build, the bundles' files that did not change are the base build's (`shareWithBase`), and every
+ * file whose `.br` and `.gz` are the base's is left as it is.
  */
-export function searchIndex(): AstroIntegration {
+export function searchIndexAndCompression(): AstroIntegration {
   return {
     name: 'hgd:search-index',
     hooks: {
       'astro:build:done': async ({ dir, logger }) => {
-        const { writeSearchIndex } = await import('./searchIndex.ts');
-        const { shareWithBase } = await import('./incremental.ts');
-        // A line per 10 % for the studio's progress bar (site/buildCommand.ts reads them).
+        const outDir = fileURLToPath(dir);
+        const { writeSearchIndex, searchBundlesDir } = await import('./searchIndex.ts');
+        const { compressFiles, compressibleFiles } = await import('./compress.ts');
+        const { reusedCompression, shareWithBase } = await import('./incremental.ts');
+        const bundles = searchBundlesDir(outDir) + path.sep;
+        const toCompress = (files: readonly string[]) => files.filter((file) => !reusedCompression.has(file));
+        const written = toCompress((await compressibleFiles(outDir)).filter((file) => !file.startsWith(bundles)));
+
+        // A line per 5 % of the compression, once the index is written, for the studio's progress
+        // bar (site/buildCommand.ts reads them: one step after the other).
+        const compressed = { written: 0, bundles: 0 };
+        let total: number | undefined = undefined;
         let reported = -1;
-        const figures = await writeSearchIndex(fileURLToPath(dir), {
-          onProgress: (done, total) => {
-            const step = Math.floor((done / Math.max(total, 1)) * 10);
-            if (step === reported && done !== total) return;
-            reported = step;
-            logger.info(`indexed ${done} / ${total} pages`);
+        const reportCompression = () => {
+          if (total === undefined) return;
+          const done = compressed.written + compressed.bundles;
+          const step = Math.floor((done / Math.max(total, 1)) * 20);
+          if (step === reported && done !== total) return;
+          reported = step;
+          logger.info(`compressed ${done} / ${total}`);
+        };
+        const compressing = compressFiles(written, (done) => {
+          compressed.written = done;
+          reportCompression();
+        });
+
+        // A line per 10 % of the pages indexed.
+        let indexReported = -1;
+        const figures = await writeSearchIndex(outDir, {
+          onProgress: (done, of) => {
+            const step = Math.floor((done / Math.max(of, 1)) * 10);
+            if (step === indexReported && done !== of) return;
+            indexReported = step;
+            logger.info(`indexed ${done} / ${of} pages`);
           },
         });
         const perLocale = Object.entries(figures.pages)
           .map(([locale, count]) => `${locale} ${count}`)
           .join(', ');
         logger.info(`search index written in ${(figures.ms / 1000).toFixed(1)} s (${perLocale})`);
-        const shared = await shareWithBase(fileURLToPath(dir), figures.files);
+        const shared = await shareWithBase(outDir, figures.files);
         if (shared > 0)
           logger.info(`${shared} of ${figures.files.length} search index files unchanged, taken from the base build`);
-      },
-    },
-  };
-}
 
-/** Writes `.br` and `.gz` beside every compressible file of the build, for the server to send as they are. */
-export function precompress(): AstroIntegration {
-  return {
-    name: 'hgd:precompress',
-    hooks: {
-      'astro:build:done': async ({ dir, logger }) => {
-        const { compressTree } = await import('./compress.ts');
-        const { reusedCompression } = await import('./incremental.ts');
-        // A line per 5 % for the studio's progress bar (site/buildCommand.ts reads them).
-        let reported = -1;
-        const count = await compressTree(fileURLToPath(dir), {
-          skip: reusedCompression,
-          onProgress: (done, total) => {
-            const step = Math.floor((done / Math.max(total, 1)) * 20);
-            if (step === reported && done !== total) return;
-            reported = step;
-            logger.info(`compressed ${done} / ${total}`);
-          },
-        });
-        logger.info(`precompressed ${count} files (br + gzip)`);
+        const bundleFiles = toCompress(figures.files.filter((file) => compressible.test(file)));
+        total = written.length + bundleFiles.length;
+        reportCompression();
+        const counts = await Promise.all([
+          compressing,
+          compressFiles(bundleFiles, (done) => {
+            compressed.bundles = done;
+            reportCompression();
+          }),
+        ]);
+        logger.info(`precompressed ${counts[0] + counts[1]} files (br + gzip)`);
       },
     },
   };

@@ -10,7 +10,8 @@
  * interface around it is translated), and Pagefind cuts Chinese into words only in an index it
  * builds as Chinese. Only what the search island loads is kept: Pagefind's own interfaces are not.
  */
-import { readdir, readFile, rm } from 'node:fs/promises';
+import { readFileSync } from 'node:fs';
+import { readdir, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { locales, type Locale } from '../lib/i18n/locales.ts';
 import { splitLocale } from '../lib/paths.ts';
@@ -35,21 +36,35 @@ export interface SearchIndexOptions {
   onProgress?: (done: number, total: number) => void;
 }
 
-/** The searchable pages of a build, per locale: their site path and file, sorted (the same input gives the same bundle). */
-async function searchablePages(outDir: string): Promise<Map<Locale, { url: string; file: string }[]>> {
+interface SearchablePage {
+  url: string;
+  html: string;
+}
+
+/**
+ * The searchable pages of a build, per locale: their site path and HTML, sorted (the same input
+ * gives the same bundle). Read synchronously: the build compresses its files meanwhile on libuv's
+ * pool, and reads queued behind that work held the index back by seconds in a full build.
+ */
+async function searchablePages(outDir: string): Promise<Map<Locale, SearchablePage[]>> {
   const entries = await readdir(outDir, { recursive: true, withFileTypes: true });
   const files = entries
     .filter((entry) => entry.isFile() && entry.name === 'index.html')
     .map((entry) => path.join(entry.parentPath, entry.name))
     .sort();
-  const byLocale = new Map<Locale, { url: string; file: string }[]>(locales.map((locale) => [locale, []]));
+  const byLocale = new Map<Locale, SearchablePage[]>(locales.map((locale) => [locale, []]));
   for (const file of files) {
-    const html = await readFile(file, 'utf8');
+    const html = readFileSync(file, 'utf8');
     if (!html.includes(searchBodyAttribute)) continue;
     const url = `/${path.relative(outDir, path.dirname(file)).split(path.sep).join('/')}`;
-    byLocale.get(splitLocale(url).locale)?.push({ url, file });
+    byLocale.get(splitLocale(url).locale)?.push({ url, html });
   }
   return byLocale;
+}
+
+/** Where the bundles of every locale are under `outDir`. */
+export function searchBundlesDir(outDir: string): string {
+  return path.dirname(path.join(outDir, ...searchBundlePath(locales[0]).split('/').filter(Boolean)));
 }
 
 /** Writes `pagefind/<locale>/` under `outDir` for every locale with searchable pages. */
@@ -64,11 +79,11 @@ export async function writeSearchIndex(outDir: string, options: SearchIndexOptio
   options.onProgress?.(0, total);
   // The locales' indexes are built side by side: Pagefind's service works on them in parallel,
   // which shortens the step (docs/public-site.md, "Search").
-  const indexLocale = async (locale: Locale, localePages: { url: string; file: string }[]) => {
+  const indexLocale = async (locale: Locale, localePages: SearchablePage[]) => {
     const { index, errors } = await pagefind.createIndex({ forceLanguage: indexLanguage });
     if (!index) throw new Error(`search index (${locale}): ${errors.join('; ')}`);
     for (const page of localePages) {
-      const added = await index.addHTMLFile({ url: page.url, content: await readFile(page.file, 'utf8') });
+      const added = await index.addHTMLFile({ url: page.url, content: page.html });
       if (added.errors.length > 0) throw new Error(`search index: ${page.url}: ${added.errors.join('; ')}`);
       done += 1;
       options.onProgress?.(done, total);

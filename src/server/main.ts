@@ -130,7 +130,13 @@ export async function startServer(config: Config = getConfig()): Promise<Running
     await runtime.close().catch(() => {});
     throw error;
   }
-  const jobs = createJobQueue({ db: runtime.db, logger, expireSeconds: config.rebuildTimeoutMinutes * 60 });
+  const jobs = createJobQueue({
+    db: runtime.db,
+    // An embedded worker also takes the jobs other processes send.
+    ...(config.siteWorker === 'embedded' ? { handle: runtime.handle } : {}),
+    logger,
+    expireSeconds: config.rebuildTimeoutMinutes * 60,
+  });
   const drain = createDrain();
   // What /metrics serves, on the API's port (METRICS_TOKEN) and on METRICS_PORT's listener.
   const metrics = createMetricsRegistry();

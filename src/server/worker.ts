@@ -45,7 +45,12 @@ const publisher = createSitePublisher({
   store: createContentStore(() => loadContent()),
   logger,
 });
-const jobs = createJobQueue({ db: runtime.db, logger, expireSeconds: config.rebuildTimeoutMinutes * 60 });
+const jobs = createJobQueue({
+  db: runtime.db,
+  handle: runtime.handle,
+  logger,
+  expireSeconds: config.rebuildTimeoutMinutes * 60,
+});
 // A build held ready, bundled before the first publication asks (content/heldBuild.ts).
 const held = heldBuildFor(config);
 held?.hold();

@@ -2,7 +2,8 @@
  * The job queue (src/server/jobs/queue.ts) on the test database — PGlite, and PostgreSQL when the
  * suite runs there (CI does both): its tables made once and its settings brought up to date by
  * every later start (also by two workers starting together on a new database), jobs run by a
- * worker, deferred jobs waiting for their time and cancellable.
+ * worker, deferred jobs waiting for their time and cancellable, and a job sent by one process
+ * taken at once by another's idle worker.
  */
 import { sql } from 'drizzle-orm';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -13,8 +14,8 @@ import { createTestApp, openPerFile } from './harness.ts';
 const t = openPerFile(() => createTestApp());
 const logger = createLogger({ logLevel: 'silent' });
 const queues: JobQueue[] = [];
-const queue = () => {
-  const made = createJobQueue({ db: t.db, logger, expireSeconds: 600 });
+const queue = (options: Partial<Parameters<typeof createJobQueue>[0]> = {}) => {
+  const made = createJobQueue({ db: t.db, logger, expireSeconds: 600, ...options });
   queues.push(made);
   return made;
 };
@@ -69,5 +70,21 @@ describe('the job queue', () => {
     expect((await jobs.job(scheduleQueue, id))?.state).toBe('cancelled');
     await new Promise((resolve) => setTimeout(resolve, 1_500));
     expect(ran).toEqual([]);
+  });
+
+  it('wakes another process’s idle worker when a job is sent, instead of waiting for its poll', async () => {
+    // The worker polls every 30 s here: only the notification can bring the job within seconds.
+    const worker = queue({ handle: t.handle, pollSeconds: 30 });
+    const ran: number[] = [];
+    await worker.work<{ n: number }>(siteBuildQueue, async () => void ran.push(Date.now()));
+    await worker.start();
+    // Past the worker's first fetch, which finds nothing.
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    const sender = queue();
+    const sentAt = Date.now();
+    await sender.send(siteBuildQueue, { n: 3 });
+    for (let i = 0; i < 200 && ran.length === 0; i += 1) await new Promise((resolve) => setTimeout(resolve, 25));
+    expect(ran).toHaveLength(1);
+    expect(ran[0]! - sentAt).toBeLessThan(5_000);
   });
 });

@@ -130,8 +130,9 @@ export interface NodeSettings {
   name: string;
   /** The node's DATA_DIR is `<root>/node-<name>` (created when missing), its log `<root>/node-<name>.log`. */
   root: string;
-  databaseUrl: string;
-  /** The bucket's variables (TestS3Server's `env`: STORAGE=s3, S3_*). */
+  /** Absent: the embedded PGlite in its DATA_DIR, with the embedded worker (`npm start`'s default). */
+  databaseUrl?: string;
+  /** The bucket's variables (TestS3Server's `env`: STORAGE=s3, S3_*); empty: the local store. */
   s3Env: Record<string, string>;
   contentDir: string;
   rebuildToken: string;
@@ -150,7 +151,7 @@ async function spawnNode(settings: NodeSettings): Promise<ClusterNode> {
     HOST: '127.0.0.1',
     PORT: String(port),
     DATA_DIR: dataDir,
-    DATABASE_URL: settings.databaseUrl,
+    ...(settings.databaseUrl === undefined ? {} : { DATABASE_URL: settings.databaseUrl }),
     STATIC_DIR: distDir,
     CONTENT_DIR: settings.contentDir,
     REBUILD_TOKEN: settings.rebuildToken,
