@@ -2,7 +2,8 @@
  * The build held ready (site/buildCommand.ts `heldAstroBuildCommand`, content/heldBuild.ts)
  * against a stand-in `astro build` that speaks the real protocol (it imports content/heldBuild.ts)
  * and writes one page naming the content directory it was given: a request is built by the held
- * build with the request's content, in the request's directory, and the next one is held at once;
+ * build with the request's content, in the request's directory, and the next one is held at once
+ * (or, when the request says when its job ends, then);
  * a request with other settings, or one that finds the held build ended, gets a build of its own;
  * a request's time limit ends a held build still bundling; closing ends the held build.
  */
@@ -92,6 +93,23 @@ describe('a build held ready', () => {
     const afterClose = request('after-close', { env: { BUILD_ID: 'held-test' } });
     await command(afterClose);
     expect(page(afterClose.outDir)).toBe(`<title>${afterClose.contentDir} own</title>`);
+  }, 30_000);
+
+  it('holds the next build once the job the last one was for has ended, not while it still publishes', async () => {
+    const spareDir = path.join(project, 'spare-5');
+    const command = heldAstroBuildCommand({ spareDir, projectRoot: project });
+    command.hold();
+    let endJob = () => {};
+    const jobEnded = new Promise<void>((resolve) => (endJob = resolve));
+    const built = request('job', { jobEnded });
+    await command(built);
+    expect(page(built.outDir)).toBe(`<title>${built.contentDir} held</title>`);
+    // The job stores, stages and publishes now: no build is bundling beside it.
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    expect(existsSync(path.join(spareDir, `held-${process.pid}-2`))).toBe(false);
+    endJob();
+    expect(alive(await heldPid(spareDir, 2))).toBe(true);
+    command.close();
   }, 30_000);
 
   it('builds a request with other settings (other locales) by a build of its own, and keeps the held one', async () => {

@@ -28,6 +28,11 @@ export interface BuildRequest {
   onProgress?: (step: BuildStep, done: number, total?: number) => void;
   /** More environment for the build (INCREMENTAL_PLAN; BUILD_LOCALES in the tests' builds). */
   env?: Readonly<Record<string, string>>;
+  /**
+   * Settles when the job the build is for has ended (published, or failed): a held build's
+   * successor starts bundling then, not while the job still stores, stages and publishes.
+   */
+  jobEnded?: Promise<unknown>;
 }
 
 /** The steps of `astro build` the output reports progress of. */
@@ -336,7 +341,8 @@ export function heldAstroBuildCommand(options: HeldBuildOptions): HeldBuildComma
         rmSync(outDir, { recursive: true, force: true });
         throw error;
       } finally {
-        holdNext();
+        if (request.jobEnded) void request.jobEnded.finally(holdNext);
+        else holdNext();
       }
       // The request's directory is new and empty (buildJob.ts): the held build's output takes its place.
       rmSync(request.outDir, { recursive: true, force: true });

@@ -178,6 +178,7 @@ export function createBuildRunner(options: BuildRunnerOptions) {
     const started = Date.now();
     const preview = order.purpose === 'preview';
     const progress = progressOf(db, row.id);
+    const { promise: jobEnded, resolve: endJob } = Promise.withResolvers<void>();
     try {
       progress.step('content');
       await rm(buildDir, { recursive: true, force: true });
@@ -213,6 +214,7 @@ export function createBuildRunner(options: BuildRunnerOptions) {
         outDir,
         signal: handOver ? AbortSignal.any([AbortSignal.timeout(timeoutMs), handOver]) : AbortSignal.timeout(timeoutMs),
         env,
+        jobEnded,
         onProgress: (step, done, total) => {
           if (step !== buildStep) {
             buildStep = step;
@@ -296,6 +298,8 @@ export function createBuildRunner(options: BuildRunnerOptions) {
       await finish(row.id, { status: 'failed', error: reason }).catch((dbError: unknown) =>
         log.error({ err: dbError }, 'failed build could not be recorded'),
       );
+    } finally {
+      endJob();
     }
   }
 
