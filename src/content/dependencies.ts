@@ -26,7 +26,7 @@ interface ContentTags {
   sources: WeakMap<object, string>;
   /** Tagged objects localized into another locale than the content's own (tagLocalized). */
   translated: WeakSet<object>;
-  /** Each recording proxy's target. */
+  /** Each recording proxy's target: fingerprints and tags look through proxies without recording. */
   targets: WeakMap<object, object>;
 }
 const tagsKey = Symbol.for('hgd.contentTags');
@@ -65,8 +65,6 @@ export function tagLocalized<T extends object>(localized: T, original: object, t
 
 /** Called with each content key a page reads. */
 export type ReadRecorder = (key: string) => void;
-
-// `targets`: each proxy's target; fingerprints and tags look through proxies without recording.
 
 /** The object behind a recording proxy (itself when it is none): what identity-keyed tables know. */
 export function unwrap<T>(value: T): T {

@@ -190,6 +190,14 @@ export function createJobQueue(options: JobQueueOptions): JobQueue {
   /** Handlers registered before the start, attached once the queues exist. */
   const handlers = new Map<string, JobHandler<object>>();
   const workers = new Map<string, string>();
+  /** Ends the listening for jobs other processes send, once this process works a queue. */
+  let stopListening: Promise<(() => Promise<void>) | undefined> | undefined;
+
+  /** Wakes this process's worker of `name`, if it has one. */
+  function wake(name: string): void {
+    const worker = workers.get(name);
+    if (worker) boss.notifyWorker(worker);
+  }
 
   async function attach(name: string, handler: JobHandler<object>): Promise<void> {
     const id = await boss.work<object>(
@@ -200,6 +208,12 @@ export function createJobQueue(options: JobQueueOptions): JobQueue {
       },
     );
     workers.set(name, id);
+    if (options.handle)
+      stopListening ??= listenToChannel(options.handle, jobSentChannel, wake).catch((error: unknown) => {
+        // Without it, jobs are still picked up at the next poll.
+        logger.warn({ err: error }, 'job queue: not listening for jobs sent; polling only');
+        return undefined;
+      });
   }
 
   const start = () => {
@@ -236,23 +250,9 @@ export function createJobQueue(options: JobQueueOptions): JobQueue {
         else await boss.createQueue(name, { ...common, ...settings, policy });
       }
       for (const [name, handler] of handlers) await attach(name, handler);
-      if (options.handle && handlers.size > 0) {
-        stopListening = await listenToChannel(options.handle, jobSentChannel, wake).catch((error: unknown) => {
-          // Without it, jobs are still picked up at the next poll.
-          logger.warn({ err: error }, 'job queue: not listening for jobs sent; polling only');
-          return undefined;
-        });
-      }
     })();
     return started;
   };
-
-  /** Wakes this process's worker of `name`, if it has one. */
-  function wake(name: string): void {
-    const worker = workers.get(name);
-    if (worker) boss.notifyWorker(worker);
-  }
-  let stopListening: (() => Promise<void>) | undefined;
 
   return {
     metrics: jobQueueMetrics(() => queueDepth(options.db)).metrics,
@@ -260,8 +260,9 @@ export function createJobQueue(options: JobQueueOptions): JobQueue {
     async stop(timeoutMs = 10_000) {
       if (!started) return;
       await started.catch(() => {});
-      await stopListening?.().catch(() => {});
+      const unlisten = await stopListening;
       stopListening = undefined;
+      await unlisten?.().catch(() => {});
       await boss
         .stop({ graceful: true, timeout: timeoutMs, close: false, wait: true } as never)
         .catch((error: unknown) => logger.warn({ err: error }, 'job queue did not stop cleanly'));
