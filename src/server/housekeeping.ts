@@ -3,12 +3,16 @@
  * ended rate-limit windows, captchas and SMS codes an hour / a day past their expiry, bank USB-key
  * challenges and pending second steps of logins a day past theirs, and sessions a week after they ended (the audit log keeps the logins themselves). Safe on N processes at once
  * (plain deletes by time), cheap when there is nothing to do. The same timer completes the orders
- * whose contract has ended (services/orders.ts, completeEndedOrders).
+ * whose contract has ended (services/orders.ts, completeEndedOrders), and writes the audit chain's
+ * head to the log, a record of it kept apart from the database: `npm run audit -- verify --head`
+ * with a head from the log finds the newest entries deleted since (services/auditChain.ts).
+ * The audit log itself is never pruned (the Cybersecurity Law asks six months at least).
  */
 import { and, isNotNull, lt, or, sql } from 'drizzle-orm';
 import type { Database } from './db/client.ts';
 import { bankChallenges, captchas, loginChallenges, sessions, smsCodes } from './db/schema/index.ts';
 import type { Logger } from './logger.ts';
+import { chainHead } from './services/auditChain.ts';
 import { completeEndedOrders } from './services/orders.ts';
 import { pruneLimits } from './services/rateLimit.ts';
 
@@ -75,6 +79,10 @@ export function startHousekeeping(db: Database, logger: Logger, intervalMs = 10 
         if (completedOrders > 0) logger.info({ completedOrders }, 'housekeeping');
       },
       (error: unknown) => logger.warn({ err: error }, 'housekeeping: completing ended orders failed'),
+    );
+    chainHead(db).then(
+      (head) => logger.info({ auditHead: `${head.seq}:${head.hash}` }, 'audit chain head'),
+      (error: unknown) => logger.warn({ err: error }, 'housekeeping: reading the audit chain head failed'),
     );
   };
   const first = setTimeout(run, 5_000);

@@ -6,6 +6,7 @@ import { openDatabase, type Database, type DatabaseHandle, type DatabaseKind } f
 import { migrateDatabase } from './db/migrate.ts';
 import { loadServerKeys, type ServerKeys } from './secrets.ts';
 import { seedIfEmpty } from './seed/seed.ts';
+import { useAuditKey } from './services/audit.ts';
 import { loadContent } from '../content/load.ts';
 import { publishContent } from './services/contentStore.ts';
 import { objectStoreFromConfig } from './storage/fromConfig.ts';
@@ -38,8 +39,10 @@ export async function openRuntime(config: Config, contentDir?: string | null): P
   const handle = await openDatabase(config);
   try {
     await migrateDatabase(handle);
-    const seeded = await seedIfEmpty(handle.db, { demoAccounts: config.seedDemoAccounts, objects });
     const keys = await loadServerKeys(handle.db, config);
+    // Before the seed, which writes the first audit entries.
+    useAuditKey(keys.auditChain);
+    const seeded = await seedIfEmpty(handle.db, { demoAccounts: config.seedDemoAccounts, objects });
     // The content is loaded now, so a broken content directory stops the start, and
     // the regions table is synced from it (regions/*.yaml is the one source of regions).
     if (contentDir !== null) await publishContent(handle.db, loadContent(contentDir));

@@ -19,6 +19,8 @@ export interface ServerKeys {
   secondFactorSecrets: Buffer;
   /** HMAC of recovery codes (services/secondFactor.ts). */
   recoveryCodes: Buffer;
+  /** HMAC chaining the audit log's entries (services/auditChain.ts). */
+  auditChain: Buffer;
 }
 
 /** The keys of one app: loaded at start by the server, or on first use (tests, the dev server). */
@@ -31,6 +33,7 @@ const purposes: Record<keyof ServerKeys, string> = {
   captcha: 'hgd/captcha-answer/v1',
   secondFactorSecrets: 'hgd/totp-secret-encryption/v1',
   recoveryCodes: 'hgd/recovery-code/v1',
+  auditChain: 'hgd/audit-chain/v1',
 };
 
 /** Derives every purpose's key from the root secret (HKDF-SHA256, a fixed salt, the purpose as info). */
@@ -41,6 +44,7 @@ export function deriveServerKeys(root: string | Buffer): ServerKeys {
     captcha: derive(purposes.captcha),
     secondFactorSecrets: derive(purposes.secondFactorSecrets),
     recoveryCodes: derive(purposes.recoveryCodes),
+    auditChain: derive(purposes.auditChain),
   };
 }
 

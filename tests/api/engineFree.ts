@@ -7,6 +7,7 @@
  * file it imports.
  */
 export const engineFreeApiTests = [
+  'tests/api/auditCli.test.ts',
   'tests/api/buildStops.test.ts',
   'tests/api/config.test.ts',
   'tests/api/dataDirLock.test.ts',

@@ -16,7 +16,8 @@ import { getSellingSet, getSet } from '../../content/query.ts';
 import type { SiteContent } from '../../content/schemas.ts';
 import { orderRowValues } from '../services/orders.ts';
 import type { Database } from '../db/client.ts';
-import { auditLog, notices, orders, orderStatusHistory } from '../db/schema/index.ts';
+import { notices, orders, orderStatusHistory } from '../db/schema/index.ts';
+import { writeAudit, type AuditEntry } from '../services/audit.ts';
 import type { NoticeMessageKey } from '../services/notices.ts';
 
 interface DemoStep {
@@ -185,7 +186,7 @@ export async function seedDemoOrders(
       },
     ];
     const sent: (typeof notices.$inferInsert)[] = [];
-    const audit: (typeof auditLog.$inferInsert)[] = [
+    const audit: AuditEntry[] = [
       {
         userId: owner.userId,
         action: 'order.create',
@@ -239,7 +240,7 @@ export async function seedDemoOrders(
     }
     await tx.insert(orderStatusHistory).values(history);
     await tx.insert(notices).values(sent);
-    await tx.insert(auditLog).values(audit);
+    await writeAudit(tx, audit);
     count += 1;
   }
   return count;

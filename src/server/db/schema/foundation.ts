@@ -100,8 +100,21 @@ export const auditLog = pgTable(
     target: varchar('target', { length: 128 }),
     detail: jsonb('detail').$type<Record<string, unknown>>().notNull().default({}),
     ip: text('ip'),
+    /**
+     * The entry's place in the chain (services/auditChain.ts): 1, 2, 3… with no gap, so a deleted
+     * row leaves a hole by which `npm run audit -- verify` names it. Null on rows written before the
+     * chain existed.
+     */
+    seq: bigint('seq', { mode: 'number' }),
+    /** The keyed hash of the entry before it (64 zeros for the first), and this entry's own. */
+    prevHash: char('prev_hash', { length: 64 }),
+    hash: char('hash', { length: 64 }),
   },
-  (t) => [index('audit_log_user_id_at_idx').on(t.userId, t.at), index('audit_log_action_at_idx').on(t.action, t.at)],
+  (t) => [
+    index('audit_log_user_id_at_idx').on(t.userId, t.at),
+    index('audit_log_action_at_idx').on(t.action, t.at),
+    uniqueIndex('audit_log_seq_idx').on(t.seq),
+  ],
 );
 
 /**
