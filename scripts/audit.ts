@@ -67,7 +67,9 @@ export function reportText(report: ChainReport): string {
     `${report.checked} chained entries checked; head ${report.head.seq}:${report.head.hash}`,
     ...(report.unchained > 0 ? [`${report.unchained} entries written before the chain began are not covered`] : []),
     ...report.findings.map(findingText),
-    report.findings.length === 0 ? 'The chain is intact.' : `The chain is broken: ${report.findings.length} finding(s).`,
+    report.findings.length === 0
+      ? 'The chain is intact.'
+      : `The chain is broken: ${report.findings.length} finding(s).`,
   ];
   return `${lines.join('\n')}\n`;
 }

@@ -33,16 +33,35 @@ async function tampering(body: () => Promise<void>): Promise<void> {
     await body();
   } finally {
     await t.db.delete(auditLog);
-    for (let i = 0; i < saved.length; i += 200) await t.db.insert(auditLog).overridingSystemValue().values(saved.slice(i, i + 200));
+    for (let i = 0; i < saved.length; i += 200)
+      await t.db
+        .insert(auditLog)
+        .overridingSystemValue()
+        .values(saved.slice(i, i + 200));
   }
   expect((await verify()).findings).toEqual([]);
 }
 
 describe('the audit chain', () => {
   it('is written by the seed and the API, gap-free from 1, and verifies', async () => {
-    await post(t, '/api/front/system/login', { userName: 'demo_person', password: 'Wrong2025' }, { ip: '198.51.100.7' });
-    await post(t, '/api/front/system/login', { userName: 'demo_person', password: 'Person2025' }, { ip: '198.51.100.8' });
-    await writeAudit(t.db, { userId: null, action: 'test.export', target: 'chain', detail: { at: new Date(0), n: 1.5 } });
+    await post(
+      t,
+      '/api/front/system/login',
+      { userName: 'demo_person', password: 'Wrong2025' },
+      { ip: '198.51.100.7' },
+    );
+    await post(
+      t,
+      '/api/front/system/login',
+      { userName: 'demo_person', password: 'Person2025' },
+      { ip: '198.51.100.8' },
+    );
+    await writeAudit(t.db, {
+      userId: null,
+      action: 'test.export',
+      target: 'chain',
+      detail: { at: new Date(0), n: 1.5 },
+    });
     const rows = await t.db.select().from(auditLog).orderBy(asc(auditLog.seq));
     expect(rows.length).toBeGreaterThan(10);
     expect(rows.map((row) => row.seq)).toEqual(rows.map((_, i) => i + 1));
@@ -58,13 +77,20 @@ describe('the audit chain', () => {
   it('names an edited row, and one whose hash was recomputed without the key', () =>
     tampering(async () => {
       const row = await rowAt(3);
-      await t.db.update(auditLog).set({ detail: { ...row.detail, forged: true } }).where(eq(auditLog.id, row.id));
+      await t.db
+        .update(auditLog)
+        .set({ detail: { ...row.detail, forged: true } })
+        .where(eq(auditLog.id, row.id));
       expect((await verify()).findings).toEqual([{ kind: 'changed', id: row.id, seq: 3 }]);
       const forged = { ...row, ip: '203.0.113.9' };
       const wrongKey = Buffer.alloc(32, 7);
       await t.db
         .update(auditLog)
-        .set({ ip: forged.ip, detail: row.detail, hash: entryHash(wrongKey, { ...forged, seq: 3 }, row.prevHash ?? '') })
+        .set({
+          ip: forged.ip,
+          detail: row.detail,
+          hash: entryHash(wrongKey, { ...forged, seq: 3 }, row.prevHash ?? ''),
+        })
         .where(eq(auditLog.id, row.id));
       expect((await verify()).findings).toEqual([{ kind: 'changed', id: row.id, seq: 3 }]);
     }));
@@ -82,7 +108,10 @@ describe('the audit chain', () => {
       await t.db.delete(auditLog).where(eq(auditLog.id, eighth.id));
       // One at a time, upwards, past the unique index.
       for (let seq = 9; seq <= head.seq; seq += 1)
-        await t.db.update(auditLog).set({ seq: seq - 1 }).where(eq(auditLog.seq, seq));
+        await t.db
+          .update(auditLog)
+          .set({ seq: seq - 1 })
+          .where(eq(auditLog.seq, seq));
       const findings = (await verify()).findings;
       expect(findings.length).toBe(head.seq - 8);
       expect(findings.every((finding) => finding.kind === 'changed')).toBe(true);

@@ -19,7 +19,11 @@ let env: Record<string, string>;
 
 beforeAll(async () => {
   root = await mkdtemp(path.join(tmpdir(), 'hgd-audit-cli-'));
-  env = { DATA_DIR: path.join(root, 'data'), LOG_LEVEL: 'silent', APP_SECRET: 'a-deployment-secret-of-at-least-32-chars' };
+  env = {
+    DATA_DIR: path.join(root, 'data'),
+    LOG_LEVEL: 'silent',
+    APP_SECRET: 'a-deployment-secret-of-at-least-32-chars',
+  };
 });
 
 afterAll(async () => {
@@ -94,7 +98,14 @@ describe('npm run audit', () => {
   });
 
   it('answers a misused command line with the usage, exit code 2', async () => {
-    for (const args of [[], ['verify', 'now'], ['prune'], ['head', '--head', '1:00'], ['verify', '--head', '12:abc'], ['--force']]) {
+    for (const args of [
+      [],
+      ['verify', 'now'],
+      ['prune'],
+      ['head', '--head', '1:00'],
+      ['verify', '--head', '12:abc'],
+      ['--force'],
+    ]) {
       const run = await audit(args);
       expect(run.code, args.join(' ')).toBe(2);
       expect(run.stderr).toContain(usage);

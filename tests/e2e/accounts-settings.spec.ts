@@ -1,4 +1,5 @@
 import type { Page } from '@playwright/test';
+import { readSheet } from 'read-excel-file/node';
 import { dictionaries } from '../../src/lib/i18n/index.ts';
 import { endResendWait } from './support/accountsServer.ts';
 import { expect, freshPhone, registerThroughApi, test } from './support/accountsFixtures.ts';
@@ -223,4 +224,34 @@ test('a visitor sent to log in who registers first still ends where they were go
   await page.getByRole('button', { name: zh['account.register.submit'], exact: true }).click();
   await expect(page).toHaveURL(/\/person\/order$/);
   await expect(toast(page, zh['auth.registerOk'])).toBeVisible();
+});
+
+test('my personal information: what is held, and a copy downloaded as JSON and as Excel', async ({
+  page,
+  accounts,
+  context,
+}) => {
+  const user = await registerThroughApi(context.request, accounts);
+  await page.goto('/person/account');
+  const card = page.getByRole('region', { name: zh['account.data.title'] });
+  await expect(card.getByText(zh['account.data.noEnterprise'])).toBeVisible();
+  // Registration signed the browser in: one sign-in, one device.
+  await expect(card.getByText(zh['account.data.recentSignIns'])).toBeVisible();
+  await expect(card.getByRole('listitem').filter({ hasText: zh['account.data.signInOk'] })).toHaveCount(1);
+
+  const json = page.waitForEvent('download');
+  await card.getByRole('button', { name: zh['account.data.downloadJson'] }).click();
+  const jsonFile = await json;
+  expect(jsonFile.suggestedFilename()).toMatch(/^个人信息-\d{8}\.json$/);
+  const chunks: Buffer[] = [];
+  for await (const chunk of await jsonFile.createReadStream()) chunks.push(chunk as Buffer);
+  const copy = JSON.parse(Buffer.concat(chunks).toString('utf8')) as { account: { mobile: string; name: string } };
+  expect(copy.account).toMatchObject({ mobile: user.phone, name: user.name });
+
+  const xlsx = page.waitForEvent('download');
+  await card.getByRole('button', { name: zh['account.data.downloadXlsx'] }).click();
+  const xlsxFile = await xlsx;
+  expect(xlsxFile.suggestedFilename()).toMatch(/^个人信息-\d{8}\.xlsx$/);
+  const rows = await readSheet(await xlsxFile.createReadStream());
+  expect(rows.some((row) => row[0] === zh['account.data.section.account'] && row[2] === user.phone)).toBe(true);
 });

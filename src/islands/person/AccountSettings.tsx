@@ -4,6 +4,7 @@ import type { UserInfoData } from '../../lib/schemas/account.ts';
 import { getForm } from '../auth/formCall.ts';
 import type { ValidationMessages } from '../auth/formValidation.ts';
 import PasswordForm from './PasswordForm.tsx';
+import PersonalDataCard from './PersonalDataCard.tsx';
 import PhoneForm from './PhoneForm.tsx';
 import ProfileForm from './ProfileForm.tsx';
 import SecondFactorCard from './SecondFactorCard.tsx';
@@ -21,7 +22,7 @@ interface Props {
 
 type Loaded = { state: 'loading' } | { state: 'failed' } | { state: 'ready'; info: UserInfoData };
 
-/** Account settings (/person/account): profile, password, two-step verification, phone and the list of sessions. */
+/** Account settings (/person/account): profile, password, two-step verification, phone, the list of sessions and the person's own data. */
 export default function AccountSettings({ locale, messages, validation }: Props) {
   const [loaded, setLoaded] = useState<Loaded>({ state: 'loading' });
   const [sessionsVersion, setSessionsVersion] = useState(0);
@@ -66,6 +67,7 @@ export default function AccountSettings({ locale, messages, validation }: Props)
       <SecondFactorCard locale={locale} messages={messages} validation={validation} />
       <PhoneForm info={loaded.info} messages={messages} validation={validation} onSaved={saved} />
       <SessionList locale={locale} messages={messages} version={sessionsVersion} />
+      <PersonalDataCard locale={locale} messages={messages} />
     </div>
   );
 }

@@ -1,10 +1,13 @@
 /** The account-settings island's calls and messages (docs/accounts.md, "Logged-in calls"). */
 import type { MessageKey } from '../../lib/i18n/index.ts';
+import { countKeys } from '../../lib/i18n/plural.ts';
 
 export const CHANGE_USER_INFO_URL = '/api/front/user/changeUserInfo';
 export const CHANGE_PASSWORD_URL = '/api/front/user/changePwd';
 export const SESSIONS_URL = '/api/front/user/sessions';
 export const END_SESSION_URL = '/api/front/user/endSession';
+export const PERSONAL_DATA_URL = '/api/front/user/personalData';
+export const EXPORT_PERSONAL_DATA_URL = '/api/front/user/exportPersonalData';
 
 export const accountMessageKeys = [
   'common.loading',
@@ -92,6 +95,22 @@ export const accountMessageKeys = [
   'account.secondFactor.proofLead',
   'account.secondFactor.regenerateLead',
   'account.secondFactor.disableLead',
+  'account.data.title',
+  'account.data.lead',
+  'account.data.section.account',
+  'account.data.section.enterprise',
+  'account.data.section.orders',
+  'account.data.section.notices',
+  'account.data.section.signIns',
+  'account.data.section.sessions',
+  ...countKeys('account.data.count'),
+  'account.data.noEnterprise',
+  'account.data.recentSignIns',
+  'account.data.signInOk',
+  'account.data.signInFailed',
+  'account.data.downloadJson',
+  'account.data.downloadXlsx',
+  'account.data.downloadNote',
 ] as const satisfies readonly MessageKey[];
 
 export type AccountMessages = Record<(typeof accountMessageKeys)[number], string>;

@@ -1,7 +1,7 @@
 /**
  * /api/front/user/*: calls of the logged-in user (spec §7) — current user and user info,
  * password and profile changes, a code to the account's own phone, enterprise binding, the
- * session list, and two-step verification. Every route requires a session (901 otherwise).
+ * session list, the person's own data and its copy, and two-step verification. Every route requires a session (901 otherwise).
  * Answers: docs/accounts.md.
  */
 import { Hono } from 'hono';
@@ -12,6 +12,8 @@ import {
   endSessionBody,
   sendSmsByDefaultPhoneBody,
 } from '../../lib/schemas/account.ts';
+import { chinaDate } from '../../lib/chinaTime.ts';
+import { personalDataDownloadQuery } from '../../lib/schemas/personalData.ts';
 import {
   confirmSecondFactorBody,
   enrolSecondFactorBody,
@@ -19,10 +21,12 @@ import {
   verifySecondFactorBody,
   type RecoveryCodesData,
 } from '../../lib/schemas/secondFactor.ts';
-import { localeOf, ok } from '../envelope.ts';
+import { localeOf, message, ok } from '../envelope.ts';
 import { accountRoles, requireSession } from '../middleware/session.ts';
 import { clientIp } from '../request.ts';
 import { changePassword, changeUserInfo } from '../services/accounts.ts';
+import { writeAudit } from '../services/audit.ts';
+import { personalData, personalDataSheet } from '../services/personalData.ts';
 import { bindEnterprise } from '../services/enterprises.ts';
 import {
   confirmEnrolment,
@@ -44,6 +48,7 @@ import { describeCall } from '../openapi/describe.ts';
 import type { AppEnv, AuthedEnv, RouteDeps } from '../types.ts';
 import type { Context } from 'hono';
 import { validate } from '../validate.ts';
+import { xlsxResponse, xlsxStream } from '../xlsx/writer.ts';
 import { smsSent } from './system.ts';
 
 export function createUserRoutes(deps: RouteDeps): Hono<AppEnv> {
@@ -148,6 +153,52 @@ export function createUserRoutes(deps: RouteDeps): Hono<AppEnv> {
         return ok(c, [], 'auth.sessionEnded');
       }
       return ok(c, await listSessions(db, c.var.user.id, c.var.session.id, policy), 'auth.sessionEnded');
+    },
+  );
+
+  // ---- Personal information (docs/privacy.md) ----
+
+  const personalDataOf = (c: Context<AuthedEnv>) =>
+    personalData(db, { userId: c.var.user.id, sessionId: c.var.session.id, locale: localeOf(c) }, policy);
+
+  routes.get(
+    '/personalData',
+    describeCall({ summary: 'What the portal holds about the signed-in person' }),
+    requireSession,
+    async (c) => ok(c, await personalDataOf(c)),
+  );
+
+  /** A copy to keep, as a file (JSON or xlsx); each one is audited. */
+  routes.get(
+    '/exportPersonalData',
+    describeCall({
+      summary: "A copy of the signed-in person's personal information (JSON or xlsx)",
+      query: personalDataDownloadQuery,
+      download: 'application/json',
+    }),
+    requireSession,
+    async (c) => {
+      const { format } = await validate(c, personalDataDownloadQuery, 'query');
+      const data = await personalDataOf(c);
+      await writeAudit(db, {
+        userId: c.var.user.id,
+        action: 'user.dataExport',
+        target: `user:${c.var.user.id}`,
+        detail: { format },
+        ip: clientIp(c, config),
+      });
+      const fileName = message(c, 'account.data.file', {
+        date: chinaDate(data.generatedAt).replaceAll('-', ''),
+        format,
+      });
+      if (format === 'xlsx') return xlsxResponse(xlsxStream(personalDataSheet(data, localeOf(c))), fileName);
+      return new Response(JSON.stringify(data, null, 2), {
+        headers: {
+          'Content-Type': 'application/json; charset=utf-8',
+          'Content-Disposition': `attachment; filename="personal-information.json"; filename*=UTF-8''${encodeURIComponent(fileName)}`,
+          'Cache-Control': 'no-store',
+        },
+      });
     },
   );
 

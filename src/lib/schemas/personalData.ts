@@ -1,0 +1,85 @@
+/**
+ * What the portal holds about the signed-in person (PIPL art. 45, GB/T 35273-2020 8.1 and 8.6):
+ * GET /api/front/user/personalData answers it, GET /api/front/user/personalData/download gives a
+ * copy as JSON or xlsx. Pages and server share these types (docs/privacy.md).
+ */
+import { z } from 'zod/mini';
+import { preprocess } from './fields.ts';
+import type { SessionData } from './account.ts';
+
+export const personalDataFormats = ['json', 'xlsx'] as const;
+export type PersonalDataFormat = (typeof personalDataFormats)[number];
+
+/** GET /api/front/user/personalData/download?format=json|xlsx (json when omitted). */
+export const personalDataDownloadQuery = z.object({
+  format: preprocess((value) => (value === '' || value === undefined ? 'json' : value), z.enum(personalDataFormats)),
+});
+
+export interface PersonalAccount {
+  userId: number;
+  userName: string;
+  name: string;
+  /** The person's own number, whole: it is theirs. */
+  mobile: string;
+  email: string;
+  roles: string[];
+  createdAt: string;
+}
+
+export interface PersonalEnterprise {
+  enterpriseName: string;
+  creditCode: string | null;
+  legalPerson: string;
+  contactName: string;
+  contactPhone: string;
+  address: string;
+  industry: string;
+  areaCode: string | null;
+  clearanceAccount: string;
+  electricityAccounts: string[];
+  voltageLevel: string;
+  /** 0 not certified, 1 under review, 2 certified, 3 returned. */
+  authStatus: number;
+  authType: string | null;
+  createdAt: string;
+  /** The bank confirmation: the account's number masked (it is the enterprise's, kept by the bank). */
+  bankBinding: { bank: string; accountNo: string; accountName: string; empName: string; createdAt: string } | null;
+}
+
+export interface PersonalOrder {
+  orderNo: string;
+  setName: string;
+  orgComName: string;
+  status: number;
+  contractStart: string;
+  contractMonths: number;
+  estimatedConsumption: string;
+  createdAt: string;
+}
+
+export interface PersonalNotice {
+  type: string;
+  title: string;
+  description: string;
+  createdAt: string;
+  read: boolean;
+}
+
+/** A sign-in (or a refused one) from the audit trail. */
+export interface PersonalSignIn {
+  at: string;
+  succeeded: boolean;
+  ip: string | null;
+  method: string;
+}
+
+export interface PersonalData {
+  generatedAt: string;
+  account: PersonalAccount;
+  enterprise: PersonalEnterprise | null;
+  orders: PersonalOrder[];
+  notices: PersonalNotice[];
+  /** The last 180 days, newest first, at most 100. */
+  signIns: PersonalSignIn[];
+  sessions: SessionData[];
+}
