@@ -37,6 +37,7 @@ export const collections = {
   helpDocuments: collectionOf('helpDocuments', (d) => d.documentId),
   problemGuides: collectionOf('problemGuides', (g) => g.problemGuideId),
   customerNotices: collectionOf('customerNotices', (n) => n.noticeId),
+  legalDocuments: collectionOf('legalDocuments', (d) => d.documentId),
   dictionaries: defineCollection({
     loader: (): Entry[] =>
       Object.entries(loadContentOnce().dictionaries).map(([categoryCode, entries]) => ({

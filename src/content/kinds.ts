@@ -16,6 +16,7 @@ import {
   helpCatalogueFileSchema,
   helpDocumentFrontSchema,
   industriesFileSchema,
+  legalDocumentFrontSchema,
   markdownField,
   newsFrontSchema,
   orgComsFileSchema,
@@ -46,6 +47,7 @@ const schemas: Readonly<Record<ContentKind, z.ZodMiniType>> = {
   helpDocument: withBody(helpDocumentFrontSchema),
   problemGuides: problemGuidesFileSchema,
   notice: withBody(customerNoticeFrontSchema),
+  legal: withBody(legalDocumentFrontSchema),
 };
 
 export const kindSpecs: Readonly<Record<ContentKind, KindSpec>> = Object.fromEntries(

@@ -19,6 +19,8 @@ import {
   helpCatalogueFileSchema,
   helpDocumentFrontSchema,
   industriesFileSchema,
+  legalDocumentFrontSchema,
+  legalDocumentIds,
   mapMarkdownFields,
   markdownField,
   newsFrontSchema,
@@ -30,6 +32,7 @@ import {
   type BizItem,
   type CustomerNotice,
   type HelpDocument,
+  type LegalDocument,
   type News,
   type ProductSet,
   type Region,
@@ -455,6 +458,30 @@ export function loadContent(dir: string = defaultContentDir()): SiteContent {
     });
   }
 
+  // The user agreement and the privacy policy: both, always (a registration agrees to them).
+  const legalDocuments: LegalDocument[] = [];
+  for (const documentId of legalDocumentIds) {
+    const file = `legal/${documentId}.md`;
+    if (!reader.list('legal', '.md').includes(`${documentId}.md`))
+      reader.fail(file, '', 'is missing: registration agrees to both legal documents');
+    const { front, body } = reader.markdown(file);
+    legalDocuments.push(
+      tagSource(
+        {
+          ...reader.parse(file, legalDocumentFrontSchema, front),
+          documentId,
+          content: reader.parse(file, markdownField, body, '(body)'),
+        },
+        file,
+      ),
+    );
+  }
+
+  for (const entry of reader.list('legal', '.md')) {
+    if (!(legalDocumentIds as readonly string[]).includes(entry.replace(/\.md$/, '')))
+      reader.fail(`legal/${entry}`, '(file name)', `is not a legal document (${legalDocumentIds.join(', ')})`);
+  }
+
   return {
     regions,
     bizTypes,
@@ -470,6 +497,7 @@ export function loadContent(dir: string = defaultContentDir()): SiteContent {
     helpDocuments,
     problemGuides,
     customerNotices,
+    legalDocuments,
   };
 }
 

@@ -11,6 +11,7 @@ import {
   helpDocumentSchema,
   helpSectionSchema,
   industrySchema,
+  legalDocumentSchema,
   newsSchema,
   orgComSchema,
   problemGuideSchema,
@@ -36,6 +37,7 @@ const collectionSchemas: Partial<Record<keyof SiteContent, z.core.$ZodType>> = {
   helpDocuments: z.array(helpDocumentSchema),
   problemGuides: z.array(problemGuideSchema),
   customerNotices: z.array(customerNoticeSchema),
+  legalDocuments: z.array(legalDocumentSchema),
 };
 
 const cache = new WeakMap<SiteContent, Map<string, SiteContent>>();

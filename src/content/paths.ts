@@ -23,6 +23,7 @@ export const contentKinds = [
   'helpDocument',
   'problemGuides',
   'notice',
+  'legal',
 ] as const;
 export type ContentKind = (typeof contentKinds)[number];
 
@@ -113,6 +114,8 @@ export const kindPaths: Readonly<Record<ContentKind, KindPath>> = {
   helpDocument: byId('helpDocument', 'help', '.md'),
   problemGuides: single('problemGuides', 'problem-guides.yaml'),
   notice: byId('notice', 'notices', '.md'),
+  // Exactly the documents a registration agrees to (legalDocumentIds): no other file is one.
+  legal: byId('legal', 'legal', '.md', '(user-agreement|privacy-policy)'),
 };
 
 export function isContentKind(value: unknown): value is ContentKind {
@@ -181,6 +184,8 @@ export function pageOfItem(path: string, data: unknown, prefixes: RegionPrefixes
       return '/assistance/faq';
     case 'notice':
       return `/welcome/detail/${key.id ?? ''}`;
+    case 'legal':
+      return `/legal/${key.id ?? ''}`;
     case 'orgComs':
     case 'industries':
       return '/products';

@@ -27,6 +27,8 @@ import type {
   SellingSet,
   SiteContent,
   TextBanner,
+  LegalDocument,
+  LegalDocumentId,
 } from './schemas.ts';
 import { withLangOf } from './translations.ts';
 
@@ -390,6 +392,13 @@ export function pageProblemGuides(
 /** Customer notices, newest first. */
 export function listCustomerNotices(content: SiteContent): CustomerNotice[] {
   return content.customerNotices;
+}
+
+export function getLegalDocument(content: SiteContent, documentId: LegalDocumentId): LegalDocument {
+  const document = content.legalDocuments.find((candidate) => candidate.documentId === documentId);
+  // load.ts refuses a content without both.
+  if (!document) throw new Error(`the content has no legal/${documentId}.md`);
+  return document;
 }
 
 export function getCustomerNotice(content: SiteContent, noticeId: string): CustomerNotice | undefined {

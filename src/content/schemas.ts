@@ -23,6 +23,8 @@
  *   help/<documentId>.md                   a help document: front matter + Markdown content
  *   problem-guides.yaml                    problem guides (Q&A), answers in Markdown
  *   notices/<noticeId>.md                  a customer notice (公告): front matter + Markdown content
+ *   legal/<documentId>.md                  the user agreement and the privacy policy (user-agreement,
+ *                                          privacy-policy): version, effective date, what changed
  *
  * File-name ids (`bizItemId`, `setId`, `newsId`, `documentId`, `noticeId`) are lower-case slugs
  * (`a-z`, `0-9`, `-`) because they appear in URLs; each is unique across the whole content, not
@@ -463,6 +465,31 @@ export const customerNoticeSchema = z.extend(customerNoticeFrontSchema, {
 });
 export type CustomerNotice = z.output<typeof customerNoticeSchema>;
 
+/**
+ * The documents a registration agrees to (docs/privacy.md): each is one file whose `version` an
+ * editor raises when its meaning changes — signed-in users then agree to the new version again.
+ */
+export const legalDocumentIds = ['user-agreement', 'privacy-policy'] as const;
+export type LegalDocumentId = (typeof legalDocumentIds)[number];
+
+export const legalDocumentFrontSchema = z.strictObject({
+  title: text(30),
+  /** e.g. `1.0`, `2027.1`: what a consent records. */
+  version: z
+    .string()
+    .check(z.trim(), z.regex(/^[0-9A-Za-z][0-9A-Za-z.-]{0,15}$/, 'must be a short version such as 1.0 or 2027.1')),
+  /** The day this version applies from: before it, nobody is asked to agree again. */
+  effective: dateField,
+  /** What changed from the version before, in a sentence or two (shown when asking to agree again). */
+  changes: text(200),
+  translations: translationsOf({ title: translated(30), changes: translated(200), content: markdownField }),
+});
+export const legalDocumentSchema = z.extend(legalDocumentFrontSchema, {
+  documentId: z.enum(legalDocumentIds),
+  content: markdownField,
+});
+export type LegalDocument = z.output<typeof legalDocumentSchema>;
+
 // ---------------------------------------------------------------------------------------------
 
 /** Everything in `src/content`, loaded, validated, cross-checked and sorted for display. */
@@ -492,6 +519,8 @@ export interface SiteContent {
   problemGuides: ProblemGuide[];
   /** Newest first. */
   customerNotices: CustomerNotice[];
+  /** In `legalDocumentIds` order: both are always there. */
+  legalDocuments: LegalDocument[];
 }
 
 /** The collection names, as registered with Astro (content.config.ts). */
@@ -509,4 +538,5 @@ export const collectionNames = [
   'helpDocuments',
   'problemGuides',
   'customerNotices',
+  'legalDocuments',
 ] as const satisfies readonly (keyof SiteContent)[];

@@ -129,6 +129,7 @@ interface LiveSessionRow {
   roles: SessionUser['roles'];
   status: SessionUser['status'];
   enterprise_name: string;
+  agreed_versions: SessionUser['agreedVersions'];
 }
 
 /** resolveSession's one statement (below), its text built once. */
@@ -136,7 +137,7 @@ const liveSessionStatement = preparedStatement<{ id: string; at: string; idleSin
   () => sql`
       with live as (
         select s.id, s.user_id, s.created_at, s.last_seen_at, s.expires_at, s.second_factor_at,
-               u.user_name, u.name, u.mobile, u.email, u.avatar, u.roles, u.status,
+               u.user_name, u.name, u.mobile, u.email, u.avatar, u.roles, u.status, u.agreed_versions,
                coalesce(e.enterprise_name, '') as enterprise_name
         from ${sessions} s join ${users} u on u.id = s.user_id
           left join ${enterprises} e on e.owner_user_id = u.id
@@ -195,6 +196,7 @@ export async function resolveSession(
       roles: row.roles,
       status: row.status,
       enterpriseName: row.enterprise_name,
+      agreedVersions: row.agreed_versions,
     },
   };
 }

@@ -97,6 +97,8 @@ export interface SessionUser {
   status: UserStatus;
   /** The name of the enterprise the user owns, '' when none: read with the session (currentUser shows it). */
   enterpriseName: string;
+  /** The versions of the legal documents last agreed to (users.agreed_versions), for currentUser's `consentOwed`. */
+  agreedVersions: Partial<Record<string, string>>;
 }
 
 export interface SessionState {

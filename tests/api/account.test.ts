@@ -11,6 +11,7 @@ import {
   sessionCookie,
   skipResendPause,
   smsCodeFor,
+  consentVersions,
   type Envelope,
 } from './accountCalls.ts';
 import { createTestApp, openPerFile, sessionIdOf } from './harness.ts';
@@ -23,7 +24,13 @@ const loginAnswer = (userName: string, password: string) => post(t, '/api/front/
 /** Registers a fresh individual user through the API; answers their cookie, id and phone. */
 async function newUser(phone: string, name = '测试用户'): Promise<{ cookie: string; id: number; phone: string }> {
   const code = await smsCodeFor(t, phone, 'register');
-  const res = await postForm(t, '/api/front/system/register', { phone, code, name, password: 'Start2026' });
+  const res = await postForm(t, '/api/front/system/register', {
+    phone,
+    code,
+    name,
+    password: 'Start2026',
+    ...consentVersions(),
+  });
   const body = (await res.json()) as Envelope<{ orgId: string }>;
   return { cookie: sessionCookie(res) ?? '', id: Number(body.data.orgId), phone };
 }

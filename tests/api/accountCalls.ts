@@ -4,8 +4,17 @@
  */
 import { desc, eq, sql } from 'drizzle-orm';
 import { captchas, smsOutbox } from '../../src/server/db/schema/index.ts';
+import type { ConsentVersions } from '../../src/lib/schemas/consent.ts';
 import { hashCaptchaAnswer, hashCaptchaToken } from '../../src/server/services/captcha.ts';
+import { currentVersions } from '../../src/server/services/consent.ts';
+import { contentStore } from '../../src/server/services/contentStore.ts';
 import { apiHeaders, type TestApp } from './harness.ts';
+
+/** The published versions a registration agrees to (the registration form's ticked checkbox). */
+export function consentVersions(): ConsentVersions {
+  const versions = currentVersions(contentStore.current());
+  return { userAgreementVersion: versions['user-agreement'], privacyPolicyVersion: versions['privacy-policy'] };
+}
 
 export interface Envelope<T = Record<string, unknown>> {
   code: number;

@@ -14,6 +14,7 @@ import {
   sessionCookie,
   skipResendPause,
   smsCodeFor,
+  consentVersions,
   type Envelope,
 } from './accountCalls.ts';
 import { apiHeaders, createTestApp, openPerFile, sessionCookieFrom, sessionIdOf } from './harness.ts';
@@ -286,6 +287,7 @@ describe('POST /api/front/system/register', () => {
       password: 'Register2026',
       deviceId: 'hgdweb',
       appCode: 'HGD',
+      ...consentVersions(),
     });
     const body = (await res.json()) as Envelope;
     expect(body).toMatchObject({
@@ -296,7 +298,10 @@ describe('POST /api/front/system/register', () => {
     expect(await currentUserCode(sessionCookie(res) ?? '')).toBe(200);
     const [row] = await t.db.select().from(users).where(eq(users.mobile, phone));
     expect(row?.passwordHash).toMatch(/^\$argon2id\$/);
-    expect(((await (await login({ userName: phone, password: 'Register2026' })).json()) as Envelope).code).toBe(200);
+    expect(
+      ((await (await login({ userName: phone, password: 'Register2026', ...consentVersions() })).json()) as Envelope)
+        .code,
+    ).toBe(200);
   });
 
   it('rejects a registered phone, a wrong code, a weak password and a missing name; creates nothing', async () => {
@@ -304,22 +309,45 @@ describe('POST /api/front/system/register', () => {
     const code = await smsCodeFor(t, other, 'register');
     const wrong = code === '000000' ? '111111' : '000000';
     expect(
-      await post(t, '/api/front/system/register', { phone: other, code: wrong, name: '吴', password: 'Register2026' }),
+      await post(t, '/api/front/system/register', {
+        phone: other,
+        code: wrong,
+        name: '吴',
+        password: 'Register2026',
+        ...consentVersions(),
+      }),
     ).toMatchObject({
       code: 400,
       message: '验证码错误或已失效，请重新获取',
     });
     expect(
-      await post(t, '/api/front/system/register', { phone: other, code, name: '吴', password: 'onlyletters' }),
+      await post(t, '/api/front/system/register', {
+        phone: other,
+        code,
+        name: '吴',
+        password: 'onlyletters',
+        ...consentVersions(),
+      }),
     ).toMatchObject({
       code: 400,
       message: '密码须同时包含字母和数字',
     });
-    expect(await post(t, '/api/front/system/register', { phone: other, code, password: 'Register2026' })).toMatchObject(
-      { code: 400, message: '请输入姓名' },
-    );
     expect(
-      await post(t, '/api/front/system/register', { phone: other, code, name: '吴', password: 'Ab1' }),
+      await post(t, '/api/front/system/register', {
+        phone: other,
+        code,
+        password: 'Register2026',
+        ...consentVersions(),
+      }),
+    ).toMatchObject({ code: 400, message: '请输入姓名' });
+    expect(
+      await post(t, '/api/front/system/register', {
+        phone: other,
+        code,
+        name: '吴',
+        password: 'Ab1',
+        ...consentVersions(),
+      }),
     ).toMatchObject({
       code: 400,
       message: '密码须在8到64个字符之间',
@@ -327,10 +355,24 @@ describe('POST /api/front/system/register', () => {
     expect(await t.db.select().from(users).where(eq(users.mobile, other))).toHaveLength(0);
     // The right code still works after those refusals (none of them used it).
     expect(
-      (await post(t, '/api/front/system/register', { phone: other, code, name: '吴', password: 'Register2026' })).code,
+      (
+        await post(t, '/api/front/system/register', {
+          phone: other,
+          code,
+          name: '吴',
+          password: 'Register2026',
+          ...consentVersions(),
+        })
+      ).code,
     ).toBe(200);
     expect(
-      await post(t, '/api/front/system/register', { phone: other, code, name: '吴', password: 'Register2026' }),
+      await post(t, '/api/front/system/register', {
+        phone: other,
+        code,
+        name: '吴',
+        password: 'Register2026',
+        ...consentVersions(),
+      }),
     ).toMatchObject({ code: 400 });
   });
 });

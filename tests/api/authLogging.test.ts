@@ -8,7 +8,16 @@
 import { describe, expect, it } from 'vitest';
 import { serverSecrets } from '../../src/server/db/schema/index.ts';
 import { createLogger } from '../../src/server/logger.ts';
-import { get, knownCaptcha, lastSmsCode, post, postForm, sessionCookie, skipResendPause } from './accountCalls.ts';
+import {
+  consentVersions,
+  get,
+  knownCaptcha,
+  lastSmsCode,
+  post,
+  postForm,
+  sessionCookie,
+  skipResendPause,
+} from './accountCalls.ts';
 import { createTestApp, openPerFile } from './harness.ts';
 import { enableSecondFactor, forgetUsedStep, loginByPassword, secondStep } from './secondFactorCalls.ts';
 
@@ -37,7 +46,7 @@ describe('account flows and the log', () => {
     const register = await postForm(
       t,
       '/api/front/system/register',
-      { phone, code: await sms(phone, 'register'), name: '日志测试', password: 'LogSecret2026' },
+      { phone, code: await sms(phone, 'register'), name: '日志测试', password: 'LogSecret2026', ...consentVersions() },
       { ip },
     );
     const registered = sessionCookie(register);

@@ -92,6 +92,7 @@ describe('resolveSession', () => {
       roles: user!.roles,
       status: 'active',
       enterpriseName: demoEnterprise.enterpriseName,
+      agreedVersions: user!.agreedVersions,
     });
     // A user who owns no enterprise: ''.
     const person = await newSession('demo_person', start);

@@ -23,6 +23,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { findPostgresBin, startPostgres, type TestPostgres } from '../../scripts/postgres.ts';
 import { demoPdf } from '../../src/server/seed/demoFiles.ts';
 import { startS3Server, type TestS3Server } from '../api/s3Server.ts';
+import { consentVersions } from '../api/accountCalls.ts';
 import { fullRecord } from '../api/enterpriseCalls.ts';
 import {
   addNews,
@@ -131,7 +132,15 @@ describe('a backup restores into a fresh database server and bucket', () => {
       const registered = await postForm(
         node,
         '/api/front/system/register',
-        { phone: user.phone, code, name: user.name, password: user.password, deviceId: 'hgdweb', appCode: 'HGD' },
+        {
+          phone: user.phone,
+          code,
+          name: user.name,
+          password: user.password,
+          deviceId: 'hgdweb',
+          appCode: 'HGD',
+          ...consentVersions(),
+        },
         { ip },
       );
       expect(((await registered.clone().json()) as { code: number; message: string }).code).toBe(200);

@@ -1,6 +1,8 @@
 import type { Page } from '@playwright/test';
+import { eq } from 'drizzle-orm';
 import { readSheet } from 'read-excel-file/node';
 import { dictionaries } from '../../src/lib/i18n/index.ts';
+import { consents, users } from '../../src/server/db/schema/index.ts';
 import { endResendWait } from './support/accountsServer.ts';
 import { expect, freshPhone, registerThroughApi, test } from './support/accountsFixtures.ts';
 
@@ -221,6 +223,7 @@ test('a visitor sent to log in who registers first still ends where they were go
   await page.getByLabel(zh['field.name'], { exact: true }).fill('下单用户');
   await page.getByLabel(zh['field.password'], { exact: true }).fill('Order2025x');
   await page.getByLabel(zh['account.password.confirm'], { exact: true }).fill('Order2025x');
+  await page.getByRole('checkbox', { name: /我已阅读并同意/ }).check();
   await page.getByRole('button', { name: zh['account.register.submit'], exact: true }).click();
   await expect(page).toHaveURL(/\/person\/order$/);
   await expect(toast(page, zh['auth.registerOk'])).toBeVisible();
@@ -254,4 +257,55 @@ test('my personal information: what is held, and a copy downloaded as JSON and a
   expect(xlsxFile.suggestedFilename()).toMatch(/^个人信息-\d{8}\.xlsx$/);
   const rows = await readSheet(await xlsxFile.createReadStream());
   expect(rows.some((row) => row[0] === zh['account.data.section.account'] && row[2] === user.phone)).toBe(true);
+});
+
+test('a version not yet agreed to: the dialog says what changed; agreeing opens the page, declining signs out', async ({
+  page,
+  accounts,
+  context,
+}) => {
+  const user = await registerThroughApi(context.request, accounts);
+  const [row] = await accounts.db.select({ id: users.id }).from(users).where(eq(users.mobile, user.phone));
+  // As an account that agreed to nothing yet (one from before the documents, or a new version in effect).
+  const forget = async () => {
+    await accounts.db.delete(consents).where(eq(consents.userId, row!.id));
+    await accounts.db.update(users).set({ agreedVersions: {} }).where(eq(users.id, row!.id));
+  };
+  await forget();
+
+  await page.goto('/person/account');
+  const dialog = page.getByRole('dialog', { name: zh['legal.reconsent.title'] });
+  await expect(dialog).toBeVisible();
+  await expect(dialog.getByRole('heading', { name: zh['legal.userAgreement'] })).toBeVisible();
+  await expect(dialog.getByRole('heading', { name: zh['legal.privacyPolicy'] })).toBeVisible();
+  await expect(dialog.getByText('首次发布。')).toHaveCount(2);
+  await expect(dialog.getByRole('link', { name: zh['legal.reconsent.read'] }).first()).toHaveAttribute(
+    'href',
+    '/legal/user-agreement',
+  );
+  // Only a choice closes it, and the page stays hidden behind it.
+  await page.keyboard.press('Escape');
+  await expect(dialog).toBeVisible();
+  await expect(page.getByRole('region', { name: zh['account.profile.title'] })).toBeHidden();
+
+  await dialog.getByRole('button', { name: zh['legal.reconsent.agree'] }).click();
+  await expect(dialog).toBeHidden();
+  await expect(toast(page, zh['legal.reconsent.agreed'])).toBeVisible();
+  await expect(page.getByRole('region', { name: zh['account.profile.title'] })).toBeVisible();
+  await page.reload();
+  await expect(page.getByRole('region', { name: zh['account.profile.title'] })).toBeVisible();
+  await expect(dialog).toBeHidden();
+  const agreed = await accounts.db.select().from(consents).where(eq(consents.userId, row!.id));
+  expect(agreed.map((consent) => [consent.document, consent.decision, consent.origin])).toEqual([
+    ['user-agreement', 'agreed', 'reconsent'],
+    ['privacy-policy', 'agreed', 'reconsent'],
+  ]);
+
+  await forget();
+  await page.goto('/person/order');
+  await dialog.getByRole('button', { name: zh['legal.reconsent.decline'] }).click();
+  await expect(page).toHaveURL(/\/welcome\/home$/);
+  await expect(toast(page, zh['api.logoutOk'])).toBeVisible();
+  await page.goto('/person/account');
+  await expect(page).toHaveURL(/\/user\/login\?redirect=/);
 });

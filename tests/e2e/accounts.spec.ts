@@ -52,6 +52,20 @@ test('register → login by SMS → change password → logout → login by acco
     await expect(page.getByText(zh['account.password.mismatch'])).toBeVisible();
     await expect(page.getByLabel(zh['account.password.confirm'], { exact: true })).toBeFocused();
     await page.getByLabel(zh['account.password.confirm'], { exact: true }).fill(password);
+    // The consent starts unticked, and the form will not register without it.
+    const consent = page.getByRole('checkbox', { name: /我已阅读并同意《用户协议》和《隐私政策》/ });
+    await expect(consent).not.toBeChecked();
+    await page.getByRole('button', { name: zh['account.register.submit'], exact: true }).click();
+    await expect(page.getByText(zh['legal.consentRequired'])).toBeVisible();
+    await expect(consent).toBeFocused();
+    // Its links open the documents beside the form.
+    const policy = page.waitForEvent('popup');
+    await page.getByRole('link', { name: zh['legal.privacyPolicy'], exact: true }).first().click();
+    const policyPage = await policy;
+    await expect(policyPage.getByRole('heading', { level: 1, name: zh['legal.privacyPolicy'] })).toBeVisible();
+    await policyPage.close();
+    await expect(consent).not.toBeChecked();
+    await consent.check();
     await page.getByRole('button', { name: zh['account.register.submit'], exact: true }).click();
 
     // Registered and logged in: the overview, with the message kept across the navigation.

@@ -42,8 +42,18 @@ describe('login', () => {
 
 describe('register and reset', () => {
   it('require a mainland phone, a 6-digit code and a password with letters and digits', () => {
-    const good = { phone: '13912345678', code: '012345', name: '张三', password: 'Abcdefg1' };
+    const good = {
+      phone: '13912345678',
+      code: '012345',
+      name: '张三',
+      password: 'Abcdefg1',
+      userAgreementVersion: '1.0',
+      privacyPolicyVersion: '1.0',
+    };
     expect(registerBody.safeParse(good).success).toBe(true);
+    // The consent: both versions, else the checkbox says so.
+    const { privacyPolicyVersion: _omitted, ...withoutPolicy } = good;
+    expect(issues(registerBody.safeParse(withoutPolicy))).toEqual([['agreement', 'legal.consentRequired']]);
     expect(issues(registerBody.safeParse({ ...good, password: 'abcdefgh' }))).toEqual([
       ['password', 'validation.passwordChars'],
     ]);

@@ -272,9 +272,9 @@ async function seedMarkdown(): Promise<{ path: string; source: string }[]> {
 describe('legitimate Markdown renders as marked does', () => {
   it('every Markdown field of every seed item: byte-identical, nothing dropped', async () => {
     const sources = await seedMarkdown();
-    // News, help documents, notices, problem guides, business items' tabs, sets and products.
+    // News, help documents, notices, the legal documents, problem guides, business items' tabs, sets and products.
     expect(new Set(sources.map(({ path: file }) => file.split('/')[0]))).toEqual(
-      new Set(['news', 'help', 'notices', 'problem-guides.yaml', 'business', 'sets', 'products.yaml']),
+      new Set(['news', 'help', 'notices', 'legal', 'problem-guides.yaml', 'business', 'sets', 'products.yaml']),
     );
     expect(sources.length).toBeGreaterThan(200);
     for (const { path: file, source } of sources) {

@@ -3,7 +3,9 @@ import type { Locale } from '../../lib/i18n/locales.ts';
 import { loginPath } from '../../lib/loginRedirect.ts';
 import { localePath } from '../../lib/paths.ts';
 import { appCode, registerBody, webDeviceId, type CurrentUserData } from '../../lib/schemas/auth.ts';
+import { consentField, type ConsentVersions } from '../../lib/schemas/consent.ts';
 import { useMountedSignal } from '../useMountedSignal.ts';
+import ConsentCheckbox from './ConsentCheckbox.tsx';
 import KeepRedirectLink from './KeepRedirectLink.tsx';
 import PhoneCodeFields from './PhoneCodeFields.tsx';
 import SubmitButton from './SubmitButton.tsx';
@@ -19,13 +21,16 @@ interface Props {
   locale: Locale;
   messages: RegisterMessages;
   validation: ValidationMessages;
+  /** The published versions of the user agreement and privacy policy, which the checkbox agrees to. */
+  versions: ConsentVersions;
 }
 
 /**
- * Registration (/setting/register): phone, SMS code, name, password → "注册成功". The new account
+ * Registration (/setting/register): phone, SMS code, name, password and the consent to the user
+ * agreement and privacy policy → "注册成功". The new account
  * is logged in at once and goes on to the redirect target, else to its overview.
  */
-export default function RegisterForm({ locale, messages, validation }: Props) {
+export default function RegisterForm({ locale, messages, validation, versions }: Props) {
   const rootRef = useRef<HTMLDivElement>(null);
   const { formRef, errors, setErrors, busy, setBusy, fail } = useFormErrors();
   useMountedSignal(rootRef);
@@ -34,7 +39,8 @@ export default function RegisterForm({ locale, messages, validation }: Props) {
     event.preventDefault();
     if (busy) return;
     const values = formValues(event.currentTarget);
-    const checked = validateForm(registerBody, { ...values, deviceId: webDeviceId, appCode }, validation);
+    const consent = values[consentField] ? versions : {};
+    const checked = validateForm(registerBody, { ...values, ...consent, deviceId: webDeviceId, appCode }, validation);
     const mismatch = confirmError(values, 'password', messages['account.password.mismatch']);
     if (!checked.ok || Object.keys(mismatch).length)
       return fail({ ...(checked.ok ? {} : checked.errors), ...mismatch });
@@ -90,6 +96,12 @@ export default function RegisterForm({ locale, messages, validation }: Props) {
           error={errors[CONFIRM_FIELD]}
         />
         <p className="mt-2 text-sm text-base-content/70">{messages['account.register.userNameNote']}</p>
+        <ConsentCheckbox
+          template={messages['legal.consent']}
+          userAgreement={{ label: messages['legal.userAgreement'], href: localePath(locale, '/legal/user-agreement') }}
+          privacyPolicy={{ label: messages['legal.privacyPolicy'], href: localePath(locale, '/legal/privacy-policy') }}
+          error={errors[consentField]}
+        />
         <SubmitButton
           busy={busy}
           label={messages['account.register.submit']}

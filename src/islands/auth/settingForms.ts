@@ -27,6 +27,9 @@ export const registerMessageKeys = [
   'account.register.toLogin',
   'account.register.userNameNote',
   'account.common.submitting',
+  'legal.consent',
+  'legal.userAgreement',
+  'legal.privacyPolicy',
 ] as const satisfies readonly MessageKey[];
 export type RegisterMessages = Record<(typeof registerMessageKeys)[number], string>;
 

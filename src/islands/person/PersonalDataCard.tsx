@@ -75,6 +75,8 @@ export default function PersonalDataCard({ locale, messages }: Props) {
             <dd>{count(loaded.data.signIns.length)}</dd>
             <dt className="text-muted">{messages['account.data.section.sessions']}</dt>
             <dd>{count(loaded.data.sessions.length)}</dd>
+            <dt className="text-muted">{messages['account.data.section.consents']}</dt>
+            <dd>{count(loaded.data.consents.length)}</dd>
           </dl>
           {loaded.data.signIns.length > 0 && (
             <>

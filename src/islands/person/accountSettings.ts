@@ -103,6 +103,7 @@ export const accountMessageKeys = [
   'account.data.section.notices',
   'account.data.section.signIns',
   'account.data.section.sessions',
+  'account.data.section.consents',
   ...countKeys('account.data.count'),
   'account.data.noEnterprise',
   'account.data.recentSignIns',

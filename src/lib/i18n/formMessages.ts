@@ -22,6 +22,7 @@ const customRuleKeys = [
   'auth.samePassword',
   'auth.nothingToChange',
   'account.password.mismatch',
+  'legal.consentRequired',
 ] as const satisfies readonly MessageKey[];
 
 /** Every `validation.*` and `field.*` text of the locale, plus the custom rules' messages. */

@@ -9,6 +9,7 @@
 import { z } from 'zod/mini';
 import type { UserRole } from '../roles.ts';
 import type { SecondFactorDemand } from './secondFactor.ts';
+import { consentFields, consentGiven, type ConsentOwed } from './consent.ts';
 import { passwordSchema, personNameSchema, phoneSchema, smsCodeSchema } from './fields.ts';
 
 /** Device id the web portal sends with account calls (spec §9). */
@@ -62,17 +63,21 @@ export type LoginMobileBody = z.input<typeof loginMobileBody>;
 
 /**
  * POST /api/front/system/register — phone, SMS code (type `register`), name, password
- * → "注册成功". The new account's user name is its mobile number (the spec's registration has no
+ * → "注册成功"; and the versions of the user agreement and the privacy policy agreed to
+ * (consent.ts), which must be the current ones. The new account's user name is its mobile number (the spec's registration has no
  * user-name field); it logs in by account with that, or by mobile.
  */
-export const registerBody = z.object({
-  phone: phoneSchema,
-  code: smsCodeSchema,
-  name: personNameSchema,
-  password: passwordSchema,
-  deviceId: deviceIdSchema,
-  appCode: appCodeSchema,
-});
+export const registerBody = z
+  .object({
+    phone: phoneSchema,
+    code: smsCodeSchema,
+    name: personNameSchema,
+    password: passwordSchema,
+    deviceId: deviceIdSchema,
+    appCode: appCodeSchema,
+    ...consentFields,
+  })
+  .check(consentGiven);
 export type RegisterBody = z.input<typeof registerBody>;
 
 /**
@@ -126,6 +131,8 @@ export interface CurrentUserData {
    * not proved: role-guarded calls answer 403 until it does (docs/accounts.md).
    */
   secondFactorRequired?: SecondFactorDemand;
+  /** currentUser only: the new versions in effect of the user agreement and privacy policy to agree to. */
+  consentOwed?: ConsentOwed;
 }
 
 /** `data` of a refused account login (code 400 or 429): whether the next try needs the captcha. */

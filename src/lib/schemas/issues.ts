@@ -75,6 +75,9 @@ export function localizeIssues(issues: readonly z.core.$ZodIssue[], context: Iss
 type Described = [MessageKey, MessageVars];
 
 function describeIssue(issue: z.core.$ZodIssue, context: IssueContext): Described {
+  // A rule about a field that is absent by nature (an unticked checkbox) says its own message.
+  if (issue.code === 'custom' && issue.params?.['ownMessage'] === true && context.hasKey(issue.message))
+    return [issue.message, {}];
   const value = valueAt(context.input, issue.path);
   if (value === undefined || value === null || value === '') return ['validation.required', {}];
   if (typeof value === 'string' && value.trim() === '') return ['validation.whitespace', {}];

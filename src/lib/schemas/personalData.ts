@@ -73,6 +73,15 @@ export interface PersonalSignIn {
   method: string;
 }
 
+/** An agreement to (or refusal of) a version of the user agreement or privacy policy. */
+export interface PersonalConsent {
+  document: string;
+  version: string;
+  decision: string;
+  at: string;
+  ip: string | null;
+}
+
 export interface PersonalData {
   generatedAt: string;
   account: PersonalAccount;
@@ -82,4 +91,6 @@ export interface PersonalData {
   /** The last 180 days, newest first, at most 100. */
   signIns: PersonalSignIn[];
   sessions: SessionData[];
+  /** Newest first. */
+  consents: PersonalConsent[];
 }

@@ -26,6 +26,8 @@ import { ok, type AnyContext } from '../envelope.ts';
 import { clientIp, secureCookies } from '../request.ts';
 import { clearSessionCookie, revokeSession } from '../session.ts';
 import { registerUser, resetPassword } from '../services/accounts.ts';
+import { checkCurrentVersions, currentVersions } from '../services/consent.ts';
+import { contentStore } from '../services/contentStore.ts';
 import { writeAudit } from '../services/audit.ts';
 import { captchaRules, createCaptcha } from '../services/captcha.ts';
 import { checkAccountLogin, loginRules } from '../services/login.ts';
@@ -296,13 +298,32 @@ export function createSystemRoutes(deps: RouteDeps): Hono<AppEnv> {
   });
 
   /** Registers and logs the new user in (a new session, as after any login). */
-  routes.post('/register', describeCall({ summary: 'Register an account', body: registerBody }), async (c) => {
-    const body = await validate(c, registerBody, 'body');
-    const userId = await registerUser(db, { ...body, ip: clientIp(c, config) });
-    await signIn(c, deps, userId, 'register', body.deviceId);
-    const user = await findUserById(db, userId);
-    return ok(c, user ? await loadCurrentUserView(db, user) : {}, 'auth.registerOk');
-  });
+  routes.post(
+    '/register',
+    describeCall({
+      summary:
+        'Register an account; userAgreementVersion and privacyPolicyVersion (both required) name the published versions agreed to',
+      body: registerBody,
+    }),
+    async (c) => {
+      const body = await validate(c, registerBody, 'body');
+      // The versions the visitor read must still be the published ones: else nothing is written.
+      const content = contentStore.current();
+      checkCurrentVersions(content, body);
+      const userId = await registerUser(db, {
+        ...body,
+        ip: clientIp(c, config),
+        consent: {
+          versions: currentVersions(content),
+          userAgent: c.req.header('user-agent') ?? null,
+          deviceId: body.deviceId,
+        },
+      });
+      await signIn(c, deps, userId, 'register', body.deviceId);
+      const user = await findUserById(db, userId);
+      return ok(c, user ? await loadCurrentUserView(db, user) : {}, 'auth.registerOk');
+    },
+  );
 
   routes.post(
     '/resetpassword',

@@ -13,6 +13,7 @@ import {
   sendSmsByDefaultPhoneBody,
 } from '../../lib/schemas/account.ts';
 import { chinaDate } from '../../lib/chinaTime.ts';
+import { consentBody } from '../../lib/schemas/consent.ts';
 import { personalDataDownloadQuery } from '../../lib/schemas/personalData.ts';
 import {
   confirmSecondFactorBody,
@@ -26,6 +27,14 @@ import { accountRoles, requireSession } from '../middleware/session.ts';
 import { clientIp } from '../request.ts';
 import { changePassword, changeUserInfo } from '../services/accounts.ts';
 import { writeAudit } from '../services/audit.ts';
+import {
+  checkCurrentVersions,
+  consentOwed,
+  currentVersions,
+  recordConsent,
+  type ConsentRecord,
+} from '../services/consent.ts';
+import { contentStore } from '../services/contentStore.ts';
 import { personalData, personalDataSheet } from '../services/personalData.ts';
 import { bindEnterprise } from '../services/enterprises.ts';
 import {
@@ -40,11 +49,12 @@ import {
 } from '../services/secondFactor.ts';
 import { endSession, listSessions } from '../services/sessionList.ts';
 import { currentUserView, userInfoView } from '../services/users.ts';
-import { clearSessionCookie, sessionPolicy } from '../session.ts';
+import { clearSessionCookie, revokeSession, sessionPolicy } from '../session.ts';
 import { signIn } from '../signIn.ts';
 import { sendSmsCode } from '../sms/codes.ts';
 import { maskPhone } from '../sms/provider.ts';
 import { describeCall } from '../openapi/describe.ts';
+import type { ConsentDecision } from '../db/schema/index.ts';
 import type { AppEnv, AuthedEnv, RouteDeps } from '../types.ts';
 import type { Context } from 'hono';
 import { validate } from '../validate.ts';
@@ -56,16 +66,70 @@ export function createUserRoutes(deps: RouteDeps): Hono<AppEnv> {
   const policy = sessionPolicy(config);
   const routes = new Hono<AppEnv>();
 
-  routes.get('/currentUser', describeCall({ summary: 'The signed-in user' }), requireSession, (c) => {
+  routes.get('/currentUser', describeCall({ summary: 'The signed-in user' }), requireSession, async (c) => {
     // The account's own roles, and what the role-guarded calls will refuse for until a second
-    // factor is proved, so the pages can say it first (SessionGate).
+    // factor is proved, so the pages can say it first (SessionGate); and the new versions of the
+    // user agreement and privacy policy it has to agree to before going on.
     const owed = c.get('secondFactorDemand');
-    if (!owed) return ok(c, currentUserView(c.get('user')));
+    const roles = owed?.accountRoles ?? c.var.user.roles;
+    const consent = consentOwed(
+      { roles, agreedVersions: c.var.user.agreedVersions },
+      contentStore.current(),
+      contentStore.localized(localeOf(c)),
+    );
     return ok(c, {
-      ...currentUserView({ ...c.get('user'), roles: owed.accountRoles }),
-      secondFactorRequired: owed.demand,
+      ...currentUserView({ ...c.get('user'), roles }),
+      ...(owed ? { secondFactorRequired: owed.demand } : {}),
+      ...(consent ? { consentOwed: consent } : {}),
     });
   });
+
+  /** Agrees to the current versions (asked again after a new version took effect). */
+  routes.post(
+    '/consent',
+    describeCall({ summary: 'Agree to the current user agreement and privacy policy', body: consentBody }),
+    requireSession,
+    async (c) => {
+      const body = await validate(c, consentBody, 'body');
+      const content = contentStore.current();
+      checkCurrentVersions(content, body);
+      const versions = currentVersions(content);
+      await db.transaction(async (tx) => {
+        await recordConsent(tx, versions, consentRecord(c, 'agreed'));
+        await writeAudit(tx, {
+          userId: c.var.user.id,
+          action: 'user.consent',
+          target: `user:${c.var.user.id}`,
+          detail: { decision: 'agreed', versions },
+          ip: clientIp(c, config),
+        });
+      });
+      return ok(c, {}, 'legal.reconsent.agreed');
+    },
+  );
+
+  /** Declines the current versions: recorded, and this session ends (the person is signed out). */
+  routes.post(
+    '/declineConsent',
+    describeCall({ summary: 'Decline the new user agreement or privacy policy (signs out)' }),
+    requireSession,
+    async (c) => {
+      const versions = currentVersions(contentStore.current());
+      await db.transaction(async (tx) => {
+        await recordConsent(tx, versions, consentRecord(c, 'declined'));
+        await revokeSession(tx, c.var.session.id);
+        await writeAudit(tx, {
+          userId: c.var.user.id,
+          action: 'user.consent',
+          target: `user:${c.var.user.id}`,
+          detail: { decision: 'declined', versions },
+          ip: clientIp(c, config),
+        });
+      });
+      clearSessionCookie(c, config);
+      return ok(c, {}, 'api.logoutOk');
+    },
+  );
 
   // The spec lists it among the POST calls with no body; GET reads the same.
   routes.on(['GET', 'POST'], '/getUserInfo', describeCall({ summary: 'Get user info' }), requireSession, async (c) =>
@@ -157,6 +221,15 @@ export function createUserRoutes(deps: RouteDeps): Hono<AppEnv> {
   );
 
   // ---- Personal information (docs/privacy.md) ----
+
+  const consentRecord = (c: Context<AuthedEnv>, decision: ConsentDecision): ConsentRecord => ({
+    userId: c.var.user.id,
+    decision,
+    origin: 'reconsent',
+    ip: clientIp(c, config),
+    userAgent: c.req.header('user-agent') ?? null,
+    deviceId: null,
+  });
 
   const personalDataOf = (c: Context<AuthedEnv>) =>
     personalData(db, { userId: c.var.user.id, sessionId: c.var.session.id, locale: localeOf(c) }, policy);

@@ -14,6 +14,7 @@ import { seedContentIfEmpty } from '../studio/contentRepo.ts';
 import { createHash, randomBytes } from 'node:crypto';
 import { and, count, eq, inArray, sql } from 'drizzle-orm';
 import { hashPassword, verifyPassword } from '../password.ts';
+import { currentVersions, owesConsent, recordConsent } from '../services/consent.ts';
 import { contentStore } from '../services/contentStore.ts';
 import type { ObjectStore } from '../storage/objectStore.ts';
 import { uploadKey } from '../uploads/storage.ts';
@@ -416,6 +417,20 @@ export async function seedIfEmpty(db: Database, options: SeedOptions): Promise<b
         ];
       });
       if (rows.length) await tx.insert(notices).values(rows);
+      // The demo people agreed to the published agreement and policy when they "registered".
+      const versions = currentVersions(contentStore.current());
+      for (const account of accounts) {
+        const userId = idOf.get(account.userName);
+        if (userId === undefined || !owesConsent(account.roles)) continue;
+        await recordConsent(tx, versions, {
+          userId,
+          decision: 'agreed',
+          origin: 'register',
+          ip: null,
+          userAgent: null,
+          deviceId: null,
+        });
+      }
       for (const [i, review] of demoReviewEnterprises.entries()) {
         const reviewOwnerId = idOf.get(review.owner.userName);
         if (reviewOwnerId === undefined) continue;

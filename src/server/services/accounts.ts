@@ -8,11 +8,13 @@ import { and, eq, ne, sql } from 'drizzle-orm';
 import type { Database } from '../db/client.ts';
 import { isUniqueViolation } from '../db/errors.ts';
 import { users, type UserRow } from '../db/schema/index.ts';
+import type { LegalDocumentId } from '../../content/schemas.ts';
 import { ApiError } from '../apiError.ts';
 import { hashPassword, verifyPassword } from '../password.ts';
 import { revokeOtherSessions } from '../session.ts';
 import { checkSmsCode, consumeSmsCode } from '../sms/codes.ts';
 import { writeAudit } from './audit.ts';
+import { recordConsent } from './consent.ts';
 import { clearLoginFailures } from './login.ts';
 import { hitLimit, peekWindow, type RateRule } from './rateLimit.ts';
 import { findUserById, findUserByMobile } from './users.ts';
@@ -30,6 +32,8 @@ export interface RegisterInput {
   name: string;
   password: string;
   ip: string | null;
+  /** The versions agreed to (checked current by the caller: consent.ts) and the device it was on. */
+  consent: { versions: Readonly<Record<LegalDocumentId, string>>; userAgent: string | null; deviceId: string };
 }
 
 /** Registers an individual user whose login name is the phone number; returns the new id. */
@@ -58,7 +62,21 @@ export async function registerUser(db: Database, input: RegisterInput): Promise<
         })
         .returning({ id: users.id });
       const id = row!.id;
-      await writeAudit(tx, { userId: id, action: 'user.register', target: `user:${id}`, ip: input.ip });
+      await recordConsent(tx, input.consent.versions, {
+        userId: id,
+        decision: 'agreed',
+        origin: 'register',
+        ip: input.ip,
+        userAgent: input.consent.userAgent,
+        deviceId: input.consent.deviceId,
+      });
+      await writeAudit(tx, {
+        userId: id,
+        action: 'user.register',
+        target: `user:${id}`,
+        detail: { consent: input.consent.versions },
+        ip: input.ip,
+      });
       return id;
     });
   } catch (error) {

@@ -13,6 +13,7 @@ import { auditLog, bankBindings, enterprises, orders } from '../db/schema/index.
 import type { SessionPolicy } from '../session.ts';
 import type { XlsxCell, XlsxSheet } from '../xlsx/writer.ts';
 import { maskAccountNo } from './enterpriseView.ts';
+import { consentHistory } from './consent.ts';
 import { listNotices } from './notices.ts';
 import { listSessions } from './sessionList.ts';
 import { findUserById } from './users.ts';
@@ -111,6 +112,13 @@ export async function personalData(
       method: typeof row.detail['method'] === 'string' ? row.detail['method'] : '',
     })),
     sessions: await listSessions(db, user.id, input.sessionId, policy),
+    consents: (await consentHistory(db, user.id)).map((row) => ({
+      document: row.document,
+      version: row.version,
+      decision: row.decision,
+      at: row.at.toISOString(),
+      ip: row.ip,
+    })),
   };
 }
 
@@ -181,6 +189,17 @@ export function personalDataSheet(data: PersonalData, locale: Locale): XlsxSheet
   section(
     'account.data.section.sessions',
     data.sessions.map((session) => [when(session.createdAt), `${session.device} · ${session.ip ?? ''}`]),
+  );
+  section(
+    'account.data.section.consents',
+    data.consents.map((consent) => [
+      when(consent.at),
+      [
+        label(consent.document === 'user-agreement' ? 'legal.userAgreement' : 'legal.privacyPolicy'),
+        consent.version,
+        label(consent.decision === 'agreed' ? 'account.data.agreed' : 'account.data.declined'),
+      ].join(' · '),
+    ]),
   );
   return {
     name: label('account.data.sheet'),

@@ -100,6 +100,7 @@ function sessionUserOf(row: UserRow, enterpriseName: string): SessionUser {
     roles: row.roles,
     status: row.status,
     enterpriseName,
+    agreedVersions: row.agreedVersions,
   };
 }
 

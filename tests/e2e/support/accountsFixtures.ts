@@ -3,6 +3,8 @@
  * pages' base URL pointing at it, and a login through the API for tests whose subject is not
  * the login form.
  */
+import { loadContentOnce } from '../../../src/content/load.ts';
+import { getLegalDocument } from '../../../src/content/query.ts';
 import type { APIRequestContext } from '@playwright/test';
 import { startAccountsServer, type AccountsServer } from './accountsServer.ts';
 // Every test of the suite fails on a Content-Security-Policy violation (test.ts).
@@ -68,6 +70,15 @@ export function freshPhone(): string {
  * Registers a new account through the API (sendSMS, the outbox, register), which also logs the
  * request context in: tests that are not about registration get a user of their own.
  */
+/** The versions the registration form's checkbox agrees to: the published (seed) content's. */
+export function consentVersions(): { userAgreementVersion: string; privacyPolicyVersion: string } {
+  const content = loadContentOnce();
+  return {
+    userAgreementVersion: getLegalDocument(content, 'user-agreement').version,
+    privacyPolicyVersion: getLegalDocument(content, 'privacy-policy').version,
+  };
+}
+
 export async function registerThroughApi(
   request: APIRequestContext,
   accounts: AccountsServer,
@@ -82,7 +93,7 @@ export async function registerThroughApi(
   const code = await accounts.smsCode(user.phone);
   const registered = (await (
     await request.post(`${origin}/api/front/system/register`, {
-      form: { phone: user.phone, code, name: user.name, password: user.password },
+      form: { phone: user.phone, code, name: user.name, password: user.password, ...consentVersions() },
       headers,
     })
   ).json()) as { code: number; message: string };

@@ -41,6 +41,12 @@ export const users = pgTable(
     /** Set after repeated login failures; login is refused until then. */
     lockedUntil: timestamp('locked_until', { withTimezone: true }),
     failedLogins: integer('failed_logins').notNull().default(0),
+    /**
+     * The versions of the user agreement and privacy policy this account last agreed to, by
+     * document (services/consent.ts): read with the session, so currentUser knows what is owed
+     * without a statement of its own. The evidence is the consents table.
+     */
+    agreedVersions: jsonb('agreed_versions').$type<Partial<Record<string, string>>>().notNull().default({}),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },

@@ -13,3 +13,4 @@ export * from './orders.ts';
 export * from './partners.ts';
 export * from './studio.ts';
 export * from './security.ts';
+export * from './privacy.ts';

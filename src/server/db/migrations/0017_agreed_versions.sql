@@ -1,0 +1,1 @@
+ALTER TABLE "users" ADD COLUMN "agreed_versions" jsonb DEFAULT '{}'::jsonb NOT NULL;
