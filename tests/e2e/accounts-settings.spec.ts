@@ -276,8 +276,8 @@ test('a version not yet agreed to: the dialog says what changed; agreeing opens 
   await page.goto('/person/account');
   const dialog = page.getByRole('dialog', { name: zh['legal.reconsent.title'] });
   await expect(dialog).toBeVisible();
-  await expect(dialog.getByRole('heading', { name: zh['legal.userAgreement'] })).toBeVisible();
-  await expect(dialog.getByRole('heading', { name: zh['legal.privacyPolicy'] })).toBeVisible();
+  await expect(dialog.getByRole('heading', { name: zh['legal.userAgreement'], exact: true })).toBeVisible();
+  await expect(dialog.getByRole('heading', { name: zh['legal.privacyPolicy'], exact: true })).toBeVisible();
   await expect(dialog.getByText('首次发布。')).toHaveCount(2);
   await expect(dialog.getByRole('link', { name: zh['legal.reconsent.read'] }).first()).toHaveAttribute(
     'href',
@@ -295,7 +295,7 @@ test('a version not yet agreed to: the dialog says what changed; agreeing opens 
   await page.reload();
   await expect(page.getByRole('region', { name: zh['account.profile.title'] })).toBeVisible();
   await expect(dialog).toBeHidden();
-  const agreed = await accounts.db.select().from(consents).where(eq(consents.userId, row!.id));
+  const agreed = await accounts.db.select().from(consents).where(eq(consents.userId, row!.id)).orderBy(consents.id);
   expect(agreed.map((consent) => [consent.document, consent.decision, consent.origin])).toEqual([
     ['user-agreement', 'agreed', 'reconsent'],
     ['privacy-policy', 'agreed', 'reconsent'],

@@ -1,7 +1,9 @@
 import type { Page } from '@playwright/test';
+import { eq } from 'drizzle-orm';
 import { dictionaries } from '../../src/lib/i18n/index.ts';
+import { notices, users } from '../../src/server/db/schema/index.ts';
 import { endResendWait } from './support/accountsServer.ts';
-import { apiLogin, expect, test } from './support/accountsFixtures.ts';
+import { apiLogin, expect, registerThroughApi, test } from './support/accountsFixtures.ts';
 
 const zh = dictionaries['zh-CN'];
 
@@ -246,7 +248,13 @@ test('on a signed-in page the bell shows the unread count without being touched'
   accounts,
   context,
 }) => {
-  await apiLogin(context.request, accounts.url, 'demo_company', 'Company2025');
+  // A user of its own: the notice-bell test beside it (another worker) reads and clears demo_company's.
+  const user = await registerThroughApi(context.request, accounts);
+  const [row] = await accounts.db.select({ id: users.id }).from(users).where(eq(users.mobile, user.phone));
+  await accounts.db.insert(notices).values([
+    { userId: row!.id, type: 'message', title: '未读消息' },
+    { userId: row!.id, type: 'event', title: '未读待办' },
+  ]);
   await page.goto('/person/overview');
   // The count comes from the notices call after the session check; on a loaded CI machine (two
   // workers, the partner pages' suites beside it) that took longer than the default 5 s once.

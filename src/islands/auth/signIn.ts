@@ -30,10 +30,13 @@ export function completeSignIn(type: LoginType, user: CurrentUserData, successTe
 
 /** Moves focus to the first field with an error, so a keyboard user lands where to fix. */
 export function focusFirstError(form: HTMLFormElement | null, errors: Readonly<Record<string, string>>): void {
-  const first = Object.keys(errors)[0];
-  if (!form || first === undefined) return;
-  const field = form.elements.namedItem(first);
-  if (field instanceof HTMLElement) field.focus();
+  if (!form) return;
+  // The first in the form's order, whichever check found it first.
+  const field = [...form.elements].find(
+    (element): element is HTMLElement =>
+      element instanceof HTMLElement && 'name' in element && Object.hasOwn(errors, String(element.name)),
+  );
+  field?.focus();
 }
 
 /** `?redirect=…` of an address when it has one, else ''. */
