@@ -13,6 +13,7 @@ import type { Database } from './db/client.ts';
 import { bankChallenges, captchas, loginChallenges, sessions, smsCodes } from './db/schema/index.ts';
 import type { Logger } from './logger.ts';
 import { chainHead } from './services/auditChain.ts';
+import { completeCancellations } from './services/cancellation.ts';
 import { completeEndedOrders } from './services/orders.ts';
 import { pruneLimits } from './services/rateLimit.ts';
 
@@ -79,6 +80,13 @@ export function startHousekeeping(db: Database, logger: Logger, intervalMs = 10 
         if (completedOrders > 0) logger.info({ completedOrders }, 'housekeeping');
       },
       (error: unknown) => logger.warn({ err: error }, 'housekeeping: completing ended orders failed'),
+    );
+    // Accounts whose cooling-off has ended are erased (services/cancellation.ts).
+    completeCancellations(db).then(
+      (closedAccounts) => {
+        if (closedAccounts > 0) logger.info({ closedAccounts }, 'housekeeping');
+      },
+      (error: unknown) => logger.warn({ err: error }, 'housekeeping: closing cancelled accounts failed'),
     );
     chainHead(db).then(
       (head) => logger.info({ auditHead: `${head.seq}:${head.hash}` }, 'audit chain head'),

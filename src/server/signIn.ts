@@ -9,6 +9,7 @@ import type { Database } from './db/client.ts';
 import type { AnyContext } from './envelope.ts';
 import { clientIp } from './request.ts';
 import { writeAudit } from './services/audit.ts';
+import { withdrawCancellation } from './services/cancellation.ts';
 import { createSession, revokeSession, sessionPolicy, setSessionCookie } from './session.ts';
 import type { AppEnv } from './types.ts';
 
@@ -47,6 +48,8 @@ export async function openSession(
     { ip, userAgent: c.req.header('user-agent') ?? null, secondFactorAt },
     sessionPolicy(config),
   );
+  // Signing in again during the cooling-off withdraws a request to close the account.
+  if (method === 'account' || method === 'mobile') await withdrawCancellation(tx, userId, ip);
   await writeAudit(tx, {
     userId,
     action: method === 'passwordChange' ? 'session.renew' : 'session.login',

@@ -4,12 +4,12 @@ import { readSheet } from 'read-excel-file/node';
 import { dictionaries } from '../../src/lib/i18n/index.ts';
 import { consents, users } from '../../src/server/db/schema/index.ts';
 import { endResendWait } from './support/accountsServer.ts';
-import { expect, freshPhone, registerThroughApi, test } from './support/accountsFixtures.ts';
+import { apiLogin, expect, freshPhone, registerThroughApi, test } from './support/accountsFixtures.ts';
 
 const zh = dictionaries['zh-CN'];
 const en = dictionaries['en-US'];
 
-function toast(page: Page, text: string) {
+function toast(page: Page, text: string | RegExp) {
   return page.locator('[data-hgd-toasts] [role="status"], [data-hgd-toasts] [role="alert"]').filter({ hasText: text });
 }
 
@@ -308,4 +308,46 @@ test('a version not yet agreed to: the dialog says what changed; agreeing opens 
   await expect(toast(page, zh['api.logoutOk'])).toBeVisible();
   await page.goto('/person/account');
   await expect(page).toHaveURL(/\/user\/login\?redirect=/);
+});
+
+test('closing the account: refused with its reason, then requested, signed out; signing in again withdraws it', async ({
+  page,
+  accounts,
+  context,
+}) => {
+  const user = await registerThroughApi(context.request, accounts);
+  await page.goto('/person/account');
+  const card = page.getByRole('region', { name: zh['account.cancel.title'] });
+  await card.getByRole('button', { name: zh['account.cancel.start'] }).click();
+  const dialog = page.getByRole('dialog', { name: zh['account.cancel.confirmTitle'] });
+  await expect(dialog).toBeVisible();
+  // A wrong password: said, nothing requested.
+  await dialog.getByLabel(zh['field.password'], { exact: true }).fill('Wrong2026x');
+  await dialog.getByRole('button', { name: zh['account.cancel.submit'] }).click();
+  await expect(dialog.getByRole('alert')).toHaveText(zh['auth.oldPasswordWrong']);
+  // Escape closes it without a request.
+  await page.keyboard.press('Escape');
+  await expect(dialog).toBeHidden();
+
+  await card.getByRole('button', { name: zh['account.cancel.start'] }).click();
+  await dialog.getByLabel(zh['field.password'], { exact: true }).fill(user.password);
+  await dialog.getByRole('button', { name: zh['account.cancel.submit'] }).click();
+  await expect(page).toHaveURL(/\/welcome\/home$/);
+  await expect(toast(page, /注销申请已提交，将于 \d{4}-\d{2}-\d{2} 完成/)).toBeVisible();
+  const [row] = await accounts.db.select().from(users).where(eq(users.mobile, user.phone));
+  expect(row?.cancellationRequestedAt).not.toBeNull();
+
+  // Signed out everywhere; signing in again withdraws the request, and the bell says so.
+  await page.goto('/person/account');
+  await expect(page).toHaveURL(/\/user\/login\?redirect=/);
+  await apiLogin(context.request, accounts.url, user.phone, user.password);
+  await page.goto('/person/overview');
+  // The overview's latest notices say so.
+  await expect(
+    page
+      .getByRole('region', { name: zh['account.overview.noticesTitle'] })
+      .getByText(zh['account.cancel.notice.withdrawn.title'], { exact: true }),
+  ).toBeVisible();
+  const [after] = await accounts.db.select().from(users).where(eq(users.mobile, user.phone));
+  expect(after?.cancellationRequestedAt).toBeNull();
 });

@@ -3,6 +3,7 @@ import type { Locale } from '../../lib/i18n/locales.ts';
 import type { UserInfoData } from '../../lib/schemas/account.ts';
 import { getForm } from '../auth/formCall.ts';
 import type { ValidationMessages } from '../auth/formValidation.ts';
+import CancelAccountCard from './CancelAccountCard.tsx';
 import PasswordForm from './PasswordForm.tsx';
 import PersonalDataCard from './PersonalDataCard.tsx';
 import PhoneForm from './PhoneForm.tsx';
@@ -68,6 +69,7 @@ export default function AccountSettings({ locale, messages, validation }: Props)
       <PhoneForm info={loaded.info} messages={messages} validation={validation} onSaved={saved} />
       <SessionList locale={locale} messages={messages} version={sessionsVersion} />
       <PersonalDataCard locale={locale} messages={messages} />
+      <CancelAccountCard locale={locale} messages={messages} validation={validation} />
     </div>
   );
 }

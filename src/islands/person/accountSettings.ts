@@ -7,6 +7,7 @@ export const CHANGE_PASSWORD_URL = '/api/front/user/changePwd';
 export const SESSIONS_URL = '/api/front/user/sessions';
 export const END_SESSION_URL = '/api/front/user/endSession';
 export const PERSONAL_DATA_URL = '/api/front/user/personalData';
+export const CANCEL_ACCOUNT_URL = '/api/front/user/cancelAccount';
 export const EXPORT_PERSONAL_DATA_URL = '/api/front/user/exportPersonalData';
 
 export const accountMessageKeys = [
@@ -112,6 +113,15 @@ export const accountMessageKeys = [
   'account.data.downloadJson',
   'account.data.downloadXlsx',
   'account.data.downloadNote',
+  'account.cancel.title',
+  'account.cancel.lead',
+  'account.cancel.steps',
+  'account.cancel.start',
+  'account.cancel.confirmTitle',
+  'account.cancel.confirmLead',
+  'account.cancel.useSms',
+  'account.cancel.usePassword',
+  'account.cancel.submit',
 ] as const satisfies readonly MessageKey[];
 
 export type AccountMessages = Record<(typeof accountMessageKeys)[number], string>;

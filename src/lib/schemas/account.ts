@@ -16,6 +16,20 @@ import {
 import { appCodeSchema, deviceIdSchema, loginPasswordSchema, type CurrentUserData } from './auth.ts';
 import { noticeTypes, type NoticeTypeName } from '../notices.ts';
 
+/**
+ * POST /api/front/user/cancelAccount — close the account (services/cancellation.ts): proved by the
+ * login password or by an SMS code (type `verify`) sent to the account's phone.
+ */
+export const cancelAccountBody = z
+  .object({ password: z.optional(loginPasswordSchema), code: z.optional(smsCodeSchema) })
+  .check(
+    z.refine((body) => body.password !== undefined || body.code !== undefined, {
+      message: 'validation.required',
+      path: ['password'],
+    }),
+  );
+export type CancelAccountBody = z.input<typeof cancelAccountBody>;
+
 /** POST /api/front/user/changePwd — the current password is required; other sessions end. */
 export const changePasswordBody = z
   .object({

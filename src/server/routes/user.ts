@@ -7,6 +7,7 @@
 import { Hono } from 'hono';
 import {
   bindBody,
+  cancelAccountBody,
   changePasswordBody,
   changeUserInfoBody,
   endSessionBody,
@@ -27,6 +28,7 @@ import { accountRoles, requireSession } from '../middleware/session.ts';
 import { clientIp } from '../request.ts';
 import { changePassword, changeUserInfo } from '../services/accounts.ts';
 import { writeAudit } from '../services/audit.ts';
+import { requestCancellation } from '../services/cancellation.ts';
 import {
   checkCurrentVersions,
   consentOwed,
@@ -272,6 +274,26 @@ export function createUserRoutes(deps: RouteDeps): Hono<AppEnv> {
           'Cache-Control': 'no-store',
         },
       });
+    },
+  );
+
+  /**
+   * Asks to close the account (services/cancellation.ts): the cooling-off starts, every session
+   * ends, this browser's cookie is cleared.
+   */
+  routes.post(
+    '/cancelAccount',
+    describeCall({
+      summary: 'Ask to close the account (password or SMS code; erased after a 15-day cooling-off)',
+      body: cancelAccountBody,
+    }),
+    requireSession,
+    async (c) => {
+      const body = await validate(c, cancelAccountBody, 'body');
+      const proof = body.password !== undefined ? { password: body.password } : { code: body.code ?? '' };
+      const { erasureDay } = await requestCancellation(db, { userId: c.var.user.id, proof, ip: clientIp(c, config) });
+      clearSessionCookie(c, config);
+      return ok(c, { erasureDay }, 'account.cancel.requested', { date: erasureDay });
     },
   );
 

@@ -19,7 +19,8 @@ import { createdAt, updatedAt } from './timestamps.ts';
 
 export { userRoles, type UserRole };
 
-export const userStatuses = ['active', 'locked'] as const;
+/** `cancelled`: the person closed the account and their personal data was erased (services/cancellation.ts). */
+export const userStatuses = ['active', 'locked', 'cancelled'] as const;
 export type UserStatus = (typeof userStatuses)[number];
 
 export const users = pgTable(
@@ -47,6 +48,10 @@ export const users = pgTable(
      * without a statement of its own. The evidence is the consents table.
      */
     agreedVersions: jsonb('agreed_versions').$type<Partial<Record<string, string>>>().notNull().default({}),
+    /** When the person asked to close the account: erased after the cooling-off, unless they sign in again. */
+    cancellationRequestedAt: timestamp('cancellation_requested_at', { withTimezone: true }),
+    /** When the account was closed and its personal data erased. */
+    cancelledAt: timestamp('cancelled_at', { withTimezone: true }),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
@@ -54,7 +59,7 @@ export const users = pgTable(
     // Login names are unique regardless of case ("Demo" and "demo" are one account).
     uniqueIndex('users_user_name_key').on(sql`lower(${t.userName})`),
     uniqueIndex('users_mobile_key').on(t.mobile),
-    check('users_status_check', sql`${t.status} in ('active', 'locked')`),
+    check('users_status_check', sql`${t.status} in ('active', 'locked', 'cancelled')`),
     check(
       'users_roles_check',
       sql`${t.roles} <@ array['individual', 'enterprise', 'partner', 'operator', 'editor']::text[]`,

@@ -1,1 +1,0 @@
-ALTER TABLE "users" ADD COLUMN "agreed_versions" jsonb DEFAULT '{}'::jsonb NOT NULL;
