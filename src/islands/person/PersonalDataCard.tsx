@@ -60,7 +60,7 @@ export default function PersonalDataCard({ locale, messages }: Props) {
       )}
       {loaded.state === 'ready' && (
         <>
-          <dl className="grid grid-cols-[auto_1fr] gap-x-4 gap-y-1 text-sm">
+          <dl className="grid grid-cols-2 gap-x-4 gap-y-1 text-sm sm:grid-cols-[auto_1fr]">
             <dt className="text-muted">{messages['account.data.section.account']}</dt>
             <dd className="min-w-0 break-words">{loaded.data.account.userName}</dd>
             <dt className="text-muted">{messages['account.data.section.enterprise']}</dt>

@@ -81,10 +81,12 @@ export default function SessionList({ locale, messages, version }: Props) {
             {loaded.sessions.map((session) => (
               <li key={session.id} className="flex flex-wrap items-center gap-3 py-3">
                 <div className="min-w-0 flex-1">
-                  <p className="flex items-center gap-2 font-medium">
+                  <p className="flex flex-wrap items-center gap-2 font-medium">
                     {deviceName(session)}
                     {session.current && (
-                      <span className="badge badge-success badge-sm">{messages['account.sessions.current']}</span>
+                      <span className="badge badge-success badge-sm shrink-0 whitespace-nowrap">
+                        {messages['account.sessions.current']}
+                      </span>
                     )}
                   </p>
                   <p className="text-xs text-muted">

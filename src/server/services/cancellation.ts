@@ -12,6 +12,7 @@
  */
 import { and, eq, inArray, isNotNull, isNull, lte, or, sql } from 'drizzle-orm';
 import { chinaDate } from '../../lib/chinaTime.ts';
+import { countKey } from '../../lib/i18n/plural.ts';
 import type { UserRole } from '../../lib/roles.ts';
 import { ApiError } from '../apiError.ts';
 import type { Database } from '../db/client.ts';
@@ -118,7 +119,7 @@ async function checkConditions(db: Database, user: { id: number; roles: UserRole
         isNull(orders.deletedAt),
       ),
     );
-  if ((open?.n ?? 0) > 0) throw ApiError.conflict('account.cancel.orderInProgress', { count: open?.n ?? 0 });
+  if ((open?.n ?? 0) > 0) throw ApiError.conflict(countKey('account.cancel.orderInProgress'), { count: open?.n ?? 0 });
   if (owned?.authStatus === 1) throw ApiError.conflict('account.cancel.underReview');
 }
 
