@@ -64,7 +64,7 @@ describe('personal data', () => {
     expect(data.signIns.some((signIn) => !signIn.succeeded && signIn.ip === '198.51.100.21')).toBe(true);
     expect(data.sessions.some((session) => session.current)).toBe(true);
     // The bank account is the enterprise's: masked even here.
-    if (data.enterprise?.bankBinding) expect(data.enterprise.bankBinding.accountNo).toMatch(/\*/);
+    if (data.enterprise?.bankBinding) expect(data.enterprise.bankBinding.accountNoMasked).toMatch(/\*/);
   });
 
   it("holds nothing of anyone else's", async () => {

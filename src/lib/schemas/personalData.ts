@@ -6,6 +6,7 @@
 import { z } from 'zod/mini';
 import { preprocess } from './fields.ts';
 import type { SessionData } from './account.ts';
+import type { EnterpriseData } from './enterprise.ts';
 
 export const personalDataFormats = ['json', 'xlsx'] as const;
 export type PersonalDataFormat = (typeof personalDataFormats)[number];
@@ -24,26 +25,6 @@ export interface PersonalAccount {
   email: string;
   roles: string[];
   createdAt: string;
-}
-
-export interface PersonalEnterprise {
-  enterpriseName: string;
-  creditCode: string | null;
-  legalPerson: string;
-  contactName: string;
-  contactPhone: string;
-  address: string;
-  industry: string;
-  areaCode: string | null;
-  clearanceAccount: string;
-  electricityAccounts: string[];
-  voltageLevel: string;
-  /** 0 not certified, 1 under review, 2 certified, 3 returned. */
-  authStatus: number;
-  authType: string | null;
-  createdAt: string;
-  /** The bank confirmation: the account's number masked (it is the enterprise's, kept by the bank). */
-  bankBinding: { bank: string; accountNo: string; accountName: string; empName: string; createdAt: string } | null;
 }
 
 export interface PersonalOrder {
@@ -85,7 +66,8 @@ export interface PersonalConsent {
 export interface PersonalData {
   generatedAt: string;
   account: PersonalAccount;
-  enterprise: PersonalEnterprise | null;
+  /** The enterprise the person owns, as its owner's record page reads it. */
+  enterprise: EnterpriseData | null;
   orders: PersonalOrder[];
   notices: PersonalNotice[];
   /** The last 180 days, newest first, at most 100. */

@@ -9,10 +9,10 @@ import { chinaDateTimeLocal } from '../../lib/chinaTime.ts';
 import { t, type Locale, type MessageKey } from '../../lib/i18n/index.ts';
 import type { PersonalData } from '../../lib/schemas/personalData.ts';
 import type { Database } from '../db/client.ts';
-import { auditLog, bankBindings, enterprises, orders } from '../db/schema/index.ts';
+import { auditLog, enterprises, orders } from '../db/schema/index.ts';
 import type { SessionPolicy } from '../session.ts';
 import type { XlsxCell, XlsxSheet } from '../xlsx/writer.ts';
-import { maskAccountNo } from './enterpriseView.ts';
+import { enterpriseData } from './enterpriseView.ts';
 import { consentHistory } from './consent.ts';
 import { listNotices } from './notices.ts';
 import { listSessions } from './sessionList.ts';
@@ -30,9 +30,6 @@ export async function personalData(
   const user = await findUserById(db, input.userId);
   if (!user) throw new Error(`user ${input.userId} vanished`);
   const [enterprise] = await db.select().from(enterprises).where(eq(enterprises.ownerUserId, user.id)).limit(1);
-  const [binding] = enterprise
-    ? await db.select().from(bankBindings).where(eq(bankBindings.enterpriseId, enterprise.id)).limit(1)
-    : [];
   const orderRows = await db
     .select()
     .from(orders)
@@ -61,33 +58,7 @@ export async function personalData(
       roles: user.roles,
       createdAt: user.createdAt.toISOString(),
     },
-    enterprise: enterprise
-      ? {
-          enterpriseName: enterprise.enterpriseName,
-          creditCode: enterprise.creditCode,
-          legalPerson: enterprise.legalPerson,
-          contactName: enterprise.contactName,
-          contactPhone: enterprise.contactPhone,
-          address: enterprise.address,
-          industry: enterprise.industry,
-          areaCode: enterprise.areaCode,
-          clearanceAccount: enterprise.clearanceAccount,
-          electricityAccounts: enterprise.electricityAccounts,
-          voltageLevel: enterprise.voltageLevel,
-          authStatus: enterprise.authStatus,
-          authType: enterprise.authType,
-          createdAt: enterprise.createdAt.toISOString(),
-          bankBinding: binding
-            ? {
-                bank: binding.bank,
-                accountNo: maskAccountNo(binding.accountNo),
-                accountName: binding.accountName,
-                empName: binding.empName,
-                createdAt: binding.createdAt.toISOString(),
-              }
-            : null,
-        }
-      : null,
+    enterprise: enterprise ? await enterpriseData(db, enterprise, input.locale) : null,
     orders: orderRows.map((row) => ({
       orderNo: row.orderNo,
       setName: row.setName,
@@ -152,7 +123,7 @@ export function personalDataSheet(data: PersonalData, locale: Locale): XlsxSheet
       field('field.contactName', enterprise.contactName),
       field('field.contactPhone', enterprise.contactPhone),
       field('field.address', enterprise.address),
-      field('field.industry', enterprise.industry),
+      field('field.industry', enterprise.industryName),
       field('field.clearanceAccount', enterprise.clearanceAccount),
       field('field.electricityAccounts', enterprise.electricityAccounts.join('、')),
       field('field.voltageLevel', enterprise.voltageLevel),
@@ -160,7 +131,7 @@ export function personalDataSheet(data: PersonalData, locale: Locale): XlsxSheet
       field('account.data.createdAt', when(enterprise.createdAt)),
       ...(enterprise.bankBinding
         ? [
-            field('field.accountNo', enterprise.bankBinding.accountNo),
+            field('field.accountNo', enterprise.bankBinding.accountNoMasked),
             field('field.empName', enterprise.bankBinding.empName),
           ]
         : []),
