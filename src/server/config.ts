@@ -60,6 +60,7 @@ export const envSchema = z.object({
   COOKIE_SECURE: z.enum(['auto', 'true', 'false']).default('auto'),
   TRUST_PROXY: flag.default(false),
   SESSION_IDLE_MINUTES: positiveInt.default(30),
+  STAFF_SESSION_IDLE_MINUTES: positiveInt.default(15),
   SESSION_ABSOLUTE_HOURS: positiveInt.default(12),
   PUBLIC_ORIGIN: origin.optional(),
   DB_STATEMENT_TIMEOUT_MS: positiveInt.default(15_000),
@@ -161,6 +162,8 @@ export interface Config {
   /** Believe X-Forwarded-For / -Proto / -Host (only behind a proxy that sets them). */
   trustProxy: boolean;
   sessionIdleMinutes: number;
+  /** STAFF_SESSION_IDLE_MINUTES: the idle timeout of staff accounts (operators, editors, partner staff). */
+  staffSessionIdleMinutes: number;
   sessionAbsoluteHours: number;
   /** Extra origin accepted by the CSRF check besides the request's own, e.g. the public URL behind a proxy. */
   publicOrigin: string | undefined;
@@ -470,6 +473,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     cookieSecure: e.COOKIE_SECURE === 'auto' ? 'auto' : e.COOKIE_SECURE === 'true' ? 'always' : 'never',
     trustProxy: e.TRUST_PROXY,
     sessionIdleMinutes: e.SESSION_IDLE_MINUTES,
+    staffSessionIdleMinutes: e.STAFF_SESSION_IDLE_MINUTES,
     sessionAbsoluteHours: e.SESSION_ABSOLUTE_HOURS,
     publicOrigin: e.PUBLIC_ORIGIN,
     dbStatementTimeoutMs: e.DB_STATEMENT_TIMEOUT_MS,

@@ -186,6 +186,11 @@ export const serverVariables: Record<ServerVariable, VariableDoc> = {
     summary: "the session cookie's `Secure`: `auto` (when the request is https), `true`, `false`",
   },
   SESSION_IDLE_MINUTES: { group: 'security', summary: 'a session unused this long ends' },
+  STAFF_SESSION_IDLE_MINUTES: {
+    group: 'security',
+    summary:
+      "a staff account's session (operator, editor, partner staff) unused this long ends: 等保 2.0 level 3 asks a short idle timeout of privileged users ([docs/privacy.md](docs/privacy.md))",
+  },
   SESSION_ABSOLUTE_HOURS: { group: 'security', summary: 'a session ends this long after sign-in, used or not' },
   APP_SECRET: {
     group: 'security',

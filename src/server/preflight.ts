@@ -123,6 +123,11 @@ export function contradictions(config: Config): string[] {
       'SMS_HTTP_KEY without SMS_HTTP_URL: codes would go to the outbox table, not to a gateway; set SMS_HTTP_URL, or unset SMS_HTTP_KEY',
     );
   }
+  if (config.staffSessionIdleMinutes > config.sessionIdleMinutes) {
+    problems.push(
+      `STAFF_SESSION_IDLE_MINUTES=${config.staffSessionIdleMinutes} is longer than SESSION_IDLE_MINUTES=${config.sessionIdleMinutes}: staff sessions would outlive everyone else's; shorten STAFF_SESSION_IDLE_MINUTES`,
+    );
+  }
   if (config.sessionIdleMinutes >= config.sessionAbsoluteHours * 60) {
     problems.push(
       `SESSION_IDLE_MINUTES=${config.sessionIdleMinutes} is not shorter than SESSION_ABSOLUTE_HOURS=${config.sessionAbsoluteHours}: every session would end at its absolute limit and the idle timeout would never apply; shorten SESSION_IDLE_MINUTES`,

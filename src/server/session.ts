@@ -10,6 +10,7 @@ import { and, eq, isNull, ne, sql } from 'drizzle-orm';
 import type { Context } from 'hono';
 import { deleteCookie, getCookie, setCookie } from 'hono/cookie';
 import { sessionCookieName, signedInHintCookieName } from '../lib/apiCodes.ts';
+import { staffRoles } from '../lib/roles.ts';
 import type { Config } from './config.ts';
 import { preparedStatement, rowsOf, type Database } from './db/client.ts';
 import { enterprises, sessions, users } from './db/schema/index.ts';
@@ -21,20 +22,29 @@ export { sessionCookieName };
 
 export interface SessionPolicy {
   idleMs: number;
+  /** The idle timeout of staff accounts (staffRoles), shorter. */
+  staffIdleMs: number;
   absoluteMs: number;
   /** `last_seen_at` is refreshed only when older than this. */
   touchIntervalMs: number;
 }
 
-export function sessionPolicy(config: Pick<Config, 'sessionIdleMinutes' | 'sessionAbsoluteHours'>): SessionPolicy {
+export function sessionPolicy(
+  config: Pick<Config, 'sessionIdleMinutes' | 'staffSessionIdleMinutes' | 'sessionAbsoluteHours'>,
+): SessionPolicy {
   return {
     idleMs: config.sessionIdleMinutes * 60_000,
+    staffIdleMs: config.staffSessionIdleMinutes * 60_000,
     absoluteMs: config.sessionAbsoluteHours * 3_600_000,
     touchIntervalMs: 60_000,
   };
 }
 
-export const defaultSessionPolicy: SessionPolicy = sessionPolicy({ sessionIdleMinutes: 30, sessionAbsoluteHours: 12 });
+export const defaultSessionPolicy: SessionPolicy = sessionPolicy({
+  sessionIdleMinutes: 30,
+  staffSessionIdleMinutes: 15,
+  sessionAbsoluteHours: 12,
+});
 
 export interface SessionMeta {
   ip?: string | null;
@@ -132,8 +142,17 @@ interface LiveSessionRow {
   agreed_versions: SessionUser['agreedVersions'];
 }
 
+/** The staff roles as a SQL array literal: a staff account's session has the shorter idle timeout. */
+export const staffRolesArray = sql.raw(`array[${staffRoles.map((role) => `'${role}'`).join(', ')}]::text[]`);
+
 /** resolveSession's one statement (below), its text built once. */
-const liveSessionStatement = preparedStatement<{ id: string; at: string; idleSince: string; touchBefore: string }>(
+const liveSessionStatement = preparedStatement<{
+  id: string;
+  at: string;
+  idleSince: string;
+  staffIdleSince: string;
+  touchBefore: string;
+}>(
   () => sql`
       with live as (
         select s.id, s.user_id, s.created_at, s.last_seen_at, s.expires_at, s.second_factor_at,
@@ -142,7 +161,9 @@ const liveSessionStatement = preparedStatement<{ id: string; at: string; idleSin
         from ${sessions} s join ${users} u on u.id = s.user_id
           left join ${enterprises} e on e.owner_user_id = u.id
         where s.id = ${sql.placeholder('id')} and s.revoked_at is null and s.expires_at > ${sql.placeholder('at')}::timestamptz
-          and s.last_seen_at > ${sql.placeholder('idleSince')}::timestamptz and u.status = 'active'
+          and s.last_seen_at > (case when u.roles && ${staffRolesArray} then ${sql.placeholder('staffIdleSince')}
+                                     else ${sql.placeholder('idleSince')} end)::timestamptz
+          and u.status = 'active'
       ), touched as (
         update ${sessions} set last_seen_at = ${sql.placeholder('at')}::timestamptz from live
         where ${sessions}.id = live.id and live.last_seen_at <= ${sql.placeholder('touchBefore')}::timestamptz
@@ -172,8 +193,11 @@ export async function resolveSession(
   const id = hashSessionToken(token);
   const at = now.toISOString();
   const idleSince = new Date(now.getTime() - policy.idleMs).toISOString();
+  const staffIdleSince = new Date(now.getTime() - policy.staffIdleMs).toISOString();
   const touchBefore = new Date(now.getTime() - policy.touchIntervalMs).toISOString();
-  const [row] = rowsOf<LiveSessionRow>(await liveSessionStatement.execute(db, { id, at, idleSince, touchBefore }));
+  const [row] = rowsOf<LiveSessionRow>(
+    await liveSessionStatement.execute(db, { id, at, idleSince, staffIdleSince, touchBefore }),
+  );
   if (!row) return null;
   // timestamptz as PostgreSQL's text (both drivers leave it so for raw statements), as drizzle reads it.
   const time = (value: string) => new Date(value);

@@ -80,6 +80,24 @@ describe('currentUser', () => {
     expect(await (await currentUser(cookie)).json()).toEqual(expired);
   });
 
+  it("ends a staff account's session after 15 idle minutes, and not before; the list of sessions agrees", async () => {
+    const cookie = await t.login('demo_operator');
+    await setTimes(cookie, { lastSeenAt: new Date(Date.now() - 14 * 60_000) });
+    expect(((await (await currentUser(cookie)).json()) as { code: number }).code).toBe(200);
+    // Its list of live sessions counts with the same timeout: one idle 16 minutes is gone from it.
+    const other = await t.login('demo_operator');
+    await setTimes(other, { lastSeenAt: new Date(Date.now() - 16 * 60_000) });
+    const listed = (await (
+      await t.app.request('/api/front/user/sessions', { headers: apiHeaders({ Cookie: cookie }) })
+    ).json()) as { data: { current: boolean }[] };
+    expect(listed.data.map((session) => session.current)).toEqual([true]);
+    expect(await (await currentUser(other)).json()).toEqual(expired);
+    // A person's session idle as long is still live.
+    const person = await t.login('demo_person');
+    await setTimes(person, { lastSeenAt: new Date(Date.now() - 16 * 60_000) });
+    expect(((await (await currentUser(person)).json()) as { code: number }).code).toBe(200);
+  });
+
   it('answers 901 after the absolute lifetime even when in use', async () => {
     const cookie = await t.login('demo_person');
     await setTimes(cookie, {

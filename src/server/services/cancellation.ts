@@ -13,7 +13,7 @@
 import { and, eq, inArray, isNotNull, isNull, lte, or, sql } from 'drizzle-orm';
 import { chinaDate } from '../../lib/chinaTime.ts';
 import { countKey } from '../../lib/i18n/plural.ts';
-import type { UserRole } from '../../lib/roles.ts';
+import { staffRoles, type UserRole } from '../../lib/roles.ts';
 import { ApiError } from '../apiError.ts';
 import type { Database } from '../db/client.ts';
 import {
@@ -37,9 +37,6 @@ import { findUserById } from './users.ts';
 
 /** Days between the request and the erasure; signing in within them withdraws it. */
 export const coolingOffDays = 15;
-
-/** Accounts staff administer (and close) rather than the person. */
-const staffRoles: readonly UserRole[] = ['operator', 'editor', 'partner'];
 
 /** Orders not yet finished: submitted, accepted, in force. */
 const ordersInProgress = [10, 20, 30];

@@ -7,9 +7,9 @@ import { and, desc, eq, gt, isNull, sql } from 'drizzle-orm';
 import Bowser from 'bowser';
 import type { SessionData } from '../../lib/schemas/account.ts';
 import type { Database } from '../db/client.ts';
-import { sessions } from '../db/schema/index.ts';
+import { sessions, users } from '../db/schema/index.ts';
 import { ApiError } from '../apiError.ts';
-import { revokeSession, type SessionPolicy } from '../session.ts';
+import { revokeSession, staffRolesArray, type SessionPolicy } from '../session.ts';
 import { writeAudit } from './audit.ts';
 
 export function publicSessionId(storedId: string): string {
@@ -64,7 +64,11 @@ async function liveSessions(db: Database, userId: number, policy: SessionPolicy)
         eq(sessions.userId, userId),
         isNull(sessions.revokedAt),
         gt(sessions.expiresAt, sql`now()`),
-        gt(sessions.lastSeenAt, sql`now() - make_interval(secs => ${policy.idleMs / 1000})`),
+        // The idle timeout resolveSession applies: a staff account's is shorter.
+        gt(
+          sessions.lastSeenAt,
+          sql`now() - make_interval(secs => case when (select ${users.roles} from ${users} where ${users.id} = ${userId}) && ${staffRolesArray} then ${policy.staffIdleMs / 1000}::double precision else ${policy.idleMs / 1000}::double precision end)`,
+        ),
       ),
     )
     .orderBy(desc(sessions.lastSeenAt));
