@@ -1,7 +1,8 @@
 /**
  * /api/front/user/*: calls of the logged-in user (spec §7) — current user and user info,
  * password and profile changes, a code to the account's own phone, enterprise binding, the
- * session list, the person's own data and its copy, and two-step verification. Every route requires a session (901 otherwise).
+ * session list, consent to new legal documents, the person's own data and its copy, closing the
+ * account, and two-step verification. Every route requires a session (901 otherwise).
  * Answers: docs/accounts.md.
  */
 import { Hono } from 'hono';
@@ -33,7 +34,7 @@ import {
   checkCurrentVersions,
   consentOwed,
   currentVersions,
-  recordConsent,
+  decideConsent,
   type ConsentRecord,
 } from '../services/consent.ts';
 import { contentStore } from '../services/contentStore.ts';
@@ -51,7 +52,7 @@ import {
 } from '../services/secondFactor.ts';
 import { endSession, listSessions } from '../services/sessionList.ts';
 import { currentUserView, userInfoView } from '../services/users.ts';
-import { clearSessionCookie, revokeSession, sessionPolicy } from '../session.ts';
+import { clearSessionCookie, sessionPolicy } from '../session.ts';
 import { signIn } from '../signIn.ts';
 import { sendSmsCode } from '../sms/codes.ts';
 import { maskPhone } from '../sms/provider.ts';
@@ -95,17 +96,7 @@ export function createUserRoutes(deps: RouteDeps): Hono<AppEnv> {
       const body = await validate(c, consentBody, 'body');
       const content = contentStore.current();
       checkCurrentVersions(content, body);
-      const versions = currentVersions(content);
-      await db.transaction(async (tx) => {
-        await recordConsent(tx, versions, consentRecord(c, 'agreed'));
-        await writeAudit(tx, {
-          userId: c.var.user.id,
-          action: 'user.consent',
-          target: `user:${c.var.user.id}`,
-          detail: { decision: 'agreed', versions },
-          ip: clientIp(c, config),
-        });
-      });
+      await decideConsent(db, currentVersions(content), consentRecord(c, 'agreed'));
       return ok(c, {}, 'legal.reconsent.agreed');
     },
   );
@@ -116,18 +107,7 @@ export function createUserRoutes(deps: RouteDeps): Hono<AppEnv> {
     describeCall({ summary: 'Decline the new user agreement or privacy policy (signs out)' }),
     requireSession,
     async (c) => {
-      const versions = currentVersions(contentStore.current());
-      await db.transaction(async (tx) => {
-        await recordConsent(tx, versions, consentRecord(c, 'declined'));
-        await revokeSession(tx, c.var.session.id);
-        await writeAudit(tx, {
-          userId: c.var.user.id,
-          action: 'user.consent',
-          target: `user:${c.var.user.id}`,
-          detail: { decision: 'declined', versions },
-          ip: clientIp(c, config),
-        });
-      });
+      await decideConsent(db, currentVersions(contentStore.current()), consentRecord(c, 'declined'), c.var.session.id);
       clearSessionCookie(c, config);
       return ok(c, {}, 'api.logoutOk');
     },

@@ -15,6 +15,8 @@ import { getLegalDocument } from '../../content/query.ts';
 import { ApiError } from '../apiError.ts';
 import type { Database } from '../db/client.ts';
 import { consents, users, type ConsentDecision, type ConsentOrigin } from '../db/schema/index.ts';
+import { revokeSession } from '../session.ts';
+import { writeAudit } from './audit.ts';
 
 /** The versions a consent names, by document. */
 const versionOf: Record<LegalDocumentId, (body: ConsentBody) => string | undefined> = {
@@ -77,6 +79,29 @@ export async function recordConsent(
 export interface ConsentingUser {
   roles: readonly UserRole[];
   agreedVersions: Partial<Record<string, string>>;
+}
+
+/**
+ * A signed-in user's answer to the versions in effect, recorded and audited (`user.consent`); a
+ * refusal also ends `endSessionId`, the session it was given in.
+ */
+export async function decideConsent(
+  db: Database,
+  versions: Readonly<Record<LegalDocumentId, string>>,
+  record: ConsentRecord,
+  endSessionId?: string,
+): Promise<void> {
+  await db.transaction(async (tx) => {
+    await recordConsent(tx, versions, record);
+    if (endSessionId !== undefined) await revokeSession(tx, endSessionId);
+    await writeAudit(tx, {
+      userId: record.userId,
+      action: 'user.consent',
+      target: `user:${record.userId}`,
+      detail: { decision: record.decision, versions },
+      ip: record.ip,
+    });
+  });
 }
 
 /** The published versions, by document. */
