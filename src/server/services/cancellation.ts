@@ -7,8 +7,9 @@
  * irreversibly — name, mobile, e-mail, password, second factor, sessions, notices, the enterprise's
  * contact person, consents' addresses and devices — while what law or accounting keeps stays,
  * de-identified: the enterprise record and its orders (accounting records), settlements, the
- * consent evidence and the audit trail (whose chain forbids editing it; it holds no name or
- * number). The mobile number can register again at once. Each step is a notice to the person.
+ * consent evidence and the audit trail (whose chain forbids editing it; its entries name the
+ * user by id, and a few name an enterprise and its clearance account). The mobile number can
+ * register again at once. Each step is a notice to the person.
  */
 import { and, eq, inArray, isNotNull, isNull, lte, or, sql } from 'drizzle-orm';
 import { chinaDate } from '../../lib/chinaTime.ts';
