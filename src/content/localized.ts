@@ -11,7 +11,9 @@ import {
   helpDocumentSchema,
   helpSectionSchema,
   industrySchema,
-  legalDocumentSchema,
+  legalDocumentFrontSchema,
+  legalDocumentIds,
+  markdownField,
   newsSchema,
   orgComSchema,
   problemGuideSchema,
@@ -21,6 +23,11 @@ import {
   type SiteContent,
 } from './schemas.ts';
 import { localizeValue } from './translations.ts';
+
+const legalDocumentSchema = z.extend(legalDocumentFrontSchema, {
+  documentId: z.enum(legalDocumentIds),
+  content: markdownField,
+});
 
 /** The schema of each collection that holds translatable text. */
 const collectionSchemas: Partial<Record<keyof SiteContent, z.core.$ZodType>> = {

@@ -114,8 +114,8 @@ export const kindPaths: Readonly<Record<ContentKind, KindPath>> = {
   helpDocument: byId('helpDocument', 'help', '.md'),
   problemGuides: single('problemGuides', 'problem-guides.yaml'),
   notice: byId('notice', 'notices', '.md'),
-  // Exactly the documents a registration agrees to (legalDocumentIds): no other file is one.
-  legal: byId('legal', 'legal', '.md', '(user-agreement|privacy-policy)'),
+  // Only legalDocumentIds load (load.ts refuses another file there, naming it).
+  legal: byId('legal', 'legal', '.md'),
 };
 
 export function isContentKind(value: unknown): value is ContentKind {

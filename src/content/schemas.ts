@@ -474,21 +474,19 @@ export type LegalDocumentId = (typeof legalDocumentIds)[number];
 
 export const legalDocumentFrontSchema = z.strictObject({
   title: text(30),
-  /** e.g. `1.0`, `2027.1`: what a consent records. */
-  version: z
-    .string()
-    .check(z.trim(), z.regex(/^[0-9A-Za-z][0-9A-Za-z.-]{0,15}$/, 'must be a short version such as 1.0 or 2027.1')),
+  /** e.g. `1.0`, `2027.1`: what a consent records (consents.version holds 16 characters). */
+  version: text(16),
   /** The day this version applies from: before it, nobody is asked to agree again. */
   effective: dateField,
   /** What changed from the version before, in a sentence or two (shown when asking to agree again). */
   changes: text(200),
   translations: translationsOf({ title: translated(30), changes: translated(200), content: markdownField }),
 });
-export const legalDocumentSchema = z.extend(legalDocumentFrontSchema, {
-  documentId: z.enum(legalDocumentIds),
-  content: markdownField,
-});
-export type LegalDocument = z.output<typeof legalDocumentSchema>;
+/** A loaded legal document (its whole schema is localized.ts's: the studio's editor need not carry it). */
+export type LegalDocument = z.output<typeof legalDocumentFrontSchema> & {
+  documentId: LegalDocumentId;
+  content: string;
+};
 
 // ---------------------------------------------------------------------------------------------
 

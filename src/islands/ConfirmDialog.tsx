@@ -55,7 +55,7 @@ export default function ConfirmDialog({
         <p id={bodyId} className="py-4">
           {body}
         </p>
-        <div className="modal-action">
+        <div className="modal-action flex-wrap">
           <button type="button" className="btn" onClick={onCancel} disabled={busy} autoFocus>
             {cancelLabel}
           </button>

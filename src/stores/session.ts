@@ -17,8 +17,6 @@ export { loginStatus, markLoggedIn, markLoggedOut } from './loginStatus.ts';
 export { readLoginStatus, LOGIN_STATUS_KEY, type LoginStatus, type LoginType } from '../lib/storedLoginStatus.ts';
 
 export const CURRENT_USER_URL = '/api/front/user/currentUser';
-export const CONSENT_URL = '/api/front/user/consent';
-export const DECLINE_CONSENT_URL = '/api/front/user/declineConsent';
 export const LOGOUT_URL = '/api/front/system/logout';
 
 /** The current-user response (GET /api/front/user/currentUser). */
@@ -65,7 +63,7 @@ export interface CurrentUser {
   roles?: string[];
   /** The session must enrol or verify a second factor before the role's pages (SessionGate). */
   secondFactorRequired?: SecondFactorDemand;
-  /** The account must agree to new versions before its pages (SessionGate). */
+  /** The account must agree to new versions before its pages (ConsentGate). */
   consentOwed?: ConsentOwed;
   /** number of notices (totalCount) */
   notifyCount?: number;
@@ -77,11 +75,11 @@ export const currentUser = atom<CurrentUser>({});
 /**
  * What the page's session gate (src/components/SessionGate.astro) decided: still checking, the
  * user may see the page, they are signed in without the role the page needs (the operator
- * console), they have the role but this session owes a second factor, or the account must first
- * agree to a new user agreement or privacy policy. Islands wait for
+ * console), or they have the role but this session owes a second factor (it stays pending while the
+ * account must first agree to a new user agreement or privacy policy). Islands wait for
  * `ready` before their own calls.
  */
-export const sessionGate = atom<'pending' | 'ready' | 'forbidden' | 'secondFactor' | 'consent'>('pending');
+export const sessionGate = atom<'pending' | 'ready' | 'forbidden' | 'secondFactor'>('pending');
 
 /** Maps the current-user response; an empty (or missing) response gives `{}`. */
 export function mapCurrentUser(resp: CurrentUserResponse | null | undefined): CurrentUser {
@@ -100,8 +98,8 @@ export function mapCurrentUser(resp: CurrentUserResponse | null | undefined): Cu
   if (Array.isArray(resp.roles)) user.roles = [...resp.roles];
   if (resp.secondFactorRequired === 'enrol' || resp.secondFactorRequired === 'verify')
     user.secondFactorRequired = resp.secondFactorRequired;
-  if (resp.consentOwed && Array.isArray(resp.consentOwed.changes) && resp.consentOwed.changes.length > 0)
-    user.consentOwed = resp.consentOwed;
+  // Sent only when something is owed (src/server/services/consent.ts consentOwed).
+  if (resp.consentOwed) user.consentOwed = resp.consentOwed;
   return user;
 }
 
@@ -170,31 +168,6 @@ export async function logout(): Promise<boolean> {
   }
   goToLogin();
   return true;
-}
-
-/**
- * Agrees to the versions currentUser asked for; the answer's message either way (a refusal: a
- * newer version was published meanwhile).
- */
-export async function agreeToConsent(
-  owed: ConsentOwed,
-): Promise<{ ok: true; message: string } | { ok: false; message: string }> {
-  const answer = await post(CONSENT_URL, { ...owed.versions }, { quiet: true });
-  if (answer?.code === OK) return { ok: true, message: answer.message };
-  return { ok: false, message: answer?.message ?? '' };
-}
-
-/** Declines them: the server records it and ends the session; the visitor leaves for the home page. */
-export async function declineConsent(homeUrl: string): Promise<void> {
-  const answer = await post(DECLINE_CONSENT_URL, undefined, { quiet: true });
-  if (answer && answer.code !== OK && answer.code !== SESSION_EXPIRED) {
-    message.error(answer.message || String(answer.code));
-    return;
-  }
-  markLoggedOut();
-  currentUser.set({});
-  if (answer?.message) flashOnNextPage('success', answer.message);
-  window.location.assign(homeUrl);
 }
 
 // Whoever clears the login status (logout, or any call answered 901) also clears the user.

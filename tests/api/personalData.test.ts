@@ -81,7 +81,7 @@ describe('personal data', () => {
     const before = await exportsOf(userId);
     const response = await download(cookie, '?format=json');
     expect(response.status).toBe(200);
-    expect(response.headers.get('Content-Type')).toContain('application/json');
+    expect(response.headers.get('Content-Type')).toBe('application/octet-stream');
     expect(response.headers.get('Content-Disposition')).toMatch(
       /^attachment; .*filename\*=UTF-8''%E4%B8%AA%E4%BA%BA%E4%BF%A1%E6%81%AF-\d{8}\.json$/,
     );

@@ -1,6 +1,5 @@
 import { useCallback, useEffect, useState } from 'react';
 import { fetchDownload } from '../../lib/api/client.ts';
-import { formatCount } from '../../lib/i18n/plural.ts';
 import type { Locale } from '../../lib/i18n/locales.ts';
 import type { PersonalData, PersonalDataFormat } from '../../lib/schemas/personalData.ts';
 import { getForm } from '../auth/formCall.ts';
@@ -46,7 +45,8 @@ export default function PersonalDataCard({ locale, messages }: Props) {
     setDownloading(null);
   };
 
-  const count = (n: number) => formatCount(messages, 'account.data.count', locale, n);
+  // A bare number: the row's label says what is counted.
+  const count = (n: number) => new Intl.NumberFormat(locale).format(n);
 
   return (
     <SettingsCard id="personal-data" title={messages['account.data.title']} lead={messages['account.data.lead']}>

@@ -1,13 +1,11 @@
 /** The account-settings island's calls and messages (docs/accounts.md, "Logged-in calls"). */
 import type { MessageKey } from '../../lib/i18n/index.ts';
-import { countKeys } from '../../lib/i18n/plural.ts';
 
 export const CHANGE_USER_INFO_URL = '/api/front/user/changeUserInfo';
 export const CHANGE_PASSWORD_URL = '/api/front/user/changePwd';
 export const SESSIONS_URL = '/api/front/user/sessions';
 export const END_SESSION_URL = '/api/front/user/endSession';
 export const PERSONAL_DATA_URL = '/api/front/user/personalData';
-export const CANCEL_ACCOUNT_URL = '/api/front/user/cancelAccount';
 export const EXPORT_PERSONAL_DATA_URL = '/api/front/user/exportPersonalData';
 
 export const accountMessageKeys = [
@@ -105,7 +103,6 @@ export const accountMessageKeys = [
   'account.data.section.signIns',
   'account.data.section.sessions',
   'account.data.section.consents',
-  ...countKeys('account.data.count'),
   'account.data.noEnterprise',
   'account.data.recentSignIns',
   'account.data.signInOk',

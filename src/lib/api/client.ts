@@ -406,9 +406,7 @@ export async function fetchDownload(
     const headers = baseHeaders({ Accept: '*/*', ...options.headers });
     const response = await fetch(target, { headers, credentials: 'same-origin', signal: signals.signal });
     const type = response.headers.get('Content-Type') ?? '';
-    // An answer is a file when it says so (a JSON file is one too); a JSON body otherwise is the envelope.
-    const attachment = /^\s*attachment/i.test(response.headers.get('Content-Disposition') ?? '');
-    if (!response.ok || (!attachment && type.includes('application/json')) || !response.body) {
+    if (!response.ok || type.includes('application/json') || !response.body) {
       outcome = {
         kind: 'response',
         status: response.status,

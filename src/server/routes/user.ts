@@ -229,7 +229,7 @@ export function createUserRoutes(deps: RouteDeps): Hono<AppEnv> {
     describeCall({
       summary: "A copy of the signed-in person's personal information (JSON or xlsx)",
       query: personalDataDownloadQuery,
-      download: 'application/json',
+      download: 'application/octet-stream',
     }),
     requireSession,
     async (c) => {
@@ -249,7 +249,8 @@ export function createUserRoutes(deps: RouteDeps): Hono<AppEnv> {
       if (format === 'xlsx') return xlsxResponse(xlsxStream(personalDataSheet(data, localeOf(c))), fileName);
       return new Response(JSON.stringify(data, null, 2), {
         headers: {
-          'Content-Type': 'application/json; charset=utf-8',
+          // Not application/json: the request client reads a JSON answer as the envelope, a file as a file.
+          'Content-Type': 'application/octet-stream',
           'Content-Disposition': `attachment; filename="personal-information.json"; filename*=UTF-8''${encodeURIComponent(fileName)}`,
           'Cache-Control': 'no-store',
         },
