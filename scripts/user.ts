@@ -1,7 +1,7 @@
 /**
  * `npm run user -- <command>`: staff accounts from the server's shell — a deployment's first
- * operator (it starts with no account at all), a locked-out operator's second factor, an account
- * to disable at once. The same functions, rules and audit rows as the operator's page /ops/staff
+ * administrator (it starts with no account at all), a locked-out administrator's second factor, an
+ * account to disable at once. The same functions, rules and audit rows as the administrator's page /ops/staff
  * (src/server/services/staffAccounts.ts); the command line acts as nobody signed in and its audit
  * rows say `detail.via: 'cli'`.
  *
@@ -55,17 +55,20 @@ const misused = 2;
 
 export const usage = `Usage: npm run user -- <command> [arguments]
 
-Staff accounts (operators, editors, partner staff), with the rules and audit of /ops/staff.
+Staff accounts (administrators, operators, editors, auditors, partner staff), with the rules and
+audit of /ops/staff. An account holds the roles of one duty: administration (admin), operation
+(operator, editor) or audit (auditor).
 <user> is a user name (any case) or a mobile number.
 
 Commands:
   create --user-name <name> --mobile <11 digits> --name <display name>
-         --role operator|editor|partner [--institution <code> --emp-id <staff number>]
+         --role admin|operator|editor|auditor|partner [--institution <code> --emp-id <staff number>]
                                a new account; the password is asked for (not echoed) or read
                                from the first line of standard input. A partner needs its
                                institution's code and a staff number there.
-  grant <user> operator|editor   give a role (other roles stay)
-  revoke <user> operator|editor  take a role away (never the last active operator's)
+  grant <user> <role>            give admin, operator, editor or auditor (other roles stay;
+                                 never one of another duty)
+  revoke <user> <role>           take it away (never the last active admin's)
   disable <user>                 refuse its sign-ins and end its sessions
   enable <user>                  allow its sign-ins again
   reset-second-factor <user>     delete its authenticator and recovery codes, end its sessions
@@ -79,10 +82,10 @@ The database is the server's: DATA_DIR (embedded, only while no server uses it) 
 DATABASE_URL. Messages follow LC_ALL / LANG (zh-CN, en-US, zh-TW, id-ID, pt-BR).
 
 Examples:
-  npm run user -- create --user-name ops_li --mobile 13900000001 --name 李娜 --role operator
+  npm run user -- create --user-name admin_li --mobile 13900000001 --name 李娜 --role admin
   printf '%s\\n' "$PASSWORD" | npm run user -- create --user-name bank_gd01 --mobile 13900000002 \\
       --name 王伟 --role partner --institution ICBC44 --emp-id GD0101
-  npm run user -- reset-second-factor ops_li
+  npm run user -- reset-second-factor admin_li
 `;
 
 /** The command line's option for each field, so a message names what was typed. */
@@ -130,7 +133,8 @@ function checked<S extends z.core.$ZodType>(schema: S, input: Record<string, unk
 function refusalText(error: ApiError, locale: Locale): string {
   const errors = (error.data as { errors?: { field: string; message: string }[] } | undefined)?.errors;
   if (errors?.length) return errors.map((item) => `${optionOf[item.field] ?? item.field}: ${item.message}`).join('\n');
-  return error.text ?? translator(locale)(error.key, error.vars);
+  const text = error.text ?? translator(locale)(error.key, error.vars);
+  return error.field === undefined ? text : `${optionOf[error.field] ?? error.field}: ${text}`;
 }
 
 /** Reads a line without echoing it (a person at a terminal). */

@@ -95,12 +95,14 @@ export const pageRoutes: readonly PageRoute[] = [
   { path: '/certify/enterprise/certificate', key: 'certificate', layout: 'certify', access: 'session' },
   { path: '/certify/enterprise/usbkey', key: 'usbkey', layout: 'certify', access: 'session' },
   { path: '/handle/order', key: 'handleOrder', layout: 'handle', access: 'session' },
-  // The operator console (运营审核): hidden from every menu but its own; operators only (the API checks).
+  // The staff console (运营审核): hidden from every menu but its own; each page for one staff duty
+  // (lib/roles.ts): the business to operators, the audit trail to auditors, staff accounts to
+  // administrators (the API checks).
   { path: '/ops/certifications', key: 'opsCertifications', layout: 'ops', access: 'session', role: 'operator' },
   { path: '/ops/orders', key: 'opsOrders', layout: 'ops', access: 'session', role: 'operator' },
-  { path: '/ops/audit', key: 'opsAudit', layout: 'ops', access: 'session', role: 'operator' },
+  { path: '/ops/audit', key: 'opsAudit', layout: 'ops', access: 'session', role: 'auditor' },
   { path: '/ops/settlements', key: 'opsSettlements', layout: 'ops', access: 'session', role: 'operator' },
-  { path: '/ops/staff', key: 'opsStaff', layout: 'ops', access: 'session', role: 'operator' },
+  { path: '/ops/staff', key: 'opsStaff', layout: 'ops', access: 'session', role: 'admin' },
   // The editors' studio (内容工作台): hidden from public menus, reached from the account menu; editors and operators.
   { path: '/studio', key: 'studio', layout: 'studio', access: 'session', role: studioRoles },
   {

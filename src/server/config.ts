@@ -8,6 +8,7 @@
 import path from 'node:path';
 import { z } from 'zod';
 import { userRoles, type UserRole } from '../lib/roles.ts';
+import { staffRoles } from '../lib/staffRoles.ts';
 
 const MiB = 1024 * 1024;
 
@@ -61,6 +62,7 @@ export const envSchema = z.object({
   TRUST_PROXY: flag.default(false),
   SESSION_IDLE_MINUTES: positiveInt.default(30),
   STAFF_SESSION_IDLE_MINUTES: positiveInt.default(15),
+  STAFF_PASSWORD_MAX_AGE_DAYS: z.coerce.number().int().min(0).max(3650).default(90),
   SESSION_ABSOLUTE_HOURS: positiveInt.default(12),
   PUBLIC_ORIGIN: origin.optional(),
   DB_STATEMENT_TIMEOUT_MS: positiveInt.default(15_000),
@@ -162,8 +164,10 @@ export interface Config {
   /** Believe X-Forwarded-For / -Proto / -Host (only behind a proxy that sets them). */
   trustProxy: boolean;
   sessionIdleMinutes: number;
-  /** STAFF_SESSION_IDLE_MINUTES: the idle timeout of staff accounts (operators, editors, partner staff). */
+  /** STAFF_SESSION_IDLE_MINUTES: the idle timeout of staff accounts (lib/roles.ts, staffRoles). */
   staffSessionIdleMinutes: number;
+  /** STAFF_PASSWORD_MAX_AGE_DAYS: a staff password older than this must be replaced before signing in (0: never). */
+  staffPasswordMaxAgeDays: number;
   sessionAbsoluteHours: number;
   /** Extra origin accepted by the CSRF check besides the request's own, e.g. the public URL behind a proxy. */
   publicOrigin: string | undefined;
@@ -290,12 +294,12 @@ function bankProviderRule(e: z.infer<typeof envSchema>): Config['bankProvider'] 
   return provider;
 }
 
-/** The privileged roles of a deployment: the operator console, the editors' studio, the banks' settlement data. */
-export const deploymentMfaRoles: readonly UserRole[] = ['operator', 'editor', 'partner'];
+/** The privileged roles of a deployment: the staff console, the editors' studio, the banks' settlement data. */
+export const deploymentMfaRoles: readonly UserRole[] = staffRoles;
 
 /**
  * A second factor is required of privileged accounts once PUBLIC_ORIGIN says this is a deployment
- * (operator, editor, partner); a local run requires none, so the demo accounts log in with their
+ * (every staff role); a local run requires none, so the demo accounts log in with their
  * password alone. MFA_REQUIRED_ROLES overrides either way (`none` to require it of nobody).
  */
 function mfaRequiredRolesRule(e: z.infer<typeof envSchema>): readonly UserRole[] {
@@ -474,6 +478,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     trustProxy: e.TRUST_PROXY,
     sessionIdleMinutes: e.SESSION_IDLE_MINUTES,
     staffSessionIdleMinutes: e.STAFF_SESSION_IDLE_MINUTES,
+    staffPasswordMaxAgeDays: e.STAFF_PASSWORD_MAX_AGE_DAYS,
     sessionAbsoluteHours: e.SESSION_ABSOLUTE_HOURS,
     publicOrigin: e.PUBLIC_ORIGIN,
     dbStatementTimeoutMs: e.DB_STATEMENT_TIMEOUT_MS,

@@ -189,7 +189,12 @@ export const serverVariables: Record<ServerVariable, VariableDoc> = {
   STAFF_SESSION_IDLE_MINUTES: {
     group: 'security',
     summary:
-      "a staff account's session (operator, editor, partner staff) unused this long ends: 等保 2.0 level 3 asks a short idle timeout of privileged users ([docs/privacy.md](docs/privacy.md))",
+      "a staff account's session (administrator, operator, editor, auditor, partner staff) unused this long ends: 等保 2.0 level 3 asks a short idle timeout of privileged users ([docs/privacy.md](docs/privacy.md))",
+  },
+  STAFF_PASSWORD_MAX_AGE_DAYS: {
+    group: 'security',
+    summary:
+      'a staff password older than this many days must be replaced (by SMS, 忘记密码) before the account signs in again; `0`: never expires ([docs/accounts.md](docs/accounts.md), Staff passwords)',
   },
   SESSION_ABSOLUTE_HOURS: { group: 'security', summary: 'a session ends this long after sign-in, used or not' },
   APP_SECRET: {

@@ -25,7 +25,7 @@ import { createDrain, exitOnSignals } from './shutdown.ts';
 import { storageBannerLine } from './storage/fromConfig.ts';
 import { filesMatchPublished } from './studio/contentRepo.ts';
 import { contentStore, publishContent } from './services/contentStore.ts';
-import { hasActiveOperator } from './services/staffAccounts.ts';
+import { hasActiveAdmin } from './services/staffAccounts.ts';
 import { heldBuildFor } from './site/buildCommand.ts';
 import { createPublishedSite, type Publication } from './site/servedSite.ts';
 import { createSitePublisher } from './site/sitePublisher.ts';
@@ -252,12 +252,13 @@ export function demoAccountBannerLines(
 }
 
 /** Until an operator exists nobody can manage the portal: how to make the first one (a new deployment). */
-export function firstOperatorBannerLines(operatorExists: boolean): string[] {
-  if (operatorExists) return [];
+export function firstAdminBannerLines(adminExists: boolean): string[] {
+  if (adminExists) return [];
   return [
     '',
-    '  There is no active operator yet. Create the first one on this machine (docs/deployment.md):',
-    '    npm run user -- create --user-name <name> --mobile <mobile> --name <name> --role operator',
+    '  There is no active administrator yet. Create the first one on this machine (docs/deployment.md);',
+    '  they create the operators, editors and auditors on /ops/staff:',
+    '    npm run user -- create --user-name <name> --mobile <mobile> --name <name> --role admin',
   ];
 }
 
@@ -266,7 +267,7 @@ function printBanner(
   config: Config,
   logger: Logger,
   openDemoAccounts: readonly string[],
-  operatorExists: boolean,
+  adminExists: boolean,
 ): void {
   const lines = [
     '',
@@ -289,7 +290,7 @@ function printBanner(
       'embedded database: commits survive a killed process but not an OS crash or power loss (no fsync); use PostgreSQL for production',
     );
   }
-  lines.push(...demoAccountBannerLines(config, openDemoAccounts), ...firstOperatorBannerLines(operatorExists));
+  lines.push(...demoAccountBannerLines(config, openDemoAccounts), ...firstAdminBannerLines(adminExists));
   if (config.seedDemoAccounts && config.publicOrigin !== undefined) {
     logger.warn(
       { seedDemoAccounts: true, publicOrigin: config.publicOrigin },
@@ -317,7 +318,7 @@ export async function runServer(): Promise<RunningServer> {
     config.publicOrigin !== undefined && !config.seedDemoAccounts
       ? await demoAccountsWithPublicPasswords(running.runtime.db)
       : [];
-  printBanner(running, config, logger, openDemoAccounts, await hasActiveOperator(running.runtime.db));
+  printBanner(running, config, logger, openDemoAccounts, await hasActiveAdmin(running.runtime.db));
   exitOnSignals(logger, () => running.close());
   return running;
 }

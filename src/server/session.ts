@@ -10,7 +10,7 @@ import { and, eq, isNull, ne, sql } from 'drizzle-orm';
 import type { Context } from 'hono';
 import { deleteCookie, getCookie, setCookie } from 'hono/cookie';
 import { sessionCookieName, signedInHintCookieName } from '../lib/apiCodes.ts';
-import { staffRoles } from '../lib/roles.ts';
+import { staffRoles } from '../lib/staffRoles.ts';
 import type { Config } from './config.ts';
 import { preparedStatement, rowsOf, type Database } from './db/client.ts';
 import { enterprises, sessions, users } from './db/schema/index.ts';

@@ -386,7 +386,7 @@ describe('POST /api/front/system/resetpassword', () => {
     const res = await postForm(
       t,
       '/api/front/system/resetpassword',
-      { phone, code, newPassword: 'Operator2026', deviceId: 'hgdweb', appCode: 'HGD' },
+      { phone, code, newPassword: 'Maple-Orbit-58', deviceId: 'hgdweb', appCode: 'HGD' },
       { cookie: before },
     );
     expect(await res.json()).toEqual({ code: 200, message: '重置密码成功', data: {} });
@@ -401,7 +401,7 @@ describe('POST /api/front/system/resetpassword', () => {
       ((await (await login({ userName: 'demo_operator', password: 'Operator2025' })).json()) as Envelope).code,
     ).toBe(400);
     expect(
-      ((await (await login({ userName: 'demo_operator', password: 'Operator2026' })).json()) as Envelope).code,
+      ((await (await login({ userName: 'demo_operator', password: 'Maple-Orbit-58' })).json()) as Envelope).code,
     ).toBe(200);
     const [audit] = await t.db
       .select()

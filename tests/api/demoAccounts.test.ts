@@ -14,11 +14,11 @@ import { regions, users } from '../../src/server/db/schema/index.ts';
 import { demoAccounts, demoAccountsWithPublicPasswords } from '../../src/server/seed/seed.ts';
 import {
   demoAccountBannerLines,
-  firstOperatorBannerLines,
+  firstAdminBannerLines,
   startServer,
   type RunningServer,
 } from '../../src/server/main.ts';
-import { hasActiveOperator } from '../../src/server/services/staffAccounts.ts';
+import { hasActiveAdmin } from '../../src/server/services/staffAccounts.ts';
 import { createTestApp, openPerFile } from './harness.ts';
 
 const publicOrigin = 'https://portal.example.com';
@@ -65,12 +65,13 @@ describe('a deployment (PUBLIC_ORIGIN set) on an empty database', () => {
     expect(help.data.length).toBeGreaterThan(0);
   });
 
-  it('says at start how to create the first operator, until one exists', async () => {
-    expect(await hasActiveOperator(running.runtime.db)).toBe(false);
-    const lines = firstOperatorBannerLines(false).join('\n');
-    expect(lines).toContain('no active operator');
+  it('says at start how to create the first administrator, until one exists', async () => {
+    expect(await hasActiveAdmin(running.runtime.db)).toBe(false);
+    const lines = firstAdminBannerLines(false).join('\n');
+    expect(lines).toContain('no active administrator');
     expect(lines).toContain('npm run user -- create');
-    expect(firstOperatorBannerLines(true)).toEqual([]);
+    expect(lines).toContain('--role admin');
+    expect(firstAdminBannerLines(true)).toEqual([]);
   });
 
   it('refuses every published demo password at login', async () => {
@@ -131,8 +132,8 @@ describe('the start-up banner', () => {
 describe('demo accounts left in a database', () => {
   const t = openPerFile(() => createTestApp());
 
-  it('hold an active operator (so the banner asks for none)', async () => {
-    expect(await hasActiveOperator(t.db)).toBe(true);
+  it('hold an active administrator (so the banner asks for none)', async () => {
+    expect(await hasActiveAdmin(t.db)).toBe(true);
   });
 
   it('are named while they keep their published password and are active', async () => {

@@ -47,19 +47,21 @@ function transition(body: Record<string, string>, cookie = operator): Promise<En
 }
 
 describe('role checks', () => {
-  const calls: [string, 'GET' | 'POST'][] = [
-    ['/api/ops/order/getOrderDetail?orderNo=HGD20261122000001', 'GET'],
-    ['/api/ops/order/transition', 'POST'],
-    ['/api/ops/order/getAntTable', 'POST'],
-    ['/api/ops/audit/getAntTable', 'POST'],
+  // Separated duties (lib/roles.ts): the orders are the operator's, the audit trail the auditor's.
+  const calls: [string, 'GET' | 'POST', string][] = [
+    ['/api/ops/order/getOrderDetail?orderNo=HGD20261122000001', 'GET', 'demo_operator'],
+    ['/api/ops/order/transition', 'POST', 'demo_operator'],
+    ['/api/ops/order/getAntTable', 'POST', 'demo_operator'],
+    ['/api/ops/audit/getAntTable', 'POST', 'demo_auditor'],
   ];
+  const staff = ['demo_admin', 'demo_operator', 'demo_editor', 'demo_auditor'];
 
-  it('answers 901 without a session and 403 to every role but operator', async () => {
-    for (const [path, method] of calls) {
+  it('answers 901 without a session and 403 to every role but its duty', async () => {
+    for (const [path, method, allowed] of calls) {
       const anonymous =
         method === 'GET' ? await get(t, path) : await post(t, path, { orderNo: 'HGD20261122000001', action: 'accept' });
       expect(anonymous.code, path).toBe(901);
-      for (const userName of ['demo_person', 'demo_company', 'demo_partner']) {
+      for (const userName of ['demo_person', 'demo_company', 'demo_partner', ...staff.filter((name) => name !== allowed)]) {
         const cookie = await t.login(userName);
         const answer =
           method === 'GET'

@@ -1,8 +1,8 @@
 /**
- * /api/ops/staff/*: the operator's staff accounts — the list (staff by default, any user by
+ * /api/ops/staff/*: the administrator's staff accounts — the list (staff by default, any user by
  * keyword), each change (grant, revoke, disable, enable, reset the second factor, relate to an
- * institution) with its audit row and effect, the safety rules (not oneself, never the last
- * active operator, also under concurrency), the guards (901, 403 to every other role, CSRF) and
+ * institution) with its audit row and effect, the safety rules (one duty per account, not oneself,
+ * never the last active administrator, also under concurrency), the guards (901, 403 to every other role, CSRF) and
  * bad input (400 at its field, nothing changed).
  */
 import { and, count, eq, isNull, sql } from 'drizzle-orm';
@@ -28,22 +28,22 @@ import { insertUser } from './partnerFixtures.ts';
 const t = openPerFile(() => createTestApp({ env: { TRUST_PROXY: '1' } }));
 const base = '/api/ops/staff';
 
-let operator: string;
-let operatorId: number;
+let admin: string;
+let adminId: number;
 
 beforeAll(async () => {
-  operator = await t.login('demo_operator');
-  operatorId = (await findUserIdByUserName(t.db, 'demo_operator'))!;
+  admin = await t.login('demo_admin');
+  adminId = (await findUserIdByUserName(t.db, 'demo_admin'))!;
 });
 
-function table(antTable: Record<string, unknown> = {}, cookie = operator): Promise<Envelope<StaffTableData>> {
+function table(antTable: Record<string, unknown> = {}, cookie = admin): Promise<Envelope<StaffTableData>> {
   return post<StaffTableData>(t, `${base}/getAntTable`, { antTable: JSON.stringify(antTable) }, { cookie });
 }
 
 function change(
   path: string,
   body: Record<string, string | number>,
-  cookie = operator,
+  cookie = admin,
 ): Promise<Envelope<StaffRowData>> {
   return post<StaffRowData>(t, `${base}/${path}`, body, { cookie });
 }
@@ -105,7 +105,7 @@ describe('guards', () => {
   ];
 
   it.each(calls)(
-    '%s needs a session (901) and the operator role (403 to every other role)',
+    '%s needs a session (901) and the administrator role (403 to every other role)',
     async (path, method, body) => {
       const call = (cookie?: string) =>
         method === 'get'
@@ -113,7 +113,7 @@ describe('guards', () => {
           : post(t, `${base}/${path}`, body, cookie ? { cookie } : {});
       const before = await footprint();
       expect((await call()).code).toBe(ApiCode.SESSION_EXPIRED);
-      for (const userName of ['demo_person', 'demo_company', 'demo_partner', 'demo_editor']) {
+      for (const userName of ['demo_person', 'demo_company', 'demo_partner', 'demo_editor', 'demo_operator', 'demo_auditor']) {
         expect(await call(await t.login(userName)), userName).toEqual({
           code: 403,
           message: '没有权限执行此操作',
@@ -129,7 +129,7 @@ describe('guards', () => {
     const before = await footprint();
     const response = await t.app.request(`${base}/grant`, {
       method: 'POST',
-      headers: { Cookie: operator, 'Content-Type': 'application/x-www-form-urlencoded' },
+      headers: { Cookie: admin, 'Content-Type': 'application/x-www-form-urlencoded' },
       body: `userId=${await idOf('demo_person')}&role=operator`,
     });
     expect(((await response.json()) as Envelope).code).toBe(403);
@@ -142,7 +142,7 @@ describe('POST getAntTable', () => {
     const answer = await table({ pager: { pageSize: 100 } });
     expect(answer.code).toBe(200);
     const names = answer.data.result.map((row) => row.userName);
-    expect(names).toEqual(expect.arrayContaining(['demo_operator', 'demo_editor', 'demo_partner', 'demo_bank']));
+    expect(names).toEqual(expect.arrayContaining(['demo_admin', 'demo_operator', 'demo_editor', 'demo_auditor', 'demo_partner', 'demo_bank']));
     expect(names).not.toContain('demo_person');
     expect(names).not.toContain('demo_company');
     const partner = answer.data.result.find((row) => row.userName === 'demo_partner')!;
@@ -154,7 +154,7 @@ describe('POST getAntTable', () => {
       self: false,
       institutions: [{ code: demoPartnerCodes.icbcGuangdong, empId: 'GD0001', name: expect.stringContaining('广东') }],
     });
-    expect(answer.data.result.find((row) => row.userName === 'demo_operator')?.self).toBe(true);
+    expect(answer.data.result.find((row) => row.userName === 'demo_admin')?.self).toBe(true);
   });
 
   it('finds any user by keyword (name, user name or mobile), so a role can be granted to them', async () => {
@@ -195,7 +195,7 @@ describe('POST getAntTable', () => {
 describe('GET getStaff', () => {
   it('answers any user, staff or not, and 404 for an unknown id', async () => {
     const person = await get<StaffRowData>(t, `${base}/getStaff?userId=${await idOf('demo_person')}`, {
-      cookie: operator,
+      cookie: admin,
     });
     expect(person.data).toMatchObject({
       userName: 'demo_person',
@@ -203,8 +203,8 @@ describe('GET getStaff', () => {
       institutions: [],
       lastLoginAt: null,
     });
-    expect((await get(t, `${base}/getStaff?userId=2147483647`, { cookie: operator })).code).toBe(404);
-    expect((await get(t, `${base}/getStaff?userId=abc`, { cookie: operator })).code).toBe(400);
+    expect((await get(t, `${base}/getStaff?userId=2147483647`, { cookie: admin })).code).toBe(404);
+    expect((await get(t, `${base}/getStaff?userId=abc`, { cookie: admin })).code).toBe(400);
   });
 });
 
@@ -220,7 +220,7 @@ describe('grant and revoke', () => {
       data: { userName: 'demo_person', roles: ['editor', 'individual'] },
     });
     expect(await lastAudit('staff.grant')).toMatchObject({
-      userId: operatorId,
+      userId: adminId,
       target: `user:${userId}`,
       detail: { role: 'editor', via: 'ops' },
     });
@@ -245,7 +245,7 @@ describe('grant and revoke', () => {
     const answer = await change('revoke', { userId, role: 'editor' });
     expect(answer).toMatchObject({ code: 200, data: { roles: ['individual'] } });
     expect(await lastAudit('staff.revoke')).toMatchObject({
-      userId: operatorId,
+      userId: adminId,
       detail: { role: 'editor', via: 'ops' },
     });
     expect((await get(t, '/api/studio/items', { cookie })).code).toBe(403);
@@ -264,20 +264,49 @@ describe('grant and revoke', () => {
     expect((await change('revoke', { userId, role: 'editor' })).data.roles).toEqual(['individual']);
   });
 
-  it('refuses an operator revoking their own operator role (409), nothing changed', async () => {
+  it('refuses an administrator revoking their own administrator role (409), nothing changed', async () => {
     const before = await footprint();
-    const answer = await change('revoke', { userId: operatorId, role: 'operator' });
-    expect(answer).toMatchObject({ code: 409, message: '不能撤销自己的运营人员角色，请由其他运营人员操作' });
+    const answer = await change('revoke', { userId: adminId, role: 'admin' });
+    expect(answer).toMatchObject({ code: 409, message: '不能撤销自己的系统管理员角色，请由其他系统管理员操作' });
     expect(await footprint()).toEqual(before);
   });
 
-  it('grants and revokes another operator (the console opens and closes for them)', async () => {
-    const { userId, userName } = await insertUser(t, ['individual'], 'second_ops');
-    expect((await change('grant', { userId, role: 'operator' })).code).toBe(200);
+  it('grants and revokes another administrator (the staff page opens and closes for them)', async () => {
+    const { userId, userName } = await insertUser(t, ['individual'], 'second_admin');
+    expect((await change('grant', { userId, role: 'admin' })).code).toBe(200);
     const cookie = await t.login(userName);
     expect((await table({}, cookie)).code).toBe(200);
-    expect((await change('revoke', { userId, role: 'operator' })).code).toBe(200);
+    expect((await change('revoke', { userId, role: 'admin' })).code).toBe(200);
     expect((await table({}, cookie)).code).toBe(403);
+  });
+
+  it.each([
+    ['operator', 'admin', '“系统管理员”不能与该用户已有的“运营人员”角色由同一账户兼任（系统管理、业务运营、安全审计三种职责分离）'],
+    ['editor', 'auditor', '“审计管理员”不能与该用户已有的“内容编辑”角色由同一账户兼任（系统管理、业务运营、安全审计三种职责分离）'],
+    ['auditor', 'operator', '“运营人员”不能与该用户已有的“审计管理员”角色由同一账户兼任（系统管理、业务运营、安全审计三种职责分离）'],
+    ['admin', 'auditor', '“审计管理员”不能与该用户已有的“系统管理员”角色由同一账户兼任（系统管理、业务运营、安全审计三种职责分离）'],
+  ] as const)('refuses a %s the %s role: one duty per account (409), nothing changed', async (held, asked, message) => {
+    const { userId } = await insertUser(t, [held], `duty_${held}_${asked}`);
+    const before = await footprint();
+    expect(await change('grant', { userId, role: asked })).toEqual({ code: 409, message, data: {} });
+    expect(await footprint()).toEqual(before);
+  });
+
+  it('grants a role of the same duty (an operator may edit) and roles outside the duties stay', async () => {
+    const { userId } = await insertUser(t, ['enterprise', 'operator'], 'ops_and_company');
+    expect((await change('grant', { userId, role: 'editor' })).data.roles).toEqual(['editor', 'enterprise', 'operator']);
+  });
+
+  it('the users table refuses two duties on one account, whoever writes it', async () => {
+    for (const roles of [
+      ['admin', 'auditor'],
+      ['admin', 'operator'],
+      ['editor', 'auditor'],
+    ] as const) {
+      await expect(
+        t.db.insert(users).values({ userName: `both_${roles.join('_')}`, mobile: '13977770000', passwordHash: 'x', roles: [...roles] }),
+      ).rejects.toMatchObject({ cause: expect.objectContaining({ message: expect.stringMatching(/duty_check/) }) });
+    }
   });
 });
 
@@ -291,7 +320,7 @@ describe('disable and enable', () => {
     const answer = await change('disable', { userId });
     expect(answer).toMatchObject({ code: 200, data: { status: 'disabled' } });
     expect(await lastAudit('staff.disable')).toMatchObject({
-      userId: operatorId,
+      userId: adminId,
       target: `user:${userId}`,
       detail: { via: 'ops' },
     });
@@ -312,14 +341,14 @@ describe('disable and enable', () => {
     expect(await footprint()).toEqual(before);
 
     expect(await change('enable', { userId })).toMatchObject({ code: 200, data: { status: 'active' } });
-    expect(await lastAudit('staff.enable')).toMatchObject({ userId: operatorId, detail: { via: 'ops' } });
+    expect(await lastAudit('staff.enable')).toMatchObject({ userId: adminId, detail: { via: 'ops' } });
     expect((await loginByPassword(t, 'demo_editor', 'Editor2025', '198.51.100.21')).code).toBe(200);
     expect(await change('enable', { userId })).toMatchObject({ code: 409, message: '该账户已是启用状态' });
   });
 
-  it('refuses an operator disabling themselves (409), nothing changed', async () => {
+  it('refuses an administrator disabling themselves (409), nothing changed', async () => {
     const before = await footprint();
-    expect(await change('disable', { userId: operatorId })).toMatchObject({ code: 409, message: '不能停用自己的账户' });
+    expect(await change('disable', { userId: adminId })).toMatchObject({ code: 409, message: '不能停用自己的账户' });
     expect(await footprint()).toEqual(before);
   });
 });
@@ -335,12 +364,12 @@ describe('reset the second factor', () => {
     expect(await t.db.$count(recoveryCodes, eq(recoveryCodes.userId, userId))).toBe(0);
     expect((await get(t, '/api/front/user/currentUser', { cookie })).code).toBe(ApiCode.SESSION_EXPIRED);
     expect(await lastAudit('secondFactor.reset')).toMatchObject({
-      userId: operatorId,
+      userId: adminId,
       target: `user:${userId}`,
       detail: { via: 'ops', was: 'enrolled' },
     });
     expect(
-      await t.db.$count(notices, and(eq(notices.userId, userId), eq(notices.title, '两步验证已由运营人员重置'))),
+      await t.db.$count(notices, and(eq(notices.userId, userId), eq(notices.title, '两步验证已由系统管理员重置'))),
     ).toBe(1);
 
     const before = await footprint();
@@ -359,16 +388,16 @@ describe('reset the second factor', () => {
     expect(await lastAudit('secondFactor.reset')).toMatchObject({ detail: { was: 'enrolling' } });
   });
 
-  it("refuses the operator's own (account settings do that, with proof)", async () => {
-    await giveSecondFactor(t, operatorId);
+  it("refuses the administrator's own (account settings do that, with proof)", async () => {
+    await giveSecondFactor(t, adminId);
     const before = await footprint();
-    expect(await change('resetSecondFactor', { userId: operatorId })).toMatchObject({
+    expect(await change('resetSecondFactor', { userId: adminId })).toMatchObject({
       code: 409,
       message: '不能在此重置自己的两步验证，请在账户设置中操作',
     });
     expect(await footprint()).toEqual(before);
-    await t.db.delete(secondFactors).where(eq(secondFactors.userId, operatorId));
-    await t.db.delete(recoveryCodes).where(eq(recoveryCodes.userId, operatorId));
+    await t.db.delete(secondFactors).where(eq(secondFactors.userId, adminId));
+    await t.db.delete(recoveryCodes).where(eq(recoveryCodes.userId, adminId));
   });
 });
 
@@ -388,7 +417,7 @@ describe('relate to an institution', () => {
       },
     });
     expect(await lastAudit('partner.relationAdd')).toMatchObject({
-      userId: operatorId,
+      userId: adminId,
       detail: { userId, empId: 'TH0009', via: 'ops' },
     });
 
@@ -405,11 +434,11 @@ describe('relate to an institution', () => {
           t,
           '/api/front/hgdarc/partneraccount/delRelationPartnerAccount',
           { id: relationId },
-          { cookie: operator },
+          { cookie: admin },
         )
       ).code,
     ).toBe(200);
-    expect((await get<StaffRowData>(t, `${base}/getStaff?userId=${userId}`, { cookie: operator })).data).toMatchObject({
+    expect((await get<StaffRowData>(t, `${base}/getStaff?userId=${userId}`, { cookie: admin })).data).toMatchObject({
       roles: ['individual'],
       institutions: [],
     });
@@ -421,7 +450,7 @@ describe('relate to an institution', () => {
       t,
       `${base}/relateInstitution`,
       { userId: await idOf('demo_person'), institutionCode: 'NOSUCH01', empId: 'X1' },
-      { cookie: operator },
+      { cookie: admin },
     );
     expect(answer).toMatchObject({
       code: 400,
@@ -458,7 +487,7 @@ describe('bad input', () => {
   it.each(cases)('%s with bad input: 400 at the field, nothing changed', async (path, body, field) => {
     const before = await footprint();
     const answer = await post<{ errors: { field: string }[] }>(t, `${base}/${path}`, await body(), {
-      cookie: operator,
+      cookie: admin,
     });
     expect(answer.code).toBe(400);
     expect(answer.data.errors[0]?.field).toBe(field);
@@ -475,7 +504,9 @@ describe('bad input', () => {
 });
 
 describe('on the audit trail', () => {
-  it('every staff change is listed on /ops/audit', async () => {
+  it('every staff change is listed on /ops/audit, which the auditor reads (and the administrator may not)', async () => {
+    const auditTrail = { antTable: JSON.stringify({ pager: { pageSize: 1 } }) };
+    expect((await post(t, '/api/ops/audit/getAntTable', auditTrail, { cookie: admin })).code).toBe(403);
     const answer = await post<{ result: { action: string; detail: Record<string, unknown> }[] }>(
       t,
       '/api/ops/audit/getAntTable',
@@ -485,7 +516,7 @@ describe('on the audit trail', () => {
           pager: { pageSize: 100 },
         }),
       },
-      { cookie: operator },
+      { cookie: await t.login('demo_auditor') },
     );
     expect(new Set(answer.data.result.map((row) => row.action))).toEqual(
       new Set(['staff.grant', 'staff.revoke', 'staff.disable', 'staff.enable', 'secondFactor.reset']),
@@ -494,19 +525,19 @@ describe('on the audit trail', () => {
   });
 });
 
-describe('the last active operator', () => {
+describe('the last active administrator', () => {
   const own = openPerFile(() => createTestApp());
 
-  it('two operators disabling each other at once: one wins, one active operator is always left', async () => {
-    const first = (await findUserIdByUserName(own.db, 'demo_operator'))!;
+  it('two administrators disabling each other at once: one wins, one active administrator is always left', async () => {
+    const first = (await findUserIdByUserName(own.db, 'demo_admin'))!;
     const [second] = await own.db
       .insert(users)
       .values({
-        userName: 'ops_two',
+        userName: 'admin_two',
         mobile: '13911112222',
-        name: '第二位运营',
+        name: '第二位管理员',
         passwordHash: 'x',
-        roles: ['operator'],
+        roles: ['admin'],
       })
       .returning({ id: users.id });
     const actor = (userId: number): StaffActor => ({ userId, ip: null, locale: 'zh-CN', via: 'ops' });
@@ -516,8 +547,8 @@ describe('the last active operator', () => {
     ]);
     expect(outcomes.filter((outcome) => outcome.status === 'fulfilled')).toHaveLength(1);
     const failure = outcomes.find((outcome) => outcome.status === 'rejected');
-    expect((failure?.reason as { key?: string }).key).toBe('staff.lastOperator');
-    const active = await own.db.$count(users, and(eq(users.status, 'active'), sql`'operator' = any(${users.roles})`));
+    expect((failure?.reason as { key?: string }).key).toBe('staff.lastAdmin');
+    const active = await own.db.$count(users, and(eq(users.status, 'active'), sql`'admin' = any(${users.roles})`));
     expect(active).toBe(1);
   });
 
@@ -526,18 +557,18 @@ describe('the last active operator', () => {
       await own.db
         .select({ id: users.id })
         .from(users)
-        .where(and(eq(users.status, 'active'), sql`'operator' = any(${users.roles})`))
+        .where(and(eq(users.status, 'active'), sql`'admin' = any(${users.roles})`))
     )[0]!.id;
     const { revokeRole } = await import('../../src/server/services/staffAccounts.ts');
     const cli: StaffActor = { userId: null, ip: null, locale: 'en-US', via: 'cli' };
     const before = await footprint(own);
-    await expect(revokeRole(own.db, cli, last, 'operator')).rejects.toMatchObject({ key: 'staff.lastOperator' });
-    await expect(disableAccount(own.db, cli, last)).rejects.toMatchObject({ key: 'staff.lastOperator' });
+    await expect(revokeRole(own.db, cli, last, 'admin')).rejects.toMatchObject({ key: 'staff.lastAdmin' });
+    await expect(disableAccount(own.db, cli, last)).rejects.toMatchObject({ key: 'staff.lastAdmin' });
     expect(await footprint(own)).toEqual(before);
   });
 });
 
 it('posts without a body are validated, never a 500', async () => {
-  const response = await postForm(t, `${base}/grant`, {}, { cookie: operator });
+  const response = await postForm(t, `${base}/grant`, {}, { cookie: admin });
   expect(((await response.json()) as Envelope).code).toBe(400);
 });

@@ -110,7 +110,7 @@ describe('demo orders', () => {
       t,
       '/api/ops/audit/getAntTable',
       { antTable: JSON.stringify({ filter: { action: ['order.create'] } }) },
-      { cookie: await t.login('demo_operator') },
+      { cookie: await t.login('demo_auditor') },
     );
     expect(queue.data.totalCount).toBeGreaterThanOrEqual(demoOrders.length);
   });

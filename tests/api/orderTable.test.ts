@@ -4,13 +4,15 @@
  * /api/ops/audit/getAntTable (with user names) — scope, filters, ranges, search, sort, paging,
  * and the engine's 400s for fields a table does not have or allow.
  */
-import { sql, type SQL } from 'drizzle-orm';
+import { eq, sql, type SQL } from 'drizzle-orm';
+import { readSheet } from 'read-excel-file/node';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { AuditRowData, OpsOrderRowData, OrderRowData, OrderTableData } from '../../src/lib/schemas/order.ts';
 import type { TableRequest } from '../../src/lib/schemas/table.ts';
+import { auditLog } from '../../src/server/db/schema/index.ts';
 import { opsOrdersTable, ownOrdersTable } from '../../src/server/services/orderTables.ts';
 import { buildTableQueries } from '../../src/server/table/antTable.ts';
-import { post, type Envelope } from './accountCalls.ts';
+import { get, post, type Envelope } from './accountCalls.ts';
 import { addEnterpriseUser, createOrderTestApp, type EnterpriseUser, insertOrder } from './orderFixtures.ts';
 import { apiHeaders, openPerFile } from './harness.ts';
 
@@ -181,10 +183,11 @@ describe('POST /api/ops/audit/getAntTable', () => {
     expect((await post(t, '/api/ops/order/transition', { orderNo, action: 'accept' }, { cookie: operator })).code).toBe(
       200,
     );
+    const auditor = await t.login('demo_auditor');
     const answer = await table<AuditRowData>(
       '/api/ops/audit/getAntTable',
       { filter: { action: ['order.accept'] }, search: { keyword: orderNo } },
-      operator,
+      auditor,
     );
     expect(answer.code).toBe(200);
     expect(answer.data.totalCount).toBe(1);
@@ -201,10 +204,10 @@ describe('POST /api/ops/audit/getAntTable', () => {
     const ranged = await table<AuditRowData>(
       '/api/ops/audit/getAntTable',
       { range: { at: { start: '2000-01-01', end: '2000-01-02' } } },
-      operator,
+      auditor,
     );
     expect(ranged.data).toEqual({ result: [], totalCount: 0 });
-    expect((await table('/api/ops/audit/getAntTable', { filter: { detail: ['x'] } }, operator)).code).toBe(400);
+    expect((await table('/api/ops/audit/getAntTable', { filter: { detail: ['x'] } }, auditor)).code).toBe(400);
   });
 });
 
@@ -236,5 +239,41 @@ describe('the default order is read from an index', () => {
       }).page;
       expect(await plan(ownPage)).not.toMatch(/\bSort\b/);
     }
+  });
+});
+
+describe('GET /api/ops/audit/exportAntTable', () => {
+  const exportUrl = (antTable: Record<string, unknown>) =>
+    `/api/ops/audit/exportAntTable?${new URLSearchParams({ antTable: JSON.stringify(antTable) }).toString()}`;
+
+  it('the auditor downloads the entries the filters match, in the table’s order, and the export is itself audited', async () => {
+    const orderNo = await insertOrder(t, mine, { status: 10 });
+    expect((await post(t, '/api/ops/order/transition', { orderNo, action: 'accept' }, { cookie: operator })).code).toBe(
+      200,
+    );
+    const auditor = await t.login('demo_auditor');
+    const antTable = { search: { keyword: orderNo } };
+    const page = await table<AuditRowData>('/api/ops/audit/getAntTable', { ...antTable, pager: { pageSize: 100 } }, auditor);
+    const response = await t.app.request(exportUrl(antTable), { headers: apiHeaders({ Cookie: auditor }) });
+    expect(response.status).toBe(200);
+    expect(response.headers.get('content-type')).toContain('spreadsheetml');
+    expect(decodeURIComponent(response.headers.get('content-disposition') ?? '')).toMatch(/操作记录-\d{8}\.xlsx/);
+    const sheet = await readSheet(Buffer.from(await response.arrayBuffer()));
+    expect(sheet[0]).toEqual(['时间', '用户', '操作', '对象', '详情', 'IP 地址']);
+    expect(sheet.slice(1).map((row) => [row[2], row[3]])).toEqual(
+      page.data.result.map((row) => [row.action, row.target]),
+    );
+    expect(sheet.slice(1).map((row) => row[2])).toContain('order.accept');
+    const [entry] = await t.db.select().from(auditLog).where(eq(auditLog.action, 'audit.export'));
+    expect(entry).toMatchObject({ target: 'audit', detail: { antTable: { search: { keyword: orderNo } } } });
+  });
+
+  it('is the auditor’s alone (403 to the operator and the administrator), and a bad request is a 400 before any byte', async () => {
+    for (const userName of ['demo_operator', 'demo_admin', 'demo_company']) {
+      expect((await get(t, exportUrl({}), { cookie: await t.login(userName) })).code, userName).toBe(403);
+    }
+    const auditor = await t.login('demo_auditor');
+    expect((await get(t, exportUrl({ filter: { detail: ['x'] } }), { cookie: auditor })).code).toBe(400);
+    expect((await get(t, '/api/ops/audit/exportAntTable?antTable=%7B', { cookie: auditor })).code).toBe(400);
   });
 });

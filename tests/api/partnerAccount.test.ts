@@ -31,6 +31,7 @@ let tree: PartnerTree;
 let branchUser: { userId: number; userName: string; cookie: string };
 let headUser: { userId: number; userName: string; cookie: string };
 let operatorCookie: string;
+let adminCookie: string;
 let personCookie: string;
 
 beforeAll(async () => {
@@ -38,6 +39,7 @@ beforeAll(async () => {
   branchUser = await insertPartnerUser(t, [tree.branchA]);
   headUser = await insertPartnerUser(t, [tree.head]);
   operatorCookie = await t.login('demo_operator');
+  adminCookie = await t.login('demo_admin');
   personCookie = await t.login('demo_person');
 });
 
@@ -63,11 +65,17 @@ describe('guards', () => {
     expect((await call(personCookie)).code).toBe(ApiCode.FORBIDDEN);
   });
 
-  it('the tree calls are the partner role only: an operator gets 403', async () => {
-    expect((await get(t, `${base}/partner/getAllPartnersByEmpId`, { cookie: operatorCookie })).code).toBe(
+  it('the tree calls are the partner role only: an administrator gets 403', async () => {
+    expect((await get(t, `${base}/partner/getAllPartnersByEmpId`, { cookie: adminCookie })).code).toBe(
       ApiCode.FORBIDDEN,
     );
-    expect((await get(t, `${base}/partner/getPartnersByEmpId`, { cookie: operatorCookie })).code).toBe(
+    expect((await get(t, `${base}/partner/getPartnersByEmpId`, { cookie: adminCookie })).code).toBe(
+      ApiCode.FORBIDDEN,
+    );
+  });
+
+  it('relations are staff administration: an operator (business duty) gets 403', async () => {
+    expect((await get(t, `${base}/partneraccount/getPartnerAccountInfo`, { cookie: operatorCookie })).code).toBe(
       ApiCode.FORBIDDEN,
     );
   });
@@ -209,11 +217,11 @@ describe('getPartnerAccountInfo', () => {
     }
   });
 
-  it('an operator reads any institution', async () => {
+  it('an administrator reads any institution', async () => {
     const answer = await get<PartnerAccountInfoData>(
       t,
       `${base}/partneraccount/getPartnerAccountInfo?partnerId=${tree.other}`,
-      { cookie: operatorCookie },
+      { cookie: adminCookie },
     );
     expect(answer.code).toBe(200);
     expect(answer.data.partner).toMatchObject({
@@ -325,13 +333,13 @@ describe('addRelationPartnerAccount', () => {
     expect(await relationCount(t, target.userId)).toBe(0);
   });
 
-  it('an operator relates a user to any institution', async () => {
+  it('an administrator relates a user to any institution', async () => {
     const target = await insertUser(t);
     const answer = await post<PartnerAccountData>(
       t,
       `${base}/partneraccount/addRelationPartnerAccount`,
       { partnerId: tree.other, userName: target.userName, empId: 'OP1' },
-      { cookie: operatorCookie },
+      { cookie: adminCookie },
     );
     expect(answer).toMatchObject({ code: 200, data: { partnerId: tree.other, empId: 'OP1' } });
     expect(await rolesOf(t, target.userId)).toContain('partner');
@@ -405,7 +413,7 @@ describe('delRelationPartnerAccount', () => {
     }
   });
 
-  it('the head office user (whose scope holds the branch) removes a branch relation; an operator removes any', async () => {
+  it('the head office user (whose scope holds the branch) removes a branch relation; an administrator removes any', async () => {
     const staff = await relate([tree.branchB]);
     expect(
       (
@@ -424,7 +432,7 @@ describe('delRelationPartnerAccount', () => {
           t,
           `${base}/partneraccount/delRelationPartnerAccount`,
           { id: other.relationIds[0]! },
-          { cookie: operatorCookie },
+          { cookie: adminCookie },
         )
       ).code,
     ).toBe(200);

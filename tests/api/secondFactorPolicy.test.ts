@@ -18,8 +18,8 @@ const t = openPerFile(() => createTestApp({ env: { MFA_REQUIRED_ROLES: 'operator
 const open = openPerFile(createTestApp);
 const own = openPerFile(() => createTestApp({ env: { MFA_REQUIRED_ROLES: 'operator' } }));
 
-const auditTable = { antTable: JSON.stringify({ pager: { current: 1, pageSize: 5 } }) };
-const opsCall = (app: typeof t, cookie: string) => post(app, '/api/ops/audit/getAntTable', auditTable, { cookie });
+const orderTable = { antTable: JSON.stringify({ pager: { current: 1, pageSize: 5 } }) };
+const opsCall = (app: typeof t, cookie: string) => post(app, '/api/ops/order/getAntTable', orderTable, { cookie });
 const partnerCall = (app: typeof t, cookie: string) =>
   get(app, '/api/front/hgdarc/partner/getPartnersByEmpId', { cookie });
 
@@ -76,7 +76,7 @@ describe('a privileged account without a second factor', () => {
     const changed = await post(
       t,
       '/api/front/user/changePwd',
-      { oldPassword: 'Operator2025', newPassword: 'Operator2026' },
+      { oldPassword: 'Operator2025', newPassword: 'Maple-Orbit-58' },
       { cookie: signedIn.session! },
     );
     expect(changed.code).toBe(200);
@@ -144,18 +144,20 @@ describe('a role withheld until the second factor', () => {
 });
 
 describe('the default of a local run', () => {
-  it('requires it of nobody, so the demo accounts work with their password; a deployment requires it of operators, editors and partners', async () => {
+  it('requires it of nobody, so the demo accounts work with their password; a deployment requires it of every staff role', async () => {
     expect((await opsCall(open, await open.login('demo_operator'))).code).toBe(200);
     expect((await partnerCall(open, await open.login('demo_partner'))).code).toBe(200);
     expect(loadConfig({}).mfaRequiredRoles).toEqual([]);
     expect(loadConfig({ PUBLIC_ORIGIN: 'https://portal.example.com' }).mfaRequiredRoles).toEqual([
+      'admin',
       'operator',
       'editor',
+      'auditor',
       'partner',
     ]);
     expect(
       loadConfig({ PUBLIC_ORIGIN: 'https://portal.example.com', MFA_REQUIRED_ROLES: 'none' }).mfaRequiredRoles,
     ).toEqual([]);
-    expect(() => loadConfig({ MFA_REQUIRED_ROLES: 'operator,admin' })).toThrow(/MFA_REQUIRED_ROLES/);
+    expect(() => loadConfig({ MFA_REQUIRED_ROLES: 'operator,root' })).toThrow(/MFA_REQUIRED_ROLES/);
   });
 });

@@ -25,6 +25,8 @@ describe('seed', () => {
 
   it('has one demo account per role (two partner staff), with valid names, phones and passwords', () => {
     expect(demoAccounts.map((a) => a.role).sort()).toEqual([
+      'admin',
+      'auditor',
       'editor',
       'enterprise',
       'individual',
@@ -63,7 +65,7 @@ describe('seed', () => {
     await expect(
       t.db
         .insert(users)
-        .values({ userName: 'someone', mobile: '13900000001', passwordHash: 'x', roles: ['admin' as 'operator'] }),
+        .values({ userName: 'someone', mobile: '13900000001', passwordHash: 'x', roles: ['root' as 'operator'] }),
     ).rejects.toThrow();
   });
 });

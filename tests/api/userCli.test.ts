@@ -1,8 +1,8 @@
 /**
  * `npm run user` (scripts/user.ts) on a deployment's embedded database (PUBLIC_ORIGIN set: no
- * demo accounts): the first operator created with a piped password, partner staff with their
+ * demo accounts): the first administrator created with a piped password, partner staff with their
  * institution, every other command, and the refusals — bad input, taken names, the last
- * operator, a password on the command line, a server holding the directory — each with its
+ * administrator, a password on the command line, a server holding the directory — each with its
  * message, an exit code ≠ 0 and nothing changed. Most runs call its `main` in-process; the last
  * ones run it as `npm run user` does, in a child process.
  */
@@ -85,40 +85,40 @@ async function footprint() {
   });
 }
 
-const createOperator = [
+const createAdmin = [
   'create',
   '--user-name',
-  'ops_li',
+  'admin_li',
   '--mobile',
   '13900000001',
   '--name',
   '李娜',
   '--role',
-  'operator',
+  'admin',
 ];
 
 describe('on an empty deployment database', () => {
-  it('creates the first operator with the password from standard input, audited as the command line', async () => {
-    const run = await cli(createOperator, { stdin: 'Admin2025x\nignored second line\n' });
+  it('creates the first administrator with the password from standard input, audited as the command line', async () => {
+    const run = await cli(createAdmin, { stdin: 'Cobalt-Fern-64\nignored second line\n' });
     expect(run).toMatchObject({ code: 0, stderr: '' });
-    expect(run.stdout).toMatch(/Created ops_li \(operator\), id \d+/);
+    expect(run.stdout).toMatch(/Created admin_li \(admin\), id \d+/);
     await withDb(async (db) => {
-      const [row] = await db.select().from(users).where(eq(users.userName, 'ops_li'));
-      expect(row).toMatchObject({ mobile: '13900000001', name: '李娜', roles: ['operator'], status: 'active' });
-      expect(await verifyPassword(row!.passwordHash, 'Admin2025x')).toBe(true);
+      const [row] = await db.select().from(users).where(eq(users.userName, 'admin_li'));
+      expect(row).toMatchObject({ mobile: '13900000001', name: '李娜', roles: ['admin'], status: 'active' });
+      expect(await verifyPassword(row!.passwordHash, 'Cobalt-Fern-64')).toBe(true);
       const [audit] = await db.select().from(auditLog).where(eq(auditLog.action, 'staff.create'));
       expect(audit).toMatchObject({
         userId: null,
         target: `user:${row!.id}`,
-        detail: { role: 'operator', via: 'cli' },
+        detail: { role: 'admin', via: 'cli' },
       });
     });
   }, 60_000);
 
   it('refuses bad input naming each option, before asking for the password; nothing is created', async () => {
     const before = await footprint();
-    const bad = await cli(['create', '--user-name', 'x', '--mobile', '1390', '--name', ' ', '--role', 'admin'], {
-      stdin: 'Admin2025x\n',
+    const bad = await cli(['create', '--user-name', 'x', '--mobile', '1390', '--name', ' ', '--role', 'root'], {
+      stdin: 'Cobalt-Fern-64\n',
     });
     expect(bad.code).toBe(1);
     expect(bad.stderr).toContain('--user-name: 用户名');
@@ -130,9 +130,15 @@ describe('on an empty deployment database', () => {
       { stdin: 'password\n' },
     );
     expect(weak).toMatchObject({ code: 1, stderr: 'password: 密码须同时包含字母和数字\n' });
+    // A staff password: the shared rule, then staff's (12 characters, not guessable).
+    const short = await cli(
+      ['create', '--user-name', 'ops_wang', '--mobile', '13900000002', '--name', '王', '--role', 'editor'],
+      { stdin: 'Wang2025abc\n' },
+    );
+    expect(short).toMatchObject({ code: 1, stderr: 'password: 员工账户的密码至少需要 12 个字符\n' });
     const partnerWithout = await cli(
       ['create', '--user-name', 'bank_li', '--mobile', '13900000003', '--name', '李', '--role', 'partner'],
-      { stdin: 'Admin2025x\n' },
+      { stdin: 'Cobalt-Fern-64\n' },
     );
     expect(partnerWithout.code).toBe(1);
     expect(partnerWithout.stderr).toContain('--institution: 请输入机构代码');
@@ -151,7 +157,7 @@ describe('on an empty deployment database', () => {
         '--emp-id',
         'E1',
       ],
-      { stdin: 'Admin2025x\n' },
+      { stdin: 'Cobalt-Fern-64\n' },
     );
     expect(editorWith).toMatchObject({ code: 1, stderr: '--emp-id: 只有合作机构员工需要填写工号\n' });
     expect(await footprint()).toEqual(before);
@@ -160,7 +166,7 @@ describe('on an empty deployment database', () => {
   it('never takes a password on the command line, and knows only its commands', async () => {
     const before = await footprint();
     const withPassword = await cli([
-      ...createOperator.slice(0, 1),
+      ...createAdmin.slice(0, 1),
       '--user-name',
       'ops_x',
       '--mobile',
@@ -170,13 +176,13 @@ describe('on an empty deployment database', () => {
       '--role',
       'editor',
       '--password',
-      'Admin2025x',
+      'Cobalt-Fern-64',
     ]);
     expect(withPassword.code).toBe(2);
     expect(withPassword.stderr).toContain("'--password'");
-    expect((await cli(['promote', 'ops_li'])).code).toBe(2);
-    expect((await cli(['grant', 'ops_li'])).code).toBe(2);
-    expect((await cli(['disable', 'ops_li', '--role', 'editor'])).code).toBe(2);
+    expect((await cli(['promote', 'admin_li'])).code).toBe(2);
+    expect((await cli(['grant', 'admin_li'])).code).toBe(2);
+    expect((await cli(['disable', 'admin_li', '--role', 'editor'])).code).toBe(2);
     expect((await cli([])).code).toBe(2);
     expect(await footprint()).toEqual(before);
   });
@@ -184,13 +190,13 @@ describe('on an empty deployment database', () => {
   it('refuses a taken user name or mobile (409 at the option), nothing changed', async () => {
     const before = await footprint();
     const name = await cli(
-      ['create', '--user-name', 'OPS_LI', '--mobile', '13900000005', '--name', '另一个', '--role', 'editor'],
-      { stdin: 'Admin2025x\n' },
+      ['create', '--user-name', 'ADMIN_LI', '--mobile', '13900000005', '--name', '另一个', '--role', 'editor'],
+      { stdin: 'Cobalt-Fern-64\n' },
     );
     expect(name).toMatchObject({ code: 1, stderr: '--user-name: 该用户名已被使用\n' });
     const mobile = await cli(
       ['create', '--user-name', 'ops_other', '--mobile', '13900000001', '--name', '另一个', '--role', 'editor'],
-      { stdin: 'Admin2025x\n' },
+      { stdin: 'Cobalt-Fern-64\n' },
     );
     expect(mobile).toMatchObject({ code: 1, stderr: '--mobile: 该手机号已注册\n' });
     expect(await footprint()).toEqual(before);
@@ -226,7 +232,7 @@ describe('on an empty deployment database', () => {
         'GD01',
       ],
       {
-        stdin: 'Admin2025x\n',
+        stdin: 'Cobalt-Fern-64\n',
       },
     );
     expect(unknown).toMatchObject({ code: 1, stderr: '--institution: 没有此代码的合作机构\n' });
@@ -249,7 +255,7 @@ describe('on an empty deployment database', () => {
         'GD01',
       ],
       {
-        stdin: 'Admin2025x\n',
+        stdin: 'Cobalt-Fern-64\n',
       },
     );
     expect(made.code).toBe(0);
@@ -266,7 +272,7 @@ describe('on an empty deployment database', () => {
     });
   }, 60_000);
 
-  it('grants, revokes, disables, enables and resets, by user name or mobile; never the last operator', async () => {
+  it('grants, revokes, disables, enables and resets, by user name or mobile; never the last administrator; one duty per account', async () => {
     expect(await cli(['grant', 'bank_zhao', 'editor'])).toMatchObject({
       code: 0,
       stdout: 'Granted editor to bank_zhao; roles now: editor, partner.\n',
@@ -276,13 +282,17 @@ describe('on an empty deployment database', () => {
       code: 1,
       stderr: '该用户已有“内容编辑”角色\n',
     });
-    expect(await cli(['revoke', 'ops_li', 'operator'])).toMatchObject({
+    expect(await cli(['revoke', 'admin_li', 'admin'])).toMatchObject({
       code: 1,
-      stderr: expect.stringContaining('最后一个启用的运营人员'),
+      stderr: expect.stringContaining('最后一个启用的系统管理员'),
     });
-    expect(await cli(['disable', 'ops_li'])).toMatchObject({
+    expect(await cli(['disable', 'admin_li'])).toMatchObject({
       code: 1,
-      stderr: expect.stringContaining('最后一个启用的运营人员'),
+      stderr: expect.stringContaining('最后一个启用的系统管理员'),
+    });
+    expect(await cli(['grant', 'admin_li', 'auditor'])).toMatchObject({
+      code: 1,
+      stderr: '“审计管理员”不能与该用户已有的“系统管理员”角色由同一账户兼任（系统管理、业务运营、安全审计三种职责分离）\n',
     });
     expect(await cli(['grant', 'bank_zhao', 'partner'])).toMatchObject({
       code: 1,
@@ -331,12 +341,12 @@ describe('on an empty deployment database', () => {
     const list = await cli(['list']);
     expect(list.code).toBe(0);
     expect(list.stdout).toMatch(/^user name +name +mobile +roles/);
-    expect(list.stdout).toContain('ops_li');
+    expect(list.stdout).toContain('admin_li');
     expect(list.stdout).toContain('139****0001');
     expect(list.stdout).toContain('CLI4400/GD01');
     const search = await cli(['list', 'zhao']);
     expect(search.stdout).toContain('bank_zhao');
-    expect(search.stdout).not.toContain('ops_li');
+    expect(search.stdout).not.toContain('admin_li');
   }, 60_000);
 
   it('speaks the language of LANG (English by default)', async () => {
@@ -380,7 +390,7 @@ describe('as `npm run user` runs it (a child process)', () => {
   it('creates an account from a piped password and exits', async () => {
     const run = await spawnCli(
       ['create', '--user-name', 'ed_piped', '--mobile', '13900000007', '--name', '管道', '--role', 'editor'],
-      'Piped2025x\n',
+      'Tide-Lantern-31\n',
     );
     expect(run).toMatchObject({ code: 0, stderr: '' });
     expect(run.stdout).toContain('Created ed_piped (editor)');

@@ -1,9 +1,10 @@
 /**
- * The operator's staff accounts (/ops/staff): the operator finds a newly registered user by
- * keyword, makes them a content editor, disables the account after a confirmation, and resets a
- * second factor after a confirmation — the table and the panel showing each change. Its own
- * account's operator role, status and second factor are not offered. A fresh user, so the demo
- * accounts other specs sign in with stay as they are.
+ * The administrator's staff accounts (/ops/staff): the administrator finds a newly registered
+ * user by keyword, makes them a content editor (then only the roles of that duty are offered),
+ * disables the account after a confirmation, and resets a second factor after a confirmation —
+ * the table and the panel showing each change. Its own account's administrator role, status and
+ * second factor are not offered. A fresh user, so the demo accounts other specs sign in with stay
+ * as they are.
  */
 import AxeBuilder from '@axe-core/playwright';
 import { eq } from 'drizzle-orm';
@@ -14,7 +15,7 @@ import { chineseSpec, toast, zh } from './support/chinesePages.ts';
 
 chineseSpec(150_000);
 
-test('an operator grants the editor role, disables an account and resets a second factor, each confirmed', async ({
+test('an administrator grants the editor role, disables an account and resets a second factor, each confirmed', async ({
   page,
   context,
   browser,
@@ -30,10 +31,10 @@ test('an operator grants the editor role, disables an account and resets a secon
     .insert(secondFactors)
     .values({ userId: row!.id, secretEncrypted: 'e2e-only', confirmedAt: new Date() });
 
-  await apiLogin(context.request, accounts.url, 'demo_operator', 'Operator2025');
+  await apiLogin(context.request, accounts.url, 'demo_admin', 'Admin2025');
   await page.goto('/ops/staff');
   const list = page.getByRole('table', { name: zh['page.opsStaff.title'] });
-  await expect(list.getByRole('row').filter({ hasText: 'demo_operator' })).toContainText(zh['staff.you']);
+  await expect(list.getByRole('row').filter({ hasText: 'demo_admin' })).toContainText(zh['staff.you']);
   // Staff only until a keyword asks for everyone.
   await expect(list.getByRole('row').filter({ hasText: userName })).toHaveCount(0);
 
@@ -61,6 +62,11 @@ test('an operator grants the editor role, disables an account and resets a secon
   await expect(toast(page, `已更新 ${person.name} 的账户`)).toBeVisible();
   await expect(panel.getByRole('button', { name: zh['staff.action.revokeEditor'] })).toBeVisible();
   await expect(found).toContainText(zh['account.role.editor']);
+  // One duty per account: an editor may also operate, never administer or audit.
+  await expect(panel.getByRole('button', { name: zh['staff.action.grantOperator'] })).toBeVisible();
+  await expect(panel.getByRole('button', { name: zh['staff.action.grantAdmin'] })).toHaveCount(0);
+  await expect(panel.getByRole('button', { name: zh['staff.action.grantAuditor'] })).toHaveCount(0);
+  await expect(panel).toContainText(zh['staff.panel.dutyHint']);
 
   // Disabling asks first; "cancel" changes nothing.
   await panel.getByRole('button', { name: zh['staff.action.disable'] }).click();
@@ -84,25 +90,30 @@ test('an operator grants the editor role, disables an account and resets a secon
   await expect(panel).toContainText(zh['staff.panel.secondFactorNone']);
   expect(await accounts.db.$count(secondFactors, eq(secondFactors.userId, row!.id))).toBe(0);
 
-  // The operator's own account: its operator role, status and second factor are not offered.
+  // The administrator's own account: its administrator role, status and second factor are not offered.
   await page.getByRole('button', { name: zh['ordering.filter.reset'] }).click();
   await list
-    .getByRole('button', { name: format(zh['staff.openLabel'], { name: '赵强', userName: 'demo_operator' }) })
+    .getByRole('button', { name: format(zh['staff.openLabel'], { name: '周敏', userName: 'demo_admin' }) })
     .click();
-  const own = page.getByRole('region', { name: /demo_operator/ });
+  const own = page.getByRole('region', { name: /demo_admin/ });
   await expect(own).toContainText(zh['staff.panel.selfHint']);
-  await expect(own.getByRole('button', { name: zh['staff.action.revokeOperator'] })).toBeDisabled();
+  await expect(own.getByRole('button', { name: zh['staff.action.revokeAdmin'] })).toBeDisabled();
   await expect(own.getByRole('button', { name: zh['staff.action.disable'] })).toBeDisabled();
 });
 
-test('a company user is refused on /ops/staff and its table never asks', async ({ page, context, accounts }) => {
-  await apiLogin(context.request, accounts.url, 'demo_company', 'Company2025');
-  const calls: string[] = [];
-  page.on('request', (request) => {
-    if (request.url().includes('/api/ops/staff')) calls.push(request.url());
+for (const [who, userName, password] of [
+  ['a company user', 'demo_company', 'Company2025'],
+  ['an operator (another duty)', 'demo_operator', 'Operator2025'],
+] as const) {
+  test(`${who} is refused on /ops/staff and its table never asks`, async ({ page, context, accounts }) => {
+    await apiLogin(context.request, accounts.url, userName, password);
+    const calls: string[] = [];
+    page.on('request', (request) => {
+      if (request.url().includes('/api/ops/staff')) calls.push(request.url());
+    });
+    await page.goto('/ops/staff');
+    await expect(page.getByRole('alert').filter({ hasText: zh['session.forbidden'] })).toBeVisible();
+    await page.waitForLoadState('networkidle');
+    expect(calls).toEqual([]);
   });
-  await page.goto('/ops/staff');
-  await expect(page.getByRole('alert').filter({ hasText: zh['session.forbidden'] })).toBeVisible();
-  await page.waitForLoadState('networkidle');
-  expect(calls).toEqual([]);
-});
+}

@@ -74,7 +74,7 @@ test("the operator console's footer names the release the API runs, in the page'
     await expect(
       page.getByRole('contentinfo').getByText(`版本 ${version} · 提交 ${short}`, { exact: true }),
     ).toBeVisible();
-    await page.goto('/en-US/ops/audit');
+    await page.goto('/en-US/ops/settlements');
     await expect(
       page.getByRole('contentinfo').getByText(`Version ${version} · commit ${short}`, { exact: true }),
     ).toBeVisible();

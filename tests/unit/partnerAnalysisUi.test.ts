@@ -36,7 +36,7 @@ import {
   linearTicks,
   maxAxes,
 } from '../../src/islands/partner/analysis/charts.ts';
-import { formatBytes } from '../../src/islands/partner/exportFile.ts';
+import { formatBytes } from '../../src/islands/table/exportFile.ts';
 import { flattenTree, indentedName, namesById } from '../../src/islands/partner/partnerTree.ts';
 import { dictionaries, locales, pick } from '../../src/lib/i18n/index.ts';
 import { trendBody, type PartnerTreeNode } from '../../src/lib/schemas/partner.ts';

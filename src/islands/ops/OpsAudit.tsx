@@ -1,9 +1,12 @@
 import { useId, type SubmitEvent } from 'react';
+import { format } from '../../lib/api/messages.ts';
 import type { Locale } from '../../lib/i18n/locales.ts';
+import { exportRowCap } from '../../lib/partner.ts';
 import type { AuditRowData } from '../../lib/schemas/order.ts';
-import type { TableSort } from '../../lib/tableRequest.ts';
+import { buildAntTable, type TableSort } from '../../lib/tableRequest.ts';
 import { OPS_API, formatDateTime } from '../order/orderView.ts';
 import DataTable, { type Column } from '../table/DataTable.tsx';
+import ExportButton from '../table/ExportButton.tsx';
 import { daysAsInstants } from '../table/dayRange.ts';
 import { useSessionTable } from '../table/useSessionTable.ts';
 import type { OpsAuditMessages } from './opsAudit.ts';
@@ -26,8 +29,9 @@ function detailText(detail: Record<string, unknown>): string {
 }
 
 /**
- * The audit trail (/ops/audit): who did what to which record, when and from where; filtered by
- * action, target and time, newest first, with the state in the address.
+ * The audit trail (/ops/audit), the auditor's: who did what to which record, when and from where;
+ * filtered by action, target and time, newest first, with the state in the address; exported as
+ * the table filters it.
  */
 export default function OpsAudit({ locale, messages }: Props) {
   const table = useSessionTable<AuditRowData>({ url: `${OPS_API}/audit/getAntTable`, query, build, toRequest });
@@ -137,6 +141,14 @@ export default function OpsAudit({ locale, messages }: Props) {
           </button>
         </div>
       </form>
+      <ExportButton
+        url={`${OPS_API}/audit/exportAntTable`}
+        data={() => ({ antTable: buildAntTable(toRequest(state), build) })}
+        locale={locale}
+        messages={messages}
+        disabled={table.load !== 'ready' || table.totalCount === 0}
+        hint={format(messages['ops.audit.exportHint'], { cap: new Intl.NumberFormat(locale).format(exportRowCap) })}
+      />
       <DataTable
         caption={messages['page.opsAudit.title']}
         columns={columns}

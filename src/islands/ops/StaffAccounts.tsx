@@ -6,7 +6,7 @@ import type { TableSort } from '../../lib/tableRequest.ts';
 import { formatDateTime } from '../order/orderView.ts';
 import DataTable, { type Column } from '../table/DataTable.tsx';
 import { useSessionTable } from '../table/useSessionTable.ts';
-import { roleKeys } from '../../lib/roles.ts';
+import { roleKey } from '../../lib/roles.ts';
 import {
   roleFilters,
   secondFactorBadge,
@@ -122,7 +122,7 @@ export default function StaffAccounts({ locale, messages }: Props) {
               key={role}
               className={`badge badge-sm whitespace-nowrap ${role === 'operator' ? 'badge-primary' : role === 'editor' ? 'badge-secondary' : 'badge-ghost'}`}
             >
-              {messages[roleKeys[role]]}
+              {messages[roleKey(role)]}
             </span>
           ))}
         </span>
@@ -212,7 +212,7 @@ export default function StaffAccounts({ locale, messages }: Props) {
               <option value="">{messages['staff.allRoles']}</option>
               {(Object.keys(roleFilters) as (keyof typeof roleFilters)[]).map((role) => (
                 <option key={role} value={role}>
-                  {messages[roleKeys[role]]}
+                  {messages[roleKey(role)]}
                 </option>
               ))}
             </select>

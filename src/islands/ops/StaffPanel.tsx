@@ -3,7 +3,8 @@ import { format } from '../../lib/api/messages.ts';
 import { message } from '../../lib/api/notify.ts';
 import type { Locale } from '../../lib/i18n/locales.ts';
 import { empIdSchema, partnerCodeSchema } from '../../lib/schemas/partner.ts';
-import { roleKeys } from '../../lib/roles.ts';
+import { roleKey } from '../../lib/roles.ts';
+import { conflictingRole } from '../../lib/staffRoles.ts';
 import {
   grantableRoles,
   type GrantableRole,
@@ -163,7 +164,7 @@ export default function StaffPanel({ userId, locale, messages, onClose, onChange
   const dialog = (() => {
     if (!pending) return { title: '', body: '', confirm: '' };
     if (pending.kind === 'revoke') {
-      const role = messages[roleKeys[pending.role]];
+      const role = messages[roleKey(pending.role)];
       return {
         title: format(messages['staff.confirm.revokeTitle'], { role }),
         body: format(messages['staff.confirm.revokeBody'], { ...who, role }),
@@ -254,18 +255,19 @@ export default function StaffPanel({ userId, locale, messages, onClose, onChange
               <p className="flex flex-wrap gap-1">
                 {user.roles.map((role) => (
                   <span key={role} className="badge badge-sm">
-                    {messages[roleKeys[role]]}
+                    {messages[roleKey(role)]}
                   </span>
                 ))}
               </p>
               <div className="flex flex-wrap gap-2" role="group" aria-label={messages['staff.panel.roles']}>
+                {/* A role of another duty than the ones held is not offered (the server refuses it too). */}
                 {grantableRoles.map((role) =>
-                  user.roles.includes(role) ? (
+                  !user.roles.includes(role) && conflictingRole(user.roles, role) ? null : user.roles.includes(role) ? (
                     <button
                       key={role}
                       type="button"
                       className="btn btn-outline btn-error btn-sm"
-                      disabled={busy || (role === 'operator' && user.self)}
+                      disabled={busy || (role === 'admin' && user.self)}
                       onClick={() => ask({ kind: 'revoke', role })}
                     >
                       {messages[revokeKeys[role]]}
@@ -283,6 +285,7 @@ export default function StaffPanel({ userId, locale, messages, onClose, onChange
                   ),
                 )}
               </div>
+              <p className="text-xs text-base-content/70">{messages['staff.panel.dutyHint']}</p>
             </>,
           )}
           {section(

@@ -1,9 +1,12 @@
 /** The audit trail (/ops/audit): its messages. */
 import type { MessageKey } from '../../lib/i18n/index.ts';
 import { dataTableMessageKeys } from '../table/dataTable.ts';
+import { exportMessageKeys } from '../table/exportFile.ts';
 
 export const opsAuditMessageKeys = [
   ...dataTableMessageKeys,
+  ...exportMessageKeys,
+  'ops.audit.exportHint',
   'page.opsAudit.title',
   'ordering.filter.search',
   'ordering.filter.reset',

@@ -1,4 +1,4 @@
-/** The operator's staff accounts (/ops/staff): its messages, its calls and how states are shown. */
+/** The administrator's staff accounts (/ops/staff): its messages, its calls and how states are shown. */
 import type { MessageKey } from '../../lib/i18n/index.ts';
 import type { AccountStatus, GrantableRole, SecondFactorState } from '../../lib/schemas/staff.ts';
 import { dataTableMessageKeys } from '../table/dataTable.ts';
@@ -17,12 +17,16 @@ export const statusKeys = {
 } as const satisfies Record<AccountStatus, MessageKey>;
 
 export const grantKeys = {
+  admin: 'staff.action.grantAdmin',
   operator: 'staff.action.grantOperator',
   editor: 'staff.action.grantEditor',
+  auditor: 'staff.action.grantAuditor',
 } as const satisfies Record<GrantableRole, MessageKey>;
 export const revokeKeys = {
+  admin: 'staff.action.revokeAdmin',
   operator: 'staff.action.revokeOperator',
   editor: 'staff.action.revokeEditor',
+  auditor: 'staff.action.revokeAuditor',
 } as const satisfies Record<GrantableRole, MessageKey>;
 
 export function secondFactorBadge(state: SecondFactorState): string {
@@ -34,7 +38,13 @@ export function statusBadge(status: AccountStatus): string {
 }
 
 /** The role filter's choices: the engine's boolean columns (services/staffAccounts.ts). */
-export const roleFilters = { operator: 'isOperator', editor: 'isEditor', partner: 'isPartner' } as const;
+export const roleFilters = {
+  admin: 'isAdmin',
+  operator: 'isOperator',
+  editor: 'isEditor',
+  auditor: 'isAuditor',
+  partner: 'isPartner',
+} as const;
 
 export const staffAccountsMessageKeys = [
   ...dataTableMessageKeys,
@@ -48,6 +58,8 @@ export const staffAccountsMessageKeys = [
   'account.role.partner',
   'account.role.operator',
   'account.role.editor',
+  'account.role.admin',
+  'account.role.auditor',
   'staff.filterLabel',
   'staff.keyword',
   'staff.keywordHint',
@@ -84,12 +96,17 @@ export const staffAccountsMessageKeys = [
   'staff.panel.noInstitutions',
   'staff.panel.selfHint',
   'staff.panel.partnerHint',
+  'staff.panel.dutyHint',
   'staff.panel.secondFactorNone',
   'staff.institution',
+  'staff.action.grantAdmin',
   'staff.action.grantOperator',
   'staff.action.grantEditor',
+  'staff.action.grantAuditor',
+  'staff.action.revokeAdmin',
   'staff.action.revokeOperator',
   'staff.action.revokeEditor',
+  'staff.action.revokeAuditor',
   'staff.action.disable',
   'staff.action.enable',
   'staff.action.resetSecondFactor',

@@ -7,7 +7,7 @@ import { loadNotices, notices } from '../../stores/notices.ts';
 import { getForm } from '../auth/formCall.ts';
 import { labelCase } from '../auth/formValidation.ts';
 import { OVERVIEW_NOTICE_COUNT, type OverviewMessages } from './overview.ts';
-import { roleKeys } from '../../lib/roles.ts';
+import { roleKey } from '../../lib/roles.ts';
 import { USER_INFO_URL, authStatusLabel, formatDateTime, storeUserInfo } from './personData.ts';
 import { useSessionReady } from '../useSessionReady.ts';
 import { LoadFailed, Loading } from '../LoadStatus.tsx';
@@ -111,7 +111,7 @@ export default function Overview({ locale, messages }: Props) {
           <Row label={messages['field.email']} value={info.email || dash} />
           <Row
             label={messages['account.overview.roles']}
-            value={info.roles.map((role) => messages[roleKeys[role]]).join('、') || dash}
+            value={info.roles.map((role) => messages[roleKey(role)]).join('、') || dash}
           />
           <Row
             label={messages['account.overview.memberSince']}

@@ -20,6 +20,8 @@ export const overviewMessageKeys = [
   'account.role.partner',
   'account.role.operator',
   'account.role.editor',
+  'account.role.admin',
+  'account.role.auditor',
   'account.overview.meTitle',
   'account.overview.roles',
   'account.overview.memberSince',

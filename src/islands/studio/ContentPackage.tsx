@@ -1,7 +1,7 @@
 import { useId, useState, type SubmitEvent } from 'react';
 import type { Locale } from '../../lib/i18n/locales.ts';
-import ExportButton from '../partner/ExportButton.tsx';
-import type { ExportMessages } from '../partner/exportFile.ts';
+import ExportButton from '../table/ExportButton.tsx';
+import type { ExportMessages } from '../table/exportFile.ts';
 import { importContent, STUDIO_API } from '../../lib/api/studio.ts';
 import { say, type StudioMessages } from '../../lib/studio/messages.ts';
 

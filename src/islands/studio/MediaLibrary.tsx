@@ -5,7 +5,7 @@ import type { Locale } from '../../lib/i18n/locales.ts';
 import ConfirmDialog from '../ConfirmDialog.tsx';
 import { LoadFailed, Loading } from '../LoadStatus.tsx';
 import CardTable, { type CardColumn } from '../table/CardTable.tsx';
-import { formatBytes } from '../partner/exportFile.ts';
+import { formatBytes } from '../table/exportFile.ts';
 import { editUrl } from './studioLinks.ts';
 import { deleteImage, loadImages, uploadImage, type LibraryImage } from '../../lib/api/studio.ts';
 import { say, type StudioMessages } from '../../lib/studio/messages.ts';

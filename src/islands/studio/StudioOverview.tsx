@@ -5,7 +5,7 @@ import type { Locale } from '../../lib/i18n/locales.ts';
 import { studioBuild } from '../../stores/studioBuild.ts';
 import { LoadFailed, Loading } from '../LoadStatus.tsx';
 import CardTable, { type CardColumn } from '../table/CardTable.tsx';
-import type { ExportMessages } from '../partner/exportFile.ts';
+import type { ExportMessages } from '../table/exportFile.ts';
 import BuildStatus from './BuildStatus.tsx';
 import ContentPackage from './ContentPackage.tsx';
 import { changesUrl, itemsUrl } from './studioLinks.ts';

@@ -6,16 +6,19 @@
  */
 import { z } from 'zod/mini';
 import type { UserRole } from '../roles.ts';
+import { staffRoles, type StaffRole } from '../staffRoles.ts';
 import { passwordSchema, personNameSchema, phoneSchema, recordIdSchema, userNameSchema } from './fields.ts';
 import { empIdSchema, partnerCodeSchema } from './partner.ts';
 import type { TableAnswer } from './table.ts';
 
-/** The roles that make an account staff: any of them lists it on /ops/staff. */
-export const staffRoles = ['operator', 'editor', 'partner'] as const satisfies readonly UserRole[];
-export type StaffRole = (typeof staffRoles)[number];
+/** The roles that make an account staff (lib/roles.ts): any of them lists it on /ops/staff. */
+export { staffRoles, type StaffRole };
 
-/** The roles granted and revoked directly; `partner` comes with a relation to an institution. */
-export const grantableRoles = ['operator', 'editor'] as const satisfies readonly StaffRole[];
+/**
+ * The roles granted and revoked directly, each within its duty (lib/roles.ts, staffDuties);
+ * `partner` comes with a relation to an institution.
+ */
+export const grantableRoles = ['admin', 'operator', 'editor', 'auditor'] as const satisfies readonly StaffRole[];
 export type GrantableRole = (typeof grantableRoles)[number];
 
 /** A partner needs the institution (by its code) and the staff number there; the other roles take neither. */

@@ -1,9 +1,10 @@
 /**
- * /api/ops/staff/*: the operator's staff accounts (/ops/staff; docs/accounts.md, Staff accounts).
- * Every call needs the operator role (901 without a session, 403 without the role). The rules —
- * not oneself, never the last active operator, audited — are the service's, shared with
- * `npm run user` (services/staffAccounts.ts). A partner relation is removed with the partner
- * area's own call (partneraccount/delRelationPartnerAccount), which operators may use.
+ * /api/ops/staff/*: the administrator's staff accounts (/ops/staff; docs/accounts.md, Staff
+ * accounts). Every call needs the administrator role (901 without a session, 403 without the
+ * role). The rules — one duty per account, not oneself, never the last active administrator,
+ * audited — are the service's, shared with `npm run user` (services/staffAccounts.ts). A partner
+ * relation is removed with the partner area's own call (partneraccount/delRelationPartnerAccount),
+ * which administrators may use.
  */
 import { Hono, type Context } from 'hono';
 import { relateInstitutionBody, staffRoleBody, staffUserBody } from '../../lib/schemas/staff.ts';
@@ -30,7 +31,7 @@ import { validate } from '../validate.ts';
 export function createOpsStaffRoutes(deps: RouteDeps): Hono<AppEnv> {
   const { db, config } = deps;
   const routes = new Hono<AppEnv>();
-  const operator = requireRole('operator');
+  const admin = requireRole('admin');
 
   const actorOf = (c: Context<AuthedEnv>): StaffActor => ({
     userId: c.var.user.id,
@@ -46,7 +47,7 @@ export function createOpsStaffRoutes(deps: RouteDeps): Hono<AppEnv> {
   routes.post(
     '/getAntTable',
     describeCall({ summary: 'Staff accounts as a table', body: tableCallBody }),
-    operator,
+    admin,
     async (c) => ok(c, await staffPage(db, c.var.user.id, await readTableRequest(c))),
   );
 
@@ -54,32 +55,32 @@ export function createOpsStaffRoutes(deps: RouteDeps): Hono<AppEnv> {
   routes.get(
     '/getStaff',
     describeCall({ summary: 'One staff account with its roles and relations', query: staffUserBody }),
-    operator,
+    admin,
     async (c) => {
       const { userId } = await validate(c, staffUserBody, 'query');
       return ok(c, await staffRowOf(db, userId, c.var.user.id));
     },
   );
 
-  routes.post('/grant', describeCall({ summary: 'Grant a role', body: staffRoleBody }), operator, async (c) => {
+  routes.post('/grant', describeCall({ summary: 'Grant a role', body: staffRoleBody }), admin, async (c) => {
     const { userId, role } = await validate(c, staffRoleBody, 'body');
     await grantRole(db, actorOf(c), userId, role);
     return changed(c, userId, 'staff.granted');
   });
 
-  routes.post('/revoke', describeCall({ summary: 'Revoke a role', body: staffRoleBody }), operator, async (c) => {
+  routes.post('/revoke', describeCall({ summary: 'Revoke a role', body: staffRoleBody }), admin, async (c) => {
     const { userId, role } = await validate(c, staffRoleBody, 'body');
     await revokeRole(db, actorOf(c), userId, role);
     return changed(c, userId, 'staff.revoked');
   });
 
-  routes.post('/disable', describeCall({ summary: 'Disable an account', body: staffUserBody }), operator, async (c) => {
+  routes.post('/disable', describeCall({ summary: 'Disable an account', body: staffUserBody }), admin, async (c) => {
     const { userId } = await validate(c, staffUserBody, 'body');
     await disableAccount(db, actorOf(c), userId);
     return changed(c, userId, 'staff.disabled');
   });
 
-  routes.post('/enable', describeCall({ summary: 'Enable an account', body: staffUserBody }), operator, async (c) => {
+  routes.post('/enable', describeCall({ summary: 'Enable an account', body: staffUserBody }), admin, async (c) => {
     const { userId } = await validate(c, staffUserBody, 'body');
     await enableAccount(db, actorOf(c), userId);
     return changed(c, userId, 'staff.enabled');
@@ -88,7 +89,7 @@ export function createOpsStaffRoutes(deps: RouteDeps): Hono<AppEnv> {
   routes.post(
     '/resetSecondFactor',
     describeCall({ summary: "Remove an account's second factor", body: staffUserBody }),
-    operator,
+    admin,
     async (c) => {
       const { userId } = await validate(c, staffUserBody, 'body');
       await resetSecondFactor(db, actorOf(c), userId);
@@ -99,7 +100,7 @@ export function createOpsStaffRoutes(deps: RouteDeps): Hono<AppEnv> {
   routes.post(
     '/relateInstitution',
     describeCall({ summary: 'Relate a partner account to an institution', body: relateInstitutionBody }),
-    operator,
+    admin,
     async (c) => {
       const body = await validate(c, relateInstitutionBody, 'body');
       await relateInstitution(db, actorOf(c), body);

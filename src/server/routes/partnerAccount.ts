@@ -1,7 +1,7 @@
 /**
  * /api/front/hgdarc/partneraccount: an institution's details and staff relations (spec §7;
  * docs/partner.md, Calls). A partner user acts on the institutions in its scope (anything else
- * answers the partner 404, exactly like a missing one); an operator on any institution.
+ * answers the partner 404, exactly like a missing one); an administrator on any institution.
  */
 import { Hono, type Context } from 'hono';
 import {
@@ -29,12 +29,12 @@ import { validate } from '../validate.ts';
 export function createPartnerAccountRoutes(deps: RouteDeps): Hono<AppEnv> {
   const { db, config } = deps;
   const routes = new Hono<AppEnv>();
-  const staffOrOperator = requireRole('partner', 'operator');
+  const staffOrAdmin = requireRole('partner', 'admin');
 
-  /** An operator sees every institution; anyone else its scope. */
+  /** An administrator sees every institution; anyone else its scope. */
   const actorOf = async (c: Context<AuthedEnv>): Promise<RelationActor> => ({
     userId: c.var.user.id,
-    scope: c.var.user.roles.includes('operator') ? null : await partnerScopeOf(db, c.var.user.id),
+    scope: c.var.user.roles.includes('admin') ? null : await partnerScopeOf(db, c.var.user.id),
     ip: clientIp(c, config),
     locale: localeOf(c),
   });
@@ -42,7 +42,7 @@ export function createPartnerAccountRoutes(deps: RouteDeps): Hono<AppEnv> {
   routes.get(
     '/getPartnerAccountInfo',
     describeCall({ summary: "An institution's details and staff relations", query: partnerAccountInfoQuery }),
-    staffOrOperator,
+    staffOrAdmin,
     async (c) => {
       const { partnerId } = await validate(c, partnerAccountInfoQuery, 'query');
       const actor = await actorOf(c);
@@ -65,7 +65,7 @@ export function createPartnerAccountRoutes(deps: RouteDeps): Hono<AppEnv> {
   routes.post(
     '/addRelationPartnerAccount',
     describeCall({ summary: 'Relate a staff account to an institution', body: addRelationBody }),
-    staffOrOperator,
+    staffOrAdmin,
     async (c) => {
       const body = await validate(c, addRelationBody, 'body');
       const actor = await actorOf(c);
@@ -76,7 +76,7 @@ export function createPartnerAccountRoutes(deps: RouteDeps): Hono<AppEnv> {
   routes.post(
     '/delRelationPartnerAccount',
     describeCall({ summary: 'Remove a staff relation', body: delRelationBody }),
-    staffOrOperator,
+    staffOrAdmin,
     async (c) => {
       const { id } = await validate(c, delRelationBody, 'body');
       await deleteRelation(db, await actorOf(c), id);

@@ -47,6 +47,8 @@ import type { SmsProvider } from '../sms/provider.ts';
 import { describeCall } from '../openapi/describe.ts';
 import type { AppEnv, RouteDeps } from '../types.ts';
 import { validate } from '../validate.ts';
+import type { UserRole } from '../../lib/roles.ts';
+import { passwordExpired } from '../services/staffPasswords.ts';
 
 /** The browser's captcha token: HttpOnly, sent only to this group of calls, gone with the image. */
 export const captchaCookieName = 'hgd_captcha';
@@ -116,17 +118,21 @@ export function createSystemRoutes(deps: RouteDeps): Hono<AppEnv> {
   const routes = new Hono<AppEnv>();
 
   /**
-   * The first factor passed. A user with a second factor gets no session yet: a pending login
-   * (cookie) and `data.secondFactor`; anyone else is signed in. `within` runs in the transaction
-   * that makes the pending login (the SMS code is used up with it).
+   * The first factor passed. A staff account whose password is past its age is refused here, by
+   * either factor, until the password is reset by SMS (services/staffPasswords.ts). A user with a
+   * second factor gets no session yet: a pending login (cookie) and `data.secondFactor`; anyone
+   * else is signed in. `within` runs in the transaction that makes the pending login (the SMS
+   * code is used up with it).
    */
   const afterFirstFactor = async (
     c: AnyContext,
-    user: { id: number },
+    user: { id: number; roles: UserRole[]; passwordChangedAt: Date },
     method: FirstFactor,
     deviceId: string,
     within: (tx: RouteDeps['db']) => Promise<void> = async () => {},
   ): Promise<'signedIn' | 'secondFactorOwed'> => {
+    if (passwordExpired(user, config.staffPasswordMaxAgeDays))
+      throw ApiError.badRequest('auth.passwordExpired', { days: config.staffPasswordMaxAgeDays });
     if (!(await hasConfirmedSecondFactor(db, user.id))) {
       await within(db);
       await signIn(c, deps, user.id, method, deviceId);
@@ -183,7 +189,11 @@ export function createSystemRoutes(deps: RouteDeps): Hono<AppEnv> {
 
   routes.post(
     '/login',
-    describeCall({ summary: 'Log in with account and password (and captcha)', body: loginBody }),
+    describeCall({
+      summary: 'Log in with account and password (and captcha)',
+      body: loginBody,
+      codes: { 400: '`auth.badCredentials`, `auth.accountDisabled`, `auth.passwordExpired` (a staff password past its age)' },
+    }),
     async (c) => {
       const body = await validate(c, loginBody, 'body');
       const ip = clientIp(c, config);
@@ -209,7 +219,10 @@ export function createSystemRoutes(deps: RouteDeps): Hono<AppEnv> {
     describeCall({
       summary: 'Log in with a phone number and an SMS code',
       body: loginMobileBody,
-      codes: { 400: '`sms.codeInvalid`, `auth.accountDisabled`', 429: 'too many requests (`api.tooManyRequests`)' },
+      codes: {
+        400: '`sms.codeInvalid`, `auth.accountDisabled`, `auth.passwordExpired`',
+        429: 'too many requests (`api.tooManyRequests`)',
+      },
     }),
     async (c) => {
       const body = await validate(c, loginMobileBody, 'body');

@@ -100,7 +100,7 @@ export const demoAccounts: readonly DemoAccount[] = [
     password: 'Operator2025',
     role: 'operator',
     name: '赵强',
-    description: '售电公司运营人员 (retail company operator)',
+    description: '售电公司运营人员：认证审核、订单办理、结算导入 (retail company operator: reviews, orders, settlements)',
   },
   {
     userName: 'demo_editor',
@@ -109,6 +109,22 @@ export const demoAccounts: readonly DemoAccount[] = [
     role: 'editor',
     name: '陈静',
     description: '内容编辑，在 /studio 编辑并发布网站内容 (content editor: edits and publishes the site at /studio)',
+  },
+  {
+    userName: 'demo_admin',
+    mobile: '13800138009',
+    password: 'Admin2025',
+    role: 'admin',
+    name: '周敏',
+    description: '系统管理员，在 /ops/staff 管理员工账户、角色和两步验证 (administrator: staff accounts, roles, second factors)',
+  },
+  {
+    userName: 'demo_auditor',
+    mobile: '13800138010',
+    password: 'Auditor2025',
+    role: 'auditor',
+    name: '吴磊',
+    description: '审计管理员，在 /ops/audit 查阅和导出审计记录 (auditor: reads and exports the audit trail)',
   },
 ];
 

@@ -18,6 +18,7 @@ import { recordConsent } from './consent.ts';
 import { clearLoginFailures } from './login.ts';
 import { hitLimit, peekWindow, type RateRule } from './rateLimit.ts';
 import { findUserById, findUserByMobile } from './users.ts';
+import { checkStaffPassword, passwordFields } from './staffPasswords.ts';
 
 export const accountRules = {
   /** Wrong current passwords per user (changePwd) before a pause. */
@@ -98,10 +99,15 @@ export async function resetPassword(db: Database, input: ResetPasswordInput): Pr
   const user = await findUserByMobile(db, input.phone);
   // Unreachable in practice (no code reaches an unregistered phone), and answered alike anyway.
   if (!user) throw ApiError.badRequest('sms.codeInvalid');
+  // Refused before the code is used up, so the person may try another password with it.
+  await checkStaffPassword(user, input.newPassword, 'newPassword');
   const passwordHash = await hashPassword(input.newPassword);
   await db.transaction(async (tx) => {
     await consumeSmsCode(tx, codeId);
-    await tx.update(users).set({ passwordHash, failedLogins: 0, lockedUntil: null }).where(eq(users.id, user.id));
+    await tx
+      .update(users)
+      .set({ ...passwordFields(user, passwordHash), failedLogins: 0, lockedUntil: null })
+      .where(eq(users.id, user.id));
     await revokeOtherSessions(tx, user.id, null);
     await writeAudit(tx, { userId: user.id, action: 'user.passwordReset', target: `user:${user.id}`, ip: input.ip });
   });
@@ -124,9 +130,10 @@ export async function changePassword(db: Database, input: ChangePasswordInput): 
   const user = await verifyCurrentPassword(db, input.userId, input.oldPassword, () =>
     ApiError.badRequest('auth.oldPasswordWrong'),
   );
+  await checkStaffPassword(user, input.newPassword, 'newPassword');
   const passwordHash = await hashPassword(input.newPassword);
   await db.transaction(async (tx) => {
-    await tx.update(users).set({ passwordHash }).where(eq(users.id, user.id));
+    await tx.update(users).set(passwordFields(user, passwordHash)).where(eq(users.id, user.id));
     await revokeOtherSessions(tx, user.id, null);
     await writeAudit(tx, { userId: user.id, action: 'user.passwordChange', target: `user:${user.id}`, ip: input.ip });
   });

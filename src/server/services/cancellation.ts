@@ -14,7 +14,8 @@
 import { and, eq, inArray, isNotNull, isNull, lte, or, sql } from 'drizzle-orm';
 import { chinaDate } from '../../lib/chinaTime.ts';
 import { countKey } from '../../lib/i18n/plural.ts';
-import { staffRoles, type UserRole } from '../../lib/roles.ts';
+import type { UserRole } from '../../lib/roles.ts';
+import { isStaffRole } from '../../lib/staffRoles.ts';
 import { ApiError } from '../apiError.ts';
 import type { Database } from '../db/client.ts';
 import {
@@ -101,7 +102,7 @@ export async function requestCancellation(db: Database, input: CancellationReque
 }
 
 async function checkConditions(db: Database, user: { id: number; roles: UserRole[] }): Promise<void> {
-  if (user.roles.some((role) => staffRoles.includes(role))) throw ApiError.conflict('account.cancel.staff');
+  if (user.roles.some(isStaffRole)) throw ApiError.conflict('account.cancel.staff');
   const [owned] = await db
     .select({ id: enterprises.id, authStatus: enterprises.authStatus })
     .from(enterprises)
@@ -185,6 +186,7 @@ async function eraseAccount(db: Database, userId: number, now: Date): Promise<bo
         email: '',
         avatar: '',
         passwordHash: '',
+        previousPasswordHashes: [],
         status: 'cancelled',
         agreedVersions: {},
         failedLogins: 0,

@@ -1,7 +1,7 @@
 /**
  * Staff relations to partner institutions (DOMAIN.md, Partner account relation; docs/partner.md,
  * Calls): list an institution's staff, relate a user by login name with a staff number (工号), end
- * a relation. A partner user acts within its scope (anything else is the partner 404); an operator
+ * a relation. A partner user acts within its scope (anything else is the partner 404); an administrator
  * acts on any institution. A relation gives the `partner` role, the last one removed takes it away;
  * both are audited, each write in one transaction.
  */
@@ -16,8 +16,9 @@ import { ApiError } from '../apiError.ts';
 import { maskPhone } from '../sms/provider.ts';
 import { writeAudit } from './audit.ts';
 import { inScope, partnerNotFound, type PartnerScope } from './partnerScope.ts';
+import { becomingStaffFields } from './staffPasswords.ts';
 
-/** Who is acting: a partner user within its scope, or an operator (scope `null`: everything). */
+/** Who is acting: a partner user within its scope, or an administrator (scope `null`: everything). */
 export interface RelationActor {
   /** Null for the command line (`npm run user`), which acts as nobody signed in. */
   userId: number | null;
@@ -109,7 +110,7 @@ export async function addRelation(
   try {
     const id = await db.transaction(async (tx) => {
       const [target] = await tx
-        .select({ id: users.id })
+        .select({ id: users.id, roles: users.roles })
         .from(users)
         .where(sql`lower(${users.userName}) = lower(${input.userName})`)
         .limit(1);
@@ -132,11 +133,12 @@ export async function addRelation(
         .insert(partnerAccounts)
         .values({ userId: target.id, partnerId: input.partnerId, empId: input.empId, createdByUserId: actor.userId })
         .returning({ id: partnerAccounts.id });
-      // Other roles (individual, enterprise, operator) stay: staff may also run an enterprise.
+      // Other roles (individual, enterprise, any staff role) stay: staff may also run an enterprise.
       await tx
         .update(users)
         .set({
           roles: sql`array(select distinct r from unnest(${users.roles} || array['partner']::text[]) as r order by 1)`,
+          ...becomingStaffFields(target.roles),
         })
         .where(eq(users.id, target.id));
       await writeAudit(tx, {

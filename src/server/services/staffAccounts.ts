@@ -1,25 +1,28 @@
 /**
- * Staff accounts — operators, editors and partner staff — as the operator's page /ops/staff
- * (routes/opsStaff.ts) and the command line `npm run user` (scripts/user.ts) manage them: create
- * one, grant and revoke the operator and editor roles, disable and enable an account, reset its
- * second factor, relate it to a partner institution (through partnerAccounts.ts, which gives the
- * partner role), and list them. Both callers go through these functions, so the rules hold for
- * both:
+ * Staff accounts — administrators, operators, editors, auditors and partner staff — as the
+ * administrator's page /ops/staff (routes/opsStaff.ts) and the command line `npm run user`
+ * (scripts/user.ts) manage them: create one, grant and revoke a role, disable and enable an
+ * account, reset its second factor, relate it to a partner institution (through
+ * partnerAccounts.ts, which gives the partner role), and list them. Both callers go through these
+ * functions, so the rules hold for both:
  *
- * - an operator cannot revoke their own operator role, disable themselves or reset their own second
- *   factor here (their account settings do that, with proof);
- * - the last active operator can be neither revoked nor disabled (nobody could undo it but a
+ * - an account holds the roles of one staff duty at most (lib/roles.ts, staffDuties): a grant
+ *   across duties is refused, and the users table refuses it too;
+ * - an administrator cannot revoke their own administrator role, disable themselves or reset their
+ *   own second factor here (their account settings do that, with proof);
+ * - the last active administrator can be neither revoked nor disabled (nobody could undo it but a
  *   shell on the server);
  * - every change is one transaction with its audit row (`detail.via`: `ops` or `cli`; the command
  *   line acts as nobody), and the changes a user should hear about leave them a notice.
  *
- * Staff changes run one at a time (an advisory lock), so two operators disabling each other at
- * once cannot both pass the last-operator check.
+ * Staff changes run one at a time (an advisory lock), so two administrators disabling each other
+ * at once cannot both pass the last-administrator check.
  */
 import { and, eq, ne, sql } from 'drizzle-orm';
 import { ApiCode } from '../../lib/apiCodes.ts';
 import { t, type Locale, type MessageKey, type MessageVars } from '../../lib/i18n/index.ts';
 import type { UserRole } from '../../lib/roles.ts';
+import { conflictingRole, staffRoles } from '../../lib/staffRoles.ts';
 import type {
   CreateStaffInput,
   GrantableRole,
@@ -40,8 +43,9 @@ import { defineTable, runTable } from '../table/antTable.ts';
 import { writeAudit } from './audit.ts';
 import { createNotice } from './notices.ts';
 import { addRelation } from './partnerAccounts.ts';
+import { becomingStaffFields, checkStaffPassword } from './staffPasswords.ts';
 
-/** Who makes a change: the signed-in operator on /ops/staff, or the command line (nobody). */
+/** Who makes a change: the signed-in administrator on /ops/staff, or the command line (nobody). */
 export interface StaffActor {
   userId: number | null;
   ip: string | null;
@@ -53,7 +57,7 @@ export interface StaffActor {
 const staffLockKey = 6_849_636_402;
 
 /** The roles that list an account as staff when no keyword is given. */
-const staffRoleArray = sql`array['operator', 'editor', 'partner']::text[]`;
+const staffRoleArray = sql.raw(`array[${staffRoles.map((role) => `'${role}'`).join(', ')}]::text[]`);
 
 export const staffTable = defineTable({
   from: sql`users u`,
@@ -92,8 +96,10 @@ export const staffTable = defineTable({
       sort: true,
     },
     createdAt: { sql: sql`u.created_at`, type: 'timestamp', sort: true },
+    isAdmin: { sql: sql`'admin' = any(u.roles)`, type: 'boolean', select: false, filter: true },
     isOperator: { sql: sql`'operator' = any(u.roles)`, type: 'boolean', select: false, filter: true },
     isEditor: { sql: sql`'editor' = any(u.roles)`, type: 'boolean', select: false, filter: true },
+    isAuditor: { sql: sql`'auditor' = any(u.roles)`, type: 'boolean', select: false, filter: true },
     isPartner: { sql: sql`'partner' = any(u.roles)`, type: 'boolean', select: false, filter: true },
   },
   defaultSort: [{ key: 'userName', sort: 'ascend' }],
@@ -122,9 +128,9 @@ function staffRow(row: StaffTableRow, viewerId: number | null): StaffRowData {
 }
 
 /**
- * One page of the staff table. Without a keyword it lists staff (operator, editor or partner
- * role); a keyword searches every user by user name, name or mobile, so the operator can find the
- * person to grant a role to. Rows are always whole (the request's `select` is ignored).
+ * One page of the staff table. Without a keyword it lists staff (any staff role); a keyword
+ * searches every user by user name, name or mobile, so the administrator can find the person to
+ * grant a role to. Rows are always whole (the request's `select` is ignored).
  */
 export async function staffPage(db: Database, viewerId: number | null, request: TableRequest): Promise<StaffTableData> {
   const searching =
@@ -143,12 +149,12 @@ export async function staffRowOf(db: Database, userId: number, viewerId: number 
   return staffRow(row, viewerId);
 }
 
-/** Whether any active account holds the operator role (a new deployment has none until `npm run user -- create`). */
-export async function hasActiveOperator(db: Database): Promise<boolean> {
+/** Whether any active account holds the administrator role (a new deployment has none until `npm run user -- create`). */
+export async function hasActiveAdmin(db: Database): Promise<boolean> {
   const [row] = await db
     .select({ id: users.id })
     .from(users)
-    .where(and(eq(users.status, 'active'), sql`'operator' = any(${users.roles})`))
+    .where(and(eq(users.status, 'active'), sql`'admin' = any(${users.roles})`))
     .limit(1);
   return row !== undefined;
 }
@@ -196,15 +202,22 @@ async function targetFor(tx: Database, userId: number): Promise<Target> {
   return { id: row.id, userName: row.userName, roles: row.roles, active: row.status === 'active' };
 }
 
-/** Refuses a change that would leave no active operator (the target is one now). */
-async function assertAnotherOperator(tx: Database, target: Target): Promise<void> {
-  if (!target.active || !target.roles.includes('operator')) return;
+/** Refuses a change that would leave no active administrator (the target is one now). */
+async function assertAnotherAdmin(tx: Database, target: Target): Promise<void> {
+  if (!target.active || !target.roles.includes('admin')) return;
   const [other] = await tx
     .select({ id: users.id })
     .from(users)
-    .where(and(ne(users.id, target.id), eq(users.status, 'active'), sql`'operator' = any(${users.roles})`))
+    .where(and(ne(users.id, target.id), eq(users.status, 'active'), sql`'admin' = any(${users.roles})`))
     .limit(1);
-  if (!other) throw ApiError.conflict('staff.lastOperator');
+  if (!other) throw ApiError.conflict('staff.lastAdmin');
+}
+
+/** Refuses a role of another staff duty than the roles the user holds (staffDuties). */
+function assertOneDuty(locale: Locale, held: readonly UserRole[], role: UserRole): void {
+  const other = conflictingRole(held, role);
+  if (other !== undefined)
+    throw ApiError.conflict('staff.dutyConflict', { role: roleName(locale, role), other: roleName(locale, other) });
 }
 
 function auditOf(actor: StaffActor, action: string, target: Target | number, detail: Record<string, unknown> = {}) {
@@ -229,6 +242,7 @@ async function institutionIdOf(tx: Database, locale: Locale, code: string): Prom
  * 409 at `userName` or `mobile` when taken; answers the new id.
  */
 export async function createStaffAccount(db: Database, actor: StaffActor, input: CreateStaffInput): Promise<number> {
+  await checkStaffPassword({ ...input, roles: [input.role] }, input.password, 'password');
   // Hash outside the transaction: argon2 takes a while and needs no lock.
   const passwordHash = await hashPassword(input.password);
   const taken = async (tx: Database) => {
@@ -272,17 +286,22 @@ export async function createStaffAccount(db: Database, actor: StaffActor, input:
   }
 }
 
-/** Grants the operator or editor role (other roles stay). 409 when the user has it already. */
+/**
+ * Grants a staff role (other roles stay). 409 when the user has it already, or holds a role of
+ * another duty.
+ */
 export async function grantRole(db: Database, actor: StaffActor, userId: number, role: GrantableRole): Promise<void> {
   await db.transaction(async (tx) => {
     await lockStaff(tx);
     const target = await targetFor(tx, userId);
     if (target.roles.includes(role))
       throw ApiError.conflict('staff.alreadyHasRole', { role: roleName(actor.locale, role) });
+    assertOneDuty(actor.locale, target.roles, role);
     await tx
       .update(users)
       .set({
         roles: sql`array(select distinct r from unnest(${users.roles} || array[${role}]::text[]) as r order by 1)`,
+        ...becomingStaffFields(target.roles),
       })
       .where(eq(users.id, userId));
     await writeAudit(tx, auditOf(actor, 'staff.grant', target, { role }));
@@ -291,7 +310,7 @@ export async function grantRole(db: Database, actor: StaffActor, userId: number,
 }
 
 /**
- * Revokes the operator or editor role; a user left with no role is an individual again. Sessions
+ * Revokes a staff role; a user left with no role is an individual again. Sessions
  * stay: every call reads the roles afresh, so the next call of that role answers 403.
  */
 export async function revokeRole(db: Database, actor: StaffActor, userId: number, role: GrantableRole): Promise<void> {
@@ -300,9 +319,9 @@ export async function revokeRole(db: Database, actor: StaffActor, userId: number
     const target = await targetFor(tx, userId);
     if (!target.roles.includes(role))
       throw ApiError.conflict('staff.lacksRole', { role: roleName(actor.locale, role) });
-    if (role === 'operator') {
-      if (target.id === actor.userId) throw ApiError.conflict('staff.selfRevokeOperator');
-      await assertAnotherOperator(tx, target);
+    if (role === 'admin') {
+      if (target.id === actor.userId) throw ApiError.conflict('staff.selfRevokeAdmin');
+      await assertAnotherAdmin(tx, target);
     }
     await tx
       .update(users)
@@ -328,7 +347,7 @@ export async function disableAccount(db: Database, actor: StaffActor, userId: nu
     const target = await targetFor(tx, userId);
     if (target.id === actor.userId) throw ApiError.conflict('staff.selfDisable');
     if (!target.active) throw ApiError.conflict('staff.alreadyDisabled');
-    await assertAnotherOperator(tx, target);
+    await assertAnotherAdmin(tx, target);
     await tx.update(users).set({ status: 'locked' }).where(eq(users.id, userId));
     await endSessions(tx, userId);
     await writeAudit(tx, auditOf(actor, 'staff.disable', target));

@@ -80,7 +80,9 @@ export async function operatorActs(
     // Nothing is left to do with an order in force but wait for its end.
     await expect(panel.getByRole('button', { name: zh['ops.action.accept'], exact: true })).toHaveCount(0);
 
-    // The audit trail has each step, found by the order as its target.
+    // The audit trail has each step, found by the order as its target — by the auditor, whose
+    // duty it is (the operator may not read it).
+    await apiLogin(context.request, origin, 'demo_auditor', 'Auditor2025');
     await ops.goto('/ops/audit');
     const search = ops.getByRole('search', { name: zh['ops.audit.filterLabel'] });
     await search.getByLabel(zh['ops.audit.target']).fill(`order:${orderNo}`);

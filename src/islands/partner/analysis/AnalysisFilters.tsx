@@ -2,7 +2,7 @@ import { useId, type ReactNode } from 'react';
 import type { RequestData } from '../../../lib/api/encode.ts';
 import type { Locale } from '../../../lib/i18n/locales.ts';
 import { currentPeriod, type PartnerMetric, type YearType } from '../../../lib/partner.ts';
-import ExportButton from '../ExportButton.tsx';
+import ExportButton from '../../table/ExportButton.tsx';
 import { metricLabel, type AnalysisMessages } from './analysisMessages.ts';
 import { GranularitySwitch, PeriodField } from './PeriodPicker.tsx';
 

@@ -2,7 +2,7 @@
 import type { MessageKey } from '../../../lib/i18n/index.ts';
 import { classifications, partnerLevels, partnerMetrics, yearTypes, type PartnerMetric } from '../../../lib/partner.ts';
 import { dataTableMessageKeys } from '../../table/dataTable.ts';
-import { exportMessageKeys } from '../exportFile.ts';
+import { exportMessageKeys } from '../../table/exportFile.ts';
 import { outOfScopeMessageKeys } from '../OutOfScope.tsx';
 
 const metricKeys = partnerMetrics.map((metric) => `partner.metric.${metric}` as const);

@@ -6,7 +6,7 @@ import type { SettlementRowData } from '../../../lib/schemas/partner.ts';
 import { buildAntTable } from '../../../lib/tableRequest.ts';
 import DataTable, { type Column } from '../../table/DataTable.tsx';
 import { useSessionTable } from '../../table/useSessionTable.ts';
-import ExportButton from '../ExportButton.tsx';
+import ExportButton from '../../table/ExportButton.tsx';
 import PartnerPicker from '../PartnerPicker.tsx';
 import { SETTLEMENT_API } from '../partnerApi.ts';
 import { idFromText } from '../partnerTree.ts';

@@ -7,7 +7,7 @@ import type { Locale } from '../../../lib/i18n/locales.ts';
 import { currentPeriod, settlementStatuses } from '../../../lib/partner.ts';
 import type { TableQueryState, TableSort } from '../../../lib/tableRequest.ts';
 import { dataTableMessageKeys } from '../../table/dataTable.ts';
-import { exportMessageKeys } from '../exportFile.ts';
+import { exportMessageKeys } from '../../table/exportFile.ts';
 import { outOfScopeMessageKeys } from '../OutOfScope.tsx';
 import { partnerTreeMessageKeys } from '../partnerTree.ts';
 

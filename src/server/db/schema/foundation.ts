@@ -15,6 +15,7 @@ import {
   varchar,
 } from 'drizzle-orm/pg-core';
 import { userRoles, type UserRole } from '../../../lib/roles.ts';
+import { staffDuties } from '../../../lib/staffRoles.ts';
 import { createdAt, updatedAt } from './timestamps.ts';
 
 export { userRoles, type UserRole };
@@ -22,6 +23,16 @@ export { userRoles, type UserRole };
 /** `cancelled`: the person closed the account and their personal data was erased (services/cancellation.ts). */
 export const userStatuses = ['active', 'locked', 'cancelled'] as const;
 export type UserStatus = (typeof userStatuses)[number];
+
+function roleArray(roles: readonly UserRole[]) {
+  return sql.raw(`array[${roles.map((role) => `'${role}'`).join(', ')}]::text[]`);
+}
+
+function otherDutiesRoles(roles: readonly UserRole[]): UserRole[] {
+  return Object.values(staffDuties)
+    .flat()
+    .filter((role) => !roles.includes(role));
+}
 
 export const users = pgTable(
   'users',
@@ -33,6 +44,10 @@ export const users = pgTable(
     email: varchar('email', { length: 128 }).notNull().default(''),
     avatar: text('avatar').notNull().default(''),
     passwordHash: text('password_hash').notNull(),
+    /** When the password was last set: a staff password expires after STAFF_PASSWORD_MAX_AGE_DAYS. */
+    passwordChangedAt: timestamp('password_changed_at', { withTimezone: true }).notNull().defaultNow(),
+    /** The hashes of the passwords before this one, newest first, as many as a staff password may not reuse. */
+    previousPasswordHashes: text('previous_password_hashes').array().notNull().default(sql`'{}'::text[]`),
     status: text('status').$type<UserStatus>().notNull().default('active'),
     roles: text('roles')
       .array()
@@ -60,9 +75,13 @@ export const users = pgTable(
     uniqueIndex('users_user_name_key').on(sql`lower(${t.userName})`),
     uniqueIndex('users_mobile_key').on(t.mobile),
     check('users_status_check', sql`${t.status} in ('active', 'locked', 'cancelled')`),
-    check(
-      'users_roles_check',
-      sql`${t.roles} <@ array['individual', 'enterprise', 'partner', 'operator', 'editor']::text[]`,
+    check('users_roles_check', sql`${t.roles} <@ ${roleArray(userRoles)}`),
+    // One staff duty per account (lib/roles.ts, staffDuties): the services refuse first, in words.
+    ...Object.entries(staffDuties).map(([duty, roles]) =>
+      check(
+        `users_${duty}_duty_check`,
+        sql`not (${t.roles} && ${roleArray(roles)} and ${t.roles} && ${roleArray(otherDutiesRoles(roles))})`,
+      ),
     ),
   ],
 );
