@@ -61,7 +61,12 @@ describe('role checks', () => {
       const anonymous =
         method === 'GET' ? await get(t, path) : await post(t, path, { orderNo: 'HGD20261122000001', action: 'accept' });
       expect(anonymous.code, path).toBe(901);
-      for (const userName of ['demo_person', 'demo_company', 'demo_partner', ...staff.filter((name) => name !== allowed)]) {
+      for (const userName of [
+        'demo_person',
+        'demo_company',
+        'demo_partner',
+        ...staff.filter((name) => name !== allowed),
+      ]) {
         const cookie = await t.login(userName);
         const answer =
           method === 'GET'

@@ -40,11 +40,7 @@ function table(antTable: Record<string, unknown> = {}, cookie = admin): Promise<
   return post<StaffTableData>(t, `${base}/getAntTable`, { antTable: JSON.stringify(antTable) }, { cookie });
 }
 
-function change(
-  path: string,
-  body: Record<string, string | number>,
-  cookie = admin,
-): Promise<Envelope<StaffRowData>> {
+function change(path: string, body: Record<string, string | number>, cookie = admin): Promise<Envelope<StaffRowData>> {
   return post<StaffRowData>(t, `${base}/${path}`, body, { cookie });
 }
 
@@ -113,7 +109,14 @@ describe('guards', () => {
           : post(t, `${base}/${path}`, body, cookie ? { cookie } : {});
       const before = await footprint();
       expect((await call()).code).toBe(ApiCode.SESSION_EXPIRED);
-      for (const userName of ['demo_person', 'demo_company', 'demo_partner', 'demo_editor', 'demo_operator', 'demo_auditor']) {
+      for (const userName of [
+        'demo_person',
+        'demo_company',
+        'demo_partner',
+        'demo_editor',
+        'demo_operator',
+        'demo_auditor',
+      ]) {
         expect(await call(await t.login(userName)), userName).toEqual({
           code: 403,
           message: '没有权限执行此操作',
@@ -142,7 +145,16 @@ describe('POST getAntTable', () => {
     const answer = await table({ pager: { pageSize: 100 } });
     expect(answer.code).toBe(200);
     const names = answer.data.result.map((row) => row.userName);
-    expect(names).toEqual(expect.arrayContaining(['demo_admin', 'demo_operator', 'demo_editor', 'demo_auditor', 'demo_partner', 'demo_bank']));
+    expect(names).toEqual(
+      expect.arrayContaining([
+        'demo_admin',
+        'demo_operator',
+        'demo_editor',
+        'demo_auditor',
+        'demo_partner',
+        'demo_bank',
+      ]),
+    );
     expect(names).not.toContain('demo_person');
     expect(names).not.toContain('demo_company');
     const partner = answer.data.result.find((row) => row.userName === 'demo_partner')!;
@@ -281,10 +293,26 @@ describe('grant and revoke', () => {
   });
 
   it.each([
-    ['operator', 'admin', '“系统管理员”不能与该用户已有的“运营人员”角色由同一账户兼任（系统管理、业务运营、安全审计三种职责分离）'],
-    ['editor', 'auditor', '“审计管理员”不能与该用户已有的“内容编辑”角色由同一账户兼任（系统管理、业务运营、安全审计三种职责分离）'],
-    ['auditor', 'operator', '“运营人员”不能与该用户已有的“审计管理员”角色由同一账户兼任（系统管理、业务运营、安全审计三种职责分离）'],
-    ['admin', 'auditor', '“审计管理员”不能与该用户已有的“系统管理员”角色由同一账户兼任（系统管理、业务运营、安全审计三种职责分离）'],
+    [
+      'operator',
+      'admin',
+      '“系统管理员”不能与该用户已有的“运营人员”角色由同一账户兼任（系统管理、业务运营、安全审计三种职责分离）',
+    ],
+    [
+      'editor',
+      'auditor',
+      '“审计管理员”不能与该用户已有的“内容编辑”角色由同一账户兼任（系统管理、业务运营、安全审计三种职责分离）',
+    ],
+    [
+      'auditor',
+      'operator',
+      '“运营人员”不能与该用户已有的“审计管理员”角色由同一账户兼任（系统管理、业务运营、安全审计三种职责分离）',
+    ],
+    [
+      'admin',
+      'auditor',
+      '“审计管理员”不能与该用户已有的“系统管理员”角色由同一账户兼任（系统管理、业务运营、安全审计三种职责分离）',
+    ],
   ] as const)('refuses a %s the %s role: one duty per account (409), nothing changed', async (held, asked, message) => {
     const { userId } = await insertUser(t, [held], `duty_${held}_${asked}`);
     const before = await footprint();
@@ -294,7 +322,11 @@ describe('grant and revoke', () => {
 
   it('grants a role of the same duty (an operator may edit) and roles outside the duties stay', async () => {
     const { userId } = await insertUser(t, ['enterprise', 'operator'], 'ops_and_company');
-    expect((await change('grant', { userId, role: 'editor' })).data.roles).toEqual(['editor', 'enterprise', 'operator']);
+    expect((await change('grant', { userId, role: 'editor' })).data.roles).toEqual([
+      'editor',
+      'enterprise',
+      'operator',
+    ]);
   });
 
   it('the users table refuses two duties on one account, whoever writes it', async () => {
@@ -304,7 +336,9 @@ describe('grant and revoke', () => {
       ['editor', 'auditor'],
     ] as const) {
       await expect(
-        t.db.insert(users).values({ userName: `both_${roles.join('_')}`, mobile: '13977770000', passwordHash: 'x', roles: [...roles] }),
+        t.db
+          .insert(users)
+          .values({ userName: `both_${roles.join('_')}`, mobile: '13977770000', passwordHash: 'x', roles: [...roles] }),
       ).rejects.toMatchObject({ cause: expect.objectContaining({ message: expect.stringMatching(/duty_check/) }) });
     }
   });

@@ -253,7 +253,11 @@ describe('GET /api/ops/audit/exportAntTable', () => {
     );
     const auditor = await t.login('demo_auditor');
     const antTable = { search: { keyword: orderNo } };
-    const page = await table<AuditRowData>('/api/ops/audit/getAntTable', { ...antTable, pager: { pageSize: 100 } }, auditor);
+    const page = await table<AuditRowData>(
+      '/api/ops/audit/getAntTable',
+      { ...antTable, pager: { pageSize: 100 } },
+      auditor,
+    );
     const response = await t.app.request(exportUrl(antTable), { headers: apiHeaders({ Cookie: auditor }) });
     expect(response.status).toBe(200);
     expect(response.headers.get('content-type')).toContain('spreadsheetml');

@@ -69,9 +69,7 @@ describe('guards', () => {
     expect((await get(t, `${base}/partner/getAllPartnersByEmpId`, { cookie: adminCookie })).code).toBe(
       ApiCode.FORBIDDEN,
     );
-    expect((await get(t, `${base}/partner/getPartnersByEmpId`, { cookie: adminCookie })).code).toBe(
-      ApiCode.FORBIDDEN,
-    );
+    expect((await get(t, `${base}/partner/getPartnersByEmpId`, { cookie: adminCookie })).code).toBe(ApiCode.FORBIDDEN);
   });
 
   it('relations are staff administration: an operator (business duty) gets 403', async () => {

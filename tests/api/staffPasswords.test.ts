@@ -20,7 +20,14 @@ const never = openPerFile(() => createTestApp({ env: { STAFF_PASSWORD_MAX_AGE_DA
 const cli: StaffActor = { userId: null, ip: null, locale: 'zh-CN', via: 'cli' };
 const device = { deviceId: 'hgdweb' };
 
-const strong = ['Lime-Kettle-2046', 'Tide-Lantern-31', 'Maple-Orbit-58', 'Cobalt-Fern-64', 'Quartz-Willow-72', 'Ember-Sable-85'];
+const strong = [
+  'Lime-Kettle-2046',
+  'Tide-Lantern-31',
+  'Maple-Orbit-58',
+  'Cobalt-Fern-64',
+  'Quartz-Willow-72',
+  'Ember-Sable-85',
+];
 
 async function userRow(app: TestApp, userName: string) {
   const [row] = await app.db.select().from(users).where(eq(users.userName, userName));
@@ -33,9 +40,14 @@ function login(app: TestApp, userName: string, password: string): Promise<Envelo
 }
 
 async function changePassword(app: TestApp, userName: string, oldPassword: string, newPassword: string) {
-  return post(app, '/api/front/user/changePwd', { oldPassword, newPassword, ...device }, {
-    cookie: await app.login(userName),
-  });
+  return post(
+    app,
+    '/api/front/user/changePwd',
+    { oldPassword, newPassword, ...device },
+    {
+      cookie: await app.login(userName),
+    },
+  );
 }
 
 function fieldRefusal(message: string, field = 'newPassword') {
@@ -124,8 +136,14 @@ describe('a staff password past STAFF_PASSWORD_MAX_AGE_DAYS (90 by default)', ()
     await skipResendPause(t);
     const code = await smsCodeFor(t, operator.mobile, 'modify');
     expect(
-      (await post(t, '/api/front/system/resetpassword', { phone: operator.mobile, code, newPassword: 'Ember-Sable-85', ...device }))
-        .code,
+      (
+        await post(t, '/api/front/system/resetpassword', {
+          phone: operator.mobile,
+          code,
+          newPassword: 'Ember-Sable-85',
+          ...device,
+        })
+      ).code,
     ).toBe(200);
     expect((await login(t, 'demo_operator', 'Ember-Sable-85')).code).toBe(200);
   });

@@ -292,7 +292,8 @@ describe('on an empty deployment database', () => {
     });
     expect(await cli(['grant', 'admin_li', 'auditor'])).toMatchObject({
       code: 1,
-      stderr: '“审计管理员”不能与该用户已有的“系统管理员”角色由同一账户兼任（系统管理、业务运营、安全审计三种职责分离）\n',
+      stderr:
+        '“审计管理员”不能与该用户已有的“系统管理员”角色由同一账户兼任（系统管理、业务运营、安全审计三种职责分离）\n',
     });
     expect(await cli(['grant', 'bank_zhao', 'partner'])).toMatchObject({
       code: 1,

@@ -192,7 +192,9 @@ export function createSystemRoutes(deps: RouteDeps): Hono<AppEnv> {
     describeCall({
       summary: 'Log in with account and password (and captcha)',
       body: loginBody,
-      codes: { 400: '`auth.badCredentials`, `auth.accountDisabled`, `auth.passwordExpired` (a staff password past its age)' },
+      codes: {
+        400: '`auth.badCredentials`, `auth.accountDisabled`, `auth.passwordExpired` (a staff password past its age)',
+      },
     }),
     async (c) => {
       const body = await validate(c, loginBody, 'body');

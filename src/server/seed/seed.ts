@@ -100,7 +100,8 @@ export const demoAccounts: readonly DemoAccount[] = [
     password: 'Operator2025',
     role: 'operator',
     name: '赵强',
-    description: '售电公司运营人员：认证审核、订单办理、结算导入 (retail company operator: reviews, orders, settlements)',
+    description:
+      '售电公司运营人员：认证审核、订单办理、结算导入 (retail company operator: reviews, orders, settlements)',
   },
   {
     userName: 'demo_editor',
@@ -116,7 +117,8 @@ export const demoAccounts: readonly DemoAccount[] = [
     password: 'Admin2025',
     role: 'admin',
     name: '周敏',
-    description: '系统管理员，在 /ops/staff 管理员工账户、角色和两步验证 (administrator: staff accounts, roles, second factors)',
+    description:
+      '系统管理员，在 /ops/staff 管理员工账户、角色和两步验证 (administrator: staff accounts, roles, second factors)',
   },
   {
     userName: 'demo_auditor',

@@ -87,7 +87,11 @@ export function auditExportSheet(db: Database, request: TableRequest, locale: Lo
   }
   return {
     name: t(locale, 'ops.audit.sheet'),
-    columns: auditExportColumns.map((column) => ({ header: t(locale, column.key), format: 'text', width: column.width })),
+    columns: auditExportColumns.map((column) => ({
+      header: t(locale, column.key),
+      format: 'text',
+      width: column.width,
+    })),
     rows: rows(),
   };
 }

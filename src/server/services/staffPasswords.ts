@@ -47,8 +47,7 @@ export async function checkStaffPassword(owner: PasswordOwner, password: string,
   if ([...password].length < staffPasswordMinLength)
     throw ApiError.field(field, 'auth.staffPasswordShort', { min: staffPasswordMinLength });
   const words = [owner.userName, owner.mobile, owner.name].filter((word) => word !== '');
-  if (estimator.check(password, words).score < minimumScore)
-    throw ApiError.field(field, 'auth.passwordTooCommon');
+  if (estimator.check(password, words).score < minimumScore) throw ApiError.field(field, 'auth.passwordTooCommon');
   const used = [owner.passwordHash, ...(owner.previousPasswordHashes ?? [])]
     .filter((hash): hash is string => hash !== undefined && hash !== '')
     .slice(0, staffPasswordHistory);

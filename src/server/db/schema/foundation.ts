@@ -47,7 +47,10 @@ export const users = pgTable(
     /** When the password was last set: a staff password expires after STAFF_PASSWORD_MAX_AGE_DAYS. */
     passwordChangedAt: timestamp('password_changed_at', { withTimezone: true }).notNull().defaultNow(),
     /** The hashes of the passwords before this one, newest first, as many as a staff password may not reuse. */
-    previousPasswordHashes: text('previous_password_hashes').array().notNull().default(sql`'{}'::text[]`),
+    previousPasswordHashes: text('previous_password_hashes')
+      .array()
+      .notNull()
+      .default(sql`'{}'::text[]`),
     status: text('status').$type<UserStatus>().notNull().default('active'),
     roles: text('roles')
       .array()
