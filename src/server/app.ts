@@ -28,6 +28,7 @@ import { mountApiDescription } from './openapi/mount.ts';
 import { httpProviderFromConfig } from './sms/http.ts';
 import { createOutboxProvider } from './sms/provider.ts';
 import { lazyKeys } from './secrets.ts';
+import { createFieldCipher } from './fieldEncryption.ts';
 import { contentStore } from './services/contentStore.ts';
 import { createPublishedSite } from './site/servedSite.ts';
 import { astroBuildCommand } from './site/buildCommand.ts';
@@ -128,7 +129,8 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
     );
   }
   const keys = deps.keys ?? lazyKeys(deps.db, deps.config);
-  const routeDeps: RouteDeps = { ...deps, sms, site, publisher, rebuilder, jobs, bank, objects, keys };
+  const cipher = createFieldCipher(keys);
+  const routeDeps: RouteDeps = { ...deps, sms, site, publisher, rebuilder, jobs, bank, objects, keys, cipher };
   for (const module of apiModules) app.route(module.base, module.create(routeDeps));
   app.all('/api', unknownPath);
   app.all('/api/*', unknownPath);

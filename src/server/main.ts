@@ -14,6 +14,7 @@ import { bankBannerLines } from './bank/fromConfig.ts';
 import { getConfig, loadConfig, type Config } from './config.ts';
 import { demoAccounts, demoAccountsWithPublicPasswords } from './seed/seed.ts';
 import { startHousekeeping } from './housekeeping.ts';
+import { createFieldCipher, sealPlainValues } from './fieldEncryption.ts';
 import { createLogger, type Logger } from './logger.ts';
 import { listen } from './httpListeners.ts';
 import { listenForMetrics } from './metrics/endpoint.ts';
@@ -156,6 +157,9 @@ export async function startServer(config: Config = getConfig()): Promise<Running
     drain,
     ...(heldBuild ? { siteBuild: { command: heldBuild } } : {}),
   });
+  // Numbers kept before their columns were encrypted are sealed once, by whichever process starts first.
+  const sealed = await sealPlainValues(runtime.db, createFieldCipher(loadedKeys(runtime.keys)));
+  if (sealed > 0) logger.info({ sealed }, 'encrypted the account numbers kept in plain text before');
   const stopHousekeeping = startHousekeeping(runtime.db, logger);
   // The embedded worker takes queued and scheduled jobs from the start (a process that only sends
   // jobs starts the queue with its first).

@@ -21,6 +21,8 @@ export interface ServerKeys {
   recoveryCodes: Buffer;
   /** HMAC chaining the audit log's entries (services/auditChain.ts). */
   auditChain: Buffer;
+  /** AES-256-GCM wrapping the data keys of the encrypted columns (fieldEncryption.ts). */
+  fieldKeyWrapping: Buffer;
 }
 
 /** The keys of one app: loaded at start by the server, or on first use (tests, the dev server). */
@@ -34,6 +36,7 @@ const purposes: Record<keyof ServerKeys, string> = {
   secondFactorSecrets: 'hgd/totp-secret-encryption/v1',
   recoveryCodes: 'hgd/recovery-code/v1',
   auditChain: 'hgd/audit-chain/v1',
+  fieldKeyWrapping: 'hgd/field-key-wrapping/v1',
 };
 
 /** Derives every purpose's key from the root secret (HKDF-SHA256, a fixed salt, the purpose as info). */
@@ -45,6 +48,7 @@ export function deriveServerKeys(root: string | Buffer): ServerKeys {
     secondFactorSecrets: derive(purposes.secondFactorSecrets),
     recoveryCodes: derive(purposes.recoveryCodes),
     auditChain: derive(purposes.auditChain),
+    fieldKeyWrapping: derive(purposes.fieldKeyWrapping),
   };
 }
 

@@ -3,6 +3,7 @@ import type { Locale } from '../lib/i18n/index.ts';
 import type { BankProvider } from './bank/provider.ts';
 import type { Config } from './config.ts';
 import type { Database, DatabaseKind } from './db/client.ts';
+import type { FieldCipher } from './fieldEncryption.ts';
 import type { UserRole, UserStatus } from './db/schema/index.ts';
 import type { JobQueue } from './jobs/queue.ts';
 import type { Logger } from './logger.ts';
@@ -83,6 +84,8 @@ export type RouteDeps = AppDeps & {
   bank: BankProvider | null;
   objects: ObjectStore;
   keys: KeySource;
+  /** Seals and opens the encrypted columns (fieldEncryption.ts). */
+  cipher: FieldCipher;
 };
 
 /** The logged-in user as the request sees it (never the password hash). */

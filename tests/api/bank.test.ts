@@ -110,6 +110,16 @@ describe('the whole flow', () => {
       boundAt: expect.any(String),
     });
     expect(JSON.stringify(answer.data)).not.toContain(accountNo);
+    // Kept encrypted: neither the binding nor the challenge holds the number.
+    const kept = [
+      ...(await t.db.select().from(bankBindings).where(eq(bankBindings.enterpriseId, owner.enterprise.id))),
+      ...(await t.db.select().from(bankChallenges).where(eq(bankChallenges.enterpriseId, owner.enterprise.id))),
+    ];
+    expect(kept).toHaveLength(2);
+    for (const row of kept) {
+      expect(row.accountNoKey).toEqual(expect.any(Number));
+      expect(JSON.stringify(row)).not.toContain(accountNo.slice(-8));
+    }
     expect(await auditActions(t, `enterprise:${owner.enterprise.id}`)).toEqual([
       'enterprise.add',
       'certification.usbkey',
@@ -400,7 +410,7 @@ describe('removeIcbcAuth refusals', () => {
     // The account starts failing at the bank after the binding was made.
     await t.db
       .update(bankBindings)
-      .set({ accountNo: account('saveFails') })
+      .set({ accountNo: account('saveFails'), accountNoKey: null })
       .where(eq(bankBindings.enterpriseId, owner.enterprise.id));
     const before = await snapshot(owner.enterprise.id);
     expect((await postJson(t, remove, {}, owner.cookie)).code).toBe(503);

@@ -2,6 +2,7 @@ import { useCallback, useEffect, useState, type SubmitEvent } from 'react';
 import { format } from '../../lib/api/messages.ts';
 import { flashOnNextPage } from '../../lib/flash.ts';
 import type { Locale } from '../../lib/i18n/locales.ts';
+import { maskMobile } from '../../lib/masking.ts';
 import { localePath } from '../../lib/paths.ts';
 import { bindBody, type UserInfoData } from '../../lib/schemas/account.ts';
 import { appCode, webDeviceId } from '../../lib/schemas/auth.ts';
@@ -27,11 +28,6 @@ type Loaded = { state: 'loading' } | { state: 'failed' } | { state: 'ready'; inf
 
 function loadedFrom(answer: Awaited<ReturnType<typeof getForm<UserInfoData>>>): Loaded {
   return answer?.ok ? { state: 'ready', info: answer.data } : { state: 'failed' };
-}
-
-/** Masks the middle of a mainland number as the server does in its answers: 138****8002. */
-function masked(phone: string): string {
-  return phone.length === 11 ? `${phone.slice(0, 3)}****${phone.slice(7)}` : phone;
 }
 
 /**
@@ -119,10 +115,10 @@ export default function BindingForm({ locale, messages, validation }: Props) {
       <TextField
         name="mobile"
         label={messages['field.phone']}
-        value={masked(info.mobile)}
+        value={maskMobile(info.mobile)}
         readOnly
         error={errors['mobile']}
-        hint={format(messages['account.binding.codeNote'], { phone: masked(info.mobile) })}
+        hint={format(messages['account.binding.codeNote'], { phone: maskMobile(info.mobile) })}
       />
       <TextField
         name="code"

@@ -18,7 +18,7 @@ const removeIcbcAuthBody = z.object({});
 
 export function createIcbcAuthRoutes(deps: RouteDeps): Hono<AppEnv> {
   const { db, config } = deps;
-  const bank = { bank: deps.bank, timeoutMs: config.bankTimeoutMs };
+  const bank = { bank: deps.bank, timeoutMs: config.bankTimeoutMs, cipher: deps.cipher };
   const routes = new Hono<AppEnv>();
 
   routes.post(

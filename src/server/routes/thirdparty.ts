@@ -18,7 +18,7 @@ import { enterpriseActor } from './enterpriseActor.ts';
 
 export function createThirdpartyRoutes(deps: RouteDeps): Hono<AppEnv> {
   const { db, config } = deps;
-  const bank = { bank: deps.bank, timeoutMs: config.bankTimeoutMs };
+  const bank = { bank: deps.bank, timeoutMs: config.bankTimeoutMs, cipher: deps.cipher };
   const routes = new Hono<AppEnv>();
 
   const bankInfo = usbKeyBankInfo(config);

@@ -55,7 +55,7 @@ import { currentUserView, userInfoView } from '../services/users.ts';
 import { clearSessionCookie, sessionPolicy } from '../session.ts';
 import { signIn } from '../signIn.ts';
 import { sendSmsCode } from '../sms/codes.ts';
-import { maskPhone } from '../sms/provider.ts';
+import { maskMobile } from '../../lib/masking.ts';
 import { describeCall } from '../openapi/describe.ts';
 import type { ConsentDecision } from '../db/schema/index.ts';
 import type { AppEnv, AuthedEnv, RouteDeps } from '../types.ts';
@@ -164,7 +164,7 @@ export function createUserRoutes(deps: RouteDeps): Hono<AppEnv> {
       const body = await validate(c, sendSmsByDefaultPhoneBody, 'body');
       const phone = c.var.user.mobile;
       await sendSmsCode(db, deps.sms, { phone, purpose: body.type, ip: clientIp(c, config) });
-      return ok(c, { ...smsSent, phone: maskPhone(phone) }, 'sms.sent');
+      return ok(c, { ...smsSent, phone: maskMobile(phone) }, 'sms.sent');
     },
   );
 

@@ -34,9 +34,11 @@ import {
 import type { Database } from '../db/client.ts';
 import { bankBindings, bankChallenges, enterprises, type EnterpriseRow } from '../db/schema/index.ts';
 import { ApiError } from '../apiError.ts';
+import type { FieldCipher } from '../fieldEncryption.ts';
+import { maskAccountNo } from '../../lib/masking.ts';
 import { writeAudit } from './audit.ts';
 import { hitLimit, type RateRule } from './rateLimit.ts';
-import { maskAccountNo, orderCount, ownEnterpriseOrFail, type EnterpriseActor } from './enterpriseView.ts';
+import { orderCount, ownEnterpriseOrFail, type EnterpriseActor } from './enterpriseView.ts';
 import { createNotice, type NoticeMessageKey } from './notices.ts';
 import { openOrderStatuses } from './orders.ts';
 import { requireCompleteRecord } from './recordCompleteness.ts';
@@ -45,18 +47,19 @@ export interface BankContext {
   /** Null with BANK_PROVIDER=none: USB-key certification is not offered. */
   bank: BankProvider | null;
   timeoutMs: number;
+  /** Seals the account numbers kept (fieldEncryption.ts). */
+  cipher: FieldCipher;
 }
 
 /** A context whose bank is there. */
-interface OpenBank {
+interface OpenBank extends BankContext {
   bank: BankProvider;
-  timeoutMs: number;
 }
 
 /** The bank, or 409 U盾认证未开通 when this portal has none (BANK_PROVIDER=none). */
 function openBank(context: BankContext): OpenBank {
   if (!context.bank) throw ApiError.conflict('bank.error.notEnabled');
-  return { bank: context.bank, timeoutMs: context.timeoutMs };
+  return { ...context, bank: context.bank };
 }
 
 /**
@@ -145,6 +148,7 @@ export async function lookupIcbcAccount(
   const account = await usableAccount(context, row, accountNo);
   const challenge = randomBytes(32).toString('hex');
   const expiresAt = new Date(Date.now() + bankChallengeSeconds * 1000);
+  const sealed = await context.cipher.seal(db, 'bank_challenges.account_no', account.accountNo);
   await db.transaction(async (tx) => {
     // The enterprise's spent and stale challenges go as a new one is made: the table stays small.
     await tx
@@ -155,9 +159,13 @@ export async function lookupIcbcAccount(
           or(lt(bankChallenges.expiresAt, new Date()), gt(bankChallenges.usedAt, new Date(0))),
         ),
       );
-    await tx
-      .insert(bankChallenges)
-      .values({ id: hashChallenge(challenge), enterpriseId: row.id, accountNo: account.accountNo, expiresAt });
+    await tx.insert(bankChallenges).values({
+      id: hashChallenge(challenge),
+      enterpriseId: row.id,
+      accountNo: sealed.value,
+      accountNoKey: sealed.keyId,
+      expiresAt,
+    });
   });
   return {
     accountNo: account.accountNo,
@@ -184,12 +192,17 @@ export async function saveIcbcEmp(
   const live = and(
     eq(bankChallenges.id, challengeId),
     eq(bankChallenges.enterpriseId, row.id),
-    eq(bankChallenges.accountNo, body.accountNo),
     isNull(bankChallenges.usedAt),
     gt(bankChallenges.expiresAt, new Date()),
   );
-  const [challenge] = await db.select({ id: bankChallenges.id }).from(bankChallenges).where(live).limit(1);
-  if (!challenge) throw ApiError.field('challenge', 'bank.error.challengeInvalid');
+  const [challenge] = await db
+    .select({ value: bankChallenges.accountNo, keyId: bankChallenges.accountNoKey })
+    .from(bankChallenges)
+    .where(live)
+    .limit(1);
+  // The challenge was handed out for one account: the number is sealed, so compared once opened.
+  if (!challenge || (await context.cipher.open(db, 'bank_challenges.account_no', challenge)) !== body.accountNo)
+    throw ApiError.field('challenge', 'bank.error.challengeInvalid');
 
   const signedText = usbKeySignedText(body.accountNo, body.challenge);
   const verified = await askBank(context, (signal) =>
@@ -210,6 +223,8 @@ export async function saveIcbcEmp(
     ),
   );
 
+  const sealed = await context.cipher.seal(db, 'bank_bindings.account_no', account.accountNo);
+  const accountNoMasked = maskAccountNo(account.accountNo);
   try {
     return await db.transaction(async (tx) => {
       const current = await ownEnterpriseOrFail(tx, actor.user.id, true);
@@ -236,7 +251,9 @@ export async function saveIcbcEmp(
       await tx.insert(bankBindings).values({
         enterpriseId: current.id,
         bank: context.bank.bank,
-        accountNo: account.accountNo,
+        accountNo: sealed.value,
+        accountNoKey: sealed.keyId,
+        accountNoMasked,
         accountName: account.accountName,
         empName,
         empNo,
@@ -254,7 +271,6 @@ export async function saveIcbcEmp(
           updatedAt: now,
         })
         .where(eq(enterprises.id, current.id));
-      const accountNoMasked = maskAccountNo(account.accountNo);
       await recordBindingChange(tx, actor, current, accountNoMasked, {
         action: 'certification.usbkey',
         messageKey: 'enterprise.notice.bankCertified',
@@ -285,9 +301,11 @@ export async function removeIcbcAuth(db: Database, bankContext: BankContext, act
   const [binding] = await db.select().from(bankBindings).where(eq(bankBindings.enterpriseId, row.id)).limit(1);
   if (!binding) throw ApiError.conflict('bank.error.notBound');
   if ((await orderCount(db, row.id, openOrderStatuses)) > 0) throw ApiError.conflict('bank.error.openOrders');
-  await askBank(context, (signal) =>
-    context.bank.revokeEmp({ accountNo: binding.accountNo, reference: binding.bankReference }, signal),
-  );
+  const accountNo = await context.cipher.open(db, 'bank_bindings.account_no', {
+    value: binding.accountNo,
+    keyId: binding.accountNoKey,
+  });
+  await askBank(context, (signal) => context.bank.revokeEmp({ accountNo, reference: binding.bankReference }, signal));
 
   return db.transaction(async (tx) => {
     const current = await ownEnterpriseOrFail(tx, actor.user.id, true);
@@ -305,7 +323,7 @@ export async function removeIcbcAuth(db: Database, bankContext: BankContext, act
         .set({ authStatus: AuthStatusCode.NOT_CERTIFIED, authType: null, updatedAt: new Date() })
         .where(eq(enterprises.id, current.id));
     }
-    const accountNoMasked = maskAccountNo(binding.accountNo);
+    const accountNoMasked = binding.accountNoMasked;
     await recordBindingChange(tx, actor, current, accountNoMasked, {
       action: 'certification.usbkeyRemove',
       messageKey: 'enterprise.notice.bankRemoved',

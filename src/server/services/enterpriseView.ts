@@ -96,13 +96,6 @@ export function toAuthFileData(row: EnterpriseAuthFileRow): AuthFileData {
   };
 }
 
-/** `6222 **** **** 0011`: enough to recognise one's account, not enough to use it. */
-export function maskAccountNo(accountNo: string): string {
-  return accountNo.length <= 8
-    ? `**** ${accountNo.slice(-4)}`
-    : `${accountNo.slice(0, 4)} **** **** ${accountNo.slice(-4)}`;
-}
-
 /** Whether enterpriseuser/del is allowed: not certified or returned, and never ordered. */
 export function deletableStatus(status: number): boolean {
   return status === AuthStatusCode.NOT_CERTIFIED || status === AuthStatusCode.RETURNED;
@@ -166,7 +159,7 @@ export async function enterpriseData(db: Database, row: EnterpriseRow, locale: L
     bankBinding: binding
       ? {
           bank: binding.bank,
-          accountNoMasked: maskAccountNo(binding.accountNo),
+          accountNoMasked: binding.accountNoMasked,
           accountName: binding.accountName,
           empName: binding.empName,
           boundAt: binding.createdAt.toISOString(),

@@ -13,7 +13,7 @@ import type { Database } from '../db/client.ts';
 import { isUniqueViolation } from '../db/errors.ts';
 import { partnerAccounts, partnerInstitutions, users } from '../db/schema/index.ts';
 import { ApiError } from '../apiError.ts';
-import { maskPhone } from '../sms/provider.ts';
+import { maskMobile } from '../../lib/masking.ts';
 import { writeAudit } from './audit.ts';
 import { inScope, partnerNotFound, type PartnerScope } from './partnerScope.ts';
 import { becomingStaffFields } from './staffPasswords.ts';
@@ -78,7 +78,7 @@ function accountData(
     userId: row.userId,
     userName: row.userName,
     name: row.name,
-    mobile: maskPhone(row.mobile),
+    mobile: maskMobile(row.mobile),
     empId: row.empId,
     createdAt: row.createdAt.toISOString(),
     self: row.userId === viewerId,

@@ -38,7 +38,7 @@ import { loginChallenges, partnerInstitutions, recoveryCodes, secondFactors, use
 import { ApiError } from '../apiError.ts';
 import { hashPassword } from '../password.ts';
 import { revokeOtherSessions } from '../session.ts';
-import { maskPhone } from '../sms/provider.ts';
+import { maskMobile } from '../../lib/masking.ts';
 import { defineTable, runTable } from '../table/antTable.ts';
 import { writeAudit } from './audit.ts';
 import { createNotice } from './notices.ts';
@@ -114,7 +114,7 @@ function staffRow(row: StaffTableRow, viewerId: number | null): StaffRowData {
     id,
     userName: String(row.userName),
     name: String(row.name ?? ''),
-    mobile: maskPhone(String(row.mobile ?? '')),
+    mobile: maskMobile(String(row.mobile ?? '')),
     roles: String(row.roles ?? '')
       .split(',')
       .filter(Boolean) as UserRole[],

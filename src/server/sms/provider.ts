@@ -3,6 +3,7 @@
  * the default outbox provider stores each message in `sms_outbox` and writes it to the server
  * log, so that a local run and the tests can read the code (DOMAIN.md, Security).
  */
+import { maskMobile } from '../../lib/masking.ts';
 import type { Database } from '../db/client.ts';
 import { smsOutbox, type SmsPurpose } from '../db/schema/index.ts';
 import type { Logger } from '../logger.ts';
@@ -21,11 +22,6 @@ export interface SmsProvider {
   send(message: SmsMessage): Promise<void>;
 }
 
-/** 13800138000 → 138****8000, the only form of a phone number that reaches a log line. */
-export function maskPhone(phone: string): string {
-  return phone.length === 11 ? `${phone.slice(0, 3)}****${phone.slice(7)}` : '***';
-}
-
 export function createOutboxProvider(db: Database, logger: Logger): SmsProvider {
   return {
     name: 'outbox',
@@ -34,7 +30,7 @@ export function createOutboxProvider(db: Database, logger: Logger): SmsProvider 
       // This line is the outbox's delivery channel (the "phone screen" of a local run); a real
       // gateway never logs the text.
       logger.info(
-        { outboxId: row?.id, to: maskPhone(message.phone), purpose: message.purpose },
+        { outboxId: row?.id, to: maskMobile(message.phone), purpose: message.purpose },
         `SMS outbox: ${message.text}`,
       );
     },

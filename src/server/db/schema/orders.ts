@@ -23,6 +23,7 @@ import {
 import { enterprises } from './accounts.ts';
 import { users } from './foundation.ts';
 import { partnerInstitutions } from './partners.ts';
+import { fieldKeys } from './security.ts';
 import { createdAt, updatedAt } from './timestamps.ts';
 
 export const authFileKinds = ['businessLicence', 'authLetter'] as const;
@@ -69,7 +70,11 @@ export const bankBindings = pgTable(
       .notNull()
       .references(() => enterprises.id, { onDelete: 'cascade' }),
     bank: varchar('bank', { length: 16 }).notNull().default('icbc'),
-    accountNo: varchar('account_no', { length: 32 }).notNull(),
+    /** Sealed by `accountNoKey` (fieldEncryption.ts); plain only in a row written before the upgrade, until start-up seals it. */
+    accountNo: text('account_no').notNull(),
+    accountNoKey: integer('account_no_key').references(() => fieldKeys.id, { onDelete: 'restrict' }),
+    /** The number as every page shows it (lib/masking.ts), so showing it needs no key. */
+    accountNoMasked: varchar('account_no_masked', { length: 32 }).notNull().default(''),
     accountName: varchar('account_name', { length: 100 }).notNull(),
     empName: varchar('emp_name', { length: 64 }).notNull(),
     /** The holder's staff/key number at the bank; no identity-card numbers are kept. */
@@ -91,7 +96,9 @@ export const bankChallenges = pgTable(
     enterpriseId: integer('enterprise_id')
       .notNull()
       .references(() => enterprises.id, { onDelete: 'cascade' }),
-    accountNo: varchar('account_no', { length: 32 }).notNull(),
+    /** Sealed as bank_bindings.account_no is. */
+    accountNo: text('account_no').notNull(),
+    accountNoKey: integer('account_no_key').references(() => fieldKeys.id, { onDelete: 'restrict' }),
     createdAt: createdAt(),
     expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
     usedAt: timestamp('used_at', { withTimezone: true }),

@@ -18,6 +18,20 @@ export const serverSecrets = pgTable('server_secrets', {
 });
 
 /**
+ * The data keys of the encrypted columns (fieldEncryption.ts): 32 random bytes each, kept wrapped
+ * (AES-256-GCM) by a key derived from the server's root secret, so the database alone opens
+ * nothing. The newest seals new values; each sealed value names its key by a foreign key, so a key
+ * still in use cannot be deleted (`npm run keys -- rotate` re-seals everything, then deletes the
+ * keys nothing names).
+ */
+export const fieldKeys = pgTable('field_keys', {
+  id: integer('id').primaryKey().generatedAlwaysAsIdentity(),
+  /** `<iv>.<tag>.<ciphertext>` (base64url). */
+  wrapped: text('wrapped').notNull(),
+  createdAt: createdAt(),
+});
+
+/**
  * A user's TOTP authenticator (RFC 6238). A row without `confirmedAt` is an enrolment in progress
  * (the QR code shown, no code typed yet); a confirmed row is the second factor every login then
  * asks for. Resetting the factor deletes the row and the user's recovery codes.
