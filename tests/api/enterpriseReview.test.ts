@@ -4,6 +4,7 @@
  */
 import { eq } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { maskAccountNo, maskMobile } from '../../src/lib/masking.ts';
 import type { EnterpriseData, EnterpriseTableData } from '../../src/lib/schemas/enterprise.ts';
 import { enterprises } from '../../src/server/db/schema/index.ts';
 import { demoReviewEnterprises } from '../../src/server/seed/seed.ts';
@@ -15,6 +16,7 @@ import {
   base,
   createEnterpriseTestApp,
   enterpriseRow,
+  getJson,
   newUser,
   pdfBytes,
   pngBytes,
@@ -208,5 +210,55 @@ describe('approve and return', () => {
       .from(enterprises)
       .where(eq(enterprises.enterpriseName, demoReviewEnterprises[1]!.enterpriseName));
     expect((await postJson<EnterpriseData>(t, `${ops}/approve`, { id: row!.id }, operator)).data.authStatus).toBe(2);
+  });
+});
+
+describe('masked numbers and the audited reveal', () => {
+  it("staff read an enterprise's contact mobile and clearance account masked; its owner reads them whole", async () => {
+    const { owner, enterprise } = await submitted();
+    const own = await getJson<EnterpriseData>(t, `${base}/get`, owner.cookie);
+    expect(own.data).toMatchObject({ masked: false, contactPhone: enterprise.contactPhone });
+    expect(own.data.clearanceAccount).toBe(enterprise.clearanceAccount);
+
+    const staff = await getJson<EnterpriseData>(t, `${base}/get?id=${enterprise.id}`, operator);
+    expect(staff.data.masked).toBe(true);
+    expect(staff.data.contactPhone).toBe(maskMobile(enterprise.contactPhone));
+    expect(staff.data.clearanceAccount).toBe(maskAccountNo(enterprise.clearanceAccount));
+    expect(JSON.stringify(staff.data)).not.toContain(enterprise.contactPhone);
+
+    const table = await postJson<EnterpriseTableData>(
+      t,
+      `${base}/getAntTable`,
+      { antTable: JSON.stringify({ search: { keyword: enterprise.clearanceAccount }, pager: { current: 1, pageSize: 10 } }) },
+      operator,
+    );
+    // Found by the whole number, answered masked.
+    expect(table.data.result.map((row) => row.clearanceAccount)).toEqual([maskAccountNo(enterprise.clearanceAccount)]);
+    // The answer of a review is masked too.
+    const approved = await postJson<EnterpriseData>(t, `${ops}/approve`, { id: enterprise.id }, operator);
+    expect(approved.data).toMatchObject({ masked: true, contactPhone: maskMobile(enterprise.contactPhone) });
+  });
+
+  it('reveal answers one whole number to an operator and records it in the audit trail; nobody else may', async () => {
+    const { owner, enterprise } = await submitted();
+    const phone = await postJson(t, `${ops}/reveal`, { id: enterprise.id, field: 'contactPhone' }, operator);
+    expect(phone).toMatchObject({ code: 200, data: { field: 'contactPhone', value: enterprise.contactPhone } });
+    const account = await postJson(t, `${ops}/reveal`, { id: enterprise.id, field: 'clearanceAccount' }, operator);
+    expect(account.data).toEqual({ field: 'clearanceAccount', value: enterprise.clearanceAccount });
+    const actions = await auditActions(t, `enterprise:${enterprise.id}`);
+    expect(actions.filter((action) => action === 'enterprise.reveal')).toHaveLength(2);
+
+    const before = (await auditActions(t, `enterprise:${enterprise.id}`)).length;
+    expect((await postJson(t, `${ops}/reveal`, { id: enterprise.id, field: 'contactPhone' }, owner.cookie)).code).toBe(
+      403,
+    );
+    expect((await postJson(t, `${ops}/reveal`, { id: enterprise.id, field: 'contactPhone' })).code).toBe(901);
+    const auditor = await t.login('demo_auditor');
+    expect((await postJson(t, `${ops}/reveal`, { id: enterprise.id, field: 'contactPhone' }, auditor)).code).toBe(403);
+    for (const bad of [{ id: enterprise.id, field: 'creditCode' }, { id: 'x', field: 'contactPhone' }, {}]) {
+      expect((await postJson(t, `${ops}/reveal`, bad, operator)).code, JSON.stringify(bad)).toBe(400);
+    }
+    expect((await postJson(t, `${ops}/reveal`, { id: 99_999_999, field: 'contactPhone' }, operator)).code).toBe(404);
+    expect(await auditActions(t, `enterprise:${enterprise.id}`)).toHaveLength(before);
   });
 });

@@ -9,6 +9,7 @@ import { readFile } from 'node:fs/promises';
 import type { Hono } from 'hono';
 import postgres from 'postgres';
 import { afterAll, beforeAll, inject } from 'vitest';
+import { runLogDestination } from './logScan.ts';
 import { createApp } from '../../src/server/app.ts';
 import { createJobQueue, type JobQueue } from '../../src/server/jobs/queue.ts';
 import { loadConfig, type Config } from '../../src/server/config.ts';
@@ -121,7 +122,10 @@ async function openTestDatabase(config: Config): Promise<{ handle: DatabaseHandl
 export async function createTestApp(options: TestAppOptions = {}): Promise<TestApp> {
   const config = loadConfig({ ...testConfigEnv, ...options.env });
   const { handle, drop } = await openTestDatabase(config);
-  const logger = options.logger ?? createLogger(config);
+  // The run's log, scanned for personal data at the end (logScan.ts); silent outside the API project.
+  const runLogDir = inject('runLogDir');
+  const logger =
+    options.logger ?? (runLogDir ? createLogger({ logLevel: 'debug' }, runLogDestination(runLogDir)) : createLogger(config));
   const keys = lazyKeys(handle.db, config);
   // The app's job queue, stopped before the database closes (it starts with the app's first job).
   const jobs = createJobQueue({ db: handle.db, logger, expireSeconds: config.rebuildTimeoutMinutes * 60 });

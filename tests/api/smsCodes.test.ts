@@ -3,7 +3,7 @@ import { desc, eq, sql } from 'drizzle-orm';
 import { smsCodes, smsOutbox } from '../../src/server/db/schema/index.ts';
 import { ApiError } from '../../src/server/apiError.ts';
 import { checkSmsCode, consumeSmsCode, sendSmsCode, smsRules } from '../../src/server/sms/codes.ts';
-import { createOutboxProvider, type SmsProvider } from '../../src/server/sms/provider.ts';
+import { createOutboxProvider, terminalScreen, type SmsProvider } from '../../src/server/sms/provider.ts';
 import { createLogger } from '../../src/server/logger.ts';
 import { createTestApp, type TestApp } from './harness.ts';
 
@@ -40,6 +40,27 @@ describe('SMS codes', () => {
   });
   afterEach(async () => {
     await app.close();
+  });
+
+  it('the outbox logs that a message was stored, to a masked phone; its text goes to a terminal only', async () => {
+    const lines: string[] = [];
+    const shown: string[] = [];
+    const outbox = createOutboxProvider(
+      app.db,
+      createLogger({ logLevel: 'trace' }, { write: (line: string) => void lines.push(line) }),
+      (text) => shown.push(text),
+    );
+    await sendSmsCode(app.db, outbox, { phone, purpose: 'register', ip: null });
+    const code = await lastCode(app);
+    expect(lines.join('\n')).not.toContain(code);
+    expect(lines.join('\n')).not.toContain(phone);
+    expect(lines.join('\n')).toContain('139****9000');
+    expect(shown).toHaveLength(1);
+    expect(shown[0]).toContain(code);
+    expect(shown[0]).not.toContain(phone);
+    // stderr piped to a file or a journal is a log: nothing is shown there.
+    expect(terminalScreen({ isTTY: false } as NodeJS.WriteStream)).toBeNull();
+    expect(terminalScreen({ isTTY: true, write: () => true } as unknown as NodeJS.WriteStream)).toBeTypeOf('function');
   });
 
   it('sends a 6-digit code that works once, for its purpose only', async () => {

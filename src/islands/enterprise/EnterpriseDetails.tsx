@@ -1,6 +1,12 @@
 import type { Locale } from '../../lib/i18n/locales.ts';
 import { format } from '../../lib/api/messages.ts';
-import type { AuthFileData, BankBindingData, EnterpriseData } from '../../lib/schemas/enterprise.ts';
+import { useId, useState } from 'react';
+import type {
+  AuthFileData,
+  BankBindingData,
+  EnterpriseData,
+  RevealableEnterpriseField,
+} from '../../lib/schemas/enterprise.ts';
 import { labelCase } from '../auth/formValidation.ts';
 import type { Option } from './SelectField.tsx';
 import type { CertifyMessages } from './certifyMessages.ts';
@@ -12,6 +18,8 @@ interface Props {
   locale: Locale;
   messages: CertifyMessages;
   voltageLevels: readonly Option[];
+  /** For staff reading a masked record: asks for one whole number (an audited call); null when refused. */
+  reveal?: (field: RevealableEnterpriseField) => Promise<string | null>;
 }
 
 /** One label and its value in a record's `<dl>`. */
@@ -24,8 +32,61 @@ export function Row({ label, value }: { label: string; value: string }) {
   );
 }
 
+/** A masked number with the button that shows it whole (once asked, the answer replaces it). */
+function RevealRow({
+  label,
+  value,
+  reveal,
+  messages: m,
+}: {
+  label: string;
+  value: string;
+  reveal: () => Promise<string | null>;
+  messages: CertifyMessages;
+}) {
+  const [whole, setWhole] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  const noteId = useId();
+  return (
+    <div className="flex gap-3 text-sm">
+      <dt className="w-36 shrink-0 text-muted">{labelCase(label)}</dt>
+      <dd className="flex min-w-0 flex-wrap items-center gap-x-2 break-words">
+        <span>{whole ?? value}</span>
+        {whole === null && (
+          <>
+            <button
+              type="button"
+              className="btn btn-ghost btn-xs min-h-6"
+              aria-describedby={noteId}
+              disabled={busy}
+              onClick={() => {
+                setBusy(true);
+                void reveal().then((answer) => {
+                  setBusy(false);
+                  setWhole(answer);
+                });
+              }}
+            >
+              {m['certify.ops.reveal']}
+            </button>
+            <span id={noteId} className="sr-only">
+              {m['certify.ops.revealNote']}
+            </span>
+          </>
+        )}
+      </dd>
+    </div>
+  );
+}
+
 /** The record as read-only rows: every field, the status in words, "-" for what is unknown. */
-export default function EnterpriseDetails({ enterprise: e, locale, messages: m, voltageLevels }: Props) {
+export default function EnterpriseDetails({ enterprise: e, locale, messages: m, voltageLevels, reveal }: Props) {
+  const number = (field: RevealableEnterpriseField, label: string) =>
+    e.masked && reveal && e[field] ? (
+      <RevealRow label={label} value={e[field]} reveal={() => reveal(field)} messages={m} />
+    ) : (
+      <Row label={label} value={shown(e[field], m)} />
+    );
   const voltage = voltageLevels.find((option) => option.value === e.voltageLevel)?.label ?? e.voltageLevel;
   const authType = e.authType ? m[`certify.authType.${e.authType}`] : null;
   return (
@@ -34,11 +95,11 @@ export default function EnterpriseDetails({ enterprise: e, locale, messages: m, 
       <Row label={m['certify.field.creditCode']} value={shown(e.creditCode, m)} />
       <Row label={m['certify.field.legalPerson']} value={shown(e.legalPerson, m)} />
       <Row label={m['certify.field.contactName']} value={shown(e.contactName, m)} />
-      <Row label={m['certify.field.contactPhone']} value={shown(e.contactPhone, m)} />
+      {number('contactPhone', m['certify.field.contactPhone'])}
       <Row label={m['certify.field.address']} value={shown(e.address, m)} />
       <Row label={m['certify.field.industry']} value={shown(e.industryName || e.industry, m)} />
       <Row label={m['certify.field.areaCode']} value={shown(e.areaName || e.areaCode, m)} />
-      <Row label={m['certify.field.clearanceAccount']} value={shown(e.clearanceAccount, m)} />
+      {number('clearanceAccount', m['certify.field.clearanceAccount'])}
       <Row label={m['certify.field.electricityAccounts']} value={shown(e.electricityAccounts.join(', '), m)} />
       <Row label={m['certify.field.voltageLevel']} value={shown(voltage, m)} />
       <Row

@@ -31,6 +31,7 @@ export const USB_KEY_SIGN_URL = '/api/sandbox/icbc/usbkey/sign';
 export const USB_KEY_BANK_URL = '/api/front/thirdparty/getUsbKeyBank';
 export const OPS_APPROVE_URL = '/api/ops/certification/approve';
 export const OPS_RETURN_URL = '/api/ops/certification/return';
+export const OPS_REVEAL_URL = '/api/ops/certification/reveal';
 
 /** The certification status in words (spec §4): 0–3, any other value a dash. */
 export function authStatusWord(status: unknown, messages: CertifyMessages): string {

@@ -2,7 +2,12 @@ import { useCallback, useEffect, useId, useState, type SubmitEvent } from 'react
 import { message } from '../../lib/api/notify.ts';
 import { format } from '../../lib/api/messages.ts';
 import type { Locale } from '../../lib/i18n/locales.ts';
-import { certificationReturnBody, type EnterpriseData } from '../../lib/schemas/enterprise.ts';
+import {
+  certificationReturnBody,
+  type EnterpriseData,
+  type EnterpriseRevealData,
+  type RevealableEnterpriseField,
+} from '../../lib/schemas/enterprise.ts';
 import ConfirmDialog from '../ConfirmDialog.tsx';
 import { LoadFailed, Loading } from '../LoadStatus.tsx';
 import SubmitButton from '../auth/SubmitButton.tsx';
@@ -13,7 +18,13 @@ import EnterpriseDetails, { AuthFileList } from '../enterprise/EnterpriseDetails
 import type { Option } from '../enterprise/SelectField.tsx';
 import Section from '../enterprise/Section.tsx';
 import type { CertifyMessages } from '../enterprise/certifyMessages.ts';
-import { OPS_APPROVE_URL, OPS_RETURN_URL, loadEnterprise, type EnterpriseLoad } from '../enterprise/enterpriseCalls.ts';
+import {
+  OPS_APPROVE_URL,
+  OPS_RETURN_URL,
+  OPS_REVEAL_URL,
+  loadEnterprise,
+  type EnterpriseLoad,
+} from '../enterprise/enterpriseCalls.ts';
 
 interface Props {
   id: number;
@@ -66,6 +77,11 @@ export default function CertificationReview({ id, locale, messages: m, validatio
   const { enterprise } = view;
   const underReview = enterprise.authStatus === 1;
 
+  const reveal = async (field: RevealableEnterpriseField) => {
+    const answer = await postForm<EnterpriseRevealData>(OPS_REVEAL_URL, { id, field });
+    return answer?.ok ? answer.data.value : null;
+  };
+
   const approve = async () => {
     setApproving(true);
     const answer = await postForm<EnterpriseData>(OPS_APPROVE_URL, { id });
@@ -108,7 +124,13 @@ export default function CertificationReview({ id, locale, messages: m, validatio
             {m['certify.ops.notUnderReview']}
           </p>
         )}
-        <EnterpriseDetails enterprise={enterprise} locale={locale} messages={m} voltageLevels={voltageLevels} />
+        <EnterpriseDetails
+          enterprise={enterprise}
+          locale={locale}
+          messages={m}
+          voltageLevels={voltageLevels}
+          reveal={reveal}
+        />
       </Section>
       <Section title={m['certify.ops.filesTitle']}>
         <AuthFileList files={enterprise.files} locale={locale} messages={m} previews />

@@ -273,6 +273,21 @@ export const certificationReturnBody = z.object({
 });
 export type CertificationReturnBody = z.input<typeof certificationReturnBody>;
 
+/**
+ * The numbers of an enterprise its owner sees whole and staff see masked (lib/masking.ts); an
+ * operator who must have one asks for it, and the audit trail records that they did.
+ */
+export const revealableEnterpriseFields = ['contactPhone', 'clearanceAccount'] as const;
+export type RevealableEnterpriseField = (typeof revealableEnterpriseFields)[number];
+
+/** POST /api/ops/certification/reveal */
+export const enterpriseRevealBody = z.object({ id: enterpriseIdSchema, field: z.enum(revealableEnterpriseFields) });
+export type EnterpriseRevealBody = z.input<typeof enterpriseRevealBody>;
+
+/** Its answer: the one whole value. */
+export const enterpriseRevealAnswer = z.object({ field: z.enum(revealableEnterpriseFields), value: z.string() });
+export type EnterpriseRevealData = z.infer<typeof enterpriseRevealAnswer>;
+
 // ---- Answers (`data` of the envelope) ----------------------------------------------------------
 
 export type AuthType = 'certificate' | 'usbkey';
@@ -340,6 +355,8 @@ export interface EnterpriseData {
   /** The referring partner institution's code and name (推荐机构), null when none. */
   partnerCode: string | null;
   partnerName: string | null;
+  /** Whether contactPhone and clearanceAccount are masked: the reader is not the owner. */
+  masked: boolean;
 }
 
 /**

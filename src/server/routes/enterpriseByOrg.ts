@@ -31,7 +31,7 @@ export function createEnterpriseByOrgRoutes(deps: RouteDeps): Hono<AppEnv> {
       if (orgId !== c.var.user.id) throw ApiError.notFound();
       const row = await findOwnEnterprise(db, orgId);
       if (!row) throw ApiError.notFound('enterprise.error.none');
-      return ok(c, await enterpriseData(db, row, localeOf(c)));
+      return ok(c, await enterpriseData(db, row, localeOf(c), c.var.user.id));
     },
   );
 

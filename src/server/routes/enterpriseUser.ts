@@ -52,9 +52,9 @@ export function createEnterpriseUserRoutes(deps: RouteDeps): Hono<AppEnv> {
     async (c) => {
       const { id } = await validate(c, enterpriseGetQuery, 'query');
       const user = c.var.user;
-      if (id === undefined) return ok(c, await enterpriseData(db, await ownEnterpriseOrFail(db, user.id), localeOf(c)));
+      if (id === undefined) return ok(c, await enterpriseData(db, await ownEnterpriseOrFail(db, user.id), localeOf(c), user.id));
       const row = isOperator(user) ? await enterpriseById(db, id) : await ownedEnterprise(db, user.id, id);
-      return ok(c, await enterpriseData(db, row, localeOf(c)));
+      return ok(c, await enterpriseData(db, row, localeOf(c), user.id));
     },
   );
 
@@ -68,7 +68,7 @@ export function createEnterpriseUserRoutes(deps: RouteDeps): Hono<AppEnv> {
     async (c) => {
       const record = await validate(c, enterpriseAddBody, 'body');
       const id = await addEnterprise(db, enterpriseActor(c, config), record);
-      return ok(c, await enterpriseDataById(db, id, localeOf(c)), 'enterprise.saved');
+      return ok(c, await enterpriseDataById(db, id, localeOf(c), c.var.user.id), 'enterprise.saved');
     },
   );
 
@@ -79,7 +79,7 @@ export function createEnterpriseUserRoutes(deps: RouteDeps): Hono<AppEnv> {
     async (c) => {
       const { id, ...record } = await validate(c, enterpriseEditBody, 'body');
       await editEnterprise(db, enterpriseActor(c, config), id, record);
-      return ok(c, await enterpriseDataById(db, id, localeOf(c)), 'enterprise.saved');
+      return ok(c, await enterpriseDataById(db, id, localeOf(c), c.var.user.id), 'enterprise.saved');
     },
   );
 
@@ -90,7 +90,7 @@ export function createEnterpriseUserRoutes(deps: RouteDeps): Hono<AppEnv> {
     async (c) => {
       const draft = await validate(c, enterpriseDraftBody, 'body');
       const id = await saveEnterpriseDraft(db, enterpriseActor(c, config), draft);
-      return ok(c, await enterpriseDataById(db, id, localeOf(c)), 'enterprise.draftSaved');
+      return ok(c, await enterpriseDataById(db, id, localeOf(c), c.var.user.id), 'enterprise.draftSaved');
     },
   );
 
@@ -104,7 +104,7 @@ export function createEnterpriseUserRoutes(deps: RouteDeps): Hono<AppEnv> {
       const parsed = await check(c, enterpriseFieldValue(field), { [field]: value });
       const checked = (parsed as EnterpriseChanges)[field];
       await editEnterpriseField(db, enterpriseActor(c, config), id, field, checked);
-      return ok(c, await enterpriseDataById(db, id, localeOf(c)), 'enterprise.saved');
+      return ok(c, await enterpriseDataById(db, id, localeOf(c), c.var.user.id), 'enterprise.saved');
     },
   );
 
@@ -116,7 +116,7 @@ export function createEnterpriseUserRoutes(deps: RouteDeps): Hono<AppEnv> {
     async (c) => {
       const { id } = await validate(c, enterpriseIdBody, 'body');
       await submitForReview(db, enterpriseActor(c, config), id);
-      return ok(c, await enterpriseDataById(db, id, localeOf(c)), 'enterprise.submitted');
+      return ok(c, await enterpriseDataById(db, id, localeOf(c), c.var.user.id), 'enterprise.submitted');
     },
   );
 

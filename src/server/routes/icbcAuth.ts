@@ -28,7 +28,7 @@ export function createIcbcAuthRoutes(deps: RouteDeps): Hono<AppEnv> {
     async (c) => {
       await validate(c, removeIcbcAuthBody, 'body');
       const id = await removeIcbcAuth(db, bank, enterpriseActor(c, config));
-      return ok(c, await enterpriseDataById(db, id, localeOf(c)), 'bank.removed');
+      return ok(c, await enterpriseDataById(db, id, localeOf(c), c.var.user.id), 'bank.removed');
     },
   );
 

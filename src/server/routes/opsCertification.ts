@@ -1,13 +1,19 @@
 /**
  * /api/ops/certification/*: the operator's certificate review (docs/enterprises.md). Operators
  * only (901 without a session, 403 without the role). The queue itself is
- * enterpriseuser/getAntTable filtered to status 1; the record with its files is enterpriseuser/get.
+ * enterpriseuser/getAntTable filtered to status 1; the record with its files is enterpriseuser/get,
+ * its numbers masked, and reveal gives one whole (audited).
  */
 import { Hono } from 'hono';
-import { certificationApproveBody, certificationReturnBody } from '../../lib/schemas/enterprise.ts';
+import {
+  certificationApproveBody,
+  certificationReturnBody,
+  enterpriseRevealAnswer,
+  enterpriseRevealBody,
+} from '../../lib/schemas/enterprise.ts';
 import { localeOf, ok } from '../envelope.ts';
 import { requireRole } from '../middleware/session.ts';
-import { reviewCertification } from '../services/certificationReview.ts';
+import { revealEnterpriseField, reviewCertification } from '../services/certificationReview.ts';
 import { enterpriseDataById } from '../services/enterpriseView.ts';
 import { describeCall } from '../openapi/describe.ts';
 import type { AppEnv, RouteDeps } from '../types.ts';
@@ -26,7 +32,7 @@ export function createOpsCertificationRoutes(deps: RouteDeps): Hono<AppEnv> {
     async (c) => {
       const { id } = await validate(c, certificationApproveBody, 'body');
       await reviewCertification(db, enterpriseActor(c, config), id, { decision: 'approve' });
-      return ok(c, await enterpriseDataById(db, id, localeOf(c)), 'enterprise.approved');
+      return ok(c, await enterpriseDataById(db, id, localeOf(c), c.var.user.id), 'enterprise.approved');
     },
   );
 
@@ -37,7 +43,22 @@ export function createOpsCertificationRoutes(deps: RouteDeps): Hono<AppEnv> {
     async (c) => {
       const { id, comment } = await validate(c, certificationReturnBody, 'body');
       await reviewCertification(db, enterpriseActor(c, config), id, { decision: 'return', comment });
-      return ok(c, await enterpriseDataById(db, id, localeOf(c)), 'enterprise.returned');
+      return ok(c, await enterpriseDataById(db, id, localeOf(c), c.var.user.id), 'enterprise.returned');
+    },
+  );
+
+  routes.post(
+    '/reveal',
+    describeCall({
+      summary: "One whole number of an enterprise (its contact's mobile, its clearance account); recorded in the audit trail",
+      body: enterpriseRevealBody,
+      answer: enterpriseRevealAnswer,
+      codes: { 404: 'no such enterprise' },
+    }),
+    operator,
+    async (c) => {
+      const { id, field } = await validate(c, enterpriseRevealBody, 'body');
+      return ok(c, await revealEnterpriseField(db, enterpriseActor(c, config), id, field));
     },
   );
 

@@ -43,7 +43,7 @@ export function createThirdpartyRoutes(deps: RouteDeps): Hono<AppEnv> {
     async (c) => {
       const body = await validate(c, saveEmpBody, 'body');
       const id = await saveIcbcEmp(db, bank, enterpriseActor(c, config), body);
-      return ok(c, await enterpriseDataById(db, id, localeOf(c)), 'bank.certified');
+      return ok(c, await enterpriseDataById(db, id, localeOf(c), c.var.user.id), 'bank.certified');
     },
   );
 

@@ -6,6 +6,7 @@
  */
 import { eq } from 'drizzle-orm';
 import { AuthStatusCode } from '../../lib/authStatus.ts';
+import type { EnterpriseRevealData, RevealableEnterpriseField } from '../../lib/schemas/enterprise.ts';
 import type { Database } from '../db/client.ts';
 import { enterprises } from '../db/schema/index.ts';
 import { ApiError } from '../apiError.ts';
@@ -61,4 +62,26 @@ export async function reviewCertification(
       ref: `enterprise:${row.id}`,
     });
   });
+}
+
+/**
+ * POST /api/ops/certification/reveal: one whole number of an enterprise (its contact's mobile, its
+ * clearance account) for an operator who must have it — to call the contact, to match a
+ * settlement. Each answer is an `enterprise.reveal` entry of the audit trail, naming the field.
+ */
+export async function revealEnterpriseField(
+  db: Database,
+  actor: EnterpriseActor,
+  id: number,
+  field: RevealableEnterpriseField,
+): Promise<EnterpriseRevealData> {
+  const row = await enterpriseById(db, id);
+  await writeAudit(db, {
+    userId: actor.user.id,
+    action: 'enterprise.reveal',
+    target: `enterprise:${row.id}`,
+    detail: { field },
+    ip: actor.ip,
+  });
+  return { field, value: row[field] };
 }

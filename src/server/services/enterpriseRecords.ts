@@ -14,6 +14,7 @@
 import { and, eq, ne, sql } from 'drizzle-orm';
 import { AuthStatusCode, canSubmitForReview } from '../../lib/authStatus.ts';
 import { t } from '../../lib/i18n/index.ts';
+import { maskAccountNo } from '../../lib/masking.ts';
 import {
   authFileKinds,
   certifiedCoreFields,
@@ -385,7 +386,7 @@ export async function deleteEnterprise(
       userId: actor.user.id,
       action: 'enterprise.delete',
       target: `enterprise:${row.id}`,
-      detail: { enterpriseName: row.enterpriseName, clearanceAccount: row.clearanceAccount, files: files.length },
+      detail: { enterpriseName: row.enterpriseName, clearanceAccount: maskAccountNo(row.clearanceAccount), files: files.length },
       ip: actor.ip,
     });
     return files.map((file) => file.storedName);

@@ -13,6 +13,7 @@ import type { Database } from '../db/client.ts';
 import { defineTable, runTable, type ColumnDefinition } from '../table/antTable.ts';
 import type { SessionUser } from '../types.ts';
 import { isOperator } from './enterpriseView.ts';
+import { maskAccountNo } from '../../lib/masking.ts';
 
 const columns = {
   id: { sql: sql`e.id`, type: 'int', filter: true, sort: true },
@@ -46,6 +47,11 @@ export async function enterprisesPage(
   request: TableRequest,
 ): Promise<EnterpriseTableData> {
   const scope = isOperator(user) ? undefined : sql`e.owner_user_id = ${user.id}::int4`;
-  const page = await runTable(db, enterprisesTable, request, scope ? { scope } : {});
-  return page as EnterpriseTableData;
+  const page = (await runTable(db, enterprisesTable, request, scope ? { scope } : {})) as EnterpriseTableData;
+  // An operator finds an enterprise by its whole clearance account, and reads it masked (lib/masking.ts).
+  if (!scope)
+    page.result = page.result.map((row) =>
+      row.clearanceAccount === undefined ? row : { ...row, clearanceAccount: maskAccountNo(row.clearanceAccount) },
+    );
+  return page;
 }

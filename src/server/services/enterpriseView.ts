@@ -13,6 +13,7 @@ import type {
   EnterpriseData,
 } from '../../lib/schemas/enterprise.ts';
 import { listIndustries } from '../../content/query.ts';
+import { maskAccountNo, maskMobile } from '../../lib/masking.ts';
 import { regionName } from '../../lib/regionNames.ts';
 import type { Database } from '../db/client.ts';
 import {
@@ -109,8 +110,17 @@ export async function orderCount(db: Database, enterpriseId: number, statuses?: 
   return Number(row?.n ?? 0);
 }
 
-/** The whole record as the pages show it, to a reader of `locale`: its industry and region named in that language. */
-export async function enterpriseData(db: Database, row: EnterpriseRow, locale: Locale): Promise<EnterpriseData> {
+/**
+ * The whole record as the pages show it, to a reader of `locale`: its industry and region named in
+ * that language. Its contact's mobile and its clearance account are whole for its owner only;
+ * anyone else (staff) reads them masked (revealEnterpriseField gives one whole, audited).
+ */
+export async function enterpriseData(
+  db: Database,
+  row: EnterpriseRow,
+  locale: Locale,
+  readerId: number,
+): Promise<EnterpriseData> {
   const [files, [binding], [region], ordered, [partner]] = await Promise.all([
     db
       .select()
@@ -129,6 +139,7 @@ export async function enterpriseData(db: Database, row: EnterpriseRow, locale: L
           .from(partnerInstitutions)
           .where(eq(partnerInstitutions.id, row.partnerId)),
   ]);
+  const masked = readerId !== row.ownerUserId;
   const industryName =
     listIndustries(contentStore.localized(locale)).find((industry) => industry.code === row.industry)?.name ?? '';
   return {
@@ -137,13 +148,13 @@ export async function enterpriseData(db: Database, row: EnterpriseRow, locale: L
     creditCode: row.creditCode,
     legalPerson: row.legalPerson,
     contactName: row.contactName,
-    contactPhone: row.contactPhone,
+    contactPhone: masked && row.contactPhone ? maskMobile(row.contactPhone) : row.contactPhone,
     address: row.address,
     industry: row.industry,
     industryName,
     areaCode: row.areaCode,
     areaName: region && row.areaCode ? regionName(locale, { areaCode: row.areaCode, name: region.name }) : '',
-    clearanceAccount: row.clearanceAccount,
+    clearanceAccount: masked ? maskAccountNo(row.clearanceAccount) : row.clearanceAccount,
     electricityAccounts: [...row.electricityAccounts],
     voltageLevel: row.voltageLevel,
     annualConsumption: row.annualConsumption === null ? null : Number(row.annualConsumption),
@@ -168,10 +179,16 @@ export async function enterpriseData(db: Database, row: EnterpriseRow, locale: L
     canDelete: deletableStatus(row.authStatus) && ordered === 0,
     partnerCode: partner?.code ?? null,
     partnerName: partner?.name ?? null,
+    masked,
   };
 }
 
-/** Reads the enterprise again (after a write) and answers it whole. */
-export async function enterpriseDataById(db: Database, id: number, locale: Locale): Promise<EnterpriseData> {
-  return enterpriseData(db, await enterpriseById(db, id), locale);
+/** Reads the enterprise again (after a write) and answers it as `readerId` may see it. */
+export async function enterpriseDataById(
+  db: Database,
+  id: number,
+  locale: Locale,
+  readerId: number,
+): Promise<EnterpriseData> {
+  return enterpriseData(db, await enterpriseById(db, id), locale, readerId);
 }

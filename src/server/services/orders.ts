@@ -49,6 +49,7 @@ import { writeAudit } from './audit.ts';
 import { requireRegion, requireSellingSet } from './contentLookup.ts';
 import { keptNames } from './contentViews.ts';
 import { localizeSiteContent } from '../../content/localized.ts';
+import { maskAccountNo } from '../../lib/masking.ts';
 import { regionName } from '../../lib/regionNames.ts';
 import { findOwnEnterprise } from './enterpriseView.ts';
 import { createNotice, listNotices, type NoticeMessageKey } from './notices.ts';
@@ -386,7 +387,9 @@ export async function orderDetail(
     orderNo: order.orderNo,
     status: order.status as OrderStatus,
     statusReason: order.statusReason,
-    enterprise,
+    // The operator reads the clearance account masked (lib/masking.ts), as on the enterprise's record.
+    enterprise:
+      viewer.role === 'enterprise' ? enterprise : { ...enterprise, clearanceAccount: maskAccountNo(enterprise.clearanceAccount) },
     areaCode: order.areaCode,
     areaName: region ? regionName(locale, region) : order.areaCode,
     productId: order.productId,

@@ -58,7 +58,7 @@ export async function personalData(
       roles: user.roles,
       createdAt: user.createdAt.toISOString(),
     },
-    enterprise: enterprise ? await enterpriseData(db, enterprise, input.locale) : null,
+    enterprise: enterprise ? await enterpriseData(db, enterprise, input.locale, user.id) : null,
     orders: orderRows.map((row) => ({
       orderNo: row.orderNo,
       setName: row.setName,

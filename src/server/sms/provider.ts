@@ -1,7 +1,7 @@
 /**
  * The SMS gateway behind verification codes. Production plugs a real gateway in (see http.ts);
- * the default outbox provider stores each message in `sms_outbox` and writes it to the server
- * log, so that a local run and the tests can read the code (DOMAIN.md, Security).
+ * the default outbox provider stores each message in `sms_outbox` (where the tests read the code)
+ * and shows it on the terminal of a local run (DOMAIN.md, Security).
  */
 import { maskMobile } from '../../lib/masking.ts';
 import type { Database } from '../db/client.ts';
@@ -22,17 +22,26 @@ export interface SmsProvider {
   send(message: SmsMessage): Promise<void>;
 }
 
-export function createOutboxProvider(db: Database, logger: Logger): SmsProvider {
+/**
+ * Where the outbox shows a message as a phone would: the terminal the server runs in, when that
+ * is a terminal. Piped to a file or a service manager's journal, stderr is a log, and no log holds
+ * a code: the message is then only in `sms_outbox`.
+ */
+export function terminalScreen(stream: NodeJS.WriteStream = process.stderr): ((text: string) => void) | null {
+  return stream.isTTY ? (text) => void stream.write(`${text}\n`) : null;
+}
+
+export function createOutboxProvider(
+  db: Database,
+  logger: Logger,
+  screen: ((text: string) => void) | null = terminalScreen(),
+): SmsProvider {
   return {
     name: 'outbox',
     async send(message) {
       const [row] = await db.insert(smsOutbox).values(message).returning({ id: smsOutbox.id });
-      // This line is the outbox's delivery channel (the "phone screen" of a local run); a real
-      // gateway never logs the text.
-      logger.info(
-        { outboxId: row?.id, to: maskMobile(message.phone), purpose: message.purpose },
-        `SMS outbox: ${message.text}`,
-      );
+      logger.info({ outboxId: row?.id, to: maskMobile(message.phone), purpose: message.purpose }, 'SMS outbox: stored');
+      screen?.(`SMS outbox → ${maskMobile(message.phone)}: ${message.text}`);
     },
   };
 }
