@@ -35,6 +35,8 @@ export interface FieldCipher {
   seal(db: Database, column: SealedColumnName, plain: string): Promise<SealedValue & { keyId: number }>;
   /** The plain value; throws when it was not sealed for this column by a key of this server. */
   open(db: Database, column: SealedColumnName, sealed: SealedValue): Promise<string>;
+  /** Throws, naming the key, unless every data key opens with this server's root secret. */
+  verifyKeys(db: Database): Promise<void>;
 }
 
 /** Every encrypted column: what rotation walks. */
@@ -105,25 +107,36 @@ export function createFieldCipher(keys: KeySource): FieldCipher {
       if (!row) throw new Error(`field_keys: no key ${id}`);
       stored = row.wrapped;
     }
-    const key = decrypt((await keys()).fieldKeyWrapping, wrappingContext, stored);
+    let key: Buffer;
+    try {
+      key = decrypt((await keys()).fieldKeyWrapping, wrappingContext, stored);
+    } catch {
+      throw new Error(
+        `field_keys: key ${id} does not open with this root secret (APP_SECRET): see docs/operations.md, "Keys"`,
+      );
+    }
     unwrapped.set(id, key);
     return key;
   }
   return {
     async seal(db, column, plain) {
       // Read at every seal, never cached: after a rotation, every process seals with the new key at once.
-      let [newest] = await db
+      const [newest] = await db
         .select({ id: fieldKeys.id, wrapped: fieldKeys.wrapped })
         .from(fieldKeys)
         .orderBy(desc(fieldKeys.id))
         .limit(1);
-      newest ??= { id: await createFieldKey(db, keys), wrapped: undefined as unknown as string };
-      const key = await dataKey(db, newest.id, newest.wrapped);
-      return { value: encrypt(key, column, Buffer.from(plain, 'utf8')), keyId: newest.id };
+      const keyId = newest?.id ?? (await createFieldKey(db, keys));
+      const key = await dataKey(db, keyId, newest?.wrapped);
+      return { value: encrypt(key, column, Buffer.from(plain, 'utf8')), keyId };
     },
     async open(db, column, sealed) {
       if (sealed.keyId === null) return sealed.value;
       return decrypt(await dataKey(db, sealed.keyId), column, sealed.value).toString('utf8');
+    },
+    async verifyKeys(db) {
+      for (const row of await db.select().from(fieldKeys).orderBy(asc(fieldKeys.id)))
+        await dataKey(db, row.id, row.wrapped);
     },
   };
 }
@@ -180,6 +193,8 @@ export async function sealPlainValues(db: Database, cipher: FieldCipher): Promis
 
 /** `npm run keys -- rotate`: a new data key, every value sealed by it, the older keys deleted. */
 export async function rotateFieldKeys(db: Database, keys: KeySource, cipher: FieldCipher): Promise<RotationReport> {
+  // With another root secret, a new key would be one no server could open: refused before anything is written.
+  await cipher.verifyKeys(db);
   const keyId = await createFieldKey(db, keys);
   const resealed = {} as Record<SealedColumnName, number>;
   for (const column of sealedColumnNames) resealed[column] = await resealColumn(db, cipher, column, keyId);

@@ -83,9 +83,9 @@ describe('rotation (npm run keys -- rotate)', () => {
       expect(row.accountNoKey).toBe(report.keyId);
       expect(row.accountNo).not.toContain(accountNo.slice(-7));
       // A fresh cipher (no key cached) opens it: the new key is in the database, wrapped.
-      expect(await createFieldCipher(t.keys).open(t.db, column, { value: row.accountNo, keyId: row.accountNoKey })).toBe(
-        accountNo,
-      );
+      expect(
+        await createFieldCipher(t.keys).open(t.db, column, { value: row.accountNo, keyId: row.accountNoKey }),
+      ).toBe(accountNo);
     }
     expect((await t.db.select({ id: fieldKeys.id }).from(fieldKeys)).map((key) => key.id)).toEqual([report.keyId]);
     expect(await fieldKeyUse(t.db)).toEqual([
@@ -106,6 +106,7 @@ describe('rotation (npm run keys -- rotate)', () => {
     let written = false;
     const racing: FieldCipher = {
       seal: cipher.seal,
+      verifyKeys: cipher.verifyKeys,
       async open(db, name, sealed) {
         if (!written) {
           written = true;

@@ -11,6 +11,7 @@ describe('personalDataIn', () => {
     ['{"msg":"login","body":"password=Operator2025"}', 'a demo password'],
     ['{"headers":"cookie: hgd_sid=abc"}', 'a session cookie'],
     ['{"13800138000":1}', 'a mobile number'],
+    ['{"reqId":"84e686ab-0dd4-4a2c-9021-157640744258","to":"13800138000"}', 'a mobile number'],
   ])('finds %s', (line, name) => {
     expect(personalDataIn(line)).toContain(name);
   });
@@ -18,7 +19,8 @@ describe('personalDataIn', () => {
   it.each([
     '{"level":30,"time":1764758400000,"msg":"request","method":"GET","path":"/api/x","status":200,"ms":12}',
     '{"msg":"SMS outbox: stored","to":"138****8000","purpose":"login"}',
-    '{"accountNoMasked":"6222 **** **** 0011","reqId":"9f1c2b7e-3d4a-4c1b-8e2f-0a1b2c3d4e5f"}',
+    '{"accountNoMasked":"6222 **** **** 0011","reqId":"84e686ab-0dd4-4a2c-9021-157640744258"}',
+    '{"msg":"build","hash":"3f5a9c0e1b2d4f6a8c0e13800138000aa"}',
   ])('passes %s', (line) => {
     expect(personalDataIn(line)).toEqual([]);
   });

@@ -39,6 +39,10 @@ function strings(value: unknown, into: string[] = []): string[] {
   return into;
 }
 
+/** Identifiers made of hex digits (request ids, hashes), whose digit runs are no one's number. */
+const hexIdentifiers =
+  /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}|\b(?=[0-9a-f]*[a-f])[0-9a-f]{16,}\b/gi;
+
 /** What a log line must not hold, named; [] for a clean line. Numbers (times, durations) are not text. */
 export function personalDataIn(line: string): string[] {
   let parsed: unknown;
@@ -47,7 +51,7 @@ export function personalDataIn(line: string): string[] {
   } catch {
     parsed = line;
   }
-  const texts = strings(parsed);
+  const texts = strings(parsed).map((text) => text.replace(hexIdentifiers, '…'));
   return forbidden.filter(({ pattern }) => texts.some((text) => pattern.test(text))).map(({ name }) => name);
 }
 
@@ -65,7 +69,8 @@ export function scanRunLogs(dir: string): LogScan {
       if (!line) continue;
       scan.lines += 1;
       const found = personalDataIn(line);
-      if (found.length > 0 && scan.findings.length < 20) scan.findings.push(`${found.join(', ')}: ${line.slice(0, 400)}`);
+      if (found.length > 0 && scan.findings.length < 20)
+        scan.findings.push(`${found.join(', ')}: ${line.slice(0, 400)}`);
     }
   }
   return scan;

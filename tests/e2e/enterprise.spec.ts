@@ -6,6 +6,7 @@
  * in enterprise-usbkey.spec.ts.
  */
 import { format } from '../../src/lib/api/messages.ts';
+import { maskAccountNo } from '../../src/lib/masking.ts';
 import { apiLogin, expect, registerThroughApi, test } from './support/accountsFixtures.ts';
 import { chineseSpec, toast, zh } from './support/chinesePages.ts';
 import {
@@ -34,8 +35,9 @@ test('the whole journey: bind, fill in the record, certify with both files, the 
   const name = `广州测试精工制造有限公司${Date.now() % 100000}`;
   const creditCode = freshCreditCode();
 
+  let clearanceAccount = '';
   await test.step('bind the account to a new enterprise', async () => {
-    await bindOnPage(page, accounts, user, name);
+    clearanceAccount = await bindOnPage(page, accounts, user, name);
   });
 
   await test.step('fill in the enterprise record', async () => {
@@ -190,6 +192,17 @@ test('the whole journey: bind, fill in the record, certify with both files, the 
       }),
     ).toHaveAttribute('target', '_blank');
     await expect(files.getByRole('img', { name: /授权委托书\.png/ })).toBeVisible();
+
+    // The clearance account is masked for staff; showing it whole is a button (and an audit entry).
+    const record = ops.getByRole('region', { name });
+    await expect(record).toContainText(maskAccountNo(clearanceAccount));
+    await expect(record).not.toContainText(clearanceAccount);
+    const reveals = record.getByRole('button', { name: zh['certify.ops.reveal'] });
+    await expect(reveals.first()).toHaveAccessibleDescription(zh['certify.ops.revealNote']);
+    const offered = await reveals.count();
+    await reveals.last().click();
+    await expect(record).toContainText(clearanceAccount);
+    await expect(reveals).toHaveCount(offered - 1);
 
     await ops.getByRole('button', { name: zh['certify.ops.return'] }).click();
     await expect(ops.getByText(fieldMessage('validation.required', 'field.comment'))).toBeVisible();

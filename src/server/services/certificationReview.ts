@@ -66,8 +66,9 @@ export async function reviewCertification(
 
 /**
  * POST /api/ops/certification/reveal: one whole number of an enterprise (its contact's mobile, its
- * clearance account) for an operator who must have it — to call the contact, to match a
- * settlement. Each answer is an `enterprise.reveal` entry of the audit trail, naming the field.
+ * clearance account) for an operator who must have it — to call the contact, to check the
+ * account with the power company's records. Each answer is an `enterprise.reveal` entry of the
+ * audit trail, naming the field.
  */
 export async function revealEnterpriseField(
   db: Database,
