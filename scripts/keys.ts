@@ -82,7 +82,9 @@ export async function main(argv: readonly string[], io: KeysCliIo): Promise<numb
         io.stdout.write(
           use.length === 0
             ? 'No data key yet: one is made with the first value encrypted.\n'
-            : use.map((key) => `key ${key.id} (made ${key.createdAt.toISOString()}): ${key.values} value(s)\n`).join(''),
+            : use
+                .map((key) => `key ${key.id} (made ${key.createdAt.toISOString()}): ${key.values} value(s)\n`)
+                .join(''),
         );
         return 0;
       }

@@ -292,7 +292,7 @@ export const serverVariables: Record<ServerVariable, VariableDoc> = {
     default: '— (the outbox)',
     summary: 'an SMS gateway (`https://…`): verification codes are POSTed to it as JSON',
     details:
-      'Unset → the outbox provider (table `sms_outbox` + a `SMS outbox: …` log line with the code, for local runs). The request: [docs/api-plumbing.md](docs/api-plumbing.md#sms-providers)',
+      "Unset → the outbox provider (table `sms_outbox`, and the message on the server's terminal when it has one; no log line holds the code), for local runs. The request: [docs/api-plumbing.md](docs/api-plumbing.md#sms-providers)",
     code: 'sms/http.ts',
   },
   SMS_HTTP_KEY: {

@@ -229,7 +229,12 @@ describe('masked numbers and the audited reveal', () => {
     const table = await postJson<EnterpriseTableData>(
       t,
       `${base}/getAntTable`,
-      { antTable: JSON.stringify({ search: { keyword: enterprise.clearanceAccount }, pager: { current: 1, pageSize: 10 } }) },
+      {
+        antTable: JSON.stringify({
+          search: { keyword: enterprise.clearanceAccount },
+          pager: { current: 1, pageSize: 10 },
+        }),
+      },
       operator,
     );
     // Found by the whole number, answered masked.

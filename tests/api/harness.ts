@@ -125,7 +125,8 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
   // The run's log, scanned for personal data at the end (logScan.ts); silent outside the API project.
   const runLogDir = inject('runLogDir');
   const logger =
-    options.logger ?? (runLogDir ? createLogger({ logLevel: 'debug' }, runLogDestination(runLogDir)) : createLogger(config));
+    options.logger ??
+    (runLogDir ? createLogger({ logLevel: 'debug' }, runLogDestination(runLogDir)) : createLogger(config));
   const keys = lazyKeys(handle.db, config);
   // The app's job queue, stopped before the database closes (it starts with the app's first job).
   const jobs = createJobQueue({ db: handle.db, logger, expireSeconds: config.rebuildTimeoutMinutes * 60 });

@@ -52,7 +52,8 @@ export function createEnterpriseUserRoutes(deps: RouteDeps): Hono<AppEnv> {
     async (c) => {
       const { id } = await validate(c, enterpriseGetQuery, 'query');
       const user = c.var.user;
-      if (id === undefined) return ok(c, await enterpriseData(db, await ownEnterpriseOrFail(db, user.id), localeOf(c), user.id));
+      if (id === undefined)
+        return ok(c, await enterpriseData(db, await ownEnterpriseOrFail(db, user.id), localeOf(c), user.id));
       const row = isOperator(user) ? await enterpriseById(db, id) : await ownedEnterprise(db, user.id, id);
       return ok(c, await enterpriseData(db, row, localeOf(c), user.id));
     },

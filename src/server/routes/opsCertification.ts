@@ -50,7 +50,8 @@ export function createOpsCertificationRoutes(deps: RouteDeps): Hono<AppEnv> {
   routes.post(
     '/reveal',
     describeCall({
-      summary: "One whole number of an enterprise (its contact's mobile, its clearance account); recorded in the audit trail",
+      summary:
+        "One whole number of an enterprise (its contact's mobile, its clearance account); recorded in the audit trail",
       body: enterpriseRevealBody,
       answer: enterpriseRevealAnswer,
       codes: { 404: 'no such enterprise' },

@@ -386,7 +386,11 @@ export async function deleteEnterprise(
       userId: actor.user.id,
       action: 'enterprise.delete',
       target: `enterprise:${row.id}`,
-      detail: { enterpriseName: row.enterpriseName, clearanceAccount: maskAccountNo(row.clearanceAccount), files: files.length },
+      detail: {
+        enterpriseName: row.enterpriseName,
+        clearanceAccount: maskAccountNo(row.clearanceAccount),
+        files: files.length,
+      },
       ip: actor.ip,
     });
     return files.map((file) => file.storedName);

@@ -389,7 +389,9 @@ export async function orderDetail(
     statusReason: order.statusReason,
     // The operator reads the clearance account masked (lib/masking.ts), as on the enterprise's record.
     enterprise:
-      viewer.role === 'enterprise' ? enterprise : { ...enterprise, clearanceAccount: maskAccountNo(enterprise.clearanceAccount) },
+      viewer.role === 'enterprise'
+        ? enterprise
+        : { ...enterprise, clearanceAccount: maskAccountNo(enterprise.clearanceAccount) },
     areaCode: order.areaCode,
     areaName: region ? regionName(locale, region) : order.areaCode,
     productId: order.productId,
