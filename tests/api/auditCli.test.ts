@@ -24,6 +24,8 @@ beforeAll(async () => {
     LOG_LEVEL: 'silent',
     APP_SECRET: 'a-deployment-secret-of-at-least-32-chars',
   };
+  // The first opening migrates and seeds the database: a hook's time, not a test's.
+  await withDb(async () => undefined);
 });
 
 afterAll(async () => {
@@ -50,7 +52,8 @@ async function withDb<T>(work: (db: Database) => Promise<T>): Promise<T> {
   }
 }
 
-describe('npm run audit', () => {
+// Each call opens the embedded database, seconds apiece on a busy two-core machine.
+describe('npm run audit', { timeout: 90_000 }, () => {
   let head = '';
 
   it('verifies the seeded chain and prints its head', async () => {

@@ -22,6 +22,8 @@ const secret = 'a-deployment-secret-of-at-least-32-chars';
 beforeAll(async () => {
   root = await mkdtemp(path.join(tmpdir(), 'hgd-keys-cli-'));
   env = { DATA_DIR: path.join(root, 'data'), LOG_LEVEL: 'silent', APP_SECRET: secret };
+  // The first opening migrates and seeds the database: a hook's time, not a test's.
+  await withDb(async () => undefined);
 });
 
 afterAll(async () => {
@@ -48,7 +50,8 @@ async function withDb<T>(work: (db: Database) => Promise<T>): Promise<T> {
   }
 }
 
-describe('npm run keys', () => {
+// Each call opens the embedded database, seconds apiece on a busy two-core machine.
+describe('npm run keys', { timeout: 90_000 }, () => {
   it('rotates: a new key seals every number, the older key goes, status counts them', async () => {
     expect(await keys(['status'])).toMatchObject({ code: 0, stdout: expect.stringContaining('No data key yet') });
     await withDb(async (db) => {
