@@ -170,6 +170,24 @@ export function findPageKey(key: PageKey): PageRoute | undefined {
   return pageRoutes.find((route) => route.key === key);
 }
 
+/** The roles any one of which opens a page besides a session; empty when a session is enough. */
+export function rolesOf(route: PageRoute): readonly UserRole[] {
+  return route.role === undefined ? [] : [route.role].flat();
+}
+
+/** Whether a user holding `roles` may open a page (the page's gate and its API calls check the same). */
+export function opensFor(route: PageRoute, roles: readonly string[]): boolean {
+  const needed = rolesOf(route);
+  return needed.length === 0 || needed.some((role) => roles.includes(role));
+}
+
+/** The first page of a layout's menu that `roles` open: where a staff member's console starts. */
+export function firstPageFor(layout: LayoutName, roles: readonly string[]): PageRoute | undefined {
+  return (sectionNav[layout] ?? [])
+    .map((key) => findPageKey(key))
+    .find((route) => route !== undefined && opensFor(route, roles));
+}
+
 /** Top navigation of the public site, in order. */
 export const mainNav: readonly { path: string; label: MessageKey }[] = [
   { path: '/welcome/home', label: 'nav.home' },

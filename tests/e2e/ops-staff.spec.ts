@@ -9,6 +9,7 @@
 import AxeBuilder from '@axe-core/playwright';
 import { eq } from 'drizzle-orm';
 import { format } from '../../src/lib/api/messages.ts';
+import { findPageKey } from '../../src/lib/routes.ts';
 import { secondFactors, users } from '../../src/server/db/schema/index.ts';
 import { apiLogin, expect, registerThroughApi, test } from './support/accountsFixtures.ts';
 import { chineseSpec, toast, zh } from './support/chinesePages.ts';
@@ -117,3 +118,31 @@ for (const [who, userName, password] of [
     expect(calls).toEqual([]);
   });
 }
+
+test("each duty's console offers its own pages: in the section menu and from the account menu", async ({
+  browser,
+  accounts,
+}) => {
+  const duties = [
+    {
+      userName: 'demo_operator',
+      password: 'Operator2025',
+      pages: ['opsCertifications', 'opsOrders', 'opsSettlements'],
+    },
+    { userName: 'demo_auditor', password: 'Auditor2025', pages: ['opsAudit'] },
+    { userName: 'demo_admin', password: 'Admin2025', pages: ['opsStaff'] },
+  ] as const;
+  for (const duty of duties) {
+    const context = await browser.newContext({ baseURL: accounts.url });
+    const page = await context.newPage();
+    await apiLogin(context.request, accounts.url, duty.userName, duty.password);
+    await page.goto('/welcome/home');
+    await page.getByRole('button', { name: zh['header.account'] }).click();
+    await page.getByRole('link', { name: zh['header.console'] }).click();
+    await expect(page).toHaveURL(new RegExp(`${findPageKey(duty.pages[0])!.path}$`));
+    const menu = page.getByRole('navigation', { name: zh['nav.sectionLabel'] });
+    const shortTitle = (key: string) => zh[`page.${key}.title` as keyof typeof zh].replace(/^[^·]+ · /, '');
+    await expect(menu.getByRole('link')).toHaveText(duty.pages.map(shortTitle));
+    await context.close();
+  }
+});

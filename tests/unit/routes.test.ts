@@ -86,4 +86,20 @@ describe('account menu', () => {
     expect(studio(['enterprise'])).toBeUndefined();
     expect(studio([])).toBeUndefined();
   });
+
+  it('offers the staff console at the first page of the duty held, and nothing to others', () => {
+    const consoleLink = (roles: string[]) =>
+      userMenuItems(true, 'en-US', pick('en-US', userMenuMessageKeys), roles).find(
+        (item) => item.kind === 'link' && item.href.startsWith('/en-US/ops/'),
+      );
+    expect(consoleLink(['operator'])).toEqual({
+      kind: 'link',
+      href: '/en-US/ops/certifications',
+      label: 'Operator review',
+    });
+    expect(consoleLink(['auditor'])).toMatchObject({ href: '/en-US/ops/audit' });
+    expect(consoleLink(['admin'])).toMatchObject({ href: '/en-US/ops/staff' });
+    expect(consoleLink(['editor'])).toBeUndefined();
+    expect(consoleLink(['partner', 'enterprise'])).toBeUndefined();
+  });
 });

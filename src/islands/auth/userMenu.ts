@@ -3,6 +3,7 @@ import type { Locale } from '../../lib/i18n/locales.ts';
 import { loginPath } from '../../lib/loginRedirect.ts';
 import { localePath } from '../../lib/paths.ts';
 import { studioRoles } from '../../lib/roles.ts';
+import { firstPageFor } from '../../lib/routes.ts';
 
 export const userMenuMessageKeys = [
   'header.account',
@@ -15,6 +16,7 @@ export const userMenuMessageKeys = [
   'page.order.title',
   'page.account.title',
   'header.studio',
+  'header.console',
 ] as const satisfies readonly MessageKey[];
 
 export type UserMenuMessages = Record<(typeof userMenuMessageKeys)[number], string>;
@@ -22,8 +24,9 @@ export type UserMenuMessages = Record<(typeof userMenuMessageKeys)[number], stri
 export type UserMenuItem = { kind: 'link'; href: string; label: string } | { kind: 'logout'; label: string };
 
 /**
- * What the account menu offers: sign-in entries to visitors, the personal area to users, and the
- * editors' studio to editors and operators (`roles`: the current user's, once known).
+ * What the account menu offers: sign-in entries to visitors, the personal area to users, the
+ * editors' studio to editors and operators, and the staff console to staff, at the first page
+ * their duty opens (`roles`: the current user's, once known).
  */
 export function userMenuItems(
   loggedIn: boolean,
@@ -35,12 +38,14 @@ export function userMenuItems(
   if (!loggedIn) {
     return [link(loginPath, messages['header.login']), link('/setting/register', messages['header.register'])];
   }
+  const consolePage = firstPageFor('ops', roles);
   return [
     link('/person/overview', messages['header.person']),
     link('/person/enterprise', messages['page.enterprise.title']),
     link('/person/order', messages['page.order.title']),
     link('/person/account', messages['page.account.title']),
     ...(studioRoles.some((role) => roles.includes(role)) ? [link('/studio', messages['header.studio'])] : []),
+    ...(consolePage ? [link(consolePage.path, messages['header.console'])] : []),
     { kind: 'logout', label: messages['header.logout'] },
   ];
 }
