@@ -1,6 +1,9 @@
 import { useId, type ReactNode } from 'react';
 
-/** One titled card of the enterprise pages: a landmark named by its heading. */
+/**
+ * One titled card of the enterprise pages: a landmark named by its heading. `min-w-0`: in a grid or
+ * flex column a card may be narrower than its longest unbroken value (a credit code), which wraps.
+ */
 export default function Section({
   title,
   action,
@@ -12,7 +15,7 @@ export default function Section({
 }) {
   const headingId = useId();
   return (
-    <section className="card border border-base-300 bg-base-100" aria-labelledby={headingId}>
+    <section className="card min-w-0 border border-base-300 bg-base-100" aria-labelledby={headingId}>
       <div className="card-body gap-3">
         <div className="flex flex-wrap items-center justify-between gap-2">
           <h2 id={headingId} className="card-title text-base">
