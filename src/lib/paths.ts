@@ -77,7 +77,8 @@ export const regionSlugs: Readonly<Record<string, string>> = {
   '820000': 'mo',
 };
 
-const areaCodeBySlug: Readonly<Record<string, string>> = Object.fromEntries(
+// Pure: a page's bundle that never reads a region path drops the table.
+const areaCodeBySlug: Readonly<Record<string, string>> = /* @__PURE__ */ Object.fromEntries(
   Object.entries(regionSlugs)
     .filter(([code]) => code !== defaultAreaCode)
     .map(([code, slug]) => [slug, code]),

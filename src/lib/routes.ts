@@ -3,6 +3,7 @@
  * Pages, the header navigation, the server's redirects and the route tests all read this one list.
  */
 import type { MessageKey } from './i18n/index.ts';
+import { consolePages } from './consolePages.ts';
 import { studioRoles, type UserRole } from './roles.ts';
 
 export type LayoutName = 'base' | 'user' | 'setting' | 'person' | 'certify' | 'handle' | 'partner' | 'ops' | 'studio';
@@ -95,14 +96,9 @@ export const pageRoutes: readonly PageRoute[] = [
   { path: '/certify/enterprise/certificate', key: 'certificate', layout: 'certify', access: 'session' },
   { path: '/certify/enterprise/usbkey', key: 'usbkey', layout: 'certify', access: 'session' },
   { path: '/handle/order', key: 'handleOrder', layout: 'handle', access: 'session' },
-  // The staff console (运营审核): hidden from every menu but its own; each page for one staff duty
-  // (lib/roles.ts): the business to operators, the audit trail to auditors, staff accounts to
-  // administrators (the API checks).
-  { path: '/ops/certifications', key: 'opsCertifications', layout: 'ops', access: 'session', role: 'operator' },
-  { path: '/ops/orders', key: 'opsOrders', layout: 'ops', access: 'session', role: 'operator' },
-  { path: '/ops/audit', key: 'opsAudit', layout: 'ops', access: 'session', role: 'auditor' },
-  { path: '/ops/settlements', key: 'opsSettlements', layout: 'ops', access: 'session', role: 'operator' },
-  { path: '/ops/staff', key: 'opsStaff', layout: 'ops', access: 'session', role: 'admin' },
+  // The staff console (运营审核): hidden from every menu but its own and the account menu's link
+  // for staff; each page for one staff duty (consolePages.ts).
+  ...consolePages.map((page) => ({ ...page, layout: 'ops' as const, access: 'session' as const })),
   // The editors' studio (内容工作台): hidden from public menus, reached from the account menu; editors and operators.
   { path: '/studio', key: 'studio', layout: 'studio', access: 'session', role: studioRoles },
   {
@@ -175,19 +171,6 @@ export function rolesOf(route: PageRoute): readonly UserRole[] {
   return route.role === undefined ? [] : [route.role].flat();
 }
 
-/** Whether a user holding `roles` may open a page (the page's gate and its API calls check the same). */
-export function opensFor(route: PageRoute, roles: readonly string[]): boolean {
-  const needed = rolesOf(route);
-  return needed.length === 0 || needed.some((role) => roles.includes(role));
-}
-
-/** The first page of a layout's menu that `roles` open: where a staff member's console starts. */
-export function firstPageFor(layout: LayoutName, roles: readonly string[]): PageRoute | undefined {
-  return (sectionNav[layout] ?? [])
-    .map((key) => findPageKey(key))
-    .find((route) => route !== undefined && opensFor(route, roles));
-}
-
 /** Top navigation of the public site, in order. */
 export const mainNav: readonly { path: string; label: MessageKey }[] = [
   { path: '/welcome/home', label: 'nav.home' },
@@ -202,7 +185,7 @@ export const sectionNav: Partial<Record<LayoutName, readonly PageKey[]>> = {
   person: ['overview', 'enterprise', 'order', 'account'],
   partner: ['settlement', 'statistics', 'institution', 'trend', 'organization'],
   certify: ['certifyEnterprise', 'certificate', 'usbkey'],
-  ops: ['opsCertifications', 'opsOrders', 'opsAudit', 'opsSettlements', 'opsStaff'],
+  ops: /* @__PURE__ */ consolePages.map((page) => page.key),
   studio: ['studio', 'studioChanges', 'studioPublications', 'studioMedia'],
 };
 

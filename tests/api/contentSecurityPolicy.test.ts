@@ -34,6 +34,8 @@ function writeSite(dir: string, title: string, text = script): void {
     '404.html': pageHtml('页面不存在', text),
     'plain/index.html': '<!doctype html><title>no policy</title>',
     '_astro/site.css': 'body{color:#111}',
+    '_astro/island.js': 'export const a = 1;',
+    'sw.js': 'self.addEventListener("fetch", () => {});',
     'images/banners/a.svg': '<svg xmlns="http://www.w3.org/2000/svg"/>',
     'favicon.svg': '<svg xmlns="http://www.w3.org/2000/svg"/>',
     'sitemap.xml': '<urlset><url><loc>/infomation/detail/draft-only</loc></url></urlset>',
@@ -89,13 +91,33 @@ describe('pages and files of the site', () => {
   });
 
   it('a page without a policy of its own, and every other file, get the file policy: this origin, nothing inline', async () => {
-    for (const url of ['/plain', '/_astro/site.css', '/favicon.svg', '/sitemap.xml']) {
+    for (const url of ['/plain', '/favicon.svg', '/sitemap.xml', '/sw.js']) {
       expect(policyHeader(await get(url)), url).toBe(filePolicy);
     }
     const directives = parsePolicy(filePolicy);
     expect(directives.get('script-src')).toEqual(["'self'"]);
     expect(directives.get('style-src')).toEqual(["'self'"]);
     expect(directives.get('frame-ancestors')).toEqual(["'none'"]);
+  });
+
+  it('a bundle’s script or style carries no header that governs only a document', async () => {
+    for (const url of ['/_astro/site.css', '/_astro/island.js']) {
+      const answer = await get(url);
+      expect(answer.status, url).toBe(200);
+      for (const name of [
+        'content-security-policy',
+        'x-frame-options',
+        'cross-origin-opener-policy',
+        'x-xss-protection',
+      ]) {
+        expect(answer.headers.get(name), `${url} ${name}`).toBeNull();
+      }
+      expect(answer.headers.get('x-content-type-options'), url).toBe('nosniff');
+      expect(answer.headers.get('cross-origin-resource-policy'), url).toBe('same-origin');
+    }
+    // A page and the service worker keep them.
+    expect((await get('/welcome/home')).headers.get('x-frame-options')).toBe('DENY');
+    expect((await get('/sw.js')).headers.get('x-frame-options')).toBe('DENY');
   });
 
   it('a page’s policy follows the published directory', async () => {

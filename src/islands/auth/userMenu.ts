@@ -1,9 +1,9 @@
 import type { MessageKey } from '../../lib/i18n/index.ts';
 import type { Locale } from '../../lib/i18n/locales.ts';
+import { consoleStartFor } from '../../lib/consolePages.ts';
 import { loginPath } from '../../lib/loginRedirect.ts';
 import { localePath } from '../../lib/paths.ts';
 import { studioRoles } from '../../lib/roles.ts';
-import { firstPageFor } from '../../lib/routes.ts';
 
 export const userMenuMessageKeys = [
   'header.account',
@@ -38,14 +38,14 @@ export function userMenuItems(
   if (!loggedIn) {
     return [link(loginPath, messages['header.login']), link('/setting/register', messages['header.register'])];
   }
-  const consolePage = firstPageFor('ops', roles);
+  const consoleStart = consoleStartFor(roles);
   return [
     link('/person/overview', messages['header.person']),
     link('/person/enterprise', messages['page.enterprise.title']),
     link('/person/order', messages['page.order.title']),
     link('/person/account', messages['page.account.title']),
     ...(studioRoles.some((role) => roles.includes(role)) ? [link('/studio', messages['header.studio'])] : []),
-    ...(consolePage ? [link(consolePage.path, messages['header.console'])] : []),
+    ...(consoleStart ? [link(consoleStart, messages['header.console'])] : []),
     { kind: 'logout', label: messages['header.logout'] },
   ];
 }
