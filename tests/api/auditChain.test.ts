@@ -58,7 +58,7 @@ describe('the audit chain', () => {
     );
     await writeAudit(t.db, {
       userId: null,
-      action: 'test.export',
+      action: 'audit.export',
       target: 'chain',
       detail: { at: new Date(0), n: 1.5 },
     });
@@ -175,21 +175,21 @@ describe('the audit chain', () => {
     await Promise.all(
       Array.from({ length: 24 }, (_, i) =>
         writeAudit(t.db, [
-          { userId: null, action: 'test.concurrent', target: `a${i}` },
-          { userId: null, action: 'test.concurrent', target: `b${i}` },
+          { userId: null, action: 'partner.export', target: `a${i}` },
+          { userId: null, action: 'partner.export', target: `b${i}` },
         ]),
       ),
     );
     await expect(
       t.db.transaction(async (tx) => {
-        await writeAudit(tx, { userId: null, action: 'test.rolledBack' });
+        await writeAudit(tx, { userId: null, action: 'content.publish' });
         throw new Error('roll back');
       }),
     ).rejects.toThrow('roll back');
     const head = await chainHead(t.db);
     expect(head.seq).toBe(before.seq + 48);
     const [last] = await t.db.select().from(auditLog).orderBy(desc(auditLog.seq)).limit(1);
-    expect(last?.action).toBe('test.concurrent');
+    expect(last?.action).toBe('partner.export');
     expect((await verify()).findings).toEqual([]);
   });
 });

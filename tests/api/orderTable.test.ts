@@ -7,6 +7,8 @@
 import { eq, sql, type SQL } from 'drizzle-orm';
 import { readSheet } from 'read-excel-file/node';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { auditActionText, auditTargetText, type AuditWords } from '../../src/lib/auditTrail.ts';
+import { t as tr } from '../../src/lib/i18n/index.ts';
 import type { AuditRowData, OpsOrderRowData, OrderRowData, OrderTableData } from '../../src/lib/schemas/order.ts';
 import type { TableRequest } from '../../src/lib/schemas/table.ts';
 import { auditLog } from '../../src/server/db/schema/index.ts';
@@ -264,10 +266,15 @@ describe('GET /api/ops/audit/exportAntTable', () => {
     expect(decodeURIComponent(response.headers.get('content-disposition') ?? '')).toMatch(/操作记录-\d{8}\.xlsx/);
     const sheet = await readSheet(Buffer.from(await response.arrayBuffer()));
     expect(sheet[0]).toEqual(['时间', '用户', '操作', '对象', '详情', 'IP 地址']);
+    // In words, as the page shows them.
+    const words: AuditWords = (key, params) => tr('zh-CN', key, params);
     expect(sheet.slice(1).map((row) => [row[2], row[3]])).toEqual(
-      page.data.result.map((row) => [row.action, row.target]),
+      page.data.result.map((row) => [auditActionText(row.action, words), auditTargetText(row.target, words)]),
     );
-    expect(sheet.slice(1).map((row) => row[2])).toContain('order.accept');
+    expect(sheet.slice(1).map((row) => [row[2], row[3]])).toContainEqual(['受理订单', `订单 ${orderNo}`]);
+    expect(sheet.slice(1).find((row) => row[2] === '受理订单')?.[4]).toBe(
+      '操作方：运营人员；原状态：待受理；新状态：已受理',
+    );
     const [entry] = await t.db.select().from(auditLog).where(eq(auditLog.action, 'audit.export'));
     expect(entry).toMatchObject({ target: 'audit', detail: { antTable: { search: { keyword: orderNo } } } });
   });

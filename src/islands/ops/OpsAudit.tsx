@@ -1,5 +1,13 @@
 import { useId, type SubmitEvent } from 'react';
 import { format } from '../../lib/api/messages.ts';
+import {
+  auditActionKey,
+  auditActionText,
+  auditActions,
+  auditDetailText,
+  auditTargetText,
+  type AuditWords,
+} from '../../lib/auditTrail.ts';
 import type { Locale } from '../../lib/i18n/locales.ts';
 import { exportRowCap } from '../../lib/partner.ts';
 import type { AuditRowData } from '../../lib/schemas/order.ts';
@@ -21,13 +29,6 @@ const query = { sort: [{ key: 'at', order: 'desc' }] as TableSort[] };
 const build = { searchFields: ['target'] };
 const toRequest = daysAsInstants('at');
 
-/** The detail object in one line: `key=value` pairs, nested values as JSON. */
-function detailText(detail: Record<string, unknown>): string {
-  return Object.entries(detail)
-    .map(([key, value]) => `${key}=${typeof value === 'string' ? value : JSON.stringify(value)}`)
-    .join(', ');
-}
-
 /**
  * The audit trail (/ops/audit), the auditor's: who did what to which record, when and from where;
  * filtered by action, target and time, newest first, with the state in the address; exported as
@@ -38,6 +39,7 @@ export default function OpsAudit({ locale, messages }: Props) {
   const { state } = table;
   const id = useId();
   const at = state.ranges.at ?? {};
+  const words: AuditWords = (key, params) => format(messages[key as keyof OpsAuditMessages], params ?? {});
 
   const submit = (event: SubmitEvent<HTMLFormElement>) => {
     event.preventDefault();
@@ -64,18 +66,23 @@ export default function OpsAudit({ locale, messages }: Props) {
       sortable: true,
       render: (row) => row.userName ?? messages['ops.audit.system'],
     },
-    { key: 'action', label: messages['ops.audit.col.action'], sortable: true, className: 'font-mono text-xs' },
+    {
+      key: 'action',
+      label: messages['ops.audit.col.action'],
+      sortable: true,
+      render: (row) => auditActionText(row.action, words),
+    },
     {
       key: 'target',
       label: messages['ops.audit.col.target'],
-      className: 'font-mono text-xs',
-      render: (row) => row.target ?? '-',
+      className: 'break-words',
+      render: (row) => auditTargetText(row.target, words),
     },
     {
       key: 'detail',
       label: messages['ops.audit.col.detail'],
-      className: 'max-w-md text-xs break-words',
-      render: (row) => detailText(row.detail) || '-',
+      className: 'max-w-md text-sm break-words',
+      render: (row) => auditDetailText(row.action, row.detail, words) || '-',
     },
     {
       key: 'ip',
@@ -115,11 +122,24 @@ export default function OpsAudit({ locale, messages }: Props) {
         className="flex flex-wrap items-end gap-3"
         onSubmit={submit}
       >
-        {field('action', messages['ops.audit.action'], {
-          placeholder: messages['ops.audit.actionHint'],
-          defaultValue: state.filters.action?.[0] ?? '',
-          className: 'w-44',
-        })}
+        <div className="fieldset py-0">
+          <label htmlFor={`${id}-action`} className="fieldset-legend pb-1 text-sm">
+            {messages['ops.audit.action']}
+          </label>
+          <select
+            id={`${id}-action`}
+            name="action"
+            className="select select-sm w-56 max-w-full"
+            defaultValue={state.filters.action?.[0] ?? ''}
+          >
+            <option value="">{messages['ops.audit.allActions']}</option>
+            {auditActions.map((action) => (
+              <option key={action} value={action}>
+                {messages[auditActionKey(action)]}
+              </option>
+            ))}
+          </select>
+        </div>
         {field('target', messages['ops.audit.target'], {
           type: 'search',
           placeholder: messages['ops.audit.targetHint'],

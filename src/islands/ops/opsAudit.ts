@@ -1,4 +1,5 @@
 /** The audit trail (/ops/audit): its messages. */
+import { auditMessageKeys } from '../../lib/auditTrail.ts';
 import type { MessageKey } from '../../lib/i18n/index.ts';
 import { dataTableMessageKeys } from '../table/dataTable.ts';
 import { exportMessageKeys } from '../table/exportFile.ts';
@@ -6,6 +7,7 @@ import { exportMessageKeys } from '../table/exportFile.ts';
 export const opsAuditMessageKeys = [
   ...dataTableMessageKeys,
   ...exportMessageKeys,
+  ...auditMessageKeys,
   'ops.audit.exportHint',
   'page.opsAudit.title',
   'ordering.filter.search',
@@ -18,7 +20,7 @@ export const opsAuditMessageKeys = [
   'ops.audit.col.detail',
   'ops.audit.col.ip',
   'ops.audit.action',
-  'ops.audit.actionHint',
+  'ops.audit.allActions',
   'ops.audit.target',
   'ops.audit.targetHint',
   'ops.audit.from',

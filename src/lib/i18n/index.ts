@@ -23,6 +23,7 @@ import partner from './messages/partner/index.ts';
 import settlement from './messages/settlement/index.ts';
 import analysis from './messages/analysis/index.ts';
 import studio from './messages/studio/index.ts';
+import audit from './messages/audit/index.ts';
 import { defaultLocale, locales, type Locale } from './locales.ts';
 
 export * from './locales.ts';
@@ -50,6 +51,7 @@ const namespaces = [
   settlement,
   analysis,
   studio,
+  audit,
 ] as const;
 
 type Namespace = (typeof namespaces)[number];

@@ -14,6 +14,7 @@
  *   GET  export[?drafts=1] (.zip) · POST import (multipart .zip)
  *   POST schedule {action, paths, runAt} · GET schedules · POST schedule/cancel {id} (studioSchedules.ts)
  */
+import type { AuditAction } from '../../lib/auditTrail.ts';
 import { Hono } from 'hono';
 import type { z } from 'zod';
 import { strToU8, zipSync } from 'fflate';
@@ -128,7 +129,7 @@ export function createStudioRoutes(deps: RouteDeps): Hono<AppEnv> {
   const routes = new Hono<AppEnv>();
   routes.use('*', requireRole('editor', 'operator'));
 
-  const audit = (c: StudioContext, action: string, target: string | null, detail: Record<string, unknown> = {}) =>
+  const audit = (c: StudioContext, action: AuditAction, target: string | null, detail: Record<string, unknown> = {}) =>
     writeAudit(db, { userId: userId(c), action, target, detail, ip: clientIp(c, config) });
 
   routes.get(

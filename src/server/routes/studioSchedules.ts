@@ -6,6 +6,7 @@
  *   GET  schedules → { upcoming, recent }
  *   POST schedule/cancel {id}
  */
+import type { AuditAction } from '../../lib/auditTrail.ts';
 import { Hono } from 'hono';
 import { formatChinaDateTime } from '../../lib/chinaTime.ts';
 import { studioScheduleBody, studioScheduleCancelBody } from '../../lib/schemas/studio.ts';
@@ -32,7 +33,7 @@ export function createStudioScheduleRoutes(deps: RouteDeps): Hono<AppEnv> {
     if (!user) throw new Error('studio route reached without a session');
     return user.id;
   };
-  const audit = (c: AnyContext, action: string, target: string, detail: Record<string, unknown>) =>
+  const audit = (c: AnyContext, action: AuditAction, target: string, detail: Record<string, unknown>) =>
     writeAudit(deps.db, { userId: userId(c), action, target, detail, ip: clientIp(c, deps.config) });
 
   routes.post(

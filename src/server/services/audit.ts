@@ -4,6 +4,7 @@
  * services/auditChain.ts; nothing else writes the table and nothing deletes from it.
  */
 import { sql } from 'drizzle-orm';
+import type { AuditAction } from '../../lib/auditTrail.ts';
 import type { Database } from '../db/client.ts';
 import { auditLog } from '../db/schema/index.ts';
 import { deriveServerKeys, storedRootSecret } from '../secrets.ts';
@@ -11,8 +12,8 @@ import { chainHead, entryHash } from './auditChain.ts';
 
 export interface AuditEntry {
   userId: number | null;
-  /** Dotted verb: `session.login`, `session.logout`, `order.accept`… */
-  action: string;
+  /** One of the trail's actions (lib/auditTrail.ts), each named in the dictionaries. */
+  action: AuditAction;
   target?: string | null;
   /** No secrets here: no passwords, codes or tokens. */
   detail?: Record<string, unknown>;

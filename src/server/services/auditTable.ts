@@ -4,6 +4,7 @@
  * (the (action, at) index serves an action filter).
  */
 import { sql } from 'drizzle-orm';
+import { auditActionText, auditDetailText, auditTargetText, type AuditWords } from '../../lib/auditTrail.ts';
 import { formatChinaDateTime } from '../../lib/chinaTime.ts';
 import { t, type Locale, type MessageKey } from '../../lib/i18n/index.ts';
 import { exportRowCap } from '../../lib/partner.ts';
@@ -53,7 +54,7 @@ export async function auditPage(db: Database, request: TableRequest): Promise<Or
   };
 }
 
-/** The export's columns: the table's, in its order (time in China time, the detail as JSON). */
+/** The export's columns: the table's, in its order and words (time in China time). */
 const auditExportColumns = [
   { key: 'ops.audit.col.at', width: 20 },
   { key: 'ops.audit.col.userName', width: 18 },
@@ -71,15 +72,18 @@ const auditExportColumns = [
 export function auditExportSheet(db: Database, request: TableRequest, locale: Locale): XlsxSheet {
   const { select: _select, ...everyColumn } = request;
   const chunks = streamTable(db, auditTable, everyColumn, { cap: exportRowCap });
+  const words: AuditWords = (key, params) => t(locale, key, params);
   async function* rows(): AsyncGenerator<readonly (string | null)[]> {
     for await (const chunk of chunks) {
       for (const row of chunk) {
         yield [
           row.at === null ? null : formatChinaDateTime(row.at, locale),
           row.userName ?? t(locale, 'ops.audit.system'),
-          row.action,
-          row.target,
-          row.detail,
+          row.action === null ? null : auditActionText(row.action, words),
+          auditTargetText(row.target, words),
+          row.detail === null
+            ? null
+            : auditDetailText(row.action ?? '', JSON.parse(row.detail) as Record<string, unknown>, words),
           row.ip,
         ];
       }

@@ -18,6 +18,7 @@
  * Staff changes run one at a time (an advisory lock), so two administrators disabling each other
  * at once cannot both pass the last-administrator check.
  */
+import type { AuditAction } from '../../lib/auditTrail.ts';
 import { and, eq, ne, sql } from 'drizzle-orm';
 import { ApiCode } from '../../lib/apiCodes.ts';
 import { t, type Locale, type MessageKey, type MessageVars } from '../../lib/i18n/index.ts';
@@ -220,7 +221,12 @@ function assertOneDuty(locale: Locale, held: readonly UserRole[], role: UserRole
     throw ApiError.conflict('staff.dutyConflict', { role: roleName(locale, role), other: roleName(locale, other) });
 }
 
-function auditOf(actor: StaffActor, action: string, target: Target | number, detail: Record<string, unknown> = {}) {
+function auditOf(
+  actor: StaffActor,
+  action: AuditAction,
+  target: Target | number,
+  detail: Record<string, unknown> = {},
+) {
   const id = typeof target === 'number' ? target : target.id;
   return { userId: actor.userId, action, target: `user:${id}`, detail: { ...detail, via: actor.via }, ip: actor.ip };
 }

@@ -89,9 +89,21 @@ export async function operatorActs(
     await search.getByRole('button', { name: zh['ordering.filter.search'] }).click();
     await expect(ops).toHaveURL(/q=order%3AHGD\d{14}/);
     const trail = ops.getByRole('table', { name: zh['page.opsAudit.title'] });
-    for (const action of ['order.create', 'order.accept', 'order.confirm']) {
-      await expect(trail.getByRole('row').filter({ hasText: action })).toHaveCount(1);
+    // In words: the action, the order as the target, the states it went between.
+    for (const action of ['order.create', 'order.accept', 'order.confirm'] as const) {
+      await expect(trail.getByRole('row').filter({ hasText: zh[`audit.action.${action}`] })).toHaveCount(1);
     }
+    await expect(trail.getByRole('row').filter({ hasText: zh['audit.action.order.accept'] })).toContainText(
+      `${say('audit.target.order', { id: orderNo })}`,
+    );
+    await expect(trail.getByRole('row').filter({ hasText: zh['audit.action.order.accept'] })).toContainText(
+      `原状态：${zh['orderStatus.10']}；新状态：${zh['orderStatus.20']}`,
+    );
+    // The action filter lists the actions by name.
+    await search.getByLabel(zh['ops.audit.action']).selectOption({ label: zh['audit.action.order.confirm'] });
+    await search.getByRole('button', { name: zh['ordering.filter.search'] }).click();
+    await expect(trail.getByRole('row').filter({ hasText: zh['audit.action.order.accept'] })).toHaveCount(0);
+    await expect(trail.getByRole('row').filter({ hasText: zh['audit.action.order.confirm'] })).toHaveCount(1);
   } finally {
     await context.close();
   }
