@@ -49,7 +49,18 @@ async function keepPage(request, response) {
   for (const old of keys.slice(0, Math.max(0, keys.length - MAX_PAGES))) await cache.delete(old);
 }
 
-async function page(request) {
+// A page shown from the cache because the network failed says so to that page: navigator.onLine
+// is true on any network that is up but leads nowhere, and on a document a browser opened offline.
+async function tellOffline(clientId) {
+  for (let i = 0; i < 50 && clientId; i += 1) {
+    const client = await self.clients.get(clientId);
+    if (client) return client.postMessage('offline');
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+async function page(event) {
+  const { request } = event;
   try {
     const response = await fetch(request);
     if (response.ok) await keepPage(request, response.clone());
@@ -57,8 +68,9 @@ async function page(request) {
   } catch (error) {
     const cache = await caches.open(PAGES);
     const kept = (await cache.match(request, { ignoreSearch: true })) || (await cache.match(new URL('/welcome/home', self.location.origin).href));
-    if (kept) return kept;
-    throw error;
+    if (!kept) throw error;
+    event.waitUntil(tellOffline(event.resultingClientId));
+    return kept;
   }
 }
 
@@ -89,7 +101,7 @@ self.addEventListener('fetch', (event) => {
   const { request } = event;
   const url = new URL(request.url);
   if (request.method !== 'GET' || url.origin !== self.location.origin || url.pathname.startsWith('/api/')) return;
-  if (request.mode === 'navigate') event.respondWith(page(request));
+  if (request.mode === 'navigate') event.respondWith(page(event));
   else if (url.pathname.startsWith('/_astro/')) event.respondWith(asset(request));
   else if (url.pathname !== '/sw.js') event.respondWith(staleWhileRevalidate(event));
 });
@@ -117,7 +129,8 @@ export const unregisterScript = `try{if("serviceWorker"in navigator)navigator.se
 
 /**
  * Inline lines on every page when offline mode is on: register /sw.js, show the offline warning
- * while the network is down, and the new-content prompt when a new build's worker is waiting. The
+ * while the network is down or when the worker says it showed this page from its cache (then
+ * until the API answers again: no 'online' event comes to a page that never saw it go), and the new-content prompt when a new build's worker is waiting. The
  * page reloads only after the visitor asked for it (the first worker's `clients.claim()` changes
  * the controller too, and must not reload a page being read).
  * Elements: `[data-offline-warning]`, `[data-update-prompt]` with a `button` inside.
@@ -125,6 +138,8 @@ export const unregisterScript = `try{if("serviceWorker"in navigator)navigator.se
 export const registerScript = `(function(n,d,w){try{if(!("serviceWorker"in n))return;
 var off=d.querySelector("[data-offline-warning]"),up=d.querySelector("[data-update-prompt]");
 function net(){if(off)off.hidden=n.onLine}w.addEventListener("online",net);w.addEventListener("offline",net);net();
+n.serviceWorker.addEventListener("message",function(e){if(e.data!=="offline"||!off)return;off.hidden=false;
+var t=w.setInterval(function(){fetch("/api/health/live",{credentials:"omit",cache:"no-store"}).then(function(r){if(r.ok){off.hidden=true;w.clearInterval(t)}}).catch(function(){})},3000)});
 var asked=false;n.serviceWorker.addEventListener("controllerchange",function(){if(!asked)return;asked=false;w.location.reload()});
 function offer(reg){if(!up||!reg.waiting||!n.serviceWorker.controller)return;up.hidden=false;
 up.querySelector("button").onclick=function(){if(reg.waiting){asked=true;reg.waiting.postMessage("skip-waiting")}}}

@@ -43,26 +43,49 @@ function loadWorker(source: string, fetchImpl: (request: Request) => Promise<Res
       return true;
     },
   };
+  /** What the worker posted to each page (client id → messages). */
+  const told = new Map<string, unknown[]>();
   const self = {
     location: new URL('https://portal.example/sw.js'),
     addEventListener: (type: string, listener: (event: unknown) => void) => listeners.set(type, listener),
-    clients: { claim: async () => undefined },
+    clients: {
+      claim: async () => undefined,
+      get: async (id: string) => ({
+        postMessage: (message: unknown) => told.set(id, [...(told.get(id) ?? []), message]),
+      }),
+    },
     skipWaiting: () => undefined,
     registration,
   };
-  runInNewContext(source, { self, caches: caches.api, fetch: fetchImpl, URL, Response, Request, Promise, Math });
+  runInNewContext(source, {
+    self,
+    caches: caches.api,
+    fetch: fetchImpl,
+    URL,
+    Response,
+    Request,
+    Promise,
+    Math,
+    setTimeout,
+  });
+  let clients = 0;
   async function fetchEvent(url: string, mode: RequestMode = 'navigate') {
     let responded: Promise<Response> | undefined;
+    const waited: Promise<unknown>[] = [];
+    clients += 1;
     const request = new Request(url, { mode: mode === 'navigate' ? 'same-origin' : mode });
     Object.defineProperty(request, 'mode', { value: mode });
     listeners.get('fetch')?.({
       request,
       respondWith: (p: Promise<Response>) => (responded = p),
-      waitUntil: () => undefined,
+      waitUntil: (p: Promise<unknown>) => waited.push(p),
+      resultingClientId: `client-${clients}`,
     });
-    return responded;
+    const response = await responded;
+    await Promise.all(waited);
+    return response;
   }
-  return { listeners, caches, registration, fetchEvent };
+  return { listeners, caches, registration, fetchEvent, told };
 }
 
 describe('offline mode switch', () => {
@@ -87,6 +110,8 @@ describe('service worker', () => {
     online = false;
     const again = await worker.fetchEvent('https://portal.example/infomation/list?x=1');
     expect(await again?.text()).toBe('page /infomation/list');
+    // The page it showed from its cache is told so (its warning shows); the one from the network was not.
+    expect([...worker.told]).toEqual([['client-2', ['offline']]]);
   });
 
   it('leaves the API alone and keeps hashed assets per build', async () => {
@@ -153,15 +178,32 @@ describe('page lines', () => {
       addEventListener: () => undefined,
     };
     let reloads = 0;
+    let probe: (() => void) | undefined;
+    let apiUp = false;
     const window = {
       addEventListener: (type: string, listener: () => void) => windowListeners.set(type, listener),
       location: { reload: () => (reloads += 1) },
+      setInterval: (callback: () => void) => ((probe = callback), 1),
+      clearInterval: () => (probe = undefined),
     };
-    runInNewContext(registerScript, { navigator, document, window });
+    const fetch = async () => ({ ok: apiUp });
+    runInNewContext(registerScript, { navigator, document, window, fetch });
     expect(warning.hidden).toBe(false);
     navigator.onLine = true;
     windowListeners.get('online')?.();
     expect(warning.hidden).toBe(true);
+    // The worker says it showed this page from its cache: the warning shows, whatever onLine says.
+    (workerListeners.get('message') as ((event: { data: unknown }) => void) | undefined)?.({ data: 'offline' });
+    expect(warning.hidden).toBe(false);
+    // …until the API answers again.
+    probe?.();
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    expect(warning.hidden).toBe(false);
+    apiUp = true;
+    probe?.();
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    expect(warning.hidden).toBe(true);
+    expect(probe).toBeUndefined();
     await new Promise((resolve) => setTimeout(resolve, 0));
     expect(prompt.hidden).toBe(false);
     // The first worker taking control must not reload the page being read…
