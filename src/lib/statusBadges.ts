@@ -1,7 +1,7 @@
 /**
  * Every status the portal shows as a badge, mapped to one tone, and each tone to one daisyUI badge
  * class: the same kind of state looks the same on every page (waiting amber, moving blue, in force
- * green, finished dark, stopped grey, sent back red). The islands use `StatusBadge.tsx`, the
+ * green, finished dark, stopped outlined, sent back red). The islands use `StatusBadge.tsx`, the
  * static pages `StatusBadge.astro`; tests/unit/statusBadges.test.ts checks that each tone's text
  * reads on its background (WCAG AA, 4.5:1) with the theme's colours.
  */
@@ -15,7 +15,8 @@ export const badgeToneClass: Record<BadgeTone, string> = {
   moving: 'badge-primary',
   positive: 'badge-success',
   finished: 'badge-neutral',
-  stopped: 'badge-ghost',
+  // An outline: the ghost badge's pale grey on white all but vanished beside the others.
+  stopped: 'badge-outline',
   refused: 'badge-error',
 };
 

@@ -46,6 +46,9 @@ interface Item {
   published: unknown;
   title: string;
   draftBy: string | null;
+  draftAt: string | null;
+  publishedBy: string | null;
+  publishedAt: string | null;
 }
 
 let root: string;
@@ -303,7 +306,18 @@ describe('preview and publication', () => {
     expect((await page('/infomation/detail/studio-launch/')).text).toContain('工作室上线');
     expect((await call('/api/front/external/hnyData/getNewsById?newsId=studio-second')).code).toBe(200);
     const item = await call<Item>('/api/studio/item?path=news/studio-launch.md');
-    expect(item.data).toMatchObject({ state: 'published', publishedVersion: 1, draft: null });
+    expect(item.data).toMatchObject({ state: 'published', publishedVersion: 1, draft: null, draftBy: null });
+    // The lists' last change is now the publication: who published it, and when.
+    const listed = (await call<{ items: Item[] }>('/api/studio/items?kind=news')).data.items;
+    const launch = listed.find((entry) => entry.path === 'news/studio-launch.md');
+    expect(launch).toMatchObject({ publishedBy: '陈静', draftAt: null });
+    expect(Date.parse(launch?.publishedAt ?? '')).toBeGreaterThan(Date.now() - 10 * 60_000);
+    // A seeded item was put on the site by no one: its time, no name.
+    const seeded = listed.find(
+      (entry) => entry.path !== 'news/studio-launch.md' && entry.path !== 'news/studio-second.md',
+    );
+    expect(seeded).toMatchObject({ publishedBy: null, draftBy: null });
+    expect(seeded?.publishedAt).toMatch(/^\d{4}-\d{2}-\d{2}T/);
     const versions = await call<{ versions: { version: number; buildId: number; publishedBy: string }[] }>(
       '/api/studio/versions?path=news/studio-launch.md',
     );

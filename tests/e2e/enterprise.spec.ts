@@ -385,13 +385,40 @@ test('a returned certification shows the comment and can be submitted again', as
     await page.goto('/certify/enterprise/certificate');
     await expect(page.getByRole('alert').filter({ hasText: comment })).toBeVisible();
     // Returned: the files can be changed again, and the enterprise submitted again.
-    await expect(
-      page.getByRole('button', {
-        name: format(zh['certify.files.replace'], { kind: zh['certify.files.kind.businessLicence'] }),
-      }),
-    ).toBeVisible();
+    const replaceLicence = page.getByRole('button', {
+      name: format(zh['certify.files.replace'], { kind: zh['certify.files.kind.businessLicence'] }),
+    });
+    await expect(replaceLicence).toBeVisible();
+    // A new licence on a slow link, and 提交审核 pressed while it is still on its way: the page
+    // says it submits once the upload lands, and does.
+    const cdp = await page.context().newCDPSession(page);
+    await cdp.send('Network.enable');
+    await cdp.send('Network.emulateNetworkConditions', {
+      offline: false,
+      latency: 0,
+      downloadThroughput: -1,
+      uploadThroughput: 256 * 1024,
+    });
+    const chooser = page.waitForEvent('filechooser');
+    await replaceLicence.click();
+    await (
+      await chooser
+    ).setFiles({
+      name: '新营业执照.pdf',
+      mimeType: 'application/pdf',
+      buffer: Buffer.concat([samplePdf, Buffer.alloc(512 * 1024, 0x20)]),
+    });
+    await expect(page.getByRole('progressbar')).toBeVisible();
     await page.getByRole('button', { name: zh['certify.submit.action'] }).click();
-    await expect(toast(page, zh['certify.submit.done'])).toBeVisible();
+    await expect(page.getByRole('button', { name: zh['certify.submit.afterUpload'] })).toBeDisabled();
+    await expect(page.getByText(zh['certify.submit.needFiles'])).toHaveCount(0);
+    await expect(toast(page, zh['certify.submit.done'])).toBeVisible({ timeout: 30_000 });
+    await cdp.send('Network.emulateNetworkConditions', {
+      offline: false,
+      latency: 0,
+      downloadThroughput: -1,
+      uploadThroughput: -1,
+    });
     await expect(page.getByRole('region', { name: zh['certify.authType.certificate'] })).toContainText(
       zh['authStatus.1'],
     );

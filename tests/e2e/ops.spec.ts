@@ -47,9 +47,14 @@ test('a company user is refused on the operator pages and sees no table; the ope
     }
     // The orders queue lists the demo enterprise's orders.
     await ops.goto('/ops/orders');
-    await expect(ops.getByRole('table', { name: zh['page.opsOrders.title'] }).getByRole('row').nth(1)).toContainText(
-      /HGD\d{14}/,
-    );
+    const queue = ops.getByRole('table', { name: zh['page.opsOrders.title'] });
+    await expect(queue.getByRole('row').nth(1)).toContainText(/HGD\d{14}/);
+    // 处理 only where the state machine leaves the operator an action; a cancelled order is 查看.
+    const submitted = queue.getByRole('row').filter({ hasText: zh['orderStatus.10'] }).first();
+    await expect(submitted.getByRole('button', { name: new RegExp(`^${zh['ops.orders.open']}`) })).toBeVisible();
+    const cancelled = queue.getByRole('row').filter({ hasText: zh['orderStatus.90'] }).first();
+    await expect(cancelled.getByRole('button', { name: new RegExp(`^${zh['ops.orders.view']}`) })).toBeVisible();
+    await expect(cancelled.getByRole('button', { name: new RegExp(`^${zh['ops.orders.open']}`) })).toHaveCount(0);
   } finally {
     await operator.close();
   }

@@ -41,9 +41,12 @@ function contrast(one: string, other: string): number {
   return (light + 0.05) / (dark + 0.05);
 }
 
-/** A tone's background and text, as daisyUI's badge draws them (the ghost badge: base-200, base-content). */
+/**
+ * A tone's background and text, as daisyUI's badge draws them (the outline badge: the page's
+ * text colour, with its border, on the page's background).
+ */
 function badgeColours(badgeClass: string): [string, string] {
-  if (badgeClass === 'badge-ghost') return ['base-200', 'base-content'];
+  if (badgeClass === 'badge-outline') return ['base-100', 'base-content'];
   const colour = badgeClass.replace('badge-', '');
   return [colour, `${colour}-content`];
 }
@@ -82,7 +85,7 @@ describe('status badges', () => {
       'moving',
       'refused',
     ]);
-    expect(statusBadgeClass('translation', 'none', 'sm')).toBe('badge badge-sm whitespace-nowrap badge-ghost');
+    expect(statusBadgeClass('translation', 'none', 'sm')).toBe('badge badge-sm whitespace-nowrap badge-outline');
     expect(statusBadgeClass('settlement', 2, 'sm')).toBe('badge badge-sm whitespace-nowrap badge-success');
   });
 });

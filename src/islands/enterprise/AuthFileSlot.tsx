@@ -17,6 +17,8 @@ interface Props {
   locale: Locale;
   messages: CertifyMessages;
   onChange: (kind: AuthFileKindName, file: AuthFileData | undefined) => void;
+  /** An upload of this kind started (true) or ended, whatever its outcome (false). */
+  onUploading?: (kind: AuthFileKindName, active: boolean) => void;
 }
 
 const problemKeys = {
@@ -32,7 +34,7 @@ type Upload = { name: string; percent: number };
  * file button to upload or replace it. The file is checked (size, type by content) before it is
  * sent; the bar shows the bytes sent as they leave the browser.
  */
-export default function AuthFileSlot({ kind, file, editable, locale, messages: m, onChange }: Props) {
+export default function AuthFileSlot({ kind, file, editable, locale, messages: m, onChange, onUploading }: Props) {
   const inputRef = useRef<HTMLInputElement>(null);
   const abortRef = useRef<AbortController | null>(null);
   const headingId = useId();
@@ -57,6 +59,7 @@ export default function AuthFileSlot({ kind, file, editable, locale, messages: m
     const controller = new AbortController();
     abortRef.current = controller;
     setUploading({ name: chosen.name, percent: 0 });
+    onUploading?.(kind, true);
     const outcome = await uploadAuthFile<AuthFileData>(
       kind,
       chosen,
@@ -65,13 +68,13 @@ export default function AuthFileSlot({ kind, file, editable, locale, messages: m
     );
     abortRef.current = null;
     setUploading(null);
-    if (!outcome) return;
-    if (!outcome.ok) {
+    if (outcome?.ok) {
+      message.success(format(m['certify.files.uploaded'], { kind: kindName }));
+      onChange(kind, outcome.data);
+    } else if (outcome) {
       setError(outcome.message);
-      return;
     }
-    message.success(format(m['certify.files.uploaded'], { kind: kindName }));
-    onChange(kind, outcome.data);
+    onUploading?.(kind, false);
   };
 
   const pick = (files: FileList | null) => {

@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useRef, useState } from 'react';
 import { message } from '../../lib/api/notify.ts';
 import type { Locale } from '../../lib/i18n/locales.ts';
 import { localePath } from '../../lib/paths.ts';
@@ -31,6 +31,16 @@ export default function CertificateCertify({ locale, messages: m }: Props) {
   const { view, setView, load } = useOwnEnterprise();
   const [busy, setBusy] = useState(false);
   const [problem, setProblem] = useState('');
+  // The kinds whose file is on its way, and a submission asked for meanwhile: it goes once they
+  // land, and the server says what is missing if one failed.
+  // Refs, as an upload reports its end to the callback of the render it started in.
+  const uploading = useRef(new Set<AuthFileKindName>());
+  const queued = useRef(false);
+  const [submitQueued, setSubmitQueued] = useState(false);
+  const queue = (on: boolean) => {
+    queued.current = on;
+    setSubmitQueued(on);
+  };
 
   if (view.state !== 'ready')
     return <EnterprisePending view={view} locale={locale} messages={m} onRetry={() => void load()} />;
@@ -40,18 +50,17 @@ export default function CertificateCertify({ locale, messages: m }: Props) {
   const fileOf = (kind: AuthFileKindName) => enterprise.files.find((file) => file.kind === kind);
   const complete = authFileKinds.every((kind) => fileOf(kind) !== undefined);
 
+  // From the record as it is when the upload ends (two uploads may end in either order).
   const changed = (kind: AuthFileKindName, file: AuthFileData | undefined) => {
     setProblem('');
-    const files = enterprise.files.filter((existing) => existing.kind !== kind);
-    setView({ state: 'ready', enterprise: { ...enterprise, files: file ? [...files, file] : files } });
+    setView((current) => {
+      if (current.state !== 'ready') return current;
+      const files = current.enterprise.files.filter((existing) => existing.kind !== kind);
+      return { state: 'ready', enterprise: { ...current.enterprise, files: file ? [...files, file] : files } };
+    });
   };
 
-  const submit = async () => {
-    if (busy) return;
-    if (!complete) {
-      setProblem(m['certify.submit.needFiles']);
-      return;
-    }
+  const send = async () => {
     setProblem('');
     setBusy(true);
     const answer = await postForm<EnterpriseData>(ENTERPRISE_SUBMIT_URL, { id: enterprise.id });
@@ -62,6 +71,26 @@ export default function CertificateCertify({ locale, messages: m }: Props) {
     } else if (answer) {
       // The server names what is missing from the record (its toast says it too); keep it in view.
       setProblem(Object.values(answer.errors)[0] ?? answer.message);
+    }
+  };
+
+  const submit = () => {
+    if (busy || submitQueued) return;
+    if (uploading.current.size > 0) {
+      queue(true);
+    } else if (!complete) {
+      setProblem(m['certify.submit.needFiles']);
+    } else {
+      void send();
+    }
+  };
+
+  const uploadingChanged = (kind: AuthFileKindName, active: boolean) => {
+    if (active) uploading.current.add(kind);
+    else uploading.current.delete(kind);
+    if (!active && uploading.current.size === 0 && queued.current) {
+      queue(false);
+      void send();
     }
   };
 
@@ -83,6 +112,7 @@ export default function CertificateCertify({ locale, messages: m }: Props) {
               locale={locale}
               messages={m}
               onChange={changed}
+              onUploading={uploadingChanged}
             />
           ))}
         </div>
@@ -94,14 +124,14 @@ export default function CertificateCertify({ locale, messages: m }: Props) {
             noValidate
             onSubmit={(event) => {
               event.preventDefault();
-              void submit();
+              submit();
             }}
             className="flex flex-wrap items-center gap-2"
           >
             <SubmitButton
-              busy={busy}
+              busy={busy || submitQueued}
               label={m['certify.submit.action']}
-              busyLabel={m['certify.submit.submitting']}
+              busyLabel={m[submitQueued ? 'certify.submit.afterUpload' : 'certify.submit.submitting']}
               className="btn btn-primary"
             />
             <a className="btn btn-ghost" href={localePath(locale, '/person/enterprise')}>

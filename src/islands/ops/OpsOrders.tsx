@@ -1,6 +1,7 @@
 import { useEffect, useState } from 'react';
 import { format } from '../../lib/api/messages.ts';
 import type { Locale } from '../../lib/i18n/locales.ts';
+import { allowedActions } from '../../lib/orderStatus.ts';
 import type { OpsOrderRowData } from '../../lib/schemas/order.ts';
 import OrderFilters from '../order/OrderFilters.tsx';
 import { createdDaysAsInstants, newestFirst } from '../order/orderList.ts';
@@ -105,17 +106,23 @@ export default function OpsOrders({ locale, messages }: Props) {
       key: 'open',
       label: messages['ordering.detail.actions'],
       kind: 'action',
-      render: (row) => (
-        <button
-          type="button"
-          className="btn btn-outline btn-xs"
-          aria-label={format(messages['ops.orders.openLabel'], { orderNo: row.orderNo })}
-          aria-pressed={open === row.orderNo}
-          onClick={() => show(row.orderNo)}
-        >
-          {messages['ops.orders.open']}
-        </button>
-      ),
+      // 处理 where the state machine leaves the operator something to do, 查看 where it does not.
+      render: (row) => {
+        const actionable = allowedActions(row.status, 'operator').length > 0;
+        return (
+          <button
+            type="button"
+            className={`btn btn-xs ${actionable ? 'btn-outline btn-primary' : 'btn-outline'}`}
+            aria-label={format(messages[actionable ? 'ops.orders.openLabel' : 'ops.orders.viewLabel'], {
+              orderNo: row.orderNo,
+            })}
+            aria-pressed={open === row.orderNo}
+            onClick={() => show(row.orderNo)}
+          >
+            {messages[actionable ? 'ops.orders.open' : 'ops.orders.view']}
+          </button>
+        );
+      },
     },
   ];
 

@@ -29,6 +29,8 @@ export const opsOrdersMessageKeys = [
   'ops.orders.empty',
   'ops.orders.open',
   'ops.orders.openLabel',
+  'ops.orders.view',
+  'ops.orders.viewLabel',
   'ops.orders.detailTitle',
   'ops.orders.closeDetail',
   'ops.orders.noActions',

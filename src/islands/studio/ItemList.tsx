@@ -1,10 +1,10 @@
 import { useCallback, useId, useState } from 'react';
 import { isContentKind, kindPaths, type ContentKind } from '../../content/paths.ts';
-import { formatChinaDateTime } from '../../lib/chinaTime.ts';
 import type { Locale } from '../../lib/i18n/locales.ts';
 import { LoadFailed, Loading } from '../LoadStatus.tsx';
 import CardTable, { type CardColumn } from '../table/CardTable.tsx';
 import StateBadge from './StateBadge.tsx';
+import { lastChangeText } from './lastChange.ts';
 import { editUrl, historyUrl, newItemUrl, studioHome } from './studioLinks.ts';
 import { loadItems, loadOverview, type ItemSummary, type RegionView } from '../../lib/api/studio.ts';
 import { say, type StudioMessages } from '../../lib/studio/messages.ts';
@@ -103,10 +103,7 @@ export default function ItemList({ locale, messages }: Props) {
       key: 'draft',
       label: messages['studio.items.col.draft'],
       className: 'text-sm',
-      render: (item) =>
-        item.draftBy && item.draftAt
-          ? say(messages, 'studio.at', { name: item.draftBy, at: formatChinaDateTime(item.draftAt, locale) })
-          : '',
+      render: (item) => lastChangeText(item, messages, locale),
     },
     {
       key: 'actions',

@@ -3,7 +3,6 @@ import { useRef, useState } from 'react';
 import { CONFLICT, OK, BAD_REQUEST } from '../../lib/apiCodes.ts';
 import type { Locale } from '../../lib/i18n/locales.ts';
 import { formatCount } from '../../lib/i18n/plural.ts';
-import { formatChinaDateTime } from '../../lib/chinaTime.ts';
 import { followBuild, studioBuild } from '../../stores/studioBuild.ts';
 import type { ValidationMessages } from '../auth/formValidation.ts';
 import ConfirmDialog from '../ConfirmDialog.tsx';
@@ -13,6 +12,7 @@ import BuildStatus from './BuildStatus.tsx';
 import ScheduleControl from './ScheduleControl.tsx';
 import ScheduledList from './ScheduledList.tsx';
 import StateBadge from './StateBadge.tsx';
+import { lastChangeText } from './lastChange.ts';
 import { editUrl } from './studioLinks.ts';
 import {
   contentInvalidOf,
@@ -168,10 +168,7 @@ export default function PendingChanges({ locale, messages, labels, validation }:
       key: 'draft',
       label: messages['studio.items.col.draft'],
       className: 'text-sm',
-      render: (item) =>
-        item.draftBy && item.draftAt
-          ? say(messages, 'studio.at', { name: item.draftBy, at: formatChinaDateTime(item.draftAt, locale) })
-          : '',
+      render: (item) => lastChangeText(item, messages, locale),
     },
   ];
 

@@ -19,6 +19,9 @@ export interface ItemSummary {
   draftAt: string | null;
   /** The name of the editor who saved the draft. */
   draftBy: string | null;
+  /** When the version on the site was published, and by whom (null: the seed or an import by the system). */
+  publishedAt: string | null;
+  publishedBy: string | null;
 }
 
 export interface ItemView extends ItemSummary {

@@ -15,6 +15,7 @@ import type { Database } from '../db/client.ts';
 import {
   auditLog,
   contentPublications,
+  contentVersions,
   siteBuilds,
   type ContentItemRow,
   type SiteBuildRow,
@@ -34,11 +35,29 @@ import {
 import type { ItemSummary, ItemView, RegionView } from '../../lib/studio/views.ts';
 
 export async function itemSummaries(db: Database, rows: readonly ContentItemRow[]): Promise<ItemSummary[]> {
-  const names = await userNames(
-    db,
-    rows.map((row) => row.draftBy),
+  const onSite = rows.filter((row) => row.publishedVersion > 0);
+  const versions = onSite.length
+    ? await db
+        .select({
+          path: contentVersions.path,
+          version: contentVersions.version,
+          publishedBy: contentVersions.publishedBy,
+          publishedAt: contentVersions.publishedAt,
+        })
+        .from(contentVersions)
+        .where(inArray(contentVersions.path, [...new Set(onSite.map((row) => row.path))]))
+    : [];
+  const publishedVersion = new Map(onSite.map((row) => [row.path, row.publishedVersion]));
+  const current = new Map(
+    versions.filter((v) => publishedVersion.get(v.path) === v.version).map((v) => [v.path, v] as const),
   );
+  const names = await userNames(db, [
+    ...rows.map((row) => row.draftBy),
+    ...[...current.values()].map((v) => v.publishedBy),
+  ]);
+  const nameOf = (id: number | null | undefined) => (id == null ? null : (names.get(id) ?? null));
   return rows.map((row) => {
+    const version = current.get(row.path);
     const key = kindOfPath(row.path)?.key ?? {};
     return {
       path: row.path,
@@ -50,7 +69,9 @@ export async function itemSummaries(db: Database, rows: readonly ContentItemRow[
       publishedVersion: row.publishedVersion,
       revision: row.revision,
       draftAt: row.draftAt?.toISOString() ?? null,
-      draftBy: row.draftBy === null ? null : (names.get(row.draftBy) ?? null),
+      draftBy: nameOf(row.draftBy),
+      publishedAt: version?.publishedAt.toISOString() ?? null,
+      publishedBy: nameOf(version?.publishedBy),
     };
   });
 }
