@@ -319,6 +319,47 @@ test.describe('area selection', () => {
   });
 });
 
+test.describe('care mode', () => {
+  test('the header switch enlarges the page at once, leaves out the banner and news, and holds on the next page before paint', async ({
+    page,
+  }) => {
+    await visitor(page, 'pt-BR');
+    const t = dictionaries['pt-BR'];
+    await page.goto(localePath('pt-BR', '/welcome/home'));
+    const rootSize = () => page.evaluate(() => getComputedStyle(document.documentElement).fontSize);
+    expect(await rootSize()).toBe('16px');
+    const news = page.getByRole('heading', { name: t['site.home.latestNews'] });
+    await expect(news).toBeVisible();
+    const careSwitch = page.getByRole('button', { name: t['site.care.label'] });
+    await expect(careSwitch).toHaveAttribute('aria-pressed', 'false');
+    await careSwitch.click();
+    await expect(careSwitch).toHaveAttribute('aria-pressed', 'true');
+    expect(await rootSize()).toBe('20px');
+    await expect(news).toBeHidden();
+    await expect(page.locator('site-carousel')).toBeHidden();
+    // The main services stay: notices, business and products, the hotline.
+    await expect(page.getByRole('heading', { name: t['site.home.notices'] })).toBeVisible();
+
+    // Another page arrives in care mode: its first paint is already large.
+    await page.goto(localePath('pt-BR', '/infomation/list'));
+    const firstPaint = await page.evaluate(() => document.documentElement.hasAttribute('data-care'));
+    expect(firstPaint).toBe(true);
+    expect(await rootSize()).toBe('20px');
+    await expect(page.getByRole('button', { name: t['site.care.label'] })).toHaveAttribute('aria-pressed', 'true');
+
+    // On a phone it is in the menu, and nothing is wider than the screen.
+    await page.setViewportSize({ width: 390, height: 844 });
+    await page.goto(localePath('pt-BR', '/welcome/home'));
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+    await page.getByLabel(t['nav.mainLabel']).first().click();
+    const menuSwitch = page.getByRole('button', { name: t['site.care.label'] });
+    await expect(menuSwitch).toBeVisible();
+    await menuSwitch.click();
+    expect(await rootSize()).toBe('16px');
+    expect(await page.evaluate(() => localStorage.getItem('care'))).toBeNull();
+  });
+});
+
 test.describe('requirement form', () => {
   test("shows field errors in the visitor's language, then a clear success state", async ({ page }) => {
     await visitor(page, 'en-US');

@@ -82,7 +82,8 @@ export default function AreaSelect({ current, provinces, regionLinks, messages }
           <circle cx="12" cy="9.5" r="2.5" />
         </svg>
         <span className="sr-only">{messages['site.area.button']}</span>
-        <span data-area-name suppressHydrationWarning>
+        {/* In care mode a phone's header has no room for the name beside the larger controls: it is still read. */}
+        <span data-area-name className="care:max-sm:sr-only" suppressHydrationWarning>
           {shown}
         </span>
       </button>
