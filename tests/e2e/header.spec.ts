@@ -45,6 +45,25 @@ for (const locale of locales) {
   });
 }
 
+test('on a tablet or a small laptop the header fits the screen in every locale: the entries are in the menu', async ({
+  browser,
+  baseURL,
+}) => {
+  for (const width of [768, 1024]) {
+    const context = await browser.newContext({ baseURL: baseURL!, viewport: { width, height: 800 } });
+    const page = await context.newPage();
+    for (const locale of locales) {
+      await page.goto(localePath(locale, '/products/id1'));
+      expect(
+        await page.evaluate(() => document.documentElement.scrollWidth),
+        `${locale} at ${width}`,
+      ).toBeLessThanOrEqual(width);
+      await expect(page.getByRole('navigation', { name: dictionaries[locale]['nav.mainLabel'] })).toBeHidden();
+    }
+    await context.close();
+  }
+});
+
 for (const locale of locales) {
   test(`the header fits a phone's width (${locale})`, async ({ browser, baseURL }) => {
     const context = await browser.newContext({

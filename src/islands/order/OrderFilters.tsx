@@ -96,7 +96,8 @@ export default function OrderFilters({ label, keywordHint, state, messages, onAp
         <input id={`${id}-to`} name="to" type="date" className="input input-sm w-40" defaultValue={created.end ?? ''} />
       </div>
       <div className="flex gap-2">
-        <button type="submit" className="btn btn-primary btn-sm">
+        {/* Soft: the row's page may have its own primary action beside it (my orders: 订购套餐). */}
+        <button type="submit" className="btn btn-soft btn-primary btn-sm">
           {messages['ordering.filter.search']}
         </button>
         <button type="button" className="btn btn-ghost btn-sm" onClick={reset}>

@@ -12,6 +12,7 @@ import { USER_INFO_URL, authStatusLabel, formatDateTime, storeUserInfo } from '.
 import { useSessionReady } from '../useSessionReady.ts';
 import { LoadFailed, Loading } from '../LoadStatus.tsx';
 import LatestOrders from './LatestOrders.tsx';
+import StatusBadge from '../StatusBadge.tsx';
 
 interface Props {
   locale: Locale;
@@ -34,7 +35,7 @@ function Card({ title, action, children }: { title: string; action?: ReactNode; 
   );
 }
 
-function Row({ label, value }: { label: string; value: string }) {
+function Row({ label, value }: { label: string; value: ReactNode }) {
   return (
     <div className="flex gap-3 text-sm">
       <dt className="w-24 shrink-0 text-muted">{labelCase(label)}</dt>
@@ -128,7 +129,14 @@ export default function Overview({ locale, messages }: Props) {
               <Row label={messages['field.clearanceAccount']} value={enterprise.clearanceAccount} />
               <Row
                 label={messages['account.overview.certStatus']}
-                value={authStatusLabel(enterprise.authStatus, messages)}
+                value={
+                  <StatusBadge
+                    kind="auth"
+                    status={enterprise.authStatus}
+                    label={authStatusLabel(enterprise.authStatus, messages)}
+                    size="sm"
+                  />
+                }
               />
             </dl>
             <div className="card-actions">
