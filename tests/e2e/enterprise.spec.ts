@@ -5,6 +5,7 @@
  * the form's validation errors and drafts. USB-key certification is
  * in enterprise-usbkey.spec.ts.
  */
+import type { Page } from '@playwright/test';
 import { format } from '../../src/lib/api/messages.ts';
 import { maskAccountNo } from '../../src/lib/masking.ts';
 import { apiLogin, expect, registerThroughApi, test } from './support/accountsFixtures.ts';
@@ -21,6 +22,20 @@ import { completeOrder, operatorActs, say, SET_NAME } from './support/ordering.t
 chineseSpec(120_000);
 
 /** The message a shared schema gives for a field (the label is the field's name in the sentence). */
+/** Uploads from `page` at 256 KB/s, so a progress bar can be seen (and pressed past) mid-upload. */
+async function slowUploads(page: Page) {
+  const cdp = await page.context().newCDPSession(page);
+  await cdp.send('Network.enable');
+  const conditions = (uploadThroughput: number) => ({
+    offline: false,
+    latency: 0,
+    downloadThroughput: -1,
+    uploadThroughput,
+  });
+  await cdp.send('Network.emulateNetworkConditions', conditions(256 * 1024));
+  return { restore: () => cdp.send('Network.emulateNetworkConditions', conditions(-1)) };
+}
+
 function fieldMessage(key: 'validation.required' | 'enterprise.validation.creditCode', field: keyof typeof zh): string {
   return format(zh[key], { label: zh[field] });
 }
@@ -84,14 +99,7 @@ test('the whole journey: bind, fill in the record, certify with both files, the 
     await expect(licence.getByRole('alert')).toHaveText(zh['certify.files.badType']);
 
     // A real PDF, sent over a slowed-down upload link so the progress bar can be seen moving.
-    const cdp = await page.context().newCDPSession(page);
-    await cdp.send('Network.enable');
-    await cdp.send('Network.emulateNetworkConditions', {
-      offline: false,
-      latency: 0,
-      downloadThroughput: -1,
-      uploadThroughput: 256 * 1024,
-    });
+    const link = await slowUploads(page);
     const largerPdf = Buffer.concat([samplePdf, Buffer.alloc(768 * 1024, 0x20)]);
     const progress = licence.getByRole('progressbar', {
       name: format(zh['certify.files.progress'], { kind: licenceName }),
@@ -118,12 +126,7 @@ test('the whole journey: bind, fill in the record, certify with both files, the 
       format(zh['certify.files.uploading'], { name: '营业执照.pdf' }),
     );
     await expect(progress).toBeHidden({ timeout: 30_000 });
-    await cdp.send('Network.emulateNetworkConditions', {
-      offline: false,
-      latency: 0,
-      downloadThroughput: -1,
-      uploadThroughput: -1,
-    });
+    await link.restore();
     await expect(toast(page, format(zh['certify.files.uploaded'], { kind: licenceName }))).toBeVisible();
     await expect(licence).toContainText('营业执照.pdf');
     await expect(
@@ -391,14 +394,7 @@ test('a returned certification shows the comment and can be submitted again', as
     await expect(replaceLicence).toBeVisible();
     // A new licence on a slow link, and 提交审核 pressed while it is still on its way: the page
     // says it submits once the upload lands, and does.
-    const cdp = await page.context().newCDPSession(page);
-    await cdp.send('Network.enable');
-    await cdp.send('Network.emulateNetworkConditions', {
-      offline: false,
-      latency: 0,
-      downloadThroughput: -1,
-      uploadThroughput: 256 * 1024,
-    });
+    const link = await slowUploads(page);
     const chooser = page.waitForEvent('filechooser');
     await replaceLicence.click();
     await (
@@ -413,12 +409,7 @@ test('a returned certification shows the comment and can be submitted again', as
     await expect(page.getByRole('button', { name: zh['certify.submit.afterUpload'] })).toBeDisabled();
     await expect(page.getByText(zh['certify.submit.needFiles'])).toHaveCount(0);
     await expect(toast(page, zh['certify.submit.done'])).toBeVisible({ timeout: 30_000 });
-    await cdp.send('Network.emulateNetworkConditions', {
-      offline: false,
-      latency: 0,
-      downloadThroughput: -1,
-      uploadThroughput: -1,
-    });
+    await link.restore();
     await expect(page.getByRole('region', { name: zh['certify.authType.certificate'] })).toContainText(
       zh['authStatus.1'],
     );
